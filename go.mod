@@ -1,0 +1,3 @@
+module github.com/gokkos/kokkos
+
+go 1.26
