@@ -1,0 +1,165 @@
+package kokkos
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+)
+
+// An Allocation is the record under every managed view and every dal.Array:
+// the label, the memory space, the size in bytes and the count of holders.
+//
+// Go copies a view by assignment without telling anyone, so the count cannot
+// follow copies the way Kokkos's shared_ptr-like count does. Instead the
+// count is explicit: a new allocation has one holder, Retain adds one and
+// Release removes one. Views and subviews share their parent's Allocation;
+// copying a view does not change the count.
+//
+// Go-heap memory (HostSpace) is reclaimed by the garbage collector once no
+// view refers to it; for it Release only updates the count. Memory outside
+// the Go heap (a BlockSpace such as CUDA device memory) is freed when Release
+// drops the count to zero, exactly once. A runtime cleanup frees a block whose
+// Allocation became unreachable without its final Release, as a safety net.
+type Allocation struct {
+	label string
+	space MemorySpace
+	bytes int
+	addr  uintptr
+	refs  atomic.Int64
+	state *allocState
+	// managed is false for views over caller memory (Unmanaged): they do
+	// not count holders, and Retain and Release do nothing.
+	managed bool
+}
+
+// allocState is what the runtime cleanup needs; it must not point back to
+// the Allocation, or the Allocation would never become unreachable.
+type allocState struct {
+	freed atomic.Bool
+	free  func() error
+}
+
+func (s *allocState) freeOnce() error {
+	if s.free == nil || s.freed.Swap(true) {
+		return nil
+	}
+	return s.free()
+}
+
+// NewAllocation returns an Allocation with one holder for bytes bytes of
+// memory in space, labelled label. free, if not nil, runs exactly once: when
+// the last holder releases the allocation, or, if that never happens, after
+// the Allocation becomes unreachable.
+func NewAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
+	if space == nil {
+		space = HostSpace
+	}
+	a := &Allocation{label: label, space: space, bytes: bytes, managed: true,
+		state: &allocState{free: free}}
+	a.refs.Store(1)
+	if free != nil {
+		runtime.AddCleanup(a, func(s *allocState) { _ = s.freeOnce() }, a.state)
+	}
+	return a
+}
+
+// newBlockAllocation allocates bytes bytes in s.
+func newBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allocation, Block, error) {
+	b, err := s.Allocate(label, bytes, zero)
+	if err != nil {
+		return nil, Block{}, fmt.Errorf("kokkos: allocating %d bytes for view %q in %s: %w", bytes, label, s.Name(), err)
+	}
+	a := NewAllocation(label, s, bytes, b.Free)
+	a.addr = b.Addr
+	return a, b, nil
+}
+
+func unmanagedAllocation(label string, space MemorySpace, bytes int) *Allocation {
+	return &Allocation{label: label, space: space, bytes: bytes, state: &allocState{}}
+}
+
+// Label returns the label given when the memory was allocated.
+func (a *Allocation) Label() string {
+	if a == nil {
+		return ""
+	}
+	return a.label
+}
+
+// Space returns the memory space of the allocation.
+func (a *Allocation) Space() MemorySpace {
+	if a == nil {
+		return HostSpace
+	}
+	return a.space
+}
+
+// Bytes returns the allocation's size in bytes.
+func (a *Allocation) Bytes() int {
+	if a == nil {
+		return 0
+	}
+	return a.bytes
+}
+
+// Addr returns the address of the allocation's first byte in its space, for
+// memory outside the Go heap; it is 0 for Go-heap memory.
+func (a *Allocation) Addr() uintptr {
+	if a == nil {
+		return 0
+	}
+	return a.addr
+}
+
+// UseCount returns the number of holders: one for the creator plus one per
+// Retain, minus one per Release. It is 0 for unmanaged memory and after the
+// final Release.
+func (a *Allocation) UseCount() int {
+	if a == nil || !a.managed {
+		return 0
+	}
+	return int(a.refs.Load())
+}
+
+// Retain adds a holder. It panics if the allocation was already released,
+// since the memory may be gone.
+func (a *Allocation) Retain() {
+	if a == nil || !a.managed {
+		return
+	}
+	for {
+		n := a.refs.Load()
+		if n <= 0 {
+			panic(fmt.Sprintf("kokkos: Retain of allocation %q after its final Release", a.label))
+		}
+		if a.refs.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+// Release removes a holder. The release that removes the last one frees
+// memory outside the Go heap and returns the space's error, if any. Releasing
+// more often than the allocation was held is an error.
+func (a *Allocation) Release() error {
+	if a == nil || !a.managed {
+		return nil
+	}
+	for {
+		n := a.refs.Load()
+		if n <= 0 {
+			return fmt.Errorf("kokkos: allocation %q released more times than it was held", a.label)
+		}
+		if a.refs.CompareAndSwap(n, n-1) {
+			if n == 1 {
+				return a.state.freeOnce()
+			}
+			return nil
+		}
+	}
+}
+
+// Released reports whether the last holder has released the allocation.
+func (a *Allocation) Released() bool {
+	return a != nil && a.managed && a.refs.Load() <= 0
+}

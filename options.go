@@ -1,0 +1,95 @@
+package kokkos
+
+import "strings"
+
+// An Option adjusts how a view is allocated: its layout, padding,
+// initialization, memory space and traits. Layout values (LayoutRight,
+// LayoutLeft, LayoutStride) are options too.
+type Option interface{ apply(*config) }
+
+type config struct {
+	layout  Layout
+	strides []int
+	noInit  bool
+	pad     bool
+	space   MemorySpace
+	traits  Trait
+	// wrapLabel is the label of a view made by a Wrap constructor.
+	wrapLabel string
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+func (l Layout) apply(c *config) { c.layout = l }
+
+// WithoutInitializing skips filling a new view with zero values. Go-heap
+// memory is always zeroed by the runtime, so it matters only for spaces
+// outside the Go heap, where the contents are then unspecified.
+var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
+
+// AllowPadding lets the allocation pad the leading dimension (the last one
+// for LayoutRight, the first one for LayoutLeft) so that each row or column
+// starts on a 64-byte boundary. Padding is applied to views of rank 2 and
+// more whose element size divides 64.
+var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
+
+// InSpace allocates the view in s instead of HostSpace.
+func InSpace(s MemorySpace) Option { return optionFunc(func(c *config) { c.space = s }) }
+
+// WithTraits sets memory traits on the view. Unmanaged is implied by the
+// Wrap constructors and is rejected by the allocating ones.
+func WithTraits(t Trait) Option { return optionFunc(func(c *config) { c.traits |= t }) }
+
+// WithStrides gives explicit strides, in elements, one per dimension, and
+// selects LayoutStride.
+func WithStrides(strides ...int) Option {
+	s := append([]int(nil), strides...)
+	return optionFunc(func(c *config) { c.layout = LayoutStride; c.strides = s })
+}
+
+func makeConfig(opts []Option) config {
+	c := config{layout: LayoutRight, space: HostSpace}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&c)
+		}
+	}
+	if c.space == nil {
+		c.space = HostSpace
+	}
+	return c
+}
+
+// A Trait is a memory-access property of a view, as Kokkos's MemoryTraits.
+type Trait uint8
+
+const (
+	// Unmanaged marks a view over memory the caller owns; such views do not
+	// count holders.
+	Unmanaged Trait = 1 << iota
+	// Atomic makes element updates (Set and the Atomic methods) atomic.
+	// It needs an element type of 4 or 8 bytes.
+	Atomic
+	// RandomAccess hints that elements are read in no particular order;
+	// it is recorded, and used by device backends for read-only views.
+	RandomAccess
+	// Restrict promises that no other view aliases this one in the current
+	// scope; it is recorded for backends that can use it.
+	Restrict
+)
+
+// String returns the traits joined by "|", such as "Atomic|Restrict".
+func (t Trait) String() string {
+	var parts []string
+	for i, name := range []string{"Unmanaged", "Atomic", "RandomAccess", "Restrict"} {
+		if t&(1<<i) != 0 {
+			parts = append(parts, name)
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, "|")
+}

@@ -1,0 +1,281 @@
+package kokkos
+
+//go:generate go run ./internal/gen
+
+import (
+	"fmt"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+)
+
+// viewFlags are the per-view bits that the element accessors check.
+type viewFlags uint8
+
+const (
+	flagReadOnly viewFlags = 1 << iota
+	flagAtomic
+	flagNoHost // the host cannot access the elements
+)
+
+func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
+
+// View is implemented by every view kind of element type T (View0[T] to
+// View8[T], their pointers, DynRankView[T] and OffsetView views); functions
+// that take any view, such as DeepCopy, take a View.
+type View[T any] interface {
+	viewDesc() desc[T]
+}
+
+// desc describes any view to the code shared by all view kinds: the one
+// layout mapping, the copy planner and the mirrors.
+type desc[T any] struct {
+	data   []T // host elements, nil when the host cannot access them
+	rank   int
+	ext    [MaxRank]int
+	str    [MaxRank]int
+	rec    *Allocation
+	off    int // elements from the allocation's start to the view's origin
+	layout Layout
+	flags  viewFlags
+}
+
+func (d *desc[T]) extents() []int { return d.ext[:d.rank] }
+func (d *desc[T]) strides() []int { return d.str[:d.rank] }
+
+func (d *desc[T]) label() string { return d.rec.Label() }
+
+func (d *desc[T]) span() int {
+	s, _ := spanOf(d.extents(), d.strides())
+	return s
+}
+
+func (d *desc[T]) size() int {
+	n := 1
+	for _, e := range d.extents() {
+		n *= e
+	}
+	return n
+}
+
+// build allocates storage for a new view of extents ext, fills the strides
+// in str and returns the view's data, allocation, layout and flags.
+func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocation, Layout, viewFlags, error) {
+	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
+		return nil, nil, 0, 0, fmt.Errorf("kokkos: view %q with extents %s: %w", label, fmtInts(ext), err)
+	}
+	if cfg.traits&Unmanaged != 0 {
+		return fail(fmt.Errorf("the Unmanaged trait needs caller memory: use a WrapView constructor"))
+	}
+	flags, err := traitFlags[T](cfg.traits)
+	if err != nil {
+		return fail(err)
+	}
+	size := sizeOf[T]()
+	span, err := mapStrides(cfg.layout, ext, cfg.strides, size, cfg.pad, str)
+	if err != nil {
+		return fail(err)
+	}
+	bytes, err := mulBytes(span, size)
+	if err != nil {
+		return fail(err)
+	}
+	bs, ok := cfg.space.(BlockSpace)
+	if !ok {
+		if !cfg.space.HostAccessible() {
+			return fail(fmt.Errorf("memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
+		}
+		data := make([]T, span)
+		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
+	}
+	if hasPointers(reflect.TypeFor[T]()) {
+		return fail(fmt.Errorf("element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
+	}
+	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	var data []T
+	if blk.Host != nil && span > 0 {
+		data = unsafe.Slice((*T)(blk.Host), span)
+	} else {
+		flags |= flagNoHost
+	}
+	return data, rec, cfg.layout, flags, nil
+}
+
+// wrap checks caller memory for an unmanaged view of extents ext.
+func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, Layout, viewFlags, error) {
+	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
+		return nil, nil, 0, 0, fmt.Errorf("kokkos: wrapping a slice as view %q with extents %s: %w", cfg.label(), fmtInts(ext), err)
+	}
+	flags, err := traitFlags[T](cfg.traits)
+	if err != nil {
+		return fail(err)
+	}
+	span, err := mapStrides(cfg.layout, ext, cfg.strides, sizeOf[T](), false, str)
+	if err != nil {
+		return fail(err)
+	}
+	if len(data) < span {
+		return fail(fmt.Errorf("the slice holds %d elements, the view needs %d", len(data), span))
+	}
+	if data == nil {
+		data = []T{}
+	}
+	rec := unmanagedAllocation(cfg.label(), HostSpace, span*sizeOf[T]())
+	return data[:span:span], rec, cfg.layout, flags, nil
+}
+
+func traitFlags[T any](t Trait) (viewFlags, error) {
+	var f viewFlags
+	if t&Atomic != 0 {
+		if s := sizeOf[T](); s != 4 && s != 8 {
+			return 0, fmt.Errorf("the Atomic trait needs an element type of 4 or 8 bytes, %v has %d", reflect.TypeFor[T](), s)
+		}
+		f |= flagAtomic
+	}
+	return f, nil
+}
+
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func,
+		reflect.Interface, reflect.Slice, reflect.String:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WithLabel names a view made by a Wrap constructor; allocating
+// constructors take the label as their first argument.
+func WithLabel(label string) Option { return optionFunc(func(c *config) { c.wrapLabel = label }) }
+
+func (c *config) label() string { return c.wrapLabel }
+
+// accessMessage explains a failed element access.
+func accessMessage(rec *Allocation, write bool, flags viewFlags, idx, ext []int) string {
+	for r := range idx {
+		if uint(idx[r]) >= uint(ext[r]) {
+			if rec == nil {
+				return fmt.Sprintf("kokkos: index %s out of bounds: the view is not allocated (extents %s)", fmtInts(idx), fmtInts(ext))
+			}
+			return fmt.Sprintf("kokkos: index %s out of bounds for view %q with extents %s", fmtInts(idx), rec.Label(), fmtInts(ext))
+		}
+	}
+	switch {
+	case rec == nil:
+		return "kokkos: access to an unallocated view"
+	case flags&flagNoHost != 0:
+		return fmt.Sprintf("kokkos: view %q lives in %s, which the host cannot access (index %s): make a host mirror with CreateMirrorView and DeepCopy into it",
+			rec.Label(), rec.Space().Name(), fmtInts(idx))
+	case write && flags&flagReadOnly != 0:
+		return fmt.Sprintf("kokkos: write to read-only view %q at index %s", rec.Label(), fmtInts(idx))
+	}
+	return fmt.Sprintf("kokkos: access to view %q at index %s failed", rec.Label(), fmtInts(idx))
+}
+
+// dimError is the panic value of Extent or Stride with a bad dimension.
+type dimError struct {
+	op      string
+	rank, r int
+}
+
+func (e dimError) Error() string {
+	if e.op == "Stride" {
+		return fmt.Sprintf("kokkos: Stride(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, e.rank)
+	}
+	return fmt.Sprintf("kokkos: Extent(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, MaxRank)
+}
+
+// viewPanic panics for a whole-view operation that the view's flags forbid.
+func viewPanic(op string, rec *Allocation, flags viewFlags) {
+	if flags&flagNoHost != 0 {
+		panic(fmt.Sprintf("kokkos: %s of view %q: it lives in %s, which the host cannot access: make a host mirror with CreateMirrorView and DeepCopy into it",
+			op, rec.Label(), rec.Space().Name()))
+	}
+	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
+}
+
+// access implements the Access methods: indices past the rank must be 0.
+func accessOffset(rec *Allocation, ext, str []int, idx []int) int {
+	rank := len(ext)
+	if len(idx) < rank || len(idx) > MaxRank {
+		panic(fmt.Sprintf("kokkos: Access of rank-%d view %q with %d indices: give between %d and %d", rank, rec.Label(), len(idx), rank, MaxRank))
+	}
+	off := 0
+	for r, i := range idx {
+		if r >= rank {
+			if i != 0 {
+				panic(fmt.Sprintf("kokkos: Access of rank-%d view %q at %s: index %d past the rank must be 0", rank, rec.Label(), fmtInts(idx), r))
+			}
+			continue
+		}
+		if uint(i) >= uint(ext[r]) {
+			panic(fmt.Sprintf("kokkos: index %s out of bounds for view %q with extents %s", fmtInts(idx), rec.Label(), fmtInts(ext)))
+		}
+		off += i * str[r]
+	}
+	return off
+}
+
+// convertLayout checks Kokkos's assignment rules for a view of layout from
+// becoming layout to, with the given extents and strides.
+func convertLayout(rec *Allocation, from, to Layout, ext, str []int) error {
+	if from == to || to == LayoutStride || len(ext) == 0 {
+		return nil
+	}
+	rank := len(ext)
+	if from != LayoutStride {
+		if rank == 1 {
+			return nil
+		}
+		return fmt.Errorf("kokkos: view %q cannot become %v: a %v view of rank %d converts only to LayoutStride (only rank-1 views convert between LayoutLeft and LayoutRight)",
+			rec.Label(), to, from, rank)
+	}
+	ok := isRightMapping(ext, str)
+	if to == LayoutLeft {
+		ok = isLeftMapping(ext, str)
+	}
+	if !ok {
+		return fmt.Errorf("kokkos: LayoutStride view %q cannot become %v: its strides %s for extents %s are not those of %v",
+			rec.Label(), to, fmtInts(str), fmtInts(ext), to)
+	}
+	return nil
+}
+
+func errSpecRank(label string, spec LayoutSpec, rank int) error {
+	return fmt.Errorf("kokkos: view %q: layout spec of rank %d (extents %s) given to a rank-%d constructor", label, spec.Rank(), fmtInts(spec.Extents), rank)
+}
+
+// linePanic explains a failed Row or Col.
+func linePanic(op string, rec *Allocation, flags viewFlags, idx, ext []int, stride, dim int) {
+	switch {
+	case flags&(flagReadOnly|flagNoHost) != 0:
+		viewPanic(op, rec, flags)
+	case stride != 1:
+		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
+	}
+	panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
+}
+
+// storeAtomic stores x at p atomically; T has 4 or 8 bytes (the Atomic
+// trait checks it).
+func storeAtomic[T any](p *T, x T) {
+	switch unsafe.Sizeof(x) {
+	case 4:
+		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
+	case 8:
+		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
+	default:
+		*p = x
+	}
+}
