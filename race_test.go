@@ -1,0 +1,5 @@
+//go:build race
+
+package kokkos
+
+const raceEnabled = true
