@@ -279,3 +279,14 @@ func storeAtomic[T any](p *T, x T) {
 		*p = x
 	}
 }
+
+// Must returns v, and panics if err is not nil. It shortens the allocating
+// constructors where a failure is a bug:
+//
+//	a := kokkos.Must(kokkos.NewView2[float64]("A", n0, n1))
+func Must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

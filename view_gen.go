@@ -665,8 +665,12 @@ func (v *View2[T]) Row(i0 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0}, v.ext[:], v.str[1], 1)
 	}
+	n := v.ext[1]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0 * v.str[0]
-	return v.data[o : o+v.ext[1] : o+v.ext[1]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1), n = Extent(0), as a slice that
@@ -677,8 +681,12 @@ func (v *View2[T]) Col(i1 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1 * v.str[1]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 2.
@@ -997,8 +1005,12 @@ func (v *View3[T]) Row(i0, i1 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1}, v.ext[:], v.str[2], 2)
 	}
+	n := v.ext[2]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1]
-	return v.data[o : o+v.ext[2] : o+v.ext[2]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2), n = Extent(0), as a slice that
@@ -1009,8 +1021,12 @@ func (v *View3[T]) Col(i1, i2 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 3.
@@ -1344,8 +1360,12 @@ func (v *View4[T]) Row(i0, i1, i2 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2}, v.ext[:], v.str[3], 3)
 	}
+	n := v.ext[3]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
-	return v.data[o : o+v.ext[3] : o+v.ext[3]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2, i3), n = Extent(0), as a slice that
@@ -1356,8 +1376,12 @@ func (v *View4[T]) Col(i1, i2, i3 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 4.
@@ -1706,8 +1730,12 @@ func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3}, v.ext[:], v.str[4], 4)
 	}
+	n := v.ext[4]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
-	return v.data[o : o+v.ext[4] : o+v.ext[4]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4), n = Extent(0), as a slice that
@@ -1718,8 +1746,12 @@ func (v *View5[T]) Col(i1, i2, i3, i4 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 5.
@@ -2083,8 +2115,12 @@ func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4}, v.ext[:], v.str[5], 5)
 	}
+	n := v.ext[5]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
-	return v.data[o : o+v.ext[5] : o+v.ext[5]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5), n = Extent(0), as a slice that
@@ -2095,8 +2131,12 @@ func (v *View6[T]) Col(i1, i2, i3, i4, i5 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 6.
@@ -2475,8 +2515,12 @@ func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5}, v.ext[:], v.str[6], 6)
 	}
+	n := v.ext[6]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
-	return v.data[o : o+v.ext[6] : o+v.ext[6]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6), n = Extent(0), as a slice that
@@ -2487,8 +2531,12 @@ func (v *View7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 7.
@@ -2882,8 +2930,12 @@ func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[7], 7)
 	}
+	n := v.ext[7]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
-	return v.data[o : o+v.ext[7] : o+v.ext[7]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6, i7), n = Extent(0), as a slice that
@@ -2894,8 +2946,12 @@ func (v *View8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6, i7}, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 
 // Rank returns 8.

@@ -183,7 +183,7 @@ func TestPadding(t *testing.T) {
 		t.Fatalf("padded LayoutLeft float32 strides+span = %v", got)
 	}
 	// element size that does not divide 64: no padding
-	type rgb struct{ r, g, b uint8 }
+	type rgb [3]uint8
 	c, _ := NewView2[rgb]("C", 3, 5, AllowPadding)
 	if c.Stride(0) != 5 {
 		t.Fatalf("rgb stride %d, want 5", c.Stride(0))
@@ -518,7 +518,7 @@ func TestAtomicTrait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Traits() != Unmanaged&0|Atomic|Restrict || v.Traits().String() != "Atomic|Restrict" {
+	if v.Traits() != Atomic|Restrict || v.Traits().String() != "Atomic|Restrict" {
 		t.Fatalf("traits %v", v.Traits())
 	}
 	var wg sync.WaitGroup
@@ -564,6 +564,12 @@ func TestZeroExtentViews(t *testing.T) {
 	if e1.Extent(0) != 0 {
 		t.Fatal("zero-width range at the end")
 	}
+	c, _ := NewView2[float64]("E", 0, 5, LayoutLeft)
+	r, _ := NewView2[float64]("E", 5, 0)
+	if len(c.Col(3)) != 0 || len(r.Row(4)) != 0 {
+		t.Fatal("lines of empty views must be empty")
+	}
+	expectPanic(t, `Col(5) out of bounds for view "E" with extents (0, 5)`, func() { c.Col(5) })
 	r0, _ := NewView0[float64]("s")
 	r0.Set(2.5)
 	if r0.At() != 2.5 || r0.Size() != 1 || r0.Span() != 1 || r0.Rank() != 0 {

@@ -185,8 +185,12 @@ func (v *View{{$n}}[T]) Row({{list .Sub "i#" ", "}} int) []T {
 	if {{list .Sub "uint(i#) >= uint(v.ext[#])" " || "}} || (v.str[{{.Sub}}] != 1 && v.ext[{{.Sub}}] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{ {{- list .Sub "i#" ", " -}} }, v.ext[:], v.str[{{.Sub}}], {{.Sub}})
 	}
+	n := v.ext[{{.Sub}}]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := {{list .Sub "i#*v.str[#]" "+"}}
-	return v.data[o : o+v.ext[{{.Sub}}] : o+v.ext[{{.Sub}}]]
+	return v.data[o : o+n : o+n]
 }
 
 // Col returns the elements v(0:n, {{from 1 $n "i#" ", "}}), n = Extent(0), as a slice that
@@ -197,8 +201,12 @@ func (v *View{{$n}}[T]) Col({{from 1 $n "i#" ", "}} int) []T {
 	if {{from 1 $n "uint(i#) >= uint(v.ext[#])" " || "}} || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{ {{- from 1 $n "i#" ", " -}} }, v.ext[:], v.str[0], 0)
 	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	o := {{from 1 $n "i#*v.str[#]" "+"}}
-	return v.data[o : o+v.ext[0] : o+v.ext[0]]
+	return v.data[o : o+n : o+n]
 }
 {{end}}
 // Rank returns {{$n}}.
