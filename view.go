@@ -5,7 +5,6 @@ package kokkos
 import (
 	"fmt"
 	"reflect"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -265,19 +264,6 @@ func linePanic(op string, rec *Allocation, flags viewFlags, idx, ext []int, stri
 		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
 	}
 	panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
-}
-
-// storeAtomic stores x at p atomically; T has 4 or 8 bytes (the Atomic
-// trait checks it).
-func storeAtomic[T any](p *T, x T) {
-	switch unsafe.Sizeof(x) {
-	case 4:
-		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-	case 8:
-		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-	default:
-		*p = x
-	}
 }
 
 // Must returns v, and panics if err is not nil. It shortens the allocating
