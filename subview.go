@@ -131,14 +131,56 @@ func subLayout(l Layout, kinds uint32, n, m int) Layout {
 	return LayoutStride
 }
 
-// subData returns the span elements of a subview whose origin is off
-// elements into data.
-func subData[T any](data []T, off, span int) []T {
+// subArg decodes the Subview argument a for a dimension of extent e into
+// the first index, the number of indices kept and the kind: 0 for an index,
+// 1 for All, 2 for a Pair, 3 for anything invalid (subMap explains it).
+func subArg(a any, e int) (begin, n int, kind uint32) {
+	switch a := a.(type) {
+	case int:
+		if uint(a) < uint(e) {
+			return a, 0, 0
+		}
+	case AllType:
+		return 0, e, 1
+	case PairRange:
+		if a.Begin >= 0 && a.Begin <= a.End && a.End <= e {
+			return a.Begin, a.End - a.Begin, 2
+		}
+	case int64:
+		if uint64(a) < uint64(e) {
+			return int(a), 0, 0
+		}
+	case int32:
+		if uint(a) < uint(e) {
+			return int(a), 0, 0
+		}
+	}
+	return 0, 0, 3
+}
+
+// subLayoutOf applies Kokkos's subview layout rules in the form the
+// generated Subview methods use: kinds holds two bits per argument, and
+// the clear/pattern pairs say which argument kinds keep LayoutRight and
+// LayoutLeft (see subLayout).
+func subLayoutOf(l Layout, kinds, rClear, rPat, lClear, lPat uint32) Layout {
+	switch {
+	case l == LayoutRight && kinds&^rClear == rPat:
+		return LayoutRight
+	case l == LayoutLeft && kinds&^lClear == lPat:
+		return LayoutLeft
+	}
+	return LayoutStride
+}
+
+// subData returns the elements of a subview whose origin is off elements
+// into data; size is the product of its extents and last the offset of its
+// last element from its origin.
+func subData[T any](data []T, off, size, last int) []T {
 	if data == nil {
 		return nil
 	}
-	if span == 0 {
+	if size == 0 {
 		return data[:0:0]
 	}
-	return data[off : off+span : off+span]
+	return data[off : off+last+1 : off+last+1]
 }

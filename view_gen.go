@@ -525,13 +525,20 @@ func (e *accessError1) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View1[T]) Subview0(a0 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	if k0 == 3 || (k0+1)>>1 != 0 {
+		args := [1]any{a0}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [1]any{a0}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0 * v.str[0]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -540,13 +547,25 @@ func (v *View1[T]) Subview0(a0 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View1[T]) Subview1(a0 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	if k0 == 3 || (k0+1)>>1 != 1 {
+		args := [1]any{a0}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [1]any{a0}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	off := b0 * v.str[0]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -850,13 +869,21 @@ func (e *accessError2) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 0 {
+		args := [2]any{a0, a1}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [2]any{a0, a1}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -865,13 +892,30 @@ func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 1 {
+		args := [2]any{a0, a1}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [2]any{a0, a1}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -880,13 +924,30 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 2 {
+		args := [2]any{a0, a1}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [2]any{a0, a1}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1190,13 +1251,22 @@ func (e *accessError3) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	if k0 == 3 || k1 == 3 || k2 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1 != 0 {
+		args := [3]any{a0, a1, a2}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [3]any{a0, a1, a2}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1205,13 +1275,35 @@ func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	if k0 == 3 || k1 == 3 || k2 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1 != 1 {
+		args := [3]any{a0, a1, a2}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [3]any{a0, a1, a2}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1220,13 +1312,35 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	if k0 == 3 || k1 == 3 || k2 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1 != 2 {
+		args := [3]any{a0, a1, a2}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [3]any{a0, a1, a2}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1235,13 +1349,35 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	if k0 == 3 || k1 == 3 || k2 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1 != 3 {
+		args := [3]any{a0, a1, a2}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [3]any{a0, a1, a2}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1545,13 +1681,23 @@ func (e *accessError4) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	b3, _, k3 := subArg(a3, v.ext[3])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1 != 0 {
+		args := [4]any{a0, a1, a2, a3}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [4]any{a0, a1, a2, a3}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1560,13 +1706,40 @@ func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1 != 1 {
+		args := [4]any{a0, a1, a2, a3}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [4]any{a0, a1, a2, a3}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1575,13 +1748,40 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1 != 2 {
+		args := [4]any{a0, a1, a2, a3}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [4]any{a0, a1, a2, a3}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1590,13 +1790,40 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1 != 3 {
+		args := [4]any{a0, a1, a2, a3}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [4]any{a0, a1, a2, a3}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1605,13 +1832,40 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1 != 4 {
+		args := [4]any{a0, a1, a2, a3}
+		var oext, ostr [4]int
+		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View4[T]
-	args := [4]any{a0, a1, a2, a3}
-	off, span, l := subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1915,13 +2169,24 @@ func (e *accessError5) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	b3, _, k3 := subArg(a3, v.ext[3])
+	b4, _, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 0 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1930,13 +2195,45 @@ func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 1 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1945,13 +2242,45 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 2 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1960,13 +2289,45 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 3 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1975,13 +2336,45 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 4 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [4]int
+		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View4[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -1990,13 +2383,45 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1 != 5 {
+		args := [5]any{a0, a1, a2, a3, a4}
+		var oext, ostr [5]int
+		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View5[T]
-	args := [5]any{a0, a1, a2, a3, a4}
-	off, span, l := subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2300,13 +2725,25 @@ func (e *accessError6) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	b3, _, k3 := subArg(a3, v.ext[3])
+	b4, _, k4 := subArg(a4, v.ext[4])
+	b5, _, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 0 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2315,13 +2752,50 @@ func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 1 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2330,13 +2804,50 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 2 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2345,13 +2856,50 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 3 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2360,13 +2908,50 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 4 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [4]int
+		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View4[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2375,13 +2960,50 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 5 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [5]int
+		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View5[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2390,13 +3012,50 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1 != 6 {
+		args := [6]any{a0, a1, a2, a3, a4, a5}
+		var oext, ostr [6]int
+		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View6[T]
-	args := [6]any{a0, a1, a2, a3, a4, a5}
-	off, span, l := subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2700,13 +3359,26 @@ func (e *accessError7) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	b3, _, k3 := subArg(a3, v.ext[3])
+	b4, _, k4 := subArg(a4, v.ext[4])
+	b5, _, k5 := subArg(a5, v.ext[5])
+	b6, _, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 0 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2715,13 +3387,55 @@ func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 1 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2730,13 +3444,55 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 2 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2745,13 +3501,55 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 3 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2760,13 +3558,55 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 4 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [4]int
+		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View4[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2775,13 +3615,55 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 5 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [5]int
+		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View5[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2790,13 +3672,55 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 6 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [6]int
+		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View6[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -2805,13 +3729,55 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1 != 7 {
+		args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+		var oext, ostr [7]int
+		subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View7[T]
-	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	off, span, l := subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3115,13 +4081,27 @@ func (e *accessError8) Error() string {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+	b0, _, k0 := subArg(a0, v.ext[0])
+	b1, _, k1 := subArg(a1, v.ext[1])
+	b2, _, k2 := subArg(a2, v.ext[2])
+	b3, _, k3 := subArg(a3, v.ext[3])
+	b4, _, k4 := subArg(a4, v.ext[4])
+	b5, _, k5 := subArg(a5, v.ext[5])
+	b6, _, k6 := subArg(a6, v.ext[6])
+	b7, _, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 0 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [0]int
+		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View0[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], nil, nil)
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, 1, 0)
+	w.layout = v.layout
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3130,13 +4110,60 @@ func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 1 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [1]int
+		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View1[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3145,13 +4172,60 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 2 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [2]int
+		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View2[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3160,13 +4234,60 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 3 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [3]int
+		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View3[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3175,13 +4296,60 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 4 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [4]int
+		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View4[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3190,13 +4358,60 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 5 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [5]int
+		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View5[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3205,13 +4420,60 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 6 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [6]int
+		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View6[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3220,13 +4482,60 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 7 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [7]int
+		subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View7[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
 
@@ -3235,12 +4544,59 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
 // is kept, re-based to 0); exactly 8 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
-// otherwise. It panics on out-of-bounds arguments.
+// otherwise. It panics on out-of-bounds arguments. It allocates nothing.
 func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
+	b0, n0, k0 := subArg(a0, v.ext[0])
+	b1, n1, k1 := subArg(a1, v.ext[1])
+	b2, n2, k2 := subArg(a2, v.ext[2])
+	b3, n3, k3 := subArg(a3, v.ext[3])
+	b4, n4, k4 := subArg(a4, v.ext[4])
+	b5, n5, k5 := subArg(a5, v.ext[5])
+	b6, n6, k6 := subArg(a6, v.ext[6])
+	b7, n7, k7 := subArg(a7, v.ext[7])
+	if k0 == 3 || k1 == 3 || k2 == 3 || k3 == 3 || k4 == 3 || k5 == 3 || k6 == 3 || k7 == 3 || (k0+1)>>1+(k1+1)>>1+(k2+1)>>1+(k3+1)>>1+(k4+1)>>1+(k5+1)>>1+(k6+1)>>1+(k7+1)>>1 != 8 {
+		args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+		var oext, ostr [8]int
+		subMap("Subview8", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
+		panic("kokkos: Subview8: invalid arguments") // subMap has panicked with the reason
+	}
 	var w View8[T]
-	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	off, span, l := subMap("Subview8", v.rec, v.layout, v.ext[:], v.str[:], args[:], w.ext[:], w.str[:])
-	w.data = subData(v.data, off, span)
-	w.rec, w.off, w.layout, w.flags, w.traits = v.rec, v.off+off, l, v.flags, v.traits
+	k := 0
+	if k0 != 0 {
+		w.ext[k], w.str[k] = n0, v.str[0]
+		k++
+	}
+	if k1 != 0 {
+		w.ext[k], w.str[k] = n1, v.str[1]
+		k++
+	}
+	if k2 != 0 {
+		w.ext[k], w.str[k] = n2, v.str[2]
+		k++
+	}
+	if k3 != 0 {
+		w.ext[k], w.str[k] = n3, v.str[3]
+		k++
+	}
+	if k4 != 0 {
+		w.ext[k], w.str[k] = n4, v.str[4]
+		k++
+	}
+	if k5 != 0 {
+		w.ext[k], w.str[k] = n5, v.str[5]
+		k++
+	}
+	if k6 != 0 {
+		w.ext[k], w.str[k] = n6, v.str[6]
+		k++
+	}
+	if k7 != 0 {
+		w.ext[k], w.str[k] = n7, v.str[7]
+		k++
+	}
+	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
+	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7])
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
+	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
