@@ -23,9 +23,9 @@ type rank struct {
 // patterns (two bits per dimension: 0 index, 1 All, 2 Pair) under which
 // LayoutRight and LayoutLeft are kept.
 type sub struct {
-	N, M                   int
-	RClear, RPat           uint32
-	LClear, LPat           uint32
+	N, M         int
+	RClear, RPat uint32
+	LClear, LPat uint32
 }
 
 func newSub(n, m int) sub {
