@@ -204,6 +204,14 @@ func viewPanic(op string, rec *Allocation, flags viewFlags) {
 	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
 }
 
+// noDataPanic explains why a view has no host elements.
+func noDataPanic(op string, rec *Allocation, flags viewFlags) {
+	if rec == nil {
+		panic("kokkos: " + op + " of an unallocated view")
+	}
+	viewPanic(op, rec, flags|flagNoHost)
+}
+
 // access implements the Access methods: indices past the rank must be 0.
 func accessOffset(rec *Allocation, ext, str []int, idx []int) int {
 	rank := len(ext)

@@ -67,19 +67,21 @@ func WrapView0[T any](data []T, opts ...Option) (View0[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View0[T]) At() T {
-	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+	o := 0
+	if uint(o) >= uint(len(v.data)) {
+		panic(&accessError0[T]{*v, false})
 	}
-	return v.data[0]
+	return v.data[o]
 }
 
 // Set stores x at the view's only position, atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View0[T]) Set(x T) {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 || v.data == nil {
-		panic(&accessError0{v.rec, true, v.flags})
+	o := 0
+	if uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError0[T]{*v, true})
 	}
-	p := &v.data[0]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -94,17 +96,18 @@ func (v *View0[T]) Set(x T) {
 // Ptr returns a pointer to the element at the view's only position. It panics like
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 || v.data == nil {
-		panic(&accessError0{v.rec, true, v.flags})
+	o := 0
+	if uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError0[T]{*v, true})
 	}
-	return &v.data[0]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 0 and 8 indices, and those past the rank must be 0.
 func (v *View0[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, nil, nil, idx)]
 }
@@ -247,14 +250,13 @@ func view0Of[T any](d desc[T], traits Trait) View0[T] {
 }
 
 // accessError0 is the panic value of a failed access to a View0.
-type accessError0 struct {
-	rec   *Allocation
+type accessError0[T any] struct {
+	v     View0[T]
 	write bool
-	flags viewFlags
 }
 
-func (e *accessError0) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, nil, nil)
+func (e *accessError0[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, nil, nil)
 }
 
 // View1 is a rank-1 view of elements of type T: a value that refers
@@ -322,19 +324,21 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View1[T]) At(i0 int) T {
-	if uint(i0) >= uint(v.ext[0]) || v.data == nil {
-		panic(&accessError1{v.rec, false, v.flags, [1]int{i0}, v.ext})
+	o := i0 * v.str[0]
+	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError1[T]{*v, false, [1]int{i0}})
 	}
-	return v.data[i0*v.str[0]]
+	return v.data[o]
 }
 
 // Set stores x at (i0), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError1{v.rec, true, v.flags, [1]int{i0}, v.ext})
+	o := i0 * v.str[0]
+	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
-	p := &v.data[i0*v.str[0]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -349,17 +353,18 @@ func (v *View1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError1{v.rec, true, v.flags, [1]int{i0}, v.ext})
+	o := i0 * v.str[0]
+	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
-	return &v.data[i0*v.str[0]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 1 and 8 indices, and those past the rank must be 0.
 func (v *View1[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -508,16 +513,14 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 }
 
 // accessError1 is the panic value of a failed access to a View1.
-type accessError1 struct {
-	rec   *Allocation
+type accessError1[T any] struct {
+	v     View1[T]
 	write bool
-	flags viewFlags
 	idx   [1]int
-	ext   [1]int
 }
 
-func (e *accessError1) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError1[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -634,19 +637,21 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View2[T]) At(i0, i1 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.data == nil {
-		panic(&accessError2{v.rec, false, v.flags, [2]int{i0, i1}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError2[T]{*v, false, [2]int{i0, i1}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError2{v.rec, true, v.flags, [2]int{i0, i1}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -661,17 +666,18 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError2{v.rec, true, v.flags, [2]int{i0, i1}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 2 and 8 indices, and those past the rank must be 0.
 func (v *View2[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -852,16 +858,14 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 }
 
 // accessError2 is the panic value of a failed access to a View2.
-type accessError2 struct {
-	rec   *Allocation
+type accessError2[T any] struct {
+	v     View2[T]
 	write bool
-	flags viewFlags
 	idx   [2]int
-	ext   [2]int
 }
 
-func (e *accessError2) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError2[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -1016,19 +1020,21 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View3[T]) At(i0, i1, i2 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.data == nil {
-		panic(&accessError3{v.rec, false, v.flags, [3]int{i0, i1, i2}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError3[T]{*v, false, [3]int{i0, i1, i2}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError3{v.rec, true, v.flags, [3]int{i0, i1, i2}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1043,17 +1049,18 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError3{v.rec, true, v.flags, [3]int{i0, i1, i2}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 3 and 8 indices, and those past the rank must be 0.
 func (v *View3[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -1234,16 +1241,14 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 }
 
 // accessError3 is the panic value of a failed access to a View3.
-type accessError3 struct {
-	rec   *Allocation
+type accessError3[T any] struct {
+	v     View3[T]
 	write bool
-	flags viewFlags
 	idx   [3]int
-	ext   [3]int
 }
 
-func (e *accessError3) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError3[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -1446,19 +1451,21 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.data == nil {
-		panic(&accessError4{v.rec, false, v.flags, [4]int{i0, i1, i2, i3}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2, i3), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError4{v.rec, true, v.flags, [4]int{i0, i1, i2, i3}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1473,17 +1480,18 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError4{v.rec, true, v.flags, [4]int{i0, i1, i2, i3}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 4 and 8 indices, and those past the rank must be 0.
 func (v *View4[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -1664,16 +1672,14 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 }
 
 // accessError4 is the panic value of a failed access to a View4.
-type accessError4 struct {
-	rec   *Allocation
+type accessError4[T any] struct {
+	v     View4[T]
 	write bool
-	flags viewFlags
 	idx   [4]int
-	ext   [4]int
 }
 
-func (e *accessError4) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError4[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -1934,19 +1940,21 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.data == nil {
-		panic(&accessError5{v.rec, false, v.flags, [5]int{i0, i1, i2, i3, i4}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError5{v.rec, true, v.flags, [5]int{i0, i1, i2, i3, i4}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1961,17 +1969,18 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError5{v.rec, true, v.flags, [5]int{i0, i1, i2, i3, i4}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 5 and 8 indices, and those past the rank must be 0.
 func (v *View5[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -2152,16 +2161,14 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 }
 
 // accessError5 is the panic value of a failed access to a View5.
-type accessError5 struct {
-	rec   *Allocation
+type accessError5[T any] struct {
+	v     View5[T]
 	write bool
-	flags viewFlags
 	idx   [5]int
-	ext   [5]int
 }
 
-func (e *accessError5) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError5[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -2490,19 +2497,21 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.data == nil {
-		panic(&accessError6{v.rec, false, v.flags, [6]int{i0, i1, i2, i3, i4, i5}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError6{v.rec, true, v.flags, [6]int{i0, i1, i2, i3, i4, i5}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -2517,17 +2526,18 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError6{v.rec, true, v.flags, [6]int{i0, i1, i2, i3, i4, i5}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 6 and 8 indices, and those past the rank must be 0.
 func (v *View6[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -2708,16 +2718,14 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 }
 
 // accessError6 is the panic value of a failed access to a View6.
-type accessError6 struct {
-	rec   *Allocation
+type accessError6[T any] struct {
+	v     View6[T]
 	write bool
-	flags viewFlags
 	idx   [6]int
-	ext   [6]int
 }
 
-func (e *accessError6) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError6[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -3124,19 +3132,21 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.data == nil {
-		panic(&accessError7{v.rec, false, v.flags, [7]int{i0, i1, i2, i3, i4, i5, i6}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError7{v.rec, true, v.flags, [7]int{i0, i1, i2, i3, i4, i5, i6}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -3151,17 +3161,18 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError7{v.rec, true, v.flags, [7]int{i0, i1, i2, i3, i4, i5, i6}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 7 and 8 indices, and those past the rank must be 0.
 func (v *View7[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -3342,16 +3353,14 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 }
 
 // accessError7 is the panic value of a failed access to a View7.
-type accessError7 struct {
-	rec   *Allocation
+type accessError7[T any] struct {
+	v     View7[T]
 	write bool
-	flags viewFlags
 	idx   [7]int
-	ext   [7]int
 }
 
-func (e *accessError7) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError7[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -3846,19 +3855,21 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.data == nil {
-		panic(&accessError8{v.rec, false, v.flags, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) {
+		panic(&accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]]
+	return v.data[o]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError8{v.rec, true, v.flags, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	p := &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -3873,17 +3884,18 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&(flagReadOnly|flagNoHost) != 0 {
-		panic(&accessError8{v.rec, true, v.flags, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}, v.ext})
+	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between 8 and 8 indices, and those past the rank must be 0.
 func (v *View8[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -4064,16 +4076,14 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 }
 
 // accessError8 is the panic value of a failed access to a View8.
-type accessError8 struct {
-	rec   *Allocation
+type accessError8[T any] struct {
+	v     View8[T]
 	write bool
-	flags viewFlags
 	idx   [8]int
-	ext   [8]int
 }
 
-func (e *accessError8) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, e.idx[:], e.ext[:])
+func (e *accessError8[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments

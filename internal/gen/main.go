@@ -170,19 +170,21 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.data == nil {
-		panic(&accessError{{$n}}{v.rec, false, v.flags{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }, v.ext{{end}}})
+	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) {
+		panic(&accessError{{$n}}[T]{*v, false{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	return v.data[{{if $n}}{{list $n "i#*v.str[#]" "+"}}{{else}}0{{end}}]
+	return v.data[o]
 }
 
 // Set stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}, atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&(flagReadOnly|flagNoHost) != 0{{if not $n}} || v.data == nil{{end}} {
-		panic(&accessError{{$n}}{v.rec, true, v.flags{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }, v.ext{{end}}})
+	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	p := &v.data[{{if $n}}{{list $n "i#*v.str[#]" "+"}}{{else}}0{{end}}]
+	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -197,17 +199,18 @@ func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 // Ptr returns a pointer to the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}. It panics like
 // At, and for a read-only view.
 func (v *View{{$n}}[T]) Ptr({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&(flagReadOnly|flagNoHost) != 0{{if not $n}} || v.data == nil{{end}} {
-		panic(&accessError{{$n}}{v.rec, true, v.flags{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }, v.ext{{end}}})
+	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	return &v.data[{{if $n}}{{list $n "i#*v.str[#]" "+"}}{{else}}0{{end}}]
+	return &v.data[o]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
 // takes between {{$n}} and 8 indices, and those past the rank must be 0.
 func (v *View{{$n}}[T]) Access(idx ...int) T {
 	if v.data == nil {
-		panic(&accessError0{v.rec, false, v.flags})
+		noDataPanic("Access", v.rec, v.flags)
 	}
 	return v.data[accessOffset(v.rec, {{if $n}}v.ext[:], v.str[:]{{else}}nil, nil{{end}}, idx)]
 }
@@ -415,18 +418,16 @@ func view{{$n}}Of[T any](d desc[T], traits Trait) View{{$n}}[T] {
 	return v
 }
 // accessError{{$n}} is the panic value of a failed access to a View{{$n}}.
-type accessError{{$n}} struct {
-	rec   *Allocation
+type accessError{{$n}}[T any] struct {
+	v     View{{$n}}[T]
 	write bool
-	flags viewFlags
 {{- if $n}}
 	idx   [{{$n}}]int
-	ext   [{{$n}}]int
 {{- end}}
 }
 
-func (e *accessError{{$n}}) Error() string {
-	return accessMessage(e.rec, e.write, e.flags, {{if $n}}e.idx[:], e.ext[:]{{else}}nil, nil{{end}})
+func (e *accessError{{$n}}[T]) Error() string {
+	return accessMessage(e.v.rec, e.write, e.v.flags, {{if $n}}e.idx[:], e.v.ext[:]{{else}}nil, nil{{end}})
 }
 {{range $s := .Ms}}{{$m := $s.M}}
 // Subview{{$m}} returns the rank-{{$m}} view of the elements that the arguments

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"github.com/gokkos/kokkos"
+)
+
+func init() {
+	register(suite{name: "access", desc: "At-loop sums over views of rank 1-3 in each layout vs slice loops", run: runAccess})
+}
+
+var sinkF float64
+
+func runAccess(cfg config, add func(measure)) error {
+	n := scaled(4096, cfg.scale)
+	n3 := scaled(256, cfg.scale)
+	perElem := func(sec float64, count int) float64 { return sec / float64(count) * 1e9 }
+
+	// rank 1
+	v1, err := kokkos.NewView1[float64]("a1", n*n)
+	if err != nil {
+		return err
+	}
+	fillPattern(v1.Data())
+	d1 := v1.Data()
+	k, b := timeAlternating(cfg.reps, func() { sinkF = sum1(&v1) }, func() { sinkF = sliceSum1(d1) })
+	add(measure{Name: "rank-1 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.10, GoalOp: "<="})
+
+	for _, l := range []kokkos.Layout{kokkos.LayoutRight, kokkos.LayoutLeft} {
+		v, err := kokkos.NewView2[float64]("a2", n, n, l)
+		if err != nil {
+			return err
+		}
+		d := v.Data()
+		fillPattern(d)
+		kernel := func() { sinkF = sumRight2(&v) }
+		if l == kokkos.LayoutLeft {
+			kernel = func() { sinkF = sumLeft2(&v) }
+		}
+		k, b := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum2(d, n, n) })
+		add(measure{Name: "rank-2 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.10, GoalOp: "<="})
+	}
+
+	for _, l := range []kokkos.Layout{kokkos.LayoutRight, kokkos.LayoutLeft} {
+		v, err := kokkos.NewView3[float64]("a3", n3, n3, n3, l)
+		if err != nil {
+			return err
+		}
+		d := v.Data()
+		fillPattern(d)
+		kernel := func() { sinkF = sumRight3(&v) }
+		if l == kokkos.LayoutLeft {
+			kernel = func() { sinkF = sumLeft3(&v) }
+		}
+		k, b := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum3(d, n3, n3, n3) })
+		add(measure{Name: "rank-3 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.10, GoalOp: "<="})
+	}
+
+	// rows as slices
+	v, err := kokkos.NewView2[float64]("rows", n, n)
+	if err != nil {
+		return err
+	}
+	d := v.Data()
+	fillPattern(d)
+	k, b = timeAlternating(cfg.reps, func() { sinkF = sumRows(&v) }, func() { sinkF = sliceSumRows(d, n, n) })
+	add(measure{Name: "rank-2 Row-slice sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.02, GoalOp: "<="})
+	return nil
+}
+
+func sliceSum2(d []float64, n0, n1 int) float64 {
+	s := 0.0
+	for i := 0; i < n0; i++ {
+		for j := 0; j < n1; j++ {
+			s += d[i*n1+j]
+		}
+	}
+	return s
+}
+
+func fillPattern(d []float64) {
+	for i := range d {
+		d[i] = float64(i%17) * 0.25
+	}
+}
+
+// The kernels are functions taking the view by pointer, as user code would;
+// each baseline is the same loop over a plain slice.
+
+func sum1(v *kokkos.View1[float64]) float64 {
+	s := 0.0
+	for i := 0; i < v.Extent(0); i++ {
+		s += v.At(i)
+	}
+	return s
+}
+
+func sliceSum1(d []float64) float64 {
+	s := 0.0
+	for i := 0; i < len(d); i++ {
+		s += d[i]
+	}
+	return s
+}
+
+func sumRight2(v *kokkos.View2[float64]) float64 {
+	s := 0.0
+	for i := 0; i < v.Extent(0); i++ {
+		for j := 0; j < v.Extent(1); j++ {
+			s += v.At(i, j)
+		}
+	}
+	return s
+}
+
+func sumLeft2(v *kokkos.View2[float64]) float64 {
+	s := 0.0
+	for j := 0; j < v.Extent(1); j++ {
+		for i := 0; i < v.Extent(0); i++ {
+			s += v.At(i, j)
+		}
+	}
+	return s
+}
+
+func sumRight3(v *kokkos.View3[float64]) float64 {
+	s := 0.0
+	for i := 0; i < v.Extent(0); i++ {
+		for j := 0; j < v.Extent(1); j++ {
+			for k := 0; k < v.Extent(2); k++ {
+				s += v.At(i, j, k)
+			}
+		}
+	}
+	return s
+}
+
+func sumLeft3(v *kokkos.View3[float64]) float64 {
+	s := 0.0
+	for k := 0; k < v.Extent(2); k++ {
+		for j := 0; j < v.Extent(1); j++ {
+			for i := 0; i < v.Extent(0); i++ {
+				s += v.At(i, j, k)
+			}
+		}
+	}
+	return s
+}
+
+func sliceSum3(d []float64, n0, n1, n2 int) float64 {
+	s := 0.0
+	for i := 0; i < n0; i++ {
+		for j := 0; j < n1; j++ {
+			for k := 0; k < n2; k++ {
+				s += d[(i*n1+j)*n2+k]
+			}
+		}
+	}
+	return s
+}
+
+func sumRows(v *kokkos.View2[float64]) float64 {
+	s := 0.0
+	for i := 0; i < v.Extent(0); i++ {
+		for _, x := range v.Row(i) {
+			s += x
+		}
+	}
+	return s
+}
+
+func sliceSumRows(d []float64, n0, n1 int) float64 {
+	s := 0.0
+	for i := 0; i < n0; i++ {
+		for _, x := range d[i*n1 : (i+1)*n1] {
+			s += x
+		}
+	}
+	return s
+}
