@@ -44,7 +44,6 @@ type config struct {
 	scale   float64 // multiplies default problem sizes
 	threads int
 	space   string
-	quiet   bool
 }
 
 type suite struct {
@@ -59,13 +58,13 @@ func register(s suite) { suites = append(suites, s) }
 
 func main() {
 	var (
-		only     = flag.String("suite", "", "comma-separated suites to run (default: all)")
-		jsonOut  = flag.Bool("json", false, "print one JSON object per measure instead of a table")
-		reps     = flag.Int("reps", 7, "repetitions of each kernel and baseline (medians are reported)")
-		scale    = flag.Float64("scale", 1, "multiply the default problem sizes")
-		threads  = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
-		space    = flag.String("space", "host", "memory and execution space: host or cuda")
-		list     = flag.Bool("list", false, "list the suites and exit")
+		only    = flag.String("suite", "", "comma-separated suites to run (default: all)")
+		jsonOut = flag.Bool("json", false, "print one JSON object per measure instead of a table")
+		reps    = flag.Int("reps", 7, "repetitions of each kernel and baseline (medians are reported)")
+		scale   = flag.Float64("scale", 1, "multiply the default problem sizes")
+		threads = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
+		space   = flag.String("space", "host", "memory and execution space: host or cuda")
+		list    = flag.Bool("list", false, "list the suites and exit")
 	)
 	flag.Parse()
 	if *list {
