@@ -145,7 +145,7 @@ func BenchmarkPageable1GiB(b *testing.B) {
 	})
 	saved := [2]int{stageChunk, stageWorkers}
 	defer func() { stageChunk, stageWorkers = saved[0], saved[1] }()
-	for _, cfg := range [][2]int{{8 << 20, 0}, {4 << 20, 8}, {16 << 20, 8}, {32 << 20, 8}, {8 << 20, 4}, {8 << 20, 12}, {16 << 20, 16}} {
+	for _, cfg := range [][2]int{{16 << 20, 0}, {8 << 20, 16}, {32 << 20, 16}, {16 << 20, 12}, {64 << 20, 16}} {
 		stageChunk, stageWorkers = cfg[0], cfg[1]
 		name := fmt.Sprintf("chunk%dMiB-workers%d", cfg[0]>>20, cfg[1])
 		b.Run("HtoD/staged/"+name, func(b *testing.B) {
@@ -173,6 +173,16 @@ func BenchmarkFill1GiB(b *testing.B) {
 	dst := alloc(b, Space, "dst", n)
 	defer free(b, dst)
 	for _, es := range []int{1, 4, 8} {
+		if es == 8 {
+			b.Run("elem8-2D-1024x131072", func(b *testing.B) {
+				b.SetBytes(n)
+				for b.Loop() {
+					if err := Fill2D(dst.Addr, 8192, 8, 0x0123456789abcdef, 1024, n/8192); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 		b.Run(fmt.Sprint("elem", es), func(b *testing.B) {
 			b.SetBytes(n)
 			for b.Loop() {

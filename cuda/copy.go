@@ -269,8 +269,8 @@ func fillSync(dev *Device, dst uintptr, es int, pat uint64, count int, label str
 }
 
 // fillRaw queues the memsets of a fill on stream h. Eight-byte patterns
-// whose halves differ become two 4-byte memsets with an 8-byte pitch (or
-// one pair per row or column for 2-D fills).
+// whose halves are equal become 4-byte memsets; others are seeded and
+// doubled by copies (see below).
 func fillRaw(c ctxCall, h uintptr, label string, dst uintptr, pitch, es int, pat uint64, w, rows int) error {
 	d := c.dev.drv
 	if es == 8 && uint32(pat) == uint32(pat>>32) {
@@ -294,27 +294,27 @@ func fillRaw(c ctxCall, h uintptr, label string, dst uintptr, pitch, es int, pat
 		}
 		return c.do("cuMemsetD2D32Async", label, d.cuMemsetD2D32Async, dst, P, uintptr(uint32(pat)), W, R, h)
 	}
+	// Eight-byte patterns: seed up to 256 elements of the first row with
+	// two strided 4-byte memsets, then double the filled prefix with
+	// device-to-device copies, first along the row, then over the rows.
 	lo, hi := uintptr(uint32(pat)), uintptr(uint32(pat>>32))
-	pair := func(at, pitch, n uintptr) error {
-		if err := c.do("cuMemsetD2D32Async", label, d.cuMemsetD2D32Async, at, pitch, lo, 1, n, h); err != nil {
+	seed := min(W, 256)
+	if err := c.do("cuMemsetD2D32Async", label, d.cuMemsetD2D32Async, dst, 8, lo, 1, seed, h); err != nil {
+		return err
+	}
+	if err := c.do("cuMemsetD2D32Async", label, d.cuMemsetD2D32Async, dst+4, 8, hi, 1, seed, h); err != nil {
+		return err
+	}
+	for k := seed; k < W; k *= 2 {
+		if err := c.do("cuMemcpyAsync", label, d.cuMemcpyAsync, dst+8*k, dst, 8*min(k, W-k), h); err != nil {
 			return err
 		}
-		return c.do("cuMemsetD2D32Async", label, d.cuMemsetD2D32Async, at+4, pitch, hi, 1, n, h)
 	}
-	switch {
-	case rows == 1:
-		return pair(dst, 8, W)
-	case w <= rows:
-		for j := uintptr(0); j < W; j++ {
-			if err := pair(dst+8*j, P, R); err != nil {
-				return err
-			}
-		}
-	default:
-		for i := uintptr(0); i < R; i++ {
-			if err := pair(dst+i*P, 8, W); err != nil {
-				return err
-			}
+	for k := uintptr(1); k < R; k *= 2 {
+		m := &memcpy2D{srcMemoryType: memUnified, srcDevice: dst, srcPitch: P,
+			dstMemoryType: memUnified, dstDevice: dst + k*P, dstPitch: P, widthInBytes: 8 * W, height: min(k, R-k)}
+		if err := c.do("cuMemcpy2DAsync_v2", label, d.cuMemcpy2DAsync, uintptr(unsafe.Pointer(m)), h); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -349,7 +349,7 @@ func TestFill(t *testing.T) {
 		var pb [8]byte
 		*(*uint64)(unsafe.Pointer(&pb)) = pat
 		want := pb[:es]
-		for _, shape := range [][3]int{{1001, 1, 0}, {5, 300, 64}, {300, 5, 2432}, {1, 1, 8}} {
+		for _, shape := range [][3]int{{1001, 1, 0}, {5, 300, 64}, {300, 5, 2432}, {1, 1, 8}, {70001, 3, 0}, {1000, 1000, 8008}} {
 			w, rows, pitch := shape[0], shape[1], shape[2]
 			if pitch == 0 {
 				pitch = w * es

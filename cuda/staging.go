@@ -16,10 +16,10 @@ import (
 
 // Tuning of staged copies; variables so that benchmarks can vary them.
 var (
-	stageChunk   = 8 << 20 // bytes per pinned buffer
-	stageMin     = 1 << 20 // smaller copies go straight to the driver
-	stageWorkers = 0       // host copy goroutines per chunk; 0: min(GOMAXPROCS, 8)
-	stageKeep    = 4       // idle stagers kept per device
+	stageChunk   = 16 << 20 // bytes per pinned buffer
+	stageMin     = 1 << 20  // smaller copies go straight to the driver
+	stageWorkers = 0        // host copy goroutines per chunk; 0: min(GOMAXPROCS, 16)
+	stageKeep    = 4        // idle stagers kept per device
 )
 
 type stager struct {
@@ -83,7 +83,7 @@ func (dev *Device) putStager(c ctxCall, st *stager) {
 func parallelCopy(dst, src []byte) {
 	w := stageWorkers
 	if w <= 0 {
-		w = min(runtime.GOMAXPROCS(0), 8)
+		w = min(runtime.GOMAXPROCS(0), 16)
 	}
 	const minPart = 256 << 10
 	w = max(1, min(w, len(src)/minPart))
