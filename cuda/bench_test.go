@@ -145,7 +145,7 @@ func BenchmarkPageable1GiB(b *testing.B) {
 	})
 	saved := [2]int{stageChunk, stageWorkers}
 	defer func() { stageChunk, stageWorkers = saved[0], saved[1] }()
-	for _, cfg := range [][2]int{{16 << 20, 0}, {8 << 20, 16}, {32 << 20, 16}, {16 << 20, 12}, {64 << 20, 16}} {
+	for _, cfg := range [][2]int{{32 << 20, 0}, {16 << 20, 0}, {64 << 20, 0}} {
 		stageChunk, stageWorkers = cfg[0], cfg[1]
 		name := fmt.Sprintf("chunk%dMiB-workers%d", cfg[0]>>20, cfg[1])
 		b.Run("HtoD/staged/"+name, func(b *testing.B) {

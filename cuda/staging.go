@@ -16,7 +16,7 @@ import (
 
 // Tuning of staged copies; variables so that benchmarks can vary them.
 var (
-	stageChunk   = 16 << 20 // bytes per pinned buffer
+	stageChunk   = 32 << 20 // bytes per pinned buffer
 	stageMin     = 1 << 20  // smaller copies go straight to the driver
 	stageWorkers = 0        // host copy goroutines per chunk; 0: min(GOMAXPROCS, 16)
 	stageKeep    = 4        // idle stagers kept per device
