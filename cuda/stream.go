@@ -1,0 +1,123 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	kokkos "github.com/gokkos/kokkos"
+)
+
+// ErrReleased is matched by the error of a call on a Stream after Release.
+var ErrReleased = errors.New("cuda: stream released")
+
+// A Stream is a CUDA stream of one device: an execution-space instance in
+// Kokkos's sense. Work queued on it runs in order; Fence waits for it.
+// Streams are blocking streams: the synchronous functions of this package,
+// which run on the legacy default stream, start after the work queued
+// earlier on every Stream of the device.
+//
+// A Stream is safe for concurrent use. Release it when done; a forgotten
+// stream is destroyed by a runtime cleanup.
+type Stream struct {
+	dev *Device
+	st  *streamState
+}
+
+type streamState struct {
+	mu       sync.RWMutex
+	dev      *Device
+	h        uintptr // CUstream
+	released bool
+}
+
+// NewStream returns a new stream on device 0.
+func NewStream() (*Stream, error) {
+	dev, err := GetDevice(0)
+	if err != nil {
+		return nil, err
+	}
+	return dev.NewStream()
+}
+
+// NewStream returns a new stream on the device.
+func (dev *Device) NewStream() (*Stream, error) {
+	st := &streamState{dev: dev}
+	if err := dev.call("cuStreamCreate", "", dev.drv.cuStreamCreate, uintptr(unsafe.Pointer(&st.h)), 0); err != nil {
+		return nil, err
+	}
+	s := &Stream{dev: dev, st: st}
+	runtime.AddCleanup(s, func(st *streamState) { _ = st.destroy() }, st)
+	return s, nil
+}
+
+func (st *streamState) destroy() error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.released {
+		return ErrReleased
+	}
+	st.released = true
+	return st.dev.call("cuStreamDestroy_v2", "", st.dev.drv.cuStreamDestroy, st.h)
+}
+
+// acquire read-locks the stream for one operation and returns its handle;
+// the caller must call s.st.mu.RUnlock afterwards. A nil stream is the
+// legacy default stream (handle 0).
+func (s *Stream) acquire() (uintptr, error) {
+	if s == nil {
+		return 0, nil
+	}
+	s.st.mu.RLock()
+	if s.st.released {
+		s.st.mu.RUnlock()
+		return 0, ErrReleased
+	}
+	return s.st.h, nil
+}
+
+func (s *Stream) done() {
+	if s != nil {
+		s.st.mu.RUnlock()
+	}
+}
+
+// Release destroys the stream after its queued work completes. A second
+// Release returns an error matching ErrReleased.
+func (s *Stream) Release() error { return s.st.destroy() }
+
+// Close is Release, for io.Closer.
+func (s *Stream) Close() error { return s.Release() }
+
+// Fence waits until all work queued on the stream is done
+// (cuStreamSynchronize).
+func (s *Stream) Fence() error {
+	h, err := s.acquire()
+	if err != nil {
+		return err
+	}
+	defer s.done()
+	return s.dev.call("cuStreamSynchronize", "", s.dev.drv.cuStreamSynchronize, h)
+}
+
+// Name returns "Cuda", the Kokkos execution space's name.
+func (s *Stream) Name() string { return "Cuda" }
+
+// Concurrency returns the device's resident thread count.
+func (s *Stream) Concurrency() int { return s.dev.Concurrency() }
+
+// MemorySpace returns the device memory space of the stream's device.
+func (s *Stream) MemorySpace() kokkos.MemorySpace { return SpaceOn(s.dev.ordinal) }
+
+// Device returns the stream's device.
+func (s *Stream) Device() *Device { return s.dev }
+
+// Handle returns the CUstream handle, for passing to other CUDA code. It
+// is valid until Release.
+func (s *Stream) Handle() uintptr { return s.st.h }
+
+func (s *Stream) String() string {
+	return fmt.Sprintf("Cuda(device %d, stream %#x)", s.dev.ordinal, s.st.h)
+}
