@@ -81,12 +81,12 @@ func offsetAccessMessage(rec *Allocation, write bool, flags viewFlags, idx, beg,
 			return fmt.Sprintf("kokkos: index %s out of bounds for view %q with index ranges %s", fmtInts(idx), rec.Label(), fmtRanges(beg, ext))
 		}
 	}
-	// The indices are in range: what failed is the kind of access.
-	var unbounded [MaxRank]int
-	for r := range unbounded {
-		unbounded[r] = -1
-	}
-	return accessMessage(rec, write, flags, idx, unbounded[:len(idx)])
+	// The indices are in range: what failed is the kind of access, which
+	// accessMessage explains given in-range indices; the message shows
+	// the offset ones.
+	var zero [MaxRank]int
+	msg := accessMessage(rec, write, flags, zero[:len(idx)], ext)
+	return strings.Replace(msg, fmtInts(zero[:len(idx)]), fmtInts(idx), 1)
 }
 
 // rangeDimError is the panic value of Begin or End with a bad dimension.
