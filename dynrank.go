@@ -1,0 +1,398 @@
+package kokkos
+
+//go:generate go run ./internal/gendyn
+
+import "fmt"
+
+// DynRankView is a view whose rank, 0 to 8, is chosen at run time by the
+// number of extents it is made with, as Kokkos's DynRankView. It shares the
+// layout mapping, the subview mapping and the allocation record of the
+// rank-typed views (View0 to View8) and converts to and from them without
+// copying.
+//
+// Element access has a fixed-arity form per rank (At2(i, j), Set3(i, j, k,
+// x), Ptr1(i), ...), which inlines to the same index arithmetic as a
+// View2 or View3 plus one check of the rank, a variadic form At(idx...) and
+// Kokkos's Access form, which also takes indices past the rank when they are
+// 0.
+//
+// Copying a DynRankView copies the reference, not the elements. The zero
+// value is an unallocated view of rank 0. Methods take pointer receivers so
+// that access inlines; call them on a variable.
+type DynRankView[T any] struct {
+	data   []T
+	rank   int
+	ext    [MaxRank]int // 1 past the rank
+	str    [MaxRank]int // 0 past the rank
+	rec    *Allocation
+	off    int
+	layout Layout
+	flags  viewFlags
+	traits Trait
+}
+
+// NewDynRankView allocates a view labelled label whose rank is
+// len(extents), at most 8. By default it is LayoutRight in HostSpace,
+// zero-filled; options choose the layout, padding, memory space and traits,
+// as for NewView2. It returns an error when there are more than 8 extents,
+// when an extent is invalid and when the space cannot allocate.
+func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRankView[T], error) {
+	var d DynRankView[T]
+	if err := d.setExtents(label, extents); err != nil {
+		return DynRankView[T]{}, err
+	}
+	cfg := makeConfig(opts)
+	data, rec, layout, flags, err := build[T](label, extents, cfg, d.str[:d.rank])
+	if err != nil {
+		return DynRankView[T]{}, err
+	}
+	d.data, d.rec, d.layout, d.flags, d.traits = data, rec, layout, flags, cfg.traits
+	return d, nil
+}
+
+// NewDynRankViewFrom allocates a view with the rank, layout, extents and
+// (for LayoutStride) strides of spec, such as another view's LayoutSpec.
+func NewDynRankViewFrom[T any](label string, spec LayoutSpec, opts ...Option) (DynRankView[T], error) {
+	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	return NewDynRankView[T](label, spec.Extents, opts...)
+}
+
+// WrapDynRankView returns an unmanaged view of rank len(extents) over the
+// caller's slice data. The view never frees data and does not count
+// holders. data must hold at least the view's span; the view uses only that
+// prefix. WithLabel names the view; WithStrides makes it LayoutStride.
+func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankView[T], error) {
+	var d DynRankView[T]
+	cfg := makeConfig(opts)
+	cfg.traits |= Unmanaged
+	if err := d.setExtents(cfg.label(), extents); err != nil {
+		return DynRankView[T]{}, err
+	}
+	w, rec, layout, flags, err := wrap(data, extents, cfg, d.str[:d.rank])
+	if err != nil {
+		return DynRankView[T]{}, err
+	}
+	d.data, d.rec, d.layout, d.flags, d.traits = w, rec, layout, flags, cfg.traits
+	return d, nil
+}
+
+// setExtents sets the rank and the extents, 1 past the rank.
+func (d *DynRankView[T]) setExtents(label string, extents []int) error {
+	if len(extents) > MaxRank {
+		return fmt.Errorf("kokkos: DynRankView %q with extents %s: rank %d exceeds %d", label, fmtInts(extents), len(extents), MaxRank)
+	}
+	d.rank = len(extents)
+	for r := range d.ext {
+		d.ext[r] = 1
+	}
+	copy(d.ext[:], extents)
+	return nil
+}
+
+// DynRankFrom returns a DynRankView of the elements of v, any view kind of
+// rank 0 to 8, sharing its memory, allocation, label, layout, traits and
+// read-only-ness. An OffsetView gives its underlying view, indexed from 0.
+func DynRankFrom[T any](v View[T]) DynRankView[T] {
+	return dynRankOf(v.viewDesc(), viewTraits(v))
+}
+
+func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
+	d := DynRankView[T]{data: vd.data, rank: vd.rank, rec: vd.rec, off: vd.off,
+		layout: vd.layout, flags: vd.flags, traits: traits}
+	for r := range d.ext {
+		d.ext[r] = 1
+	}
+	copy(d.ext[:], vd.ext[:vd.rank])
+	copy(d.str[:], vd.str[:vd.rank])
+	return d
+}
+
+// descTraits returns the traits that a descriptor implies, for view kinds
+// that viewTraits does not know.
+func descTraits[T any](d desc[T]) Trait {
+	var t Trait
+	if d.flags&flagAtomic != 0 {
+		t |= Atomic
+	}
+	if d.rec != nil && d.rec.UseCount() == 0 && !d.rec.Released() {
+		t |= Unmanaged
+	}
+	return t
+}
+
+func (d DynRankView[T]) viewDesc() desc[T] {
+	vd := desc[T]{data: d.data, rank: d.rank, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags}
+	copy(vd.ext[:], d.ext[:d.rank])
+	copy(vd.str[:], d.str[:d.rank])
+	return vd
+}
+
+func (d *DynRankView[T]) rankError(op string, want int) error {
+	return fmt.Errorf("kokkos: %s of DynRankView %q: the view has rank %d, %s needs rank %d", op, d.rec.Label(), d.rank, op, want)
+}
+
+// At returns the element at the given indices; there must be exactly Rank
+// of them. It panics like At2, and when the number of indices is not the
+// rank. The fixed-arity forms (At2, At3, ...) are faster.
+func (d *DynRankView[T]) At(idx ...int) T {
+	return d.data[d.offset("At", false, idx)]
+}
+
+// Set stores x at the given indices; there must be exactly Rank of them.
+// It panics like Set2, and when the number of indices is not the rank.
+func (d *DynRankView[T]) Set(x T, idx ...int) {
+	p := &d.data[d.offset("Set", true, idx)]
+	if d.flags&flagAtomic != 0 {
+		storeAtomic(p, x)
+		return
+	}
+	*p = x
+}
+
+// Ptr returns a pointer to the element at the given indices; there must be
+// exactly Rank of them. It panics like Ptr2, and when the number of indices
+// is not the rank.
+func (d *DynRankView[T]) Ptr(idx ...int) *T {
+	return &d.data[d.offset("Ptr", true, idx)]
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between Rank and 8 indices, and those past the rank must be 0.
+func (d *DynRankView[T]) Access(idx ...int) T {
+	if d.data == nil {
+		panic(&dynAccessError[T]{*d, false, d.rank, [MaxRank]int{}})
+	}
+	return d.data[accessOffset(d.rec, d.ext[:d.rank], d.str[:d.rank], idx)]
+}
+
+// offset checks a variadic access and returns the element's offset.
+func (d *DynRankView[T]) offset(op string, write bool, idx []int) int {
+	if len(idx) != d.rank {
+		panic(fmt.Sprintf("kokkos: %s of rank-%d DynRankView %q with %d indices %s: give exactly %d", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank))
+	}
+	bad := d.data == nil || (write && d.flags&(flagReadOnly|flagNoHost) != 0)
+	o := 0
+	for r, i := range idx {
+		if uint(i) >= uint(d.ext[r]) {
+			bad = true
+		}
+		o += i * d.str[r]
+	}
+	if bad {
+		e := &dynAccessError[T]{*d, write, d.rank, [MaxRank]int{}}
+		copy(e.idx[:], idx)
+		panic(e)
+	}
+	return o
+}
+
+// dynAccessError is the panic value of a failed access to view d with n
+// indices.
+type dynAccessError[T any] struct {
+	d     DynRankView[T]
+	write bool
+	n     int
+	idx   [MaxRank]int
+}
+
+func (e *dynAccessError[T]) Error() string {
+	d := &e.d
+	if e.n != d.rank {
+		op := "At"
+		if e.write {
+			op = "Set or Ptr"
+		}
+		return fmt.Sprintf("kokkos: %s%d of rank-%d DynRankView %q at %s: use the form with %d indices",
+			op, e.n, d.rank, d.rec.Label(), fmtInts(e.idx[:e.n]), d.rank)
+	}
+	return accessMessage(d.rec, e.write, d.flags, e.idx[:e.n], d.ext[:d.rank])
+}
+
+// Rank returns the number of dimensions, 0 to 8.
+func (d *DynRankView[T]) Rank() int { return d.rank }
+
+// Extent returns the extent of dimension r: the number of valid indices.
+// For r in [Rank, 8) it returns 1, as Kokkos does. It panics unless
+// 0 <= r < 8.
+func (d *DynRankView[T]) Extent(r int) int {
+	if uint(r) < MaxRank {
+		return d.ext[r]
+	}
+	panic(dimError{"Extent", d.rank, r})
+}
+
+// Extents returns the Rank extents.
+func (d *DynRankView[T]) Extents() []int { return append([]int(nil), d.ext[:d.rank]...) }
+
+// Stride returns the distance, in elements, between consecutive indices of
+// dimension r. It panics unless 0 <= r < Rank.
+func (d *DynRankView[T]) Stride(r int) int {
+	if uint(r) < uint(d.rank) {
+		return d.str[r]
+	}
+	panic(dimError{"Stride", d.rank, r})
+}
+
+// Strides returns the Rank strides followed by the span, as Kokkos's
+// stride(int*).
+func (d *DynRankView[T]) Strides() []int {
+	s := make([]int, d.rank+1)
+	copy(s, d.str[:d.rank])
+	s[d.rank] = d.Span()
+	return s
+}
+
+// Span returns the number of elements from the first to one past the last
+// element the view addresses; it exceeds Size when the view is padded or
+// strided.
+func (d *DynRankView[T]) Span() int {
+	if d.rec == nil {
+		return 0
+	}
+	s, _ := spanOf(d.ext[:d.rank], d.str[:d.rank])
+	return s
+}
+
+// Size returns the number of elements: the product of the extents (1 for an
+// allocated rank-0 view, 0 for the zero value).
+func (d *DynRankView[T]) Size() int {
+	if d.rec == nil {
+		return 0
+	}
+	n := 1
+	for _, e := range d.ext[:d.rank] {
+		n *= e
+	}
+	return n
+}
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
+
+// Data returns the elements of the span as a slice sharing the view's
+// memory. It panics for a read-only view and where the host cannot access
+// the view's memory.
+func (d *DynRankView[T]) Data() []T {
+	if d.flags&(flagReadOnly|flagNoHost) != 0 {
+		viewPanic("Data", d.rec, d.flags)
+	}
+	return d.data
+}
+
+// Label returns the label given at allocation; subviews keep their parent's.
+func (d *DynRankView[T]) Label() string { return d.rec.Label() }
+
+// Layout returns the view's layout.
+func (d *DynRankView[T]) Layout() Layout { return d.layout }
+
+// LayoutSpec returns the view's layout object, from which
+// NewDynRankViewFrom, or NewViewNFrom for its rank, makes views of the same
+// shape.
+func (d *DynRankView[T]) LayoutSpec() LayoutSpec {
+	return LayoutSpec{Layout: d.layout, Extents: d.Extents(), Strides: append([]int(nil), d.str[:d.rank]...)}
+}
+
+// Space returns the memory space of the view's elements.
+func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
+
+// Traits returns the view's memory traits.
+func (d *DynRankView[T]) Traits() Trait { return d.traits }
+
+// Allocation returns the allocation record the view shares with the views
+// it converts to and from, or nil for the zero view.
+func (d *DynRankView[T]) Allocation() *Allocation { return d.rec }
+
+// UseCount returns the number of holders of the view's allocation (see
+// Allocation); it is 0 for unmanaged views.
+func (d *DynRankView[T]) UseCount() int { return d.rec.UseCount() }
+
+// Retain adds a holder to the view's allocation.
+func (d *DynRankView[T]) Retain() { d.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (d *DynRankView[T]) Release() error { return d.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (d *DynRankView[T]) IsAllocated() bool { return d.rec != nil && !d.rec.Released() }
+
+// IsReadOnly reports whether writes through the view panic.
+func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
+
+// ReadOnly returns a view of the same elements whose writes panic, as
+// Kokkos's DynRankView<const T>. No call, conversions included, turns it
+// back into a writable view.
+func (d *DynRankView[T]) ReadOnly() DynRankView[T] {
+	w := *d
+	w.flags |= flagReadOnly
+	return w
+}
+
+// AsLayout returns the same elements as a view of layout l, under Kokkos's
+// assignment rules: any view becomes LayoutStride; a LayoutStride view
+// becomes LayoutLeft or LayoutRight only when its strides are that layout's;
+// LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
+// The error names the rule that failed.
+func (d *DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
+	if err := convertLayout(d.rec, d.layout, l, d.ext[:d.rank], d.str[:d.rank]); err != nil {
+		return DynRankView[T]{}, err
+	}
+	w := *d
+	w.layout = l
+	return w, nil
+}
+
+// Equal reports whether d and w refer to the same elements in the same
+// way: same memory, rank, layout, extents and strides.
+func (d *DynRankView[T]) Equal(w DynRankView[T]) bool {
+	return d.rec == w.rec && d.off == w.off && d.rank == w.rank && d.layout == w.layout &&
+		d.ext == w.ext && d.str == w.str
+}
+
+// Subview returns the view of the elements that the arguments select,
+// sharing d's memory, allocation and label, as Kokkos's subdynrankview.
+// There is one argument per dimension: an int index (the dimension is
+// dropped), All or Pair(begin, end) (the dimension is kept, re-based to 0).
+// The result's rank is the number of ranges and its layout is LayoutStride.
+// It panics on a wrong number of arguments and on out-of-bounds arguments.
+func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
+	if len(args) != d.rank {
+		panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with %d arguments: give one per dimension", d.rank, d.rec.Label(), len(args)))
+	}
+	m := 0
+	for _, a := range args {
+		switch a.(type) {
+		case AllType, PairRange:
+			m++
+		}
+	}
+	w := DynRankView[T]{rank: m, rec: d.rec, flags: d.flags, traits: d.traits, layout: LayoutStride}
+	off, span, _ := subMap("Subview", d.rec, d.layout, d.ext[:d.rank], d.str[:d.rank], args, w.ext[:m], w.str[:m])
+	for r := m; r < MaxRank; r++ {
+		w.ext[r] = 1
+	}
+	w.data = subData(d.data, off, span)
+	w.off = d.off + off
+	return w
+}
+
+// Realloc replaces d with a new view of the given extents, whose rank is
+// len(extents), with d's label, layout (LayoutRight if d is LayoutStride),
+// memory space and traits. The elements are not preserved; the new view is
+// zero-filled unless WithoutInitializing is given. Other copies of d keep
+// the old elements. On error d is unchanged.
+func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
+	l := d.layout
+	if l == LayoutStride {
+		l = LayoutRight
+	}
+	base := []Option{l, InSpace(d.rec.Space()), WithTraits(d.traits &^ Unmanaged)}
+	w, err := NewDynRankView[T](d.rec.Label(), extents, append(base, opts...)...)
+	if err != nil {
+		return err
+	}
+	*d = w
+	return nil
+}
