@@ -172,15 +172,23 @@ func subLayoutOf(l Layout, kinds, rClear, rPat, lClear, lPat uint32) Layout {
 	return LayoutStride
 }
 
-// subData returns the elements of a subview whose origin is off elements
-// into data; size is the product of its extents and last the offset of its
-// last element from its origin.
-func subData[T any](data []T, off, size, last int) []T {
+// subSpan returns the span of a subview from the product of its extents
+// and the offset of its last element.
+func subSpan(size, last int) int {
+	if size == 0 {
+		return 0
+	}
+	return last + 1
+}
+
+// subData returns the span elements of a subview whose origin is off
+// elements into data.
+func subData[T any](data []T, off, span int) []T {
 	if data == nil {
 		return nil
 	}
-	if size == 0 {
+	if span == 0 {
 		return data[:0:0]
 	}
-	return data[off : off+last+1 : off+last+1]
+	return data[off : off+span : off+span]
 }

@@ -5,6 +5,7 @@ package kokkos
 import (
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -272,6 +273,16 @@ func linePanic(op string, rec *Allocation, flags viewFlags, idx, ext []int, stri
 		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
 	}
 	panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
+}
+
+// storeAtomic stores x at p atomically; the Atomic trait guarantees that T
+// has 4 or 8 bytes.
+func storeAtomic[T any](p *T, x T) {
+	if unsafe.Sizeof(x) == 8 {
+		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
+	} else {
+		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
+	}
 }
 
 // Must returns v, and panics if err is not nil. It shortens the allocating

@@ -539,7 +539,7 @@ func (v *View1[T]) Subview0(a0 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0 * v.str[0]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -566,7 +566,7 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 		k++
 	}
 	off := b0 * v.str[0]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -885,7 +885,7 @@ func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -917,7 +917,7 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -949,7 +949,7 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1269,7 +1269,7 @@ func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1306,7 +1306,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1343,7 +1343,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1380,7 +1380,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1701,7 +1701,7 @@ func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1743,7 +1743,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1785,7 +1785,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1827,7 +1827,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1869,7 +1869,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2191,7 +2191,7 @@ func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2238,7 +2238,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2285,7 +2285,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2332,7 +2332,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2379,7 +2379,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2426,7 +2426,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2749,7 +2749,7 @@ func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2801,7 +2801,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2853,7 +2853,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2905,7 +2905,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2957,7 +2957,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3009,7 +3009,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3061,7 +3061,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3385,7 +3385,7 @@ func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3442,7 +3442,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3499,7 +3499,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3556,7 +3556,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3613,7 +3613,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3670,7 +3670,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3727,7 +3727,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3784,7 +3784,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4109,7 +4109,7 @@ func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 	}
 	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4171,7 +4171,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0], (w.ext[0]-1)*w.str[0])
+	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4233,7 +4233,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4295,7 +4295,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4357,7 +4357,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4419,7 +4419,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4481,7 +4481,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4543,7 +4543,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4605,7 +4605,7 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
-	w.data = subData(v.data, off, w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7])
+	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w

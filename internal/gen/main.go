@@ -458,10 +458,10 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 {{- end}}
 	off := {{list $n "b#*v.str[#]" " + "}}
 {{- if $m}}
-	w.data = subData(v.data, off, {{list $m "w.ext[#]" "*"}}, {{list $m "(w.ext[#]-1)*w.str[#]" " + "}})
+	w.data = subData(v.data, off, subSpan({{list $m "w.ext[#]" "*"}}, {{list $m "(w.ext[#]-1)*w.str[#]" " + "}}))
 	w.layout = subLayoutOf(v.layout, {{list $n "k#<<(2*#)" " | "}}, {{$s.RClear}}, {{$s.RPat}}, {{$s.LClear}}, {{$s.LPat}})
 {{- else}}
-	w.data = subData(v.data, off, 1, 0)
+	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
 {{- end}}
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
