@@ -8,12 +8,6 @@ import "testing"
 // BenchmarkDynSum2At2 and BenchmarkOffsetSum2At with BenchmarkDynSum2View,
 // and the Sum3 ones with BenchmarkDynSum3View.
 
-func benchFill(d []float64) {
-	for i := range d {
-		d[i] = float64(i%13) * 0.5
-	}
-}
-
 func BenchmarkDynSum2View(b *testing.B) {
 	v := benchView2(b, LayoutRight)
 	for b.Loop() {
