@@ -20,6 +20,9 @@ import (
 // the Go heap (a BlockSpace such as CUDA device memory) is freed when Release
 // drops the count to zero, exactly once. A runtime cleanup frees a block whose
 // Allocation became unreachable without its final Release, as a safety net.
+// Blocks that the host can reach but that Free unmaps (Block.FreeWhenUnreachable,
+// CUDA unified memory) are freed by that cleanup only, once no view refers
+// to them, so that no host access can touch unmapped memory.
 type Allocation struct {
 	label string
 	space MemorySpace
@@ -37,6 +40,8 @@ type Allocation struct {
 type allocState struct {
 	freed atomic.Bool
 	free  func() error
+	// deferred makes the last Release leave the freeing to the cleanup.
+	deferred bool
 }
 
 func (s *allocState) freeOnce() error {
@@ -71,6 +76,7 @@ func newBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allo
 	}
 	a := NewAllocation(label, s, bytes, b.Free)
 	a.addr = b.Addr
+	a.state.deferred = b.FreeWhenUnreachable
 	return a, b, nil
 }
 
@@ -151,7 +157,7 @@ func (a *Allocation) Release() error {
 			return fmt.Errorf("kokkos: allocation %q released more times than it was held", a.label)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
-			if n == 1 {
+			if n == 1 && !a.state.deferred {
 				return a.state.freeOnce()
 			}
 			return nil

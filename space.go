@@ -39,6 +39,12 @@ type Block struct {
 	// Free returns the block to its space. It is called exactly once,
 	// when the last holder releases the block.
 	Free func() error
+	// FreeWhenUnreachable delays Free, after the last Release, until no
+	// view refers to the block any longer (a runtime cleanup runs it).
+	// Spaces whose host-accessible memory is unmapped by Free, such as
+	// CUDA unified memory, set it: a view kept past the last Release must
+	// not let host code touch unmapped memory.
+	FreeWhenUnreachable bool
 }
 
 type hostSpace struct{}

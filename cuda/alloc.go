@@ -287,7 +287,9 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 	register(e)
 	h := &holder{e}
 	runtime.AddCleanup(h, collect, e)
-	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
+	// Unified memory is unmapped by cuMemFree: a view kept past the last
+	// Release could otherwise reach it from the host.
+	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free, FreeWhenUnreachable: k == kindManaged}, nil
 }
 
 // free returns the block to its space; a second call returns an error
