@@ -16,18 +16,18 @@ func ExampleDeepCopy() {
 		}
 	}
 	b, _ := kokkos.NewView2[int]("B", 2, 3, kokkos.LayoutLeft)
-	if err := kokkos.DeepCopy[int](b, a); err != nil {
+	if err := kokkos.DeepCopy(b, a); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(b.Data())
 
-	if err := kokkos.Fill[int](b.Subview1(kokkos.All, 1), -1); err != nil {
+	if err := kokkos.Fill(b.Subview1(kokkos.All, 1), -1); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(b.Data())
 
 	c, _ := kokkos.NewView2[int]("C", 3, 2)
-	fmt.Println(kokkos.DeepCopy[int](c, a))
+	fmt.Println(kokkos.DeepCopy(c, a))
 	// Output:
 	// [0 10 1 11 2 12]
 	// [0 10 -1 -1 2 12]
@@ -61,9 +61,9 @@ func ExampleResize2() {
 
 func ExampleDeepCopyToScalar() {
 	v, _ := kokkos.NewView0[float64]("x")
-	_ = kokkos.Fill[float64](v, 2.5)
+	_ = kokkos.Fill(v, 2.5)
 	var x float64
-	_ = kokkos.DeepCopyToScalar[float64](&x, v)
+	_ = kokkos.DeepCopyToScalar(&x, v)
 	fmt.Println(x)
 	// Output:
 	// 2.5
@@ -75,7 +75,7 @@ func ExampleDeepCopyConvert() {
 	f.Set(1, -2.5)
 	f.Set(2, 3)
 	i, _ := kokkos.NewView1[int]("i", 3)
-	_ = kokkos.DeepCopyConvert[int, float64](i, f)
+	_ = kokkos.DeepCopyConvert(i, f)
 	fmt.Println(i.At(0), i.At(1), i.At(2))
 	// Output:
 	// 1 -2 3
