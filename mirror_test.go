@@ -177,7 +177,6 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 	name := fmt.Sprintf("%s %v dst%d-sub%v src%d-sub%v", space.Name(), ext, dk, dsub, sk, ssub)
 	src := makeTestView(t, rng, "src", ext, sk, ssub)
 	// The device parent and its initial contents from a host view.
-	host := makeTestView(t, rng, "init", ext, dk, false)
 	pext := append([]int(nil), ext...)
 	args := make([]any, len(ext))
 	for r := range ext {
@@ -196,7 +195,6 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = host
 	if err := DeepCopy(dev, init); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
