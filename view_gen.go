@@ -249,6 +249,10 @@ func view0Of[T any](d desc[T], traits Trait) View0[T] {
 	return v
 }
 
+// fromDesc returns the rank-0 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View0[T]) fromDesc(d desc[T]) View0[T] { return view0Of(d, v.traits) }
+
 // accessError0 is the panic value of a failed access to a View0.
 type accessError0[T any] struct {
 	v     View0[T]
@@ -511,6 +515,10 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	copy(v.str[:], d.str[:1])
 	return v
 }
+
+// fromDesc returns the rank-1 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, v.traits) }
 
 // accessError1 is the panic value of a failed access to a View1.
 type accessError1[T any] struct {
@@ -856,6 +864,10 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	copy(v.str[:], d.str[:2])
 	return v
 }
+
+// fromDesc returns the rank-2 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, v.traits) }
 
 // accessError2 is the panic value of a failed access to a View2.
 type accessError2[T any] struct {
@@ -1239,6 +1251,10 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	copy(v.str[:], d.str[:3])
 	return v
 }
+
+// fromDesc returns the rank-3 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, v.traits) }
 
 // accessError3 is the panic value of a failed access to a View3.
 type accessError3[T any] struct {
@@ -1670,6 +1686,10 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	copy(v.str[:], d.str[:4])
 	return v
 }
+
+// fromDesc returns the rank-4 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, v.traits) }
 
 // accessError4 is the panic value of a failed access to a View4.
 type accessError4[T any] struct {
@@ -2159,6 +2179,10 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	copy(v.str[:], d.str[:5])
 	return v
 }
+
+// fromDesc returns the rank-5 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, v.traits) }
 
 // accessError5 is the panic value of a failed access to a View5.
 type accessError5[T any] struct {
@@ -2716,6 +2740,10 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	copy(v.str[:], d.str[:6])
 	return v
 }
+
+// fromDesc returns the rank-6 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, v.traits) }
 
 // accessError6 is the panic value of a failed access to a View6.
 type accessError6[T any] struct {
@@ -3351,6 +3379,10 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	copy(v.str[:], d.str[:7])
 	return v
 }
+
+// fromDesc returns the rank-7 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, v.traits) }
 
 // accessError7 is the panic value of a failed access to a View7.
 type accessError7[T any] struct {
@@ -4074,6 +4106,10 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	copy(v.str[:], d.str[:8])
 	return v
 }
+
+// fromDesc returns the rank-8 view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, v.traits) }
 
 // accessError8 is the panic value of a failed access to a View8.
 type accessError8[T any] struct {

@@ -95,6 +95,7 @@ func main() {
 	if err := os.WriteFile("view_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
 	}
+	writeResize()
 }
 
 const tmpl = `
@@ -417,6 +418,11 @@ func view{{$n}}Of[T any](d desc[T], traits Trait) View{{$n}}[T] {
 {{- end}}
 	return v
 }
+
+// fromDesc returns the rank-{{$n}} view that d describes, with v's traits; the
+// generic mirror and resize code uses it to return the caller's view kind.
+func (v View{{$n}}[T]) fromDesc(d desc[T]) View{{$n}}[T] { return view{{$n}}Of(d, v.traits) }
+
 // accessError{{$n}} is the panic value of a failed access to a View{{$n}}.
 type accessError{{$n}}[T any] struct {
 	v     View{{$n}}[T]

@@ -1,0 +1,308 @@
+package kokkos
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// DeepCopy copies the elements of src into dst, as Kokkos's deep_copy(dst,
+// src). The views must have the same rank and extents; their layouts,
+// strides (subviews) and memory spaces may differ. It returns when the copy
+// is complete.
+//
+// In Kokkos's order of checks: views of different ranks are an error; a
+// read-only dst is an error; when either view is empty (no elements, or
+// the zero view) it does nothing, after checking that the extents agree; a
+// released allocation on either side is an error; when dst and src are the
+// same view (same memory and mapping) it does nothing; overlapping memory is
+// an error; different extents are an error. Error messages name both views'
+// labels and extents.
+//
+// Contiguous views with the same strides are copied as one byte copy, in
+// parallel when large; layout changes are tiled transpositions; other
+// strided copies run along the contiguous dimension. Memory the host cannot
+// access is copied through its space's CopySpace methods.
+func DeepCopy[T any](dst, src View[T]) error {
+	d, s := dst.viewDesc(), src.viewDesc()
+	skip, err := checkCopy("DeepCopy", &d, &s)
+	if err != nil || skip {
+		return err
+	}
+	return copyDesc(&d, &s)
+}
+
+// DeepCopyOn is DeepCopy ordered on an execution-space instance exec, as
+// Kokkos's deep_copy(exec, dst, src): the copy runs after the work already
+// submitted to exec and before the work submitted after it, and may still
+// be running when DeepCopyOn returns; fence exec before using dst. The
+// arguments are checked at once and their errors returned; errors of the
+// copy itself are reported by exec's fence.
+//
+// exec is a WorkQueue (execution-space instances implement it); for a
+// contiguous copy with a side outside the host, an AsyncCopySpace may queue
+// the bytes on exec directly. A nil exec, or one that is neither, makes
+// DeepCopyOn synchronous, as DeepCopy.
+func DeepCopyOn[T any](exec any, dst, src View[T]) error {
+	d, s := dst.viewDesc(), src.viewDesc()
+	skip, err := checkCopy("DeepCopyOn", &d, &s)
+	if err != nil || skip {
+		return err
+	}
+	if exec != nil && (d.data == nil || s.data == nil) {
+		if queued, err := copyAsync(exec, &d, &s); queued || err != nil {
+			return err
+		}
+	}
+	return submitOn(exec, func() error { return copyDesc(&d, &s) })
+}
+
+// copyAsync queues a contiguous same-stride copy with a side outside the
+// host on exec through an AsyncCopySpace; it reports false when the copy
+// needs the planner instead.
+func copyAsync[T any](exec any, d, s *desc[T]) (bool, error) {
+	nt, empty := makeNest(d.extents(), d.strides(), s.strides())
+	if empty || !(nt.n == 0 || nt.n == 1 && nt.ds[0] == 1 && nt.ss[0] == 1) {
+		return false, nil
+	}
+	cs, err := copySpaceOf(d, s)
+	if err != nil {
+		return false, err
+	}
+	as, ok := cs.(AsyncCopySpace)
+	if !ok {
+		return false, nil
+	}
+	n := nt.count(nt.n)
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	queued, err := as.CopyBytesAsync(exec, endpoint(&pin, d, 0, n), endpoint(&pin, s, 0, n), n*sizeOf[T]())
+	return queued, wrapHookErr("DeepCopyOn", d, s, err)
+}
+
+// Fill stores x in every element of dst, as Kokkos's deep_copy(dst, value),
+// touching nothing outside the view (a subview's parent keeps its other
+// elements). A read-only or released dst is an error; an empty one is left
+// alone.
+func Fill[T any](dst View[T], x T) error {
+	d := dst.viewDesc()
+	skip, err := checkFill("Fill", &d)
+	if err != nil || skip {
+		return err
+	}
+	return fillDesc(&d, x)
+}
+
+// FillOn is Fill ordered on the execution-space instance exec, as
+// Kokkos's deep_copy(exec, dst, value); see DeepCopyOn for the ordering and
+// for what exec may be.
+func FillOn[T any](exec any, dst View[T], x T) error {
+	d := dst.viewDesc()
+	skip, err := checkFill("FillOn", &d)
+	if err != nil || skip {
+		return err
+	}
+	return submitOn(exec, func() error { return fillDesc(&d, x) })
+}
+
+// DeepCopyToScalar stores the only element of the rank-0 view src in *dst,
+// as Kokkos's deep_copy(value, view). It works for views in any space; src
+// of another rank, empty or released is an error. (The other direction is
+// Fill.)
+func DeepCopyToScalar[T any](dst *T, src View[T]) error {
+	s := src.viewDesc()
+	if s.rank != 0 {
+		return fmt.Errorf("kokkos: DeepCopyToScalar from view %q with extents %s: the view must have rank 0, not %d", s.label(), fmtInts(s.extents()), s.rank)
+	}
+	if s.rec == nil {
+		return fmt.Errorf("kokkos: DeepCopyToScalar from an unallocated rank-0 view")
+	}
+	d := desc[T]{data: unsafe.Slice(dst, 1), rec: unmanagedAllocation("scalar", HostSpace, sizeOf[T]())}
+	skip, err := checkCopy("DeepCopyToScalar", &d, &s)
+	if err != nil || skip {
+		return err
+	}
+	return copyDesc(&d, &s)
+}
+
+// A Number is an integer or floating-point type, which Go converts into
+// one another.
+type Number interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
+// DeepCopyConvert copies src into dst converting each element with Go's
+// conversion D(x), as deep_copy between views of different value types.
+// The checks and errors are those of DeepCopy. Views outside the host are
+// staged through host buffers.
+func DeepCopyConvert[D, S Number](dst View[D], src View[S]) error {
+	d, s := dst.viewDesc(), src.viewDesc()
+	if err := checkConvert(&d, &s); err != nil {
+		return err
+	}
+	if d.rec == nil || s.rec == nil || d.size() == 0 {
+		return nil
+	}
+	sh := s
+	if s.data == nil {
+		sh = packedLike(&s)
+		if err := copyDesc(&sh, &s); err != nil {
+			return err
+		}
+	}
+	dh := d
+	if d.data == nil {
+		dh = packedLike(&d)
+	}
+	convertHost(dh.data, dh.strides(), sh.data, sh.strides(), d.extents())
+	if d.data == nil {
+		return copyDesc(&d, &dh)
+	}
+	return nil
+}
+
+// convertHost is hostCopy for different element types: rows along the
+// destination's fastest dimension, without tiles.
+func convertHost[D, S Number](d []D, ds []int, s []S, ss []int, ext []int) {
+	nt, empty := makeNest(ext, ds, ss)
+	if empty {
+		return
+	}
+	if nt.n == 0 {
+		d[0] = D(s[0])
+		return
+	}
+	in := nt.n - 1
+	L, dst, sst := nt.ext[in], nt.ds[in], nt.ss[in]
+	parallelRange(nt.count(in), max(1, rowChunkBytes/(L*8)), func(lo, hi int) {
+		od := newOdometer(&nt, in, -1, lo)
+		for range hi - lo {
+			dr := d[od.do : od.do+(L-1)*dst+1]
+			sr := s[od.so : od.so+(L-1)*sst+1]
+			if dst == 1 && sst == 1 {
+				sr = sr[:len(dr)]
+				for j, x := range sr {
+					dr[j] = D(x)
+				}
+			} else {
+				for i, j := 0, 0; i < len(dr); i, j = i+dst, j+sst {
+					dr[i] = D(sr[j])
+				}
+			}
+			od.next()
+		}
+	})
+}
+
+// checkConvert applies DeepCopy's checks to views of different types.
+func checkConvert[D, S any](d *desc[D], s *desc[S]) error {
+	_, err := checkPair("DeepCopyConvert", sideOf(d), sideOf(s))
+	return err
+}
+
+// side is what the checks need to know of one view of a copy.
+type side struct {
+	rank     int
+	ext, str []int
+	flags    viewFlags
+	rec      *Allocation
+	mem      memRange
+	label    string
+}
+
+func sideOf[T any](d *desc[T]) side {
+	return side{d.rank, d.extents(), d.strides(), d.flags, d.rec, memOf(d), d.label()}
+}
+
+// memRange is where a view's span lies: host addresses, or addresses in a
+// space the host cannot access.
+type memRange struct {
+	space  MemorySpace // nil for host memory
+	lo, hi uintptr
+}
+
+func memOf[T any](d *desc[T]) memRange {
+	if d.rec == nil {
+		return memRange{}
+	}
+	size := uintptr(sizeOf[T]())
+	span := uintptr(d.span())
+	if d.data != nil {
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.data)))
+		return memRange{lo: lo, hi: lo + span*size}
+	}
+	lo := d.rec.Addr() + uintptr(d.off)*size
+	return memRange{space: d.rec.Space(), lo: lo, hi: lo + span*size}
+}
+
+// checkCopy applies DeepCopy's checks; skip reports a copy with nothing to
+// do.
+func checkCopy[T any](op string, d, s *desc[T]) (skip bool, err error) {
+	return checkPair(op, sideOf(d), sideOf(s))
+}
+
+// checkPair applies DeepCopy's checks, in Kokkos's order, to destination d
+// and source s.
+func checkPair(op string, d, s side) (skip bool, err error) {
+	fail := func(why string) (bool, error) {
+		return false, fmt.Errorf("kokkos: %s from view %q with extents %s to view %q with extents %s: %s",
+			op, s.label, fmtInts(s.ext), d.label, fmtInts(d.ext), why)
+	}
+	if d.rank != s.rank {
+		return fail(fmt.Sprintf("the ranks differ (%d and %d)", s.rank, d.rank))
+	}
+	if d.flags&flagReadOnly != 0 {
+		return fail("the destination is read-only")
+	}
+	sameExt := slicesEqual(d.ext, s.ext)
+	if d.mem.lo == d.mem.hi || s.mem.lo == s.mem.hi {
+		if !sameExt {
+			return fail("the extents differ")
+		}
+		return true, nil
+	}
+	if d.rec.Released() {
+		return fail("the destination's allocation was released")
+	}
+	if s.rec.Released() {
+		return fail("the source's allocation was released")
+	}
+	if d.mem.space == s.mem.space && d.mem.lo < s.mem.hi && s.mem.lo < d.mem.hi {
+		if d.mem == s.mem && sameExt && slicesEqual(d.str, s.str) {
+			return true, nil
+		}
+		return fail("the views overlap in memory")
+	}
+	if !sameExt {
+		return fail("the extents differ")
+	}
+	return false, nil
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFill applies Fill's checks; skip reports a fill with nothing to do.
+func checkFill[T any](op string, d *desc[T]) (bool, error) {
+	if d.rec == nil || d.size() == 0 && d.rank > 0 {
+		return true, nil
+	}
+	if d.flags&flagReadOnly != 0 {
+		return false, fmt.Errorf("kokkos: %s of view %q with extents %s: the view is read-only", op, d.label(), fmtInts(d.extents()))
+	}
+	if d.rec.Released() {
+		return false, fmt.Errorf("kokkos: %s of view %q with extents %s: its allocation was released", op, d.label(), fmtInts(d.extents()))
+	}
+	return false, nil
+}

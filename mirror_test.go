@@ -1,0 +1,420 @@
+package kokkos
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// fakeSpace is a BlockSpace whose memory is Go memory that the planner must
+// treat as unreachable from the host (unless host is set): it checks the
+// CopySpace paths without a GPU.
+type fakeSpace struct {
+	host   bool
+	mu     sync.Mutex
+	blocks map[uintptr][]byte
+	calls  int
+}
+
+func newFakeSpace(host bool) *fakeSpace {
+	return &fakeSpace{host: host, blocks: make(map[uintptr][]byte)}
+}
+
+func (f *fakeSpace) Name() string         { return "FakeDeviceSpace" }
+func (f *fakeSpace) HostAccessible() bool { return f.host }
+
+func (f *fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
+	buf := make([]byte, n+1)
+	if !zero {
+		for i := range buf {
+			buf[i] = 0xAB
+		}
+	}
+	addr := uintptr(unsafe.Pointer(&buf[0]))
+	f.mu.Lock()
+	f.blocks[addr] = buf
+	f.mu.Unlock()
+	b := Block{Addr: addr, Free: func() error {
+		f.mu.Lock()
+		delete(f.blocks, addr)
+		f.mu.Unlock()
+		return nil
+	}}
+	if f.host {
+		b.Host = unsafe.Pointer(&buf[0])
+	}
+	return b, nil
+}
+
+// mem returns the n bytes at device address a.
+func (f *fakeSpace) mem(a uintptr, n int) []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for base, b := range f.blocks {
+		if a >= base && a+uintptr(n) <= base+uintptr(len(b)) {
+			o := int(a - base)
+			return b[o : o+n]
+		}
+	}
+	panic(fmt.Sprintf("fake device: no block holds [%#x, +%d)", a, n))
+}
+
+func (f *fakeSpace) bytes(e Endpoint, n int) []byte {
+	if e.Host != nil {
+		return unsafe.Slice((*byte)(e.Host), n)
+	}
+	if e.Space != MemorySpace(f) {
+		panic("fake device: endpoint of another space")
+	}
+	return f.mem(e.Addr, n)
+}
+
+func (f *fakeSpace) CopyBytes(dst, src Endpoint, n int) error {
+	f.mu.Lock()
+	f.calls++
+	f.mu.Unlock()
+	copy(f.bytes(dst, n), f.bytes(src, n))
+	return nil
+}
+
+func (f *fakeSpace) FillBytes(dst uintptr, p []byte, count int) error {
+	f.mu.Lock()
+	f.calls++
+	f.mu.Unlock()
+	m := f.mem(dst, len(p)*count)
+	for i := range count {
+		copy(m[i*len(p):], p)
+	}
+	return nil
+}
+
+// fake2D adds CopyBytes2D.
+type fake2D struct{ *fakeSpace }
+
+func (f fake2D) CopyBytes2D(dst Endpoint, dpitch int, src Endpoint, spitch int, width, height int) error {
+	for r := range height {
+		d, s := dst, src
+		if d.Host != nil {
+			d.Host = unsafe.Add(d.Host, r*dpitch)
+		} else {
+			d.Addr += uintptr(r * dpitch)
+		}
+		if s.Host != nil {
+			s.Host = unsafe.Add(s.Host, r*spitch)
+		} else {
+			s.Addr += uintptr(r * spitch)
+		}
+		copy(f.bytes(d, width), f.bytes(s, width))
+	}
+	f.mu.Lock()
+	f.calls++
+	f.mu.Unlock()
+	return nil
+}
+
+func (f fake2D) CopyBytes(dst, src Endpoint, n int) error {
+	if dst.Space == MemorySpace(f) {
+		dst.Space = f.fakeSpace
+	}
+	if src.Space == MemorySpace(f) {
+		src.Space = f.fakeSpace
+	}
+	return f.fakeSpace.CopyBytes(dst, src, n)
+}
+
+func (f fake2D) bytes(e Endpoint, n int) []byte {
+	if e.Space == MemorySpace(f) {
+		e.Space = f.fakeSpace
+	}
+	return f.fakeSpace.bytes(e, n)
+}
+
+// fakeAsync queues device-bound contiguous copies on a *queue.
+type fakeAsync struct {
+	*fakeSpace
+	queued int
+}
+
+func (f *fakeAsync) CopyBytes(dst, src Endpoint, n int) error {
+	return f.fakeSpace.CopyBytes(f.own(dst), f.own(src), n)
+}
+
+func (f *fakeAsync) own(e Endpoint) Endpoint {
+	if e.Space == MemorySpace(f) {
+		e.Space = f.fakeSpace
+	}
+	return e
+}
+
+func (f *fakeAsync) CopyBytesAsync(exec any, dst, src Endpoint, n int) (bool, error) {
+	q, ok := exec.(*queue)
+	if !ok || dst.Host != nil {
+		return false, nil
+	}
+	dst, src = f.own(dst), f.own(src)
+	var staged []byte
+	if src.Host != nil {
+		staged = append([]byte(nil), unsafe.Slice((*byte)(src.Host), n)...)
+	}
+	f.queued++
+	q.Submit(func() error {
+		if staged != nil {
+			copy(f.fakeSpace.bytes(dst, n), staged)
+			return nil
+		}
+		return f.fakeSpace.CopyBytes(dst, src, n)
+	})
+	return true, nil
+}
+
+// deviceRoundTrip copies a random host view into a (sub)view of a device
+// parent of layout dk, then the whole device parent back to the host, and
+// checks the subview's elements and that nothing else changed.
+func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int, dk, sk int, dsub, ssub bool) {
+	t.Helper()
+	name := fmt.Sprintf("%s %v dst%d-sub%v src%d-sub%v", space.Name(), ext, dk, dsub, sk, ssub)
+	src := makeTestView(t, rng, "src", ext, sk, ssub)
+	// The device parent and its initial contents from a host view.
+	pext := append([]int(nil), ext...)
+	args := make([]any, len(ext))
+	for r := range ext {
+		args[r] = All
+		if dsub {
+			pext[r]++
+			args[r] = Pair(1, 1+ext[r])
+		}
+	}
+	init, _ := newViewR[float64]("init", pext)
+	id := init.viewDesc()
+	for i := range id.data {
+		id.data[i] = 1 + rng.Float64()
+	}
+	dev, err := newViewR[float64]("dev", pext, append(layoutOpts(rng, dk, pext), InSpace(space))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := DeepCopy(dev, init); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	sub := dev
+	if dsub {
+		sub = subviewR(dev, args)
+	}
+	if err := DeepCopy(sub, src.v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	back, _ := newViewR[float64]("back", pext, LayoutLeft)
+	if err := DeepCopy(back, dev); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	// Also device → host straight from the subview.
+	direct, _ := newViewR[float64]("direct", ext)
+	if err := DeepCopy(direct, sub); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	bd, sd, dd := back.viewDesc(), src.v.viewDesc(), direct.viewDesc()
+	forIndices(pext, func(idx []int) {
+		in := true
+		sidx := make([]int, len(idx))
+		for r := range idx {
+			sidx[r] = idx[r]
+			if dsub {
+				sidx[r]--
+				in = in && idx[r] >= 1
+			}
+		}
+		got := bd.data[offsetOf(bd.strides(), idx)]
+		want := id.data[offsetOf(id.strides(), idx)]
+		if in {
+			want = sd.data[offsetOf(sd.strides(), sidx)]
+			if d := dd.data[offsetOf(dd.strides(), sidx)]; d != want {
+				t.Fatalf("%s: direct %v = %v, want %v", name, sidx, d, want)
+			}
+		}
+		if got != want {
+			t.Fatalf("%s: %v = %v, want %v", name, idx, got, want)
+		}
+	})
+}
+
+func TestFakeDevice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	plain := newFakeSpace(false)
+	spaces := []MemorySpace{plain, fake2D{newFakeSpace(false)}}
+	for _, sp := range spaces {
+		for rank := 1; rank <= 4; rank++ {
+			for dk := range 3 {
+				for sk := range 3 {
+					for c := range 4 {
+						deviceRoundTrip(t, rng, sp, randExt(rng, rank), dk, sk, c&1 != 0, c&2 != 0)
+					}
+				}
+			}
+		}
+		deviceRoundTrip(t, rng, sp, []int{40, 300}, 2, 0, true, true)
+		deviceRoundTrip(t, rng, sp, []int{3, 2, 2, 3, 2, 1, 2, 3}, 1, 2, true, false)
+	}
+	if plain.calls == 0 {
+		t.Fatal("the fake device was never called")
+	}
+}
+
+func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
+	fs := newFakeSpace(false)
+	h, _ := NewView3[int64]("h", 10, 20, 30)
+	for i := range h.Data() {
+		h.Data()[i] = int64(i*7 + 1)
+	}
+	d, err := NewView3[int64]("d", 10, 20, 30, InSpace(fs), WithoutInitializing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.calls = 0
+	if err := DeepCopy[int64](d, h); err != nil {
+		t.Fatal(err)
+	}
+	if fs.calls != 1 {
+		t.Fatalf("%d hook calls, want 1", fs.calls)
+	}
+	m, err := CreateMirrorViewAndCopy(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Label() != "d_mirror" || m.Space() != HostSpace || m.At(9, 19, 29) != h.At(9, 19, 29) || m.At(3, 4, 5) != h.At(3, 4, 5) {
+		t.Fatalf("mirror %q in %s: %d", m.Label(), m.Space().Name(), m.At(9, 19, 29))
+	}
+	// Fill of a device subview, then check through a mirror.
+	if err := Fill[int64](d.Subview2(2, All, Pair(3, 9)), -5); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeepCopy[int64](m, d); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		for j := range 20 {
+			for k := range 30 {
+				want := h.At(i, j, k)
+				if i == 2 && k >= 3 && k < 9 {
+					want = -5
+				}
+				if m.At(i, j, k) != want {
+					t.Fatalf("(%d,%d,%d) = %d, want %d", i, j, k, m.At(i, j, k), want)
+				}
+			}
+		}
+	}
+	// Rank 0 on the device.
+	s, _ := NewView0[int64]("s", InSpace(fs))
+	if err := Fill[int64](s, 11); err != nil {
+		t.Fatal(err)
+	}
+	var x int64
+	if err := DeepCopyToScalar[int64](&x, s); err != nil || x != 11 {
+		t.Fatalf("%d %v", x, err)
+	}
+	// Conversion from the device.
+	f, _ := NewView3[float64]("f", 10, 20, 30, LayoutLeft)
+	if err := DeepCopyConvert[float64, int64](f, d); err != nil || f.At(9, 19, 29) != float64(h.At(9, 19, 29)) {
+		t.Fatal(err)
+	}
+	if err := DeepCopyConvert[int64, float64](d, f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeepCopyOnAsyncSpace(t *testing.T) {
+	fs := &fakeAsync{fakeSpace: newFakeSpace(false)}
+	q1, q2 := newQueue(), newQueue()
+	defer close(q1.work)
+	defer close(q2.work)
+	h1, _ := NewView1[float32]("h1", 1000)
+	h2, _ := NewView1[float32]("h2", 1000)
+	for i := range 1000 {
+		h1.Set(i, float32(i))
+		h2.Set(i, float32(-i))
+	}
+	d1, _ := NewView1[float32]("d1", 1000, InSpace(fs))
+	d2, _ := NewView1[float32]("d2", 1000, InSpace(fs))
+	if err := DeepCopyOn[float32](q1, d1, h1); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeepCopyOn[float32](q2, d2, h2); err != nil {
+		t.Fatal(err)
+	}
+	// Changing the host source after submission must not matter: the
+	// backend staged it.
+	h1.Set(5, 99)
+	r1, _ := NewView1[float32]("r1", 1000)
+	r2, _ := NewView1[float32]("r2", 1000)
+	if err := DeepCopyOn[float32](q1, r1, d1); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeepCopyOn[float32](q2, r2, d2); err != nil {
+		t.Fatal(err)
+	}
+	if err := q1.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	if err := q2.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	if fs.queued != 2 {
+		t.Fatalf("%d copies queued on the backend, want 2", fs.queued)
+	}
+	for i := range 1000 {
+		if r1.At(i) != float32(i) || r2.At(i) != float32(-i) {
+			t.Fatalf("%d: %v %v", i, r1.At(i), r2.At(i))
+		}
+	}
+}
+
+func TestCreateMirror(t *testing.T) {
+	v, _ := NewView3[float64]("v", 4, 5, 6, LayoutLeft, AllowPadding, WithTraits(Atomic))
+	m, err := CreateMirror(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Equal(v) || m.Layout() != LayoutLeft || m.Label() != "v_mirror" || m.Traits() != 0 || !m.SpanIsContiguous() || m.Extent(2) != 6 {
+		t.Fatalf("mirror %+v", m.LayoutSpec())
+	}
+	same, _ := CreateMirrorView(v)
+	if !same.Equal(v) {
+		t.Fatal("CreateMirrorView of a host view is not the view")
+	}
+	cp, _ := CreateMirrorViewAndCopy(v)
+	if !cp.Equal(v) {
+		t.Fatal("CreateMirrorViewAndCopy of a host view is not the view")
+	}
+	// A non-contiguous LayoutStride subview mirrors to LayoutRight.
+	s := v.Subview2(1, Pair(1, 4), All)
+	ms, _ := CreateMirror(s)
+	if s.Layout() != LayoutStride || ms.Layout() != LayoutRight || ms.Extent(0) != 3 || ms.Extent(1) != 6 {
+		t.Fatalf("subview mirror %v %+v", s.Layout(), ms.LayoutSpec())
+	}
+	// A contiguous LayoutStride view keeps its strides.
+	w, _ := NewView2[int]("w", 3, 4, WithStrides(1, 3))
+	mw, _ := CreateMirror(w)
+	if mw.Layout() != LayoutStride || mw.Stride(1) != 3 {
+		t.Fatalf("%+v", mw.LayoutSpec())
+	}
+	// Into a device space and back.
+	fs := newFakeSpace(false)
+	dv, err := CreateMirrorViewAndCopy(v, InSpace(fs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dv.Space() != MemorySpace(fs) {
+		t.Fatal("not in the fake space")
+	}
+	same2, _ := CreateMirrorView(dv, InSpace(fs))
+	if !same2.Equal(dv) {
+		t.Fatal("CreateMirrorView into the view's own space is not the view")
+	}
+	var z View2[int]
+	mz, err := CreateMirror(z)
+	if err != nil || mz.IsAllocated() {
+		t.Fatal("mirror of the zero view")
+	}
+}

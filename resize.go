@@ -1,0 +1,70 @@
+package kokkos
+
+import "fmt"
+
+// resizeView implements the generated Resize and Realloc functions for any
+// view kind: it replaces *v with a view of extents ext in new storage of
+// the same label, layout, space and traits, copying the overlap of the old
+// and new extents when keep is true.
+func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Option) error {
+	op := "Realloc"
+	if keep {
+		op = "Resize"
+	}
+	old := (*v).viewDesc()
+	if old.rec != nil {
+		switch {
+		case old.flags&flagReadOnly != 0:
+			return fmt.Errorf("kokkos: %s of read-only view %q with extents %s", op, old.label(), fmtInts(old.extents()))
+		case !old.rec.managed:
+			return fmt.Errorf("kokkos: %s of view %q with extents %s: the view is unmanaged (it wraps caller memory)", op, old.label(), fmtInts(old.extents()))
+		case old.rec.Released():
+			return fmt.Errorf("kokkos: %s of view %q with extents %s: its allocation was released", op, old.label(), fmtInts(old.extents()))
+		}
+	}
+	cfg := makeConfig(opts)
+	if old.rec != nil && slicesEqual(old.extents(), ext) {
+		if keep || cfg.noInit {
+			return nil
+		}
+		var zero T
+		return fillDesc(&old, zero)
+	}
+	cfg.pad = false
+	cfg.strides = nil
+	if old.rec != nil {
+		cfg.space = old.rec.Space()
+		cfg.layout = old.layout
+		if old.flags&flagAtomic != 0 {
+			cfg.traits |= Atomic
+		}
+		if old.layout == LayoutStride {
+			// Compact strides in the old stride order.
+			ps := packedStrides(ext, old.strides())
+			cfg.strides = ps[:old.rank]
+		}
+	}
+	n := desc[T]{rank: old.rank}
+	copy(n.ext[:], ext)
+	var err error
+	n.data, n.rec, n.layout, n.flags, err = build[T](old.label(), ext, cfg, n.str[:old.rank])
+	if err != nil {
+		return fmt.Errorf("kokkos: %s: %w", op, err)
+	}
+	if keep && old.rec != nil {
+		a, b := n, old
+		empty := false
+		for r := range old.rank {
+			e := min(old.ext[r], ext[r])
+			a.ext[r], b.ext[r] = e, e
+			empty = empty || e == 0
+		}
+		if !empty {
+			if err := copyDesc(&a, &b); err != nil {
+				return fmt.Errorf("kokkos: %s: %w", op, err)
+			}
+		}
+	}
+	*v = (*v).fromDesc(n)
+	return nil
+}

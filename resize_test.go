@@ -1,0 +1,146 @@
+package kokkos
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// resizeR calls the ResizeN or ReallocN of v's rank.
+func resizeR(v *View[float64], ext []int, keep bool, opts ...Option) error {
+	e := ext
+	pick := func(r, k func() error) error {
+		if keep {
+			return r()
+		}
+		return k()
+	}
+	switch w := (*v).(type) {
+	case View1[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize1(&w, e[0], opts...) }, func() error { return Realloc1(&w, e[0], opts...) })
+	case View2[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize2(&w, e[0], e[1], opts...) }, func() error { return Realloc2(&w, e[0], e[1], opts...) })
+	case View3[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize3(&w, e[0], e[1], e[2], opts...) }, func() error { return Realloc3(&w, e[0], e[1], e[2], opts...) })
+	case View4[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize4(&w, e[0], e[1], e[2], e[3], opts...) }, func() error { return Realloc4(&w, e[0], e[1], e[2], e[3], opts...) })
+	case View5[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize5(&w, e[0], e[1], e[2], e[3], e[4], opts...) }, func() error { return Realloc5(&w, e[0], e[1], e[2], e[3], e[4], opts...) })
+	case View6[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize6(&w, e[0], e[1], e[2], e[3], e[4], e[5], opts...) }, func() error { return Realloc6(&w, e[0], e[1], e[2], e[3], e[4], e[5], opts...) })
+	case View7[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize7(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], opts...) }, func() error { return Realloc7(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], opts...) })
+	case View8[float64]:
+		defer func() { *v = w }()
+		return pick(func() error { return Resize8(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], opts...) }, func() error { return Realloc8(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], opts...) })
+	}
+	panic("kind")
+}
+
+func TestResizeKeepsOverlap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for rank := 1; rank <= MaxRank; rank++ {
+		for k := range 3 {
+			ext := randExt(rng, rank)
+			tv := makeTestView(t, rng, "r", ext, k, false)
+			old := tv.v.viewDesc()
+			next := randExt(rng, rank)
+			v := tv.v
+			if err := resizeR(&v, next, true); err != nil {
+				t.Fatal(err)
+			}
+			d := v.viewDesc()
+			name := fmt.Sprintf("rank %d layout %d %v → %v", rank, k, ext, next)
+			if d.label() != "r" || d.layout != old.layout || !slicesEqual(d.extents(), next) {
+				t.Fatalf("%s: label %q layout %v extents %v", name, d.label(), d.layout, d.extents())
+			}
+			forIndices(next, func(idx []int) {
+				in := true
+				for r := range idx {
+					in = in && idx[r] < ext[r]
+				}
+				got := d.data[offsetOf(d.strides(), idx)]
+				want := 0.0
+				if in {
+					want = old.data[offsetOf(old.strides(), idx)]
+				}
+				if got != want {
+					t.Fatalf("%s: %v = %v, want %v", name, idx, got, want)
+				}
+			})
+			// Realloc keeps nothing.
+			if err := resizeR(&v, ext, false); err != nil {
+				t.Fatal(err)
+			}
+			d = v.viewDesc()
+			forIndices(ext, func(idx []int) {
+				if x := d.data[offsetOf(d.strides(), idx)]; x != 0 {
+					t.Fatalf("%s: Realloc kept %v at %v", name, x, idx)
+				}
+			})
+		}
+	}
+}
+
+func TestResizeSameExtentsKeepsStorage(t *testing.T) {
+	v, _ := NewView2[int]("v", 3, 4)
+	v.Set(1, 1, 9)
+	w := v
+	if err := Resize2(&v, 3, 4); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
+		t.Fatal("Resize with the same extents reallocated")
+	}
+	if err := Realloc2(&v, 3, 4, WithoutInitializing); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
+		t.Fatal("Realloc WithoutInitializing with the same extents changed the view")
+	}
+	if err := Realloc2(&v, 3, 4); err != nil || !v.Equal(w) || v.At(1, 1) != 0 {
+		t.Fatal("Realloc with the same extents did not zero the view")
+	}
+}
+
+func TestResizeErrorsAndDevice(t *testing.T) {
+	v, _ := NewView2[int]("v", 3, 4)
+	r := v.ReadOnly()
+	wantErr(t, Resize2(&r, 5, 5), `kokkos: Resize of read-only view "v" with extents (3, 4)`)
+	u, _ := WrapView1(make([]int, 4), 4, WithLabel("u"))
+	wantErr(t, Realloc1(&u, 5), `kokkos: Realloc of view "u" with extents (4): the view is unmanaged (it wraps caller memory)`)
+	// A zero view is allocated by Resize.
+	var z View1[int]
+	if err := Resize1(&z, 3); err != nil || z.Extent(0) != 3 {
+		t.Fatal(err)
+	}
+	// On the fake device, with an atomic LayoutStride view.
+	fs := newFakeSpace(false)
+	h, _ := NewView2[int64]("h", 4, 5, LayoutLeft)
+	for i := range h.Data() {
+		h.Data()[i] = int64(i + 1)
+	}
+	d, err := CreateMirrorViewAndCopy(h, InSpace(fs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Resize2(&d, 6, 3, WithoutInitializing); err != nil {
+		t.Fatal(err)
+	}
+	if d.Space() != MemorySpace(fs) || d.Layout() != LayoutLeft {
+		t.Fatal("Resize changed the space or layout")
+	}
+	m, _ := CreateMirrorViewAndCopy(d)
+	for i := range 4 {
+		for j := range 3 {
+			if m.At(i, j) != h.At(i, j) {
+				t.Fatalf("(%d, %d) = %d, want %d", i, j, m.At(i, j), h.At(i, j))
+			}
+		}
+	}
+	a, _ := NewView2[int64]("a", 4, 5, WithStrides(1, 7), WithTraits(Atomic|Restrict))
+	if err := Resize2(&a, 2, 9); err != nil || a.Traits() != Atomic|Restrict || a.Layout() != LayoutStride || a.Stride(0) != 1 || a.Stride(1) != 2 {
+		t.Fatalf("%v %v %+v", err, a.Traits(), a.LayoutSpec())
+	}
+}
