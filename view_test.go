@@ -430,7 +430,7 @@ func TestConstructorErrors(t *testing.T) {
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(-1, 3)); return err }, `stride -1 of dimension 0 is negative`},
 		{func() error { _, err := NewView1[int16]("T", 3, WithTraits(Atomic)); return err }, `the Atomic trait needs an element type of 4 or 8 bytes, int16 has 2`},
 		{func() error { _, err := NewView1[int]("U", 3, WithTraits(Unmanaged)); return err }, `the Unmanaged trait needs caller memory`},
-		{func() error { _, err := NewView1[*int]("P", 3, InSpace(fakeSpace{})); return err }, `element type *int holds Go pointers and cannot live in FakeDevice`},
+		{func() error { _, err := NewView1[*int]("P", 3, InSpace(countingSpace{})); return err }, `element type *int holds Go pointers and cannot live in FakeDevice`},
 	}
 	for _, c := range cases {
 		err := c.f()
@@ -440,13 +440,13 @@ func TestConstructorErrors(t *testing.T) {
 	}
 }
 
-// fakeSpace is a BlockSpace the host cannot access, backed by Go memory,
+// countingSpace is a BlockSpace the host cannot access, backed by Go memory,
 // that counts frees.
-type fakeSpace struct{ frees *int }
+type countingSpace struct{ frees *int }
 
-func (fakeSpace) Name() string         { return "FakeDevice" }
-func (fakeSpace) HostAccessible() bool { return false }
-func (s fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
+func (countingSpace) Name() string         { return "FakeDevice" }
+func (countingSpace) HostAccessible() bool { return false }
+func (s countingSpace) Allocate(label string, n int, zero bool) (Block, error) {
 	if n > 1<<30 {
 		return Block{}, fmt.Errorf("out of memory for %q", label)
 	}
@@ -462,7 +462,7 @@ func (s fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
 
 func TestDeviceViewAndRelease(t *testing.T) {
 	frees := 0
-	d, err := NewView2[float64]("D", 4, 5, InSpace(fakeSpace{&frees}))
+	d, err := NewView2[float64]("D", 4, 5, InSpace(countingSpace{&frees}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +495,7 @@ func TestDeviceViewAndRelease(t *testing.T) {
 	if frees != 1 {
 		t.Fatal("freed twice")
 	}
-	if _, err := NewView1[float64]("big", 1<<28, InSpace(fakeSpace{&frees})); err == nil ||
+	if _, err := NewView1[float64]("big", 1<<28, InSpace(countingSpace{&frees})); err == nil ||
 		!strings.Contains(err.Error(), `allocating 2147483648 bytes for view "big" in FakeDevice: out of memory for "big"`) {
 		t.Fatalf("allocation failure: %v", err)
 	}
