@@ -121,7 +121,7 @@ func descTraits[T any](d desc[T]) Trait {
 }
 
 func (d DynRankView[T]) viewDesc() desc[T] {
-	vd := desc[T]{data: d.data, rank: d.rank, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags}
+	vd := desc[T]{data: d.data, rank: d.rank, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: d.traits}
 	copy(vd.ext[:], d.ext[:d.rank])
 	copy(vd.str[:], d.str[:d.rank])
 	return vd
@@ -396,3 +396,49 @@ func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 	*d = w
 	return nil
 }
+
+// Resize replaces d with a view of the given extents, whose rank is
+// len(extents) and may differ from d's: a rank-3 view resized to (5, 10)
+// becomes rank 2. The elements in the overlap of the old and new index
+// ranges are kept, indices past the smaller rank being 0; the rest of the
+// new view is zero (unless WithoutInitializing). Unchanged extents keep the
+// view as it is. Other copies of d keep the old elements.
+func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
+	old := d.viewDesc()
+	if old.rec != nil && old.flags&flagReadOnly != 0 {
+		return fmt.Errorf("kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
+	}
+	if old.rec != nil && slicesEqual(old.extents(), extents) {
+		return nil
+	}
+	if err := d.Realloc(extents, opts...); err != nil {
+		return fmt.Errorf("kokkos: Resize: %w", err)
+	}
+	if old.rec == nil {
+		return nil
+	}
+	n := d.viewDesc()
+	k := min(old.rank, n.rank)
+	for r := k; r < MaxRank; r++ {
+		if (r < old.rank && old.ext[r] == 0) || (r < n.rank && n.ext[r] == 0) {
+			return nil // nothing overlaps
+		}
+	}
+	a, b := n, old
+	a.rank, b.rank = k, k
+	for r := range k {
+		e := min(old.ext[r], n.ext[r])
+		if e == 0 {
+			return nil
+		}
+		a.ext[r], b.ext[r] = e, e
+	}
+	if err := copyDesc(&a, &b); err != nil {
+		return fmt.Errorf("kokkos: Resize: %w", err)
+	}
+	return nil
+}
+
+// fromDesc returns the DynRankView that vd describes; the mirror functions
+// use it.
+func (d DynRankView[T]) fromDesc(vd desc[T]) DynRankView[T] { return dynRankOf(vd, vd.traits) }

@@ -42,7 +42,7 @@ func CreateMirror[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 	if err != nil {
 		return zero, err
 	}
-	return zero.fromDesc(m), nil
+	return v.fromDesc(m), nil
 }
 
 // CreateMirrorView returns v itself when it already lives where a mirror

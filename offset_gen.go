@@ -73,6 +73,12 @@ func OffsetView1Of[T any](v View1[T], begins [1]int) (OffsetView1[T], error) {
 	return offsetView1(v, begins), nil
 }
 
+// fromDesc returns the OffsetView1 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
+	return offsetView1(view1Of(d, d.traits), o.beg)
+}
+
 // At returns the element at (i0), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
 // index ranges, when an index is out of range, and when the host cannot
@@ -310,6 +316,12 @@ func OffsetView2Of[T any](v View2[T], begins [2]int) (OffsetView2[T], error) {
 		return OffsetView2[T]{}, err
 	}
 	return offsetView2(v, begins), nil
+}
+
+// fromDesc returns the OffsetView2 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
+	return offsetView2(view2Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1), each index counted from its
@@ -566,6 +578,12 @@ func OffsetView3Of[T any](v View3[T], begins [3]int) (OffsetView3[T], error) {
 		return OffsetView3[T]{}, err
 	}
 	return offsetView3(v, begins), nil
+}
+
+// fromDesc returns the OffsetView3 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
+	return offsetView3(view3Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2), each index counted from its
@@ -839,6 +857,12 @@ func OffsetView4Of[T any](v View4[T], begins [4]int) (OffsetView4[T], error) {
 		return OffsetView4[T]{}, err
 	}
 	return offsetView4(v, begins), nil
+}
+
+// fromDesc returns the OffsetView4 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
+	return offsetView4(view4Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2, i3), each index counted from its
@@ -1129,6 +1153,12 @@ func OffsetView5Of[T any](v View5[T], begins [5]int) (OffsetView5[T], error) {
 		return OffsetView5[T]{}, err
 	}
 	return offsetView5(v, begins), nil
+}
+
+// fromDesc returns the OffsetView5 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
+	return offsetView5(view5Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2, i3, i4), each index counted from its
@@ -1436,6 +1466,12 @@ func OffsetView6Of[T any](v View6[T], begins [6]int) (OffsetView6[T], error) {
 		return OffsetView6[T]{}, err
 	}
 	return offsetView6(v, begins), nil
+}
+
+// fromDesc returns the OffsetView6 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
+	return offsetView6(view6Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5), each index counted from its
@@ -1760,6 +1796,12 @@ func OffsetView7Of[T any](v View7[T], begins [7]int) (OffsetView7[T], error) {
 		return OffsetView7[T]{}, err
 	}
 	return offsetView7(v, begins), nil
+}
+
+// fromDesc returns the OffsetView7 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
+	return offsetView7(view7Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6), each index counted from its
@@ -2101,6 +2143,12 @@ func OffsetView8Of[T any](v View8[T], begins [8]int) (OffsetView8[T], error) {
 		return OffsetView8[T]{}, err
 	}
 	return offsetView8(v, begins), nil
+}
+
+// fromDesc returns the OffsetView8 over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
+	return offsetView8(view8Of(d, d.traits), o.beg)
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6, i7), each index counted from its

@@ -44,7 +44,10 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 			cfg.strides = ps[:old.rank]
 		}
 	}
-	n := desc[T]{rank: old.rank}
+	n := desc[T]{rank: old.rank, traits: cfg.traits}
+	if old.rec != nil {
+		n.traits = old.traits &^ Unmanaged
+	}
 	copy(n.ext[:], ext)
 	var err error
 	n.data, n.rec, n.layout, n.flags, err = build[T](old.label(), ext, cfg, n.str[:old.rank])

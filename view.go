@@ -38,6 +38,7 @@ type desc[T any] struct {
 	off    int // elements from the allocation's start to the view's origin
 	layout Layout
 	flags  viewFlags
+	traits Trait
 }
 
 func (d *desc[T]) extents() []int { return d.ext[:d.rank] }

@@ -239,7 +239,7 @@ func (v *View0[T]) Equal(w View0[T]) bool {
 }
 
 func (v View0[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 0, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 0, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	return d
 }
 
@@ -249,9 +249,9 @@ func view0Of[T any](d desc[T], traits Trait) View0[T] {
 	return v
 }
 
-// fromDesc returns the rank-0 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View0[T]) fromDesc(d desc[T]) View0[T] { return view0Of(d, v.traits) }
+// fromDesc returns the rank-0 view that d describes; the mirror and
+// resize functions use it.
+func (v View0[T]) fromDesc(d desc[T]) View0[T] { return view0Of(d, d.traits) }
 
 // accessError0 is the panic value of a failed access to a View0.
 type accessError0[T any] struct {
@@ -502,7 +502,7 @@ func (v *View1[T]) Equal(w View1[T]) bool {
 }
 
 func (v View1[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 1, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 1, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -516,9 +516,9 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	return v
 }
 
-// fromDesc returns the rank-1 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, v.traits) }
+// fromDesc returns the rank-1 view that d describes; the mirror and
+// resize functions use it.
+func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, d.traits) }
 
 // accessError1 is the panic value of a failed access to a View1.
 type accessError1[T any] struct {
@@ -851,7 +851,7 @@ func (v *View2[T]) Equal(w View2[T]) bool {
 }
 
 func (v View2[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 2, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 2, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -865,9 +865,9 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	return v
 }
 
-// fromDesc returns the rank-2 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, v.traits) }
+// fromDesc returns the rank-2 view that d describes; the mirror and
+// resize functions use it.
+func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, d.traits) }
 
 // accessError2 is the panic value of a failed access to a View2.
 type accessError2[T any] struct {
@@ -1238,7 +1238,7 @@ func (v *View3[T]) Equal(w View3[T]) bool {
 }
 
 func (v View3[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 3, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 3, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -1252,9 +1252,9 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	return v
 }
 
-// fromDesc returns the rank-3 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, v.traits) }
+// fromDesc returns the rank-3 view that d describes; the mirror and
+// resize functions use it.
+func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, d.traits) }
 
 // accessError3 is the panic value of a failed access to a View3.
 type accessError3[T any] struct {
@@ -1673,7 +1673,7 @@ func (v *View4[T]) Equal(w View4[T]) bool {
 }
 
 func (v View4[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 4, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 4, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -1687,9 +1687,9 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	return v
 }
 
-// fromDesc returns the rank-4 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, v.traits) }
+// fromDesc returns the rank-4 view that d describes; the mirror and
+// resize functions use it.
+func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, d.traits) }
 
 // accessError4 is the panic value of a failed access to a View4.
 type accessError4[T any] struct {
@@ -2166,7 +2166,7 @@ func (v *View5[T]) Equal(w View5[T]) bool {
 }
 
 func (v View5[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 5, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 5, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -2180,9 +2180,9 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	return v
 }
 
-// fromDesc returns the rank-5 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, v.traits) }
+// fromDesc returns the rank-5 view that d describes; the mirror and
+// resize functions use it.
+func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, d.traits) }
 
 // accessError5 is the panic value of a failed access to a View5.
 type accessError5[T any] struct {
@@ -2727,7 +2727,7 @@ func (v *View6[T]) Equal(w View6[T]) bool {
 }
 
 func (v View6[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 6, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 6, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -2741,9 +2741,9 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	return v
 }
 
-// fromDesc returns the rank-6 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, v.traits) }
+// fromDesc returns the rank-6 view that d describes; the mirror and
+// resize functions use it.
+func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, d.traits) }
 
 // accessError6 is the panic value of a failed access to a View6.
 type accessError6[T any] struct {
@@ -3366,7 +3366,7 @@ func (v *View7[T]) Equal(w View7[T]) bool {
 }
 
 func (v View7[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 7, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 7, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -3380,9 +3380,9 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	return v
 }
 
-// fromDesc returns the rank-7 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, v.traits) }
+// fromDesc returns the rank-7 view that d describes; the mirror and
+// resize functions use it.
+func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, d.traits) }
 
 // accessError7 is the panic value of a failed access to a View7.
 type accessError7[T any] struct {
@@ -4093,7 +4093,7 @@ func (v *View8[T]) Equal(w View8[T]) bool {
 }
 
 func (v View8[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: 8, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: 8, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
 	return d
@@ -4107,9 +4107,9 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	return v
 }
 
-// fromDesc returns the rank-8 view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, v.traits) }
+// fromDesc returns the rank-8 view that d describes; the mirror and
+// resize functions use it.
+func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, d.traits) }
 
 // accessError8 is the panic value of a failed access to a View8.
 type accessError8[T any] struct {

@@ -401,7 +401,7 @@ func (v *View{{$n}}[T]) Equal(w View{{$n}}[T]) bool {
 }
 
 func (v View{{$n}}[T]) viewDesc() desc[T] {
-	d := desc[T]{data: v.data, rank: {{$n}}, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags}
+	d := desc[T]{data: v.data, rank: {{$n}}, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 {{- if $n}}
 	copy(d.ext[:], v.ext[:])
 	copy(d.str[:], v.str[:])
@@ -419,9 +419,9 @@ func view{{$n}}Of[T any](d desc[T], traits Trait) View{{$n}}[T] {
 	return v
 }
 
-// fromDesc returns the rank-{{$n}} view that d describes, with v's traits; the
-// generic mirror and resize code uses it to return the caller's view kind.
-func (v View{{$n}}[T]) fromDesc(d desc[T]) View{{$n}}[T] { return view{{$n}}Of(d, v.traits) }
+// fromDesc returns the rank-{{$n}} view that d describes; the mirror and
+// resize functions use it.
+func (v View{{$n}}[T]) fromDesc(d desc[T]) View{{$n}}[T] { return view{{$n}}Of(d, d.traits) }
 
 // accessError{{$n}} is the panic value of a failed access to a View{{$n}}.
 type accessError{{$n}}[T any] struct {

@@ -189,6 +189,12 @@ func OffsetView{{$n}}Of[T any](v View{{$n}}[T], begins [{{$n}}]int) (OffsetView{
 	return offsetView{{$n}}(v, begins), nil
 }
 
+// fromDesc returns the OffsetView{{$n}} over the view that d describes, with o's
+// begins; the mirror functions use it.
+func (o OffsetView{{$n}}[T]) fromDesc(d desc[T]) OffsetView{{$n}}[T] {
+	return offsetView{{$n}}(view{{$n}}Of(d, d.traits), o.beg)
+}
+
 // At returns the element at ({{list $n "i#" ", "}}), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
 // index ranges, when an index is out of range, and when the host cannot
