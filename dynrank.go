@@ -441,4 +441,7 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 
 // fromDesc returns the DynRankView that vd describes; the mirror functions
 // use it.
+//
+//lint:ignore U1000 used through the viewKind constraint of the mirrors
 func (d DynRankView[T]) fromDesc(vd desc[T]) DynRankView[T] { return dynRankOf(vd, vd.traits) }
+
