@@ -444,4 +444,3 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 //
 //lint:ignore U1000 used through the viewKind constraint of the mirrors
 func (d DynRankView[T]) fromDesc(vd desc[T]) DynRankView[T] { return dynRankOf(vd, vd.traits) }
-
