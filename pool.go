@@ -33,11 +33,11 @@ type pool struct {
 	workers []*worker
 	mu      sync.Mutex // held by the goroutine running the current region
 
-	_   cacheLine
-	gen atomic.Uint64 // bumped to start a region (or to stop)
-	_   cacheLine
-	next atomic.Int64 // the next unit to hand out
-	_    cacheLine
+	_           cacheLine
+	gen         atomic.Uint64 // bumped to start a region (or to stop)
+	_           cacheLine
+	next        atomic.Int64 // the next unit to hand out
+	_           cacheLine
 	pending     atomic.Int32 // workers still in the current region
 	callerState atomic.Int32
 	_           cacheLine
