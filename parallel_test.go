@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // testSpaces returns the spaces every pattern is checked on, with a
@@ -276,4 +278,92 @@ func TestEnvThreads(t *testing.T) {
 	if th.Concurrency() != 3 {
 		t.Errorf("Concurrency() = %d with KOKKOS_NUM_THREADS=3", th.Concurrency())
 	}
+}
+
+// benchVs times lib against the plain-Go baseline base, interleaved in
+// batches so both see the same machine state. It reports lib's time as
+// ns/op, the baseline's as base-ns/op, and speedup = base time / lib time
+// (above 1: the library is faster).
+func benchVs(b *testing.B, batch int, lib, base func()) {
+	b.Helper()
+	lib()
+	base()
+	var tl, tb time.Duration
+	b.ResetTimer()
+	for done := 0; done < b.N; done += batch {
+		k := min(batch, b.N-done)
+		t0 := time.Now()
+		for range k {
+			lib()
+		}
+		t1 := time.Now()
+		for range k {
+			base()
+		}
+		tl += t1.Sub(t0)
+		tb += time.Since(t1)
+	}
+	b.ReportMetric(float64(tl.Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(tb.Nanoseconds())/float64(b.N), "base-ns/op")
+	b.ReportMetric(float64(tb)/float64(tl), "speedup")
+}
+
+// goParallel is the hand-written baseline: one goroutine per processor,
+// each running body over an equal share of [0, n), joined by a WaitGroup.
+func goParallel(n int, body func(lo, hi int)) {
+	nt := runtime.GOMAXPROCS(0)
+	per := (n + nt - 1) / nt
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += per {
+		wg.Go(func() { body(lo, min(lo+per, n)) })
+	}
+	wg.Wait()
+}
+
+func triad(z, x, y []float64, s float64) {
+	x, y = x[:len(z)], y[:len(z)]
+	for i := range z {
+		z[i] = x[i] + s*y[i]
+	}
+}
+
+const triadN = 1 << 25
+
+func triadData() (x, y, z []float64) {
+	r := rand.New(rand.NewPCG(7, 8))
+	return randFloats(r, triadN), randFloats(r, triadN), make([]float64, triadN)
+}
+
+func BenchmarkTriadChunks(b *testing.B) {
+	x, y, z := triadData()
+	const s = 1.5
+	body := func(lo, hi int) { triad(z[lo:hi], x[lo:hi], y[lo:hi], s) }
+	benchVs(b, 1, func() { ParallelForChunks("triad", Range(0, triadN), body) }, func() { goParallel(triadN, body) })
+	b.SetBytes(3 * 8 * triadN)
+}
+
+func BenchmarkTriadIndex(b *testing.B) {
+	x, y, z := triadData()
+	const s = 1.5
+	benchVs(b, 1, func() {
+		ParallelFor("triad", Range(0, triadN), func(i int) { z[i] = x[i] + s*y[i] })
+	}, func() { goParallel(triadN, func(lo, hi int) { triad(z[lo:hi], x[lo:hi], y[lo:hi], s) }) })
+	b.SetBytes(3 * 8 * triadN)
+}
+
+// BenchmarkDispatch is the latency of a fenced ParallelFor over 2 indices
+// on the default pool, against starting two goroutines and waiting.
+func BenchmarkDispatch(b *testing.B) {
+	var out [2]cacheLine
+	exec := DefaultExecutionSpace()
+	benchVs(b, 256, func() {
+		ParallelFor("tiny", Range(0, 2), func(i int) { out[i][0]++ })
+		exec.Fence()
+	}, func() {
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() { out[i][0]++ })
+		}
+		wg.Wait()
+	})
 }

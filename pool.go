@@ -31,27 +31,32 @@ type cacheLine [64]byte
 type pool struct {
 	n       int // participants: the caller plus len(workers)
 	workers []*worker
-	mu      sync.Mutex // held by the goroutine running the current region
+	mu      sync.Mutex    // held by the goroutine running the current region
+	done    chan struct{} // wakes a parked caller
 
-	_           cacheLine
-	gen         atomic.Uint64 // bumped to start a region (or to stop)
-	_           cacheLine
-	next        atomic.Int64 // the next unit to hand out
-	_           cacheLine
-	pending     atomic.Int32 // workers still in the current region
-	callerState atomic.Int32
-	_           cacheLine
-
-	// The current region, written before gen is bumped.
-	begin, end, chunk int
-	body              func(lo, hi int)
-	index             func(i int)
-	stop              bool
-	panicked          atomic.Pointer[panicked]
-	done              chan struct{} // wakes a parked caller
+	// The current region, written by the caller before it bumps gen, on
+	// one cache line so that a worker fetches it in one transfer.
+	_     cacheLine
+	gen   atomic.Uint64 // bumped to start a region (or to stop)
+	end   int
+	chunk int
+	body  func(lo, hi int)
+	index func(i int)
+	stop  bool
+	// Participant k first runs chunk k; the chunks from first on are
+	// handed out through next.
+	begin, first int
+	_            cacheLine
+	next         atomic.Int64
+	_            cacheLine
+	pending      atomic.Int32 // workers still in the current region
+	callerState  atomic.Int32
+	_            cacheLine
+	panicked     atomic.Pointer[panicked]
 }
 
 type worker struct {
+	id    int // participant number; the caller is 0
 	state atomic.Int32
 	wake  chan struct{}
 	_     cacheLine
@@ -65,7 +70,7 @@ type panicked struct {
 func newPool(n int) *pool {
 	p := &pool{n: n, done: make(chan struct{}, 1)}
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1)}
+		w := &worker{wake: make(chan struct{}, 1), id: i}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}
@@ -88,12 +93,13 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 		return runSerial(begin, end, chunk, body, index)
 	}
 	p.begin, p.end, p.chunk, p.body, p.index = begin, end, chunk, body, index
+	p.first = begin + p.n*chunk
 	p.panicked.Store(nil)
-	p.next.Store(int64(begin))
+	p.next.Store(int64(p.first))
 	p.pending.Store(int32(len(p.workers)))
 	p.gen.Add(1)
 	p.wakeWorkers()
-	p.participate()
+	p.participate(0)
 	p.waitWorkers()
 	pv := p.panicked.Load()
 	p.body, p.index = nil, nil
@@ -109,31 +115,44 @@ func (p *pool) wakeWorkers() {
 	}
 }
 
-// participate takes chunks until none are left. A panic stops the region:
-// the counter jumps to the end, so no participant takes another chunk.
-func (p *pool) participate() {
+// participate runs its own first chunk, then takes chunks from next until
+// none are left. Chunks are fetched with a load before the add so that a
+// region with no more chunks than participants touches no shared line. A
+// panic stops the region: next jumps to the end, so no participant takes
+// another chunk.
+func (p *pool) participate(id int) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
 			p.panicked.CompareAndSwap(nil, &panicked{r, debug.Stack()})
 		}
 	}()
-	chunk, end := int64(p.chunk), int64(p.end)
+	chunk, end := p.chunk, p.end
 	body, index := p.body, p.index
-	for {
-		hi := p.next.Add(chunk)
+	lo := p.begin + id*chunk
+	if lo < end {
+		runChunk(lo, min(lo+chunk, end), body, index)
+	}
+	if p.first >= end {
+		return
+	}
+	for p.next.Load() < int64(end) {
+		hi := int(p.next.Add(int64(chunk)))
 		lo := hi - chunk
 		if lo >= end {
 			return
 		}
-		hi = min(hi, end)
-		if index != nil {
-			for i := int(lo); i < int(hi); i++ {
-				index(i)
-			}
-		} else {
-			body(int(lo), int(hi))
-		}
+		runChunk(lo, min(hi, end), body, index)
+	}
+}
+
+func runChunk(lo, hi int, body func(lo, hi int), index func(int)) {
+	if index == nil {
+		body(lo, hi)
+		return
+	}
+	for i := lo; i < hi; i++ {
+		index(i)
 	}
 }
 
@@ -144,7 +163,7 @@ func (p *pool) work(w *worker) {
 		if p.stop {
 			return
 		}
-		p.participate()
+		p.participate(w.id)
 		if p.pending.Add(-1) == 0 {
 			if p.callerState.Load() == stateParked && p.callerState.CompareAndSwap(stateParked, stateRunning) {
 				p.done <- struct{}{}

@@ -3,6 +3,8 @@ package kokkos
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -50,7 +52,7 @@ func TestBuiltinReducers(t *testing.T) {
 		ints[i] = r.Int64N(1<<40) - 1<<39
 	}
 	x[4321], x[8765] = -5, 7 // unique extremes
-	x[9000] = -5               // a tie: the lower index wins
+	x[9000] = -5             // a tie: the lower index wins
 	for _, s := range testSpaces(t) {
 		p := Range(0, n).On(s).WithChunk(3000)
 		var wsum, wprod int64 = 0, 1
@@ -142,4 +144,62 @@ func TestReducePanic(t *testing.T) {
 			t.Fatalf("%s: after a panic got %d", spaceName(s), got)
 		}
 	}
+}
+
+func dot(x, y []float64) float64 {
+	y = y[:len(x)]
+	var s float64
+	for i := range x {
+		s += x[i] * y[i]
+	}
+	return s
+}
+
+func BenchmarkDotChunks(b *testing.B) {
+	x, y, _ := triadData()
+	var sink float64
+	benchVs(b, 1, func() {
+		sink += ParallelReduceChunks("dot", Range(0, triadN), Sum[float64](), func(lo, hi int, acc *float64) {
+			*acc += dot(x[lo:hi], y[lo:hi])
+		})
+	}, func() {
+		nt := runtime.GOMAXPROCS(0)
+		part := make([]float64, nt)
+		per := (triadN + nt - 1) / nt
+		var wg sync.WaitGroup
+		for k := range nt {
+			wg.Go(func() {
+				lo := k * per
+				part[k] = dot(x[lo:min(lo+per, triadN)], y[lo:min(lo+per, triadN)])
+			})
+		}
+		wg.Wait()
+		var s float64
+		for _, v := range part {
+			s += v
+		}
+		sink += s
+	})
+	b.SetBytes(2 * 8 * triadN)
+}
+
+func BenchmarkDotIndex(b *testing.B) {
+	x, y, _ := triadData()
+	var sink float64
+	benchVs(b, 1, func() {
+		sink += ParallelReduce("dot", Range(0, triadN), Sum[float64](), func(i int, acc *float64) { *acc += x[i] * y[i] })
+	}, func() {
+		nt := runtime.GOMAXPROCS(0)
+		part := make([]float64, nt)
+		per := (triadN + nt - 1) / nt
+		var wg sync.WaitGroup
+		for k := range nt {
+			wg.Go(func() {
+				lo := k * per
+				part[k] = dot(x[lo:min(lo+per, triadN)], y[lo:min(lo+per, triadN)])
+			})
+		}
+		wg.Wait()
+		sink += part[0] + part[1%nt]
+	})
 }
