@@ -25,9 +25,14 @@ const (
 // cacheLine separates fields written by different goroutines.
 type cacheLine [64]byte
 
-// A pool runs one region at a time on the calling goroutine and its
-// workers. A region is a range of units [begin, end) handed out in chunks
-// through an atomic counter.
+// A pool runs one region at a time on the calling goroutine and on the
+// workers that join it. A region is a range of units [begin, end) handed out
+// in chunks through an atomic counter.
+//
+// Workers join a region through the joined counter; once the caller has run
+// out of chunks it closes the region (adds closedRegion), so a worker that
+// arrives late, or was descheduled, neither delays the caller nor touches
+// the region. The caller waits only for the workers that joined.
 type pool struct {
 	n       int // participants: the caller plus len(workers)
 	workers []*worker
@@ -42,21 +47,20 @@ type pool struct {
 	chunk int
 	body  func(lo, hi int)
 	index func(i int)
-	stop  bool
-	// Participant k first runs chunk k; the chunks from first on are
-	// handed out through next.
-	begin, first int
-	_            cacheLine
-	next         atomic.Int64
-	_            cacheLine
-	pending      atomic.Int32 // workers still in the current region
-	callerState  atomic.Int32
-	_            cacheLine
-	panicked     atomic.Pointer[panicked]
+	stop  atomic.Bool
+
+	_           cacheLine
+	next        atomic.Int64 // the next unit to hand out
+	_           cacheLine
+	joined      atomic.Int64 // workers in the region, plus closedRegion once closed
+	callerState atomic.Int32
+	_           cacheLine
+	panicked    atomic.Pointer[panicked]
 }
 
+const closedRegion = -1 << 40
+
 type worker struct {
-	id    int // participant number; the caller is 0
 	state atomic.Int32
 	wake  chan struct{}
 	_     cacheLine
@@ -69,8 +73,9 @@ type panicked struct {
 
 func newPool(n int) *pool {
 	p := &pool{n: n, done: make(chan struct{}, 1)}
+	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1), id: i}
+		w := &worker{wake: make(chan struct{}, 1)}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}
@@ -79,28 +84,31 @@ func newPool(n int) *pool {
 
 func (p *pool) close() {
 	p.mu.Lock()
-	p.stop = true
+	p.stop.Store(true)
 	p.gen.Add(1)
 	p.wakeWorkers()
 	p.mu.Unlock()
 }
 
 // run executes the region on the caller and the workers and returns its
-// first panic. When the pool is busy or has no workers, the caller runs the
-// region alone.
+// first panic. When the pool is busy or has no workers, or the region is a
+// single chunk, the caller runs it alone.
 func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) *panicked {
 	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
 		return runSerial(begin, end, chunk, body, index)
 	}
-	p.begin, p.end, p.chunk, p.body, p.index = begin, end, chunk, body, index
-	p.first = begin + p.n*chunk
+	p.end, p.chunk, p.body, p.index = end, chunk, body, index
 	p.panicked.Store(nil)
-	p.next.Store(int64(p.first))
-	p.pending.Store(int32(len(p.workers)))
+	p.next.Store(int64(begin))
+	// Open by adding, not storing: a late worker's failed join may be
+	// in flight, and its undo must balance.
+	p.joined.Add(-closedRegion)
 	p.gen.Add(1)
 	p.wakeWorkers()
-	p.participate(0)
-	p.waitWorkers()
+	p.participate()
+	if p.joined.Add(closedRegion) != closedRegion {
+		p.waitWorkers()
+	}
 	pv := p.panicked.Load()
 	p.body, p.index = nil, nil
 	p.mu.Unlock()
@@ -115,12 +123,11 @@ func (p *pool) wakeWorkers() {
 	}
 }
 
-// participate runs its own first chunk, then takes chunks from next until
-// none are left. Chunks are fetched with a load before the add so that a
-// region with no more chunks than participants touches no shared line. A
-// panic stops the region: next jumps to the end, so no participant takes
-// another chunk.
-func (p *pool) participate(id int) {
+// participate takes chunks until none are left. It loads the counter
+// before adding to it, so that participants that find no work leave the
+// counter's cache line shared. A panic stops the region: the counter jumps
+// to the end, so no participant takes another chunk.
+func (p *pool) participate() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
@@ -129,30 +136,20 @@ func (p *pool) participate(id int) {
 	}()
 	chunk, end := p.chunk, p.end
 	body, index := p.body, p.index
-	lo := p.begin + id*chunk
-	if lo < end {
-		runChunk(lo, min(lo+chunk, end), body, index)
-	}
-	if p.first >= end {
-		return
-	}
 	for p.next.Load() < int64(end) {
 		hi := int(p.next.Add(int64(chunk)))
 		lo := hi - chunk
 		if lo >= end {
 			return
 		}
-		runChunk(lo, min(hi, end), body, index)
-	}
-}
-
-func runChunk(lo, hi int, body func(lo, hi int), index func(int)) {
-	if index == nil {
-		body(lo, hi)
-		return
-	}
-	for i := lo; i < hi; i++ {
-		index(i)
+		hi = min(hi, end)
+		if index == nil {
+			body(lo, hi)
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			index(i)
+		}
 	}
 }
 
@@ -160,11 +157,15 @@ func (p *pool) work(w *worker) {
 	var last uint64
 	for {
 		last = p.waitRegion(w, last)
-		if p.stop {
+		if p.stop.Load() {
 			return
 		}
-		p.participate(w.id)
-		if p.pending.Add(-1) == 0 {
+		if p.joined.Add(1) > 0 {
+			// Joined: the region cannot change until this worker leaves.
+			last = p.gen.Load()
+			p.participate()
+		}
+		if p.joined.Add(-1) == closedRegion {
 			if p.callerState.Load() == stateParked && p.callerState.CompareAndSwap(stateParked, stateRunning) {
 				p.done <- struct{}{}
 			}
@@ -172,7 +173,7 @@ func (p *pool) work(w *worker) {
 	}
 }
 
-// waitRegion returns the generation of the next region after last.
+// waitRegion returns the current generation once it differs from last.
 func (p *pool) waitRegion(w *worker, last uint64) uint64 {
 	for i := range spinIters {
 		if g := p.gen.Load(); g != last {
@@ -186,15 +187,16 @@ func (p *pool) waitRegion(w *worker, last uint64) uint64 {
 	if g := p.gen.Load(); g != last && w.state.CompareAndSwap(stateParked, stateRunning) {
 		return g
 	}
-	// Whoever moved the state back to running sends a wake-up; the
-	// generation cannot move again before this worker finishes the region.
+	// Whoever moved the state back to running sends a wake-up.
 	<-w.wake
 	return p.gen.Load()
 }
 
+// waitWorkers waits until the workers that joined the closed region have
+// left it.
 func (p *pool) waitWorkers() {
 	for i := range spinIters {
-		if p.pending.Load() == 0 {
+		if p.joined.Load() == closedRegion {
 			return
 		}
 		if i >= spinPure && i%spinYield == 0 {
@@ -202,7 +204,7 @@ func (p *pool) waitWorkers() {
 		}
 	}
 	p.callerState.Store(stateParked)
-	if p.pending.Load() == 0 && p.callerState.CompareAndSwap(stateParked, stateRunning) {
+	if p.joined.Load() == closedRegion && p.callerState.CompareAndSwap(stateParked, stateRunning) {
 		return
 	}
 	<-p.done
