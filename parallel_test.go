@@ -367,3 +367,48 @@ func BenchmarkDispatch(b *testing.B) {
 		wg.Wait()
 	})
 }
+
+func TestIdlePoolParks(t *testing.T) {
+	th := NewThreads(3)
+	defer th.Close()
+	ParallelFor("wake", Range(0, 1000).On(th), func(int) {})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		parked := 0
+		for _, w := range th.pool.workers {
+			if w.state.Load() == stateParked {
+				parked++
+			}
+		}
+		if parked == len(th.pool.workers) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d workers parked after 5s idle", parked, len(th.pool.workers))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A parked pool wakes up for the next pattern.
+	x := make([]int, 10000)
+	ParallelFor("again", Range(0, len(x)).On(th).WithChunk(10), func(i int) { x[i] = i })
+	for i, v := range x {
+		if v != i {
+			t.Fatalf("x[%d] = %d", i, v)
+		}
+	}
+}
+
+func TestNonHostSpace(t *testing.T) {
+	r := catchPanic(func() { ParallelFor("gpu", Range(0, 1).On(fakeSpace{}), func(int) {}) })
+	want := `kokkos: ParallelFor "gpu": execution space Fake cannot run Go functions; use a host space (Serial, Threads)`
+	if r != want {
+		t.Errorf("panic %q, want %q", r, want)
+	}
+}
+
+type fakeSpace struct{}
+
+func (fakeSpace) Name() string             { return "Fake" }
+func (fakeSpace) Concurrency() int         { return 1 }
+func (fakeSpace) Fence() error             { return nil }
+func (fakeSpace) MemorySpace() MemorySpace { return HostSpace }
