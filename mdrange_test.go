@@ -1,0 +1,245 @@
+package kokkos
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+)
+
+// forRank runs ParallelFor2 ... ParallelFor6 by p's rank.
+func forRank(label string, p MDRangePolicy, body func(ix [maxMDRank]int)) {
+	switch p.Rank() {
+	case 2:
+		ParallelFor2(label, p, func(i0, i1 int) { body([maxMDRank]int{i0, i1}) })
+	case 3:
+		ParallelFor3(label, p, func(i0, i1, i2 int) { body([maxMDRank]int{i0, i1, i2}) })
+	case 4:
+		ParallelFor4(label, p, func(i0, i1, i2, i3 int) { body([maxMDRank]int{i0, i1, i2, i3}) })
+	case 5:
+		ParallelFor5(label, p, func(i0, i1, i2, i3, i4 int) { body([maxMDRank]int{i0, i1, i2, i3, i4}) })
+	case 6:
+		ParallelFor6(label, p, func(i0, i1, i2, i3, i4, i5 int) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}) })
+	}
+}
+
+// reduceRank runs ParallelReduce2 ... ParallelReduce6 by p's rank.
+func reduceRank[T any](label string, p MDRangePolicy, r Reducer[T], body func(ix [maxMDRank]int, acc *T)) T {
+	switch p.Rank() {
+	case 2:
+		return ParallelReduce2(label, p, r, func(i0, i1 int, a *T) { body([maxMDRank]int{i0, i1}, a) })
+	case 3:
+		return ParallelReduce3(label, p, r, func(i0, i1, i2 int, a *T) { body([maxMDRank]int{i0, i1, i2}, a) })
+	case 4:
+		return ParallelReduce4(label, p, r, func(i0, i1, i2, i3 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3}, a) })
+	case 5:
+		return ParallelReduce5(label, p, r, func(i0, i1, i2, i3, i4 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4}, a) })
+	case 6:
+		return ParallelReduce6(label, p, r, func(i0, i1, i2, i3, i4, i5 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}, a) })
+	}
+	panic("rank")
+}
+
+// odometer calls f for every index of the box [lo, hi) of rank len(lo),
+// the last index fastest when right, else the first.
+func odometer(lo, hi []int, right bool, f func(ix []int)) {
+	rank := len(lo)
+	for d := range rank {
+		if lo[d] >= hi[d] {
+			return
+		}
+	}
+	ix := slices.Clone(lo)
+	for {
+		f(ix)
+		k := 0
+		for ; k < rank; k++ {
+			d := k
+			if right {
+				d = rank - 1 - k
+			}
+			if ix[d]++; ix[d] < hi[d] {
+				break
+			}
+			ix[d] = lo[d]
+		}
+		if k == rank {
+			return
+		}
+	}
+}
+
+type mdCase struct {
+	lower, upper, tile []int
+}
+
+func mdCases(r *rand.Rand) []mdCase {
+	var cs []mdCase
+	for rank := 2; rank <= 6; rank++ {
+		for k := range 3 {
+			lo, hi, tile := make([]int, rank), make([]int, rank), make([]int, rank)
+			for d := range rank {
+				lo[d] = r.IntN(3) - 1
+				hi[d] = lo[d] + 1 + r.IntN(9-rank)
+				switch k {
+				case 1:
+					tile[d] = 1 + r.IntN(3)
+				case 2:
+					tile[d] = 1
+				}
+			}
+			if k == 0 {
+				tile = nil
+			}
+			cs = append(cs, mdCase{lo, hi, tile})
+		}
+	}
+	return cs
+}
+
+// flat numbers the indices of c's box, the last fastest.
+func (c mdCase) flat(ix [maxMDRank]int) int {
+	f := 0
+	for d := range c.lower {
+		f = f*(c.upper[d]-c.lower[d]) + ix[d] - c.lower[d]
+	}
+	return f
+}
+
+func (c mdCase) size() int {
+	n := 1
+	for d := range c.lower {
+		n *= c.upper[d] - c.lower[d]
+	}
+	return n
+}
+
+func TestMDRangeFor(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	orders := []Iterate{IterateLeft, IterateRight}
+	for _, c := range mdCases(r) {
+		for _, outer := range orders {
+			for _, inner := range orders {
+				p := MDRange(c.lower, c.upper).Order(outer, inner)
+				if c.tile != nil {
+					p = p.Tile(c.tile...)
+				}
+				// The order of visits on Serial: tiles in the outer
+				// order, indices within a tile in the inner order.
+				var got, want [][maxMDRank]int
+				forRank("order", p.On(Serial{}), func(ix [maxMDRank]int) { got = append(got, ix) })
+				tl := p.check("test", "order", p.Rank())
+				ntl := tl.ntiles[:p.Rank()]
+				odometer(make([]int, p.Rank()), ntl, outer != IterateLeft, func(tc []int) {
+					b, e := make([]int, p.Rank()), make([]int, p.Rank())
+					for d := range b {
+						b[d] = c.lower[d] + tc[d]*tl.tile[d]
+						e[d] = min(b[d]+tl.tile[d], c.upper[d])
+					}
+					odometer(b, e, inner != IterateLeft, func(ix []int) {
+						var a [maxMDRank]int
+						copy(a[:], ix)
+						want = append(want, a)
+					})
+				})
+				if len(want) != c.size() || !slices.Equal(got, want) {
+					t.Fatalf("%v %v %v: Serial visits %d indices %v..., want %d %v...", c, outer, inner, len(got), got[:min(4, len(got))], len(want), want[:min(4, len(want))])
+				}
+				// Every space visits every index once.
+				for _, s := range testSpaces(t) {
+					var mu sync.Mutex
+					seen := make([]int, c.size())
+					forRank("visit", p.On(s).WithChunk(r.IntN(3)), func(ix [maxMDRank]int) {
+						mu.Lock()
+						seen[c.flat(ix)]++
+						mu.Unlock()
+					})
+					if err := s.Fence(); err != nil {
+						t.Fatal(err)
+					}
+					for i, v := range seen {
+						if v != 1 {
+							t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMDRangeReduce(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	spaces := testSpaces(t)
+	for _, c := range mdCases(r) {
+		x := randFloats(r, c.size())
+		var serial float64
+		for _, v := range x {
+			serial += v
+		}
+		for _, order := range []Iterate{IterateLeft, IterateRight} {
+			p := MDRange(c.lower, c.upper).Order(order, order)
+			if c.tile != nil {
+				p = p.Tile(c.tile...)
+			}
+			var first float64
+			for k, s := range spaces {
+				for _, chunk := range []int{0, 1, 7} {
+					got := reduceRank("sum", p.On(s).WithChunk(chunk), Sum[float64](), func(ix [maxMDRank]int, acc *float64) { *acc += x[c.flat(ix)] })
+					if k == 0 && chunk == 0 {
+						first = got
+						if math.Abs(got-serial) > 1e-9*float64(len(x)) {
+							t.Fatalf("%v: sum %v, serial %v", c, got, serial)
+						}
+					} else if math.Float64bits(got) != math.Float64bits(first) {
+						t.Fatalf("%v %s chunk %d: sum %v, want %v bit for bit", c, spaceName(s), chunk, got, first)
+					}
+				}
+			}
+			mx := reduceRank("maxloc", p, MaxLoc[float64, int](), func(ix [maxMDRank]int, acc *ValLoc[float64, int]) {
+				if v := x[c.flat(ix)]; v > acc.Val {
+					*acc = ValLoc[float64, int]{v, c.flat(ix)}
+				}
+			})
+			if want := slices.Max(x); mx.Val != want || x[mx.Loc] != want {
+				t.Fatalf("%v: MaxLoc %v, want %v", c, mx, want)
+			}
+		}
+	}
+}
+
+func TestMDRangeErrors(t *testing.T) {
+	for _, c := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3}), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds`},
+		{func() { ParallelFor3("m", MDRange([]int{0, 0}, []int{3, 3}), func(i, j, k int) {}) }, `kokkos: ParallelFor3 "m": MDRangePolicy([0 0], [3 3]): rank 2, want 3`},
+		{func() { ParallelFor2("m", MDRange([]int{0, 4}, []int{3, 3}), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 4], [3 3]): lower[1] = 4 > upper[1] = 3`},
+		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2, -1), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3 3]).Tile[2 -1]: negative tile size -1 in dimension 1`},
+		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3 3]).Tile[2]: 1 tile sizes for rank 2`},
+		{func() {
+			ParallelReduce2("r", MDRange([]int{0, 0}, []int{3, 3}).WithChunk(-1), Sum[int](), func(i, j int, a *int) {})
+		}, `kokkos: ParallelReduce2 "r": MDRangePolicy([0 0], [3 3]): negative chunk size -1`},
+	} {
+		if r := catchPanic(c.f); r != c.want {
+			t.Errorf("panic %q\nwant  %q", r, c.want)
+		}
+	}
+	// Empty boxes run nothing.
+	ParallelFor2("empty", MDRange([]int{0, 2}, []int{3, 2}), func(i, j int) { t.Error("called") })
+	if got := ParallelReduce2("empty", MDRange([]int{0, 2}, []int{3, 2}), Prod[int](), func(i, j int, a *int) {}); got != 1 {
+		t.Errorf("empty reduce = %d", got)
+	}
+	pe, ok := catchPanic(func() {
+		ParallelFor4("p4", MDRange([]int{0, 0, 0, 0}, []int{4, 4, 4, 4}), func(i, j, k, l int) {
+			if l == 3 {
+				panic("four")
+			}
+		})
+	}).(*PanicError)
+	if !ok || pe.Label != "p4" {
+		t.Errorf("panic in ParallelFor4: %v", pe)
+	}
+}

@@ -1,0 +1,230 @@
+package kokkos
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// Spinning: a waiting goroutine polls for spinPure iterations, then yields
+// its processor every spinYield iterations, and parks after spinIters.
+// About 30-60 µs in all: long enough that back-to-back patterns never
+// park, short enough that an idle pool costs nothing.
+const (
+	spinIters = 1 << 14
+	spinPure  = 1 << 10
+	spinYield = 1 << 6
+)
+
+const (
+	stateRunning int32 = iota
+	stateParked
+)
+
+// cacheLine separates fields written by different goroutines.
+type cacheLine [64]byte
+
+// A pool runs one region at a time on the calling goroutine and on the
+// workers that join it. A region is a range of units [begin, end) handed out
+// in chunks through an atomic counter.
+//
+// Workers join a region through the joined counter; once the caller has run
+// out of chunks it closes the region (adds closedRegion), so a worker that
+// arrives late, or was descheduled, neither delays the caller nor touches
+// the region. The caller waits only for the workers that joined.
+type pool struct {
+	n       int // participants: the caller plus len(workers)
+	workers []*worker
+	mu      sync.Mutex    // held by the goroutine running the current region
+	done    chan struct{} // wakes a parked caller
+
+	// The current region, written by the caller before it bumps gen, on
+	// one cache line so that a worker fetches it in one transfer.
+	_     cacheLine
+	gen   atomic.Uint64 // bumped to start a region (or to stop)
+	end   int
+	chunk int
+	body  func(lo, hi int)
+	index func(i int)
+	stop  atomic.Bool
+
+	_           cacheLine
+	next        atomic.Int64 // the next unit to hand out
+	_           cacheLine
+	joined      atomic.Int64 // workers in the region, plus closedRegion once closed
+	callerState atomic.Int32
+	_           cacheLine
+	panicked    atomic.Pointer[panicked]
+}
+
+const closedRegion = -1 << 40
+
+type worker struct {
+	state atomic.Int32
+	wake  chan struct{}
+	_     cacheLine
+}
+
+type panicked struct {
+	value any
+	stack []byte
+}
+
+func newPool(n int) *pool {
+	p := &pool{n: n, done: make(chan struct{}, 1)}
+	p.joined.Store(closedRegion)
+	for i := 1; i < n; i++ {
+		w := &worker{wake: make(chan struct{}, 1)}
+		p.workers = append(p.workers, w)
+		go p.work(w)
+	}
+	return p
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	p.stop.Store(true)
+	p.gen.Add(1)
+	p.wakeWorkers()
+	p.mu.Unlock()
+}
+
+// run executes the region on the caller and the workers and returns its
+// first panic. When the pool is busy or has no workers, or the region is a
+// single chunk, the caller runs it alone.
+func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) *panicked {
+	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
+		return runSerial(begin, end, chunk, body, index)
+	}
+	p.end, p.chunk, p.body, p.index = end, chunk, body, index
+	p.panicked.Store(nil)
+	p.next.Store(int64(begin))
+	// Open by adding, not storing: a late worker's failed join may be
+	// in flight, and its undo must balance.
+	p.joined.Add(-closedRegion)
+	p.gen.Add(1)
+	p.wakeWorkers()
+	p.participate()
+	if p.joined.Add(closedRegion) != closedRegion {
+		p.waitWorkers()
+	}
+	pv := p.panicked.Load()
+	p.body, p.index = nil, nil
+	p.mu.Unlock()
+	return pv
+}
+
+func (p *pool) wakeWorkers() {
+	for _, w := range p.workers {
+		if w.state.Load() == stateParked && w.state.CompareAndSwap(stateParked, stateRunning) {
+			w.wake <- struct{}{}
+		}
+	}
+}
+
+// participate takes chunks until none are left. It loads the counter
+// before adding to it, so that participants that find no work leave the
+// counter's cache line shared. A panic stops the region: the counter jumps
+// to the end, so no participant takes another chunk.
+func (p *pool) participate() {
+	defer func() {
+		if r := recover(); r != nil {
+			p.next.Store(int64(p.end))
+			p.panicked.CompareAndSwap(nil, &panicked{r, debug.Stack()})
+		}
+	}()
+	chunk, end := p.chunk, p.end
+	body, index := p.body, p.index
+	for p.next.Load() < int64(end) {
+		hi := int(p.next.Add(int64(chunk)))
+		lo := hi - chunk
+		if lo >= end {
+			return
+		}
+		hi = min(hi, end)
+		if index == nil {
+			body(lo, hi)
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			index(i)
+		}
+	}
+}
+
+func (p *pool) work(w *worker) {
+	var last uint64
+	for {
+		last = p.waitRegion(w, last)
+		if p.stop.Load() {
+			return
+		}
+		if p.joined.Add(1) > 0 {
+			// Joined: the region cannot change until this worker leaves.
+			last = p.gen.Load()
+			p.participate()
+		}
+		if p.joined.Add(-1) == closedRegion {
+			if p.callerState.Load() == stateParked && p.callerState.CompareAndSwap(stateParked, stateRunning) {
+				p.done <- struct{}{}
+			}
+		}
+	}
+}
+
+// waitRegion returns the current generation once it differs from last.
+func (p *pool) waitRegion(w *worker, last uint64) uint64 {
+	for i := range spinIters {
+		if g := p.gen.Load(); g != last {
+			return g
+		}
+		if i >= spinPure && i%spinYield == 0 {
+			runtime.Gosched()
+		}
+	}
+	w.state.Store(stateParked)
+	if g := p.gen.Load(); g != last && w.state.CompareAndSwap(stateParked, stateRunning) {
+		return g
+	}
+	// Whoever moved the state back to running sends a wake-up.
+	<-w.wake
+	return p.gen.Load()
+}
+
+// waitWorkers waits until the workers that joined the closed region have
+// left it.
+func (p *pool) waitWorkers() {
+	for i := range spinIters {
+		if p.joined.Load() == closedRegion {
+			return
+		}
+		if i >= spinPure && i%spinYield == 0 {
+			runtime.Gosched()
+		}
+	}
+	p.callerState.Store(stateParked)
+	if p.joined.Load() == closedRegion && p.callerState.CompareAndSwap(stateParked, stateRunning) {
+		return
+	}
+	<-p.done
+}
+
+// runSerial runs a region on the calling goroutine, chunk by chunk.
+func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
+	defer func() {
+		if r := recover(); r != nil {
+			pv = &panicked{r, debug.Stack()}
+		}
+	}()
+	if index != nil {
+		for i := begin; i < end; i++ {
+			index(i)
+		}
+		return nil
+	}
+	for lo := begin; lo < end; lo += chunk {
+		body(lo, min(lo+chunk, end))
+	}
+	return nil
+}
