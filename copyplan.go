@@ -3,8 +3,6 @@ package kokkos
 import (
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -26,37 +24,20 @@ import (
 // All parallel host work goes through parallelRange.
 
 // parallelRange runs body over [0, n) in chunks of grain indices (the last
-// may be shorter) on up to GOMAXPROCS goroutines, and returns when all are
-// done. It is the one entry point of the copy planner's parallelism, so that
-// it can run on the execution-space pool.
+// may be shorter) on the default execution space's pool, and returns when
+// all are done. It is the one entry point of the copy planner's
+// parallelism. Called from inside a parallel body, it runs on the calling
+// goroutine.
 func parallelRange(n, grain int, body func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
 	grain = max(grain, 1)
-	chunks := (n-1)/grain + 1
-	p := runtime.GOMAXPROCS(0)
-	if p <= 1 || chunks <= 1 {
+	if n <= grain {
 		body(0, n)
 		return
 	}
-	var next atomic.Int64
-	work := func() {
-		for {
-			c := int(next.Add(1) - 1)
-			if c >= chunks {
-				return
-			}
-			lo := c * grain
-			body(lo, min(lo+grain, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for range min(p, chunks) - 1 {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
+	ParallelForChunks("kokkos.DeepCopy", Range(0, n).WithChunk(grain), body)
 }
 
 // Tuning of the host copies, in bytes.

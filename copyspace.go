@@ -75,12 +75,26 @@ type WorkQueue interface {
 }
 
 // submitOn is the one place where DeepCopyOn and FillOn hand work to an
-// execution-space instance: nil runs it now; a WorkQueue queues it.
-// Anything else is fenced by running the work synchronously, which meets
-// the ordering guarantee (the call finishes before later work starts).
-func submitOn(exec any, work func() error) error {
-	if q, ok := exec.(WorkQueue); ok && q != nil {
-		q.Submit(work)
+// execution-space instance. nil and synchronous host instances run it now
+// and return its error; an asynchronous host instance queues it, and its
+// error comes back from the instance's Fence; a WorkQueue (a device
+// instance) queues it.
+func submitOn(exec ExecutionSpace, label string, work func() error) error {
+	switch e := exec.(type) {
+	case nil:
+		return work()
+	case *Threads:
+		if e.Async() {
+			e.Submit(label, func() {
+				if err := work(); err != nil {
+					panic(err)
+				}
+			})
+			return nil
+		}
+		return work()
+	case WorkQueue:
+		e.Submit(work)
 		return nil
 	}
 	return work()

@@ -39,11 +39,13 @@ func DeepCopy[T any](dst, src View[T]) error {
 // arguments are checked at once and their errors returned; errors of the
 // copy itself are reported by exec's fence.
 //
-// exec is a WorkQueue (execution-space instances implement it); for a
-// contiguous copy with a side outside the host, an AsyncCopySpace may queue
-// the bytes on exec directly. A nil exec, or one that is neither, makes
-// DeepCopyOn synchronous, as DeepCopy.
-func DeepCopyOn[T any](exec any, dst, src View[T]) error {
+// On a host instance (Serial, Threads) the copy runs as work submitted to
+// the instance; errors of a queued copy come back from the instance's Fence
+// as a *PanicError wrapping the error. A device instance (a CUDA stream)
+// queues the bytes itself through its space's AsyncCopySpace, or runs the
+// copy as a WorkQueue. A nil exec makes DeepCopyOn synchronous, as
+// DeepCopy.
+func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
 	skip, err := checkCopy("DeepCopyOn", &d, &s)
 	if err != nil || skip {
@@ -54,13 +56,13 @@ func DeepCopyOn[T any](exec any, dst, src View[T]) error {
 			return err
 		}
 	}
-	return submitOn(exec, func() error { return copyDesc(&d, &s) })
+	return submitOn(exec, "kokkos.DeepCopy", func() error { return copyDesc(&d, &s) })
 }
 
 // copyAsync queues a contiguous same-stride copy with a side outside the
 // host on exec through an AsyncCopySpace; it reports false when the copy
 // needs the planner instead.
-func copyAsync[T any](exec any, d, s *desc[T]) (bool, error) {
+func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
 	nt, empty := makeNest(d.extents(), d.strides(), s.strides())
 	if empty || !(nt.n == 0 || nt.n == 1 && nt.ds[0] == 1 && nt.ss[0] == 1) {
 		return false, nil
@@ -96,13 +98,13 @@ func Fill[T any](dst View[T], x T) error {
 // FillOn is Fill ordered on the execution-space instance exec, as
 // Kokkos's deep_copy(exec, dst, value); see DeepCopyOn for the ordering and
 // for what exec may be.
-func FillOn[T any](exec any, dst View[T], x T) error {
+func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 	d := dst.viewDesc()
 	skip, err := checkFill("FillOn", &d)
 	if err != nil || skip {
 		return err
 	}
-	return submitOn(exec, func() error { return fillDesc(&d, x) })
+	return submitOn(exec, "kokkos.Fill", func() error { return fillDesc(&d, x) })
 }
 
 // DeepCopyToScalar stores the only element of the rank-0 view src in *dst,
@@ -123,14 +125,6 @@ func DeepCopyToScalar[T any](dst *T, src View[T]) error {
 		return err
 	}
 	return copyDesc(&d, &s)
-}
-
-// A Number is an integer or floating-point type, which Go converts into
-// one another.
-type Number interface {
-	~int | ~int8 | ~int16 | ~int32 | ~int64 |
-		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
-		~float32 | ~float64
 }
 
 // DeepCopyConvert copies src into dst converting each element with Go's

@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -400,17 +401,17 @@ func TestDeepCopyErrors(t *testing.T) {
 	wantErr(t, Fill[float64](h, 1), `kokkos: Fill of view "H" with extents (4, 3): its allocation was released`)
 }
 
-// queue is an execution-space instance for tests: a goroutine that runs
-// submitted work in order.
-type queue struct {
+// testQueue is a device-like execution-space instance for tests: a
+// goroutine that runs submitted work in order (a WorkQueue).
+type testQueue struct {
 	work chan func() error
 	wg   sync.WaitGroup
 	mu   sync.Mutex
 	err  error
 }
 
-func newQueue() *queue {
-	q := &queue{work: make(chan func() error, 64)}
+func newTestQueue() *testQueue {
+	q := &testQueue{work: make(chan func() error, 64)}
 	go func() {
 		for w := range q.work {
 			if err := w(); err != nil {
@@ -424,9 +425,13 @@ func newQueue() *queue {
 	return q
 }
 
-func (q *queue) Submit(w func() error) { q.wg.Add(1); q.work <- w }
+func (q *testQueue) Name() string             { return "TestQueue" }
+func (q *testQueue) Concurrency() int         { return 1 }
+func (q *testQueue) MemorySpace() MemorySpace { return HostSpace }
 
-func (q *queue) Fence() error {
+func (q *testQueue) Submit(w func() error) { q.wg.Add(1); q.work <- w }
+
+func (q *testQueue) Fence() error {
 	q.wg.Wait()
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -434,7 +439,7 @@ func (q *queue) Fence() error {
 }
 
 func TestDeepCopyOnTwoInstances(t *testing.T) {
-	q1, q2 := newQueue(), newQueue()
+	q1, q2 := newTestQueue(), newTestQueue()
 	defer close(q1.work)
 	defer close(q2.work)
 	const n = 300
@@ -513,5 +518,57 @@ func TestMakeNestMerges(t *testing.T) {
 	nt, _ = makeNest(sub, str[:], str[:])
 	if nt.n != 2 || nt.ext[1] != 2 {
 		t.Fatalf("nest %+v", nt)
+	}
+}
+
+func TestDeepCopyOnThreadsInstances(t *testing.T) {
+	pool := NewThreads(3)
+	defer pool.Close()
+	i1, i2 := pool.NewInstance(), pool.NewInstance()
+	const n = 257
+	a := Must(NewView2[float64]("a", n, n))
+	b := Must(NewView2[float64]("b", n, n, LayoutLeft))
+	c := Must(NewView1[float64]("c", n*n))
+	d := Must(NewView1[float64]("d", n*n))
+	rng := rand.New(rand.NewPCG(21, 22))
+	for i := range a.Data() {
+		a.Data()[i] = rng.NormFloat64()
+		c.Data()[i] = rng.NormFloat64()
+	}
+	// ordered on i1: the copy, then a fill of a corner, then a copy back
+	if err := DeepCopyOn[float64](i1, b, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := FillOn[float64](i1, b.Subview2(Pair(0, 5), Pair(0, 5)), 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeepCopyOn[float64](i2, d, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := i1.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Fence(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		for j := range n {
+			want := a.At(i, j)
+			if i < 5 && j < 5 {
+				want = 7
+			}
+			if b.At(i, j) != want {
+				t.Fatalf("b(%d, %d) = %v, want %v", i, j, b.At(i, j), want)
+			}
+		}
+	}
+	if !slices.Equal(c.Data(), d.Data()) {
+		t.Fatal("copy on the second instance")
+	}
+	// an error of queued work comes back from the instance's Fence
+	ro := Must(NewView1[float64]("ro", n*n))
+	ro.Release()
+	if err := DeepCopyOn[float64](i2, ro, c); err == nil || !strings.Contains(err.Error(), "released") {
+		t.Fatalf("argument errors come back at once: %v", err)
 	}
 }

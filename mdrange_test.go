@@ -41,9 +41,9 @@ func reduceRank[T any](label string, p MDRangePolicy, r Reducer[T], body func(ix
 	panic("rank")
 }
 
-// odometer calls f for every index of the box [lo, hi) of rank len(lo),
+// mdOdometer calls f for every index of the box [lo, hi) of rank len(lo),
 // the last index fastest when right, else the first.
-func odometer(lo, hi []int, right bool, f func(ix []int)) {
+func mdOdometer(lo, hi []int, right bool, f func(ix []int)) {
 	rank := len(lo)
 	for d := range rank {
 		if lo[d] >= hi[d] {
@@ -131,13 +131,13 @@ func TestMDRangeFor(t *testing.T) {
 				forRank("order", p.On(Serial{}), func(ix [maxMDRank]int) { got = append(got, ix) })
 				tl := p.check("test", "order", p.Rank())
 				ntl := tl.ntiles[:p.Rank()]
-				odometer(make([]int, p.Rank()), ntl, outer != IterateLeft, func(tc []int) {
+				mdOdometer(make([]int, p.Rank()), ntl, outer != IterateLeft, func(tc []int) {
 					b, e := make([]int, p.Rank()), make([]int, p.Rank())
 					for d := range b {
 						b[d] = c.lower[d] + tc[d]*tl.tile[d]
 						e[d] = min(b[d]+tl.tile[d], c.upper[d])
 					}
-					odometer(b, e, inner != IterateLeft, func(ix []int) {
+					mdOdometer(b, e, inner != IterateLeft, func(ix []int) {
 						var a [maxMDRank]int
 						copy(a[:], ix)
 						want = append(want, a)

@@ -131,7 +131,7 @@ func (f fake2D) bytes(e Endpoint, n int) []byte {
 	return f.fakeSpace.bytes(e, n)
 }
 
-// fakeAsync queues device-bound contiguous copies on a *queue.
+// fakeAsync queues device-bound contiguous copies on a *testQueue.
 type fakeAsync struct {
 	*fakeSpace
 	queued int
@@ -149,7 +149,7 @@ func (f *fakeAsync) own(e Endpoint) Endpoint {
 }
 
 func (f *fakeAsync) CopyBytesAsync(exec any, dst, src Endpoint, n int) (bool, error) {
-	q, ok := exec.(*queue)
+	q, ok := exec.(*testQueue)
 	if !ok || dst.Host != nil {
 		return false, nil
 	}
@@ -326,7 +326,7 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 
 func TestDeepCopyOnAsyncSpace(t *testing.T) {
 	fs := &fakeAsync{fakeSpace: newFakeSpace(false)}
-	q1, q2 := newQueue(), newQueue()
+	q1, q2 := newTestQueue(), newTestQueue()
 	defer close(q1.work)
 	defer close(q2.work)
 	h1, _ := NewView1[float32]("h1", 1000)

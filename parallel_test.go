@@ -399,16 +399,16 @@ func TestIdlePoolParks(t *testing.T) {
 }
 
 func TestNonHostSpace(t *testing.T) {
-	r := catchPanic(func() { ParallelFor("gpu", Range(0, 1).On(fakeSpace{}), func(int) {}) })
+	r := catchPanic(func() { ParallelFor("gpu", Range(0, 1).On(parFakeSpace{}), func(int) {}) })
 	want := `kokkos: ParallelFor "gpu": execution space Fake cannot run Go functions; use a host space (Serial, Threads)`
 	if r != want {
 		t.Errorf("panic %q, want %q", r, want)
 	}
 }
 
-type fakeSpace struct{}
+type parFakeSpace struct{}
 
-func (fakeSpace) Name() string             { return "Fake" }
-func (fakeSpace) Concurrency() int         { return 1 }
-func (fakeSpace) Fence() error             { return nil }
-func (fakeSpace) MemorySpace() MemorySpace { return HostSpace }
+func (parFakeSpace) Name() string             { return "Fake" }
+func (parFakeSpace) Concurrency() int         { return 1 }
+func (parFakeSpace) Fence() error             { return nil }
+func (parFakeSpace) MemorySpace() MemorySpace { return HostSpace }
