@@ -67,11 +67,11 @@ func WrapView0[T any](data []T, opts ...Option) (View0[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View0[T]) At() T {
-	o := 0
-	if uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if p == nil {
 		panic(&accessError0[T]{*v, false})
 	}
-	return v.data[o]
+	return *p
 }
 
 // Set stores x at the view's only position, atomically for a view with the
@@ -328,11 +328,13 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View1[T]) At(i0 int) T {
-	o := i0 * v.str[0]
-	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || p == nil {
 		panic(&accessError1[T]{*v, false, [1]int{i0}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0), atomically for a view with the
@@ -645,11 +647,13 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View2[T]) At(i0, i1 int) T {
-	o := i0*v.str[0] + i1*v.str[1]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || p == nil {
 		panic(&accessError2[T]{*v, false, [2]int{i0, i1}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1), atomically for a view with the
@@ -1032,11 +1036,13 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View3[T]) At(i0, i1, i2 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || p == nil {
 		panic(&accessError3[T]{*v, false, [3]int{i0, i1, i2}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2), atomically for a view with the
@@ -1467,11 +1473,13 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || p == nil {
 		panic(&accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3), atomically for a view with the
@@ -1960,11 +1968,13 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || p == nil {
 		panic(&accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the
@@ -2521,11 +2531,13 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || p == nil {
 		panic(&accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the
@@ -3160,11 +3172,13 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || p == nil {
 		panic(&accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the
@@ -3887,11 +3901,13 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || p == nil {
 		panic(&accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return v.data[o]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the

@@ -171,11 +171,17 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 // label, the indices and the extents, when an index is out of bounds, and
 // when the host cannot access the view's memory.
 func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
-	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) {
+	p := unsafe.SliceData(v.data)
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}p == nil {
 		panic(&accessError{{$n}}[T]{*v, false{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	return v.data[o]
+{{- if $n}}
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*v.str[#]" " + "}})*unsafe.Sizeof(*p)))
+{{- else}}
+	return *p
+{{- end}}
 }
 
 // Set stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}, atomically for a view with the
