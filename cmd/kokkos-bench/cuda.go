@@ -31,12 +31,10 @@ func runCUDA(cfg config, add func(measure)) error {
 	if err != nil {
 		return err
 	}
-	defer dst.Release()
 	src, err := kokkos.NewView1[float64]("src", n, kokkos.InSpace(cuda.Space))
 	if err != nil {
 		return err
 	}
-	defer src.Release()
 	if err := kokkos.Fill(src, 1.2345); err != nil {
 		return err
 	}
