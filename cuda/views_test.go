@@ -549,12 +549,10 @@ func TestDeepCopyOnStreams(t *testing.T) {
 	if err := kokkos.FillOn(s1, m, 9); err != nil {
 		t.Fatal(err)
 	}
-	hm, _ := kokkos.NewView2[int32]("hm", 48, 64, kokkos.LayoutLeft)
 	col, _ := kokkos.NewView1[int32]("col", 64)
 	if err := kokkos.DeepCopyOn(s1, col, m.Subview1(kokkos.All, 5)); err != nil {
 		t.Fatal(err)
 	}
-	_ = hm
 	if err := s1.Fence(); err != nil {
 		t.Fatal(err)
 	}
