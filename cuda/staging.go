@@ -28,6 +28,9 @@ type stager struct {
 	ev   [2]uintptr        // CUevent
 }
 
+// getStager returns an idle stager of the current chunk size. A stager
+// given back by an asynchronous copy may still have transfers in flight:
+// its events are waited for before it is handed out again.
 func (dev *Device) getStager(c ctxCall) (*stager, error) {
 	dev.stagersMu.Lock()
 	for i := len(dev.stagers) - 1; i >= 0; i-- {
@@ -35,6 +38,12 @@ func (dev *Device) getStager(c ctxCall) (*stager, error) {
 		if st.size == stageChunk {
 			dev.stagers = append(dev.stagers[:i], dev.stagers[i+1:]...)
 			dev.stagersMu.Unlock()
+			for b := range 2 {
+				if err := c.do("cuEventSynchronize", "staging buffer", c.dev.drv.cuEventSynchronize, st.ev[b]); err != nil {
+					st.destroy(c)
+					return nil, err
+				}
+			}
 			return st, nil
 		}
 	}
@@ -126,7 +135,19 @@ func CopyToHost(dst []byte, src uintptr) error { return copyToHost(nil, dst, src
 // returns when the copy is complete.
 func (s *Stream) CopyToHost(dst []byte, src uintptr) error { return copyToHost(s, dst, src) }
 
+// copyFromHostAsync stages src into pinned buffers and queues the
+// transfers on s without waiting for the last ones: it returns once src is
+// no longer needed. The stager goes back to the pool with its last
+// transfers possibly in flight (getStager waits for them).
+func copyFromHostAsync(s *Stream, dst uintptr, src []byte) error {
+	return copyFromHostMode(s, dst, src, true)
+}
+
 func copyFromHost(s *Stream, dst uintptr, src []byte) error {
+	return copyFromHostMode(s, dst, src, false)
+}
+
+func copyFromHostMode(s *Stream, dst uintptr, src []byte, async bool) error {
 	n := len(src)
 	if n == 0 {
 		return nil
@@ -150,7 +171,7 @@ func copyFromHost(s *Stream, dst uintptr, src []byte) error {
 	}
 	defer unlock()
 	d := dev.drv
-	if n < stageMin {
+	if n < stageMin && !async {
 		var pin runtime.Pinner
 		pin.Pin(&src[0])
 		defer pin.Unpin()
@@ -180,6 +201,9 @@ func copyFromHost(s *Stream, dst uintptr, src []byte) error {
 		if err := c.do("cuEventRecord", e.Label, d.cuEventRecord, st.ev[b], h); err != nil {
 			return err
 		}
+	}
+	if async {
+		return nil
 	}
 	return c.do("cuStreamSynchronize", e.Label, d.cuStreamSynchronize, h)
 }

@@ -31,7 +31,15 @@ type streamState struct {
 	dev      *Device
 	h        uintptr // CUstream
 	released bool
+
+	// submitMu orders Submit calls; workErr is the first error of
+	// submitted work not yet reported by Fence.
+	submitMu sync.Mutex
+	errMu    sync.Mutex
+	workErr  error
 }
+
+var _ kokkos.WorkQueue = (*Stream)(nil)
 
 // NewStream returns a new stream on device 0.
 func NewStream() (*Stream, error) {
@@ -92,14 +100,61 @@ func (s *Stream) Release() error { return s.st.destroy() }
 func (s *Stream) Close() error { return s.Release() }
 
 // Fence waits until all work queued on the stream is done
-// (cuStreamSynchronize).
+// (cuStreamSynchronize) and returns the first error of the work given to
+// Submit since the last Fence, else the synchronization's error. Each
+// error is reported once.
 func (s *Stream) Fence() error {
+	err := s.sync()
+	s.st.errMu.Lock()
+	werr := s.st.workErr
+	s.st.workErr = nil
+	s.st.errMu.Unlock()
+	if werr != nil {
+		return werr
+	}
+	return err
+}
+
+func (s *Stream) sync() error {
 	h, err := s.acquire()
 	if err != nil {
 		return err
 	}
 	defer s.done()
 	return s.dev.call("cuStreamSynchronize", "", s.dev.drv.cuStreamSynchronize, h)
+}
+
+// Submit runs host work in the stream's order, as kokkos.WorkQueue asks:
+// it waits for the work queued on the stream before it, then runs work on
+// the calling goroutine, so work queued after Submit returns runs after
+// it. Submit therefore returns when work is done; work's error (or the
+// stream's, or a panic in work, as an error) is kept and returned by the
+// next Fence. kokkos.DeepCopyOn and kokkos.FillOn hand the copies that the
+// stream cannot queue itself (layout changes, strided views, fills) to
+// Submit.
+func (s *Stream) Submit(work func() error) {
+	s.st.submitMu.Lock()
+	defer s.st.submitMu.Unlock()
+	err := s.sync()
+	if err == nil {
+		err = runWork(work)
+	}
+	if err != nil {
+		s.st.errMu.Lock()
+		if s.st.workErr == nil {
+			s.st.workErr = err
+		}
+		s.st.errMu.Unlock()
+	}
+}
+
+func runWork(work func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cuda: panic in work submitted to a stream: %v", r)
+		}
+	}()
+	return work()
 }
 
 // Name returns "Cuda", the Kokkos execution space's name.

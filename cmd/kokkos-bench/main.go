@@ -50,6 +50,8 @@ type suite struct {
 	name string
 	desc string
 	run  func(cfg config, add func(measure)) error
+	// space, when set, runs the suite only under that -space.
+	space string
 }
 
 var suites []suite
@@ -113,7 +115,7 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 	}
 	var ms []measure
 	for _, s := range suites {
-		if len(want) > 0 && !want[s.name] {
+		if len(want) > 0 && !want[s.name] || s.space != "" && s.space != cfg.space {
 			continue
 		}
 		start := time.Now()
