@@ -29,7 +29,7 @@ func DeepCopy[T any](dst, src View[T]) error {
 	if err != nil || skip {
 		return err
 	}
-	return copyDesc(&d, &s)
+	return fenced(&d, &s, func() error { return copyDesc(&d, &s) })
 }
 
 // DeepCopyOn is DeepCopy ordered on an execution-space instance exec, as
@@ -92,7 +92,7 @@ func Fill[T any](dst View[T], x T) error {
 	if err != nil || skip {
 		return err
 	}
-	return fillDesc(&d, x)
+	return fenced(&d, nil, func() error { return fillDesc(&d, x) })
 }
 
 // FillOn is Fill ordered on the execution-space instance exec, as

@@ -210,7 +210,8 @@ func (t *Threads) Close() error {
 }
 
 // Fence waits for all work submitted to every asynchronous instance and
-// returns their first panics, joined, or nil. It is Kokkos::fence().
+// for the device work of every backend (see AddDeviceFence), and returns
+// their first errors, joined, or nil. It is Kokkos::fence().
 func Fence() error {
 	registry.mu.Lock()
 	qs := make([]*queue, 0, len(registry.m))
@@ -223,6 +224,9 @@ func Fence() error {
 		if err := q.fence(); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := fenceDevices(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"github.com/gokkos/kokkos"
 	"os"
 	"path/filepath"
 	"sort"
@@ -128,7 +129,13 @@ var (
 // loadDriver loads and initializes the driver once; later calls return
 // the first result.
 func loadDriver() (*driver, error) {
-	drvOnce.Do(func() { drv, drvErr = openDriver() })
+	drvOnce.Do(func() {
+		drv, drvErr = openDriver()
+		if drvErr == nil {
+			// kokkos.Fence, DeepCopy and Fill wait for device work.
+			kokkos.AddDeviceFence(Synchronize)
+		}
+	})
 	return drv, drvErr
 }
 

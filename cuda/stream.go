@@ -176,3 +176,8 @@ func (s *Stream) Handle() uintptr { return s.st.h }
 func (s *Stream) String() string {
 	return fmt.Sprintf("Cuda(device %d, stream %#x)", s.dev.ordinal, s.st.h)
 }
+
+var (
+	_ kokkos.ExecutionSpace = (*Stream)(nil)
+	_ kokkos.WorkQueue      = (*Stream)(nil)
+)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"sync"
 	"time"
 
@@ -48,6 +49,7 @@ func runDispatch(cfg config, add func(measure)) error {
 		rs = append(rs, pr())
 	}
 	sinkInt += x[0]
+	runtime.KeepAlive(sinkInt)
 	add(measure{Name: "ParallelFor over 2 indices, fenced", Unit: "ns", Value: median(fs), Baseline: median(ss), Goal: 0.5, GoalOp: "<=",
 		Note: "baseline: 2 goroutines + WaitGroup"})
 	add(measure{Name: "ParallelReduce over 2 indices", Unit: "ns", Value: median(rs), Baseline: median(ss)})

@@ -179,6 +179,7 @@ func runStream(cfg config, add func(measure)) error {
 			m.GoalOp, m.Goal, m.Note = "", 0, "reported, no goal"
 		}
 		m.Name = fmt.Sprintf("%s, %d float64", m.Name, n)
+		runtime.KeepAlive(sinkDot)
 		add(m)
 	}
 	return nil

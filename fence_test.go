@@ -1,0 +1,25 @@
+package kokkos
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+func TestDeviceFences(t *testing.T) {
+	var n atomic.Int32
+	AddDeviceFence(func() error { n.Add(1); return nil })
+	host := Must(NewView1[float64]("h", 8))
+	if err := Fill(host, 1); err != nil || n.Load() != 0 {
+		t.Fatalf("a host fill must not fence devices: %v, %d fences", err, n.Load())
+	}
+	dev := Must(NewView1[float64]("d", 8, InSpace(newFakeSpace(false))))
+	if err := Fill(dev, 2); err != nil || n.Load() != 2 {
+		t.Fatalf("a device fill fences before and after: %v, %d fences", err, n.Load())
+	}
+	if err := DeepCopy(host, dev); err != nil || n.Load() != 4 || host.At(7) != 2 {
+		t.Fatalf("a copy from the device fences before and after: %v, %d fences", err, n.Load())
+	}
+	if err := Fence(); err != nil || n.Load() != 5 {
+		t.Fatalf("Fence runs the device fences: %v, %d", err, n.Load())
+	}
+}
