@@ -60,13 +60,14 @@ func register(s suite) { suites = append(suites, s) }
 
 func main() {
 	var (
-		only    = flag.String("suite", "", "comma-separated suites to run (default: all)")
-		jsonOut = flag.Bool("json", false, "print one JSON object per measure instead of a table")
-		reps    = flag.Int("reps", 7, "repetitions of each kernel and baseline (medians are reported)")
-		scale   = flag.Float64("scale", 1, "multiply the default problem sizes")
-		threads = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
-		space   = flag.String("space", "host", "memory and execution space: host or cuda")
-		list    = flag.Bool("list", false, "list the suites and exit")
+		only     = flag.String("suite", "", "comma-separated suites to run (default: all)")
+		jsonOut  = flag.Bool("json", false, "print one JSON object per measure instead of a table")
+		reps     = flag.Int("reps", 7, "repetitions of each kernel and baseline (medians are reported)")
+		scale    = flag.Float64("scale", 1, "multiply the default problem sizes")
+		threads  = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
+		space    = flag.String("space", "host", "memory and execution space: host or cuda")
+		list     = flag.Bool("list", false, "list the suites and exit")
+		plotFile = flag.String("plot", "", "also draw stream bandwidth against array size into this .svg or .png file")
 	)
 	flag.Parse()
 	if *list {
@@ -83,6 +84,12 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kokkos-bench:", err)
 		os.Exit(1)
+	}
+	if *plotFile != "" {
+		if err := plotStream(cfg, *plotFile, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "kokkos-bench:", err)
+			os.Exit(1)
+		}
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(os.Stdout)
