@@ -412,3 +412,45 @@ func (fakeSpace) Name() string             { return "Fake" }
 func (fakeSpace) Concurrency() int         { return 1 }
 func (fakeSpace) Fence() error             { return nil }
 func (fakeSpace) MemorySpace() MemorySpace { return HostSpace }
+
+func TestGoexitInBody(t *testing.T) {
+	th := NewThreads(2)
+	defer th.Close()
+	for range 20 {
+		done := make(chan any)
+		go func() {
+			defer func() { done <- recover() }()
+			// Whichever goroutine takes index 1 exits; the pattern must
+			// still end, on the worker or on this goroutine.
+			ParallelFor("goexit", Range(0, 2).On(th), func(i int) {
+				if i == 1 {
+					time.Sleep(time.Millisecond)
+					runtime.Goexit()
+				}
+			})
+		}()
+		select {
+		case r := <-done:
+			if pe, ok := r.(*PanicError); r != nil && (!ok || pe.Label != "goexit") {
+				t.Fatalf("recovered %v", r)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("ParallelFor hung after runtime.Goexit in a body")
+		}
+	}
+	got := ParallelReduce("after", Range(0, 100000).On(th), Sum[int](), func(i int, acc *int) { *acc += 2 })
+	if got != 200000 {
+		t.Fatalf("after Goexit: %d", got)
+	}
+}
+
+func TestGoexitInTask(t *testing.T) {
+	inst := DefaultHostExecutionSpace().NewInstance()
+	ran := false
+	inst.Submit("exit", func() { runtime.Goexit() })
+	inst.Submit("next", func() { ran = true })
+	err := inst.Fence()
+	if pe, ok := err.(*PanicError); !ok || pe.Label != "exit" || !ran {
+		t.Fatalf("Fence() = %v, later task ran: %v", err, ran)
+	}
+}
