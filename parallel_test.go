@@ -454,3 +454,28 @@ func TestGoexitInTask(t *testing.T) {
 		t.Fatalf("Fence() = %v, later task ran: %v", err, ran)
 	}
 }
+
+// spinWork is about a microsecond of arithmetic that the compiler keeps.
+func spinWork(seed float64) float64 {
+	x := seed
+	for range 300 {
+		x = x*1.0000001 + 1e-9
+	}
+	return x
+}
+
+// BenchmarkDispatchWork is BenchmarkDispatch with a body long enough
+// (about 1 µs per index) that both goroutines take part.
+func BenchmarkDispatchWork(b *testing.B) {
+	var out [2]cacheLine
+	var res [2]float64
+	benchVs(b, 64, func() {
+		ParallelFor("work", Range(0, 2), func(i int) { res[i] = spinWork(float64(out[i][0])) })
+	}, func() {
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() { res[i] = spinWork(float64(out[i][0])) })
+		}
+		wg.Wait()
+	})
+}

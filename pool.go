@@ -39,23 +39,23 @@ type pool struct {
 	mu      sync.Mutex    // held by the goroutine running the current region
 	done    chan struct{} // wakes a parked caller
 
-	// The current region, written by the caller before it bumps gen, on
-	// one cache line so that a worker fetches it in one transfer.
-	_     cacheLine
-	gen   atomic.Uint64 // bumped to start a region (or to stop)
-	end   int
-	chunk int
-	body  func(lo, hi int)
-	index func(i int)
-	stop  atomic.Bool
+	// The current region, written by the caller before it bumps gen, and
+	// the counters a joining worker touches, together in one or two cache
+	// lines: a worker joins in about two cache-line transfers.
+	_      cacheLine
+	gen    atomic.Uint64 // bumped to start a region (or to stop)
+	next   atomic.Int64  // the next unit to hand out
+	joined atomic.Int64  // workers in the region, plus closedRegion once closed
+	end    int
+	chunk  int
+	body   func(lo, hi int)
+	index  func(i int)
+	stop   atomic.Bool
 
 	_           cacheLine
-	next        atomic.Int64 // the next unit to hand out
-	_           cacheLine
-	joined      atomic.Int64 // workers in the region, plus closedRegion once closed
 	callerState atomic.Int32
-	_           cacheLine
 	panicked    atomic.Pointer[panicked]
+	_           cacheLine
 }
 
 const closedRegion = -1 << 40
