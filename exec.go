@@ -353,10 +353,7 @@ func (q *queue) fence() error {
 		registry.mu.Unlock()
 	}
 	q.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return nil
+	return err
 }
 
 var (
