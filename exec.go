@@ -301,17 +301,8 @@ func (q *queue) drain() {
 		q.tasks[0] = nil
 		q.tasks = q.tasks[1:]
 		q.mu.Unlock()
-		err := execute(&t.d, t.pool)
+		q.run(t)
 		q.mu.Lock()
-		if err != nil {
-			if t.wait {
-				t.err = err
-			} else if q.err == nil {
-				q.err = err
-			}
-		}
-		q.completed = t.seq
-		q.cond.Broadcast()
 	}
 	q.tasks = nil
 	q.running = false
@@ -320,6 +311,36 @@ func (q *queue) drain() {
 		delete(registry.m, q)
 		registry.mu.Unlock()
 	}
+	q.mu.Unlock()
+}
+
+// run executes t and records its outcome. If t calls runtime.Goexit, which
+// ends the queue's goroutine, it records that as t's panic and starts a new
+// goroutine for the rest of the queue.
+func (q *queue) run(t *task) {
+	goexit := true
+	defer func() {
+		if goexit {
+			q.done(t, &PanicError{Label: t.d.label, Value: "runtime.Goexit called in a kernel body"})
+			go q.drain()
+		}
+	}()
+	err := execute(&t.d, t.pool)
+	goexit = false
+	q.done(t, err)
+}
+
+func (q *queue) done(t *task, err error) {
+	q.mu.Lock()
+	if err != nil {
+		if t.wait {
+			t.err = err
+		} else if q.err == nil {
+			q.err = err
+		}
+	}
+	q.completed = t.seq
+	q.cond.Broadcast()
 	q.mu.Unlock()
 }
 
@@ -336,10 +357,7 @@ func (q *queue) fence() error {
 		registry.mu.Unlock()
 	}
 	q.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return nil
+	return err
 }
 
 var (

@@ -412,3 +412,70 @@ func (parFakeSpace) Name() string             { return "Fake" }
 func (parFakeSpace) Concurrency() int         { return 1 }
 func (parFakeSpace) Fence() error             { return nil }
 func (parFakeSpace) MemorySpace() MemorySpace { return HostSpace }
+
+func TestGoexitInBody(t *testing.T) {
+	th := NewThreads(2)
+	defer th.Close()
+	for range 20 {
+		done := make(chan any)
+		go func() {
+			defer func() { done <- recover() }()
+			// Whichever goroutine takes index 1 exits; the pattern must
+			// still end, on the worker or on this goroutine.
+			ParallelFor("goexit", Range(0, 2).On(th), func(i int) {
+				if i == 1 {
+					time.Sleep(time.Millisecond)
+					runtime.Goexit()
+				}
+			})
+		}()
+		select {
+		case r := <-done:
+			if pe, ok := r.(*PanicError); r != nil && (!ok || pe.Label != "goexit") {
+				t.Fatalf("recovered %v", r)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("ParallelFor hung after runtime.Goexit in a body")
+		}
+	}
+	got := ParallelReduce("after", Range(0, 100000).On(th), Sum[int](), func(i int, acc *int) { *acc += 2 })
+	if got != 200000 {
+		t.Fatalf("after Goexit: %d", got)
+	}
+}
+
+func TestGoexitInTask(t *testing.T) {
+	inst := DefaultHostExecutionSpace().NewInstance()
+	ran := false
+	inst.Submit("exit", func() { runtime.Goexit() })
+	inst.Submit("next", func() { ran = true })
+	err := inst.Fence()
+	if pe, ok := err.(*PanicError); !ok || pe.Label != "exit" || !ran {
+		t.Fatalf("Fence() = %v, later task ran: %v", err, ran)
+	}
+}
+
+// spinWork is about a microsecond of arithmetic that the compiler keeps.
+func spinWork(seed float64) float64 {
+	x := seed
+	for range 300 {
+		x = x*1.0000001 + 1e-9
+	}
+	return x
+}
+
+// BenchmarkDispatchWork is BenchmarkDispatch with a body long enough
+// (about 1 µs per index) that both goroutines take part.
+func BenchmarkDispatchWork(b *testing.B) {
+	var out [2]cacheLine
+	var res [2]float64
+	benchVs(b, 64, func() {
+		ParallelFor("work", Range(0, 2), func(i int) { res[i] = spinWork(float64(out[i][0])) })
+	}, func() {
+		var wg sync.WaitGroup
+		for i := range 2 {
+			wg.Go(func() { res[i] = spinWork(float64(out[i][0])) })
+		}
+		wg.Wait()
+	})
+}

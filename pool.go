@@ -39,23 +39,23 @@ type pool struct {
 	mu      sync.Mutex    // held by the goroutine running the current region
 	done    chan struct{} // wakes a parked caller
 
-	// The current region, written by the caller before it bumps gen, on
-	// one cache line so that a worker fetches it in one transfer.
-	_     cacheLine
-	gen   atomic.Uint64 // bumped to start a region (or to stop)
-	end   int
-	chunk int
-	body  func(lo, hi int)
-	index func(i int)
-	stop  atomic.Bool
+	// The current region, written by the caller before it bumps gen, and
+	// the counters a joining worker touches, together in one or two cache
+	// lines: a worker joins in about two cache-line transfers.
+	_      cacheLine
+	gen    atomic.Uint64 // bumped to start a region (or to stop)
+	next   atomic.Int64  // the next unit to hand out
+	joined atomic.Int64  // workers in the region, plus closedRegion once closed
+	end    int
+	chunk  int
+	body   func(lo, hi int)
+	index  func(i int)
+	stop   atomic.Bool
 
 	_           cacheLine
-	next        atomic.Int64 // the next unit to hand out
-	_           cacheLine
-	joined      atomic.Int64 // workers in the region, plus closedRegion once closed
 	callerState atomic.Int32
-	_           cacheLine
 	panicked    atomic.Pointer[panicked]
+	_           cacheLine
 }
 
 const closedRegion = -1 << 40
@@ -93,10 +93,13 @@ func (p *pool) close() {
 // run executes the region on the caller and the workers and returns its
 // first panic. When the pool is busy or has no workers, or the region is a
 // single chunk, the caller runs it alone.
-func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) *panicked {
+func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
 	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
 		return runSerial(begin, end, chunk, body, index)
 	}
+	// finish runs even when a body calls runtime.Goexit on this goroutine,
+	// so the pool is left whole.
+	defer p.finish(&pv)
 	p.end, p.chunk, p.body, p.index = end, chunk, body, index
 	p.panicked.Store(nil)
 	p.next.Store(int64(begin))
@@ -106,13 +109,18 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	p.gen.Add(1)
 	p.wakeWorkers()
 	p.participate()
+	return nil
+}
+
+// finish closes the region, waits for the workers that joined it and
+// returns its first panic in *pv.
+func (p *pool) finish(pv **panicked) {
 	if p.joined.Add(closedRegion) != closedRegion {
 		p.waitWorkers()
 	}
-	pv := p.panicked.Load()
+	*pv = p.panicked.Load()
 	p.body, p.index = nil, nil
 	p.mu.Unlock()
-	return pv
 }
 
 func (p *pool) wakeWorkers() {
@@ -160,17 +168,33 @@ func (p *pool) work(w *worker) {
 		if p.stop.Load() {
 			return
 		}
-		if p.joined.Add(1) > 0 {
-			// Joined: the region cannot change until this worker leaves.
-			last = p.gen.Load()
-			p.participate()
+		p.join(w, &last)
+	}
+}
+
+// join runs the current region on a worker if it is still open.
+func (p *pool) join(w *worker, last *uint64) {
+	goexit := true
+	defer func() {
+		if goexit {
+			// A body called runtime.Goexit, which ends this goroutine:
+			// report it and put a new goroutine in its place.
+			p.next.Store(int64(p.end))
+			p.panicked.CompareAndSwap(nil, &panicked{value: "runtime.Goexit called in a kernel body"})
+			go p.work(w)
 		}
 		if p.joined.Add(-1) == closedRegion {
 			if p.callerState.Load() == stateParked && p.callerState.CompareAndSwap(stateParked, stateRunning) {
 				p.done <- struct{}{}
 			}
 		}
+	}()
+	if p.joined.Add(1) > 0 {
+		// Joined: the region cannot change until this worker leaves.
+		*last = p.gen.Load()
+		p.participate()
 	}
+	goexit = false
 }
 
 // waitRegion returns the current generation once it differs from last.
