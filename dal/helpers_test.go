@@ -73,3 +73,9 @@ func must(t *testing.T, err error) {
 }
 
 func same[T any](p, q []T) bool { return len(p) > 0 && len(q) > 0 && &p[0] == &q[0] }
+
+// nowhere is a memory space that neither the host nor an allocator reaches.
+type nowhere struct{}
+
+func (nowhere) Name() string         { return "Nowhere" }
+func (nowhere) HostAccessible() bool { return false }
