@@ -172,20 +172,29 @@ func (a Array[T]) MutableData() ([]T, error) {
 
 // At returns element i. It panics, naming i and the count, unless
 // 0 <= i < Count, and panics like Data for a released handle or memory the
-// host cannot access.
+// host cannot access. At is a call per element (BenchmarkAt measures it at
+// a few times a slice index); loops over many elements should range over
+// Data instead.
 func (a Array[T]) At(i int) T {
+	// A released handle, and one whose elements the host cannot access,
+	// has a nil slice, so the length check catches them too; atMessage
+	// sorts out which.
+	if h := a.h; h != nil && uint(i) < uint(len(h.data)) {
+		return h.data[i]
+	}
+	panic(a.atMessage(i))
+}
+
+func (a Array[T]) atMessage(i int) string {
 	h := a.live("At")
 	n := 0
 	if h != nil {
 		n = h.count
 	}
 	if uint(i) >= uint(n) {
-		panic(fmt.Sprintf("dal: index %d out of range for an array of %d elements", i, n))
+		return fmt.Sprintf("dal: index %d out of range for an array of %d elements", i, n)
 	}
-	if h.data == nil {
-		panic(noHostMessage("At", h.space()))
-	}
-	return h.data[i]
+	return noHostMessage("At", h.space())
 }
 
 // Space returns the memory space of the elements; HostSpace for the empty

@@ -43,6 +43,9 @@ func (a *Array[T]) Release() error {
 	if a.h.released.Swap(true) {
 		return fmt.Errorf("dal: Release of an array of %s: %w", typeName[T](), ErrReleasedTwice)
 	}
+	// Only the winner of the swap gets here. Dropping the slice makes At,
+	// which skips the released flag for speed, fail its bounds check.
+	a.h.data = nil
 	if a.h.rec == nil {
 		return nil
 	}
