@@ -30,9 +30,10 @@ var ErrReleased = errors.New("dal: the array was released")
 // constructor does. See the package documentation for the rules.
 //
 // The zero Array is empty: no elements, immutable, and it holds nothing.
-// Methods that may give it a handle (Release and the Reset forms) take a
-// pointer receiver; the others take a value, so they can be called on a
-// function's result.
+// Methods that change what the handle holds or how (Release, the Reset
+// forms, NeedMutableData, DiscardMutableData) take a pointer receiver, so
+// that they can give the zero Array a handle; the others take a value, so
+// they can be called on a function's result.
 //
 // A handle is not safe for concurrent mutation; distinct handles on the
 // same block may be shared, sliced and released from any goroutines.

@@ -166,7 +166,7 @@ func (a *Array[T]) NeedMutableData() error {
 // DiscardMutableData makes this handle hold its elements read-only; the
 // block, and the other handles on it, are unchanged. Share first to keep a
 // mutable handle as well. It panics for a released handle.
-func (a Array[T]) DiscardMutableData() {
+func (a *Array[T]) DiscardMutableData() {
 	if h := a.live("DiscardMutableData"); h != nil {
 		h.mutable = false
 	}
