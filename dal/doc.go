@@ -1,0 +1,60 @@
+// Package dal provides Array, a flat array with shared ownership and
+// immutable or mutable data, modelled on oneDAL's array<T>.
+//
+// An Array is a handle on one contiguous block of elements. The block is
+// owned by a kokkos.Allocation, the same record that owns the memory of
+// kokkos views, so arrays and rank-1 views convert into each other without
+// copying (Array.View, FromView) and count holders together.
+//
+// # Making arrays
+//
+// Empty, Zeros and Full allocate a new block that the array owns, with
+// mutable data, in kokkos.HostSpace or, with InSpace, in another memory
+// space. Wrap and WrapMutable put a handle on the caller's slice without
+// copying and never free it. WrapWithDeleter and WrapMutableWithDeleter
+// take ownership of the caller's memory: the deleter runs exactly once,
+// when the block's last holder is released.
+//
+// # Holders, and why Go needs Share and Release
+//
+// In C++ an array's copy constructor adds a reference and its destructor
+// drops one. Go copies values silently and has no destructors, so dal makes
+// holders explicit:
+//
+//   - a.Share() returns a new handle that counts one holder: the copy
+//     constructor. So do a.Slice, Cast, ResetAlias and a.View.
+//   - b := a (assignment, passing a as an argument, storing it in a struct)
+//     counts nothing: b is the same handle as a, as a C++ reference is. A
+//     Release, Reset or NeedMutableData through b acts on a too.
+//   - a.Release() drops the handle's hold: the destructor. A released
+//     handle's data may no longer be used, and a second Release is an
+//     error.
+//   - a Reset form (a.Reset, a.ResetCount, ...) drops the old hold and takes
+//     a new one in the same handle: oneDAL's reset. Assigning a new array to
+//     a variable (a = dal.Wrap(x)) does not release what a held.
+//
+// Element memory is freed when the last holder releases the block: the
+// deleter runs, or memory outside the Go heap (a kokkos.BlockSpace) is
+// returned to its space. Go memory (Empty, Zeros and Full in HostSpace, Wrap)
+// is reclaimed by the garbage collector once nothing refers to it, so a
+// forgotten Release there costs nothing; for a deleter or a block space it
+// delays the free until a runtime cleanup notices that the holders became
+// unreachable, which may be never. Release what you Share.
+//
+// # Mutability
+//
+// Mutability belongs to the handle. MutableData returns ErrNoMutableData
+// for a handle holding immutable data; Data always reads. NeedMutableData
+// gives an immutable handle a private mutable copy of its elements and
+// leaves every other handle on the original block as it was;
+// DiscardMutableData makes a handle read-only. Go has no read-only slices:
+// the slice that Data returns must not be written unless HasMutableData is
+// true.
+//
+// # Memory spaces
+//
+// An array in a space the host cannot access (GPU memory) has no host
+// slice: Data and At panic, MutableData and NeedMutableData return errors,
+// and Addr gives the element address in the space. Slice, Cast, Share and
+// View work as for host memory.
+package dal

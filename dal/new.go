@@ -1,0 +1,174 @@
+package dal
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"unsafe"
+
+	"github.com/gokkos/kokkos"
+)
+
+// DefaultLabel labels the allocations of arrays made without WithLabel.
+const DefaultLabel = "dal.Array"
+
+// An Option adjusts how Empty, Zeros, Full and ResetCount allocate.
+type Option func(*config)
+
+type config struct {
+	space kokkos.MemorySpace
+	label string
+}
+
+// InSpace allocates in s instead of kokkos.HostSpace. A kokkos.BlockSpace
+// allocates with its Allocate method, outside the Go heap, and its block is
+// freed at the last Release.
+func InSpace(s kokkos.MemorySpace) Option { return func(c *config) { c.space = s } }
+
+// WithLabel labels the allocation; the label appears in errors and in leak
+// reports.
+func WithLabel(label string) Option { return func(c *config) { c.label = label } }
+
+func makeConfig(opts []Option) config {
+	c := config{space: kokkos.HostSpace, label: DefaultLabel}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if c.space == nil {
+		c.space = kokkos.HostSpace
+	}
+	return c
+}
+
+// Empty returns a mutable array owning a new block of n elements whose
+// contents are unspecified (Go memory is zeroed; other spaces are not). It
+// returns an error when n is negative or the space cannot allocate.
+func Empty[T any](n int, opts ...Option) (Array[T], error) {
+	h, err := allocate[T]("Empty", n, makeConfig(opts), false)
+	return Array[T]{h}, err
+}
+
+// Zeros returns a mutable array owning a new block of n zero elements. It
+// returns an error when n is negative or the space cannot allocate.
+func Zeros[T any](n int, opts ...Option) (Array[T], error) {
+	h, err := allocate[T]("Zeros", n, makeConfig(opts), true)
+	return Array[T]{h}, err
+}
+
+// Full returns a mutable array owning a new block of n elements equal to v.
+// It returns an error when n is negative, when the space cannot allocate and
+// when the host cannot write the space's memory.
+func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
+	cfg := makeConfig(opts)
+	if !cfg.space.HostAccessible() {
+		return Array[T]{}, fmt.Errorf("dal: Full(%d) in %s: the host cannot write that space's memory; use Zeros or Empty", n, cfg.space.Name())
+	}
+	h, err := allocate[T]("Full", n, cfg, false)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	for i := range h.data {
+		h.data[i] = v
+	}
+	return Array[T]{h}, nil
+}
+
+// allocate returns a mutable handle on a new block of n elements.
+func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error) {
+	fail := func(format string, args ...any) (*handle[T], error) {
+		return nil, fmt.Errorf("dal: %s(%d) of %s in %s: %s", op, n, typeName[T](), cfg.space.Name(), fmt.Sprintf(format, args...))
+	}
+	size := sizeOf[T]()
+	if n < 0 {
+		return fail("the count is negative")
+	}
+	if size > 0 && n > math.MaxInt/size {
+		return fail("%d elements of %d bytes overflow int", n, size)
+	}
+	bytes := n * size
+	bs, ok := cfg.space.(kokkos.BlockSpace)
+	if !ok {
+		if !cfg.space.HostAccessible() {
+			return fail("the space is neither host memory nor a kokkos.BlockSpace")
+		}
+		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
+		return &handle[T]{data: make([]T, n), count: n, mutable: true, rec: rec}, nil
+	}
+	if hasPointers(reflect.TypeFor[T]()) {
+		return fail("the element type holds Go pointers, which cannot live outside the Go heap")
+	}
+	rec, blk, err := kokkos.NewBlockAllocation(cfg.label, bs, bytes, zero)
+	if err != nil {
+		return nil, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
+	}
+	h := &handle[T]{count: n, mutable: true, rec: rec}
+	switch {
+	case !cfg.space.HostAccessible():
+		// No host slice: the elements are reached through Addr.
+	case n == 0:
+		h.data = []T{}
+	case blk.Host == nil:
+		_ = rec.Release()
+		return fail("the space reports host access but gave no host address")
+	default:
+		h.data = unsafe.Slice((*T)(blk.Host), n)
+	}
+	return h, nil
+}
+
+// hasPointers reports whether values of t hold Go pointers.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func,
+		reflect.Interface, reflect.Slice, reflect.String:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Wrap returns an immutable array over the caller's memory data, without
+// copying. The array never frees data: the caller keeps it valid (in Go,
+// reachable) and unchanged while any handle on it lives. Handles on it count
+// holders like any other block.
+func Wrap[T any](data []T) Array[T] { return Array[T]{wrapHandle(data, false, nil)} }
+
+// WrapMutable is Wrap for memory the array may write: the handle has
+// mutable data.
+func WrapMutable[T any](data []T) Array[T] { return Array[T]{wrapHandle(data, true, nil)} }
+
+// WrapWithDeleter returns an immutable array over the caller's memory data
+// that owns it: deleter runs exactly once, when the last holder of the
+// block (this handle, its shared copies, slices, aliases, casts and views)
+// is released. If the holders become unreachable without their Release, a
+// runtime cleanup runs deleter as a safety net. A nil deleter makes it Wrap.
+func WrapWithDeleter[T any](data []T, deleter func()) Array[T] {
+	return Array[T]{wrapHandle(data, false, deleter)}
+}
+
+// WrapMutableWithDeleter is WrapWithDeleter for memory the array may write.
+func WrapMutableWithDeleter[T any](data []T, deleter func()) Array[T] {
+	return Array[T]{wrapHandle(data, true, deleter)}
+}
+
+func wrapHandle[T any](data []T, mutable bool, deleter func()) *handle[T] {
+	var free func() error
+	if deleter != nil {
+		free = func() error { deleter(); return nil }
+	}
+	n := len(data)
+	if data == nil {
+		data = []T{}
+	}
+	rec := kokkos.NewAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
+	return &handle[T]{data: data[:n:n], count: n, mutable: mutable, rec: rec}
+}

@@ -1,0 +1,250 @@
+package dal
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// Share returns a new handle on the same elements, with the same
+// mutability, and counts it as a holder of the block: oneDAL's copy
+// constructor. No element is copied. Release the result when done with it.
+// Sharing the empty array returns the empty array. Share panics for a
+// released handle.
+func (a Array[T]) Share() Array[T] {
+	h := a.live("Share")
+	if h == nil {
+		return Array[T]{}
+	}
+	return Array[T]{h.derive(h.data, h.count, h.off, h.mutable)}
+}
+
+// derive returns a new handle on part of h's block, holding it.
+func (h *handle[T]) derive(data []T, count, off int, mutable bool) *handle[T] {
+	h.rec.Retain()
+	return &handle[T]{data: data, count: count, off: off, mutable: mutable, rec: h.rec}
+}
+
+// Release drops this handle's hold on its block and marks the handle
+// released: its data may no longer be used (Data and At panic, the other
+// methods return errors). The release that drops the block's last holder
+// frees it: it runs the deleter of WrapWithDeleter, or returns memory
+// outside the Go heap to its space (and returns that space's error, if any);
+// Go memory is left to the garbage collector. Releasing the empty array
+// holds nothing and succeeds; releasing a handle twice, or through two
+// assigned copies of it, is an error.
+func (a *Array[T]) Release() error {
+	if a.h == nil {
+		a.h = &handle[T]{}
+		a.h.released.Store(true)
+		return nil
+	}
+	if a.h.released.Swap(true) {
+		return fmt.Errorf("dal: Release of an array of %s: %w", typeName[T](), ErrReleasedTwice)
+	}
+	// Only the winner of the swap gets here. Dropping the slice makes At,
+	// which skips the released flag for speed, fail its bounds check.
+	a.h.data = nil
+	if a.h.rec == nil {
+		return nil
+	}
+	return a.h.rec.Release()
+}
+
+// ErrReleasedTwice is wrapped by the error of a second Release of a handle.
+var ErrReleasedTwice = errors.New("dal: the array was already released")
+
+// replace gives a's handle the new state n, then drops the handle's hold on
+// its old block. The handle is no longer released. Other variables assigned
+// from a see the change; handles made by Share do not.
+func (a *Array[T]) replace(n *handle[T]) error {
+	if a.h == nil {
+		a.h = new(handle[T])
+	}
+	h := a.h
+	old := h.rec
+	wasReleased := h.released.Load()
+	h.data, h.count, h.mutable, h.rec, h.off = n.data, n.count, n.mutable, n.rec, n.off
+	h.released.Store(false)
+	if old == nil || wasReleased {
+		return nil
+	}
+	return old.Release()
+}
+
+// Reset makes the handle empty, dropping its hold on its block (see Release
+// for what the last holder's release does). It returns the error of that
+// release.
+func (a *Array[T]) Reset() error {
+	if a.h == nil {
+		return nil
+	}
+	return a.replace(&handle[T]{})
+}
+
+// ResetCount gives the handle a new mutable block of n elements whose
+// contents are unspecified, as Empty, and drops its hold on the old block.
+// The block is always new, even when n is not larger than Count. On an
+// allocation error the handle is unchanged.
+func (a *Array[T]) ResetCount(n int, opts ...Option) error {
+	nh, err := allocate[T]("ResetCount", n, makeConfig(opts), false)
+	if err != nil {
+		return err
+	}
+	return a.replace(nh)
+}
+
+// ResetWithDeleter gives the handle the caller's memory data, immutable, as
+// WrapWithDeleter, and drops its hold on the old block.
+func (a *Array[T]) ResetWithDeleter(data []T, deleter func()) error {
+	return a.replace(wrapHandle(data, false, deleter))
+}
+
+// ResetMutableWithDeleter is ResetWithDeleter for memory the array may
+// write.
+func (a *Array[T]) ResetMutableWithDeleter(data []T, deleter func()) error {
+	return a.replace(wrapHandle(data, true, deleter))
+}
+
+// ResetAlias makes the handle an immutable view of data that shares the
+// ownership of owner's block, whatever owner's element type, as oneDAL's
+// reset(ref, data, count): the handle counts as a holder of owner's block,
+// so the block outlives it. data should lie in memory that owner's block
+// keeps valid, typically part of it. The handle drops its hold on its old
+// block. It returns an error, and leaves the handle unchanged, when owner is
+// empty or released or lives where the host cannot access it.
+func (a *Array[T]) ResetAlias(owner Owner, data []T) error {
+	return a.resetAlias(owner, data, false)
+}
+
+// ResetAliasMutable is ResetAlias for data the array may write.
+func (a *Array[T]) ResetAliasMutable(owner Owner, data []T) error {
+	return a.resetAlias(owner, data, true)
+}
+
+func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
+	rec, released := owner.ownership()
+	switch {
+	case released:
+		return fmt.Errorf("dal: ResetAlias with an owner that was released: %w", ErrReleased)
+	case rec == nil:
+		return errors.New("dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
+	case !rec.Space().HostAccessible():
+		return fmt.Errorf("dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
+	}
+	rec.Retain()
+	n := len(data)
+	if data == nil {
+		data = []T{}
+	}
+	return a.replace(&handle[T]{data: data[:n:n], count: n, mutable: mutable, rec: rec})
+}
+
+// NeedMutableData makes sure this handle has mutable data. On a mutable or
+// empty array it does nothing. Otherwise it copies the elements into a new
+// block that the handle owns (in the same memory space), and drops the
+// handle's hold on the old block: other handles on the old block keep it,
+// still immutable. It returns an error for a released handle and for an
+// array in a space the host cannot access.
+func (a *Array[T]) NeedMutableData() error {
+	h, err := a.liveErr("NeedMutableData")
+	if err != nil || h == nil || h.mutable || h.count == 0 {
+		return err
+	}
+	if h.noHost() {
+		return errors.New(noHostMessage("NeedMutableData", h.space()))
+	}
+	nh, err := allocate[T]("NeedMutableData", h.count, config{space: h.space(), label: h.rec.Label()}, false)
+	if err != nil {
+		return err
+	}
+	copy(nh.data, h.data)
+	return a.replace(nh)
+}
+
+// DiscardMutableData makes this handle hold its elements read-only; the
+// block, and the other handles on it, are unchanged. Share first to keep a
+// mutable handle as well. It panics for a released handle.
+func (a *Array[T]) DiscardMutableData() {
+	if h := a.live("DiscardMutableData"); h != nil {
+		h.mutable = false
+	}
+}
+
+// Slice returns a new handle on the elements [first, last) of a, without
+// copying, with a's mutability; it counts as a holder of the block, so the
+// block outlives a if a is released first. Release it when done. It returns
+// an error unless 0 <= first <= last <= Count, and for a released handle.
+func (a Array[T]) Slice(first, last int) (Array[T], error) {
+	h, err := a.liveErr("Slice")
+	if err != nil {
+		return Array[T]{}, err
+	}
+	n := 0
+	if h != nil {
+		n = h.count
+	}
+	if first < 0 || first > last || last > n {
+		return Array[T]{}, fmt.Errorf("dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
+	}
+	if h == nil {
+		return Array[T]{}, nil
+	}
+	var data []T
+	if h.data != nil {
+		data = h.data[first:last:last]
+	}
+	return Array[T]{h.derive(data, last-first, h.off+first*sizeOf[T](), h.mutable)}, nil
+}
+
+// Cast returns a new handle that reinterprets a's elements as elements of
+// type U, without copying, with a's mutability; it counts as a holder of
+// the block. It returns an error when the byte size of a is not a multiple
+// of U's size, when a's first element is not aligned for U, when T or U
+// holds Go pointers (unless they are the same type), when either has size
+// zero, and for a released handle.
+func Cast[U, T any](a Array[T]) (Array[U], error) {
+	h, err := a.liveErr("Cast")
+	if err != nil {
+		return Array[U]{}, err
+	}
+	tn, un := typeName[T](), typeName[U]()
+	ts, us := sizeOf[T](), sizeOf[U]()
+	fail := func(format string, args ...any) (Array[U], error) {
+		return Array[U]{}, fmt.Errorf("dal: cannot cast an array of %d %s to %s: %s", a.Count(), tn, un, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case ts == 0 || us == 0:
+		return fail("element types of size zero cannot be reinterpreted")
+	case tn != un && (hasPointersOf[T]() || hasPointersOf[U]()):
+		return fail("element types holding Go pointers cannot be reinterpreted")
+	}
+	if h == nil {
+		return Array[U]{}, nil
+	}
+	bytes := h.count * ts
+	if bytes%us != 0 {
+		return fail("%d bytes are not a multiple of %s's %d bytes", bytes, un, us)
+	}
+	addr := a.Addr()
+	if h.data != nil && h.count > 0 {
+		addr = uintptr(unsafe.Pointer(&h.data[0]))
+	}
+	if addr%uintptr(alignOf[U]()) != 0 {
+		return fail("its first element at %#x is not aligned to %s's %d bytes", addr, un, alignOf[U]())
+	}
+	n := bytes / us
+	var data []U
+	switch {
+	case h.data == nil:
+	case n == 0:
+		data = []U{}
+	default:
+		data = unsafe.Slice((*U)(unsafe.Pointer(&h.data[0])), n)
+	}
+	h.rec.Retain()
+	return Array[U]{&handle[U]{data: data, count: n, off: h.off, mutable: h.mutable, rec: h.rec}}, nil
+}
+
+func hasPointersOf[T any]() bool { return hasPointers(reflect.TypeFor[T]()) }
