@@ -214,6 +214,10 @@ func (t *Threads) Close() error {
 // their first errors, joined, or nil. It is Kokkos::fence().
 func Fence() error {
 	registry.mu.Lock()
+	if len(registry.m) == 0 {
+		registry.mu.Unlock()
+		return fenceDevices()
+	}
 	qs := make([]*queue, 0, len(registry.m))
 	for q := range registry.m {
 		qs = append(qs, q)

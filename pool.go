@@ -42,10 +42,13 @@ type pool struct {
 	// The current region, written by the caller before it bumps gen, and
 	// the counters a joining worker touches, together in one or two cache
 	// lines: a worker joins in about two cache-line transfers.
-	_      cacheLine
-	gen    atomic.Uint64 // bumped to start a region (or to stop)
-	next   atomic.Int64  // the next unit to hand out
-	joined atomic.Int64  // workers in the region, plus closedRegion once closed
+	_    cacheLine
+	gen  atomic.Uint64 // bumped to start a region (or to stop)
+	next atomic.Int64  // the next unit to hand out
+	// endA is end, readable by workers that have not joined: a worker
+	// skips a region whose chunks are all taken.
+	endA   atomic.Int64
+	joined atomic.Int64 // workers in the region, plus closedRegion once closed
 	end    int
 	chunk  int
 	body   func(lo, hi int)
@@ -86,7 +89,7 @@ func (p *pool) close() {
 	p.mu.Lock()
 	p.stop.Store(true)
 	p.gen.Add(1)
-	p.wakeWorkers()
+	p.wakeWorkers(len(p.workers))
 	p.mu.Unlock()
 }
 
@@ -103,11 +106,14 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	p.end, p.chunk, p.body, p.index = end, chunk, body, index
 	p.panicked.Store(nil)
 	p.next.Store(int64(begin))
+	p.endA.Store(int64(end))
 	// Open by adding, not storing: a late worker's failed join may be
 	// in flight, and its undo must balance.
 	p.joined.Add(-closedRegion)
 	p.gen.Add(1)
-	p.wakeWorkers()
+	// Wake no more parked workers than there are chunks beyond the
+	// caller's first: each wake-up costs a channel send.
+	p.wakeWorkers((end-begin+chunk-1)/chunk - 1)
 	p.participate()
 	return nil
 }
@@ -123,10 +129,15 @@ func (p *pool) finish(pv **panicked) {
 	p.mu.Unlock()
 }
 
-func (p *pool) wakeWorkers() {
+// wakeWorkers wakes up to n parked workers.
+func (p *pool) wakeWorkers(n int) {
 	for _, w := range p.workers {
+		if n <= 0 {
+			return
+		}
 		if w.state.Load() == stateParked && w.state.CompareAndSwap(stateParked, stateRunning) {
 			w.wake <- struct{}{}
+			n--
 		}
 	}
 }
@@ -174,6 +185,10 @@ func (p *pool) work(w *worker) {
 
 // join runs the current region on a worker if it is still open.
 func (p *pool) join(w *worker, last *uint64) {
+	if p.next.Load() >= p.endA.Load() {
+		// Every chunk is taken: joining would only make the caller wait.
+		return
+	}
 	goexit := true
 	defer func() {
 		if goexit {
