@@ -94,6 +94,10 @@ func TestSubviewAgainstParent(t *testing.T) {
 			args, begins := randArgs(rng, ext, m)
 			sub := subviewN(parent, m, args)
 			sd := sub.viewDesc()
+			// the accessors rely on it: in-bounds indices stay inside data
+			if sd.span() > len(sd.data) {
+				t.Fatalf("subview span %d exceeds its %d elements", sd.span(), len(sd.data))
+			}
 			if sd.rec != parent.viewDesc().rec || sd.label() != "P" {
 				t.Fatal("subview must share allocation and label")
 			}

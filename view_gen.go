@@ -77,11 +77,10 @@ func (v *View0[T]) At() T {
 // Set stores x at the view's only position, atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View0[T]) Set(x T) {
-	o := 0
-	if uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError0[T]{*v, true})
 	}
-	p := &v.data[o]
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -96,11 +95,11 @@ func (v *View0[T]) Set(x T) {
 // Ptr returns a pointer to the element at the view's only position. It panics like
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
-	o := 0
-	if uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError0[T]{*v, true})
 	}
-	return &v.data[o]
+	return p
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -340,11 +339,12 @@ func (v *View1[T]) At(i0 int) T {
 // Set stores x at (i0), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
-	o := i0 * v.str[0]
-	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -359,11 +359,12 @@ func (v *View1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
-	o := i0 * v.str[0]
-	if uint(i0) >= uint(v.ext[0]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -659,11 +660,12 @@ func (v *View2[T]) At(i0, i1 int) T {
 // Set stores x at (i0, i1), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -678,11 +680,12 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
-	o := i0*v.str[0] + i1*v.str[1]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1048,11 +1051,12 @@ func (v *View3[T]) At(i0, i1, i2 int) T {
 // Set stores x at (i0, i1, i2), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1067,11 +1071,12 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1485,11 +1490,12 @@ func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 // Set stores x at (i0, i1, i2, i3), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1504,11 +1510,12 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1980,11 +1987,12 @@ func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1999,11 +2007,12 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -2543,11 +2552,12 @@ func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -2562,11 +2572,12 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -3184,11 +3195,12 @@ func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -3203,11 +3215,12 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -3913,11 +3926,12 @@ func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	p := &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(x)))
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -3932,11 +3946,12 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	o := i0*v.str[0] + i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return &v.data[o]
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(*p)))
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it

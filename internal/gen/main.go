@@ -187,11 +187,14 @@ func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 // Set stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}, atomically for a view with the
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
-	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	p := &v.data[o]
+{{- if $n}}
+	// Indices within the extents address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*v.str[#]" " + "}})*unsafe.Sizeof(x)))
+{{- end}}
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -206,11 +209,16 @@ func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 // Ptr returns a pointer to the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}. It panics like
 // At, and for a read-only view.
 func (v *View{{$n}}[T]) Ptr({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
-	o := {{if $n}}{{list $n "i#*v.str[#]" " + "}}{{else}}0{{end}}
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}uint(o) >= uint(len(v.data)) || v.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(v.data)
+	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&flagReadOnly != 0 || p == nil {
 		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-	return &v.data[o]
+{{- if $n}}
+	// Indices within the extents address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*v.str[#]" " + "}})*unsafe.Sizeof(*p)))
+{{- else}}
+	return p
+{{- end}}
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
