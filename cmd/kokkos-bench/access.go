@@ -57,6 +57,30 @@ func runAccess(cfg config, add func(measure)) error {
 		add(measure{Name: "rank-3 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.10, GoalOp: "<="})
 	}
 
+	// DynRankView and OffsetView against the rank-typed view
+	{
+		v := kokkos.Must(kokkos.NewView2[float64]("v2", n, n))
+		fillPattern(v.Data())
+		d := kokkos.DynRankFrom[float64](v)
+		k, b := timeAlternating(cfg.reps, func() { sinkF = sumDyn2(&d) }, func() { sinkF = sumRight2(&v) })
+		add(measure{Name: "DynRankView rank-2 At2 sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.3, GoalOp: "<=",
+			Note: "baseline: View2 At"})
+		o := kokkos.Must(kokkos.OffsetView2Of(v, [2]int{-1, 5}))
+		k, b = timeAlternating(cfg.reps, func() { sinkF = sumOffset2(&o) }, func() { sinkF = sumRight2(&v) })
+		add(measure{Name: "OffsetView2 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.1, GoalOp: "<=",
+			Note: "baseline: View2 At"})
+		v3 := kokkos.Must(kokkos.NewView3[float64]("v3", n3, n3, n3))
+		fillPattern(v3.Data())
+		d3 := kokkos.DynRankFrom[float64](v3)
+		k, b = timeAlternating(cfg.reps, func() { sinkF = sumDyn3(&d3) }, func() { sinkF = sumRight3(&v3) })
+		add(measure{Name: "DynRankView rank-3 At3 sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.3, GoalOp: "<=",
+			Note: "baseline: View3 At"})
+		o3 := kokkos.Must(kokkos.OffsetView3Of(v3, [3]int{-2, 0, 3}))
+		k, b = timeAlternating(cfg.reps, func() { sinkF = sumOffset3(&o3) }, func() { sinkF = sumRight3(&v3) })
+		add(measure{Name: "OffsetView3 At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.1, GoalOp: "<=",
+			Note: "baseline: View3 At"})
+	}
+
 	// rows as slices
 	v, err := kokkos.NewView2[float64]("rows", n, n)
 	if err != nil {
@@ -176,6 +200,50 @@ func sliceSumRows(d []float64, n0, n1 int) float64 {
 	for i := 0; i < n0; i++ {
 		for _, x := range d[i*n1 : (i+1)*n1] {
 			s += x
+		}
+	}
+	return s
+}
+
+func sumDyn2(d *kokkos.DynRankView[float64]) float64 {
+	s := 0.0
+	for i := 0; i < d.Extent(0); i++ {
+		for j := 0; j < d.Extent(1); j++ {
+			s += d.At2(i, j)
+		}
+	}
+	return s
+}
+
+func sumDyn3(d *kokkos.DynRankView[float64]) float64 {
+	s := 0.0
+	for i := 0; i < d.Extent(0); i++ {
+		for j := 0; j < d.Extent(1); j++ {
+			for k := 0; k < d.Extent(2); k++ {
+				s += d.At3(i, j, k)
+			}
+		}
+	}
+	return s
+}
+
+func sumOffset2(o *kokkos.OffsetView2[float64]) float64 {
+	s := 0.0
+	for i := o.Begin(0); i < o.End(0); i++ {
+		for j := o.Begin(1); j < o.End(1); j++ {
+			s += o.At(i, j)
+		}
+	}
+	return s
+}
+
+func sumOffset3(o *kokkos.OffsetView3[float64]) float64 {
+	s := 0.0
+	for i := o.Begin(0); i < o.End(0); i++ {
+		for j := o.Begin(1); j < o.End(1); j++ {
+			for k := o.Begin(2); k < o.End(2); k++ {
+				s += o.At(i, j, k)
+			}
 		}
 	}
 	return s

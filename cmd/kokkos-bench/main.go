@@ -93,6 +93,7 @@ func main() {
 	}
 	if *jsonOut {
 		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false)
 		for _, m := range ms {
 			if err := enc.Encode(m); err != nil {
 				fmt.Fprintln(os.Stderr, "kokkos-bench:", err)
