@@ -54,7 +54,14 @@
 // # Memory spaces
 //
 // An array in a space the host cannot access (GPU memory) has no host
-// slice: Data and At panic, MutableData and NeedMutableData return errors,
-// and Addr gives the element address in the space. Slice, Cast, Share and
-// View work as for host memory.
+// slice: Data and At panic, MutableData returns an error, and Addr gives
+// the element address in the space. Slice, Cast, Share and View work as
+// for host memory; copy elements to and from the host with kokkos.DeepCopy
+// on the array's View. Full and NeedMutableData work there too when the
+// space implements kokkos.CopySpace: Full fills the new block with
+// kokkos.Fill, and NeedMutableData copies into a new block of the same
+// space with kokkos.DeepCopy, without passing through the host. In a space
+// that implements neither host access nor kokkos.CopySpace they return an
+// error. Zeros asks the space for zero-filled memory; Empty leaves it as
+// the space gives it.
 package dal

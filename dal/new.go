@@ -1,6 +1,7 @@
 package dal
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -50,29 +51,64 @@ func Empty[T any](n int, opts ...Option) (Array[T], error) {
 	return Array[T]{h}, err
 }
 
-// Zeros returns a mutable array owning a new block of n zero elements. It
-// returns an error when n is negative or the space cannot allocate.
+// Zeros returns a mutable array owning a new block of n zero elements. Go
+// memory starts zeroed; a kokkos.BlockSpace, host-accessible or not, is
+// asked for zero-filled memory (Allocate with zero true). It returns an
+// error when n is negative or the space cannot allocate.
 func Zeros[T any](n int, opts ...Option) (Array[T], error) {
 	h, err := allocate[T]("Zeros", n, makeConfig(opts), true)
 	return Array[T]{h}, err
 }
 
 // Full returns a mutable array owning a new block of n elements equal to v.
-// It returns an error when n is negative, when the space cannot allocate and
-// when the host cannot write the space's memory.
+// The elements are stored by kokkos.Fill over a view of the block, so a
+// space the host cannot access (such as GPU memory) is filled through its
+// kokkos.CopySpace methods. It returns an error when n is negative, when
+// the space cannot allocate or fill, and when the host cannot access the
+// space and the space does not implement kokkos.CopySpace.
 func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 	cfg := makeConfig(opts)
-	if !cfg.space.HostAccessible() {
-		return Array[T]{}, fmt.Errorf("dal: Full(%d) in %s: the host cannot write that space's memory; use Zeros or Empty", n, cfg.space.Name())
+	if n > 0 && lacksCopySpace(cfg.space) {
+		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
 	}
 	h, err := allocate[T]("Full", n, cfg, false)
 	if err != nil {
 		return Array[T]{}, err
 	}
-	for i := range h.data {
-		h.data[i] = v
+	if err := fillBlock(h, v); err != nil {
+		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %w", n, typeName[T](), cfg.space.Name(), errors.Join(err, h.rec.Release()))
 	}
 	return Array[T]{h}, nil
+}
+
+// lacksCopySpace reports whether s is a kokkos.BlockSpace that the host
+// cannot access and that cannot copy or fill its own memory, because it
+// does not implement kokkos.CopySpace. Other spaces that the host cannot
+// access are refused by allocate.
+func lacksCopySpace(s kokkos.MemorySpace) bool {
+	if s.HostAccessible() {
+		return false
+	}
+	_, block := s.(kokkos.BlockSpace)
+	_, copies := s.(kokkos.CopySpace)
+	return block && !copies
+}
+
+// noCopySpace says what a space that lacksCopySpace is missing.
+const noCopySpace = "the host cannot access that space's memory and the space does not implement kokkos.CopySpace"
+
+// fillBlock stores v in every element of h, a handle on the whole of a new
+// block, with kokkos.Fill over a rank-1 view of the block.
+func fillBlock[T any](h *handle[T], v T) (err error) {
+	if h.count == 0 || sizeOf[T]() == 0 {
+		return nil
+	}
+	view, err := kokkos.ViewFromAllocation1(h.rec, 0, h.count, h.data)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, view.Release()) }()
+	return kokkos.Fill(view, v)
 }
 
 // allocate returns a mutable handle on a new block of n elements.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/gokkos/kokkos"
 )
 
 // Share returns a new handle on the same elements, with the same
@@ -142,25 +144,80 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 }
 
 // NeedMutableData makes sure this handle has mutable data. On a mutable or
-// empty array it does nothing. Otherwise it copies the elements into a new
-// block that the handle owns (in the same memory space), and drops the
-// handle's hold on the old block: other handles on the old block keep it,
-// still immutable. It returns an error for a released handle and for an
-// array in a space the host cannot access.
+// empty array it does nothing. Otherwise it allocates a new block that the
+// handle owns, in the same memory space, copies the elements into it with
+// kokkos.DeepCopy (a space the host cannot access, such as GPU memory, copies
+// them within the space through its kokkos.CopySpace methods), and drops
+// the handle's hold on the old block: other handles on the old block keep
+// it, still immutable. It returns an error, and leaves the handle
+// unchanged, for a released handle, when the space cannot allocate or copy,
+// and when the host cannot access the space and the space does not
+// implement kokkos.CopySpace.
 func (a *Array[T]) NeedMutableData() error {
 	h, err := a.liveErr("NeedMutableData")
 	if err != nil || h == nil || h.mutable || h.count == 0 {
 		return err
 	}
-	if h.noHost() {
-		return errors.New(noHostMessage("NeedMutableData", h.space()))
+	fail := func(err error) error {
+		return fmt.Errorf("dal: NeedMutableData of an array of %s in %s: %w", typeName[T](), h.space().Name(), err)
+	}
+	if h.noHost() && lacksCopySpace(h.space()) {
+		return fail(errors.New(noCopySpace + ", so the elements cannot be copied"))
 	}
 	nh, err := allocate[T]("NeedMutableData", h.count, config{space: h.space(), label: h.rec.Label()}, false)
 	if err != nil {
 		return err
 	}
-	copy(nh.data, h.data)
+	if err := copyElements(nh, h); err != nil {
+		return fail(errors.Join(err, nh.rec.Release()))
+	}
 	return a.replace(nh)
+}
+
+// copyElements copies the elements of src into dst, a handle on the whole
+// of a new block of as many elements in the same space, with
+// kokkos.DeepCopy over rank-1 views.
+func copyElements[T any](dst, src *handle[T]) error {
+	size := sizeOf[T]()
+	switch {
+	case src.count == 0 || size == 0:
+		return nil
+	case src.data != nil:
+		// Host memory: the handle's slice is its elements (an alias's
+		// slice need not lie at off in its owner's block).
+		dv, err := kokkos.ViewFromAllocation1(dst.rec, 0, dst.count, dst.data)
+		if err != nil {
+			return err
+		}
+		sv, err := kokkos.WrapView1(src.data, src.count)
+		if err != nil {
+			return errors.Join(err, dv.Release())
+		}
+		return errors.Join(kokkos.DeepCopy(dv, sv), dv.Release())
+	case src.off%size == 0:
+		return copyBlock[T](dst.rec, src.rec, src.off/size, src.count)
+	default:
+		// A Cast from a smaller type can start inside an element of T
+		// (which then holds no Go pointers): copy the bytes.
+		return copyBlock[byte](dst.rec, src.rec, src.off, src.count*size)
+	}
+}
+
+// copyBlock copies the n elements of type E that start off elements into
+// the block of src to the start of the block of dst, with kokkos.DeepCopy
+// over rank-1 views of the blocks, which the host cannot access.
+func copyBlock[E any](dst, src *kokkos.Allocation, off, n int) (err error) {
+	dv, err := kokkos.ViewFromAllocation1[E](dst, 0, n, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, dv.Release()) }()
+	sv, err := kokkos.ViewFromAllocation1[E](src, off, n, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, sv.Release()) }()
+	return kokkos.DeepCopy(dv, sv)
 }
 
 // DiscardMutableData makes this handle hold its elements read-only; the

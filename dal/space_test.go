@@ -121,11 +121,24 @@ func TestDeviceSpaceHasNoHostSlice(t *testing.T) {
 		t.Fatal("the round trip through a view moved the device array")
 	}
 
+	// mmapSpace implements no kokkos.CopySpace: nothing can fill or copy
+	// its memory.
 	ro := a.Share()
 	ro.DiscardMutableData()
-	wantErr(t, ro.NeedMutableData(), "dal: NeedMutableData of an array in TestDevice, which the host cannot access: copy it to a host array first")
-	_, err = dal.Full(4, float32(1), dal.InSpace(s))
-	wantErr(t, err, "dal: Full(4) in TestDevice: the host cannot write that space's memory; use Zeros or Empty")
+	wantErr(t, ro.NeedMutableData(), "dal: NeedMutableData of an array of float32 in TestDevice: the host cannot access that space's memory and the space does not implement kokkos.CopySpace, so the elements cannot be copied")
+	if ro.HasMutableData() || ro.Addr() != a.Addr() || a.UseCount() != 6 {
+		t.Fatal("a failed NeedMutableData changed the handle or the holders")
+	}
+	_, err = dal.Full(4, randFloat32(1)[0], dal.InSpace(s))
+	wantErr(t, err, "dal: Full(4) of float32 in TestDevice: the host cannot access that space's memory and the space does not implement kokkos.CopySpace, so the elements cannot be filled; use Zeros or Empty")
+	s.wantFrees(t, 0, "after a refused Full")
+	f0, err := dal.Full(0, randFloat32(1)[0], dal.InSpace(s))
+	must(t, err)
+	if f0.Count() != 0 || f0.Space() != s {
+		t.Fatal("Full(0) in a space without CopySpace: want an empty array in that space")
+	}
+	must(t, f0.Release())
+	s.wantFrees(t, 1, "after Full(0)'s release")
 	var alias dal.Array[byte]
 	wantErr(t, alias.ResetAlias(a, nil), "dal: ResetAlias with an owner in TestDevice, which the host cannot access")
 
@@ -134,9 +147,9 @@ func TestDeviceSpaceHasNoHostSlice(t *testing.T) {
 	}
 	must(t, c.Release())
 	must(t, v.Release())
-	s.wantFrees(t, 0, "with a holder alive")
+	s.wantFrees(t, 1, "with a holder alive")
 	must(t, back.Release())
-	s.wantFrees(t, 1, "after the last holder")
+	s.wantFrees(t, 2, "after the last holder")
 }
 
 func TestBlockSpaceErrors(t *testing.T) {
