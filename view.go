@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
 // viewFlags are the per-view bits that the element accessors check.
@@ -89,7 +91,7 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 		data := make([]T, span)
 		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
 	}
-	if hasPointers(reflect.TypeFor[T]()) {
+	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(fmt.Errorf("element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
 	}
 	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit)
@@ -137,23 +139,6 @@ func traitFlags[T any](t Trait) (viewFlags, error) {
 		f |= flagAtomic
 	}
 	return f, nil
-}
-
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func,
-		reflect.Interface, reflect.Slice, reflect.String:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // WithLabel names a view made by a Wrap constructor; allocating

@@ -38,20 +38,11 @@ func copyOn(s *Stream, dst, src uintptr, n int) error {
 	if _, err := lookup(src, n); err != nil {
 		return err
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(de.dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	dev := de.dev
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	if err := c.do("cuMemcpyAsync", de.Label, dev.drv.cuMemcpyAsync, dst, src, uintptr(n), h); err != nil {
 		return err
 	}
@@ -167,19 +158,11 @@ func copy2DOn(s *Stream, dst uintptr, dstPitch int, dstGo []byte, src uintptr, s
 		}
 		m.srcMemoryType, m.srcDevice = memUnified, src
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	if err := c.do("cuMemcpy2DAsync_v2", label, dev.drv.cuMemcpy2DAsync, uintptr(unsafe.Pointer(m)), h); err != nil {
 		return err
 	}
@@ -231,20 +214,11 @@ func fillOn(s *Stream, dst uintptr, pitch, es int, pat uint64, w, rows int) erro
 	if err != nil {
 		return err
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(e.dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	dev := e.dev
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	if err := fillRaw(c, h, e.Label, dst, pitch, es, pat, w, rows); err != nil {
 		return err
 	}

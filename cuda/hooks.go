@@ -232,20 +232,11 @@ func fillBytesOn(s *Stream, dst uintptr, pattern []byte, count int) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(e.dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	dev := e.dev
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	d := dev.drv
 	// Seed the first elements one byte column at a time, then double the
 	// filled prefix.

@@ -3,13 +3,14 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"github.com/gokkos/kokkos"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/gokkos/kokkos"
 
 	"github.com/ebitengine/purego"
 )

@@ -156,20 +156,11 @@ func copyFromHostMode(s *Stream, dst uintptr, src []byte, async bool) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(e.dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	dev := e.dev
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	d := dev.drv
 	if n < stageMin && !async {
 		var pin runtime.Pinner
@@ -217,20 +208,11 @@ func copyToHost(s *Stream, dst []byte, src uintptr) error {
 	if err != nil {
 		return err
 	}
-	h, err := s.acquire()
+	c, h, dev, end, err := s.begin(e.dev)
 	if err != nil {
 		return err
 	}
-	defer s.done()
-	dev := e.dev
-	if s != nil {
-		dev = s.dev
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	defer end()
 	d := dev.drv
 	if n < stageMin {
 		var pin runtime.Pinner

@@ -92,6 +92,26 @@ func (s *Stream) done() {
 	}
 }
 
+// begin prepares a sequence of driver calls on s, or on the legacy default
+// stream when s is nil, for memory of device dev: it holds s against
+// Release and makes the context of s's device (dev's when s is nil)
+// current on a locked thread. It returns the bound context, the stream
+// handle, the device, and end, which undoes both.
+func (s *Stream) begin(dev *Device) (c ctxCall, h uintptr, d *Device, end func(), err error) {
+	if h, err = s.acquire(); err != nil {
+		return ctxCall{}, 0, nil, nil, err
+	}
+	if s != nil {
+		dev = s.dev
+	}
+	c, unlock, err := dev.bind()
+	if err != nil {
+		s.done()
+		return ctxCall{}, 0, nil, nil, err
+	}
+	return c, h, dev, func() { unlock(); s.done() }, nil
+}
+
 // Release destroys the stream after its queued work completes. A second
 // Release returns an error matching ErrReleased.
 func (s *Stream) Release() error { return s.st.destroy() }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/internal/typeinfo"
+
 	"github.com/gokkos/kokkos"
 )
 
@@ -132,7 +134,7 @@ func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error
 		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
 		return &handle[T]{data: make([]T, n), count: n, mutable: true, rec: rec}, nil
 	}
-	if hasPointers(reflect.TypeFor[T]()) {
+	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail("the element type holds Go pointers, which cannot live outside the Go heap")
 	}
 	rec, blk, err := kokkos.NewBlockAllocation(cfg.label, bs, bytes, zero)
@@ -152,24 +154,6 @@ func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error
 		h.data = unsafe.Slice((*T)(blk.Host), n)
 	}
 	return h, nil
-}
-
-// hasPointers reports whether values of t hold Go pointers.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func,
-		reflect.Interface, reflect.Slice, reflect.String:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Wrap returns an immutable array over the caller's memory data, without

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/internal/typeinfo"
+
 	"github.com/gokkos/kokkos"
 )
 
@@ -304,4 +306,4 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	return Array[U]{&handle[U]{data: data, count: n, off: h.off, mutable: h.mutable, rec: h.rec}}, nil
 }
 
-func hasPointersOf[T any]() bool { return hasPointers(reflect.TypeFor[T]()) }
+func hasPointersOf[T any]() bool { return typeinfo.HasPointers(reflect.TypeFor[T]()) }
