@@ -12,50 +12,11 @@ import (
 	"unsafe"
 )
 
-// newViewN makes a rank-len(ext) view through the rank-typed constructor.
+// newViewN makes a rank-len(ext) float64 view through the rank-typed
+// constructor (newViewR).
 func newViewN(t testing.TB, label string, ext []int, opts ...Option) View[float64] {
 	t.Helper()
-	var v View[float64]
-	var err error
-	e := func(i int) int { return ext[i] }
-	switch len(ext) {
-	case 0:
-		var w View0[float64]
-		w, err = NewView0[float64](label, opts...)
-		v = w
-	case 1:
-		var w View1[float64]
-		w, err = NewView1[float64](label, e(0), opts...)
-		v = w
-	case 2:
-		var w View2[float64]
-		w, err = NewView2[float64](label, e(0), e(1), opts...)
-		v = w
-	case 3:
-		var w View3[float64]
-		w, err = NewView3[float64](label, e(0), e(1), e(2), opts...)
-		v = w
-	case 4:
-		var w View4[float64]
-		w, err = NewView4[float64](label, e(0), e(1), e(2), e(3), opts...)
-		v = w
-	case 5:
-		var w View5[float64]
-		w, err = NewView5[float64](label, e(0), e(1), e(2), e(3), e(4), opts...)
-		v = w
-	case 6:
-		var w View6[float64]
-		w, err = NewView6[float64](label, e(0), e(1), e(2), e(3), e(4), e(5), opts...)
-		v = w
-	case 7:
-		var w View7[float64]
-		w, err = NewView7[float64](label, e(0), e(1), e(2), e(3), e(4), e(5), e(6), opts...)
-		v = w
-	case 8:
-		var w View8[float64]
-		w, err = NewView8[float64](label, e(0), e(1), e(2), e(3), e(4), e(5), e(6), e(7), opts...)
-		v = w
-	}
+	v, err := newViewR[float64](label, ext, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
