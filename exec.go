@@ -45,7 +45,7 @@ type HostExecutionSpace interface {
 	Submit(label string, fn func())
 	// launch runs or queues one dispatch; wait makes the caller wait for
 	// it even on an asynchronous instance.
-	launch(d *dispatch, wait bool)
+	launch(d dispatch, wait bool)
 }
 
 // A PanicError reports a panic inside a kernel body or a submitted
@@ -89,11 +89,11 @@ func (Serial) MemorySpace() MemorySpace { return HostSpace }
 // Submit runs fn now, on the calling goroutine; a panic in fn reaches the
 // caller as a *PanicError with the label.
 func (s Serial) Submit(label string, fn func()) {
-	launch(s, &dispatch{label: label, kind: kindTask, task: fn}, false)
+	launch(s, dispatch{label: label, kind: kindTask, task: fn}, false)
 }
 
-func (Serial) launch(d *dispatch, wait bool) {
-	if err := execute(d, nil); err != nil {
+func (Serial) launch(d dispatch, wait bool) {
+	if err := execute(&d, nil); err != nil {
 		panic(err)
 	}
 }
@@ -182,17 +182,17 @@ func (t *Threads) Fence() error {
 // Submit runs fn on the instance after the work submitted before it; see
 // HostExecutionSpace.
 func (t *Threads) Submit(label string, fn func()) {
-	launch(t, &dispatch{label: label, kind: kindTask, task: fn}, false)
+	launch(t, dispatch{label: label, kind: kindTask, task: fn}, false)
 }
 
-func (t *Threads) launch(d *dispatch, wait bool) {
+func (t *Threads) launch(d dispatch, wait bool) {
 	if t.q == nil {
-		if err := execute(d, t.pool); err != nil {
+		if err := execute(&d, t.pool); err != nil {
 			panic(err)
 		}
 		return
 	}
-	t.q.push(d, t.pool, wait)
+	t.q.push(&d, t.pool, wait)
 }
 
 // Close fences the instance; on a pool's synchronous instance it then stops

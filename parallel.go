@@ -31,7 +31,9 @@ type dispatch struct {
 }
 
 // launch hands d to s. It is the one entry point of every pattern.
-func launch(s HostExecutionSpace, d *dispatch, wait bool) {
+// d travels by value: a pointer would escape through the interface call
+// and cost an allocation per pattern.
+func launch(s HostExecutionSpace, d dispatch, wait bool) {
 	s.launch(d, wait)
 }
 
@@ -60,7 +62,7 @@ func execute(d *dispatch, p *pool) error {
 // Each call costs an indirect function call; ParallelForChunks avoids it.
 func ParallelFor(label string, p RangePolicy, body func(i int)) {
 	s := p.check("ParallelFor", label)
-	launch(s, &dispatch{
+	launch(s, dispatch{
 		label: label, kind: kindFor,
 		begin: p.Begin, end: p.End, chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
 		index: body,
@@ -74,7 +76,7 @@ func ParallelFor(label string, p RangePolicy, body func(i int)) {
 // Chunk 0, a size the pattern picks.
 func ParallelForChunks(label string, p RangePolicy, body func(lo, hi int)) {
 	s := p.check("ParallelForChunks", label)
-	launch(s, &dispatch{
+	launch(s, dispatch{
 		label: label, kind: kindFor,
 		begin: p.Begin, end: p.End, chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
 		body: body,

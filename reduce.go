@@ -204,7 +204,7 @@ func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body
 	}
 	partial := make([]T, nb)
 	chunk := defaultChunk(nb, (p.Chunk+reduceBlock-1)/reduceBlock, s)
-	launch(s, &dispatch{
+	launch(s, dispatch{
 		label: label, kind: kindReduce, begin: 0, end: nb, chunk: chunk,
 		body: func(blo, bhi int) {
 			acc := new(T)

@@ -9,7 +9,7 @@ package kokkos
 // not a valid rank-2 policy.
 func ParallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
 	t := p.check("ParallelFor2", label, 2)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -45,7 +45,7 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -80,7 +80,7 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 // not a valid rank-3 policy.
 func ParallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 	t := p.check("ParallelFor3", label, 3)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -120,7 +120,7 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -159,7 +159,7 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 // not a valid rank-4 policy.
 func ParallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) {
 	t := p.check("ParallelFor4", label, 4)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -203,7 +203,7 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -246,7 +246,7 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 // not a valid rank-5 policy.
 func ParallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 int)) {
 	t := p.check("ParallelFor5", label, 5)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -294,7 +294,7 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -341,7 +341,7 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 // not a valid rank-6 policy.
 func ParallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i5 int)) {
 	t := p.check("ParallelFor6", label, 6)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -393,7 +393,7 @@ func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int

@@ -27,7 +27,7 @@ package kokkos
 // not a valid rank-{{.R}} policy.
 func ParallelFor{{.R}}(label string, p MDRangePolicy, body func({{.Args}} int)) {
 	t := p.check("ParallelFor{{.R}}", label, {{.R}})
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
@@ -55,7 +55,7 @@ func ParallelReduce{{.R}}[T any](label string, p MDRangePolicy, r Reducer[T], bo
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
-	launch(t.space, &dispatch{
+	launch(t.space, dispatch{
 		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
 		body: func(lo, hi int) {
 			var b, e [maxMDRank]int
