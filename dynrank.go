@@ -93,7 +93,8 @@ func (d *DynRankView[T]) setExtents(label string, extents []int) error {
 // rank 0 to 8, sharing its memory, allocation, label, layout, traits and
 // read-only-ness. An OffsetView gives its underlying view, indexed from 0.
 func DynRankFrom[T any](v View[T]) DynRankView[T] {
-	return dynRankOf(v.viewDesc(), viewTraits(v))
+	vd := v.viewDesc()
+	return dynRankOf(vd, vd.traits)
 }
 
 func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
@@ -105,19 +106,6 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 	copy(d.ext[:], vd.ext[:vd.rank])
 	copy(d.str[:], vd.str[:vd.rank])
 	return d
-}
-
-// descTraits returns the traits that a descriptor implies, for view kinds
-// that viewTraits does not know.
-func descTraits[T any](d desc[T]) Trait {
-	var t Trait
-	if d.flags&flagAtomic != 0 {
-		t |= Atomic
-	}
-	if d.rec != nil && d.rec.UseCount() == 0 && !d.rec.Released() {
-		t |= Unmanaged
-	}
-	return t
 }
 
 func (d DynRankView[T]) viewDesc() desc[T] {

@@ -28,25 +28,8 @@ func list(n int, f string, sep string) string {
 }
 
 func main() {
-	write("dynrank_gen.go", dynTmpl, 0, "", traitsFunc())
+	write("dynrank_gen.go", dynTmpl, 0, "", "")
 	write("offset_gen.go", offsetTmpl, 1, "import (\n\t\"sync/atomic\"\n\t\"unsafe\"\n)\n", "")
-}
-
-// traitsFunc writes viewTraits, which recovers the traits of any view kind
-// (the View interface's descriptor does not carry them).
-func traitsFunc() string {
-	var b strings.Builder
-	b.WriteString("\n// viewTraits returns the memory traits of v, any view kind.\n")
-	b.WriteString("func viewTraits[T any](v View[T]) Trait {\n\tswitch v := v.(type) {\n")
-	for n := 0; n <= 8; n++ {
-		fmt.Fprintf(&b, "\tcase View%d[T]:\n\t\treturn v.traits\n\tcase *View%d[T]:\n\t\treturn v.traits\n", n, n)
-		if n > 0 {
-			fmt.Fprintf(&b, "\tcase OffsetView%d[T]:\n\t\treturn v.traits\n\tcase *OffsetView%d[T]:\n\t\treturn v.traits\n", n, n)
-		}
-	}
-	b.WriteString("\tcase DynRankView[T]:\n\t\treturn v.traits\n\tcase *DynRankView[T]:\n\t\treturn v.traits\n\t}\n")
-	b.WriteString("\treturn descTraits(v.viewDesc())\n}\n")
-	return b.String()
 }
 
 func write(file, tmpl string, lo int, imports, tail string) {
