@@ -96,6 +96,7 @@ func main() {
 		log.Fatal(err)
 	}
 	writeResize()
+	writeTests()
 }
 
 const tmpl = `
