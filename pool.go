@@ -39,12 +39,23 @@ type pool struct {
 	mu      sync.Mutex    // held by the goroutine running the current region
 	done    chan struct{} // wakes a parked caller
 
+	// gen has a cache line of its own: every idle worker polls it, and a
+	// line shared by all of them would be invalidated in all of them at
+	// each write of the region's counters.
+	_   cacheLine
+	gen atomic.Uint64 // bumped to start a region (or to stop)
+	// slots is how many more workers may join the current region (one per
+	// chunk beyond the caller's), on its own line too: a worker takes a
+	// slot before it touches the region's line, so a small region does
+	// not draw every worker onto that line.
+	_     cacheLine
+	slots atomic.Int64
+
 	// The current region, written by the caller before it bumps gen, and
 	// the counters a joining worker touches, together in one or two cache
 	// lines: a worker joins in about two cache-line transfers.
 	_    cacheLine
-	gen  atomic.Uint64 // bumped to start a region (or to stop)
-	next atomic.Int64  // the next unit to hand out
+	next atomic.Int64 // the next unit to hand out
 	// endA is end, readable by workers that have not joined: a worker
 	// skips a region whose chunks are all taken.
 	endA   atomic.Int64
@@ -110,6 +121,7 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	// while the caller takes its own.
 	p.next.Store(int64(begin + chunk))
 	p.endA.Store(int64(end))
+	p.slots.Store(int64((end-begin+chunk-1)/chunk - 1))
 	// Open by adding, not storing: a late worker's failed join may be
 	// in flight, and its undo must balance.
 	p.joined.Add(-closedRegion)
@@ -199,8 +211,9 @@ func (p *pool) work(w *worker) {
 
 // join runs the current region on a worker if it is still open.
 func (p *pool) join(w *worker, last *uint64) {
-	if p.next.Load() >= p.endA.Load() {
-		// Every chunk is taken: joining would only make the caller wait.
+	if p.slots.Load() <= 0 || p.slots.Add(-1) < 0 || p.next.Load() >= p.endA.Load() {
+		// Enough workers have joined, or every chunk is taken: joining
+		// would only make the caller wait.
 		return
 	}
 	goexit := true
