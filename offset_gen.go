@@ -17,10 +17,14 @@ import (
 type OffsetView1[T any] struct {
 	// The fields of the underlying View1, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [1]int
-	ext    [1]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [1]int
+	ext  [1]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [1]uint
 	str    [1]int
 	rec    *Allocation
 	off    int
@@ -32,6 +36,7 @@ type OffsetView1[T any] struct {
 func offsetView1[T any](v View1[T], beg [1]int) OffsetView1[T] {
 	o := OffsetView1[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -84,7 +89,7 @@ func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView1[T]) At(i0 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] {
 		panic(&offsetAccessError1[T]{*o, false, [1]int{i0}})
 	}
 	return o.data[i0*o.str[0]+o.base]
@@ -93,7 +98,7 @@ func (o *OffsetView1[T]) At(i0 int) T {
 // Set stores x at (i0), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView1[T]) Set(i0 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError1[T]{*o, true, [1]int{i0}})
 	}
 	p := &o.data[i0*o.str[0]+o.base]
@@ -111,7 +116,7 @@ func (o *OffsetView1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError1[T]{*o, true, [1]int{i0}})
 	}
 	return &o.data[i0*o.str[0]+o.base]
@@ -249,6 +254,7 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -262,10 +268,14 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 type OffsetView2[T any] struct {
 	// The fields of the underlying View2, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [2]int
-	ext    [2]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [2]int
+	ext  [2]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [2]uint
 	str    [2]int
 	rec    *Allocation
 	off    int
@@ -277,6 +287,7 @@ type OffsetView2[T any] struct {
 func offsetView2[T any](v View2[T], beg [2]int) OffsetView2[T] {
 	o := OffsetView2[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -329,7 +340,7 @@ func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView2[T]) At(i0, i1 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] {
 		panic(&offsetAccessError2[T]{*o, false, [2]int{i0, i1}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+o.base]
@@ -338,7 +349,7 @@ func (o *OffsetView2[T]) At(i0, i1 int) T {
 // Set stores x at (i0, i1), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+o.base]
@@ -356,7 +367,7 @@ func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+o.base]
@@ -494,6 +505,7 @@ func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -511,6 +523,7 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -524,10 +537,14 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 type OffsetView3[T any] struct {
 	// The fields of the underlying View3, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [3]int
-	ext    [3]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [3]int
+	ext  [3]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [3]uint
 	str    [3]int
 	rec    *Allocation
 	off    int
@@ -539,6 +556,7 @@ type OffsetView3[T any] struct {
 func offsetView3[T any](v View3[T], beg [3]int) OffsetView3[T] {
 	o := OffsetView3[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -591,7 +609,7 @@ func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] {
 		panic(&offsetAccessError3[T]{*o, false, [3]int{i0, i1, i2}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
@@ -600,7 +618,7 @@ func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
 // Set stores x at (i0, i1, i2), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
@@ -618,7 +636,7 @@ func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
@@ -756,6 +774,7 @@ func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -773,6 +792,7 @@ func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -790,6 +810,7 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -803,10 +824,14 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 type OffsetView4[T any] struct {
 	// The fields of the underlying View4, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [4]int
-	ext    [4]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [4]int
+	ext  [4]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [4]uint
 	str    [4]int
 	rec    *Allocation
 	off    int
@@ -818,6 +843,7 @@ type OffsetView4[T any] struct {
 func offsetView4[T any](v View4[T], beg [4]int) OffsetView4[T] {
 	o := OffsetView4[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -870,7 +896,7 @@ func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] {
 		panic(&offsetAccessError4[T]{*o, false, [4]int{i0, i1, i2, i3}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
@@ -879,7 +905,7 @@ func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
 // Set stores x at (i0, i1, i2, i3), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
@@ -897,7 +923,7 @@ func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
@@ -1035,6 +1061,7 @@ func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1052,6 +1079,7 @@ func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1069,6 +1097,7 @@ func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1086,6 +1115,7 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1099,10 +1129,14 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 type OffsetView5[T any] struct {
 	// The fields of the underlying View5, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [5]int
-	ext    [5]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [5]int
+	ext  [5]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [5]uint
 	str    [5]int
 	rec    *Allocation
 	off    int
@@ -1114,6 +1148,7 @@ type OffsetView5[T any] struct {
 func offsetView5[T any](v View5[T], beg [5]int) OffsetView5[T] {
 	o := OffsetView5[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -1166,7 +1201,7 @@ func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] {
 		panic(&offsetAccessError5[T]{*o, false, [5]int{i0, i1, i2, i3, i4}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
@@ -1175,7 +1210,7 @@ func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
@@ -1193,7 +1228,7 @@ func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
@@ -1331,6 +1366,7 @@ func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1348,6 +1384,7 @@ func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1365,6 +1402,7 @@ func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1382,6 +1420,7 @@ func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1399,6 +1438,7 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1412,10 +1452,14 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 type OffsetView6[T any] struct {
 	// The fields of the underlying View6, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [6]int
-	ext    [6]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [6]int
+	ext  [6]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [6]uint
 	str    [6]int
 	rec    *Allocation
 	off    int
@@ -1427,6 +1471,7 @@ type OffsetView6[T any] struct {
 func offsetView6[T any](v View6[T], beg [6]int) OffsetView6[T] {
 	o := OffsetView6[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -1479,7 +1524,7 @@ func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] {
 		panic(&offsetAccessError6[T]{*o, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
@@ -1488,7 +1533,7 @@ func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
@@ -1506,7 +1551,7 @@ func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
@@ -1644,6 +1689,7 @@ func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1661,6 +1707,7 @@ func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1678,6 +1725,7 @@ func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1695,6 +1743,7 @@ func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1712,6 +1761,7 @@ func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1729,6 +1779,7 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1742,10 +1793,14 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 type OffsetView7[T any] struct {
 	// The fields of the underlying View7, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [7]int
-	ext    [7]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [7]int
+	ext  [7]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [7]uint
 	str    [7]int
 	rec    *Allocation
 	off    int
@@ -1757,6 +1812,7 @@ type OffsetView7[T any] struct {
 func offsetView7[T any](v View7[T], beg [7]int) OffsetView7[T] {
 	o := OffsetView7[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -1809,7 +1865,7 @@ func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] {
 		panic(&offsetAccessError7[T]{*o, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
@@ -1818,7 +1874,7 @@ func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
@@ -1836,7 +1892,7 @@ func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
@@ -1974,6 +2030,7 @@ func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1991,6 +2048,7 @@ func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2008,6 +2066,7 @@ func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2025,6 +2084,7 @@ func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2042,6 +2102,7 @@ func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2059,6 +2120,7 @@ func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2076,6 +2138,7 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2089,10 +2152,14 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 type OffsetView8[T any] struct {
 	// The fields of the underlying View8, held here so that the
 	// accessors' index arithmetic stays within the inlining budget.
-	data   []T
-	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg    [8]int
-	ext    [8]int
+	data []T
+	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
+	beg  [8]int
+	ext  [8]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [8]uint
 	str    [8]int
 	rec    *Allocation
 	off    int
@@ -2104,6 +2171,7 @@ type OffsetView8[T any] struct {
 func offsetView8[T any](v View8[T], beg [8]int) OffsetView8[T] {
 	o := OffsetView8[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -2156,7 +2224,7 @@ func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || uint(i7-o.beg[7]) >= uint(o.ext[7]) || o.data == nil {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] {
 		panic(&offsetAccessError8[T]{*o, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
@@ -2165,7 +2233,7 @@ func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || uint(i7-o.beg[7]) >= uint(o.ext[7]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
@@ -2183,7 +2251,7 @@ func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if uint(i0-o.beg[0]) >= uint(o.ext[0]) || uint(i1-o.beg[1]) >= uint(o.ext[1]) || uint(i2-o.beg[2]) >= uint(o.ext[2]) || uint(i3-o.beg[3]) >= uint(o.ext[3]) || uint(i4-o.beg[4]) >= uint(o.ext[4]) || uint(i5-o.beg[5]) >= uint(o.ext[5]) || uint(i6-o.beg[6]) >= uint(o.ext[6]) || uint(i7-o.beg[7]) >= uint(o.ext[7]) || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
@@ -2321,6 +2389,7 @@ func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2338,6 +2407,7 @@ func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2355,6 +2425,7 @@ func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2372,6 +2443,7 @@ func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2389,6 +2461,7 @@ func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2406,6 +2479,7 @@ func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2423,6 +2497,7 @@ func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2440,5 +2515,6 @@ func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }

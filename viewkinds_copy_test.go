@@ -125,3 +125,21 @@ func TestOffsetViewDeepCopyAndMirror(t *testing.T) {
 		t.Fatal("CreateMirrorView of a host OffsetView returns it")
 	}
 }
+
+func TestOffsetViewOnDevice(t *testing.T) {
+	dev := Must(NewView3[float64]("dev", 2, 3, 4, InSpace(newFakeSpace(false))))
+	o := Must(OffsetView3Of(dev, [3]int{-1, 0, 5}))
+	expectPanic(t, `view "dev" lives in FakeDeviceSpace, which the host cannot access (index (0, 1, 6))`, func() { o.At(0, 1, 6) })
+	expectPanic(t, `index (1, 1, 6) out of bounds for view "dev" with index ranges`, func() { o.At(1, 1, 6) })
+	expectPanic(t, `lives in FakeDeviceSpace`, func() { o.Set(-1, 0, 5, 1) })
+	s := o.Subview2(All, 1, All)
+	expectPanic(t, `lives in FakeDeviceSpace`, func() { s.At(-1, 5) })
+	host := Must(NewOffsetView3[float64]("host", Bounds(-1, 0), Bounds(0, 2), Bounds(5, 8)))
+	if err := Fill(host, 2.5); err != nil || host.At(0, 2, 8) != 2.5 {
+		t.Fatalf("host offset view: %v", err)
+	}
+	hs := host.Subview2(All, 1, All)
+	if hs.At(-1, 7) != 2.5 {
+		t.Fatal("host offset subview access")
+	}
+}

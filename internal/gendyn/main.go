@@ -120,6 +120,10 @@ type OffsetView{{$n}}[T any] struct {
 	base   int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
 	beg    [{{$n}}]int
 	ext    [{{$n}}]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access,
+	// which keeps At within the inlining budget.
+	lim    [{{$n}}]uint
 	str    [{{$n}}]int
 	rec    *Allocation
 	off    int
@@ -131,6 +135,7 @@ type OffsetView{{$n}}[T any] struct {
 func offsetView{{$n}}[T any](v View{{$n}}[T], beg [{{$n}}]int) OffsetView{{$n}}[T] {
 	o := OffsetView{{$n}}[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.base = offsetBase(o.beg[:], o.str[:])
+	setLim(o.data, o.ext[:], o.lim[:])
 	return o
 }
 
@@ -183,7 +188,7 @@ func (o OffsetView{{$n}}[T]) fromDesc(d desc[T]) OffsetView{{$n}}[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView{{$n}}[T]) At({{list $n "i#" ", "}} int) T {
-	if {{list $n "uint(i#-o.beg[#]) >= uint(o.ext[#])" " || "}} || o.data == nil {
+	if {{list $n "uint(i#-o.beg[#]) >= o.lim[#]" " || "}} {
 		panic(&offsetAccessError{{$n}}[T]{*o, false, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	return o.data[{{list $n "i#*o.str[#]" "+"}}+o.base]
@@ -192,7 +197,7 @@ func (o *OffsetView{{$n}}[T]) At({{list $n "i#" ", "}} int) T {
 // Set stores x at ({{list $n "i#" ", "}}), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView{{$n}}[T]) Set({{list $n "i#" ", "}} int, x T) {
-	if {{list $n "uint(i#-o.beg[#]) >= uint(o.ext[#])" " || "}} || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if {{list $n "uint(i#-o.beg[#]) >= o.lim[#]" " || "}} || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError{{$n}}[T]{*o, true, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	p := &o.data[{{list $n "i#*o.str[#]" "+"}}+o.base]
@@ -210,7 +215,7 @@ func (o *OffsetView{{$n}}[T]) Set({{list $n "i#" ", "}} int, x T) {
 // Ptr returns a pointer to the element at ({{list $n "i#" ", "}}). It panics like At,
 // and for a read-only view.
 func (o *OffsetView{{$n}}[T]) Ptr({{list $n "i#" ", "}} int) *T {
-	if {{list $n "uint(i#-o.beg[#]) >= uint(o.ext[#])" " || "}} || o.flags&(flagReadOnly|flagNoHost) != 0 {
+	if {{list $n "uint(i#-o.beg[#]) >= o.lim[#]" " || "}} || o.flags&flagReadOnly != 0 {
 		panic(&offsetAccessError{{$n}}[T]{*o, true, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	return &o.data[{{list $n "i#*o.str[#]" "+"}}+o.base]
@@ -348,6 +353,7 @@ func (o *OffsetView{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) OffsetVie
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.base = offsetBase(w.beg[:], w.str[:])
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 {{end}}
