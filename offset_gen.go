@@ -217,7 +217,7 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView1[T]) View() View1[T] {
-	return View1[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View1[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -468,7 +468,7 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView2[T]) View() View2[T] {
-	return View2[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View2[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -737,7 +737,7 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView3[T]) View() View3[T] {
-	return View3[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View3[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1024,7 +1024,7 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView4[T]) View() View4[T] {
-	return View4[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View4[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1329,7 +1329,7 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView5[T]) View() View5[T] {
-	return View5[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View5[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1652,7 +1652,7 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView6[T]) View() View6[T] {
-	return View6[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View6[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1993,7 +1993,7 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView7[T]) View() View7[T] {
-	return View7[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View7[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2352,7 +2352,7 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView8[T]) View() View8[T] {
-	return View8[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View8[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way

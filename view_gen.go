@@ -78,7 +78,7 @@ func (v *View0[T]) At() T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View0[T]) Set(x T) {
 	p := unsafe.SliceData(v.data)
-	if v.flags&flagReadOnly != 0 || p == nil {
+	if p == nil || v.flags&flagReadOnly != 0 {
 		panic(&accessError0[T]{*v, true})
 	}
 	if v.flags&flagAtomic != 0 {
@@ -96,7 +96,7 @@ func (v *View0[T]) Set(x T) {
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
 	p := unsafe.SliceData(v.data)
-	if v.flags&flagReadOnly != 0 || p == nil {
+	if p == nil || v.flags&flagReadOnly != 0 {
 		panic(&accessError0[T]{*v, true})
 	}
 	return p
@@ -270,9 +270,12 @@ func (e *accessError0[T]) Error() string {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View1[T any] struct {
-	data   []T
-	ext    [1]int
-	str    [1]int
+	data []T
+	ext  [1]int
+	str  [1]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [1]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -293,6 +296,7 @@ func NewView1[T any](label string, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -320,6 +324,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -328,7 +333,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 // when the host cannot access the view's memory.
 func (v *View1[T]) At(i0 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || p == nil {
+	if uint(i0) >= v.lim[0] {
 		panic(&accessError1[T]{*v, false, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -340,7 +345,7 @@ func (v *View1[T]) At(i0 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || v.flags&flagReadOnly != 0 {
 		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -360,7 +365,7 @@ func (v *View1[T]) Set(i0 int, x T) {
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || v.flags&flagReadOnly != 0 {
 		panic(&accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -516,6 +521,7 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	v := View1[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:1])
 	copy(v.str[:], d.str[:1])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -580,6 +586,7 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -591,9 +598,12 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View2[T any] struct {
-	data   []T
-	ext    [2]int
-	str    [2]int
+	data []T
+	ext  [2]int
+	str  [2]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [2]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -614,6 +624,7 @@ func NewView2[T any](label string, n0, n1 int, opts ...Option) (View2[T], error)
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -641,6 +652,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -649,7 +661,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 // when the host cannot access the view's memory.
 func (v *View2[T]) At(i0, i1 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] {
 		panic(&accessError2[T]{*v, false, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -661,7 +673,7 @@ func (v *View2[T]) At(i0, i1 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || v.flags&flagReadOnly != 0 {
 		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -681,7 +693,7 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || v.flags&flagReadOnly != 0 {
 		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -869,6 +881,7 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	v := View2[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:2])
 	copy(v.str[:], d.str[:2])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -939,6 +952,7 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -971,6 +985,7 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -982,9 +997,12 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View3[T any] struct {
-	data   []T
-	ext    [3]int
-	str    [3]int
+	data []T
+	ext  [3]int
+	str  [3]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [3]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1005,6 +1023,7 @@ func NewView3[T any](label string, n0, n1, n2 int, opts ...Option) (View3[T], er
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1032,6 +1051,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1040,7 +1060,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 // when the host cannot access the view's memory.
 func (v *View3[T]) At(i0, i1, i2 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] {
 		panic(&accessError3[T]{*v, false, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1052,7 +1072,7 @@ func (v *View3[T]) At(i0, i1, i2 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || v.flags&flagReadOnly != 0 {
 		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1072,7 +1092,7 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || v.flags&flagReadOnly != 0 {
 		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1260,6 +1280,7 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	v := View3[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:3])
 	copy(v.str[:], d.str[:3])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -1336,6 +1357,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1373,6 +1395,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1410,6 +1433,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1421,9 +1445,12 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View4[T any] struct {
-	data   []T
-	ext    [4]int
-	str    [4]int
+	data []T
+	ext  [4]int
+	str  [4]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [4]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1444,6 +1471,7 @@ func NewView4[T any](label string, n0, n1, n2, n3 int, opts ...Option) (View4[T]
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1471,6 +1499,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1479,7 +1508,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 // when the host cannot access the view's memory.
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] {
 		panic(&accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1491,7 +1520,7 @@ func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || v.flags&flagReadOnly != 0 {
 		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1511,7 +1540,7 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || v.flags&flagReadOnly != 0 {
 		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1699,6 +1728,7 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	v := View4[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:4])
 	copy(v.str[:], d.str[:4])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -1781,6 +1811,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1823,6 +1854,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1865,6 +1897,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1907,6 +1940,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1918,9 +1952,12 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View5[T any] struct {
-	data   []T
-	ext    [5]int
-	str    [5]int
+	data []T
+	ext  [5]int
+	str  [5]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [5]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1941,6 +1978,7 @@ func NewView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...Option) (View
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1968,6 +2006,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1976,7 +2015,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 // when the host cannot access the view's memory.
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] {
 		panic(&accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1988,7 +2027,7 @@ func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || v.flags&flagReadOnly != 0 {
 		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2008,7 +2047,7 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || v.flags&flagReadOnly != 0 {
 		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2196,6 +2235,7 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	v := View5[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:5])
 	copy(v.str[:], d.str[:5])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -2284,6 +2324,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2331,6 +2372,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2378,6 +2420,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2425,6 +2468,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2472,6 +2516,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2483,9 +2528,12 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View6[T any] struct {
-	data   []T
-	ext    [6]int
-	str    [6]int
+	data []T
+	ext  [6]int
+	str  [6]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [6]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -2506,6 +2554,7 @@ func NewView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...Option) (
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2533,6 +2582,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2541,7 +2591,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 // when the host cannot access the view's memory.
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] {
 		panic(&accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -2553,7 +2603,7 @@ func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || v.flags&flagReadOnly != 0 {
 		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2573,7 +2623,7 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || v.flags&flagReadOnly != 0 {
 		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2761,6 +2811,7 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	v := View6[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:6])
 	copy(v.str[:], d.str[:6])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -2855,6 +2906,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2907,6 +2959,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2959,6 +3012,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3011,6 +3065,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3063,6 +3118,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3115,6 +3171,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3126,9 +3183,12 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View7[T any] struct {
-	data   []T
-	ext    [7]int
-	str    [7]int
+	data []T
+	ext  [7]int
+	str  [7]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [7]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3149,6 +3209,7 @@ func NewView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...Optio
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3176,6 +3237,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3184,7 +3246,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 // when the host cannot access the view's memory.
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] {
 		panic(&accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -3196,7 +3258,7 @@ func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || v.flags&flagReadOnly != 0 {
 		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3216,7 +3278,7 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || v.flags&flagReadOnly != 0 {
 		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3404,6 +3466,7 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	v := View7[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:7])
 	copy(v.str[:], d.str[:7])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -3504,6 +3567,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3561,6 +3625,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3618,6 +3683,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3675,6 +3741,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3732,6 +3799,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3789,6 +3857,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3846,6 +3915,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3857,9 +3927,12 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View8[T any] struct {
-	data   []T
-	ext    [8]int
-	str    [8]int
+	data []T
+	ext  [8]int
+	str  [8]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [8]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3880,6 +3953,7 @@ func NewView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...O
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3907,6 +3981,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3915,7 +3990,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 // when the host cannot access the view's memory.
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] {
 		panic(&accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -3927,7 +4002,7 @@ func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] || v.flags&flagReadOnly != 0 {
 		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3947,7 +4022,7 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 || p == nil {
+	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] || v.flags&flagReadOnly != 0 {
 		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -4135,6 +4210,7 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	v := View8[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:8])
 	copy(v.str[:], d.str[:8])
+	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -4241,6 +4317,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4303,6 +4380,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4365,6 +4443,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4427,6 +4506,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4489,6 +4569,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4551,6 +4632,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4613,6 +4695,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4675,5 +4758,6 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }

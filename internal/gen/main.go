@@ -113,6 +113,9 @@ type View{{$n}}[T any] struct {
 {{- if $n}}
 	ext    [{{$n}}]int
 	str    [{{$n}}]int
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [{{$n}}]uint
 {{- end}}
 	rec    *Allocation
 	off    int
@@ -136,6 +139,9 @@ func NewView{{$n}}[T any](label string, {{if $n}}{{list $n "n#" ", "}} int, {{en
 	v.ext = [{{$n}}]int{ {{- list $n "n#" ", " -}} }
 {{- end}}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+{{- if $n}}
+	setLim(v.data, v.ext[:], v.lim[:])
+{{- end}}
 	return v, nil
 }
 
@@ -165,6 +171,9 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 	v.ext = [{{$n}}]int{ {{- list $n "n#" ", " -}} }
 {{- end}}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+{{- if $n}}
+	setLim(v.data, v.ext[:], v.lim[:])
+{{- end}}
 	return v, nil
 }
 
@@ -173,7 +182,7 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 // when the host cannot access the view's memory.
 func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}p == nil {
+	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} {
 		panic(&accessError{{$n}}[T]{*v, false{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
@@ -189,7 +198,7 @@ func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&flagReadOnly != 0 || p == nil {
+	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} || v.flags&flagReadOnly != 0 {
 		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
@@ -211,7 +220,7 @@ func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 // At, and for a read-only view.
 func (v *View{{$n}}[T]) Ptr({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= uint(v.ext[#])" " || "}} || {{end}}v.flags&flagReadOnly != 0 || p == nil {
+	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} || v.flags&flagReadOnly != 0 {
 		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
@@ -430,6 +439,7 @@ func view{{$n}}Of[T any](d desc[T], traits Trait) View{{$n}}[T] {
 {{- if $n}}
 	copy(v.ext[:], d.ext[:{{$n}}])
 	copy(v.str[:], d.str[:{{$n}}])
+	setLim(v.data, v.ext[:], v.lim[:])
 {{- end}}
 	return v
 }
@@ -486,6 +496,9 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 	w.layout = v.layout
 {{- end}}
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
+{{- if $m}}
+	setLim(w.data, w.ext[:], w.lim[:])
+{{- end}}
 	return w
 }
 {{end}}

@@ -316,7 +316,7 @@ func (o *OffsetView{{$n}}[T]) ReadOnly() OffsetView{{$n}}[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView{{$n}}[T]) View() View{{$n}}[T] {
-	return View{{$n}}[T]{data: o.data, ext: o.ext, str: o.str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View{{$n}}[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
