@@ -577,16 +577,19 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -939,20 +942,23 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -972,20 +978,23 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1340,24 +1349,27 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1378,24 +1390,27 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1416,24 +1431,27 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1790,28 +1808,31 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1833,28 +1854,31 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1876,28 +1900,31 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -1919,28 +1946,31 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2299,32 +2329,35 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2347,32 +2380,35 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2395,32 +2431,35 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2443,32 +2482,35 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2491,32 +2533,35 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2877,36 +2922,39 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2930,36 +2978,39 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -2983,36 +3034,39 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3036,36 +3090,39 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3089,36 +3146,39 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3142,36 +3202,39 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3534,40 +3597,43 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3592,40 +3658,43 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3650,40 +3719,43 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3708,40 +3780,43 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3766,40 +3841,43 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3824,40 +3902,43 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -3882,40 +3963,43 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View7[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4280,44 +4364,47 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4343,44 +4430,47 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4406,44 +4496,47 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4469,44 +4562,47 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4532,44 +4628,47 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4595,44 +4694,47 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4658,44 +4760,47 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View7[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 
@@ -4721,43 +4826,46 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
 		panic("kokkos: Subview8: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View8[T]
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k] = n0, v.str[0]
+		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k] = n1, v.str[1]
+		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k] = n2, v.str[2]
+		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k] = n3, v.str[3]
+		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k] = n4, v.str[4]
+		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k] = n5, v.str[5]
+		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k] = n6, v.str[6]
+		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k] = n7, v.str[7]
+		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }

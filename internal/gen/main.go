@@ -479,10 +479,14 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 	}
 	var w View{{$m}}[T]
 {{- if $m}}
+	host := ^uint(0) // lim is ext where the host can access the elements, else 0
+	if v.data == nil {
+		host = 0
+	}
 	k := 0
 {{- range $r := until $n}}
 	if k{{$r}} != 0 {
-		w.ext[k], w.str[k] = n{{$r}}, v.str[{{$r}}]
+		w.ext[k], w.str[k], w.lim[k] = n{{$r}}, v.str[{{$r}}], uint(n{{$r}})&host
 		k++
 	}
 {{- end}}
@@ -496,9 +500,6 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 	w.layout = v.layout
 {{- end}}
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
-{{- if $m}}
-	setLim(w.data, w.ext[:], w.lim[:])
-{{- end}}
 	return w
 }
 {{end}}
