@@ -116,10 +116,7 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	defer p.finish(&pv)
 	p.end, p.chunk, p.body, p.index = end, chunk, body, index
 	p.panicked.Store(nil)
-	// The caller claims the first chunk before it opens the region, so the
-	// workers that join find the other chunks and none joins to no purpose
-	// while the caller takes its own.
-	p.next.Store(int64(begin + chunk))
+	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
 	p.slots.Store(int64((end-begin+chunk-1)/chunk - 1))
 	// Open by adding, not storing: a late worker's failed join may be
@@ -129,7 +126,7 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	// Wake no more parked workers than there are chunks beyond the
 	// caller's first: each wake-up costs a channel send.
 	p.wakeWorkers((end-begin+chunk-1)/chunk - 1)
-	p.participate(begin, true)
+	p.participate()
 	return nil
 }
 
@@ -157,12 +154,11 @@ func (p *pool) wakeWorkers(n int) {
 	}
 }
 
-// participate runs the chunk at first if own is set (the caller's chunk,
-// claimed before the region opened), then takes chunks until none are left.
-// It loads the counter before adding to it, so that participants that find
-// no work leave the counter's cache line shared. A panic stops the region:
-// the counter jumps to the end, so no participant takes another chunk.
-func (p *pool) participate(first int, own bool) {
+// participate takes chunks until none are left. It loads the counter
+// before adding to it, so that participants that find no work leave the
+// counter's cache line shared. A panic stops the region: the counter jumps
+// to the end, so no participant takes another chunk.
+func (p *pool) participate() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
@@ -171,16 +167,6 @@ func (p *pool) participate(first int, own bool) {
 	}()
 	chunk, end := p.chunk, p.end
 	body, index := p.body, p.index
-	if own {
-		hi := min(first+chunk, end)
-		if index == nil {
-			body(first, hi)
-		} else {
-			for i := first; i < hi; i++ {
-				index(i)
-			}
-		}
-	}
 	for p.next.Load() < int64(end) {
 		hi := int(p.next.Add(int64(chunk)))
 		lo := hi - chunk
@@ -234,7 +220,7 @@ func (p *pool) join(w *worker, last *uint64) {
 	if p.joined.Add(1) > 0 {
 		// Joined: the region cannot change until this worker leaves.
 		*last = p.gen.Load()
-		p.participate(0, false)
+		p.participate()
 	}
 	goexit = false
 }
