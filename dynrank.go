@@ -24,6 +24,9 @@ type DynRankView[T any] struct {
 	rank   int
 	ext    [MaxRank]int // 1 past the rank
 	str    [MaxRank]int // 0 past the rank
+	// lim is ext where the host can access the elements and 0 elsewhere,
+	// unsigned: one compare per index checks the bounds and the access.
+	lim    [MaxRank]uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -47,6 +50,7 @@ func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRank
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = data, rec, layout, flags, cfg.traits
+	setLim(d.data, d.ext[:], d.lim[:])
 	return d, nil
 }
 
@@ -73,6 +77,7 @@ func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankVie
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = w, rec, layout, flags, cfg.traits
+	setLim(d.data, d.ext[:], d.lim[:])
 	return d, nil
 }
 
@@ -105,6 +110,7 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 	}
 	copy(d.ext[:], vd.ext[:vd.rank])
 	copy(d.str[:], vd.str[:vd.rank])
+	setLim(d.data, d.ext[:], d.lim[:])
 	return d
 }
 
@@ -363,6 +369,7 @@ func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	}
 	w.data = subData(d.data, off, span)
 	w.off = d.off + off
+	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 

@@ -51,7 +51,7 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At1(i0 int) T {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.data == nil {
+	if d.rank != 1 || uint(i0) >= d.lim[0] {
 		panic(&dynAccessError[T]{*d, false, 1, [MaxRank]int{i0}})
 	}
 	return d.data[i0*d.str[0]]
@@ -95,7 +95,7 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At2(i0, i1 int) T {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.data == nil {
+	if d.rank != 2 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] {
 		panic(&dynAccessError[T]{*d, false, 2, [MaxRank]int{i0, i1}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]]
@@ -139,7 +139,7 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.data == nil {
+	if d.rank != 3 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] {
 		panic(&dynAccessError[T]{*d, false, 3, [MaxRank]int{i0, i1, i2}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
@@ -183,7 +183,7 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.data == nil {
+	if d.rank != 4 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] {
 		panic(&dynAccessError[T]{*d, false, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
@@ -227,7 +227,7 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.data == nil {
+	if d.rank != 5 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] {
 		panic(&dynAccessError[T]{*d, false, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
@@ -271,7 +271,7 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.data == nil {
+	if d.rank != 6 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] {
 		panic(&dynAccessError[T]{*d, false, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
@@ -315,7 +315,7 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.data == nil {
+	if d.rank != 7 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] || uint(i6) >= d.lim[6] {
 		panic(&dynAccessError[T]{*d, false, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
@@ -359,7 +359,7 @@ func (d *DynRankView[T]) View7() (View7[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.data == nil {
+	if d.rank != 8 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] || uint(i6) >= d.lim[6] || uint(i7) >= d.lim[7] {
 		panic(&dynAccessError[T]{*d, false, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]

@@ -64,7 +64,7 @@ const dynTmpl = `
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
-	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.data == nil {
+	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= d.lim[#]" " || "}}{{else}}d.data == nil{{end}} {
 		panic(&dynAccessError[T]{*d, false, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
 	}
 	return d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}]
