@@ -20,10 +20,10 @@ import "fmt"
 // value is an unallocated view of rank 0. Methods take pointer receivers so
 // that access inlines; call them on a variable.
 type DynRankView[T any] struct {
-	data   []T
-	rank   int
-	ext    [MaxRank]int // 1 past the rank
-	str    [MaxRank]int // 0 past the rank
+	data []T
+	rank int
+	ext  [MaxRank]int // 1 past the rank
+	str  [MaxRank]int // 0 past the rank
 	// lim is ext where the host can access the elements and 0 elsewhere,
 	// unsigned: one compare per index checks the bounds and the access.
 	lim    [MaxRank]uint
