@@ -35,44 +35,19 @@ func subMap(op string, rec *Allocation, layout Layout, ext, str []int, args []an
 		if r >= len(ext) {
 			break
 		}
-		var begin, end int
-		switch a := a.(type) {
-		case int:
-			if uint(a) >= uint(ext[r]) {
-				subPanic(op, rec, ext, r, a, a, false)
-			}
-			off += a * str[r]
-			continue
-		case AllType:
-			begin, end = 0, ext[r]
-			kinds |= 1 << (2 * r)
-		case PairRange:
-			begin, end = a.Begin, a.End
-			if begin < 0 || end < begin || end > ext[r] {
-				subPanic(op, rec, ext, r, begin, end, true)
-			}
-			kinds |= 2 << (2 * r)
-		case int64:
-			if uint64(a) >= uint64(ext[r]) {
-				subPanic(op, rec, ext, r, int(a), int(a), false)
-			}
-			off += int(a) * str[r]
-			continue
-		case int32:
-			if uint(a) >= uint(ext[r]) {
-				subPanic(op, rec, ext, r, int(a), int(a), false)
-			}
-			off += int(a) * str[r]
-			continue
-		default:
-			panic(fmt.Sprintf("kokkos: %s of view %q: argument %d has type %v; use an int, All or Pair(begin, end)", op, rec.Label(), r, reflect.TypeOf(a)))
+		begin, e, kind := subArg(a, ext[r])
+		if kind == 3 {
+			badSubArg(op, rec, ext, r, a)
 		}
+		off += begin * str[r]
+		if kind == 0 {
+			continue
+		}
+		kinds |= kind << (2 * r)
 		if k >= m {
 			panic(fmt.Sprintf("kokkos: %s of view %q: more than %d of the %d arguments are ranges (All or Pair)", op, rec.Label(), m, len(ext)))
 		}
-		e := end - begin
 		oext[k], ostr[k] = e, str[r]
-		off += begin * str[r]
 		if e == 0 || span == 0 {
 			span = 0
 		} else {
@@ -86,49 +61,45 @@ func subMap(op string, rec *Allocation, layout Layout, ext, str []int, args []an
 	return off, span, subLayout(layout, kinds, len(ext), m)
 }
 
-func subPanic(op string, rec *Allocation, ext []int, r, begin, end int, isRange bool) {
-	if isRange {
-		panic(fmt.Sprintf("kokkos: %s of view %q with extents %s: range [%d, %d) of dimension %d is not within [0, %d]", op, rec.Label(), fmtInts(ext), begin, end, r, ext[r]))
+// badSubArg panics with the reason subArg refused argument a of dimension r.
+func badSubArg(op string, rec *Allocation, ext []int, r int, a any) {
+	prefix := fmt.Sprintf("kokkos: %s of view %q with extents %s: ", op, rec.Label(), fmtInts(ext))
+	// Only values copied out of a reach fmt: passing a itself would make
+	// every Subview argument escape to the heap.
+	index := 0
+	switch a := a.(type) {
+	case PairRange:
+		panic(fmt.Sprintf("%srange [%d, %d) of dimension %d is not within [0, %d]", prefix, a.Begin, a.End, r, ext[r]))
+	case int:
+		index = a
+	case int64:
+		index = int(a)
+	case int32:
+		index = int(a)
+	default:
+		panic(fmt.Sprintf("kokkos: %s of view %q: argument %d has type %v; use an int, All or Pair(begin, end)", op, rec.Label(), r, reflect.TypeOf(a)))
 	}
-	panic(fmt.Sprintf("kokkos: %s of view %q with extents %s: index %d of dimension %d is out of bounds", op, rec.Label(), fmtInts(ext), begin, r))
+	panic(fmt.Sprintf("%sindex %d of dimension %d is out of bounds", prefix, index, r))
 }
 
 // subLayout applies Kokkos's rules for the layout of a subview: LayoutRight
 // stays LayoutRight when the arguments are indices, then one range, then
 // only All; LayoutLeft stays LayoutLeft when they are only All, then one
-// range, then indices. Everything else is LayoutStride.
+// range, then indices. Everything else is LayoutStride. kinds holds two bits
+// per argument (0 index, 1 All, 2 Pair) for n arguments and m ranges.
 func subLayout(l Layout, kinds uint32, n, m int) Layout {
 	if m == 0 || l == LayoutStride {
 		return l
 	}
-	kind := func(r int) uint32 { return kinds >> (2 * r) & 3 }
-	switch l {
-	case LayoutRight:
-		for r := range n - m {
-			if kind(r) != 0 {
-				return LayoutStride
-			}
-		}
-		for r := n - m + 1; r < n; r++ {
-			if kind(r) != 1 {
-				return LayoutStride
-			}
-		}
-		return LayoutRight
-	case LayoutLeft:
-		for r := range m - 1 {
-			if kind(r) != 1 {
-				return LayoutStride
-			}
-		}
-		for r := m; r < n; r++ {
-			if kind(r) != 0 {
-				return LayoutStride
-			}
-		}
-		return LayoutLeft
+	// The generated Subview methods use these patterns as constants.
+	var rPat, lPat uint32
+	for r := n - m + 1; r < n; r++ {
+		rPat |= 1 << (2 * r)
 	}
-	return LayoutStride
+	for r := range m - 1 {
+		lPat |= 1 << (2 * r)
+	}
+	return subLayoutOf(l, kinds, 3<<(2*(n-m)), rPat, 3<<(2*(m-1)), lPat)
 }
 
 // subArg decodes the Subview argument a for a dimension of extent e into
