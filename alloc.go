@@ -68,18 +68,6 @@ func NewAllocation(label string, space MemorySpace, bytes int, free func() error
 	return a
 }
 
-// newBlockAllocation allocates bytes bytes in s.
-func newBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allocation, Block, error) {
-	b, err := s.Allocate(label, bytes, zero)
-	if err != nil {
-		return nil, Block{}, fmt.Errorf("kokkos: allocating %d bytes for view %q in %s: %w", bytes, label, s.Name(), err)
-	}
-	a := NewAllocation(label, s, bytes, b.Free)
-	a.addr = b.Addr
-	a.state.deferred = b.FreeWhenUnreachable
-	return a, b, nil
-}
-
 func unmanagedAllocation(label string, space MemorySpace, bytes int) *Allocation {
 	return &Allocation{label: label, space: space, bytes: bytes, state: &allocState{}}
 }

@@ -94,9 +94,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(fmt.Errorf("element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
 	}
-	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit)
+	rec, blk, err := NewBlockAllocation(label, bs, bytes, !cfg.noInit)
 	if err != nil {
-		return nil, nil, 0, 0, err
+		return nil, nil, 0, 0, fmt.Errorf("kokkos: allocating %d bytes for view %q in %s: %w", bytes, label, bs.Name(), err)
 	}
 	var data []T
 	if blk.Host != nil && span > 0 {

@@ -604,3 +604,14 @@ func TestFreeWhenUnreachable(t *testing.T) {
 		t.Fatalf("frees = %d after the view became unreachable, want 1", frees.Load())
 	}
 }
+
+func TestNewBlockAllocationDefersUnmappedBlocks(t *testing.T) {
+	var frees atomic.Int32
+	a, _, err := NewBlockAllocation("u", deferredSpace{&frees}, 64, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(); err != nil || frees.Load() != 0 {
+		t.Fatalf("the last Release of a FreeWhenUnreachable block must leave the free to the cleanup: %v, %d frees", err, frees.Load())
+	}
+}
