@@ -149,16 +149,3 @@ func offsetSubArgs(op string, rec *Allocation, ext, beg []int, args []any, obeg 
 func offsetSubPanic(op string, rec *Allocation, ext, beg []int, r int, what string) {
 	panic(fmt.Sprintf("kokkos: %s of view %q with index ranges %s: %s of dimension %d is out of range", op, rec.Label(), fmtRanges(beg, ext), what, r))
 }
-
-// setLim fills an offset view's check extents: ext where the host can
-// access data, 0 where it cannot (data is nil), so that every access
-// fails there and the failure explains why.
-func setLim[T any](data []T, ext []int, lim []uint) {
-	for r, e := range ext {
-		if data != nil {
-			lim[r] = uint(e)
-		} else {
-			lim[r] = 0
-		}
-	}
-}
