@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
@@ -250,7 +251,7 @@ func checkPair(op string, d, s side) (skip bool, err error) {
 	if d.flags&flagReadOnly != 0 {
 		return fail("the destination is read-only")
 	}
-	sameExt := slicesEqual(d.ext, s.ext)
+	sameExt := slices.Equal(d.ext, s.ext)
 	if d.mem.lo == d.mem.hi || s.mem.lo == s.mem.hi {
 		if !sameExt {
 			return fail("the extents differ")
@@ -264,7 +265,7 @@ func checkPair(op string, d, s side) (skip bool, err error) {
 		return fail("the source's allocation was released")
 	}
 	if d.mem.space == s.mem.space && d.mem.lo < s.mem.hi && s.mem.lo < d.mem.hi {
-		if d.mem == s.mem && sameExt && slicesEqual(d.str, s.str) {
+		if d.mem == s.mem && sameExt && slices.Equal(d.str, s.str) {
 			return true, nil
 		}
 		return fail("the views overlap in memory")
@@ -273,18 +274,6 @@ func checkPair(op string, d, s side) (skip bool, err error) {
 		return fail("the extents differ")
 	}
 	return false, nil
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // checkFill applies Fill's checks; skip reports a fill with nothing to do.

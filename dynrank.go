@@ -2,7 +2,10 @@ package kokkos
 
 //go:generate go run ./internal/gendyn
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // DynRankView is a view whose rank, 0 to 8, is chosen at run time by the
 // number of extents it is made with, as Kokkos's DynRankView. It shares the
@@ -403,7 +406,7 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	if old.rec != nil && old.flags&flagReadOnly != 0 {
 		return fmt.Errorf("kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
 	}
-	if old.rec != nil && slicesEqual(old.extents(), extents) {
+	if old.rec != nil && slices.Equal(old.extents(), extents) {
 		return nil
 	}
 	if err := d.Realloc(extents, opts...); err != nil {

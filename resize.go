@@ -1,6 +1,9 @@
 package kokkos
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // resizeView implements the generated Resize and Realloc functions for any
 // view kind: it replaces *v with a view of extents ext in new storage of
@@ -23,7 +26,7 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 		}
 	}
 	cfg := makeConfig(opts)
-	if old.rec != nil && slicesEqual(old.extents(), ext) {
+	if old.rec != nil && slices.Equal(old.extents(), ext) {
 		if keep || cfg.noInit {
 			return nil
 		}

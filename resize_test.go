@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -58,7 +59,7 @@ func TestResizeKeepsOverlap(t *testing.T) {
 			}
 			d := v.viewDesc()
 			name := fmt.Sprintf("rank %d layout %d %v → %v", rank, k, ext, next)
-			if d.label() != "r" || d.layout != old.layout || !slicesEqual(d.extents(), next) {
+			if d.label() != "r" || d.layout != old.layout || !slices.Equal(d.extents(), next) {
 				t.Fatalf("%s: label %q layout %v extents %v", name, d.label(), d.layout, d.extents())
 			}
 			forIndices(next, func(idx []int) {
