@@ -230,50 +230,34 @@ func checkStrides(ext, str []int) error {
 	return nil
 }
 
-// isRightMapping reports whether strides are those of LayoutRight, with the
-// last dimension possibly padded.
-func isRightMapping(ext, str []int) bool {
+// isLayoutMapping reports whether strides are those of layout l
+// (LayoutRight or LayoutLeft), with the leading dimension possibly padded.
+// Dimensions are visited from the contiguous one outwards; those of extent
+// 0 or 1 may have any stride.
+func isLayoutMapping(l Layout, ext, str []int) bool {
 	rank := len(ext)
+	dim := func(k int) int { // the k-th dimension from the contiguous one
+		if l == LayoutLeft {
+			return k
+		}
+		return rank - 1 - k
+	}
 	if rank == 0 {
 		return true
 	}
-	if str[rank-1] != 1 && ext[rank-1] > 1 {
+	if r := dim(0); str[r] != 1 && ext[r] > 1 {
 		return false
 	}
-	for r := rank - 2; r >= 0; r-- {
+	for k := 1; k < rank; k++ {
+		r, in := dim(k), dim(k-1)
 		if ext[r] <= 1 {
 			continue
 		}
-		if r == rank-2 {
-			if str[r] < max(ext[r+1], 1) {
+		if k == 1 {
+			if str[r] < max(ext[in], 1) { // padding allowed
 				return false
 			}
-		} else if str[r] != str[r+1]*max(ext[r+1], 1) {
-			return false
-		}
-	}
-	return true
-}
-
-// isLeftMapping reports whether strides are those of LayoutLeft, with the
-// first dimension possibly padded.
-func isLeftMapping(ext, str []int) bool {
-	rank := len(ext)
-	if rank == 0 {
-		return true
-	}
-	if str[0] != 1 && ext[0] > 1 {
-		return false
-	}
-	for r := 1; r < rank; r++ {
-		if ext[r] <= 1 {
-			continue
-		}
-		if r == 1 {
-			if str[r] < max(ext[0], 1) {
-				return false
-			}
-		} else if str[r] != str[r-1]*max(ext[r-1], 1) {
+		} else if str[r] != str[in]*max(ext[in], 1) {
 			return false
 		}
 	}

@@ -248,11 +248,7 @@ func convertLayout(rec *Allocation, from, to Layout, ext, str []int) error {
 		return fmt.Errorf("kokkos: view %q cannot become %v: a %v view of rank %d converts only to LayoutStride (only rank-1 views convert between LayoutLeft and LayoutRight)",
 			rec.Label(), to, from, rank)
 	}
-	ok := isRightMapping(ext, str)
-	if to == LayoutLeft {
-		ok = isLeftMapping(ext, str)
-	}
-	if !ok {
+	if !isLayoutMapping(to, ext, str) {
 		return fmt.Errorf("kokkos: LayoutStride view %q cannot become %v: its strides %s for extents %s are not those of %v",
 			rec.Label(), to, fmtInts(str), fmtInts(ext), to)
 	}
