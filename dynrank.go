@@ -23,13 +23,10 @@ import (
 // value is an unallocated view of rank 0. Methods take pointer receivers so
 // that access inlines; call them on a variable.
 type DynRankView[T any] struct {
-	data []T
-	rank int
-	ext  [MaxRank]int // 1 past the rank
-	str  [MaxRank]int // 0 past the rank
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [MaxRank]uint
+	data   []T
+	rank   int
+	ext    [MaxRank]int // 1 past the rank
+	str    [MaxRank]int // 0 past the rank
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -53,7 +50,6 @@ func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRank
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = data, rec, layout, flags, cfg.traits
-	setLim(d.data, d.ext[:], d.lim[:])
 	return d, nil
 }
 
@@ -80,7 +76,6 @@ func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankVie
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = w, rec, layout, flags, cfg.traits
-	setLim(d.data, d.ext[:], d.lim[:])
 	return d, nil
 }
 
@@ -113,7 +108,6 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 	}
 	copy(d.ext[:], vd.ext[:vd.rank])
 	copy(d.str[:], vd.str[:vd.rank])
-	setLim(d.data, d.ext[:], d.lim[:])
 	return d
 }
 
@@ -157,7 +151,7 @@ func (d *DynRankView[T]) Ptr(idx ...int) *T {
 // takes between Rank and 8 indices, and those past the rank must be 0.
 func (d *DynRankView[T]) Access(idx ...int) T {
 	if d.data == nil {
-		panic(&dynAccessError[T]{*d, false, d.rank, [MaxRank]int{}})
+		panic(dynAccessError[T]{*d, false, d.rank, [MaxRank]int{}})
 	}
 	return d.data[accessOffset(d.rec, d.ext[:d.rank], d.str[:d.rank], idx)]
 }
@@ -176,7 +170,7 @@ func (d *DynRankView[T]) offset(op string, write bool, idx []int) int {
 		o += i * d.str[r]
 	}
 	if bad {
-		e := &dynAccessError[T]{*d, write, d.rank, [MaxRank]int{}}
+		e := dynAccessError[T]{d: *d, write: write, n: d.rank}
 		copy(e.idx[:], idx)
 		panic(e)
 	}
@@ -192,7 +186,7 @@ type dynAccessError[T any] struct {
 	idx   [MaxRank]int
 }
 
-func (e *dynAccessError[T]) Error() string {
+func (e dynAccessError[T]) Error() string {
 	d := &e.d
 	if e.n != d.rank {
 		op := "At"
@@ -372,7 +366,6 @@ func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	}
 	w.data = subData(d.data, off, span)
 	w.off = d.off + off
-	setLim(w.data, w.ext[:], w.lim[:])
 	return w
 }
 

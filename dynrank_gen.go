@@ -8,7 +8,7 @@ package kokkos
 // the view's memory.
 func (d *DynRankView[T]) At0() T {
 	if d.rank != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, false, 0, [MaxRank]int{}})
+		panic(dynAccessError[T]{*d, false, 0, [MaxRank]int{}})
 	}
 	return d.data[0]
 }
@@ -17,7 +17,7 @@ func (d *DynRankView[T]) At0() T {
 // view with the Atomic trait. It panics like At0, and for a read-only view.
 func (d *DynRankView[T]) Set0(x T) {
 	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
+		panic(dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
 	}
 	p := &d.data[0]
 	if d.flags&flagAtomic != 0 {
@@ -31,7 +31,7 @@ func (d *DynRankView[T]) Set0(x T) {
 // view. It panics like At0, and for a read-only view.
 func (d *DynRankView[T]) Ptr0() *T {
 	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
+		panic(dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
 	}
 	return &d.data[0]
 }
@@ -51,8 +51,8 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At1(i0 int) T {
-	if d.rank != 1 || uint(i0) >= d.lim[0] {
-		panic(&dynAccessError[T]{*d, false, 1, [MaxRank]int{i0}})
+	if d.rank != 1 || d.data == nil || uint(i0) >= uint(d.ext[0]) {
+		panic(dynAccessError[T]{*d, false, 1, [MaxRank]int{i0}})
 	}
 	return d.data[i0*d.str[0]]
 }
@@ -61,7 +61,7 @@ func (d *DynRankView[T]) At1(i0 int) T {
 // view with the Atomic trait. It panics like At1, and for a read-only view.
 func (d *DynRankView[T]) Set1(i0 int, x T) {
 	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
+		panic(dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
 	}
 	p := &d.data[i0*d.str[0]]
 	if d.flags&flagAtomic != 0 {
@@ -75,7 +75,7 @@ func (d *DynRankView[T]) Set1(i0 int, x T) {
 // view. It panics like At1, and for a read-only view.
 func (d *DynRankView[T]) Ptr1(i0 int) *T {
 	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
+		panic(dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
 	}
 	return &d.data[i0*d.str[0]]
 }
@@ -95,8 +95,8 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At2(i0, i1 int) T {
-	if d.rank != 2 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] {
-		panic(&dynAccessError[T]{*d, false, 2, [MaxRank]int{i0, i1}})
+	if d.rank != 2 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
+		panic(dynAccessError[T]{*d, false, 2, [MaxRank]int{i0, i1}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]]
 }
@@ -105,7 +105,7 @@ func (d *DynRankView[T]) At2(i0, i1 int) T {
 // view with the Atomic trait. It panics like At2, and for a read-only view.
 func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
 	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
+		panic(dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]]
 	if d.flags&flagAtomic != 0 {
@@ -119,7 +119,7 @@ func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
 // view. It panics like At2, and for a read-only view.
 func (d *DynRankView[T]) Ptr2(i0, i1 int) *T {
 	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
+		panic(dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]]
 }
@@ -139,8 +139,8 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
-	if d.rank != 3 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] {
-		panic(&dynAccessError[T]{*d, false, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank != 3 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
+		panic(dynAccessError[T]{*d, false, 3, [MaxRank]int{i0, i1, i2}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 }
@@ -149,7 +149,7 @@ func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 // view with the Atomic trait. It panics like At3, and for a read-only view.
 func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
 	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
+		panic(dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 	if d.flags&flagAtomic != 0 {
@@ -163,7 +163,7 @@ func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
 // view. It panics like At3, and for a read-only view.
 func (d *DynRankView[T]) Ptr3(i0, i1, i2 int) *T {
 	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
+		panic(dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 }
@@ -183,8 +183,8 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
-	if d.rank != 4 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] {
-		panic(&dynAccessError[T]{*d, false, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank != 4 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
+		panic(dynAccessError[T]{*d, false, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
 }
@@ -193,7 +193,7 @@ func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 // view with the Atomic trait. It panics like At4, and for a read-only view.
 func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
 	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
+		panic(dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
 	if d.flags&flagAtomic != 0 {
@@ -207,7 +207,7 @@ func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
 // view. It panics like At4, and for a read-only view.
 func (d *DynRankView[T]) Ptr4(i0, i1, i2, i3 int) *T {
 	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
+		panic(dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
 }
@@ -227,8 +227,8 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
-	if d.rank != 5 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] {
-		panic(&dynAccessError[T]{*d, false, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank != 5 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
+		panic(dynAccessError[T]{*d, false, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
 }
@@ -237,7 +237,7 @@ func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 // view with the Atomic trait. It panics like At5, and for a read-only view.
 func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
 	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+		panic(dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
 	if d.flags&flagAtomic != 0 {
@@ -251,7 +251,7 @@ func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
 // view. It panics like At5, and for a read-only view.
 func (d *DynRankView[T]) Ptr5(i0, i1, i2, i3, i4 int) *T {
 	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+		panic(dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
 }
@@ -271,8 +271,8 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
-	if d.rank != 6 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] {
-		panic(&dynAccessError[T]{*d, false, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank != 6 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
+		panic(dynAccessError[T]{*d, false, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
 }
@@ -281,7 +281,7 @@ func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 // view with the Atomic trait. It panics like At6, and for a read-only view.
 func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
 	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+		panic(dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
 	if d.flags&flagAtomic != 0 {
@@ -295,7 +295,7 @@ func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
 // view. It panics like At6, and for a read-only view.
 func (d *DynRankView[T]) Ptr6(i0, i1, i2, i3, i4, i5 int) *T {
 	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+		panic(dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
 }
@@ -315,8 +315,8 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if d.rank != 7 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] || uint(i6) >= d.lim[6] {
-		panic(&dynAccessError[T]{*d, false, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank != 7 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
+		panic(dynAccessError[T]{*d, false, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
 }
@@ -325,7 +325,7 @@ func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 // view with the Atomic trait. It panics like At7, and for a read-only view.
 func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
 	if d.flags&flagAtomic != 0 {
@@ -339,7 +339,7 @@ func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // view. It panics like At7, and for a read-only view.
 func (d *DynRankView[T]) Ptr7(i0, i1, i2, i3, i4, i5, i6 int) *T {
 	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
 }
@@ -359,8 +359,8 @@ func (d *DynRankView[T]) View7() (View7[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if d.rank != 8 || uint(i0) >= d.lim[0] || uint(i1) >= d.lim[1] || uint(i2) >= d.lim[2] || uint(i3) >= d.lim[3] || uint(i4) >= d.lim[4] || uint(i5) >= d.lim[5] || uint(i6) >= d.lim[6] || uint(i7) >= d.lim[7] {
-		panic(&dynAccessError[T]{*d, false, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if d.rank != 8 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) {
+		panic(dynAccessError[T]{*d, false, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
 }
@@ -369,7 +369,7 @@ func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // view with the Atomic trait. It panics like At8, and for a read-only view.
 func (d *DynRankView[T]) Set8(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
 	if d.flags&flagAtomic != 0 {
@@ -383,7 +383,7 @@ func (d *DynRankView[T]) Set8(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // view. It panics like At8, and for a read-only view.
 func (d *DynRankView[T]) Ptr8(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
 	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(&dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
 }

@@ -15,29 +15,40 @@ import (
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView1[T any] struct {
-	// The fields of the underlying View1, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View1's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [1]int
-	ext  [1]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [1]uint
-	str    [1]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView1[T any](v View1[T], beg [1]int) OffsetView1[T] {
-	o := OffsetView1[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView1[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView1[T]) setDims(beg, ext, str [1]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView1[T]) dims() (beg, ext, str [1]int) {
+	return [1]int{o.b0}, [1]int{o.e0 - o.b0}, [1]int{o.s0}
 }
 
 // NewOffsetView1 allocates a rank-1 offset view labelled label whose
@@ -81,7 +92,7 @@ func OffsetView1Of[T any](v View1[T], begins [1]int) (OffsetView1[T], error) {
 // fromDesc returns the OffsetView1 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
-	return offsetView1(view1Of(d, d.traits), o.beg)
+	return offsetView1(view1Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0), each index counted from its
@@ -89,19 +100,24 @@ func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView1[T]) At(i0 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] {
-		panic(&offsetAccessError1[T]{*o, false, [1]int{i0}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 {
+		panic(offsetAccessError1[T]{*o, false, [1]int{i0}})
 	}
-	return o.data[i0*o.str[0]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView1[T]) Set(i0 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError1[T]{*o, true, [1]int{i0}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError1[T]{*o, true, [1]int{i0}})
 	}
-	p := &o.data[i0*o.str[0]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -116,23 +132,26 @@ func (o *OffsetView1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError1[T]{*o, true, [1]int{i0}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError1[T]{*o, true, [1]int{i0}})
 	}
-	return &o.data[i0*o.str[0]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 1.
 func (o *OffsetView1[T]) Rank() int { return 1 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView1[T]) Begins() [1]int { return o.beg }
+func (o *OffsetView1[T]) Begins() [1]int { return [1]int{o.b0} }
 
 // Begin returns the first legal index of dimension r; for r in [1, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView1[T]) Begin(r int) int {
-	if uint(r) < 1 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -143,8 +162,9 @@ func (o *OffsetView1[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView1[T]) End(r int) int {
-	if uint(r) < 1 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -217,14 +237,15 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView1[T]) View() View1[T] {
-	return View1[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View1[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View1, compare View().
 func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -236,8 +257,9 @@ type offsetAccessError1[T any] struct {
 	idx   [1]int
 }
 
-func (e *offsetAccessError1[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError1[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -248,13 +270,14 @@ func (e *offsetAccessError1[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [1]any{a0}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -266,29 +289,42 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView2[T any] struct {
-	// The fields of the underlying View2, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View2's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [2]int
-	ext  [2]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [2]uint
-	str    [2]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView2[T any](v View2[T], beg [2]int) OffsetView2[T] {
-	o := OffsetView2[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView2[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView2[T]) setDims(beg, ext, str [2]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView2[T]) dims() (beg, ext, str [2]int) {
+	return [2]int{o.b0, o.b1}, [2]int{o.e0 - o.b0, o.e1 - o.b1}, [2]int{o.s0, o.s1}
 }
 
 // NewOffsetView2 allocates a rank-2 offset view labelled label whose
@@ -332,7 +368,7 @@ func OffsetView2Of[T any](v View2[T], begins [2]int) (OffsetView2[T], error) {
 // fromDesc returns the OffsetView2 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
-	return offsetView2(view2Of(d, d.traits), o.beg)
+	return offsetView2(view2Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1), each index counted from its
@@ -340,19 +376,24 @@ func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView2[T]) At(i0, i1 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] {
-		panic(&offsetAccessError2[T]{*o, false, [2]int{i0, i1}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
+		panic(offsetAccessError2[T]{*o, false, [2]int{i0, i1}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -367,23 +408,28 @@ func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 2.
 func (o *OffsetView2[T]) Rank() int { return 2 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView2[T]) Begins() [2]int { return o.beg }
+func (o *OffsetView2[T]) Begins() [2]int { return [2]int{o.b0, o.b1} }
 
 // Begin returns the first legal index of dimension r; for r in [2, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView2[T]) Begin(r int) int {
-	if uint(r) < 2 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -394,8 +440,11 @@ func (o *OffsetView2[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView2[T]) End(r int) int {
-	if uint(r) < 2 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -468,14 +517,15 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView2[T]) View() View2[T] {
-	return View2[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View2[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View2, compare View().
 func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -487,8 +537,9 @@ type offsetAccessError2[T any] struct {
 	idx   [2]int
 }
 
-func (e *offsetAccessError2[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError2[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -499,13 +550,14 @@ func (e *offsetAccessError2[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [2]any{a0, a1}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -517,13 +569,14 @@ func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [2]any{a0, a1}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -535,29 +588,44 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView3[T any] struct {
-	// The fields of the underlying View3, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View3's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [3]int
-	ext  [3]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [3]uint
-	str    [3]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView3[T any](v View3[T], beg [3]int) OffsetView3[T] {
-	o := OffsetView3[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView3[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView3[T]) setDims(beg, ext, str [3]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView3[T]) dims() (beg, ext, str [3]int) {
+	return [3]int{o.b0, o.b1, o.b2}, [3]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2}, [3]int{o.s0, o.s1, o.s2}
 }
 
 // NewOffsetView3 allocates a rank-3 offset view labelled label whose
@@ -601,7 +669,7 @@ func OffsetView3Of[T any](v View3[T], begins [3]int) (OffsetView3[T], error) {
 // fromDesc returns the OffsetView3 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
-	return offsetView3(view3Of(d, d.traits), o.beg)
+	return offsetView3(view3Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2), each index counted from its
@@ -609,19 +677,24 @@ func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] {
-		panic(&offsetAccessError3[T]{*o, false, [3]int{i0, i1, i2}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		panic(offsetAccessError3[T]{*o, false, [3]int{i0, i1, i2}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -636,23 +709,30 @@ func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 3.
 func (o *OffsetView3[T]) Rank() int { return 3 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView3[T]) Begins() [3]int { return o.beg }
+func (o *OffsetView3[T]) Begins() [3]int { return [3]int{o.b0, o.b1, o.b2} }
 
 // Begin returns the first legal index of dimension r; for r in [3, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView3[T]) Begin(r int) int {
-	if uint(r) < 3 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -663,8 +743,13 @@ func (o *OffsetView3[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView3[T]) End(r int) int {
-	if uint(r) < 3 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -737,14 +822,15 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView3[T]) View() View3[T] {
-	return View3[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View3[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View3, compare View().
 func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -756,8 +842,9 @@ type offsetAccessError3[T any] struct {
 	idx   [3]int
 }
 
-func (e *offsetAccessError3[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError3[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -768,13 +855,14 @@ func (e *offsetAccessError3[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [3]any{a0, a1, a2}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -786,13 +874,14 @@ func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [3]any{a0, a1, a2}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -804,13 +893,14 @@ func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [3]any{a0, a1, a2}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -822,29 +912,46 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView4[T any] struct {
-	// The fields of the underlying View4, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View4's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [4]int
-	ext  [4]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [4]uint
-	str    [4]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	b3, e3, s3 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView4[T any](v View4[T], beg [4]int) OffsetView4[T] {
-	o := OffsetView4[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView4[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView4[T]) setDims(beg, ext, str [4]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.b3, o.e3, o.s3 = beg[3], beg[3]+ext[3], str[3]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView4[T]) dims() (beg, ext, str [4]int) {
+	return [4]int{o.b0, o.b1, o.b2, o.b3}, [4]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2, o.e3 - o.b3}, [4]int{o.s0, o.s1, o.s2, o.s3}
 }
 
 // NewOffsetView4 allocates a rank-4 offset view labelled label whose
@@ -888,7 +995,7 @@ func OffsetView4Of[T any](v View4[T], begins [4]int) (OffsetView4[T], error) {
 // fromDesc returns the OffsetView4 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
-	return offsetView4(view4Of(d, d.traits), o.beg)
+	return offsetView4(view4Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2, i3), each index counted from its
@@ -896,19 +1003,24 @@ func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] {
-		panic(&offsetAccessError4[T]{*o, false, [4]int{i0, i1, i2, i3}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		panic(offsetAccessError4[T]{*o, false, [4]int{i0, i1, i2, i3}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -923,23 +1035,32 @@ func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 4.
 func (o *OffsetView4[T]) Rank() int { return 4 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView4[T]) Begins() [4]int { return o.beg }
+func (o *OffsetView4[T]) Begins() [4]int { return [4]int{o.b0, o.b1, o.b2, o.b3} }
 
 // Begin returns the first legal index of dimension r; for r in [4, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView4[T]) Begin(r int) int {
-	if uint(r) < 4 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
+	case 3:
+		return o.b3
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -950,8 +1071,15 @@ func (o *OffsetView4[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView4[T]) End(r int) int {
-	if uint(r) < 4 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
+	case 3:
+		return o.e3
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -1024,14 +1152,15 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView4[T]) View() View4[T] {
-	return View4[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View4[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View4, compare View().
 func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1043,8 +1172,9 @@ type offsetAccessError4[T any] struct {
 	idx   [4]int
 }
 
-func (e *offsetAccessError4[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError4[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1055,13 +1185,14 @@ func (e *offsetAccessError4[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [4]any{a0, a1, a2, a3}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1073,13 +1204,14 @@ func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [4]any{a0, a1, a2, a3}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1091,13 +1223,14 @@ func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [4]any{a0, a1, a2, a3}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1109,13 +1242,14 @@ func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	var w OffsetView4[T]
+	var wbeg, wext, wstr [4]int
+	beg, ext, str := o.dims()
 	args := [4]any{a0, a1, a2, a3}
-	offsetSubArgs("Subview4", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview4", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1127,29 +1261,48 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView5[T any] struct {
-	// The fields of the underlying View5, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View5's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [5]int
-	ext  [5]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [5]uint
-	str    [5]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	b3, e3, s3 int
+	b4, e4, s4 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView5[T any](v View5[T], beg [5]int) OffsetView5[T] {
-	o := OffsetView5[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView5[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView5[T]) setDims(beg, ext, str [5]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.b3, o.e3, o.s3 = beg[3], beg[3]+ext[3], str[3]
+	o.b4, o.e4, o.s4 = beg[4], beg[4]+ext[4], str[4]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView5[T]) dims() (beg, ext, str [5]int) {
+	return [5]int{o.b0, o.b1, o.b2, o.b3, o.b4}, [5]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2, o.e3 - o.b3, o.e4 - o.b4}, [5]int{o.s0, o.s1, o.s2, o.s3, o.s4}
 }
 
 // NewOffsetView5 allocates a rank-5 offset view labelled label whose
@@ -1193,7 +1346,7 @@ func OffsetView5Of[T any](v View5[T], begins [5]int) (OffsetView5[T], error) {
 // fromDesc returns the OffsetView5 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
-	return offsetView5(view5Of(d, d.traits), o.beg)
+	return offsetView5(view5Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2, i3, i4), each index counted from its
@@ -1201,19 +1354,24 @@ func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] {
-		panic(&offsetAccessError5[T]{*o, false, [5]int{i0, i1, i2, i3, i4}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		panic(offsetAccessError5[T]{*o, false, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1228,23 +1386,34 @@ func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 5.
 func (o *OffsetView5[T]) Rank() int { return 5 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView5[T]) Begins() [5]int { return o.beg }
+func (o *OffsetView5[T]) Begins() [5]int { return [5]int{o.b0, o.b1, o.b2, o.b3, o.b4} }
 
 // Begin returns the first legal index of dimension r; for r in [5, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView5[T]) Begin(r int) int {
-	if uint(r) < 5 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
+	case 3:
+		return o.b3
+	case 4:
+		return o.b4
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -1255,8 +1424,17 @@ func (o *OffsetView5[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView5[T]) End(r int) int {
-	if uint(r) < 5 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
+	case 3:
+		return o.e3
+	case 4:
+		return o.e4
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -1329,14 +1507,15 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView5[T]) View() View5[T] {
-	return View5[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View5[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View5, compare View().
 func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1348,8 +1527,9 @@ type offsetAccessError5[T any] struct {
 	idx   [5]int
 }
 
-func (e *offsetAccessError5[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError5[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1360,13 +1540,14 @@ func (e *offsetAccessError5[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1378,13 +1559,14 @@ func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1396,13 +1578,14 @@ func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1414,13 +1597,14 @@ func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	var w OffsetView4[T]
+	var wbeg, wext, wstr [4]int
+	beg, ext, str := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
-	offsetSubArgs("Subview4", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview4", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1432,13 +1616,14 @@ func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	var w OffsetView5[T]
+	var wbeg, wext, wstr [5]int
+	beg, ext, str := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
-	offsetSubArgs("Subview5", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview5", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1450,29 +1635,50 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView6[T any] struct {
-	// The fields of the underlying View6, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View6's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [6]int
-	ext  [6]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [6]uint
-	str    [6]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	b3, e3, s3 int
+	b4, e4, s4 int
+	b5, e5, s5 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView6[T any](v View6[T], beg [6]int) OffsetView6[T] {
-	o := OffsetView6[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView6[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView6[T]) setDims(beg, ext, str [6]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.b3, o.e3, o.s3 = beg[3], beg[3]+ext[3], str[3]
+	o.b4, o.e4, o.s4 = beg[4], beg[4]+ext[4], str[4]
+	o.b5, o.e5, o.s5 = beg[5], beg[5]+ext[5], str[5]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView6[T]) dims() (beg, ext, str [6]int) {
+	return [6]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5}, [6]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2, o.e3 - o.b3, o.e4 - o.b4, o.e5 - o.b5}, [6]int{o.s0, o.s1, o.s2, o.s3, o.s4, o.s5}
 }
 
 // NewOffsetView6 allocates a rank-6 offset view labelled label whose
@@ -1516,7 +1722,7 @@ func OffsetView6Of[T any](v View6[T], begins [6]int) (OffsetView6[T], error) {
 // fromDesc returns the OffsetView6 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
-	return offsetView6(view6Of(d, d.traits), o.beg)
+	return offsetView6(view6Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5), each index counted from its
@@ -1524,19 +1730,24 @@ func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] {
-		panic(&offsetAccessError6[T]{*o, false, [6]int{i0, i1, i2, i3, i4, i5}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		panic(offsetAccessError6[T]{*o, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1551,23 +1762,36 @@ func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 6.
 func (o *OffsetView6[T]) Rank() int { return 6 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView6[T]) Begins() [6]int { return o.beg }
+func (o *OffsetView6[T]) Begins() [6]int { return [6]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5} }
 
 // Begin returns the first legal index of dimension r; for r in [6, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView6[T]) Begin(r int) int {
-	if uint(r) < 6 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
+	case 3:
+		return o.b3
+	case 4:
+		return o.b4
+	case 5:
+		return o.b5
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -1578,8 +1802,19 @@ func (o *OffsetView6[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView6[T]) End(r int) int {
-	if uint(r) < 6 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
+	case 3:
+		return o.e3
+	case 4:
+		return o.e4
+	case 5:
+		return o.e5
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -1652,14 +1887,15 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView6[T]) View() View6[T] {
-	return View6[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View6[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View6, compare View().
 func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1671,8 +1907,9 @@ type offsetAccessError6[T any] struct {
 	idx   [6]int
 }
 
-func (e *offsetAccessError6[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError6[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1683,13 +1920,14 @@ func (e *offsetAccessError6[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1701,13 +1939,14 @@ func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1719,13 +1958,14 @@ func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1737,13 +1977,14 @@ func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	var w OffsetView4[T]
+	var wbeg, wext, wstr [4]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview4", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview4", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1755,13 +1996,14 @@ func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	var w OffsetView5[T]
+	var wbeg, wext, wstr [5]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview5", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview5", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1773,13 +2015,14 @@ func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	var w OffsetView6[T]
+	var wbeg, wext, wstr [6]int
+	beg, ext, str := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
-	offsetSubArgs("Subview6", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview6", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -1791,29 +2034,52 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView7[T any] struct {
-	// The fields of the underlying View7, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View7's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [7]int
-	ext  [7]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [7]uint
-	str    [7]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	b3, e3, s3 int
+	b4, e4, s4 int
+	b5, e5, s5 int
+	b6, e6, s6 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView7[T any](v View7[T], beg [7]int) OffsetView7[T] {
-	o := OffsetView7[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView7[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView7[T]) setDims(beg, ext, str [7]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.b3, o.e3, o.s3 = beg[3], beg[3]+ext[3], str[3]
+	o.b4, o.e4, o.s4 = beg[4], beg[4]+ext[4], str[4]
+	o.b5, o.e5, o.s5 = beg[5], beg[5]+ext[5], str[5]
+	o.b6, o.e6, o.s6 = beg[6], beg[6]+ext[6], str[6]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView7[T]) dims() (beg, ext, str [7]int) {
+	return [7]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6}, [7]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2, o.e3 - o.b3, o.e4 - o.b4, o.e5 - o.b5, o.e6 - o.b6}, [7]int{o.s0, o.s1, o.s2, o.s3, o.s4, o.s5, o.s6}
 }
 
 // NewOffsetView7 allocates a rank-7 offset view labelled label whose
@@ -1857,7 +2123,7 @@ func OffsetView7Of[T any](v View7[T], begins [7]int) (OffsetView7[T], error) {
 // fromDesc returns the OffsetView7 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
-	return offsetView7(view7Of(d, d.traits), o.beg)
+	return offsetView7(view7Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6), each index counted from its
@@ -1865,19 +2131,24 @@ func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] {
-		panic(&offsetAccessError7[T]{*o, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		panic(offsetAccessError7[T]{*o, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -1892,23 +2163,38 @@ func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 7.
 func (o *OffsetView7[T]) Rank() int { return 7 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView7[T]) Begins() [7]int { return o.beg }
+func (o *OffsetView7[T]) Begins() [7]int { return [7]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6} }
 
 // Begin returns the first legal index of dimension r; for r in [7, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView7[T]) Begin(r int) int {
-	if uint(r) < 7 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
+	case 3:
+		return o.b3
+	case 4:
+		return o.b4
+	case 5:
+		return o.b5
+	case 6:
+		return o.b6
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -1919,8 +2205,21 @@ func (o *OffsetView7[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView7[T]) End(r int) int {
-	if uint(r) < 7 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
+	case 3:
+		return o.e3
+	case 4:
+		return o.e4
+	case 5:
+		return o.e5
+	case 6:
+		return o.e6
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -1993,14 +2292,15 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView7[T]) View() View7[T] {
-	return View7[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View7[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View7, compare View().
 func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2012,8 +2312,9 @@ type offsetAccessError7[T any] struct {
 	idx   [7]int
 }
 
-func (e *offsetAccessError7[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError7[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2024,13 +2325,14 @@ func (e *offsetAccessError7[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2042,13 +2344,14 @@ func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2060,13 +2363,14 @@ func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2078,13 +2382,14 @@ func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] {
 	var w OffsetView4[T]
+	var wbeg, wext, wstr [4]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview4", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview4", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2096,13 +2401,14 @@ func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] {
 	var w OffsetView5[T]
+	var wbeg, wext, wstr [5]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview5", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview5", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2114,13 +2420,14 @@ func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] {
 	var w OffsetView6[T]
+	var wbeg, wext, wstr [6]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview6", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview6", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2132,13 +2439,14 @@ func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T]
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] {
 	var w OffsetView7[T]
+	var wbeg, wext, wstr [7]int
+	beg, ext, str := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
-	offsetSubArgs("Subview7", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview7", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2150,29 +2458,54 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 // Its methods take pointer receivers so that element access inlines; call
 // them on a variable.
 type OffsetView8[T any] struct {
-	// The fields of the underlying View8, held here so that the
-	// accessors' index arithmetic stays within the inlining budget.
+	// The underlying View8's elements, and the offset of the index
+	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
-	base int // the offset of index 0: -(beg[0]*str[0] + ...), modulo 2⁶⁴
-	beg  [8]int
-	ext  [8]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access,
-	// which keeps At within the inlining budget.
-	lim    [8]uint
-	str    [8]int
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	base int
+	// Dimension r's legal indices run from br to er-1, and consecutive
+	// ones lie sr elements apart. They are scalars, not arrays, because an
+	// array element costs At more of its inlining budget; and At compares
+	// with the very fields that Begin and End return, so that in a loop
+	// from Begin to End the compiler proves the checks and drops them.
+	b0, e0, s0 int
+	b1, e1, s1 int
+	b2, e2, s2 int
+	b3, e3, s3 int
+	b4, e4, s4 int
+	b5, e5, s5 int
+	b6, e6, s6 int
+	b7, e7, s7 int
+	rec        *Allocation
+	off        int
+	layout     Layout
+	flags      viewFlags
+	traits     Trait
 }
 
 func offsetView8[T any](v View8[T], beg [8]int) OffsetView8[T] {
-	o := OffsetView8[T]{data: v.data, beg: beg, ext: v.ext, str: v.str, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
-	o.base = offsetBase(o.beg[:], o.str[:])
-	setLim(o.data, o.ext[:], o.lim[:])
+	o := OffsetView8[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setDims sets the index ranges, strides and base of o from the begins,
+// extents and strides of each dimension; checkBegins has checked that
+// begin + extent does not overflow.
+func (o *OffsetView8[T]) setDims(beg, ext, str [8]int) {
+	o.b0, o.e0, o.s0 = beg[0], beg[0]+ext[0], str[0]
+	o.b1, o.e1, o.s1 = beg[1], beg[1]+ext[1], str[1]
+	o.b2, o.e2, o.s2 = beg[2], beg[2]+ext[2], str[2]
+	o.b3, o.e3, o.s3 = beg[3], beg[3]+ext[3], str[3]
+	o.b4, o.e4, o.s4 = beg[4], beg[4]+ext[4], str[4]
+	o.b5, o.e5, o.s5 = beg[5], beg[5]+ext[5], str[5]
+	o.b6, o.e6, o.s6 = beg[6], beg[6]+ext[6], str[6]
+	o.b7, o.e7, o.s7 = beg[7], beg[7]+ext[7], str[7]
+	o.base = offsetBase(beg[:], str[:])
+}
+
+// dims returns the begins, extents and strides of o's dimensions.
+func (o *OffsetView8[T]) dims() (beg, ext, str [8]int) {
+	return [8]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6, o.b7}, [8]int{o.e0 - o.b0, o.e1 - o.b1, o.e2 - o.b2, o.e3 - o.b3, o.e4 - o.b4, o.e5 - o.b5, o.e6 - o.b6, o.e7 - o.b7}, [8]int{o.s0, o.s1, o.s2, o.s3, o.s4, o.s5, o.s6, o.s7}
 }
 
 // NewOffsetView8 allocates a rank-8 offset view labelled label whose
@@ -2216,7 +2549,7 @@ func OffsetView8Of[T any](v View8[T], begins [8]int) (OffsetView8[T], error) {
 // fromDesc returns the OffsetView8 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
-	return offsetView8(view8Of(d, d.traits), o.beg)
+	return offsetView8(view8Of(d, d.traits), o.Begins())
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6, i7), each index counted from its
@@ -2224,19 +2557,24 @@ func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
 // index ranges, when an index is out of range, and when the host cannot
 // access the view's memory.
 func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] {
-		panic(&offsetAccessError8[T]{*o, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
+		panic(offsetAccessError8[T]{*o, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the Atomic
 // trait. It panics like At, and for a read-only view.
 func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	p := &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(x)))
 	if o.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
 			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
@@ -2251,23 +2589,42 @@ func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if uint(i0-o.beg[0]) >= o.lim[0] || uint(i1-o.beg[1]) >= o.lim[1] || uint(i2-o.beg[2]) >= o.lim[2] || uint(i3-o.beg[3]) >= o.lim[3] || uint(i4-o.beg[4]) >= o.lim[4] || uint(i5-o.beg[5]) >= o.lim[5] || uint(i6-o.beg[6]) >= o.lim[6] || uint(i7-o.beg[7]) >= o.lim[7] || o.flags&flagReadOnly != 0 {
-		panic(&offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
+		panic(offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return &o.data[i0*o.str[0]+i1*o.str[1]+i2*o.str[2]+i3*o.str[3]+i4*o.str[4]+i5*o.str[5]+i6*o.str[6]+i7*o.str[7]+o.base]
+	// Indices within the ranges address the view's span (see At).
+	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(*p)))
 }
 
 // Rank returns 8.
 func (o *OffsetView8[T]) Rank() int { return 8 }
 
 // Begins returns the first legal index of each dimension.
-func (o *OffsetView8[T]) Begins() [8]int { return o.beg }
+func (o *OffsetView8[T]) Begins() [8]int {
+	return [8]int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6, o.b7}
+}
 
 // Begin returns the first legal index of dimension r; for r in [8, 8) it
 // returns 0. It panics unless 0 <= r < 8.
 func (o *OffsetView8[T]) Begin(r int) int {
-	if uint(r) < 8 {
-		return o.beg[r]
+	switch r {
+	case 0:
+		return o.b0
+	case 1:
+		return o.b1
+	case 2:
+		return o.b2
+	case 3:
+		return o.b3
+	case 4:
+		return o.b4
+	case 5:
+		return o.b5
+	case 6:
+		return o.b6
+	case 7:
+		return o.b7
 	}
 	if uint(r) < MaxRank {
 		return 0
@@ -2278,8 +2635,23 @@ func (o *OffsetView8[T]) Begin(r int) int {
 // End returns one past the last legal index of dimension r: Begin(r) +
 // Extent(r). It is not itself a legal index. It panics unless 0 <= r < 8.
 func (o *OffsetView8[T]) End(r int) int {
-	if uint(r) < 8 {
-		return o.beg[r] + o.ext[r]
+	switch r {
+	case 0:
+		return o.e0
+	case 1:
+		return o.e1
+	case 2:
+		return o.e2
+	case 3:
+		return o.e3
+	case 4:
+		return o.e4
+	case 5:
+		return o.e5
+	case 6:
+		return o.e6
+	case 7:
+		return o.e7
 	}
 	if uint(r) < MaxRank {
 		return 1
@@ -2352,14 +2724,15 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView8[T]) View() View8[T] {
-	return View8[T]{data: o.data, ext: o.ext, str: o.str, lim: o.lim, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	_, ext, str := o.dims()
+	return View8[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins. To compare with a View8, compare View().
 func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
 	v := o.View()
-	return o.beg == w.beg && v.Equal(w.View())
+	return o.Begins() == w.Begins() && v.Equal(w.View())
 }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2371,8 +2744,9 @@ type offsetAccessError8[T any] struct {
 	idx   [8]int
 }
 
-func (e *offsetAccessError8[T]) Error() string {
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], e.o.beg[:], e.o.ext[:])
+func (e offsetAccessError8[T]) Error() string {
+	beg, ext, _ := e.o.dims()
+	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2383,13 +2757,14 @@ func (e *offsetAccessError8[T]) Error() string {
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1[T] {
 	var w OffsetView1[T]
+	var wbeg, wext, wstr [1]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview1", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview1", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2401,13 +2776,14 @@ func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2[T] {
 	var w OffsetView2[T]
+	var wbeg, wext, wstr [2]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview2", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview2", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2419,13 +2795,14 @@ func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3[T] {
 	var w OffsetView3[T]
+	var wbeg, wext, wstr [3]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview3", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview3", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2437,13 +2814,14 @@ func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4[T] {
 	var w OffsetView4[T]
+	var wbeg, wext, wstr [4]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview4", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview4", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2455,13 +2833,14 @@ func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5[T] {
 	var w OffsetView5[T]
+	var wbeg, wext, wstr [5]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview5", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview5", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2473,13 +2852,14 @@ func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6[T] {
 	var w OffsetView6[T]
+	var wbeg, wext, wstr [6]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview6", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview6", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2491,13 +2871,14 @@ func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7[T] {
 	var w OffsetView7[T]
+	var wbeg, wext, wstr [7]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview7", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview7", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }
 
@@ -2509,12 +2890,13 @@ func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // them must be ranges. It panics on arguments outside the index ranges.
 func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView8[T] {
 	var w OffsetView8[T]
+	var wbeg, wext, wstr [8]int
+	beg, ext, str := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
-	offsetSubArgs("Subview8", o.rec, o.ext[:], o.beg[:], args[:], w.beg[:])
-	off, span, l := subMap("Subview8", o.rec, o.layout, o.ext[:], o.str[:], args[:], w.ext[:], w.str[:])
+	offsetSubArgs("Subview8", o.rec, ext[:], beg[:], args[:], wbeg[:])
+	off, span, l := subMap("Subview8", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
-	w.base = offsetBase(w.beg[:], w.str[:])
-	setLim(w.data, w.ext[:], w.lim[:])
+	w.setDims(wbeg, wext, wstr)
 	return w
 }

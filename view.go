@@ -191,19 +191,6 @@ func viewPanic(op string, rec *Allocation, flags viewFlags) {
 	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
 }
 
-// setLim fills a view's check extents: ext where the host can
-// access data, 0 where it cannot (data is nil), so that every access
-// fails there and the failure explains why.
-func setLim[T any](data []T, ext []int, lim []uint) {
-	for r, e := range ext {
-		if data != nil {
-			lim[r] = uint(e)
-		} else {
-			lim[r] = 0
-		}
-	}
-}
-
 // noDataPanic explains why a view has no host elements.
 func noDataPanic(op string, rec *Allocation, flags viewFlags) {
 	if rec == nil {

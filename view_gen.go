@@ -69,7 +69,7 @@ func WrapView0[T any](data []T, opts ...Option) (View0[T], error) {
 func (v *View0[T]) At() T {
 	p := unsafe.SliceData(v.data)
 	if p == nil {
-		panic(&accessError0[T]{*v, false})
+		panic(accessError0[T]{*v, false})
 	}
 	return *p
 }
@@ -79,7 +79,7 @@ func (v *View0[T]) At() T {
 func (v *View0[T]) Set(x T) {
 	p := unsafe.SliceData(v.data)
 	if p == nil || v.flags&flagReadOnly != 0 {
-		panic(&accessError0[T]{*v, true})
+		panic(accessError0[T]{*v, true})
 	}
 	if v.flags&flagAtomic != 0 {
 		if unsafe.Sizeof(x) == 8 {
@@ -97,7 +97,7 @@ func (v *View0[T]) Set(x T) {
 func (v *View0[T]) Ptr() *T {
 	p := unsafe.SliceData(v.data)
 	if p == nil || v.flags&flagReadOnly != 0 {
-		panic(&accessError0[T]{*v, true})
+		panic(accessError0[T]{*v, true})
 	}
 	return p
 }
@@ -258,7 +258,7 @@ type accessError0[T any] struct {
 	write bool
 }
 
-func (e *accessError0[T]) Error() string {
+func (e accessError0[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, nil, nil)
 }
 
@@ -270,12 +270,9 @@ func (e *accessError0[T]) Error() string {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View1[T any] struct {
-	data []T
-	ext  [1]int
-	str  [1]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [1]uint
+	data   []T
+	ext    [1]int
+	str    [1]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -296,7 +293,6 @@ func NewView1[T any](label string, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -324,7 +320,6 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -333,8 +328,8 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 // when the host cannot access the view's memory.
 func (v *View1[T]) At(i0 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] {
-		panic(&accessError1[T]{*v, false, [1]int{i0}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) {
+		panic(accessError1[T]{*v, false, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -345,8 +340,8 @@ func (v *View1[T]) At(i0 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || v.flags&flagReadOnly != 0 {
-		panic(&accessError1[T]{*v, true, [1]int{i0}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
+		panic(accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(x)))
@@ -365,8 +360,8 @@ func (v *View1[T]) Set(i0 int, x T) {
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || v.flags&flagReadOnly != 0 {
-		panic(&accessError1[T]{*v, true, [1]int{i0}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
+		panic(accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(*p)))
@@ -521,7 +516,6 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	v := View1[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:1])
 	copy(v.str[:], d.str[:1])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -536,7 +530,7 @@ type accessError1[T any] struct {
 	idx   [1]int
 }
 
-func (e *accessError1[T]) Error() string {
+func (e accessError1[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -577,13 +571,9 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	off := b0 * v.str[0]
@@ -601,12 +591,9 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View2[T any] struct {
-	data []T
-	ext  [2]int
-	str  [2]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [2]uint
+	data   []T
+	ext    [2]int
+	str    [2]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -627,7 +614,6 @@ func NewView2[T any](label string, n0, n1 int, opts ...Option) (View2[T], error)
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -655,7 +641,6 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -664,8 +649,8 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 // when the host cannot access the view's memory.
 func (v *View2[T]) At(i0, i1 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] {
-		panic(&accessError2[T]{*v, false, [2]int{i0, i1}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) {
+		panic(accessError2[T]{*v, false, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -676,8 +661,8 @@ func (v *View2[T]) At(i0, i1 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || v.flags&flagReadOnly != 0 {
-		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(x)))
@@ -696,8 +681,8 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || v.flags&flagReadOnly != 0 {
-		panic(&accessError2[T]{*v, true, [2]int{i0, i1}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(*p)))
@@ -884,7 +869,6 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	v := View2[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:2])
 	copy(v.str[:], d.str[:2])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -899,7 +883,7 @@ type accessError2[T any] struct {
 	idx   [2]int
 }
 
-func (e *accessError2[T]) Error() string {
+func (e accessError2[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -942,17 +926,13 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
@@ -978,17 +958,13 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
@@ -1006,12 +982,9 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View3[T any] struct {
-	data []T
-	ext  [3]int
-	str  [3]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [3]uint
+	data   []T
+	ext    [3]int
+	str    [3]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1032,7 +1005,6 @@ func NewView3[T any](label string, n0, n1, n2 int, opts ...Option) (View3[T], er
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1060,7 +1032,6 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1069,8 +1040,8 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 // when the host cannot access the view's memory.
 func (v *View3[T]) At(i0, i1, i2 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] {
-		panic(&accessError3[T]{*v, false, [3]int{i0, i1, i2}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
+		panic(accessError3[T]{*v, false, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -1081,8 +1052,8 @@ func (v *View3[T]) At(i0, i1, i2 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || v.flags&flagReadOnly != 0 {
-		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(x)))
@@ -1101,8 +1072,8 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || v.flags&flagReadOnly != 0 {
-		panic(&accessError3[T]{*v, true, [3]int{i0, i1, i2}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(*p)))
@@ -1289,7 +1260,6 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	v := View3[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:3])
 	copy(v.str[:], d.str[:3])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -1304,7 +1274,7 @@ type accessError3[T any] struct {
 	idx   [3]int
 }
 
-func (e *accessError3[T]) Error() string {
+func (e accessError3[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -1349,21 +1319,17 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
@@ -1390,21 +1356,17 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
@@ -1431,21 +1393,17 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
@@ -1463,12 +1421,9 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View4[T any] struct {
-	data []T
-	ext  [4]int
-	str  [4]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [4]uint
+	data   []T
+	ext    [4]int
+	str    [4]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1489,7 +1444,6 @@ func NewView4[T any](label string, n0, n1, n2, n3 int, opts ...Option) (View4[T]
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1517,7 +1471,6 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -1526,8 +1479,8 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 // when the host cannot access the view's memory.
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] {
-		panic(&accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
+		panic(accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -1538,8 +1491,8 @@ func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || v.flags&flagReadOnly != 0 {
-		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(x)))
@@ -1558,8 +1511,8 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || v.flags&flagReadOnly != 0 {
-		panic(&accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(*p)))
@@ -1746,7 +1699,6 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	v := View4[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:4])
 	copy(v.str[:], d.str[:4])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -1761,7 +1713,7 @@ type accessError4[T any] struct {
 	idx   [4]int
 }
 
-func (e *accessError4[T]) Error() string {
+func (e accessError4[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -1808,25 +1760,21 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
@@ -1854,25 +1802,21 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
@@ -1900,25 +1844,21 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
@@ -1946,25 +1886,21 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
@@ -1982,12 +1918,9 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View5[T any] struct {
-	data []T
-	ext  [5]int
-	str  [5]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [5]uint
+	data   []T
+	ext    [5]int
+	str    [5]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -2008,7 +1941,6 @@ func NewView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...Option) (View
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2036,7 +1968,6 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2045,8 +1976,8 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 // when the host cannot access the view's memory.
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] {
-		panic(&accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
+		panic(accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -2057,8 +1988,8 @@ func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || v.flags&flagReadOnly != 0 {
-		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(x)))
@@ -2077,8 +2008,8 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || v.flags&flagReadOnly != 0 {
-		panic(&accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(*p)))
@@ -2265,7 +2196,6 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	v := View5[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:5])
 	copy(v.str[:], d.str[:5])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -2280,7 +2210,7 @@ type accessError5[T any] struct {
 	idx   [5]int
 }
 
-func (e *accessError5[T]) Error() string {
+func (e accessError5[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -2329,29 +2259,25 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
@@ -2380,29 +2306,25 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
@@ -2431,29 +2353,25 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
@@ -2482,29 +2400,25 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
@@ -2533,29 +2447,25 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
@@ -2573,12 +2483,9 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View6[T any] struct {
-	data []T
-	ext  [6]int
-	str  [6]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [6]uint
+	data   []T
+	ext    [6]int
+	str    [6]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -2599,7 +2506,6 @@ func NewView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...Option) (
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2627,7 +2533,6 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -2636,8 +2541,8 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 // when the host cannot access the view's memory.
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] {
-		panic(&accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
+		panic(accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -2648,8 +2553,8 @@ func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || v.flags&flagReadOnly != 0 {
-		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(x)))
@@ -2668,8 +2573,8 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || v.flags&flagReadOnly != 0 {
-		panic(&accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(*p)))
@@ -2856,7 +2761,6 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	v := View6[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:6])
 	copy(v.str[:], d.str[:6])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -2871,7 +2775,7 @@ type accessError6[T any] struct {
 	idx   [6]int
 }
 
-func (e *accessError6[T]) Error() string {
+func (e accessError6[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -2922,33 +2826,29 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -2978,33 +2878,29 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -3034,33 +2930,29 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -3090,33 +2982,29 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -3146,33 +3034,29 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -3202,33 +3086,29 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
@@ -3246,12 +3126,9 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View7[T any] struct {
-	data []T
-	ext  [7]int
-	str  [7]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [7]uint
+	data   []T
+	ext    [7]int
+	str    [7]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3272,7 +3149,6 @@ func NewView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...Optio
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3300,7 +3176,6 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -3309,8 +3184,8 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 // when the host cannot access the view's memory.
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] {
-		panic(&accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
+		panic(accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -3321,8 +3196,8 @@ func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || v.flags&flagReadOnly != 0 {
-		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(x)))
@@ -3341,8 +3216,8 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || v.flags&flagReadOnly != 0 {
-		panic(&accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(*p)))
@@ -3529,7 +3404,6 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	v := View7[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:7])
 	copy(v.str[:], d.str[:7])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -3544,7 +3418,7 @@ type accessError7[T any] struct {
 	idx   [7]int
 }
 
-func (e *accessError7[T]) Error() string {
+func (e accessError7[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -3597,37 +3471,33 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3658,37 +3528,33 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3719,37 +3585,33 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3780,37 +3642,33 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3841,37 +3699,33 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3902,37 +3756,33 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -3963,37 +3813,33 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View7[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
@@ -4011,12 +3857,9 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View8[T any] struct {
-	data []T
-	ext  [8]int
-	str  [8]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [8]uint
+	data   []T
+	ext    [8]int
+	str    [8]int
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -4037,7 +3880,6 @@ func NewView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...O
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -4065,7 +3907,6 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v, nil
 }
 
@@ -4074,8 +3915,8 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 // when the host cannot access the view's memory.
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] {
-		panic(&accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
+		panic(accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -4086,8 +3927,8 @@ func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] || v.flags&flagReadOnly != 0 {
-		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(x)))
@@ -4106,8 +3947,8 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim[0] || uint(i1) >= v.lim[1] || uint(i2) >= v.lim[2] || uint(i3) >= v.lim[3] || uint(i4) >= v.lim[4] || uint(i5) >= v.lim[5] || uint(i6) >= v.lim[6] || uint(i7) >= v.lim[7] || v.flags&flagReadOnly != 0 {
-		panic(&accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
 	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(*p)))
@@ -4294,7 +4135,6 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	v := View8[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:8])
 	copy(v.str[:], d.str[:8])
-	setLim(v.data, v.ext[:], v.lim[:])
 	return v
 }
 
@@ -4309,7 +4149,7 @@ type accessError8[T any] struct {
 	idx   [8]int
 }
 
-func (e *accessError8[T]) Error() string {
+func (e accessError8[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
@@ -4364,41 +4204,37 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View1[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4430,41 +4266,37 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View2[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4496,41 +4328,37 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View3[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4562,41 +4390,37 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View4[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4628,41 +4452,37 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View5[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4694,41 +4514,37 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View6[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4760,41 +4576,37 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View7[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
@@ -4826,41 +4638,37 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
 		panic("kokkos: Subview8: invalid arguments") // subMap has panicked with the reason
 	}
 	var w View8[T]
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 	if k0 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n0, v.str[0], uint(n0)&host
+		w.ext[k], w.str[k] = n0, v.str[0]
 		k++
 	}
 	if k1 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n1, v.str[1], uint(n1)&host
+		w.ext[k], w.str[k] = n1, v.str[1]
 		k++
 	}
 	if k2 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n2, v.str[2], uint(n2)&host
+		w.ext[k], w.str[k] = n2, v.str[2]
 		k++
 	}
 	if k3 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n3, v.str[3], uint(n3)&host
+		w.ext[k], w.str[k] = n3, v.str[3]
 		k++
 	}
 	if k4 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n4, v.str[4], uint(n4)&host
+		w.ext[k], w.str[k] = n4, v.str[4]
 		k++
 	}
 	if k5 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n5, v.str[5], uint(n5)&host
+		w.ext[k], w.str[k] = n5, v.str[5]
 		k++
 	}
 	if k6 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n6, v.str[6], uint(n6)&host
+		w.ext[k], w.str[k] = n6, v.str[6]
 		k++
 	}
 	if k7 != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n7, v.str[7], uint(n7)&host
+		w.ext[k], w.str[k] = n7, v.str[7]
 		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]

@@ -60,7 +60,6 @@ func ViewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], 
 	a.Retain()
 	v := View1[T]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
 	v.ext[0], v.str[0] = n, 1
-	setLim(v.data, v.ext[:], v.lim[:])
 	if !a.managed {
 		v.traits = Unmanaged
 	}

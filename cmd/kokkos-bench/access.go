@@ -96,8 +96,8 @@ func runAccess(cfg config, add func(measure)) error {
 
 func sliceSum2(d []float64, n0, n1 int) float64 {
 	s := 0.0
-	for i := 0; i < n0; i++ {
-		for j := 0; j < n1; j++ {
+	for i := range n0 {
+		for j := range n1 {
 			s += d[i*n1+j]
 		}
 	}
@@ -115,7 +115,7 @@ func fillPattern(d []float64) {
 
 func sum1(v *kokkos.View1[float64]) float64 {
 	s := 0.0
-	for i := 0; i < v.Extent(0); i++ {
+	for i := range v.Extent(0) {
 		s += v.At(i)
 	}
 	return s
@@ -123,7 +123,7 @@ func sum1(v *kokkos.View1[float64]) float64 {
 
 func sliceSum1(d []float64) float64 {
 	s := 0.0
-	for i := 0; i < len(d); i++ {
+	for i := range d {
 		s += d[i]
 	}
 	return s
@@ -131,8 +131,8 @@ func sliceSum1(d []float64) float64 {
 
 func sumRight2(v *kokkos.View2[float64]) float64 {
 	s := 0.0
-	for i := 0; i < v.Extent(0); i++ {
-		for j := 0; j < v.Extent(1); j++ {
+	for i := range v.Extent(0) {
+		for j := range v.Extent(1) {
 			s += v.At(i, j)
 		}
 	}
@@ -141,8 +141,8 @@ func sumRight2(v *kokkos.View2[float64]) float64 {
 
 func sumLeft2(v *kokkos.View2[float64]) float64 {
 	s := 0.0
-	for j := 0; j < v.Extent(1); j++ {
-		for i := 0; i < v.Extent(0); i++ {
+	for j := range v.Extent(1) {
+		for i := range v.Extent(0) {
 			s += v.At(i, j)
 		}
 	}
@@ -151,9 +151,9 @@ func sumLeft2(v *kokkos.View2[float64]) float64 {
 
 func sumRight3(v *kokkos.View3[float64]) float64 {
 	s := 0.0
-	for i := 0; i < v.Extent(0); i++ {
-		for j := 0; j < v.Extent(1); j++ {
-			for k := 0; k < v.Extent(2); k++ {
+	for i := range v.Extent(0) {
+		for j := range v.Extent(1) {
+			for k := range v.Extent(2) {
 				s += v.At(i, j, k)
 			}
 		}
@@ -163,9 +163,9 @@ func sumRight3(v *kokkos.View3[float64]) float64 {
 
 func sumLeft3(v *kokkos.View3[float64]) float64 {
 	s := 0.0
-	for k := 0; k < v.Extent(2); k++ {
-		for j := 0; j < v.Extent(1); j++ {
-			for i := 0; i < v.Extent(0); i++ {
+	for k := range v.Extent(2) {
+		for j := range v.Extent(1) {
+			for i := range v.Extent(0) {
 				s += v.At(i, j, k)
 			}
 		}
@@ -175,9 +175,9 @@ func sumLeft3(v *kokkos.View3[float64]) float64 {
 
 func sliceSum3(d []float64, n0, n1, n2 int) float64 {
 	s := 0.0
-	for i := 0; i < n0; i++ {
-		for j := 0; j < n1; j++ {
-			for k := 0; k < n2; k++ {
+	for i := range n0 {
+		for j := range n1 {
+			for k := range n2 {
 				s += d[(i*n1+j)*n2+k]
 			}
 		}
@@ -187,7 +187,7 @@ func sliceSum3(d []float64, n0, n1, n2 int) float64 {
 
 func sumRows(v *kokkos.View2[float64]) float64 {
 	s := 0.0
-	for i := 0; i < v.Extent(0); i++ {
+	for i := range v.Extent(0) {
 		for _, x := range v.Row(i) {
 			s += x
 		}
@@ -197,7 +197,7 @@ func sumRows(v *kokkos.View2[float64]) float64 {
 
 func sliceSumRows(d []float64, n0, n1 int) float64 {
 	s := 0.0
-	for i := 0; i < n0; i++ {
+	for i := range n0 {
 		for _, x := range d[i*n1 : (i+1)*n1] {
 			s += x
 		}
@@ -207,8 +207,8 @@ func sliceSumRows(d []float64, n0, n1 int) float64 {
 
 func sumDyn2(d *kokkos.DynRankView[float64]) float64 {
 	s := 0.0
-	for i := 0; i < d.Extent(0); i++ {
-		for j := 0; j < d.Extent(1); j++ {
+	for i := range d.Extent(0) {
+		for j := range d.Extent(1) {
 			s += d.At2(i, j)
 		}
 	}
@@ -217,9 +217,9 @@ func sumDyn2(d *kokkos.DynRankView[float64]) float64 {
 
 func sumDyn3(d *kokkos.DynRankView[float64]) float64 {
 	s := 0.0
-	for i := 0; i < d.Extent(0); i++ {
-		for j := 0; j < d.Extent(1); j++ {
-			for k := 0; k < d.Extent(2); k++ {
+	for i := range d.Extent(0) {
+		for j := range d.Extent(1) {
+			for k := range d.Extent(2) {
 				s += d.At3(i, j, k)
 			}
 		}
@@ -229,8 +229,8 @@ func sumDyn3(d *kokkos.DynRankView[float64]) float64 {
 
 func sumOffset2(o *kokkos.OffsetView2[float64]) float64 {
 	s := 0.0
-	for i := o.Begin(0); i < o.End(0); i++ {
-		for j := o.Begin(1); j < o.End(1); j++ {
+	for i, e0 := o.Begin(0), o.End(0); i < e0; i++ {
+		for j, e1 := o.Begin(1), o.End(1); j < e1; j++ {
 			s += o.At(i, j)
 		}
 	}
@@ -239,9 +239,9 @@ func sumOffset2(o *kokkos.OffsetView2[float64]) float64 {
 
 func sumOffset3(o *kokkos.OffsetView3[float64]) float64 {
 	s := 0.0
-	for i := o.Begin(0); i < o.End(0); i++ {
-		for j := o.Begin(1); j < o.End(1); j++ {
-			for k := o.Begin(2); k < o.End(2); k++ {
+	for i, e0 := o.Begin(0), o.End(0); i < e0; i++ {
+		for j, e1 := o.Begin(1), o.End(1); j < e1; j++ {
+			for k, e2 := o.Begin(2), o.End(2); k < e2; k++ {
 				s += o.At(i, j, k)
 			}
 		}

@@ -113,9 +113,6 @@ type View{{$n}}[T any] struct {
 {{- if $n}}
 	ext    [{{$n}}]int
 	str    [{{$n}}]int
-	// lim is ext where the host can access the elements and 0 elsewhere,
-	// unsigned: one compare per index checks the bounds and the access.
-	lim    [{{$n}}]uint
 {{- end}}
 	rec    *Allocation
 	off    int
@@ -139,9 +136,6 @@ func NewView{{$n}}[T any](label string, {{if $n}}{{list $n "n#" ", "}} int, {{en
 	v.ext = [{{$n}}]int{ {{- list $n "n#" ", " -}} }
 {{- end}}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-{{- if $n}}
-	setLim(v.data, v.ext[:], v.lim[:])
-{{- end}}
 	return v, nil
 }
 
@@ -171,9 +165,6 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 	v.ext = [{{$n}}]int{ {{- list $n "n#" ", " -}} }
 {{- end}}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-{{- if $n}}
-	setLim(v.data, v.ext[:], v.lim[:])
-{{- end}}
 	return v, nil
 }
 
@@ -182,8 +173,8 @@ func WrapView{{$n}}[T any](data []T{{if $n}}, {{list $n "n#" ", "}} int{{end}}, 
 // when the host cannot access the view's memory.
 func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} {
-		panic(&accessError{{$n}}[T]{*v, false{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
+	if p == nil{{if $n}} || {{list $n "uint(i#) >= uint(v.ext[#])" " || "}}{{end}} {
+		panic(accessError{{$n}}[T]{*v, false{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
 	// Indices within the extents address the view's span, which data
@@ -198,8 +189,8 @@ func (v *View{{$n}}[T]) At({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} || v.flags&flagReadOnly != 0 {
-		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
+	if p == nil{{if $n}} || {{list $n "uint(i#) >= uint(v.ext[#])" " || "}}{{end}} || v.flags&flagReadOnly != 0 {
+		panic(accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
 	// Indices within the extents address the view's span (see At).
@@ -220,8 +211,8 @@ func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 // At, and for a read-only view.
 func (v *View{{$n}}[T]) Ptr({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
 	p := unsafe.SliceData(v.data)
-	if {{if $n}}{{list $n "uint(i#) >= v.lim[#]" " || "}}{{else}}p == nil{{end}} || v.flags&flagReadOnly != 0 {
-		panic(&accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
+	if p == nil{{if $n}} || {{list $n "uint(i#) >= uint(v.ext[#])" " || "}}{{end}} || v.flags&flagReadOnly != 0 {
+		panic(accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
 {{- if $n}}
 	// Indices within the extents address the view's span (see At).
@@ -439,7 +430,6 @@ func view{{$n}}Of[T any](d desc[T], traits Trait) View{{$n}}[T] {
 {{- if $n}}
 	copy(v.ext[:], d.ext[:{{$n}}])
 	copy(v.str[:], d.str[:{{$n}}])
-	setLim(v.data, v.ext[:], v.lim[:])
 {{- end}}
 	return v
 }
@@ -457,7 +447,7 @@ type accessError{{$n}}[T any] struct {
 {{- end}}
 }
 
-func (e *accessError{{$n}}[T]) Error() string {
+func (e accessError{{$n}}[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, {{if $n}}e.idx[:], e.v.ext[:]{{else}}nil, nil{{end}})
 }
 {{range $s := .Ms}}{{$m := $s.M}}
@@ -479,14 +469,10 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 	}
 	var w View{{$m}}[T]
 {{- if $m}}
-	host := ^uint(0) // lim is ext where the host can access the elements, else 0
-	if v.data == nil {
-		host = 0
-	}
 	k := 0
 {{- range $r := until $n}}
 	if k{{$r}} != 0 {
-		w.ext[k], w.str[k], w.lim[k] = n{{$r}}, v.str[{{$r}}], uint(n{{$r}})&host
+		w.ext[k], w.str[k] = n{{$r}}, v.str[{{$r}}]
 		k++
 	}
 {{- end}}
