@@ -540,7 +540,7 @@ func (e accessError1[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View1[T]) Subview0(a0 any) View0[T] {
+func (v *View1[T]) Subview0(a0 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 0 {
 		args := [1]any{a0}
@@ -548,7 +548,6 @@ func (v *View1[T]) Subview0(a0 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -562,7 +561,7 @@ func (v *View1[T]) Subview0(a0 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View1[T]) Subview1(a0 any) View1[T] {
+func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 1 {
 		args := [1]any{a0}
@@ -570,7 +569,6 @@ func (v *View1[T]) Subview1(a0 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -893,7 +891,7 @@ func (e accessError2[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
+func (v *View2[T]) Subview0(a0, a1 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 0 {
@@ -902,7 +900,6 @@ func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -916,7 +913,7 @@ func (v *View2[T]) Subview0(a0, a1 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
+func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 1 {
@@ -925,7 +922,6 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -948,7 +944,7 @@ func (v *View2[T]) Subview1(a0, a1 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
+func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 2 {
@@ -957,7 +953,6 @@ func (v *View2[T]) Subview2(a0, a1 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1284,7 +1279,7 @@ func (e accessError3[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
+func (v *View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -1294,7 +1289,6 @@ func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -1308,7 +1302,7 @@ func (v *View3[T]) Subview0(a0, a1, a2 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
+func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1318,7 +1312,6 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1345,7 +1338,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
+func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1355,7 +1348,6 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1382,7 +1374,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
+func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1392,7 +1384,6 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1723,7 +1714,7 @@ func (e accessError4[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+func (v *View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -1734,7 +1725,6 @@ func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -1748,7 +1738,7 @@ func (v *View4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
+func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1759,7 +1749,6 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1790,7 +1779,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
+func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1801,7 +1790,6 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1832,7 +1820,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
+func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1843,7 +1831,6 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -1874,7 +1861,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) View3[T] {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
+func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1885,7 +1872,6 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) View4[T] {
 		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View4[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2220,7 +2206,7 @@ func (e accessError5[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -2232,7 +2218,6 @@ func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -2246,7 +2231,7 @@ func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
+func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2258,7 +2243,6 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2293,7 +2277,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
+func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2305,7 +2289,6 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2340,7 +2323,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
+func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2352,7 +2335,6 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2387,7 +2369,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) View3[T] {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
+func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2399,7 +2381,6 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View4[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2434,7 +2415,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) View4[T] {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
+func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2446,7 +2427,6 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) View5[T] {
 		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View5[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2785,7 +2765,7 @@ func (e accessError6[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -2798,7 +2778,6 @@ func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -2812,7 +2791,7 @@ func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
+func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2825,7 +2804,6 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2864,7 +2842,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
+func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2877,7 +2855,6 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2916,7 +2893,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
+func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2929,7 +2906,6 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -2968,7 +2944,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) View3[T] {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
+func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2981,7 +2957,6 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View4[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3020,7 +2995,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) View4[T] {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
+func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3033,7 +3008,6 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View5[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3072,7 +3046,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) View5[T] {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
+func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3085,7 +3059,6 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) View6[T] {
 		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View6[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3428,7 +3401,7 @@ func (e accessError7[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -3442,7 +3415,6 @@ func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -3456,7 +3428,7 @@ func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
+func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3470,7 +3442,6 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3513,7 +3484,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
+func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3527,7 +3498,6 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3570,7 +3540,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
+func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3584,7 +3554,6 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3627,7 +3596,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) View3[T] {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
+func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3641,7 +3610,6 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View4[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3684,7 +3652,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) View4[T] {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
+func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3698,7 +3666,6 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View5[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3741,7 +3708,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) View5[T] {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
+func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3755,7 +3722,6 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View6[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -3798,7 +3764,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) View6[T] {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
+func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3812,7 +3778,6 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) View7[T] {
 		subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View7[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4159,7 +4124,7 @@ func (e accessError8[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -4174,7 +4139,6 @@ func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 		subMap("Subview0", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview0: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View0[T]
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, 1)
 	w.layout = v.layout
@@ -4188,7 +4152,7 @@ func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
+func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4203,7 +4167,6 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 		subMap("Subview1", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview1: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View1[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4250,7 +4213,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) View1[T] {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
+func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4265,7 +4228,6 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 		subMap("Subview2", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview2: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View2[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4312,7 +4274,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) View2[T] {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
+func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4327,7 +4289,6 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 		subMap("Subview3", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview3: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View3[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4374,7 +4335,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) View3[T] {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
+func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4389,7 +4350,6 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 		subMap("Subview4", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview4: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View4[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4436,7 +4396,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) View4[T] {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
+func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4451,7 +4411,6 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 		subMap("Subview5", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview5: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View5[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4498,7 +4457,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) View5[T] {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
+func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4513,7 +4472,6 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 		subMap("Subview6", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview6: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View6[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4560,7 +4518,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) View6[T] {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
+func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4575,7 +4533,6 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 		subMap("Subview7", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview7: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View7[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
@@ -4622,7 +4579,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) View7[T] {
 // is kept, re-based to 0); exactly 8 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
+func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4637,7 +4594,6 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) View8[T] {
 		subMap("Subview8", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview8: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View8[T]
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]

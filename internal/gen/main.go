@@ -457,7 +457,7 @@ func (e accessError{{$n}}[T]) Error() string {
 // is kept, re-based to 0); exactly {{$m}} of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
+func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) (w View{{$m}}[T]) {
 {{- range $r := until $n}}
 	b{{$r}}, {{if $m}}n{{$r}}{{else}}_{{end}}, k{{$r}} := subArg(a{{$r}}, v.ext[{{$r}}])
 {{- end}}
@@ -467,7 +467,6 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) View{{$m}}[T] {
 		subMap("Subview{{$m}}", v.rec, v.layout, v.ext[:], v.str[:], args[:], oext[:], ostr[:])
 		panic("kokkos: Subview{{$m}}: invalid arguments") // subMap has panicked with the reason
 	}
-	var w View{{$m}}[T]
 {{- if $m}}
 	k := 0
 {{- range $r := until $n}}
