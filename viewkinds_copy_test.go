@@ -143,3 +143,67 @@ func TestOffsetViewOnDevice(t *testing.T) {
 		t.Fatal("host offset subview access")
 	}
 }
+
+// TestLoopAccessChecks runs the loop shapes whose index checks the compiler
+// proves away (loops over Extent, and from Begin to End) against every view
+// kind: on host views they must read the right elements, and on views the
+// host cannot access the remaining data-pointer test must still panic.
+func TestLoopAccessChecks(t *testing.T) {
+	host := Must(NewView3[float64]("h", 3, 4, 5, LayoutLeft))
+	for i := range host.Extent(0) {
+		for j := range host.Extent(1) {
+			for k := range host.Extent(2) {
+				host.Set(i, j, k, float64(100*i+10*j+k)+0.5)
+			}
+		}
+	}
+	want := func(i, j, k int) float64 { return float64(100*i+10*j+k) + 0.5 }
+	d := DynRankFrom[float64](host)
+	o := Must(OffsetView3Of(host, [3]int{-1, 2, -7}))
+	for i := range host.Extent(0) {
+		for j := range host.Extent(1) {
+			for k := range host.Extent(2) {
+				if host.At(i, j, k) != want(i, j, k) || d.At3(i, j, k) != want(i, j, k) {
+					t.Fatalf("View3/DynRankView at (%d, %d, %d)", i, j, k)
+				}
+			}
+		}
+	}
+	for i := o.Begin(0); i < o.End(0); i++ {
+		for j := o.Begin(1); j < o.End(1); j++ {
+			for k := o.Begin(2); k < o.End(2); k++ {
+				if o.At(i, j, k) != want(i+1, j-2, k+7) {
+					t.Fatalf("OffsetView3 at (%d, %d, %d)", i, j, k)
+				}
+			}
+		}
+	}
+
+	dev := Must(NewView2[float64]("dev2", 2, 3, InSpace(newFakeSpace(false))))
+	const msg = `view "dev2" lives in FakeDeviceSpace, which the host cannot access (index (0, 0))`
+	expectPanic(t, msg, func() {
+		for i := range dev.Extent(0) {
+			for j := range dev.Extent(1) {
+				_ = dev.At(i, j)
+			}
+		}
+	})
+	dd := DynRankFrom[float64](dev)
+	expectPanic(t, msg, func() {
+		for i := range dd.Extent(0) {
+			for j := range dd.Extent(1) {
+				_ = dd.At2(i, j)
+			}
+		}
+	})
+	od := Must(OffsetView2Of(dev, [2]int{4, -4}))
+	expectPanic(t, `view "dev2" lives in FakeDeviceSpace, which the host cannot access (index (4, -4))`, func() {
+		for i := od.Begin(0); i < od.End(0); i++ {
+			for j := od.Begin(1); j < od.End(1); j++ {
+				_ = od.At(i, j)
+			}
+		}
+	})
+	expectPanic(t, `lives in FakeDeviceSpace`, func() { p := dev.Ptr(1, 2); _ = p })
+	expectPanic(t, `lives in FakeDeviceSpace`, func() { dev.Set(1, 2, 1) })
+}
