@@ -23,15 +23,19 @@ import (
 // value is an unallocated view of rank 0. Methods take pointer receivers so
 // that access inlines; call them on a variable.
 type DynRankView[T any] struct {
-	data   []T
-	rank   int
-	ext    [MaxRank]int // 1 past the rank
-	str    [MaxRank]int // 0 past the rank
-	rec    *Allocation
-	off    int
-	layout Layout
-	flags  viewFlags
-	traits Trait
+	data []T
+	rank int
+	// hostRank is rank+1 where the host can access the elements (data is
+	// not nil) and 0 elsewhere, the zero view included, so that one compare
+	// checks both the rank and the access in At0 ... At8.
+	hostRank int
+	ext      [MaxRank]int // 1 past the rank
+	str      [MaxRank]int // 0 past the rank
+	rec      *Allocation
+	off      int
+	layout   Layout
+	flags    viewFlags
+	traits   Trait
 }
 
 // NewDynRankView allocates a view labelled label whose rank is
@@ -50,6 +54,7 @@ func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRank
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = data, rec, layout, flags, cfg.traits
+	d.setHostRank()
 	return d, nil
 }
 
@@ -76,6 +81,7 @@ func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankVie
 		return DynRankView[T]{}, err
 	}
 	d.data, d.rec, d.layout, d.flags, d.traits = w, rec, layout, flags, cfg.traits
+	d.setHostRank()
 	return d, nil
 }
 
@@ -108,7 +114,16 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 	}
 	copy(d.ext[:], vd.ext[:vd.rank])
 	copy(d.str[:], vd.str[:vd.rank])
+	d.setHostRank()
 	return d
+}
+
+// setHostRank sets hostRank from data and rank.
+func (d *DynRankView[T]) setHostRank() {
+	d.hostRank = 0
+	if d.data != nil {
+		d.hostRank = d.rank + 1
+	}
 }
 
 func (d DynRankView[T]) viewDesc() desc[T] {
@@ -366,6 +381,7 @@ func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	}
 	w.data = subData(d.data, off, span)
 	w.off = d.off + off
+	w.setHostRank()
 	return w
 }
 

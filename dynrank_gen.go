@@ -2,15 +2,18 @@
 
 package kokkos
 
+import "unsafe"
+
 // At0 returns the element at the only position of a rank-0 view. It panics
 // when the view's rank is not 0, when an index is out of bounds (naming
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At0() T {
-	if d.rank != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, false, 0, [MaxRank]int{}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 0+1 {
+		panic(dynAccessError[T]{d: *d, n: 0, idx: [MaxRank]int{}})
 	}
-	return d.data[0]
+	return *p
 }
 
 // Set0 stores x at the only position of a rank-0 view, atomically for a
@@ -51,10 +54,13 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At1(i0 int) T {
-	if d.rank != 1 || d.data == nil || uint(i0) >= uint(d.ext[0]) {
-		panic(dynAccessError[T]{*d, false, 1, [MaxRank]int{i0}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 1+1 || uint(i0) >= uint(d.ext[0]) {
+		panic(dynAccessError[T]{d: *d, n: 1, idx: [MaxRank]int{i0}})
 	}
-	return d.data[i0*d.str[0]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0])*unsafe.Sizeof(*p)))
 }
 
 // Set1 stores x at (i0) of a rank-1 view, atomically for a
@@ -95,10 +101,13 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At2(i0, i1 int) T {
-	if d.rank != 2 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
-		panic(dynAccessError[T]{*d, false, 2, [MaxRank]int{i0, i1}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 2+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
+		panic(dynAccessError[T]{d: *d, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1])*unsafe.Sizeof(*p)))
 }
 
 // Set2 stores x at (i0, i1) of a rank-2 view, atomically for a
@@ -139,10 +148,13 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
-	if d.rank != 3 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
-		panic(dynAccessError[T]{*d, false, 3, [MaxRank]int{i0, i1, i2}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 3+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
+		panic(dynAccessError[T]{d: *d, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2])*unsafe.Sizeof(*p)))
 }
 
 // Set3 stores x at (i0, i1, i2) of a rank-3 view, atomically for a
@@ -183,10 +195,13 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
-	if d.rank != 4 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
-		panic(dynAccessError[T]{*d, false, 4, [MaxRank]int{i0, i1, i2, i3}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 4+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
+		panic(dynAccessError[T]{d: *d, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3])*unsafe.Sizeof(*p)))
 }
 
 // Set4 stores x at (i0, i1, i2, i3) of a rank-4 view, atomically for a
@@ -227,10 +242,13 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
-	if d.rank != 5 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
-		panic(dynAccessError[T]{*d, false, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 5+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
+		panic(dynAccessError[T]{d: *d, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4])*unsafe.Sizeof(*p)))
 }
 
 // Set5 stores x at (i0, i1, i2, i3, i4) of a rank-5 view, atomically for a
@@ -271,10 +289,13 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
-	if d.rank != 6 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
-		panic(dynAccessError[T]{*d, false, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 6+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
+		panic(dynAccessError[T]{d: *d, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5])*unsafe.Sizeof(*p)))
 }
 
 // Set6 stores x at (i0, i1, i2, i3, i4, i5) of a rank-6 view, atomically for a
@@ -315,10 +336,13 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
-	if d.rank != 7 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
-		panic(dynAccessError[T]{*d, false, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 7+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
+		panic(dynAccessError[T]{d: *d, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6])*unsafe.Sizeof(*p)))
 }
 
 // Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view, atomically for a
@@ -359,10 +383,13 @@ func (d *DynRankView[T]) View7() (View7[T], error) {
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	if d.rank != 8 || d.data == nil || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) {
-		panic(dynAccessError[T]{*d, false, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != 8+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) {
+		panic(dynAccessError[T]{d: *d, n: 8, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7])*unsafe.Sizeof(*p)))
 }
 
 // Set8 stores x at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view, atomically for a

@@ -37,7 +37,7 @@ func until(n int) []int {
 }
 
 func main() {
-	write("dynrank_gen.go", dynTmpl, 0, "", "")
+	write("dynrank_gen.go", dynTmpl, 0, "import \"unsafe\"\n", "")
 	write("offset_gen.go", offsetTmpl, 1, "import (\n\t\"sync/atomic\"\n\t\"unsafe\"\n)\n", "")
 }
 
@@ -73,10 +73,17 @@ const dynTmpl = `
 // the label, the indices and the extents) and when the host cannot access
 // the view's memory.
 func (d *DynRankView[T]) At{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
-	if d.rank != {{$n}} || d.data == nil{{if $n}} || {{list $n "uint(i#) >= uint(d.ext[#])" " || "}}{{end}} {
-		panic(dynAccessError[T]{*d, false, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
+	p := unsafe.SliceData(d.data)
+	if d.hostRank != {{$n}}+1{{if $n}} || {{list $n "uint(i#) >= uint(d.ext[#])" " || "}}{{end}} {
+		panic(dynAccessError[T]{d: *d, n: {{$n}}, idx: [MaxRank]int{ {{- list $n "i#" ", " -}} }})
 	}
-	return d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}]
+{{- if $n}}
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*d.str[#]" " + "}})*unsafe.Sizeof(*p)))
+{{- else}}
+	return *p
+{{- end}}
 }
 
 // Set{{$n}} stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}} view, atomically for a
