@@ -132,12 +132,12 @@ func (o *OffsetView1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError1[T]{*o, true, [1]int{i0}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+o.base]
 }
 
 // Rank returns 1.
@@ -408,12 +408,12 @@ func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+o.base]
 }
 
 // Rank returns 2.
@@ -709,12 +709,12 @@ func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base]
 }
 
 // Rank returns 3.
@@ -1035,12 +1035,12 @@ func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base]
 }
 
 // Rank returns 4.
@@ -1386,12 +1386,12 @@ func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base]
 }
 
 // Rank returns 5.
@@ -1762,12 +1762,12 @@ func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base]
 }
 
 // Rank returns 6.
@@ -2163,12 +2163,12 @@ func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base]
 }
 
 // Rank returns 7.
@@ -2589,12 +2589,12 @@ func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
 		panic(offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base]
 }
 
 // Rank returns 8.

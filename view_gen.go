@@ -95,11 +95,12 @@ func (v *View0[T]) Set(x T) {
 // Ptr returns a pointer to the element at the view's only position. It panics like
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || v.flags&flagReadOnly != 0 {
+	if v.data == nil || v.flags&flagReadOnly != 0 {
 		panic(accessError0[T]{*v, true})
 	}
-	return p
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[0]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -359,12 +360,12 @@ func (v *View1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
 		panic(accessError1[T]{*v, true, [1]int{i0}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -678,12 +679,12 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
 		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1066,12 +1067,12 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
 		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1501,12 +1502,12 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
 		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -1993,12 +1994,12 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
 		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -2552,12 +2553,12 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
 		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -3188,12 +3189,12 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
 		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
@@ -3911,12 +3912,12 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
 		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(*p)))
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it

@@ -210,16 +210,12 @@ func (v *View{{$n}}[T]) Set({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
 // Ptr returns a pointer to the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the view's only position{{end}}. It panics like
 // At, and for a read-only view.
 func (v *View{{$n}}[T]) Ptr({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
-	p := unsafe.SliceData(v.data)
-	if p == nil{{if $n}} || {{list $n "uint(i#) >= uint(v.ext[#])" " || "}}{{end}} || v.flags&flagReadOnly != 0 {
+	if v.data == nil{{if $n}} || {{list $n "uint(i#) >= uint(v.ext[#])" " || "}}{{end}} || v.flags&flagReadOnly != 0 {
 		panic(accessError{{$n}}[T]{*v, true{{if $n}}, [{{$n}}]int{ {{- list $n "i#" ", " -}} }{{end}}})
 	}
-{{- if $n}}
-	// Indices within the extents address the view's span (see At).
-	return (*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*v.str[#]" " + "}})*unsafe.Sizeof(*p)))
-{{- else}}
-	return p
-{{- end}}
+	// Indexing the slice, rather than reading through its pointer as At
+	// does, keeps Ptr within the inlining budget up to rank 3.
+	return &v.data[{{if $n}}{{list $n "i#*v.str[#]" "+"}}{{else}}0{{end}}]
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
