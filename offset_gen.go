@@ -238,7 +238,7 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView1[T]) View() View1[T] {
 	_, ext, str := o.dims()
-	return View1[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View1[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -518,7 +518,7 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView2[T]) View() View2[T] {
 	_, ext, str := o.dims()
-	return View2[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View2[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -823,7 +823,7 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView3[T]) View() View3[T] {
 	_, ext, str := o.dims()
-	return View3[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View3[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1153,7 +1153,7 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView4[T]) View() View4[T] {
 	_, ext, str := o.dims()
-	return View4[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View4[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1508,7 +1508,7 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView5[T]) View() View5[T] {
 	_, ext, str := o.dims()
-	return View5[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View5[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1888,7 +1888,7 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView6[T]) View() View6[T] {
 	_, ext, str := o.dims()
-	return View6[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View6[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2293,7 +2293,7 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView7[T]) View() View7[T] {
 	_, ext, str := o.dims()
-	return View7[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View7[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2725,7 +2725,7 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView8[T]) View() View8[T] {
 	_, ext, str := o.dims()
-	return View8[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View8[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way

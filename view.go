@@ -191,6 +191,16 @@ func viewPanic(op string, rec *Allocation, flags viewFlags) {
 	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
 }
 
+// checkExtent returns what a view's first check extent is: e where the
+// host can access data, 0 where it cannot (data is nil), so that every
+// access fails there and the failure explains why.
+func checkExtent[T any](data []T, e int) uint {
+	if data == nil {
+		return 0
+	}
+	return uint(e)
+}
+
 // noDataPanic explains why a view has no host elements.
 func noDataPanic(op string, rec *Allocation, flags viewFlags) {
 	if rec == nil {

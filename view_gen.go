@@ -271,9 +271,12 @@ func (e accessError0[T]) Error() string {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View1[T any] struct {
-	data   []T
-	ext    [1]int
-	str    [1]int
+	data []T
+	ext  [1]int
+	str  [1]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -294,6 +297,7 @@ func NewView1[T any](label string, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -321,6 +325,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -329,7 +334,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 // when the host cannot access the view's memory.
 func (v *View1[T]) At(i0 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) {
+	if uint(i0) >= v.lim0 {
 		panic(accessError1[T]{*v, false, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -341,7 +346,7 @@ func (v *View1[T]) At(i0 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
 		panic(accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -360,7 +365,7 @@ func (v *View1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
 		panic(accessError1[T]{*v, true, [1]int{i0}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -517,6 +522,7 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	v := View1[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:1])
 	copy(v.str[:], d.str[:1])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -577,6 +583,7 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	}
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -590,9 +597,12 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View2[T any] struct {
-	data   []T
-	ext    [2]int
-	str    [2]int
+	data []T
+	ext  [2]int
+	str  [2]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -613,6 +623,7 @@ func NewView2[T any](label string, n0, n1 int, opts ...Option) (View2[T], error)
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -640,6 +651,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -648,7 +660,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 // when the host cannot access the view's memory.
 func (v *View2[T]) At(i0, i1 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) {
 		panic(accessError2[T]{*v, false, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -660,7 +672,7 @@ func (v *View2[T]) At(i0, i1 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
 		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -679,7 +691,7 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
 		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -868,6 +880,7 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	v := View2[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:2])
 	copy(v.str[:], d.str[:2])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -934,6 +947,7 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -965,6 +979,7 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -978,9 +993,12 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View3[T any] struct {
-	data   []T
-	ext    [3]int
-	str    [3]int
+	data []T
+	ext  [3]int
+	str  [3]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1001,6 +1019,7 @@ func NewView3[T any](label string, n0, n1, n2 int, opts ...Option) (View3[T], er
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1028,6 +1047,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1036,7 +1056,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 // when the host cannot access the view's memory.
 func (v *View3[T]) At(i0, i1, i2 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
 		panic(accessError3[T]{*v, false, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1048,7 +1068,7 @@ func (v *View3[T]) At(i0, i1, i2 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
 		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1067,7 +1087,7 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
 		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1256,6 +1276,7 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	v := View3[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:3])
 	copy(v.str[:], d.str[:3])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -1328,6 +1349,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1364,6 +1386,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1400,6 +1423,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1413,9 +1437,12 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View4[T any] struct {
-	data   []T
-	ext    [4]int
-	str    [4]int
+	data []T
+	ext  [4]int
+	str  [4]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1436,6 +1463,7 @@ func NewView4[T any](label string, n0, n1, n2, n3 int, opts ...Option) (View4[T]
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1463,6 +1491,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1471,7 +1500,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 // when the host cannot access the view's memory.
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
 		panic(accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1483,7 +1512,7 @@ func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
 		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1502,7 +1531,7 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
 		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1691,6 +1720,7 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	v := View4[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:4])
 	copy(v.str[:], d.str[:4])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -1769,6 +1799,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1810,6 +1841,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1851,6 +1883,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1892,6 +1925,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1905,9 +1939,12 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View5[T any] struct {
-	data   []T
-	ext    [5]int
-	str    [5]int
+	data []T
+	ext  [5]int
+	str  [5]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1928,6 +1965,7 @@ func NewView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...Option) (View
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1955,6 +1993,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -1963,7 +2002,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 // when the host cannot access the view's memory.
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
 		panic(accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -1975,7 +2014,7 @@ func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
 		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1994,7 +2033,7 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
 		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -2183,6 +2222,7 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	v := View5[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:5])
 	copy(v.str[:], d.str[:5])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -2267,6 +2307,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2313,6 +2354,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2359,6 +2401,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2405,6 +2448,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2451,6 +2495,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2464,9 +2509,12 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View6[T any] struct {
-	data   []T
-	ext    [6]int
-	str    [6]int
+	data []T
+	ext  [6]int
+	str  [6]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -2487,6 +2535,7 @@ func NewView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...Option) (
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -2514,6 +2563,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -2522,7 +2572,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 // when the host cannot access the view's memory.
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
 		panic(accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -2534,7 +2584,7 @@ func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
 		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2553,7 +2603,7 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
 		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -2742,6 +2792,7 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	v := View6[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:6])
 	copy(v.str[:], d.str[:6])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -2832,6 +2883,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2883,6 +2935,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2934,6 +2987,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2985,6 +3039,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3036,6 +3091,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3087,6 +3143,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3100,9 +3157,12 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View7[T any] struct {
-	data   []T
-	ext    [7]int
-	str    [7]int
+	data []T
+	ext  [7]int
+	str  [7]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3123,6 +3183,7 @@ func NewView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...Optio
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -3150,6 +3211,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -3158,7 +3220,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 // when the host cannot access the view's memory.
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
 		panic(accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -3170,7 +3232,7 @@ func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
 		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3189,7 +3251,7 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
 		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -3378,6 +3440,7 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	v := View7[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:7])
 	copy(v.str[:], d.str[:7])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -3474,6 +3537,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3530,6 +3594,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3586,6 +3651,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3642,6 +3708,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3698,6 +3765,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3754,6 +3822,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3810,6 +3879,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3823,9 +3893,12 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
 type View8[T any] struct {
-	data   []T
-	ext    [8]int
-	str    [8]int
+	data []T
+	ext  [8]int
+	str  [8]int
+	// lim0 is ext[0] where the host can access the elements and 0
+	// elsewhere: At's check of i0 against it covers the access too.
+	lim0   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3846,6 +3919,7 @@ func NewView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...O
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -3873,6 +3947,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v, nil
 }
 
@@ -3881,7 +3956,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 // when the host cannot access the view's memory.
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
 		panic(accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -3893,7 +3968,7 @@ func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Atomic trait. It panics like At, and for a read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
 		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3912,7 +3987,7 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if v.data == nil || uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
 		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -4101,6 +4176,7 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	v := View8[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:8])
 	copy(v.str[:], d.str[:8])
+	v.lim0 = checkExtent(v.data, v.ext[0])
 	return v
 }
 
@@ -4203,6 +4279,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4264,6 +4341,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4325,6 +4403,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4386,6 +4465,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4447,6 +4527,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4508,6 +4589,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4569,6 +4651,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4630,6 +4713,7 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
+	w.lim0 = checkExtent(w.data, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w

@@ -60,6 +60,7 @@ func ViewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], 
 	a.Retain()
 	v := View1[T]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
 	v.ext[0], v.str[0] = n, 1
+	v.lim0 = checkExtent(v.data, n)
 	if !a.managed {
 		v.traits = Unmanaged
 	}

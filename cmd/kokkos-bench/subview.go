@@ -60,6 +60,7 @@ func runSubview(cfg config, add func(measure)) error {
 type viewSized struct {
 	data         []float64
 	ext, str     int
+	lim          uint
 	rec          *int
 	off          int
 	layout, flag uint8
@@ -69,7 +70,7 @@ type viewSized struct {
 //go:noinline
 func makeViewSized(d []float64, i, n int, rec *int) (w viewSized) {
 	w.data = d[i:]
-	w.ext, w.str = n, 1
+	w.ext, w.str, w.lim = n, 1, uint(n)
 	w.rec, w.off = rec, i
 	w.layout, w.flag, w.traits = 1, 2, 3
 	return w

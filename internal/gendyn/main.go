@@ -361,7 +361,7 @@ func (o *OffsetView{{$n}}[T]) ReadOnly() OffsetView{{$n}}[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView{{$n}}[T]) View() View{{$n}}[T] {
 	_, ext, str := o.dims()
-	return View{{$n}}[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View{{$n}}[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
