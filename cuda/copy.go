@@ -210,11 +210,7 @@ func fillOn(s *Stream, dst uintptr, pitch, es int, pat uint64, w, rows int) erro
 	if dst%uintptr(min(es, 4)) != 0 || (rows > 1 && pitch%min(es, 4) != 0) {
 		return fmt.Errorf("cuda: fill of %d-byte elements at %#x with pitch %d: misaligned", es, dst, pitch)
 	}
-	e, err := lookup(dst, span2D(pitch, w*es, rows))
-	if err != nil {
-		return err
-	}
-	c, h, dev, end, err := s.begin(e.dev)
+	e, c, h, dev, end, err := s.beginAt(dst, span2D(pitch, w*es, rows))
 	if err != nil {
 		return err
 	}

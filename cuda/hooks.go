@@ -228,11 +228,7 @@ func fillBytesOn(s *Stream, dst uintptr, pattern []byte, count int) error {
 		copy(b[:], pattern)
 		return fillOn(s, dst, es*count, es, binary.LittleEndian.Uint64(b[:]), count, 1)
 	}
-	e, err := lookup(dst, es*count)
-	if err != nil {
-		return err
-	}
-	c, h, dev, end, err := s.begin(e.dev)
+	e, c, h, dev, end, err := s.beginAt(dst, es*count)
 	if err != nil {
 		return err
 	}

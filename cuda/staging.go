@@ -152,11 +152,7 @@ func copyFromHostMode(s *Stream, dst uintptr, src []byte, async bool) error {
 	if n == 0 {
 		return nil
 	}
-	e, err := lookup(dst, n)
-	if err != nil {
-		return err
-	}
-	c, h, dev, end, err := s.begin(e.dev)
+	e, c, h, dev, end, err := s.beginAt(dst, n)
 	if err != nil {
 		return err
 	}
@@ -204,11 +200,7 @@ func copyToHost(s *Stream, dst []byte, src uintptr) error {
 	if n == 0 {
 		return nil
 	}
-	e, err := lookup(src, n)
-	if err != nil {
-		return err
-	}
-	c, h, dev, end, err := s.begin(e.dev)
+	e, c, h, dev, end, err := s.beginAt(src, n)
 	if err != nil {
 		return err
 	}

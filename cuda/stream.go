@@ -112,6 +112,17 @@ func (s *Stream) begin(dev *Device) (c ctxCall, h uintptr, d *Device, end func()
 	return c, h, dev, func() { unlock(); s.done() }, nil
 }
 
+// beginAt is begin for the device of the registered memory of n bytes at
+// addr; it returns that memory's entry too, whose Label names the driver
+// calls' failures.
+func (s *Stream) beginAt(addr uintptr, n int) (e *entry, c ctxCall, h uintptr, d *Device, end func(), err error) {
+	if e, err = lookup(addr, n); err != nil {
+		return nil, ctxCall{}, 0, nil, nil, err
+	}
+	c, h, d, end, err = s.begin(e.dev)
+	return e, c, h, d, end, err
+}
+
 // Release destroys the stream after its queued work completes. A second
 // Release returns an error matching ErrReleased.
 func (s *Stream) Release() error { return s.st.destroy() }
