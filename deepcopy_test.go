@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // newViewR allocates a view of rank len(ext) as the View0..View8 kind.
@@ -123,30 +125,6 @@ func makeTestView(t *testing.T, rng *rand.Rand, label string, ext []int, k int, 
 	return testView{v, pd.data}
 }
 
-// forIndices calls f for every multi-index of extents ext.
-func forIndices(ext []int, f func(idx []int)) {
-	idx := make([]int, len(ext))
-	for _, e := range ext {
-		if e == 0 {
-			return
-		}
-	}
-	for {
-		f(idx)
-		r := len(ext) - 1
-		for ; r >= 0; r-- {
-			idx[r]++
-			if idx[r] < ext[r] {
-				break
-			}
-			idx[r] = 0
-		}
-		if r < 0 {
-			return
-		}
-	}
-}
-
 func offsetOf(str, idx []int) int {
 	o := 0
 	for r, i := range idx {
@@ -163,7 +141,7 @@ func checkCopied(t *testing.T, dst, src View[float64], before []float64, parent 
 	inside := make([]bool, len(parent))
 	base := d.off
 	bad := 0
-	forIndices(d.extents(), func(idx []int) {
+	testutil.ForEachIndex(d.extents(), func(idx []int) {
 		od, os := offsetOf(d.strides(), idx), offsetOf(s.strides(), idx)
 		inside[base+od] = true
 		if d.data[od] != s.data[os] && bad < 3 {
@@ -257,7 +235,7 @@ func TestFillSubviews(t *testing.T) {
 				d := tv.v.viewDesc()
 				inside := 0.0
 				n := 0
-				forIndices(d.extents(), func(idx []int) { inside += d.data[offsetOf(d.strides(), idx)]; n++ })
+				testutil.ForEachIndex(d.extents(), func(idx []int) { inside += d.data[offsetOf(d.strides(), idx)]; n++ })
 				if err := Fill(tv.v, x); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
@@ -268,7 +246,7 @@ func TestFillSubviews(t *testing.T) {
 				if want := sumBefore - inside + x*float64(n); sum != want {
 					t.Errorf("%s: parent sum %v, want %v", name, sum, want)
 				}
-				forIndices(d.extents(), func(idx []int) {
+				testutil.ForEachIndex(d.extents(), func(idx []int) {
 					if got := d.data[offsetOf(d.strides(), idx)]; got != x {
 						t.Fatalf("%s: element %v = %v", name, idx, got)
 					}

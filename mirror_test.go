@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // fakeSpace is a BlockSpace whose memory is Go memory that the planner must
@@ -215,7 +217,7 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 		t.Fatalf("%s: %v", name, err)
 	}
 	bd, sd, dd := back.viewDesc(), src.v.viewDesc(), direct.viewDesc()
-	forIndices(pext, func(idx []int) {
+	testutil.ForEachIndex(pext, func(idx []int) {
 		in := true
 		sidx := make([]int, len(idx))
 		for r := range idx {

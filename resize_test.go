@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // resizeR calls the ResizeN or ReallocN of v's rank.
@@ -62,7 +64,7 @@ func TestResizeKeepsOverlap(t *testing.T) {
 			if d.label() != "r" || d.layout != old.layout || !slices.Equal(d.extents(), next) {
 				t.Fatalf("%s: label %q layout %v extents %v", name, d.label(), d.layout, d.extents())
 			}
-			forIndices(next, func(idx []int) {
+			testutil.ForEachIndex(next, func(idx []int) {
 				in := true
 				for r := range idx {
 					in = in && idx[r] < ext[r]
@@ -81,7 +83,7 @@ func TestResizeKeepsOverlap(t *testing.T) {
 				t.Fatal(err)
 			}
 			d = v.viewDesc()
-			forIndices(ext, func(idx []int) {
+			testutil.ForEachIndex(ext, func(idx []int) {
 				if x := d.data[offsetOf(d.strides(), idx)]; x != 0 {
 					t.Fatalf("%s: Realloc kept %v at %v", name, x, idx)
 				}

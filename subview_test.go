@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // randArgs picks one Subview argument per dimension with exactly m ranges.
@@ -61,7 +63,7 @@ func subviewN(v View[float64], m int, a []any) View[float64] {
 
 func fillRandom(rng *rand.Rand, v View[float64]) {
 	d := v.viewDesc()
-	forEachIndex(d.extents(), func(idx []int) { setN(v, idx, rng.NormFloat64()) })
+	testutil.ForEachIndex(d.extents(), func(idx []int) { setN(v, idx, rng.NormFloat64()) })
 }
 
 // TestSubviewAgainstParent checks every element of random subviews of
@@ -103,7 +105,7 @@ func TestSubviewAgainstParent(t *testing.T) {
 			}
 			checkSub := func(sub View[float64], args []any, begins []int) {
 				sd := sub.viewDesc()
-				forEachIndex(sd.extents(), func(si []int) {
+				testutil.ForEachIndex(sd.extents(), func(si []int) {
 					pi := make([]int, rank)
 					k := 0
 					for r := range rank {
@@ -120,14 +122,14 @@ func TestSubviewAgainstParent(t *testing.T) {
 			}
 			checkSub(sub, args, begins)
 			// writes through the subview land in the parent
-			forEachIndex(sd.extents(), func(si []int) { setN(sub, si, float64(len(si))+0.25) })
+			testutil.ForEachIndex(sd.extents(), func(si []int) { setN(sub, si, float64(len(si))+0.25) })
 			checkSub(sub, args, begins)
 			if m == rank && rank <= 3 && sd.size() > 0 {
 				// a subview of the subview composes the mappings
 				a2, b2 := randArgs(rng, sd.extents(), rng.IntN(rank+1))
 				sub2 := subviewN(sub, len(sd.extents())-countInts(a2), a2)
 				d2 := sub2.viewDesc()
-				forEachIndex(d2.extents(), func(si []int) {
+				testutil.ForEachIndex(d2.extents(), func(si []int) {
 					pi := make([]int, rank)
 					k := 0
 					for r := range rank {

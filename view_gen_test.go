@@ -5,6 +5,8 @@ package kokkos
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // TestView0Methods calls every method of View0 on random data in
@@ -43,7 +45,7 @@ func TestView0Methods(t *testing.T) {
 			t.Fatalf("rank 0 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -57,7 +59,7 @@ func TestView0Methods(t *testing.T) {
 				v.Set(x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(0+1, MaxRank)]
@@ -126,7 +128,7 @@ func TestView1Methods(t *testing.T) {
 			t.Fatalf("rank 1 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -140,7 +142,7 @@ func TestView1Methods(t *testing.T) {
 				v.Set(idx[0], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(1+1, MaxRank)]
@@ -215,7 +217,7 @@ func TestView2Methods(t *testing.T) {
 			t.Fatalf("rank 2 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -229,7 +231,7 @@ func TestView2Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(2+1, MaxRank)]
@@ -320,7 +322,7 @@ func TestView3Methods(t *testing.T) {
 			t.Fatalf("rank 3 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -334,7 +336,7 @@ func TestView3Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(3+1, MaxRank)]
@@ -425,7 +427,7 @@ func TestView4Methods(t *testing.T) {
 			t.Fatalf("rank 4 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -439,7 +441,7 @@ func TestView4Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], idx[3], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(4+1, MaxRank)]
@@ -530,7 +532,7 @@ func TestView5Methods(t *testing.T) {
 			t.Fatalf("rank 5 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -544,7 +546,7 @@ func TestView5Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(5+1, MaxRank)]
@@ -635,7 +637,7 @@ func TestView6Methods(t *testing.T) {
 			t.Fatalf("rank 6 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -649,7 +651,7 @@ func TestView6Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(6+1, MaxRank)]
@@ -740,7 +742,7 @@ func TestView7Methods(t *testing.T) {
 			t.Fatalf("rank 7 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -754,7 +756,7 @@ func TestView7Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(7+1, MaxRank)]
@@ -845,7 +847,7 @@ func TestView8Methods(t *testing.T) {
 			t.Fatalf("rank 8 %v: size, span or data", l)
 		}
 		ref := map[[MaxRank]int]float64{}
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			x := rng.NormFloat64()
@@ -859,7 +861,7 @@ func TestView8Methods(t *testing.T) {
 				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7], x)
 			}
 		})
-		forEachIndex(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(8+1, MaxRank)]

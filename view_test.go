@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // newViewN makes a rank-len(ext) float64 view through the rank-typed
@@ -70,31 +72,6 @@ func setN(v View[float64], i []int, x float64) {
 		v.Set(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], x)
 	default:
 		panic("unknown view")
-	}
-}
-
-// forEachIndex calls f with every index tuple of extents ext, last index
-// fastest.
-func forEachIndex(ext []int, f func(idx []int)) {
-	for _, e := range ext {
-		if e == 0 {
-			return
-		}
-	}
-	idx := make([]int, len(ext))
-	for {
-		f(idx)
-		r := len(ext) - 1
-		for ; r >= 0; r-- {
-			idx[r]++
-			if idx[r] < ext[r] {
-				break
-			}
-			idx[r] = 0
-		}
-		if r < 0 {
-			return
-		}
 	}
 }
 
@@ -189,12 +166,12 @@ func TestAccessEveryRankAndLayout(t *testing.T) {
 			v := newViewN(t, fmt.Sprint("r", rank), ext, opt)
 			d := v.viewDesc()
 			ref := map[string]float64{}
-			forEachIndex(ext, func(idx []int) {
+			testutil.ForEachIndex(ext, func(idx []int) {
 				x := rng.NormFloat64()
 				setN(v, idx, x)
 				ref[fmt.Sprint(idx)] = x
 			})
-			forEachIndex(ext, func(idx []int) {
+			testutil.ForEachIndex(ext, func(idx []int) {
 				want := ref[fmt.Sprint(idx)]
 				off := 0
 				for r, i := range idx {

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // These tests run DynRankView and OffsetView through the copy planner,
@@ -17,7 +19,7 @@ func TestDynRankDeepCopyAndMirror(t *testing.T) {
 	if err := DeepCopy(d, v); err != nil {
 		t.Fatal(err)
 	}
-	forEachIndex([]int{3, 4, 5}, func(i []int) {
+	testutil.ForEachIndex([]int{3, 4, 5}, func(i []int) {
 		if d.At3(i[0], i[1], i[2]) != v.At(i[0], i[1], i[2]) {
 			t.Fatalf("DynRankView ← View3 at %v", i)
 		}

@@ -12,6 +12,7 @@ import (
 	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // newViewR allocates a view of rank len(ext) as the View0..View8 kind.
@@ -90,29 +91,6 @@ func layoutOpts(rng *rand.Rand, k int, ext []int) []kokkos.Option {
 		s *= ext[r] + rng.IntN(2)
 	}
 	return []kokkos.Option{kokkos.WithStrides(str...)}
-}
-
-func forIndices(ext []int, f func(idx []int)) {
-	idx := make([]int, len(ext))
-	for _, e := range ext {
-		if e == 0 {
-			return
-		}
-	}
-	for {
-		f(idx)
-		r := len(ext) - 1
-		for ; r >= 0; r-- {
-			idx[r]++
-			if idx[r] < ext[r] {
-				break
-			}
-			idx[r] = 0
-		}
-		if r < 0 {
-			return
-		}
-	}
 }
 
 // hostAt returns the element of host view v at idx.
@@ -228,7 +206,7 @@ func roundTrip(t *testing.T, rng *rand.Rand, ext []int, dk, sk int, dsub, ssub b
 		}
 	}
 	sidx := make([]int, len(ext))
-	forIndices(pext, func(idx []int) {
+	testutil.ForEachIndex(pext, func(idx []int) {
 		in := true
 		for r := range idx {
 			sidx[r] = idx[r] - off[r]

@@ -1,0 +1,28 @@
+// Package testutil holds helpers that the tests of several packages share.
+package testutil
+
+// ForEachIndex calls f for every multi-index of extents ext, the last index
+// varying fastest; not at all when some extent is 0, and once, with an
+// empty index, when ext is empty. f must not keep idx.
+func ForEachIndex(ext []int, f func(idx []int)) {
+	for _, e := range ext {
+		if e == 0 {
+			return
+		}
+	}
+	idx := make([]int, len(ext))
+	for {
+		f(idx)
+		r := len(ext) - 1
+		for ; r >= 0; r-- {
+			idx[r]++
+			if idx[r] < ext[r] {
+				break
+			}
+			idx[r] = 0
+		}
+		if r < 0 {
+			return
+		}
+	}
+}
