@@ -175,8 +175,10 @@ func (o *OffsetView1[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [1, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView1[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 1, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -455,8 +457,10 @@ func (o *OffsetView2[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [2, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView2[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 2, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -760,8 +764,10 @@ func (o *OffsetView3[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [3, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView3[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 3, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -1090,8 +1096,10 @@ func (o *OffsetView4[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [4, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView4[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 4, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -1445,8 +1453,10 @@ func (o *OffsetView5[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [5, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView5[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 5, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -1825,8 +1835,10 @@ func (o *OffsetView6[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [6, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView6[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 6, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -2230,8 +2242,10 @@ func (o *OffsetView7[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [7, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView7[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 7, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
@@ -2662,8 +2676,10 @@ func (o *OffsetView8[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [8, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView8[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", 8, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of

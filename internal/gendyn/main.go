@@ -272,8 +272,10 @@ func (o *OffsetView{{$n}}[T]) End(r int) int {
 // Extent returns the number of legal indices of dimension r; for r in
 // [{{$n}}, 8) it returns 1. It panics unless 0 <= r < 8.
 func (o *OffsetView{{$n}}[T]) Extent(r int) int {
-	v := o.View()
-	return v.Extent(r)
+	if uint(r) < MaxRank {
+		return o.End(r) - o.Begin(r)
+	}
+	panic(dimError{"Extent", {{$n}}, r})
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
