@@ -80,14 +80,7 @@ func layoutOpts(rng *rand.Rand, k int, ext []int) []Option {
 	case 1:
 		return []Option{LayoutLeft}
 	}
-	perm := rng.Perm(len(ext))
-	str := make([]int, len(ext))
-	s := 1
-	for _, r := range perm {
-		str[r] = s
-		s *= ext[r] + rng.IntN(2)
-	}
-	return []Option{WithStrides(str...)}
+	return []Option{WithStrides(testutil.GappedStrides(rng, ext)...)}
 }
 
 // testView is a view under test and its parent's elements.

@@ -83,14 +83,7 @@ func layoutOpts(rng *rand.Rand, k int, ext []int) []kokkos.Option {
 	case 1:
 		return []kokkos.Option{kokkos.LayoutLeft}
 	}
-	perm := rng.Perm(len(ext))
-	str := make([]int, len(ext))
-	s := 1
-	for _, r := range perm {
-		str[r] = s
-		s *= ext[r] + rng.IntN(2)
-	}
-	return []kokkos.Option{kokkos.WithStrides(str...)}
+	return []kokkos.Option{kokkos.WithStrides(testutil.GappedStrides(rng, ext)...)}
 }
 
 // hostAt returns the element of host view v at idx.

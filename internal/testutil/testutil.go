@@ -1,6 +1,8 @@
 // Package testutil holds helpers that the tests of several packages share.
 package testutil
 
+import "math/rand/v2"
+
 // ForEachIndex calls f for every multi-index of extents ext, the last index
 // varying fastest; not at all when some extent is 0, and once, with an
 // empty index, when ext is empty. f must not keep idx.
@@ -25,4 +27,17 @@ func ForEachIndex(ext []int, f func(idx []int)) {
 			return
 		}
 	}
+}
+
+// GappedStrides returns the strides of a LayoutStride view of extents ext
+// whose dimensions are laid out in a random order, each with a random gap
+// of 0 or 1 element before the next.
+func GappedStrides(rng *rand.Rand, ext []int) []int {
+	str := make([]int, len(ext))
+	s := 1
+	for _, r := range rng.Perm(len(ext)) {
+		str[r] = s
+		s *= ext[r] + rng.IntN(2)
+	}
+	return str
 }
