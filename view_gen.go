@@ -579,7 +579,6 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	k := 0
 	if k0 != 0 {
 		w.ext[k], w.str[k] = n0, v.str[0]
-		k++
 	}
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -943,7 +942,6 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	}
 	if k1 != 0 {
 		w.ext[k], w.str[k] = n1, v.str[1]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -975,7 +973,6 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	}
 	if k1 != 0 {
 		w.ext[k], w.str[k] = n1, v.str[1]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -1345,7 +1342,6 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	}
 	if k2 != 0 {
 		w.ext[k], w.str[k] = n2, v.str[2]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -1382,7 +1378,6 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	}
 	if k2 != 0 {
 		w.ext[k], w.str[k] = n2, v.str[2]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -1419,7 +1414,6 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	}
 	if k2 != 0 {
 		w.ext[k], w.str[k] = n2, v.str[2]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -1795,7 +1789,6 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	}
 	if k3 != 0 {
 		w.ext[k], w.str[k] = n3, v.str[3]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -1837,7 +1830,6 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	}
 	if k3 != 0 {
 		w.ext[k], w.str[k] = n3, v.str[3]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -1879,7 +1871,6 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	}
 	if k3 != 0 {
 		w.ext[k], w.str[k] = n3, v.str[3]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -1921,7 +1912,6 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	}
 	if k3 != 0 {
 		w.ext[k], w.str[k] = n3, v.str[3]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
@@ -2303,7 +2293,6 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	}
 	if k4 != 0 {
 		w.ext[k], w.str[k] = n4, v.str[4]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -2350,7 +2339,6 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	}
 	if k4 != 0 {
 		w.ext[k], w.str[k] = n4, v.str[4]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -2397,7 +2385,6 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	}
 	if k4 != 0 {
 		w.ext[k], w.str[k] = n4, v.str[4]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -2444,7 +2431,6 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	}
 	if k4 != 0 {
 		w.ext[k], w.str[k] = n4, v.str[4]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
@@ -2491,7 +2477,6 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	}
 	if k4 != 0 {
 		w.ext[k], w.str[k] = n4, v.str[4]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
@@ -2879,7 +2864,6 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -2931,7 +2915,6 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -2983,7 +2966,6 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -3035,7 +3017,6 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
@@ -3087,7 +3068,6 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
@@ -3139,7 +3119,6 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	}
 	if k5 != 0 {
 		w.ext[k], w.str[k] = n5, v.str[5]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
@@ -3533,7 +3512,6 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -3590,7 +3568,6 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -3647,7 +3624,6 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -3704,7 +3680,6 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
@@ -3761,7 +3736,6 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
@@ -3818,7 +3792,6 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
@@ -3875,7 +3848,6 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	}
 	if k6 != 0 {
 		w.ext[k], w.str[k] = n6, v.str[6]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
@@ -4275,7 +4247,6 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
@@ -4337,7 +4308,6 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
@@ -4399,7 +4369,6 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
@@ -4461,7 +4430,6 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
@@ -4523,7 +4491,6 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
@@ -4585,7 +4552,6 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
@@ -4647,7 +4613,6 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
@@ -4709,7 +4674,6 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	}
 	if k7 != 0 {
 		w.ext[k], w.str[k] = n7, v.str[7]
-		k++
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))

@@ -67,7 +67,7 @@ func main() {
 		threads  = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
 		space    = flag.String("space", "host", "memory and execution space: host or cuda")
 		list     = flag.Bool("list", false, "list the suites and exit")
-		plotFile = flag.String("plot", "", "also draw stream bandwidth against array size into this .svg or .png file")
+		plotFile = flag.String("plot", "", "also draw stream bandwidth against array size into this .svg or .png file (needs -tags plot)")
 	)
 	flag.Parse()
 	if *list {
@@ -75,6 +75,10 @@ func main() {
 			fmt.Printf("%-10s %s\n", s.name, s.desc)
 		}
 		return
+	}
+	if *plotFile != "" && !plotBuilt {
+		fmt.Fprintln(os.Stderr, "kokkos-bench:", plotStream(config{}, *plotFile, nil))
+		os.Exit(2)
 	}
 	cfg := config{reps: max(*reps, 3), scale: *scale, threads: *threads, space: *space}
 	if cfg.threads > 0 {

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
+	"io"
 	"strings"
 	"testing"
 )
@@ -55,18 +55,14 @@ func TestTinySuites(t *testing.T) {
 	}
 }
 
-func TestPlot(t *testing.T) {
-	cfg := config{reps: 3, scale: 1.0 / 512, space: "host"}
-	file := t.TempDir() + "/stream.svg"
-	var progress bytes.Buffer
-	if err := plotStream(cfg, file, &progress); err != nil {
-		t.Fatal(err)
+// TestPlotOff checks that a binary built without the plot tag refuses -plot
+// with the command that builds one.
+func TestPlotOff(t *testing.T) {
+	if plotBuilt {
+		t.Skip("built with the plot tag: TestPlot covers -plot")
 	}
-	b, err := os.ReadFile(file)
-	if err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("Triad")) {
-		t.Fatalf("plot file: %v, %d bytes", err, len(b))
-	}
-	if err := plotStream(cfg, t.TempDir()+"/x.pdf", &progress); err == nil {
-		t.Fatal("a .pdf name must be refused")
+	err := plotStream(config{reps: 3, space: "host"}, t.TempDir()+"/x.svg", io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "go run -tags plot ./cmd/kokkos-bench") {
+		t.Fatalf("-plot without the plot tag: %v", err)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build plot
+
 package main
 
 import (
@@ -12,6 +14,9 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
+
+// plotBuilt says that this binary can draw -plot files.
+const plotBuilt = true
 
 // streamCurve is one line of the plot: a kernel's bandwidth at each size.
 type streamCurve struct {

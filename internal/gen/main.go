@@ -422,7 +422,7 @@ type accessError{{$n}}[T any] struct {
 func (e accessError{{$n}}[T]) Error() string {
 	return accessMessage(e.v.rec, e.write, e.v.flags, {{if $n}}e.idx[:], e.v.ext[:]{{else}}nil, nil{{end}})
 }
-{{range $s := .Ms}}{{$m := $s.M}}
+{{$last := .Sub}}{{range $s := .Ms}}{{$m := $s.M}}
 // Subview{{$m}} returns the rank-{{$m}} view of the elements that the arguments
 // select, sharing v's memory, allocation and label. Each argument is an int
 // index (the dimension is dropped), All or Pair(begin, end) (the dimension
@@ -444,7 +444,9 @@ func (v *View{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) (w View{{$m}}[T
 {{- range $r := until $n}}
 	if k{{$r}} != 0 {
 		w.ext[k], w.str[k] = n{{$r}}, v.str[{{$r}}]
+{{- if ne $r $last}}
 		k++
+{{- end}}
 	}
 {{- end}}
 {{- end}}
