@@ -1,0 +1,45 @@
+package kokkos
+
+import "errors"
+
+// Sentinel errors. Every error the package returns wraps at most one of
+// these, so that a caller can test the kind of failure with errors.Is while
+// the message names the views, extents and spaces involved:
+//
+//	if err := kokkos.DeepCopy(dst, src); errors.Is(err, kokkos.ErrShape) {
+//		// reallocate dst with src's extents and retry
+//	}
+var (
+	// ErrShape: extents, rank or a layout spec do not fit the operation
+	// (unequal extents in a copy, a negative extent, extents whose size
+	// overflows, a rank above MaxRank, a spec of another rank).
+	ErrShape = errors.New("kokkos: shape mismatch")
+	// ErrLayout: strides or a layout conversion break the layout's rules
+	// (overlapping or negative strides, AsLayout to a layout the strides
+	// are not).
+	ErrLayout = errors.New("kokkos: invalid layout")
+	// ErrReadOnly: a write (DeepCopy, Fill, Resize) into a read-only view.
+	ErrReadOnly = errors.New("kokkos: view is read-only")
+	// ErrReleased: the view's allocation had its final Release.
+	ErrReleased = errors.New("kokkos: allocation released")
+	// ErrUnmanaged: the operation needs an allocation the package owns, and
+	// the view wraps caller memory.
+	ErrUnmanaged = errors.New("kokkos: view is unmanaged")
+	// ErrOverlap: the source and destination of a copy share memory.
+	ErrOverlap = errors.New("kokkos: views overlap")
+	// ErrNotHostAccessible: the host was asked to touch memory it cannot
+	// access; make a host mirror with CreateMirrorView and DeepCopy into it.
+	ErrNotHostAccessible = errors.New("kokkos: memory not accessible from the host")
+	// ErrNoCopySpace: a memory space cannot allocate, copy or fill what was
+	// asked of it (it implements neither host memory nor the interface the
+	// operation needs).
+	ErrNoCopySpace = errors.New("kokkos: memory space cannot do this")
+	// ErrElementType: the element type cannot be used as asked (it holds Go
+	// pointers and the memory lies outside the Go heap, or the Atomic trait
+	// cannot update it atomically).
+	ErrElementType = errors.New("kokkos: element type not allowed")
+	// ErrWouldDeadlock: a call that waits for an execution-space instance
+	// was made from work running on that same instance, where waiting could
+	// never end.
+	ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
+)
