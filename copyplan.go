@@ -429,7 +429,7 @@ func copySpaceOf[T any](dst, src *desc[T]) (CopySpace, error) {
 		if cs, ok := d.rec.Space().(CopySpace); ok {
 			return cs, nil
 		}
-		return nil, fmt.Errorf("kokkos: DeepCopy from view %q to view %q: memory space %s cannot be copied: it does not implement CopySpace",
+		return nil, errorf(ErrNoCopySpace, "kokkos: DeepCopy from view %q to view %q: memory space %s cannot be copied: it does not implement CopySpace",
 			src.label(), dst.label(), d.rec.Space().Name())
 	}
 	panic("kokkos: copySpaceOf with host views")
@@ -555,7 +555,7 @@ func fillDesc[T any](d *desc[T], x T) error {
 	}
 	cs, ok := d.rec.Space().(CopySpace)
 	if !ok {
-		return fmt.Errorf("kokkos: Fill of view %q: memory space %s cannot be filled: it does not implement CopySpace", d.label(), d.rec.Space().Name())
+		return errorf(ErrNoCopySpace, "kokkos: Fill of view %q: memory space %s cannot be filled: it does not implement CopySpace", d.label(), d.rec.Space().Name())
 	}
 	pat := bytesOf(&x)
 	return wrapHookErr[T]("Fill", d, nil, forRuns(d, func(off, _, n int) error {

@@ -115,10 +115,10 @@ func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 func DeepCopyToScalar[T any](dst *T, src View[T]) error {
 	s := src.viewDesc()
 	if s.rank != 0 {
-		return fmt.Errorf("kokkos: DeepCopyToScalar from view %q with extents %s: the view must have rank 0, not %d", s.label(), fmtInts(s.extents()), s.rank)
+		return errorf(ErrShape, "kokkos: DeepCopyToScalar from view %q with extents %s: the view must have rank 0, not %d", s.label(), fmtInts(s.extents()), s.rank)
 	}
 	if s.rec == nil {
-		return fmt.Errorf("kokkos: DeepCopyToScalar from an unallocated rank-0 view")
+		return errorf(ErrShape, "kokkos: DeepCopyToScalar from an unallocated rank-0 view")
 	}
 	d := desc[T]{data: unsafe.Slice(dst, 1), rec: unmanagedAllocation("scalar", HostSpace, sizeOf[T]())}
 	skip, err := checkCopy("DeepCopyToScalar", &d, &s)
@@ -241,37 +241,37 @@ func checkCopy[T any](op string, d, s *desc[T]) (skip bool, err error) {
 // checkPair applies DeepCopy's checks, in Kokkos's order, to destination d
 // and source s.
 func checkPair(op string, d, s side) (skip bool, err error) {
-	fail := func(why string) (bool, error) {
-		return false, fmt.Errorf("kokkos: %s from view %q with extents %s to view %q with extents %s: %s",
+	fail := func(kind error, why string) (bool, error) {
+		return false, errorf(kind, "kokkos: %s from view %q with extents %s to view %q with extents %s: %s",
 			op, s.label, fmtInts(s.ext), d.label, fmtInts(d.ext), why)
 	}
 	if d.rank != s.rank {
-		return fail(fmt.Sprintf("the ranks differ (%d and %d)", s.rank, d.rank))
+		return fail(ErrShape, fmt.Sprintf("the ranks differ (%d and %d)", s.rank, d.rank))
 	}
 	if d.flags&flagReadOnly != 0 {
-		return fail("the destination is read-only")
+		return fail(ErrReadOnly, "the destination is read-only")
 	}
 	sameExt := slices.Equal(d.ext, s.ext)
 	if d.mem.lo == d.mem.hi || s.mem.lo == s.mem.hi {
 		if !sameExt {
-			return fail("the extents differ")
+			return fail(ErrShape, "the extents differ")
 		}
 		return true, nil
 	}
 	if d.rec.Released() {
-		return fail("the destination's allocation was released")
+		return fail(ErrReleased, "the destination's allocation was released")
 	}
 	if s.rec.Released() {
-		return fail("the source's allocation was released")
+		return fail(ErrReleased, "the source's allocation was released")
 	}
 	if d.mem.space == s.mem.space && d.mem.lo < s.mem.hi && s.mem.lo < d.mem.hi {
 		if d.mem == s.mem && sameExt && slices.Equal(d.str, s.str) {
 			return true, nil
 		}
-		return fail("the views overlap in memory")
+		return fail(ErrOverlap, "the views overlap in memory")
 	}
 	if !sameExt {
-		return fail("the extents differ")
+		return fail(ErrShape, "the extents differ")
 	}
 	return false, nil
 }
@@ -282,10 +282,10 @@ func checkFill[T any](op string, d *desc[T]) (bool, error) {
 		return true, nil
 	}
 	if d.flags&flagReadOnly != 0 {
-		return false, fmt.Errorf("kokkos: %s of view %q with extents %s: the view is read-only", op, d.label(), fmtInts(d.extents()))
+		return false, errorf(ErrReadOnly, "kokkos: %s of view %q with extents %s: the view is read-only", op, d.label(), fmtInts(d.extents()))
 	}
 	if d.rec.Released() {
-		return false, fmt.Errorf("kokkos: %s of view %q with extents %s: its allocation was released", op, d.label(), fmtInts(d.extents()))
+		return false, errorf(ErrReleased, "kokkos: %s of view %q with extents %s: its allocation was released", op, d.label(), fmtInts(d.extents()))
 	}
 	return false, nil
 }

@@ -88,7 +88,7 @@ func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankVie
 // setExtents sets the rank and the extents, 1 past the rank.
 func (d *DynRankView[T]) setExtents(label string, extents []int) error {
 	if len(extents) > MaxRank {
-		return fmt.Errorf("kokkos: DynRankView %q with extents %s: rank %d exceeds %d", label, fmtInts(extents), len(extents), MaxRank)
+		return errorf(ErrShape, "kokkos: DynRankView %q with extents %s: rank %d exceeds %d", label, fmtInts(extents), len(extents), MaxRank)
 	}
 	d.rank = len(extents)
 	for r := range d.ext {
@@ -134,7 +134,7 @@ func (d DynRankView[T]) viewDesc() desc[T] {
 }
 
 func (d *DynRankView[T]) rankError(op string, want int) error {
-	return fmt.Errorf("kokkos: %s of DynRankView %q: the view has rank %d, %s needs rank %d", op, d.rec.Label(), d.rank, op, want)
+	return errorf(ErrShape, "kokkos: %s of DynRankView %q: the view has rank %d, %s needs rank %d", op, d.rec.Label(), d.rank, op, want)
 }
 
 // At returns the element at the given indices; there must be exactly Rank
@@ -413,7 +413,7 @@ func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
 	if old.rec != nil && old.flags&flagReadOnly != 0 {
-		return fmt.Errorf("kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
+		return errorf(ErrReadOnly, "kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
 	}
 	if old.rec != nil && slices.Equal(old.extents(), extents) {
 		return nil

@@ -81,7 +81,7 @@ func RequiredAllocationSizeFor[T any](spec LayoutSpec) int {
 func mulBytes(n, size int) (int, error) {
 	hi, lo := bits.Mul64(uint64(n), uint64(size))
 	if hi != 0 || lo > 1<<62 {
-		return 0, fmt.Errorf("%d elements of %d bytes overflow", n, size)
+		return 0, errorf(ErrShape, "%d elements of %d bytes overflow", n, size)
 	}
 	return int(lo), nil
 }
@@ -91,13 +91,13 @@ func product(ext []int) (int, error) {
 	n := 1
 	for r, e := range ext {
 		if e < 0 {
-			return 0, fmt.Errorf("extent %d of dimension %d is negative", e, r)
+			return 0, errorf(ErrShape, "extent %d of dimension %d is negative", e, r)
 		}
 	}
 	for _, e := range ext {
 		hi, lo := bits.Mul64(uint64(n), uint64(e))
 		if hi != 0 || lo > 1<<62 {
-			return 0, fmt.Errorf("extents %s overflow", fmtInts(ext))
+			return 0, errorf(ErrShape, "extents %s overflow", fmtInts(ext))
 		}
 		n = int(lo)
 	}
@@ -111,7 +111,7 @@ func product(ext []int) (int, error) {
 func mapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (int, error) {
 	rank := len(ext)
 	if rank > MaxRank {
-		return 0, fmt.Errorf("rank %d exceeds %d", rank, MaxRank)
+		return 0, errorf(ErrShape, "rank %d exceeds %d", rank, MaxRank)
 	}
 	if _, err := product(ext); err != nil {
 		return 0, err
@@ -143,14 +143,14 @@ func mapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (
 		}
 	case LayoutStride:
 		if len(given) != rank {
-			return 0, fmt.Errorf("LayoutStride needs %d strides, got %d", rank, len(given))
+			return 0, errorf(ErrLayout, "LayoutStride needs %d strides, got %d", rank, len(given))
 		}
 		copy(str, given)
 		if err := checkStrides(ext, str); err != nil {
 			return 0, err
 		}
 	default:
-		return 0, fmt.Errorf("unknown layout %v", l)
+		return 0, errorf(ErrLayout, "unknown layout %v", l)
 	}
 	return spanOf(ext, str)
 }
@@ -181,11 +181,11 @@ func spanOf(ext, str []int) (int, error) {
 		}
 		hi, lo := bits.Mul64(uint64(e-1), uint64(str[r]))
 		if hi != 0 || lo > 1<<62 {
-			return 0, fmt.Errorf("extents %s with strides %s overflow", fmtInts(ext), fmtInts(str))
+			return 0, errorf(ErrShape, "extents %s with strides %s overflow", fmtInts(ext), fmtInts(str))
 		}
 		span += int(lo)
 		if span > 1<<62 {
-			return 0, fmt.Errorf("extents %s with strides %s overflow", fmtInts(ext), fmtInts(str))
+			return 0, errorf(ErrShape, "extents %s with strides %s overflow", fmtInts(ext), fmtInts(str))
 		}
 	}
 	return span, nil
@@ -199,11 +199,11 @@ func checkStrides(ext, str []int) error {
 	n := 0
 	for r := range ext {
 		if str[r] < 0 {
-			return fmt.Errorf("stride %d of dimension %d is negative", str[r], r)
+			return errorf(ErrLayout, "stride %d of dimension %d is negative", str[r], r)
 		}
 		if ext[r] > 1 {
 			if str[r] == 0 {
-				return fmt.Errorf("stride of dimension %d is 0 but its extent is %d", r, ext[r])
+				return errorf(ErrLayout, "stride of dimension %d is 0 but its extent is %d", r, ext[r])
 			}
 			order[n] = r
 			n++
@@ -223,7 +223,7 @@ func checkStrides(ext, str []int) error {
 	reach := 1 // offsets 0..reach-1 are addressed by the dimensions so far
 	for _, r := range order[:n] {
 		if str[r] < reach {
-			return fmt.Errorf("strides %s overlap for extents %s", fmtInts(str), fmtInts(ext))
+			return errorf(ErrLayout, "strides %s overlap for extents %s", fmtInts(str), fmtInts(ext))
 		}
 		reach = mulClamp(str[r], ext[r]-1) + reach
 	}

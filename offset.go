@@ -25,11 +25,11 @@ func (b IndexRange) String() string { return fmt.Sprintf("Bounds(%d, %d)", b.Fir
 func rangesExtents(label string, ranges []IndexRange, ext, beg []int) error {
 	for r, b := range ranges {
 		if b.Last < b.First {
-			return fmt.Errorf("kokkos: offset view %q: index range [%d, %d] of dimension %d ends before it begins", label, b.First, b.Last, r)
+			return errorf(ErrShape, "kokkos: offset view %q: index range [%d, %d] of dimension %d ends before it begins", label, b.First, b.Last, r)
 		}
 		// Last-First+1 must be an int, and so must End = Last+1.
 		if uint64(b.Last)-uint64(b.First) >= math.MaxInt || b.Last == math.MaxInt {
-			return fmt.Errorf("kokkos: offset view %q: index range [%d, %d] of dimension %d overflows int", label, b.First, b.Last, r)
+			return errorf(ErrShape, "kokkos: offset view %q: index range [%d, %d] of dimension %d overflows int", label, b.First, b.Last, r)
 		}
 		ext[r] = b.Last - b.First + 1
 		beg[r] = b.First
@@ -41,7 +41,7 @@ func rangesExtents(label string, ranges []IndexRange, ext, beg []int) error {
 func checkBegins(rec *Allocation, ext, beg []int) error {
 	for r, b := range beg {
 		if b > 0 && ext[r] > math.MaxInt-b {
-			return fmt.Errorf("kokkos: offset view %q: begin %d of dimension %d with extent %d overflows int", rec.Label(), b, r, ext[r])
+			return errorf(ErrShape, "kokkos: offset view %q: begin %d of dimension %d with extent %d overflows int", rec.Label(), b, r, ext[r])
 		}
 	}
 	return nil

@@ -18,11 +18,11 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 	if old.rec != nil {
 		switch {
 		case old.flags&flagReadOnly != 0:
-			return fmt.Errorf("kokkos: %s of read-only view %q with extents %s", op, old.label(), fmtInts(old.extents()))
+			return errorf(ErrReadOnly, "kokkos: %s of read-only view %q with extents %s", op, old.label(), fmtInts(old.extents()))
 		case !old.rec.managed:
-			return fmt.Errorf("kokkos: %s of view %q with extents %s: the view is unmanaged (it wraps caller memory)", op, old.label(), fmtInts(old.extents()))
+			return errorf(ErrUnmanaged, "kokkos: %s of view %q with extents %s: the view is unmanaged (it wraps caller memory)", op, old.label(), fmtInts(old.extents()))
 		case old.rec.Released():
-			return fmt.Errorf("kokkos: %s of view %q with extents %s: its allocation was released", op, old.label(), fmtInts(old.extents()))
+			return errorf(ErrReleased, "kokkos: %s of view %q with extents %s: its allocation was released", op, old.label(), fmtInts(old.extents()))
 		}
 	}
 	cfg := makeConfig(opts)

@@ -68,7 +68,7 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: view %q with extents %s: %w", label, fmtInts(ext), err)
 	}
 	if cfg.traits&Unmanaged != 0 {
-		return fail(fmt.Errorf("the Unmanaged trait needs caller memory: use a WrapView constructor"))
+		return fail(errorf(ErrUnmanaged, "the Unmanaged trait needs caller memory: use a WrapView constructor"))
 	}
 	flags, err := traitFlags[T](cfg.traits)
 	if err != nil {
@@ -86,13 +86,13 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	bs, ok := cfg.space.(BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
-			return fail(fmt.Errorf("memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
+			return fail(errorf(ErrNoCopySpace, "memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
 		}
 		data := make([]T, span)
 		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
-		return fail(fmt.Errorf("element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
+		return fail(errorf(ErrElementType, "element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
 	}
 	rec, blk, err := NewBlockAllocation(label, bs, bytes, !cfg.noInit)
 	if err != nil {
@@ -121,7 +121,7 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 		return fail(err)
 	}
 	if len(data) < span {
-		return fail(fmt.Errorf("the slice holds %d elements, the view needs %d", len(data), span))
+		return fail(errorf(ErrShape, "the slice holds %d elements, the view needs %d", len(data), span))
 	}
 	if data == nil {
 		data = []T{}
@@ -242,18 +242,18 @@ func convertLayout(rec *Allocation, from, to Layout, ext, str []int) error {
 		if rank == 1 {
 			return nil
 		}
-		return fmt.Errorf("kokkos: view %q cannot become %v: a %v view of rank %d converts only to LayoutStride (only rank-1 views convert between LayoutLeft and LayoutRight)",
+		return errorf(ErrLayout, "kokkos: view %q cannot become %v: a %v view of rank %d converts only to LayoutStride (only rank-1 views convert between LayoutLeft and LayoutRight)",
 			rec.Label(), to, from, rank)
 	}
 	if !isLayoutMapping(to, ext, str) {
-		return fmt.Errorf("kokkos: LayoutStride view %q cannot become %v: its strides %s for extents %s are not those of %v",
+		return errorf(ErrLayout, "kokkos: LayoutStride view %q cannot become %v: its strides %s for extents %s are not those of %v",
 			rec.Label(), to, fmtInts(str), fmtInts(ext), to)
 	}
 	return nil
 }
 
 func errSpecRank(label string, spec LayoutSpec, rank int) error {
-	return fmt.Errorf("kokkos: view %q: layout spec of rank %d (extents %s) given to a rank-%d constructor", label, spec.Rank(), fmtInts(spec.Extents), rank)
+	return errorf(ErrShape, "kokkos: view %q: layout spec of rank %d (extents %s) given to a rank-%d constructor", label, spec.Rank(), fmtInts(spec.Extents), rank)
 }
 
 // linePanic explains a failed Row or Col.
