@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // A Layout maps a view's indices to offsets in its memory.
@@ -195,23 +196,23 @@ func spanOf(ext, str []int) (int, error) {
 // index tuples share an offset: sorted by stride, each dimension must step
 // past everything the smaller ones address.
 func checkStrides(ext, str []int) error {
-	var order [MaxRank]int
-	n := 0
 	for r := range ext {
 		if str[r] < 0 {
 			return errorf(ErrLayout, "stride %d of dimension %d is negative", str[r], r)
 		}
+	}
+	if slices.Contains(ext, 0) {
+		return nil // no element, no two that could share an offset
+	}
+	var order [MaxRank]int
+	n := 0
+	for r := range ext {
 		if ext[r] > 1 {
 			if str[r] == 0 {
 				return errorf(ErrLayout, "stride of dimension %d is 0 but its extent is %d", r, ext[r])
 			}
 			order[n] = r
 			n++
-		}
-	}
-	for _, e := range ext {
-		if e == 0 {
-			return nil
 		}
 	}
 	// insertion sort of the (at most 8) dimensions by stride
