@@ -397,7 +397,7 @@ func (s countingSpace) Allocate(label string, n int, zero bool) (Block, error) {
 
 func TestDeviceViewAndRelease(t *testing.T) {
 	frees := 0
-	d, err := NewView2[float64]("D", 4, 5, InSpace(countingSpace{&frees}))
+	d, err := NewView2[float64]("D", 4, 5, InSpace(checked(t, countingSpace{&frees})))
 	if err != nil {
 		t.Fatal(err)
 	}
