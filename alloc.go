@@ -28,6 +28,7 @@ type Allocation struct {
 	bytes int
 	addr  uintptr
 	refs  atomic.Int64
+	// state is nil unless the memory has a free function.
 	state *allocState
 	// managed is false for views over caller memory (Unmanaged): they do
 	// not count holders, and Retain and Release do nothing.
@@ -46,7 +47,7 @@ type allocState struct {
 }
 
 func (s *allocState) freeOnce() error {
-	if s.free == nil || s.freed.Swap(true) {
+	if s.freed.Swap(true) {
 		return nil
 	}
 	return s.free()
@@ -61,21 +62,20 @@ func NewAllocation(label string, space MemorySpace, bytes int, free func() error
 	if space == nil {
 		space = HostSpace
 	}
-	a := &Allocation{label: label, space: space, bytes: bytes, managed: true,
-		state: &allocState{free: free}}
+	a := &Allocation{label: label, space: space, bytes: bytes, managed: true}
 	a.refs.Store(1)
 	if free != nil {
-		s := a.state
-		s.label, s.space, s.bytes = label, space, bytes
+		s := &allocState{free: free, label: label, space: space, bytes: bytes}
 		var pcs [maxLeakFrames]uintptr
 		s.stack = slices.Clone(pcs[:runtime.Callers(2, pcs[:])])
+		a.state = s
 		runtime.AddCleanup(a, reportLeak, s)
 	}
 	return a
 }
 
 func unmanagedAllocation(label string, space MemorySpace, bytes int) *Allocation {
-	return &Allocation{label: label, space: space, bytes: bytes, state: &allocState{}}
+	return &Allocation{label: label, space: space, bytes: bytes}
 }
 
 // Label returns the label given when the memory was allocated.
@@ -153,7 +153,7 @@ func (a *Allocation) Release() error {
 			return fmt.Errorf("kokkos: allocation %q released more times than it was held: %w", a.label, ErrReleased)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
-			if n == 1 {
+			if n == 1 && a.state != nil {
 				return a.state.freeOnce()
 			}
 			return nil
