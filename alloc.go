@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync/atomic"
 )
 
@@ -17,59 +18,64 @@ import (
 //
 // Go-heap memory (HostSpace) is reclaimed by the garbage collector once no
 // view refers to it; for it Release only updates the count. Memory outside
-// the Go heap (a BlockSpace such as CUDA device memory) is freed when Release
-// drops the count to zero, exactly once. A runtime cleanup frees a block whose
-// Allocation became unreachable without its final Release, as a safety net.
-// Blocks that the host can reach but that Free unmaps (Block.FreeWhenUnreachable,
-// CUDA unified memory) are freed by that cleanup only, once no view refers
-// to them, so that no host access can touch unmapped memory.
+// the Go heap, or any memory given a free function, is freed by the Release
+// that drops the count to zero, exactly once, and by nothing else: see
+// [BlockSpace] for the rule and [SetLeakHandler] for what happens to an
+// Allocation dropped before that Release.
 type Allocation struct {
 	label string
 	space MemorySpace
 	bytes int
 	addr  uintptr
 	refs  atomic.Int64
+	// state is nil unless the memory has a free function.
 	state *allocState
 	// managed is false for views over caller memory (Unmanaged): they do
 	// not count holders, and Retain and Release do nothing.
 	managed bool
 }
 
-// allocState is what the runtime cleanup needs; it must not point back to
-// the Allocation, or the Allocation would never become unreachable.
+// allocState is what the leak report needs; it must not point back to the
+// Allocation, or the Allocation would never become unreachable.
 type allocState struct {
 	freed atomic.Bool
 	free  func() error
-	// deferred makes the last Release leave the freeing to the cleanup.
-	deferred bool
+	label string
+	space MemorySpace
+	bytes int
+	stack []uintptr // program counters of the allocating goroutine
 }
 
 func (s *allocState) freeOnce() error {
-	if s.free == nil || s.freed.Swap(true) {
+	if s.freed.Swap(true) {
 		return nil
 	}
 	return s.free()
 }
 
 // NewAllocation returns an Allocation with one holder for bytes bytes of
-// memory in space, labelled label. free, if not nil, runs exactly once: when
-// the last holder releases the allocation, or, if that never happens, after
-// the Allocation becomes unreachable.
+// memory in space, labelled label. free, if not nil, runs exactly once, when
+// the last holder releases the allocation, and never otherwise: if the
+// Allocation becomes unreachable before that, free never runs and the leak
+// is reported (see SetLeakHandler).
 func NewAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
 	if space == nil {
 		space = HostSpace
 	}
-	a := &Allocation{label: label, space: space, bytes: bytes, managed: true,
-		state: &allocState{free: free}}
+	a := &Allocation{label: label, space: space, bytes: bytes, managed: true}
 	a.refs.Store(1)
 	if free != nil {
-		runtime.AddCleanup(a, func(s *allocState) { _ = s.freeOnce() }, a.state)
+		s := &allocState{free: free, label: label, space: space, bytes: bytes}
+		var pcs [maxLeakFrames]uintptr
+		s.stack = slices.Clone(pcs[:runtime.Callers(2, pcs[:])])
+		a.state = s
+		runtime.AddCleanup(a, reportLeak, s)
 	}
 	return a
 }
 
 func unmanagedAllocation(label string, space MemorySpace, bytes int) *Allocation {
-	return &Allocation{label: label, space: space, bytes: bytes, state: &allocState{}}
+	return &Allocation{label: label, space: space, bytes: bytes}
 }
 
 // Label returns the label given when the memory was allocated.
@@ -133,8 +139,10 @@ func (a *Allocation) Retain() {
 }
 
 // Release removes a holder. The release that removes the last one frees
-// memory outside the Go heap and returns the space's error, if any. Releasing
-// more often than the allocation was held is an error.
+// memory outside the Go heap and returns the space's error, if any: from
+// then on no view, slice or pointer into that memory may be used. Releasing
+// more often than the allocation was held is an error wrapping ErrReleased,
+// and frees nothing.
 func (a *Allocation) Release() error {
 	if a == nil || !a.managed {
 		return nil
@@ -142,10 +150,10 @@ func (a *Allocation) Release() error {
 	for {
 		n := a.refs.Load()
 		if n <= 0 {
-			return fmt.Errorf("kokkos: allocation %q released more times than it was held", a.label)
+			return fmt.Errorf("kokkos: allocation %q released more times than it was held: %w", a.label, ErrReleased)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
-			if n == 1 && !a.state.deferred {
+			if n == 1 && a.state != nil {
 				return a.state.freeOnce()
 			}
 			return nil

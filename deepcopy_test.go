@@ -359,7 +359,7 @@ func TestDeepCopyErrors(t *testing.T) {
 	}
 	wantErr(t, DeepCopy[float64](e1, b), `kokkos: DeepCopy from view "B" with extents (3, 4) to view "E1" with extents (0, 3): the extents differ`)
 	// Released memory outside the Go heap.
-	fs := newFakeSpace(true)
+	fs := checked(t, newFakeSpace(true))
 	h, err := NewView2[float64]("H", 4, 3, InSpace(fs))
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,8 @@ func TestDeviceFences(t *testing.T) {
 	if err := Fill(host, 1); err != nil || n.Load() != 0 {
 		t.Fatalf("a host fill must not fence devices: %v, %d fences", err, n.Load())
 	}
-	dev := Must(NewView1[float64]("d", 8, InSpace(newFakeSpace(false))))
+	dev := Must(NewView1[float64]("d", 8, InSpace(checked(t, newFakeSpace(false)))))
+	defer dev.Release()
 	if err := Fill(dev, 2); err != nil || n.Load() != 2 {
 		t.Fatalf("a device fill fences before and after: %v, %d fences", err, n.Load())
 	}

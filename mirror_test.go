@@ -197,6 +197,7 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer release(t, dev)
 	if err := DeepCopy(dev, init); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -244,7 +245,7 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 func TestFakeDevice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	plain := newFakeSpace(false)
-	spaces := []MemorySpace{plain, fake2D{newFakeSpace(false)}}
+	spaces := []MemorySpace{checked(t, plain), checked(t, fake2D{newFakeSpace(false)})}
 	for _, sp := range spaces {
 		for rank := 1; rank <= 4; rank++ {
 			for dk := range 3 {
@@ -265,14 +266,16 @@ func TestFakeDevice(t *testing.T) {
 
 func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 	fs := newFakeSpace(false)
+	cs := checked(t, fs)
 	h, _ := NewView3[int64]("h", 10, 20, 30)
 	for i := range h.Data() {
 		h.Data()[i] = int64(i*7 + 1)
 	}
-	d, err := NewView3[int64]("d", 10, 20, 30, InSpace(fs), WithoutInitializing)
+	d, err := NewView3[int64]("d", 10, 20, 30, InSpace(cs), WithoutInitializing)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer d.Release()
 	fs.calls = 0
 	if err := DeepCopy[int64](d, h); err != nil {
 		t.Fatal(err)
@@ -308,7 +311,8 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 		}
 	}
 	// Rank 0 on the device.
-	s, _ := NewView0[int64]("s", InSpace(fs))
+	s, _ := NewView0[int64]("s", InSpace(cs))
+	defer s.Release()
 	if err := Fill[int64](s, 11); err != nil {
 		t.Fatal(err)
 	}
@@ -328,6 +332,7 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 
 func TestDeepCopyOnAsyncSpace(t *testing.T) {
 	fs := &fakeAsync{fakeSpace: newFakeSpace(false)}
+	cs := checked(t, fs)
 	q1, q2 := newTestQueue(), newTestQueue()
 	defer close(q1.work)
 	defer close(q2.work)
@@ -337,8 +342,10 @@ func TestDeepCopyOnAsyncSpace(t *testing.T) {
 		h1.Set(i, float32(i))
 		h2.Set(i, float32(-i))
 	}
-	d1, _ := NewView1[float32]("d1", 1000, InSpace(fs))
-	d2, _ := NewView1[float32]("d2", 1000, InSpace(fs))
+	d1, _ := NewView1[float32]("d1", 1000, InSpace(cs))
+	d2, _ := NewView1[float32]("d2", 1000, InSpace(cs))
+	defer d1.Release()
+	defer d2.Release()
 	if err := DeepCopyOn[float32](q1, d1, h1); err != nil {
 		t.Fatal(err)
 	}
@@ -402,11 +409,12 @@ func TestCreateMirror(t *testing.T) {
 		t.Fatalf("%+v", mw.LayoutSpec())
 	}
 	// Into a device space and back.
-	fs := newFakeSpace(false)
+	fs := checked(t, newFakeSpace(false))
 	dv, err := CreateMirrorViewAndCopy(v, InSpace(fs))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer dv.Release()
 	if dv.Space() != MemorySpace(fs) {
 		t.Fatal("not in the fake space")
 	}

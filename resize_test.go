@@ -119,7 +119,7 @@ func TestResizeErrorsAndDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	// On the fake device, with an atomic LayoutStride view.
-	fs := newFakeSpace(false)
+	fs := checked(t, newFakeSpace(false))
 	h, _ := NewView2[int64]("h", 4, 5, LayoutLeft)
 	for i := range h.Data() {
 		h.Data()[i] = int64(i + 1)
@@ -128,9 +128,12 @@ func TestResizeErrorsAndDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	old := d
 	if err := Resize2(&d, 6, 3, WithoutInitializing); err != nil {
 		t.Fatal(err)
 	}
+	defer d.Release()
+	defer old.Release() // Resize leaves the old storage to its holders
 	if d.Space() != MemorySpace(fs) || d.Layout() != LayoutLeft {
 		t.Fatal("Resize changed the space or layout")
 	}

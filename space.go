@@ -18,8 +18,22 @@ type MemorySpace interface {
 }
 
 // A BlockSpace is a memory space whose memory lies outside the Go heap.
-// Views in such a space hold a Block, which is freed when the last holder
-// releases it.
+// Views in such a space hold a Block under an Allocation.
+//
+// Memory outside the Go heap is freed by the last Release and by nothing
+// else. Block.Free runs exactly once, when Release drops the Allocation's
+// count of holders to zero; the garbage collector never frees such memory.
+// Slices and pointers that Data, Row, Col and Ptr return for host-accessible
+// blocks (CUDA unified memory, a mapping) are valid until that Release and
+// must not be used after it, as with syscall.Munmap. An Allocation that
+// becomes unreachable before its final Release leaks its block: the block is
+// never freed, so such slices stay valid, and the leak is reported once, to
+// the handler of SetLeakHandler (by default on standard error). Tests find
+// leaks without waiting for the collector by wrapping their space in
+// github.com/gokkos/kokkos/backend/backendtest.CheckedSpace.
+//
+// Spaces are compared with ==, so a BlockSpace must be of a comparable type
+// (a small struct or a pointer).
 type BlockSpace interface {
 	MemorySpace
 	// Allocate returns a block of at least bytes bytes. The label names
@@ -34,17 +48,12 @@ type Block struct {
 	// CUDA device memory).
 	Addr uintptr
 	// Host is the block's address for host access, or nil when the host
-	// cannot access the block.
+	// cannot access the block. It stays valid until Free.
 	Host unsafe.Pointer
-	// Free returns the block to its space. It is called exactly once,
-	// when the last holder releases the block.
+	// Free returns the block to its space. The package calls it exactly
+	// once, when the last holder releases the block, and never for a
+	// leaked block (see BlockSpace).
 	Free func() error
-	// FreeWhenUnreachable delays Free, after the last Release, until no
-	// view refers to the block any longer (a runtime cleanup runs it).
-	// Spaces whose host-accessible memory is unmapped by Free, such as
-	// CUDA unified memory, set it: a view kept past the last Release must
-	// not let host code touch unmapped memory.
-	FreeWhenUnreachable bool
 }
 
 type hostSpace struct{}

@@ -3,12 +3,9 @@ package kokkos
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/internal/testutil"
@@ -400,7 +397,7 @@ func (s countingSpace) Allocate(label string, n int, zero bool) (Block, error) {
 
 func TestDeviceViewAndRelease(t *testing.T) {
 	frees := 0
-	d, err := NewView2[float64]("D", 4, 5, InSpace(countingSpace{&frees}))
+	d, err := NewView2[float64]("D", 4, 5, InSpace(checked(t, countingSpace{&frees})))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,52 +540,5 @@ func TestLargeView64Bit(t *testing.T) {
 	s := v.Subview1(n0-1, All)
 	if s.At(n1-1) != 7 {
 		t.Fatal("subview past 2^32 elements")
-	}
-}
-
-// deferredSpace is a host-accessible BlockSpace whose blocks may only be
-// freed once unreachable.
-type deferredSpace struct{ frees *atomic.Int32 }
-
-func (deferredSpace) Name() string         { return "FakeUnified" }
-func (deferredSpace) HostAccessible() bool { return true }
-func (s deferredSpace) Allocate(label string, n int, zero bool) (Block, error) {
-	buf := make([]byte, n)
-	return Block{Addr: uintptr(unsafe.Pointer(&buf[0])), Host: unsafe.Pointer(&buf[0]), FreeWhenUnreachable: true,
-		Free: func() error { s.frees.Add(1); return nil }}, nil
-}
-
-func TestFreeWhenUnreachable(t *testing.T) {
-	var frees atomic.Int32
-	func() {
-		v, err := NewView1[float64]("U", 16, InSpace(deferredSpace{&frees}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.Set(3, 1.5)
-		if err := v.Release(); err != nil || frees.Load() != 0 || !v.Allocation().Released() {
-			t.Fatal("the last Release must leave the free to the cleanup")
-		}
-		if v.At(3) != 1.5 { // still mapped: the view is alive
-			t.Fatal("host access after release")
-		}
-	}()
-	for i := 0; i < 50 && frees.Load() == 0; i++ {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
-	if frees.Load() != 1 {
-		t.Fatalf("frees = %d after the view became unreachable, want 1", frees.Load())
-	}
-}
-
-func TestNewBlockAllocationDefersUnmappedBlocks(t *testing.T) {
-	var frees atomic.Int32
-	a, _, err := NewBlockAllocation("u", deferredSpace{&frees}, 64, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Release(); err != nil || frees.Load() != 0 {
-		t.Fatalf("the last Release of a FreeWhenUnreachable block must leave the free to the cleanup: %v, %d frees", err, frees.Load())
 	}
 }

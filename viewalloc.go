@@ -9,10 +9,9 @@ import "fmt"
 
 // NewBlockAllocation allocates bytes bytes in s, filled with zero bytes when
 // zero is true, and returns the Allocation, with one holder, and the block.
-// The block's Free runs exactly once: at the last Release, or from the
-// runtime cleanup if the Allocation becomes unreachable without it (and
-// only from the cleanup for a block with FreeWhenUnreachable). The error is
-// the space's own, for the caller to put in context.
+// The block's Free runs exactly once, at the last Release, and never
+// otherwise (see BlockSpace). The error is the space's own, for the caller
+// to put in context.
 func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allocation, Block, error) {
 	b, err := s.Allocate(label, bytes, zero)
 	if err != nil {
@@ -20,7 +19,6 @@ func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allo
 	}
 	a := NewAllocation(label, s, bytes, b.Free)
 	a.addr = b.Addr
-	a.state.deferred = b.FreeWhenUnreachable
 	return a, b, nil
 }
 

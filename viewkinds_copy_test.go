@@ -129,7 +129,8 @@ func TestOffsetViewDeepCopyAndMirror(t *testing.T) {
 }
 
 func TestOffsetViewOnDevice(t *testing.T) {
-	dev := Must(NewView3[float64]("dev", 2, 3, 4, InSpace(newFakeSpace(false))))
+	dev := Must(NewView3[float64]("dev", 2, 3, 4, InSpace(checked(t, newFakeSpace(false)))))
+	defer dev.Release()
 	o := Must(OffsetView3Of(dev, [3]int{-1, 0, 5}))
 	expectPanic(t, `view "dev" lives in FakeDeviceSpace, which the host cannot access (index (0, 1, 6))`, func() { o.At(0, 1, 6) })
 	expectPanic(t, `index (1, 1, 6) out of bounds for view "dev" with index ranges`, func() { o.At(1, 1, 6) })
@@ -181,7 +182,8 @@ func TestLoopAccessChecks(t *testing.T) {
 		}
 	}
 
-	dev := Must(NewView2[float64]("dev2", 2, 3, InSpace(newFakeSpace(false))))
+	dev := Must(NewView2[float64]("dev2", 2, 3, InSpace(checked(t, newFakeSpace(false)))))
+	defer dev.Release()
 	const msg = `view "dev2" lives in FakeDeviceSpace, which the host cannot access (index (0, 0))`
 	expectPanic(t, msg, func() {
 		for i := range dev.Extent(0) {

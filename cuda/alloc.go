@@ -13,19 +13,26 @@ import (
 )
 
 // DeviceSpace is device memory of one GPU (cuMemAlloc), named "CudaSpace".
-// The host cannot access it: its blocks have Host == nil.
+// The host cannot access it: its blocks have Host == nil. Its blocks are
+// freed by the last Release only, as [kokkos.BlockSpace] describes; a block
+// dropped without it is leaked and reported, never freed.
 type DeviceSpace struct{ Device int }
 
 // PinnedSpace is page-locked host memory registered with one GPU, named
 // "CudaHostPinnedSpace". Its blocks are Go memory registered with
 // cuMemHostRegister: host code may read and write them, the GPU copies to
 // and from them at full bus speed, and they stay valid Go memory after Free
-// (Free only unregisters them), so a stale host access cannot crash.
+// (Free only unregisters them), so a stale host access cannot crash. Its
+// blocks are unregistered by the last Release only, as [kokkos.BlockSpace]
+// describes; a block dropped without it is leaked and reported.
 type PinnedSpace struct{ Device int }
 
 // ManagedSpace is unified memory (cuMemAllocManaged) of one GPU, named
-// "CudaUVMSpace", accessible from host and device. Its host address is
-// invalid after Free: holders must not touch it once released.
+// "CudaUVMSpace", accessible from host and device. Its blocks are freed by
+// the last Release only, as [kokkos.BlockSpace] describes: slices from a
+// view's Data, Row, Col and Ptr are valid until that Release and must not
+// be touched after it (the host address is unmapped), and a block dropped
+// without it is leaked and reported, never freed, so such slices stay valid.
 type ManagedSpace struct{ Device int }
 
 // The spaces of device 0, as Kokkos's CudaSpace, CudaHostPinnedSpace and
@@ -102,19 +109,24 @@ type entry struct {
 	size  int // bytes actually reserved (>= Bytes, at least 1)
 	kind  kind
 	dev   *Device
-	state atomic.Int32 // 0 live, 1 freed
+	state atomic.Int32 // 0 live, 1 freed, 2 leaked
 	buf   []byte       // pinned: the Go memory
 	pin   *runtime.Pinner
 }
 
 // holder is what a Block's Free closes over; when it becomes unreachable
-// while the block is live, a cleanup frees the block and records a leak.
+// while the block is live, a cleanup records a leak and keeps the block
+// allocated: host slices over unified memory may still point into it.
 type holder struct{ e *entry }
 
 var reg struct {
-	mu        sync.RWMutex
-	live      []*entry // sorted by Addr
-	collected []Allocation
+	mu     sync.RWMutex
+	live   []*entry // sorted by Addr
+	leaked []Allocation
+	// kept holds the leaked blocks for good: their memory stays allocated
+	// (and a pinned block's Pinner reachable, which must not be collected
+	// while pinned).
+	kept []*entry
 }
 
 func register(e *entry) {
@@ -169,14 +181,15 @@ func LiveAllocations() []Allocation {
 	return out
 }
 
-// TakeCollected returns, and forgets, the blocks that the garbage
-// collector's cleanup freed because every holder dropped them without
-// Free: each is a leak in the program, reported by package cudatest.
-func TakeCollected() []Allocation {
+// TakeLeaked returns, and forgets, the blocks whose holders all became
+// unreachable before Free: each is a leak in the program, reported by
+// package cudatest. Such a block is never freed, and it is no longer in
+// LiveAllocations.
+func TakeLeaked() []Allocation {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
-	out := reg.collected
-	reg.collected = nil
+	out := reg.leaked
+	reg.leaked = nil
 	return out
 }
 
@@ -286,10 +299,8 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 	}
 	register(e)
 	h := &holder{e}
-	runtime.AddCleanup(h, collect, e)
-	// Unified memory is unmapped by cuMemFree: a view kept past the last
-	// Release could otherwise reach it from the host.
-	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free, FreeWhenUnreachable: k == kindManaged}, nil
+	runtime.AddCleanup(h, leak, e)
+	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
 }
 
 // free returns the block to its space; a second call returns an error
@@ -303,16 +314,18 @@ func (h *holder) free() error {
 	return e.release()
 }
 
-// collect is the cleanup of a holder that became unreachable.
-func collect(e *entry) {
-	if !e.state.CompareAndSwap(0, 1) {
+// leak is the cleanup of a holder that became unreachable: a block never
+// freed is recorded as leaked and kept allocated, since host slices over
+// unified memory may outlive every holder.
+func leak(e *entry) {
+	if !e.state.CompareAndSwap(0, 2) {
 		return
 	}
 	unregister(e)
 	reg.mu.Lock()
-	reg.collected = append(reg.collected, e.Allocation)
+	reg.leaked = append(reg.leaked, e.Allocation)
+	reg.kept = append(reg.kept, e)
 	reg.mu.Unlock()
-	_ = e.release()
 }
 
 func (e *entry) release() error {

@@ -1,10 +1,18 @@
 // Package cudatest helps tests that use package cuda: it skips where no
 // CUDA driver is present and reports blocks left unreleased.
+//
+// Two checks agree on what a leak is, a block allocated and never freed:
+// CheckLeaks and LeakCheck read package cuda's registry of every block it
+// allocated (views, staging buffers, direct Allocate calls), and Checked
+// wraps one space in a backendtest.CheckedSpace, which records the blocks
+// of that space alone with the stacks that allocated them.
 package cudatest
 
 import (
 	"testing"
 
+	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend/backendtest"
 	"github.com/gokkos/kokkos/cuda"
 )
 
@@ -23,17 +31,15 @@ func RequireDevice(t testing.TB) *cuda.Device {
 }
 
 // CheckLeaks fails the test for every block of package cuda still live,
-// and for every block the garbage collector's cleanup had to free because
-// its holders dropped it without Free. Each report names the block's
-// label, space, size and allocation site.
+// and for every block whose holders all dropped it without Free (such a
+// block is leaked: never freed). Each report names the block's label,
+// space, size and allocation site.
 func CheckLeaks(t testing.TB) {
 	t.Helper()
 	for _, a := range cuda.LiveAllocations() {
 		t.Errorf("cuda leak: live block %s", a)
 	}
-	for _, a := range cuda.TakeCollected() {
-		t.Errorf("cuda leak: block %s was dropped without Free (freed by the garbage collector)", a)
-	}
+	reportLeaked(t)
 }
 
 // LeakCheck arranges for the blocks allocated during the test and still
@@ -51,8 +57,24 @@ func LeakCheck(t testing.TB) {
 				t.Errorf("cuda leak: live block %s", a)
 			}
 		}
-		for _, a := range cuda.TakeCollected() {
-			t.Errorf("cuda leak: block %s was dropped without Free (freed by the garbage collector)", a)
-		}
+		reportLeaked(t)
 	})
+}
+
+func reportLeaked(t testing.TB) {
+	t.Helper()
+	for _, a := range cuda.TakeLeaked() {
+		t.Errorf("cuda leak: block %s was dropped without Free (never freed)", a)
+	}
+}
+
+// Checked returns s wrapped in a backendtest.CheckedSpace and arranges for
+// the blocks allocated in it and not freed by the end of the test to fail
+// the test, each with the stack that allocated it. Allocate views in the
+// result (kokkos.InSpace(cs)): it copies and fills through s.
+func Checked(t testing.TB, s kokkos.BlockSpace) backendtest.CheckedSpace {
+	t.Helper()
+	cs := backendtest.NewCheckedSpace(s)
+	t.Cleanup(func() { cs.AssertNoLeaks(t) })
+	return cs
 }
