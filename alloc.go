@@ -150,7 +150,7 @@ func (a *Allocation) Release() error {
 	for {
 		n := a.refs.Load()
 		if n <= 0 {
-			return fmt.Errorf("kokkos: allocation %q released more times than it was held: %w", a.label, ErrReleased)
+			return errorf(ErrReleased, "kokkos: allocation %q released more times than it was held", a.label)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
 			if n == 1 && a.state != nil {
