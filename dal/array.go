@@ -1,7 +1,6 @@
 package dal
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"sync/atomic"
@@ -9,13 +8,6 @@ import (
 
 	"github.com/gokkos/kokkos"
 )
-
-// ErrNoMutableData is returned by MutableData for an array whose handle
-// holds its data read-only; NeedMutableData gives the handle a mutable copy.
-var ErrNoMutableData = errors.New("dal: array does not contain mutable data")
-
-// ErrReleased is wrapped by the errors of operations on a released handle.
-var ErrReleased = errors.New("dal: the array was released")
 
 // Array is a handle on a contiguous block of Count elements of type T, held
 // read-only (immutable) or read-write (mutable), as oneDAL's array<T>. The
@@ -79,7 +71,7 @@ func typeName[T any]() string { return reflect.TypeFor[T]().String() }
 func (a Array[T]) live(op string) *handle[T] {
 	h := a.h
 	if h != nil && h.released.Load() {
-		panic(fmt.Sprintf("dal: %s of an array of %s that was released", op, typeName[T]()))
+		panic(errorf(ErrReleased, "dal: %s of an array of %s that was released", op, typeName[T]()))
 	}
 	return h
 }
@@ -88,7 +80,7 @@ func (a Array[T]) live(op string) *handle[T] {
 func (a Array[T]) liveErr(op string) (*handle[T], error) {
 	h := a.h
 	if h != nil && h.released.Load() {
-		return nil, fmt.Errorf("dal: %s of an array of %s: %w", op, typeName[T](), ErrReleased)
+		return nil, releasedError(op, typeName[T]())
 	}
 	return h, nil
 }
@@ -107,8 +99,14 @@ func (h *handle[T]) noHost() bool {
 	return h != nil && h.count > 0 && h.data == nil
 }
 
-func noHostMessage(op string, s kokkos.MemorySpace) string {
-	return fmt.Sprintf("dal: %s of an array in %s, which the host cannot access: copy it to a host array first", op, s.Name())
+func noHostError(op string, s kokkos.MemorySpace) error {
+	return errorf(kokkos.ErrNotHostAccessible, "dal: %s of an array in %s, which the host cannot access: copy it to a host array first", op, s.Name())
+}
+
+// releasedError is the error of operation op on a released handle of an
+// array of elements named elem.
+func releasedError(op, elem string) error {
+	return fmt.Errorf("dal: %s of an array of %s: %w", op, elem, ErrReleased)
 }
 
 // Count returns the number of elements; it is 0 for the empty and for a
@@ -145,7 +143,7 @@ func (a Array[T]) Released() bool { return a.h != nil && a.h.released.Load() }
 func (a Array[T]) Data() []T {
 	h := a.live("Data")
 	if h.noHost() {
-		panic(noHostMessage("Data", h.space()))
+		panic(noHostError("Data", h.space()))
 	}
 	if h == nil {
 		return nil
@@ -166,7 +164,7 @@ func (a Array[T]) MutableData() ([]T, error) {
 	case h == nil || !h.mutable:
 		return nil, ErrNoMutableData
 	case h.noHost():
-		return nil, errors.New(noHostMessage("MutableData", h.space()))
+		return nil, noHostError("MutableData", h.space())
 	}
 	return h.data, nil
 }
@@ -177,7 +175,7 @@ func (a Array[T]) MutableData() ([]T, error) {
 // (BenchmarkAt measures a loop of At against a slice loop).
 func (a Array[T]) At(i int) T {
 	// A released handle, and one whose elements the host cannot access,
-	// has a nil slice, so the length check catches them too; atMessage
+	// has a nil slice, so the length check catches them too; atError
 	// sorts out which.
 	if h := a.h; h != nil && uint(i) < uint(len(h.data)) {
 		return h.data[i]
@@ -187,32 +185,30 @@ func (a Array[T]) At(i int) T {
 	panic(&atError[T]{a, i})
 }
 
-// atError is the panic value of a failed At.
+// atError is the panic value of a failed At: an error wrapping ErrRange,
+// ErrReleased or kokkos.ErrNotHostAccessible. The message is made when it
+// is printed.
 type atError[T any] struct {
 	a Array[T]
 	i int
 }
 
-func (e *atError[T]) Error() (msg string) {
-	// atMessage panics with the message for a released handle.
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	return e.a.atMessage(e.i)
-}
+func (e *atError[T]) Error() string { return e.err().Error() }
+func (e *atError[T]) Unwrap() error { return e.err() }
 
-func (a Array[T]) atMessage(i int) string {
-	h := a.live("At")
+func (e *atError[T]) err() error {
+	h := e.a.h
+	if h != nil && h.released.Load() {
+		return errorf(ErrReleased, "dal: At of an array of %s that was released", typeName[T]())
+	}
 	n := 0
 	if h != nil {
 		n = h.count
 	}
-	if uint(i) >= uint(n) {
-		return fmt.Sprintf("dal: index %d out of range for an array of %d elements", i, n)
+	if uint(e.i) >= uint(n) {
+		return errorf(ErrRange, "dal: index %d out of range for an array of %d elements", e.i, n)
 	}
-	return noHostMessage("At", h.space())
+	return noHostError("At", h.space())
 }
 
 // Space returns the memory space of the elements; HostSpace for the empty

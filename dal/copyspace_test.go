@@ -146,7 +146,7 @@ func TestFullInCopySpace(t *testing.T) {
 	if a.Space() != s || a.Addr() == 0 || !a.HasMutableData() || a.UseCount() != 1 || a.Allocation().Label() != "full" {
 		t.Fatal("Full in a copy space: wrong space, address, mutability, holders or label")
 	}
-	wantPanic(t, "dal: Data of an array in TestCopyDevice, which the host cannot access: copy it to a host array first", func() { a.Data() })
+	wantPanic(t, kokkos.ErrNotHostAccessible, func() { a.Data() })
 	if _, fills, _ := s.counts(); fills == 0 {
 		t.Fatal("Full did not fill through the space's FillBytes")
 	}
@@ -307,7 +307,6 @@ func TestCopySpaceErrors(t *testing.T) {
 	if !errors.Is(err, broken) {
 		t.Fatalf("NeedMutableData does not wrap the space's error: %v", err)
 	}
-	wantErr(t, err, `dal: NeedMutableData of an array of float32 in TestCopyDevice: kokkos: DeepCopy from view "dal.Array" with extents (64) in TestCopyDevice to view "dal.Array" in TestCopyDevice: device lost`)
 	if ro.HasMutableData() || ro.Addr() != a.Addr() || a.UseCount() != 2 {
 		t.Fatal("a failed NeedMutableData changed the handle or the holders")
 	}
@@ -317,7 +316,6 @@ func TestCopySpaceErrors(t *testing.T) {
 	if !errors.Is(err, broken) {
 		t.Fatalf("Full does not wrap the space's error: %v", err)
 	}
-	wantErr(t, err, `dal: Full(8) of float32 in TestCopyDevice: kokkos: Fill of view "dal.Array" with extents (8) in TestCopyDevice: device lost`)
 	s.wantFrees(t, 2, "after a failed Full")
 
 	must(t, a.Release())

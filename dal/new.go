@@ -71,7 +71,7 @@ func Zeros[T any](n int, opts ...Option) (Array[T], error) {
 func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 	cfg := makeConfig(opts)
 	if n > 0 && lacksCopySpace(cfg.space) {
-		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
+		return Array[T]{}, errorf(kokkos.ErrNoCopySpace, "dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
 	}
 	h, err := allocate[T]("Full", n, cfg, false)
 	if err != nil {
@@ -115,27 +115,27 @@ func fillBlock[T any](h *handle[T], v T) (err error) {
 
 // allocate returns a mutable handle on a new block of n elements.
 func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error) {
-	fail := func(format string, args ...any) (*handle[T], error) {
-		return nil, fmt.Errorf("dal: %s(%d) of %s in %s: %s", op, n, typeName[T](), cfg.space.Name(), fmt.Sprintf(format, args...))
+	fail := func(kind error, format string, args ...any) (*handle[T], error) {
+		return nil, errorf(kind, "dal: %s(%d) of %s in %s: %s", op, n, typeName[T](), cfg.space.Name(), fmt.Sprintf(format, args...))
 	}
 	size := sizeOf[T]()
 	if n < 0 {
-		return fail("the count is negative")
+		return fail(ErrCount, "the count is negative")
 	}
 	if size > 0 && n > math.MaxInt/size {
-		return fail("%d elements of %d bytes overflow int", n, size)
+		return fail(ErrCount, "%d elements of %d bytes overflow int", n, size)
 	}
 	bytes := n * size
 	bs, ok := cfg.space.(kokkos.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
-			return fail("the space is neither host memory nor a kokkos.BlockSpace")
+			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a kokkos.BlockSpace")
 		}
 		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
 		return &handle[T]{data: make([]T, n), count: n, mutable: true, rec: rec}, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
-		return fail("the element type holds Go pointers, which cannot live outside the Go heap")
+		return fail(kokkos.ErrElementType, "the element type holds Go pointers, which cannot live outside the Go heap")
 	}
 	rec, blk, err := kokkos.NewBlockAllocation(cfg.label, bs, bytes, zero)
 	if err != nil {
@@ -149,7 +149,7 @@ func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error
 		h.data = []T{}
 	case blk.Host == nil:
 		_ = rec.Release()
-		return fail("the space reports host access but gave no host address")
+		return fail(kokkos.ErrNoCopySpace, "the space reports host access but gave no host address")
 	default:
 		h.data = unsafe.Slice((*T)(blk.Host), n)
 	}

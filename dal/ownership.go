@@ -56,9 +56,6 @@ func (a *Array[T]) Release() error {
 	return a.h.rec.Release()
 }
 
-// ErrReleasedTwice is wrapped by the error of a second Release of a handle.
-var ErrReleasedTwice = errors.New("dal: the array was already released")
-
 // replace gives a's handle the new state n, then drops the handle's hold on
 // its old block. The handle is no longer released. Other variables assigned
 // from a see the change; handles made by Share do not.
@@ -133,9 +130,9 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 	case released:
 		return fmt.Errorf("dal: ResetAlias with an owner that was released: %w", ErrReleased)
 	case rec == nil:
-		return errors.New("dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
+		return errorf(ErrEmptyOwner, "dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
 	case !rec.Space().HostAccessible():
-		return fmt.Errorf("dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
+		return errorf(kokkos.ErrNotHostAccessible, "dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
 	}
 	rec.Retain()
 	n := len(data)
@@ -164,7 +161,7 @@ func (a *Array[T]) NeedMutableData() error {
 		return fmt.Errorf("dal: NeedMutableData of an array of %s in %s: %w", typeName[T](), h.space().Name(), err)
 	}
 	if h.noHost() && lacksCopySpace(h.space()) {
-		return fail(errors.New(noCopySpace + ", so the elements cannot be copied"))
+		return fail(errorf(kokkos.ErrNoCopySpace, "%s, so the elements cannot be copied", noCopySpace))
 	}
 	nh, err := allocate[T]("NeedMutableData", h.count, config{space: h.space(), label: h.rec.Label()}, false)
 	if err != nil {
@@ -245,7 +242,7 @@ func (a Array[T]) Slice(first, last int) (Array[T], error) {
 		n = h.count
 	}
 	if first < 0 || first > last || last > n {
-		return Array[T]{}, fmt.Errorf("dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
+		return Array[T]{}, errorf(ErrRange, "dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
 	}
 	if h == nil {
 		return Array[T]{}, nil
@@ -271,7 +268,7 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	tn, un := typeName[T](), typeName[U]()
 	ts, us := sizeOf[T](), sizeOf[U]()
 	fail := func(format string, args ...any) (Array[U], error) {
-		return Array[U]{}, fmt.Errorf("dal: cannot cast an array of %d %s to %s: %s", a.Count(), tn, un, fmt.Sprintf(format, args...))
+		return Array[U]{}, errorf(ErrCast, "dal: cannot cast an array of %d %s to %s: %s", a.Count(), tn, un, fmt.Sprintf(format, args...))
 	}
 	switch {
 	case ts == 0 || us == 0:

@@ -21,7 +21,7 @@ func (a Array[T]) View() (kokkos.View1[T], error) {
 	off := 0
 	if size > 0 {
 		if h.off%size != 0 {
-			return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), h.off)
+			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), h.off)
 		}
 		off = h.off / size
 	}
@@ -52,7 +52,7 @@ func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
 	case rec.Released():
 		return Array[T]{}, fmt.Errorf("dal: FromView of view %q after its final Release: %w", v.Label(), ErrReleased)
 	case n > 1 && v.Stride(0) != 1:
-		return Array[T]{}, fmt.Errorf("dal: FromView of view %q with stride %d: an array needs contiguous elements", v.Label(), v.Stride(0))
+		return Array[T]{}, errorf(kokkos.ErrLayout, "dal: FromView of view %q with stride %d: an array needs contiguous elements", v.Label(), v.Stride(0))
 	}
 	if data != nil {
 		data = data[:n:n]
