@@ -144,7 +144,7 @@ func TestWrapIsZeroCopyAndNeverFrees(t *testing.T) {
 func TestReleasedHandleIsUnusable(t *testing.T) {
 	a, err := dal.Full(4, randFloat32(1)[0])
 	must(t, err)
-	b := a // the same handle
+	b := a // a copy: it borrows a's hold
 	must(t, b.Release())
 	if !a.Released() || a.Count() != 0 || a.Size() != 0 || a.HasMutableData() || a.UseCount() != 0 {
 		t.Fatal("a released handle still reports data")
@@ -169,10 +169,12 @@ func TestReleasedHandleIsUnusable(t *testing.T) {
 	var c dal.Array[float32]
 	wantErr(t, c.ResetAlias(a, nil), dal.ErrReleased)
 
-	// A Reset form gives the released handle a new block.
+	// A Reset form gives the released variable a new block and hold; the
+	// copy keeps the released one.
 	must(t, a.ResetCount(3))
-	if a.Released() || b.Released() || a.Count() != 3 || !a.HasMutableData() {
-		t.Fatal("ResetCount did not revive the released handle")
+	if a.Released() || !b.Released() || a.Count() != 3 || !a.HasMutableData() || a.UseCount() != 1 {
+		t.Fatal("ResetCount did not revive the released variable, or revived its copy")
 	}
 	must(t, a.Release())
+	wantErr(t, b.Release(), dal.ErrReleasedTwice)
 }

@@ -242,8 +242,9 @@ func TestNeedMutableDataInCopySpace(t *testing.T) {
 	if c, _, _ := s.counts(); c != copies+1 {
 		t.Fatalf("NeedMutableData made %d copies in the space, want one", c-copies)
 	}
-	if sib.HasMutableData() || !a.HasMutableData() || sib.Addr() != a.Addr() || a.UseCount() != 2 {
-		t.Fatal("NeedMutableData changed a sibling's block or mutability, or kept its hold on the old block")
+	// ro's hold keeps the original block until ro's Release.
+	if sib.HasMutableData() || !a.HasMutableData() || sib.Addr() != a.Addr() || a.UseCount() != 3 {
+		t.Fatal("NeedMutableData changed a sibling's block or mutability, or dropped its hold on the old block")
 	}
 	if !slices.Equal(download(t, ro), old) {
 		t.Fatal("NeedMutableData did not copy the elements")
@@ -282,11 +283,14 @@ func TestNeedMutableDataInCopySpace(t *testing.T) {
 
 	must(t, a.Release())
 	must(t, sib.Release())
-	s.wantFrees(t, 1, "after the last holders of the original block")
+	s.wantFrees(t, 0, "while the holds that copied keep the original block")
 	must(t, ro.Release())
+	s.wantFrees(t, 1, "after ro's release: its copy")
 	must(t, sl.Release())
+	s.wantFrees(t, 3, "after sl's release: its copy and the original block")
 	must(t, odd.Release())
 	must(t, f.Release())
+	s.wantFrees(t, 3, "while c's hold keeps f's block")
 	must(t, c.Release())
 	s.wantFrees(t, 5, "after every array was released")
 }

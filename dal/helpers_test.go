@@ -3,8 +3,12 @@ package dal_test
 import (
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
+
+	"github.com/gokkos/kokkos"
 )
 
 // randFloat32 returns n fresh random values in [1, 2), never zero.
@@ -88,3 +92,61 @@ type nowhere struct{}
 
 func (nowhere) Name() string         { return "Nowhere" }
 func (nowhere) HostAccessible() bool { return false }
+
+// heapSpace is a host-accessible kokkos.BlockSpace whose blocks are Go
+// memory, kept reachable until freed, so that it can count allocations and
+// frees without unmapping anything. Blocks that are not asked to be zero
+// are filled with 0xa5 bytes.
+type heapSpace struct {
+	mu            sync.Mutex
+	live          map[uintptr][]uint64
+	allocs, frees int
+	badFrees      int // frees of blocks that were not live
+}
+
+func newHeapSpace() *heapSpace { return &heapSpace{live: map[uintptr][]uint64{}} }
+
+func (s *heapSpace) Name() string         { return "TestHeap" }
+func (s *heapSpace) HostAccessible() bool { return true }
+
+func (s *heapSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+	buf := make([]uint64, bytes/8+1)
+	if !zero {
+		for i := range buf {
+			buf[i] = 0xa5a5a5a5a5a5a5a5
+		}
+	}
+	p := unsafe.Pointer(&buf[0])
+	addr := uintptr(p)
+	s.mu.Lock()
+	s.allocs++
+	s.live[addr] = buf
+	s.mu.Unlock()
+	free := func() error {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, ok := s.live[addr]; !ok {
+			s.badFrees++
+		}
+		delete(s.live, addr)
+		s.frees++
+		return nil
+	}
+	return kokkos.Block{Addr: addr, Host: p, Free: free}, nil
+}
+
+// counts returns the numbers of allocations, frees and frees of blocks
+// that were not live.
+func (s *heapSpace) counts() (allocs, frees, bad int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.allocs, s.frees, s.badFrees
+}
+
+func (s *heapSpace) want(t *testing.T, allocs, frees int, when string) {
+	t.Helper()
+	a, f, bad := s.counts()
+	if a != allocs || f != frees || bad != 0 {
+		t.Fatalf("%s: %d allocations, %d frees (%d of blocks not live); want %d and %d", when, a, f, bad, allocs, frees)
+	}
+}

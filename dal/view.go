@@ -13,23 +13,22 @@ import (
 // released handle and when a starts inside an element of T (after a Cast
 // from a smaller type).
 func (a Array[T]) View() (kokkos.View1[T], error) {
-	h, err := a.liveErr("View")
-	if err != nil || h == nil || h.rec == nil {
+	if err := a.checkLive("View"); err != nil || a.st().h == nil {
 		return kokkos.View1[T]{}, err
 	}
 	size := sizeOf[T]()
 	off := 0
 	if size > 0 {
-		if h.off%size != 0 {
-			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), h.off)
+		if a.st().off%size != 0 {
+			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), a.st().off)
 		}
-		off = h.off / size
+		off = a.st().off / size
 	}
-	v, err := kokkos.ViewFromAllocation1(h.rec, off, h.count, h.data)
+	v, err := kokkos.ViewFromAllocation1(a.st().rec, off, a.st().count, a.data)
 	if err != nil {
 		return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s: %w", typeName[T](), err)
 	}
-	if !h.mutable {
+	if !a.st().mutable {
 		v = v.ReadOnly()
 	}
 	return v, nil
@@ -58,5 +57,5 @@ func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
 		data = data[:n:n]
 	}
 	rec.Retain()
-	return Array[T]{&handle[T]{data: data, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly(), rec: rec}}, nil
+	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
 }
