@@ -361,3 +361,36 @@ func TestFullAndNeedMutableDataOfOtherElements(t *testing.T) {
 		must(t, h.Release())
 	}
 }
+
+// Clone of a device array copies within the device into a new block that
+// the clone holds alone; Clone and Move drop the old block at once.
+func TestCloneInCopySpace(t *testing.T) {
+	s := newCopySpace()
+	a, err := dal.Empty[float64](128, dal.InSpace(s))
+	must(t, err)
+	src := randFloat64(128)
+	upload(t, a, src)
+	a.DiscardMutableData()
+	sl, err := a.Slice(32, 96)
+	must(t, err)
+	copies, _, _ := s.counts()
+	c, err := sl.Clone()
+	must(t, err)
+	if n, _, _ := s.counts(); n != copies+1 {
+		t.Fatalf("Clone made %d copies in the space, want one", n-copies)
+	}
+	if c.Space() != s || c.Addr() == sl.Addr() || !c.HasMutableData() || c.UseCount() != 1 || a.UseCount() != 2 {
+		t.Fatal("Clone did not give a mutable block of its own in the same space")
+	}
+	if !slices.Equal(download(t, c), src[32:96]) {
+		t.Fatal("Clone did not copy the elements")
+	}
+	must(t, sl.Release())
+	must(t, a.Move(&c))
+	s.wantFrees(t, 1, "after a.Move of the clone")
+	if a.Count() != 64 || !slices.Equal(download(t, a), src[32:96]) {
+		t.Fatal("a is not the clone after Move")
+	}
+	must(t, a.Release())
+	s.wantFrees(t, 2, "after the clone's release")
+}

@@ -37,16 +37,26 @@
 //   - a.Release() ends the hold: the destructor. The handle and every copy
 //     sharing the hold are released: their data may no longer be used, and
 //     a second Release, through any of them, returns ErrReleasedTwice.
-//   - a Reset form (a.Reset, a.ResetCount, ...) ends the variable's old hold
-//     and gives it a new one: oneDAL's reset. Assigning a new array to a
-//     variable (a = dal.Wrap(x)) does not release what a held.
+//   - b.Assign(a) ends b's hold and gives b a new hold on a's block, with a's
+//     elements: oneDAL's copy assignment b = a. b.Move(&a) hands a's handle
+//     and hold to b, ends b's old hold and leaves a empty: oneDAL's move
+//     assignment. A Reset form (a.Reset, a.ResetCount, ...) ends the
+//     variable's hold and gives it a new one: oneDAL's reset. Assigning a
+//     new array to a variable (b = a.Share(), b = dal.Wrap(x)) does not
+//     release what b held: use Assign, or Release first.
+//
+// Ending a hold releases it for every copy sharing it, so Release, the
+// Reset forms, Assign and Move belong to the variable that took the hold,
+// not to a borrowed copy; through a copy, the original sees its hold
+// released (its methods report ErrReleased), which dal detects but cannot
+// prevent.
 //
 // NeedMutableData gives the handle a block of its own that joins its hold,
 // and the hold keeps the original block too, for the other copies that may
 // read it: both are released with the hold. Hence a borrowed copy that
 // called NeedMutableData still needs no Release, and the original block
 // lives until the hold's Release rather than until NeedMutableData, as in
-// oneDAL.
+// oneDAL. Clone, then Move, drops it at once.
 //
 // Element memory is freed when the last holder releases the block: the
 // deleter runs, or memory outside the Go heap (a kokkos.BlockSpace) is

@@ -124,6 +124,52 @@ func (a *Array[T]) replace(n Array[T]) error {
 // last holder's release does). It returns the error of that release.
 func (a *Array[T]) Reset() error { return a.replace(Array[T]{}) }
 
+// Assign makes the handle a handle on src's elements, with src's
+// mutability, that takes a new hold on src's block, and ends the handle's
+// old hold: oneDAL's copy assignment b = a, written b.Assign(a). No element
+// is copied. Copies that borrowed the old hold see it released. Assigning
+// the empty array makes the handle empty. When the handle already shares
+// src's hold (b.Assign(b), or from a copy), it takes src's elements and
+// mutability and keeps the hold, so no count changes.
+//
+// It returns an error wrapping ErrReleased, and leaves the handle
+// unchanged, when src was released; otherwise the error of the old hold's
+// release (see Release).
+func (a *Array[T]) Assign(src Array[T]) error {
+	switch {
+	case src.st().h.dead():
+		return fmt.Errorf("dal: Assign from an array of %s: %w", typeName[T](), ErrReleased)
+	case src.s == nil:
+		return a.replace(Array[T]{})
+	case src.s.h == a.st().h:
+		*a = src
+		return nil
+	}
+	return a.replace(src.derive(src.data, src.s.count, src.s.off, src.s.mutable))
+}
+
+// Move moves src's handle and hold into the handle, leaves src empty, and
+// ends the handle's old hold: oneDAL's move assignment b = std::move(a),
+// written b.Move(&a). No count changes on src's block. Copies of src still
+// borrow the hold, now through the handle. When the handle already shares
+// src's hold, it takes src's elements and mutability and keeps the hold.
+// a.Move(&a) does nothing.
+//
+// It returns an error wrapping ErrReleased, and leaves both unchanged, when
+// src was released; otherwise the error of the old hold's release (see
+// Release).
+func (a *Array[T]) Move(src *Array[T]) error {
+	if src == a {
+		return nil
+	}
+	if src.st().h.dead() {
+		return fmt.Errorf("dal: Move from an array of %s: %w", typeName[T](), ErrReleased)
+	}
+	n := *src
+	*src = Array[T]{}
+	return a.replace(n)
+}
+
 // ResetCount gives the handle a new mutable block of n elements whose
 // contents are unspecified, as Empty, and drops its hold on the old block.
 // The block is always new, even when n is not larger than Count. On an
@@ -195,7 +241,7 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 // Assign or Move of this handle, or of the handle it was copied from). So
 // on a borrowed copy (b := a; b.NeedMutableData()) the copy needs no
 // Release of its own, and a keeps its block. oneDAL instead drops the
-// original block at once; Clone followed by Move does that (see Clone).
+// original block at once: Clone followed by Move does that (see Clone).
 //
 // It returns an error, and leaves the handle unchanged, for a released
 // handle (wrapping ErrReleased), when the space cannot allocate or copy,
@@ -217,6 +263,28 @@ func (a *Array[T]) NeedMutableData() error {
 	}
 	*a = Array[T]{s: &state{h: a.s.h, rec: c.s.rec, count: c.s.count, mutable: true}, data: c.data}
 	return nil
+}
+
+// Clone returns a new mutable array, with a hold of its own, on a new block
+// of a's memory space that holds a copy of a's elements, made as
+// NeedMutableData makes it; a is unchanged. Clone of the empty array is the
+// empty array. Release the result when done.
+//
+// Clone followed by Move is NeedMutableData that drops the old block at
+// once, as oneDAL's need_mutable_data does, where NeedMutableData keeps it
+// until the hold's Release:
+//
+//	c, err := a.Clone()
+//	if err != nil { ... }
+//	err = a.Move(&c) // ends a's hold on the old block
+//
+// It returns the errors of NeedMutableData: one wrapping ErrReleased for a
+// released handle, and the space's errors.
+func (a Array[T]) Clone() (Array[T], error) {
+	if err := a.checkLive("Clone"); err != nil || a.s == nil {
+		return Array[T]{}, err
+	}
+	return a.mutableCopy("Clone")
 }
 
 // mutableCopy returns a mutable handle, with a hold of its own, on a new
