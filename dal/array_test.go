@@ -178,3 +178,58 @@ func TestReleasedHandleIsUnusable(t *testing.T) {
 	must(t, a.Release())
 	wantErr(t, b.Release(), dal.ErrReleasedTwice)
 }
+
+// Data of an immutable array is the wrapped memory itself, not a copy (Go
+// has no read-only slice, so dal documents the contract rather than
+// enforcing it). Nothing in dal writes through an immutable handle: every
+// path to a writable slice or view of it fails, and NeedMutableData and
+// Clone copy.
+func TestImmutableMemoryIsNeverWrittenByTheLibrary(t *testing.T) {
+	data := randFloat64(32)
+	orig := slices.Clone(data)
+	a := dal.Wrap(data)
+	if !same(a.Data(), data) {
+		t.Fatal("Data of an immutable array copied")
+	}
+
+	_, err := a.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	sl, err := a.Slice(3, 19)
+	must(t, err)
+	_, err = sl.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	c, err := dal.Cast[uint64](sl)
+	must(t, err)
+	_, err = c.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	var alias dal.Array[float64]
+	must(t, alias.ResetAlias(a, a.Data()[5:9]))
+	_, err = alias.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	v, err := sl.View()
+	must(t, err)
+	if !v.IsReadOnly() || !panics(func() { v.Set(0, 1) }) {
+		t.Fatal("the view of an immutable array is writable")
+	}
+	must(t, v.Release())
+
+	// The copies made to write are private.
+	cp := sl
+	must(t, cp.NeedMutableData())
+	cl, err := a.Clone()
+	must(t, err)
+	for _, h := range []dal.Array[float64]{cp, cl} {
+		md, err := h.MutableData()
+		must(t, err)
+		for i, x := range randFloat64(len(md)) {
+			md[i] = x + 2
+		}
+	}
+	if !slices.Equal(data, orig) || !slices.Equal(a.Data(), orig) || !slices.Equal(sl.Data(), orig[3:19]) {
+		t.Fatal("dal wrote the memory of an immutable array")
+	}
+	for _, h := range []*dal.Array[float64]{&a, &sl, &alias, &cl} {
+		must(t, h.Release())
+	}
+	must(t, c.Release())
+}

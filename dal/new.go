@@ -76,7 +76,7 @@ func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 		return Array[T]{}, err
 	}
 	if err := fillBlock(a, v); err != nil {
-		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %w", n, typeName[T](), cfg.space.Name(), errors.Join(err, a.st().rec.Release()))
+		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %w", n, typeName[T](), cfg.space.Name(), errors.Join(err, a.s.rec.Release()))
 	}
 	return a, nil
 }
@@ -100,10 +100,10 @@ const noCopySpace = "the host cannot access that space's memory and the space do
 // fillBlock stores v in every element of a, a handle on the whole of a new
 // block, with kokkos.Fill over a rank-1 view of the block.
 func fillBlock[T any](a Array[T], v T) (err error) {
-	if a.st().count == 0 || sizeOf[T]() == 0 {
+	if a.s.count == 0 || sizeOf[T]() == 0 {
 		return nil
 	}
-	view, err := kokkos.ViewFromAllocation1(a.st().rec, 0, a.st().count, a.data)
+	view, err := kokkos.ViewFromAllocation1(a.s.rec, 0, a.s.count, a.data)
 	if err != nil {
 		return err
 	}
@@ -167,9 +167,10 @@ func WrapMutable[T any](data []T) Array[T] { return wrap(data, true, nil) }
 
 // WrapWithDeleter returns an immutable array over the caller's memory data
 // that owns it: deleter runs exactly once, when the last holder of the
-// block (this handle, its shared copies, slices, aliases, casts and views)
-// is released. If the holders become unreachable without their Release, a
-// runtime cleanup runs deleter as a safety net. A nil deleter makes it Wrap.
+// block (this handle's hold, and those of its shared copies, slices,
+// aliases, casts and views) is released. Release every hold: the garbage
+// collector is no substitute, and a hold never released keeps the deleter
+// from running. A nil deleter makes it Wrap.
 func WrapWithDeleter[T any](data []T, deleter func()) Array[T] {
 	return wrap(data, false, deleter)
 }

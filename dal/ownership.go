@@ -33,11 +33,11 @@ func (h *hold) dead() bool { return h != nil && h.released.Load() }
 
 // end releases the hold's blocks, the first time only: ok is false if the
 // hold was released already. err joins the errors of the blocks' releases.
-func (h *hold) end() (err error, ok bool) {
+func (h *hold) end() (ok bool, err error) {
 	h.mu.Lock()
 	if h.released.Load() {
 		h.mu.Unlock()
-		return nil, false
+		return false, nil
 	}
 	h.released.Store(true)
 	recs := h.recs
@@ -47,7 +47,7 @@ func (h *hold) end() (err error, ok bool) {
 	for i, rec := range recs {
 		errs[i] = rec.Release()
 	}
-	return errors.Join(errs...), true
+	return true, errors.Join(errs...)
 }
 
 // adopt adds rec, with the holder count it was made with, to the hold's
@@ -69,16 +69,18 @@ func (h *hold) adopt(rec *kokkos.Allocation) bool {
 // error wrapping ErrReleased, for a released handle.
 func (a Array[T]) Share() Array[T] {
 	a.panicIfReleased("Share")
-	if a.st().h == nil {
+	if a.s == nil {
 		return Array[T]{}
 	}
-	return a.derive(a.data, a.st().count, a.st().off, a.st().mutable)
+	return a.derive(a.data, a.s.count, a.s.off, a.s.mutable)
 }
 
-// derive returns a handle with a new hold on a's block, a live handle.
+// derive returns a handle with a new hold on the block of a, a live
+// handle that is not empty.
 func (a Array[T]) derive(data []T, count, off int, mutable bool) Array[T] {
-	a.st().rec.Retain()
-	return Array[T]{s: &state{h: newHold(a.st().rec), rec: a.st().rec, count: count, off: off, mutable: mutable}, data: data}
+	rec := a.s.rec
+	rec.Retain()
+	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: count, off: off, mutable: mutable}, data: data}
 }
 
 // Release ends the hold of this handle, which its copies share: the
@@ -99,7 +101,7 @@ func (a *Array[T]) Release() error {
 		a.s = &state{h: h}
 		return nil
 	}
-	err, ok := a.s.h.end()
+	ok, err := a.s.h.end()
 	if !ok {
 		return fmt.Errorf("dal: Release of an array of %s: %w", typeName[T](), ErrReleasedTwice)
 	}
@@ -116,12 +118,14 @@ func (a *Array[T]) replace(n Array[T]) error {
 	if old == nil || old == n.st().h {
 		return nil
 	}
-	err, _ := old.end()
+	_, err := old.end()
 	return err
 }
 
-// Reset makes the handle empty and ends its hold (see Release for what the
-// last holder's release does). It returns the error of that release.
+// Reset makes the handle empty and ends its hold, which copies sharing it
+// then see released (see Release for what the last holder's release does).
+// It returns the error of that release. On a released handle it only makes
+// the handle empty, and usable again.
 func (a *Array[T]) Reset() error { return a.replace(Array[T]{}) }
 
 // Assign makes the handle a handle on src's elements, with src's
@@ -171,9 +175,9 @@ func (a *Array[T]) Move(src *Array[T]) error {
 }
 
 // ResetCount gives the handle a new mutable block of n elements whose
-// contents are unspecified, as Empty, and drops its hold on the old block.
-// The block is always new, even when n is not larger than Count. On an
-// allocation error the handle is unchanged.
+// contents are unspecified, as Empty, with a new hold, and ends its old
+// hold, as Reset does. The block is always new, even when n is not larger
+// than Count. On an allocation error the handle is unchanged.
 func (a *Array[T]) ResetCount(n int, opts ...Option) error {
 	n2, err := allocate[T]("ResetCount", n, makeConfig(opts), false)
 	if err != nil {
@@ -183,7 +187,7 @@ func (a *Array[T]) ResetCount(n int, opts ...Option) error {
 }
 
 // ResetWithDeleter gives the handle the caller's memory data, immutable, as
-// WrapWithDeleter, and drops its hold on the old block.
+// WrapWithDeleter, with a new hold, and ends its old hold, as Reset does.
 func (a *Array[T]) ResetWithDeleter(data []T, deleter func()) error {
 	return a.replace(wrap(data, false, deleter))
 }
@@ -198,9 +202,10 @@ func (a *Array[T]) ResetMutableWithDeleter(data []T, deleter func()) error {
 // ownership of owner's block, whatever owner's element type, as oneDAL's
 // reset(ref, data, count): the handle counts as a holder of owner's block,
 // so the block outlives it. data should lie in memory that owner's block
-// keeps valid, typically part of it. The handle drops its hold on its old
-// block. It returns an error, and leaves the handle unchanged, when owner is
-// empty or released or lives where the host cannot access it.
+// keeps valid, typically part of it. The handle ends its old hold, as Reset
+// does. It returns an error, and leaves the handle unchanged, when owner is
+// released (wrapping ErrReleased), empty (ErrEmptyOwner) or lives where the
+// host cannot access it (kokkos.ErrNotHostAccessible).
 func (a *Array[T]) ResetAlias(owner Owner, data []T) error {
 	return a.resetAlias(owner, data, false)
 }
@@ -249,16 +254,16 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 // implement kokkos.CopySpace (wrapping kokkos.ErrNoCopySpace).
 func (a *Array[T]) NeedMutableData() error {
 	const op = "NeedMutableData"
-	if err := a.checkLive(op); err != nil || a.st().h == nil || a.st().mutable || a.st().count == 0 {
+	if err := a.checkLive(op); err != nil || a.s == nil || a.s.mutable || a.s.count == 0 {
 		return err
 	}
 	c, err := a.mutableCopy(op)
 	if err != nil {
 		return err
 	}
-	if !a.st().h.adopt(c.st().rec) {
+	if !a.s.h.adopt(c.s.rec) {
 		// A copy released the hold meanwhile, from another goroutine.
-		_ = c.st().rec.Release()
+		_ = c.s.rec.Release()
 		return releasedError(op, typeName[T]())
 	}
 	*a = Array[T]{s: &state{h: a.s.h, rec: c.s.rec, count: c.s.count, mutable: true}, data: c.data}
@@ -314,26 +319,26 @@ func (a Array[T]) mutableCopy(op string) (Array[T], error) {
 func copyElements[T any](dst, src Array[T]) error {
 	size := sizeOf[T]()
 	switch {
-	case src.st().count == 0 || size == 0:
+	case src.s.count == 0 || size == 0:
 		return nil
 	case src.data != nil:
 		// Host memory: the handle's slice is its elements (an alias's
 		// slice need not lie at off in its owner's block).
-		dv, err := kokkos.ViewFromAllocation1(dst.st().rec, 0, dst.st().count, dst.data)
+		dv, err := kokkos.ViewFromAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
 		if err != nil {
 			return err
 		}
-		sv, err := kokkos.WrapView1(src.data, src.st().count)
+		sv, err := kokkos.WrapView1(src.data, src.s.count)
 		if err != nil {
 			return errors.Join(err, dv.Release())
 		}
 		return errors.Join(kokkos.DeepCopy(dv, sv), dv.Release())
-	case src.st().off%size == 0:
-		return copyBlock[T](dst.st().rec, src.st().rec, src.st().off/size, src.st().count)
+	case src.s.off%size == 0:
+		return copyBlock[T](dst.s.rec, src.s.rec, src.s.off/size, src.s.count)
 	default:
 		// A Cast from a smaller type can start inside an element of T
 		// (which then holds no Go pointers): copy the bytes.
-		return copyBlock[byte](dst.st().rec, src.st().rec, src.st().off, src.st().count*size)
+		return copyBlock[byte](dst.s.rec, src.s.rec, src.s.off, src.s.count*size)
 	}
 }
 
@@ -378,22 +383,22 @@ func (a Array[T]) Slice(first, last int) (Array[T], error) {
 	if n := a.st().count; first < 0 || first > last || last > n {
 		return Array[T]{}, errorf(ErrRange, "dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
 	}
-	if a.st().h == nil {
+	if a.s == nil {
 		return Array[T]{}, nil
 	}
 	var data []T
 	if a.data != nil {
 		data = a.data[first:last:last]
 	}
-	return a.derive(data, last-first, a.st().off+first*sizeOf[T](), a.st().mutable), nil
+	return a.derive(data, last-first, a.s.off+first*sizeOf[T](), a.s.mutable), nil
 }
 
 // Cast returns a new handle that reinterprets a's elements as elements of
-// type U, without copying, with a's mutability; it counts as a holder of
-// the block. It returns an error when the byte size of a is not a multiple
-// of U's size, when a's first element is not aligned for U, when T or U
-// holds Go pointers (unless they are the same type), when either has size
-// zero, and for a released handle.
+// type U, without copying, with a's mutability; it takes a new hold on the
+// block. It returns an error wrapping ErrCast when the byte size of a is not
+// a multiple of U's size, when a's first element is not aligned for U, when
+// T or U holds Go pointers (unless they are the same type) and when either
+// has size zero, and one wrapping ErrReleased for a released handle.
 func Cast[U, T any](a Array[T]) (Array[U], error) {
 	if err := a.checkLive("Cast"); err != nil {
 		return Array[U]{}, err
@@ -409,15 +414,15 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	case tn != un && (hasPointersOf[T]() || hasPointersOf[U]()):
 		return fail("element types holding Go pointers cannot be reinterpreted")
 	}
-	if a.st().h == nil {
+	if a.s == nil {
 		return Array[U]{}, nil
 	}
-	bytes := a.st().count * ts
+	bytes := a.s.count * ts
 	if bytes%us != 0 {
 		return fail("%d bytes are not a multiple of %s's %d bytes", bytes, un, us)
 	}
 	addr := a.Addr()
-	if a.data != nil && a.st().count > 0 {
+	if a.data != nil && a.s.count > 0 {
 		addr = uintptr(unsafe.Pointer(&a.data[0]))
 	}
 	if addr%uintptr(alignOf[U]()) != 0 {
@@ -432,8 +437,8 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	default:
 		data = unsafe.Slice((*U)(unsafe.Pointer(&a.data[0])), n)
 	}
-	a.st().rec.Retain()
-	return Array[U]{s: &state{h: newHold(a.st().rec), rec: a.st().rec, count: n, off: a.st().off, mutable: a.st().mutable}, data: data}, nil
+	a.s.rec.Retain()
+	return Array[U]{s: &state{h: newHold(a.s.rec), rec: a.s.rec, count: n, off: a.s.off, mutable: a.s.mutable}, data: data}, nil
 }
 
 func hasPointersOf[T any]() bool { return typeinfo.HasPointers(reflect.TypeFor[T]()) }

@@ -13,22 +13,22 @@ import (
 // released handle and when a starts inside an element of T (after a Cast
 // from a smaller type).
 func (a Array[T]) View() (kokkos.View1[T], error) {
-	if err := a.checkLive("View"); err != nil || a.st().h == nil {
+	if err := a.checkLive("View"); err != nil || a.s == nil {
 		return kokkos.View1[T]{}, err
 	}
 	size := sizeOf[T]()
 	off := 0
 	if size > 0 {
-		if a.st().off%size != 0 {
-			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), a.st().off)
+		if a.s.off%size != 0 {
+			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), a.s.off)
 		}
-		off = a.st().off / size
+		off = a.s.off / size
 	}
-	v, err := kokkos.ViewFromAllocation1(a.st().rec, off, a.st().count, a.data)
+	v, err := kokkos.ViewFromAllocation1(a.s.rec, off, a.s.count, a.data)
 	if err != nil {
 		return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s: %w", typeName[T](), err)
 	}
-	if !a.st().mutable {
+	if !a.s.mutable {
 		v = v.ReadOnly()
 	}
 	return v, nil
