@@ -100,6 +100,9 @@ func TestAtPanicsNamingIndexAndCount(t *testing.T) {
 	wantPanic(t, dal.ErrRange, func() { a.At(7) })
 	wantPanic(t, dal.ErrRange, func() { a.At(-1) })
 	wantPanic(t, dal.ErrRange, func() { a.At(4) })
+	if err, _ := recovered(func() { a.At(9) }).(error); err == nil || err.Error() == "" {
+		t.Fatal("the panic value of At is not an error with a message")
+	}
 }
 
 func TestWrapIsZeroCopyAndNeverFrees(t *testing.T) {

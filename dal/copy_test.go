@@ -182,3 +182,56 @@ func TestConcurrentNeedMutableDataOfCopies(t *testing.T) {
 	must(t, a.Release())
 	s.want(t, n+1, n+1, "after the hold's release")
 }
+
+// NeedMutableData on a copy racing with the Release of the hold it
+// borrows: either the copy gets its block before the release, and the
+// release frees it with the original, or it fails with ErrReleased and
+// frees the block it made. No block is left allocated or freed twice.
+func TestNeedMutableDataRacingRelease(t *testing.T) {
+	s := newHeapSpace()
+	const rounds = 500
+	ok := 0
+	for range rounds {
+		a, err := dal.Full(64, randFloat64(1)[0], dal.InSpace(s))
+		must(t, err)
+		a.DiscardMutableData()
+		b := a
+		var wg sync.WaitGroup
+		var nerr, rerr error
+		wg.Go(func() { nerr = b.NeedMutableData() })
+		wg.Go(func() { rerr = a.Release() })
+		wg.Wait()
+		must(t, rerr)
+		switch {
+		case nerr == nil:
+			ok++
+		case !errors.Is(nerr, dal.ErrReleased):
+			t.Fatalf("NeedMutableData racing Release: %v", nerr)
+		}
+		if !b.Released() {
+			t.Fatal("the copy outlived the hold")
+		}
+	}
+	allocs, frees, bad := s.counts()
+	if allocs != frees || bad != 0 || allocs < rounds {
+		t.Fatalf("%d allocations, %d frees (%d of blocks not live)", allocs, frees, bad)
+	}
+	t.Logf("%d of %d copies were made before the release", ok, rounds)
+}
+
+// The hold released while NeedMutableData of a copy allocates its block:
+// NeedMutableData fails with ErrReleased and frees the block it made.
+func TestNeedMutableDataWhileTheHoldIsReleased(t *testing.T) {
+	s := newHeapSpace()
+	a, err := dal.Full(16, randFloat64(1)[0], dal.InSpace(s))
+	must(t, err)
+	a.DiscardMutableData()
+	b := a
+	s.onAllocate = func() { must(t, a.Release()) }
+	wantErr(t, b.NeedMutableData(), dal.ErrReleased)
+	s.onAllocate = nil
+	if !b.Released() || b.HasMutableData() {
+		t.Fatal("a failed NeedMutableData changed the copy")
+	}
+	s.want(t, 2, 2, "after the failed NeedMutableData")
+}

@@ -102,6 +102,8 @@ type heapSpace struct {
 	live          map[uintptr][]uint64
 	allocs, frees int
 	badFrees      int // frees of blocks that were not live
+	// onAllocate, if set, runs at the start of each Allocate.
+	onAllocate func()
 }
 
 func newHeapSpace() *heapSpace { return &heapSpace{live: map[uintptr][]uint64{}} }
@@ -110,6 +112,9 @@ func (s *heapSpace) Name() string         { return "TestHeap" }
 func (s *heapSpace) HostAccessible() bool { return true }
 
 func (s *heapSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+	if s.onAllocate != nil {
+		s.onAllocate()
+	}
 	buf := make([]uint64, bytes/8+1)
 	if !zero {
 		for i := range buf {
