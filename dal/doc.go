@@ -55,8 +55,8 @@
 // and the hold keeps the original block too, for the other copies that may
 // read it: both are released with the hold. Hence a borrowed copy that
 // called NeedMutableData still needs no Release, and the original block
-// lives until the hold's Release rather than until NeedMutableData, as in
-// oneDAL. Clone, then Move, drops it at once.
+// lives until the hold's Release, where oneDAL's need_mutable_data drops it
+// at once. Clone, then Move, drops it at once.
 //
 // Element memory is freed when the last holder releases the block: the
 // deleter runs, or memory outside the Go heap (a kokkos.BlockSpace) is
