@@ -21,8 +21,8 @@ func TestZeroArrayIsEmptyAndImmutable(t *testing.T) {
 	if !errors.Is(err, dal.ErrNoMutableData) {
 		t.Fatalf("MutableData: %v", err)
 	}
-	wantErr(t, err, "dal: array does not contain mutable data")
-	wantPanic(t, "dal: index 0 out of range for an array of 0 elements", func() { a.At(0) })
+	wantErr(t, err, dal.ErrNoMutableData)
+	wantPanic(t, dal.ErrRange, func() { a.At(0) })
 	must(t, a.NeedMutableData())
 	if a.HasMutableData() {
 		t.Fatal("NeedMutableData of the empty array made it mutable")
@@ -36,7 +36,7 @@ func TestZeroArrayIsEmptyAndImmutable(t *testing.T) {
 		t.Fatal("Share of the empty array is not empty")
 	}
 	must(t, a.Release())
-	wantErr(t, a.Release(), "dal: Release of an array of float64: dal: the array was already released")
+	wantErr(t, a.Release(), dal.ErrReleasedTwice)
 }
 
 func TestEmptyZerosFull(t *testing.T) {
@@ -79,11 +79,11 @@ func TestEmptyZerosFull(t *testing.T) {
 	}
 
 	_, err = dal.Empty[float32](-1)
-	wantErr(t, err, "dal: Empty(-1) of float32 in HostSpace: the count is negative")
+	wantErr(t, err, dal.ErrCount)
 	_, err = dal.Full(-2, v)
-	wantErr(t, err, "dal: Full(-2) of float64 in HostSpace: the count is negative")
+	wantErr(t, err, dal.ErrCount)
 	_, err = dal.Zeros[[1 << 20]byte](1 << 50)
-	wantErr(t, err, "dal: Zeros(1125899906842624) of [1048576]uint8 in HostSpace: 1125899906842624 elements of 1048576 bytes overflow int")
+	wantErr(t, err, dal.ErrCount)
 	for _, a := range []*dal.Array[float64]{&e, &f} {
 		must(t, a.Release())
 	}
@@ -97,9 +97,12 @@ func TestAtPanicsNamingIndexAndCount(t *testing.T) {
 			t.Fatalf("At(%d) = %v, want %v", i, a.At(i), data[i])
 		}
 	}
-	wantPanic(t, "dal: index 7 out of range for an array of 4 elements", func() { a.At(7) })
-	wantPanic(t, "dal: index -1 out of range for an array of 4 elements", func() { a.At(-1) })
-	wantPanic(t, "dal: index 4 out of range for an array of 4 elements", func() { a.At(4) })
+	wantPanic(t, dal.ErrRange, func() { a.At(7) })
+	wantPanic(t, dal.ErrRange, func() { a.At(-1) })
+	wantPanic(t, dal.ErrRange, func() { a.At(4) })
+	if err, _ := recovered(func() { a.At(9) }).(error); err == nil || err.Error() == "" {
+		t.Fatal("the panic value of At is not an error with a message")
+	}
 }
 
 func TestWrapIsZeroCopyAndNeverFrees(t *testing.T) {
@@ -113,7 +116,7 @@ func TestWrapIsZeroCopyAndNeverFrees(t *testing.T) {
 		t.Fatal("Wrap is mutable")
 	}
 	_, err := a.MutableData()
-	wantErr(t, err, "dal: array does not contain mutable data")
+	wantErr(t, err, dal.ErrNoMutableData)
 	b := a.Share()
 	must(t, a.Release())
 	must(t, b.Release())
@@ -144,35 +147,92 @@ func TestWrapIsZeroCopyAndNeverFrees(t *testing.T) {
 func TestReleasedHandleIsUnusable(t *testing.T) {
 	a, err := dal.Full(4, randFloat32(1)[0])
 	must(t, err)
-	b := a // the same handle
+	b := a // a copy: it borrows a's hold
 	must(t, b.Release())
 	if !a.Released() || a.Count() != 0 || a.Size() != 0 || a.HasMutableData() || a.UseCount() != 0 {
 		t.Fatal("a released handle still reports data")
 	}
-	wantErr(t, a.Release(), "dal: Release of an array of float32: dal: the array was already released")
-	wantPanic(t, "dal: Data of an array of float32 that was released", func() { a.Data() })
-	wantPanic(t, "dal: At of an array of float32 that was released", func() { a.At(0) })
-	wantPanic(t, "dal: Share of an array of float32 that was released", func() { a.Share() })
-	wantPanic(t, "dal: DiscardMutableData of an array of float32 that was released", func() { a.DiscardMutableData() })
+	wantErr(t, a.Release(), dal.ErrReleasedTwice)
+	wantPanic(t, dal.ErrReleased, func() { a.Data() })
+	wantPanic(t, dal.ErrReleased, func() { a.At(0) })
+	wantPanic(t, dal.ErrReleased, func() { a.Share() })
+	wantPanic(t, dal.ErrReleased, func() { a.DiscardMutableData() })
 	_, err = a.MutableData()
 	if !errors.Is(err, dal.ErrReleased) {
 		t.Fatalf("MutableData: %v", err)
 	}
-	wantErr(t, err, "dal: MutableData of an array of float32: dal: the array was released")
+	wantErr(t, err, dal.ErrReleased)
 	_, err = a.Slice(0, 1)
-	wantErr(t, err, "dal: Slice of an array of float32: dal: the array was released")
+	wantErr(t, err, dal.ErrReleased)
 	_, err = dal.Cast[int32](a)
-	wantErr(t, err, "dal: Cast of an array of float32: dal: the array was released")
-	wantErr(t, a.NeedMutableData(), "dal: NeedMutableData of an array of float32: dal: the array was released")
+	wantErr(t, err, dal.ErrReleased)
+	wantErr(t, a.NeedMutableData(), dal.ErrReleased)
 	_, err = a.View()
-	wantErr(t, err, "dal: View of an array of float32: dal: the array was released")
+	wantErr(t, err, dal.ErrReleased)
 	var c dal.Array[float32]
-	wantErr(t, c.ResetAlias(a, nil), "dal: ResetAlias with an owner that was released: dal: the array was released")
+	wantErr(t, c.ResetAlias(a, nil), dal.ErrReleased)
 
-	// A Reset form gives the released handle a new block.
+	// A Reset form gives the released variable a new block and hold; the
+	// copy keeps the released one.
 	must(t, a.ResetCount(3))
-	if a.Released() || b.Released() || a.Count() != 3 || !a.HasMutableData() {
-		t.Fatal("ResetCount did not revive the released handle")
+	if a.Released() || !b.Released() || a.Count() != 3 || !a.HasMutableData() || a.UseCount() != 1 {
+		t.Fatal("ResetCount did not revive the released variable, or revived its copy")
 	}
 	must(t, a.Release())
+	wantErr(t, b.Release(), dal.ErrReleasedTwice)
+}
+
+// Data of an immutable array is the wrapped memory itself, not a copy (Go
+// has no read-only slice, so dal documents the contract rather than
+// enforcing it). Nothing in dal writes through an immutable handle: every
+// path to a writable slice or view of it fails, and NeedMutableData and
+// Clone copy.
+func TestImmutableMemoryIsNeverWrittenByTheLibrary(t *testing.T) {
+	data := randFloat64(32)
+	orig := slices.Clone(data)
+	a := dal.Wrap(data)
+	if !same(a.Data(), data) {
+		t.Fatal("Data of an immutable array copied")
+	}
+
+	_, err := a.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	sl, err := a.Slice(3, 19)
+	must(t, err)
+	_, err = sl.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	c, err := dal.Cast[uint64](sl)
+	must(t, err)
+	_, err = c.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	var alias dal.Array[float64]
+	must(t, alias.ResetAlias(a, a.Data()[5:9]))
+	_, err = alias.MutableData()
+	wantErr(t, err, dal.ErrNoMutableData)
+	v, err := sl.View()
+	must(t, err)
+	if !v.IsReadOnly() || !panics(func() { v.Set(0, 1) }) {
+		t.Fatal("the view of an immutable array is writable")
+	}
+	must(t, v.Release())
+
+	// The copies made to write are private.
+	cp := sl
+	must(t, cp.NeedMutableData())
+	cl, err := a.Clone()
+	must(t, err)
+	for _, h := range []dal.Array[float64]{cp, cl} {
+		md, err := h.MutableData()
+		must(t, err)
+		for i, x := range randFloat64(len(md)) {
+			md[i] = x + 2
+		}
+	}
+	if !slices.Equal(data, orig) || !slices.Equal(a.Data(), orig) || !slices.Equal(sl.Data(), orig[3:19]) {
+		t.Fatal("dal wrote the memory of an immutable array")
+	}
+	for _, h := range []*dal.Array[float64]{&a, &sl, &alias, &cl} {
+		must(t, h.Release())
+	}
+	must(t, c.Release())
 }

@@ -15,41 +15,65 @@
 // take ownership of the caller's memory: the deleter runs exactly once,
 // when the block's last holder is released.
 //
-// # Holders, and why Go needs Share and Release
+// # Handles, holds, and why Go needs Share and Release
 //
 // In C++ an array's copy constructor adds a reference and its destructor
-// drops one. Go copies values silently and has no destructors, so dal makes
-// holders explicit:
+// drops one. Go copies values silently and has no destructors, so dal
+// separates two things. The handle (which block an Array reads, where, how
+// many elements, and whether it may write them) is the Array value itself:
+// every copy is a handle of its own. The hold (one count on the block's
+// kokkos.Allocation) is taken explicitly and shared by the copies of the
+// value that took it:
 //
-//   - a.Share() returns a new handle that counts one holder: the copy
-//     constructor. So do a.Slice, Cast, ResetAlias and a.View.
+//   - a.Share() returns a handle with a new hold: the copy constructor. So
+//     do a.Slice, Cast, FromView and the ResetAlias forms; a.View() returns
+//     a view with a hold of its own.
 //   - b := a (assignment, passing a as an argument, storing it in a struct)
-//     counts nothing: b is the same handle as a, as a C++ reference is. A
-//     Release, Reset or NeedMutableData through b acts on a too.
-//   - a.Release() drops the handle's hold: the destructor. A released
-//     handle's data may no longer be used, and a second Release is an
-//     error.
-//   - a Reset form (a.Reset, a.ResetCount, ...) drops the old hold and takes
-//     a new one in the same handle: oneDAL's reset. Assigning a new array to
-//     a variable (a = dal.Wrap(x)) does not release what a held.
+//     is a borrowed copy: a handle of its own that counts nothing. Methods
+//     that change a handle (NeedMutableData, DiscardMutableData) change b
+//     alone, so b := a; b.NeedMutableData() leaves a immutable on its
+//     memory, as in oneDAL. b is valid until the hold is released, and is
+//     not released itself.
+//   - a.Release() ends the hold: the destructor. The handle and every copy
+//     sharing the hold are released: their data may no longer be used, and
+//     a second Release, through any of them, returns ErrReleasedTwice.
+//   - b.Assign(a) ends b's hold and gives b a new hold on a's block, with a's
+//     elements: oneDAL's copy assignment b = a. b.Move(&a) hands a's handle
+//     and hold to b, ends b's old hold and leaves a empty: oneDAL's move
+//     assignment. A Reset form (a.Reset, a.ResetCount, ...) ends the
+//     variable's hold and gives it a new one: oneDAL's reset. Assigning a
+//     new array to a variable (b = a.Share(), b = dal.Wrap(x)) does not
+//     release what b held: use Assign, or Release first.
+//
+// Ending a hold releases it for every copy sharing it, so Release, the
+// Reset forms, Assign and Move belong to the variable that took the hold,
+// not to a borrowed copy; through a copy, the original sees its hold
+// released (its methods report ErrReleased), which dal detects but cannot
+// prevent.
+//
+// NeedMutableData gives the handle a block of its own that joins its hold,
+// and the hold keeps the original block too, for the other copies that may
+// read it: both are released with the hold. Hence a borrowed copy that
+// called NeedMutableData still needs no Release, and the original block
+// lives until the hold's Release, where oneDAL's need_mutable_data drops it
+// at once. Clone, then Move, drops it at once.
 //
 // Element memory is freed when the last holder releases the block: the
 // deleter runs, or memory outside the Go heap (a kokkos.BlockSpace) is
 // returned to its space. Go memory (Empty, Zeros and Full in HostSpace, Wrap)
 // is reclaimed by the garbage collector once nothing refers to it, so a
 // forgotten Release there costs nothing; for a deleter or a block space it
-// delays the free until a runtime cleanup notices that the holders became
-// unreachable, which may be never. Release what you Share.
+// is a leak. Release what you Share.
 //
 // # Mutability
 //
 // Mutability belongs to the handle. MutableData returns ErrNoMutableData
 // for a handle holding immutable data; Data always reads. NeedMutableData
 // gives an immutable handle a private mutable copy of its elements and
-// leaves every other handle on the original block as it was;
+// leaves every other handle, copies included, as it was;
 // DiscardMutableData makes a handle read-only. Go has no read-only slices:
 // the slice that Data returns must not be written unless HasMutableData is
-// true.
+// true, and dal cannot detect such a write.
 //
 // # Memory spaces
 //

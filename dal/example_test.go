@@ -3,6 +3,7 @@ package dal_test
 import (
 	"fmt"
 
+	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/dal"
 )
 
@@ -10,18 +11,23 @@ func printProperty(description string, property any) {
 	fmt.Printf("%s: %v\n", description, property)
 }
 
-// The usage example of oneDAL's array, ported: the C++ copy constructor
-// becomes Share, and each handle is released at the end of the scope.
+// The usage example of oneDAL's array, ported line for line. The SYCL queue
+// becomes the default execution space, and queue.submit(parallel_for).wait()
+// becomes kokkos.ParallelFor, which returns when the kernel is done. The
+// copy constructor dal::array<float> arr_mdata = arr_data becomes the plain
+// assignment arrMData := arrData: a handle of its own that borrows
+// arrData's hold, so NeedMutableData through it leaves arrData immutable,
+// and arrData's Release ends both at the end of the scope.
 func Example() {
 	const dataCount = 4
-	data := []float32{1, 2, 3, 4}
+	data := []float32{1.0, 2.0, 3.0, 4.0}
 
-	// Creating an array from immutable user-defined memory.
+	// Creating an array from immutable user-defined memory
 	arrData := dal.Wrap(data)
 	defer arrData.Release()
 
-	// Creating an array from internally allocated memory filled by ones.
-	arrOnes, err := dal.Full(dataCount, float32(1))
+	// Creating an array from internally allocated memory filled by ones
+	arrOnes, err := dal.Full(dataCount, float32(1.0))
 	if err != nil {
 		panic(err)
 	}
@@ -30,15 +36,13 @@ func Example() {
 	printProperty("Is arr_data mutable", arrData.HasMutableData()) // false
 	printProperty("Is arr_ones mutable", arrOnes.HasMutableData()) // true
 
-	// Creating new array from arrData without data copy: they share
-	// ownership information.
-	arrMData := arrData.Share()
-	defer arrMData.Release()
-	printProperty("arr_mdata elements count", arrMData.Count())      // equal to dataCount
+	// Creating new array from arr_data without data copy - they share ownership information.
+	arrMData := arrData
+	printProperty("arr_mdata elements count", arrMData.Count())      // equal to data_count
 	printProperty("Is arr_mdata mutable", arrMData.HasMutableData()) // false
 
-	// Copying data inside arrMData to new mutable memory block.
-	// arrData still refers to the original data.
+	/// Copying data inside arr_mdata to new mutable memory block.
+	/// arr_data still refers to the original data pointer.
 	if err := arrMData.NeedMutableData(); err != nil {
 		panic(err)
 	}
@@ -50,11 +54,9 @@ func Example() {
 		panic(err)
 	}
 	cones := arrOnes.Data()
-	for i := range dataCount {
-		mdata[i] += cones[i]
-	}
-
-	fmt.Println("the wrapped data is unchanged:", data)
+	kokkos.ParallelFor("array_addition", kokkos.Range(0, dataCount), func(idx int) {
+		mdata[idx] += cones[idx]
+	})
 
 	fmt.Print("arr_mdata values: ")
 	for i := range arrMData.Count() {
@@ -69,6 +71,72 @@ func Example() {
 	// Is arr_mdata mutable: false
 	// Is arr_data mutable: false
 	// Is arr_mdata mutable: true
-	// the wrapped data is unchanged: [1 2 3 4]
 	// arr_mdata values: 2, 3, 4, 5,
+}
+
+// The same example with arr_mdata a holder of its own, as the C++ copy
+// constructor makes it: Share counts it, and it has its own Release. The
+// counts are the block's holders; NeedMutableData keeps the original block
+// in arrMData's hold until arrMData's Release.
+func Example_share() {
+	data := []float32{1, 2, 3, 4}
+	arrData := dal.Wrap(data)
+	defer arrData.Release()
+
+	arrMData := arrData.Share()
+	defer arrMData.Release()
+	fmt.Println("holders of the wrapped block:", arrData.UseCount())
+
+	if err := arrMData.NeedMutableData(); err != nil {
+		panic(err)
+	}
+	mdata, err := arrMData.MutableData()
+	if err != nil {
+		panic(err)
+	}
+	for i := range mdata {
+		mdata[i] *= 10
+	}
+	fmt.Println("arr_data mutable:", arrData.HasMutableData(), "values:", arrData.Data())
+	fmt.Println("arr_mdata mutable:", arrMData.HasMutableData(), "values:", arrMData.Data())
+	fmt.Println("the wrapped data is unchanged:", data)
+
+	// Output:
+	// holders of the wrapped block: 2
+	// arr_data mutable: false values: [1 2 3 4]
+	// arr_mdata mutable: true values: [10 20 30 40]
+	// the wrapped data is unchanged: [1 2 3 4]
+}
+
+// Copy assignment b = a, which releases b's old block: a plain Go
+// assignment b = a.Share() would leave b's old holder counted, so the
+// deleter would not run.
+func ExampleArray_Assign() {
+	a := dal.Wrap([]int{1, 2, 3})
+	defer a.Release()
+	b := dal.WrapWithDeleter([]int{9, 9}, func() { fmt.Println("b's old block deleted") })
+	defer b.Release()
+
+	if err := b.Assign(a); err != nil { // C++: b = a;
+		panic(err)
+	}
+	fmt.Println("b:", b.Data(), "holders:", a.UseCount())
+
+	// Output:
+	// b's old block deleted
+	// b: [1 2 3] holders: 2
+}
+
+// Move assignment b = std::move(a): a is left empty and b takes its hold.
+func ExampleArray_Move() {
+	a := dal.Wrap([]int{1, 2, 3})
+	var b dal.Array[int]
+	if err := b.Move(&a); err != nil {
+		panic(err)
+	}
+	defer b.Release()
+	fmt.Println("a:", a.Count(), "elements; b:", b.Data(), "holders:", b.UseCount())
+
+	// Output:
+	// a: 0 elements; b: [1 2 3] holders: 1
 }

@@ -49,8 +49,7 @@ func makeConfig(opts []Option) config {
 // contents are unspecified (Go memory is zeroed; other spaces are not). It
 // returns an error when n is negative or the space cannot allocate.
 func Empty[T any](n int, opts ...Option) (Array[T], error) {
-	h, err := allocate[T]("Empty", n, makeConfig(opts), false)
-	return Array[T]{h}, err
+	return allocate[T]("Empty", n, makeConfig(opts), false)
 }
 
 // Zeros returns a mutable array owning a new block of n zero elements. Go
@@ -58,8 +57,7 @@ func Empty[T any](n int, opts ...Option) (Array[T], error) {
 // asked for zero-filled memory (Allocate with zero true). It returns an
 // error when n is negative or the space cannot allocate.
 func Zeros[T any](n int, opts ...Option) (Array[T], error) {
-	h, err := allocate[T]("Zeros", n, makeConfig(opts), true)
-	return Array[T]{h}, err
+	return allocate[T]("Zeros", n, makeConfig(opts), true)
 }
 
 // Full returns a mutable array owning a new block of n elements equal to v.
@@ -71,16 +69,16 @@ func Zeros[T any](n int, opts ...Option) (Array[T], error) {
 func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 	cfg := makeConfig(opts)
 	if n > 0 && lacksCopySpace(cfg.space) {
-		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
+		return Array[T]{}, errorf(kokkos.ErrNoCopySpace, "dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
 	}
-	h, err := allocate[T]("Full", n, cfg, false)
+	a, err := allocate[T]("Full", n, cfg, false)
 	if err != nil {
 		return Array[T]{}, err
 	}
-	if err := fillBlock(h, v); err != nil {
-		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %w", n, typeName[T](), cfg.space.Name(), errors.Join(err, h.rec.Release()))
+	if err := fillBlock(a, v); err != nil {
+		return Array[T]{}, fmt.Errorf("dal: Full(%d) of %s in %s: %w", n, typeName[T](), cfg.space.Name(), errors.Join(err, a.s.rec.Release()))
 	}
-	return Array[T]{h}, nil
+	return a, nil
 }
 
 // lacksCopySpace reports whether s is a kokkos.BlockSpace that the host
@@ -99,13 +97,13 @@ func lacksCopySpace(s kokkos.MemorySpace) bool {
 // noCopySpace says what a space that lacksCopySpace is missing.
 const noCopySpace = "the host cannot access that space's memory and the space does not implement kokkos.CopySpace"
 
-// fillBlock stores v in every element of h, a handle on the whole of a new
+// fillBlock stores v in every element of a, a handle on the whole of a new
 // block, with kokkos.Fill over a rank-1 view of the block.
-func fillBlock[T any](h *handle[T], v T) (err error) {
-	if h.count == 0 || sizeOf[T]() == 0 {
+func fillBlock[T any](a Array[T], v T) (err error) {
+	if a.s.count == 0 || sizeOf[T]() == 0 {
 		return nil
 	}
-	view, err := kokkos.ViewFromAllocation1(h.rec, 0, h.count, h.data)
+	view, err := kokkos.ViewFromAllocation1(a.s.rec, 0, a.s.count, a.data)
 	if err != nil {
 		return err
 	}
@@ -113,74 +111,76 @@ func fillBlock[T any](h *handle[T], v T) (err error) {
 	return kokkos.Fill(view, v)
 }
 
-// allocate returns a mutable handle on a new block of n elements.
-func allocate[T any](op string, n int, cfg config, zero bool) (*handle[T], error) {
-	fail := func(format string, args ...any) (*handle[T], error) {
-		return nil, fmt.Errorf("dal: %s(%d) of %s in %s: %s", op, n, typeName[T](), cfg.space.Name(), fmt.Sprintf(format, args...))
+// allocate returns a mutable handle, with a hold of its own, on a new block
+// of n elements.
+func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) {
+	fail := func(kind error, format string, args ...any) (Array[T], error) {
+		return Array[T]{}, errorf(kind, "dal: %s(%d) of %s in %s: %s", op, n, typeName[T](), cfg.space.Name(), fmt.Sprintf(format, args...))
 	}
 	size := sizeOf[T]()
 	if n < 0 {
-		return fail("the count is negative")
+		return fail(ErrCount, "the count is negative")
 	}
 	if size > 0 && n > math.MaxInt/size {
-		return fail("%d elements of %d bytes overflow int", n, size)
+		return fail(ErrCount, "%d elements of %d bytes overflow int", n, size)
 	}
 	bytes := n * size
 	bs, ok := cfg.space.(kokkos.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
-			return fail("the space is neither host memory nor a kokkos.BlockSpace")
+			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a kokkos.BlockSpace")
 		}
 		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
-		return &handle[T]{data: make([]T, n), count: n, mutable: true, rec: rec}, nil
+		return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
-		return fail("the element type holds Go pointers, which cannot live outside the Go heap")
+		return fail(kokkos.ErrElementType, "the element type holds Go pointers, which cannot live outside the Go heap")
 	}
 	rec, blk, err := kokkos.NewBlockAllocation(cfg.label, bs, bytes, zero)
 	if err != nil {
-		return nil, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
+		return Array[T]{}, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
 	}
-	h := &handle[T]{count: n, mutable: true, rec: rec}
+	a := Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}}
 	switch {
 	case !cfg.space.HostAccessible():
 		// No host slice: the elements are reached through Addr.
 	case n == 0:
-		h.data = []T{}
+		a.data = []T{}
 	case blk.Host == nil:
 		_ = rec.Release()
-		return fail("the space reports host access but gave no host address")
+		return fail(kokkos.ErrNoCopySpace, "the space reports host access but gave no host address")
 	default:
-		h.data = unsafe.Slice((*T)(blk.Host), n)
+		a.data = unsafe.Slice((*T)(blk.Host), n)
 	}
-	return h, nil
+	return a, nil
 }
 
 // Wrap returns an immutable array over the caller's memory data, without
 // copying. The array never frees data: the caller keeps it valid (in Go,
 // reachable) and unchanged while any handle on it lives. Handles on it count
 // holders like any other block.
-func Wrap[T any](data []T) Array[T] { return Array[T]{wrapHandle(data, false, nil)} }
+func Wrap[T any](data []T) Array[T] { return wrap(data, false, nil) }
 
 // WrapMutable is Wrap for memory the array may write: the handle has
 // mutable data.
-func WrapMutable[T any](data []T) Array[T] { return Array[T]{wrapHandle(data, true, nil)} }
+func WrapMutable[T any](data []T) Array[T] { return wrap(data, true, nil) }
 
 // WrapWithDeleter returns an immutable array over the caller's memory data
 // that owns it: deleter runs exactly once, when the last holder of the
-// block (this handle, its shared copies, slices, aliases, casts and views)
-// is released. If the holders become unreachable without their Release, a
-// runtime cleanup runs deleter as a safety net. A nil deleter makes it Wrap.
+// block (this handle's hold, and those of its shared copies, slices,
+// aliases, casts and views) is released. Release every hold: the garbage
+// collector is no substitute, and a hold never released keeps the deleter
+// from running. A nil deleter makes it Wrap.
 func WrapWithDeleter[T any](data []T, deleter func()) Array[T] {
-	return Array[T]{wrapHandle(data, false, deleter)}
+	return wrap(data, false, deleter)
 }
 
 // WrapMutableWithDeleter is WrapWithDeleter for memory the array may write.
 func WrapMutableWithDeleter[T any](data []T, deleter func()) Array[T] {
-	return Array[T]{wrapHandle(data, true, deleter)}
+	return wrap(data, true, deleter)
 }
 
-func wrapHandle[T any](data []T, mutable bool, deleter func()) *handle[T] {
+func wrap[T any](data []T, mutable bool, deleter func()) Array[T] {
 	var free func() error
 	if deleter != nil {
 		free = func() error { deleter(); return nil }
@@ -190,5 +190,5 @@ func wrapHandle[T any](data []T, mutable bool, deleter func()) *handle[T] {
 		data = []T{}
 	}
 	rec := kokkos.NewAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
-	return &handle[T]{data: data[:n:n], count: n, mutable: mutable, rec: rec}
+	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]}
 }

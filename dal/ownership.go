@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/internal/typeinfo"
@@ -11,113 +13,199 @@ import (
 	"github.com/gokkos/kokkos"
 )
 
+// hold is one holder of a block: the count that a handle made by a
+// constructor, Share, Slice, Cast, FromView, a Reset form or Assign takes on
+// the block's kokkos.Allocation, and that the handle's copies share. It
+// also holds the blocks that NeedMutableData made for the handle or its
+// copies, so that a copy which moved to a block of its own never leaves
+// the original without one: every block of the hold is released with it.
+type hold struct {
+	released atomic.Bool
+	mu       sync.Mutex
+	recs     []*kokkos.Allocation // guarded by mu; each counts one holder
+}
+
+func newHold(rec *kokkos.Allocation) *hold { return &hold{recs: []*kokkos.Allocation{rec}} }
+
+// dead reports whether the hold was released; false for the nil hold of
+// the empty array.
+func (h *hold) dead() bool { return h != nil && h.released.Load() }
+
+// end releases the hold's blocks, the first time only: ok is false if the
+// hold was released already. err joins the errors of the blocks' releases.
+func (h *hold) end() (ok bool, err error) {
+	h.mu.Lock()
+	if h.released.Load() {
+		h.mu.Unlock()
+		return false, nil
+	}
+	h.released.Store(true)
+	recs := h.recs
+	h.recs = nil
+	h.mu.Unlock()
+	errs := make([]error, len(recs))
+	for i, rec := range recs {
+		errs[i] = rec.Release()
+	}
+	return true, errors.Join(errs...)
+}
+
+// adopt adds rec, with the holder count it was made with, to the hold's
+// blocks. It reports false, and adopts nothing, if the hold was released.
+func (h *hold) adopt(rec *kokkos.Allocation) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released.Load() {
+		return false
+	}
+	h.recs = append(h.recs, rec)
+	return true
+}
+
 // Share returns a new handle on the same elements, with the same
-// mutability, and counts it as a holder of the block: oneDAL's copy
+// mutability, that takes a new hold on the block: oneDAL's copy
 // constructor. No element is copied. Release the result when done with it.
-// Sharing the empty array returns the empty array. Share panics for a
-// released handle.
+// Sharing the empty array returns the empty array. Share panics, with an
+// error wrapping ErrReleased, for a released handle.
 func (a Array[T]) Share() Array[T] {
-	h := a.live("Share")
-	if h == nil {
+	a.panicIfReleased("Share")
+	if a.s == nil {
 		return Array[T]{}
 	}
-	return Array[T]{h.derive(h.data, h.count, h.off, h.mutable)}
+	return a.derive(a.data, a.s.count, a.s.off, a.s.mutable)
 }
 
-// derive returns a new handle on part of h's block, holding it.
-func (h *handle[T]) derive(data []T, count, off int, mutable bool) *handle[T] {
-	h.rec.Retain()
-	return &handle[T]{data: data, count: count, off: off, mutable: mutable, rec: h.rec}
+// derive returns a handle with a new hold on the block of a, a live
+// handle that is not empty.
+func (a Array[T]) derive(data []T, count, off int, mutable bool) Array[T] {
+	rec := a.s.rec
+	rec.Retain()
+	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: count, off: off, mutable: mutable}, data: data}
 }
 
-// Release drops this handle's hold on its block and marks the handle
-// released: its data may no longer be used (Data and At panic, the other
-// methods return errors). The release that drops the block's last holder
-// frees it: it runs the deleter of WrapWithDeleter, or returns memory
-// outside the Go heap to its space (and returns that space's error, if any);
-// Go memory is left to the garbage collector. Releasing the empty array
-// holds nothing and succeeds; releasing a handle twice, or through two
-// assigned copies of it, is an error.
+// Release ends the hold of this handle, which its copies share: the
+// destructor. The handle and its copies are released: their elements may
+// no longer be used (Data and At panic, the other methods return errors
+// wrapping ErrReleased). The release that drops a block's last holder frees
+// it: it runs the deleter of WrapWithDeleter, or returns memory outside the
+// Go heap to its space (and returns that space's error, if any); Go memory
+// is left to the garbage collector. Release also releases the blocks that
+// NeedMutableData made for the handle and its copies. Releasing the empty
+// array holds nothing and succeeds; releasing a hold again, through this
+// variable or a copy, returns an error wrapping ErrReleasedTwice and
+// changes no count.
 func (a *Array[T]) Release() error {
-	if a.h == nil {
-		a.h = &handle[T]{}
-		a.h.released.Store(true)
+	if a.s == nil {
+		h := new(hold)
+		h.released.Store(true)
+		a.s = &state{h: h}
 		return nil
 	}
-	if a.h.released.Swap(true) {
+	ok, err := a.s.h.end()
+	if !ok {
 		return fmt.Errorf("dal: Release of an array of %s: %w", typeName[T](), ErrReleasedTwice)
 	}
-	// Only the winner of the swap gets here. Dropping the slice makes At,
-	// which skips the released flag for speed, fail its bounds check.
-	a.h.data = nil
-	if a.h.rec == nil {
-		return nil
-	}
-	return a.h.rec.Release()
+	a.data = nil
+	return err
 }
 
-// ErrReleasedTwice is wrapped by the error of a second Release of a handle.
-var ErrReleasedTwice = errors.New("dal: the array was already released")
-
-// replace gives a's handle the new state n, then drops the handle's hold on
-// its old block. The handle is no longer released. Other variables assigned
-// from a see the change; handles made by Share do not.
-func (a *Array[T]) replace(n *handle[T]) error {
-	if a.h == nil {
-		a.h = new(handle[T])
-	}
-	h := a.h
-	old := h.rec
-	wasReleased := h.released.Load()
-	h.data, h.count, h.mutable, h.rec, h.off = n.data, n.count, n.mutable, n.rec, n.off
-	h.released.Store(false)
-	if old == nil || wasReleased {
+// replace makes n the state of the variable a, then ends a's old hold
+// unless it was released already or n keeps it. Copies of a that borrowed
+// the old hold see it released.
+func (a *Array[T]) replace(n Array[T]) error {
+	old := a.st().h
+	*a = n
+	if old == nil || old == n.st().h {
 		return nil
 	}
-	return old.Release()
+	_, err := old.end()
+	return err
 }
 
-// Reset makes the handle empty, dropping its hold on its block (see Release
-// for what the last holder's release does). It returns the error of that
-// release.
-func (a *Array[T]) Reset() error {
-	if a.h == nil {
+// Reset makes the handle empty and ends its hold, which copies sharing it
+// then see released (see Release for what the last holder's release does).
+// It returns the error of that release. On a released handle it only makes
+// the handle empty, and usable again.
+func (a *Array[T]) Reset() error { return a.replace(Array[T]{}) }
+
+// Assign makes the handle a handle on src's elements, with src's
+// mutability, that takes a new hold on src's block, and ends the handle's
+// old hold: oneDAL's copy assignment b = a, written b.Assign(a). No element
+// is copied. Copies that borrowed the old hold see it released. Assigning
+// the empty array makes the handle empty. When the handle already shares
+// src's hold (b.Assign(b), or from a copy), it takes src's elements and
+// mutability and keeps the hold, so no count changes.
+//
+// It returns an error wrapping ErrReleased, and leaves the handle
+// unchanged, when src was released; otherwise the error of the old hold's
+// release (see Release).
+func (a *Array[T]) Assign(src Array[T]) error {
+	switch {
+	case src.st().h.dead():
+		return fmt.Errorf("dal: Assign from an array of %s: %w", typeName[T](), ErrReleased)
+	case src.s == nil:
+		return a.replace(Array[T]{})
+	case src.s.h == a.st().h:
+		*a = src
 		return nil
 	}
-	return a.replace(&handle[T]{})
+	return a.replace(src.derive(src.data, src.s.count, src.s.off, src.s.mutable))
+}
+
+// Move moves src's handle and hold into the handle, leaves src empty, and
+// ends the handle's old hold: oneDAL's move assignment b = std::move(a),
+// written b.Move(&a). No count changes on src's block. Copies of src still
+// borrow the hold, now through the handle. When the handle already shares
+// src's hold, it takes src's elements and mutability and keeps the hold.
+// a.Move(&a) does nothing.
+//
+// It returns an error wrapping ErrReleased, and leaves both unchanged, when
+// src was released; otherwise the error of the old hold's release (see
+// Release).
+func (a *Array[T]) Move(src *Array[T]) error {
+	if src == a {
+		return nil
+	}
+	if src.st().h.dead() {
+		return fmt.Errorf("dal: Move from an array of %s: %w", typeName[T](), ErrReleased)
+	}
+	n := *src
+	*src = Array[T]{}
+	return a.replace(n)
 }
 
 // ResetCount gives the handle a new mutable block of n elements whose
-// contents are unspecified, as Empty, and drops its hold on the old block.
-// The block is always new, even when n is not larger than Count. On an
-// allocation error the handle is unchanged.
+// contents are unspecified, as Empty, with a new hold, and ends its old
+// hold, as Reset does. The block is always new, even when n is not larger
+// than Count. On an allocation error the handle is unchanged.
 func (a *Array[T]) ResetCount(n int, opts ...Option) error {
-	nh, err := allocate[T]("ResetCount", n, makeConfig(opts), false)
+	n2, err := allocate[T]("ResetCount", n, makeConfig(opts), false)
 	if err != nil {
 		return err
 	}
-	return a.replace(nh)
+	return a.replace(n2)
 }
 
 // ResetWithDeleter gives the handle the caller's memory data, immutable, as
-// WrapWithDeleter, and drops its hold on the old block.
+// WrapWithDeleter, with a new hold, and ends its old hold, as Reset does.
 func (a *Array[T]) ResetWithDeleter(data []T, deleter func()) error {
-	return a.replace(wrapHandle(data, false, deleter))
+	return a.replace(wrap(data, false, deleter))
 }
 
 // ResetMutableWithDeleter is ResetWithDeleter for memory the array may
 // write.
 func (a *Array[T]) ResetMutableWithDeleter(data []T, deleter func()) error {
-	return a.replace(wrapHandle(data, true, deleter))
+	return a.replace(wrap(data, true, deleter))
 }
 
 // ResetAlias makes the handle an immutable view of data that shares the
 // ownership of owner's block, whatever owner's element type, as oneDAL's
 // reset(ref, data, count): the handle counts as a holder of owner's block,
 // so the block outlives it. data should lie in memory that owner's block
-// keeps valid, typically part of it. The handle drops its hold on its old
-// block. It returns an error, and leaves the handle unchanged, when owner is
-// empty or released or lives where the host cannot access it.
+// keeps valid, typically part of it. The handle ends its old hold, as Reset
+// does. It returns an error, and leaves the handle unchanged, when owner is
+// released (wrapping ErrReleased), empty (ErrEmptyOwner) or lives where the
+// host cannot access it (kokkos.ErrNotHostAccessible).
 func (a *Array[T]) ResetAlias(owner Owner, data []T) error {
 	return a.resetAlias(owner, data, false)
 }
@@ -133,75 +221,124 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 	case released:
 		return fmt.Errorf("dal: ResetAlias with an owner that was released: %w", ErrReleased)
 	case rec == nil:
-		return errors.New("dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
+		return errorf(ErrEmptyOwner, "dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
 	case !rec.Space().HostAccessible():
-		return fmt.Errorf("dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
+		return errorf(kokkos.ErrNotHostAccessible, "dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
 	}
 	rec.Retain()
 	n := len(data)
 	if data == nil {
 		data = []T{}
 	}
-	return a.replace(&handle[T]{data: data[:n:n], count: n, mutable: mutable, rec: rec})
+	return a.replace(Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]})
 }
 
 // NeedMutableData makes sure this handle has mutable data. On a mutable or
-// empty array it does nothing. Otherwise it allocates a new block that the
-// handle owns, in the same memory space, copies the elements into it with
-// kokkos.DeepCopy (a space the host cannot access, such as GPU memory, copies
-// them within the space through its kokkos.CopySpace methods), and drops
-// the handle's hold on the old block: other handles on the old block keep
-// it, still immutable. It returns an error, and leaves the handle
-// unchanged, for a released handle, when the space cannot allocate or copy,
+// empty array it does nothing. Otherwise it allocates a new block in the
+// same memory space, copies the elements into it with kokkos.DeepCopy (a
+// space the host cannot access, such as GPU memory, copies them within the
+// space through its kokkos.CopySpace methods), and makes this handle a
+// mutable handle on the new block. Every other handle, copies of this one
+// included, keeps the original block, still immutable.
+//
+// The new block joins this handle's hold, which also keeps the original
+// block: both are released when the hold is (by Release, a Reset form,
+// Assign or Move of this handle, or of the handle it was copied from). So
+// on a borrowed copy (b := a; b.NeedMutableData()) the copy needs no
+// Release of its own, and a keeps its block. oneDAL instead drops the
+// original block at once: Clone followed by Move does that (see Clone).
+//
+// It returns an error, and leaves the handle unchanged, for a released
+// handle (wrapping ErrReleased), when the space cannot allocate or copy,
 // and when the host cannot access the space and the space does not
-// implement kokkos.CopySpace.
+// implement kokkos.CopySpace (wrapping kokkos.ErrNoCopySpace).
 func (a *Array[T]) NeedMutableData() error {
-	h, err := a.liveErr("NeedMutableData")
-	if err != nil || h == nil || h.mutable || h.count == 0 {
+	const op = "NeedMutableData"
+	if err := a.checkLive(op); err != nil || a.s == nil || a.s.mutable || a.s.count == 0 {
 		return err
 	}
-	fail := func(err error) error {
-		return fmt.Errorf("dal: NeedMutableData of an array of %s in %s: %w", typeName[T](), h.space().Name(), err)
-	}
-	if h.noHost() && lacksCopySpace(h.space()) {
-		return fail(errors.New(noCopySpace + ", so the elements cannot be copied"))
-	}
-	nh, err := allocate[T]("NeedMutableData", h.count, config{space: h.space(), label: h.rec.Label()}, false)
+	c, err := a.mutableCopy(op)
 	if err != nil {
 		return err
 	}
-	if err := copyElements(nh, h); err != nil {
-		return fail(errors.Join(err, nh.rec.Release()))
+	if !a.s.h.adopt(c.s.rec) {
+		// A copy released the hold meanwhile, from another goroutine.
+		_ = c.s.rec.Release()
+		return releasedError(op, typeName[T]())
 	}
-	return a.replace(nh)
+	*a = Array[T]{s: &state{h: a.s.h, rec: c.s.rec, count: c.s.count, mutable: true}, data: c.data}
+	return nil
+}
+
+// Clone returns a new mutable array, with a hold of its own, on a new block
+// of a's memory space that holds a copy of a's elements, made as
+// NeedMutableData makes it; a is unchanged. Clone of the empty array is the
+// empty array. Release the result when done.
+//
+// Clone followed by Move is NeedMutableData that drops the old block at
+// once, as oneDAL's need_mutable_data does, where NeedMutableData keeps it
+// until the hold's Release:
+//
+//	c, err := a.Clone()
+//	if err != nil { ... }
+//	err = a.Move(&c) // ends a's hold on the old block
+//
+// It returns the errors of NeedMutableData: one wrapping ErrReleased for a
+// released handle, and the space's errors.
+func (a Array[T]) Clone() (Array[T], error) {
+	if err := a.checkLive("Clone"); err != nil || a.s == nil {
+		return Array[T]{}, err
+	}
+	return a.mutableCopy("Clone")
+}
+
+// mutableCopy returns a mutable handle, with a hold of its own, on a new
+// block of a's space that holds a copy of a's elements; op names the
+// caller in errors.
+func (a Array[T]) mutableCopy(op string) (Array[T], error) {
+	s := a.Space()
+	fail := func(err error) (Array[T], error) {
+		return Array[T]{}, fmt.Errorf("dal: %s of an array of %s in %s: %w", op, typeName[T](), s.Name(), err)
+	}
+	if a.noHost() && lacksCopySpace(s) {
+		return fail(errorf(kokkos.ErrNoCopySpace, "%s, so the elements cannot be copied", noCopySpace))
+	}
+	c, err := allocate[T](op, a.st().count, config{space: s, label: a.st().rec.Label()}, false)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	if err := copyElements(c, a); err != nil {
+		return fail(errors.Join(err, c.st().rec.Release()))
+	}
+	return c, nil
 }
 
 // copyElements copies the elements of src into dst, a handle on the whole
 // of a new block of as many elements in the same space, with
 // kokkos.DeepCopy over rank-1 views.
-func copyElements[T any](dst, src *handle[T]) error {
+func copyElements[T any](dst, src Array[T]) error {
 	size := sizeOf[T]()
 	switch {
-	case src.count == 0 || size == 0:
+	case src.s.count == 0 || size == 0:
 		return nil
 	case src.data != nil:
 		// Host memory: the handle's slice is its elements (an alias's
 		// slice need not lie at off in its owner's block).
-		dv, err := kokkos.ViewFromAllocation1(dst.rec, 0, dst.count, dst.data)
+		dv, err := kokkos.ViewFromAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
 		if err != nil {
 			return err
 		}
-		sv, err := kokkos.WrapView1(src.data, src.count)
+		sv, err := kokkos.WrapView1(src.data, src.s.count)
 		if err != nil {
 			return errors.Join(err, dv.Release())
 		}
 		return errors.Join(kokkos.DeepCopy(dv, sv), dv.Release())
-	case src.off%size == 0:
-		return copyBlock[T](dst.rec, src.rec, src.off/size, src.count)
+	case src.s.off%size == 0:
+		return copyBlock[T](dst.s.rec, src.s.rec, src.s.off/size, src.s.count)
 	default:
 		// A Cast from a smaller type can start inside an element of T
 		// (which then holds no Go pointers): copy the bytes.
-		return copyBlock[byte](dst.rec, src.rec, src.off, src.count*size)
+		return copyBlock[byte](dst.s.rec, src.s.rec, src.s.off, src.s.count*size)
 	}
 }
 
@@ -223,55 +360,53 @@ func copyBlock[E any](dst, src *kokkos.Allocation, off, n int) (err error) {
 }
 
 // DiscardMutableData makes this handle hold its elements read-only; the
-// block, and the other handles on it, are unchanged. Share first to keep a
-// mutable handle as well. It panics for a released handle.
+// block, and the other handles on it, copies included, are unchanged.
+// It panics, with an error wrapping ErrReleased, for a released handle.
 func (a *Array[T]) DiscardMutableData() {
-	if h := a.live("DiscardMutableData"); h != nil {
-		h.mutable = false
+	a.panicIfReleased("DiscardMutableData")
+	if a.s != nil && a.s.mutable {
+		s := *a.s
+		s.mutable = false
+		a.s = &s
 	}
 }
 
 // Slice returns a new handle on the elements [first, last) of a, without
-// copying, with a's mutability; it counts as a holder of the block, so the
+// copying, with a's mutability; it takes a new hold on the block, so the
 // block outlives a if a is released first. Release it when done. It returns
-// an error unless 0 <= first <= last <= Count, and for a released handle.
+// an error wrapping ErrRange unless 0 <= first <= last <= Count, and one
+// wrapping ErrReleased for a released handle.
 func (a Array[T]) Slice(first, last int) (Array[T], error) {
-	h, err := a.liveErr("Slice")
-	if err != nil {
+	if err := a.checkLive("Slice"); err != nil {
 		return Array[T]{}, err
 	}
-	n := 0
-	if h != nil {
-		n = h.count
+	if n := a.st().count; first < 0 || first > last || last > n {
+		return Array[T]{}, errorf(ErrRange, "dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
 	}
-	if first < 0 || first > last || last > n {
-		return Array[T]{}, fmt.Errorf("dal: Slice(%d, %d) of an array of %d elements: need 0 <= first <= last <= %d", first, last, n, n)
-	}
-	if h == nil {
+	if a.s == nil {
 		return Array[T]{}, nil
 	}
 	var data []T
-	if h.data != nil {
-		data = h.data[first:last:last]
+	if a.data != nil {
+		data = a.data[first:last:last]
 	}
-	return Array[T]{h.derive(data, last-first, h.off+first*sizeOf[T](), h.mutable)}, nil
+	return a.derive(data, last-first, a.s.off+first*sizeOf[T](), a.s.mutable), nil
 }
 
 // Cast returns a new handle that reinterprets a's elements as elements of
-// type U, without copying, with a's mutability; it counts as a holder of
-// the block. It returns an error when the byte size of a is not a multiple
-// of U's size, when a's first element is not aligned for U, when T or U
-// holds Go pointers (unless they are the same type), when either has size
-// zero, and for a released handle.
+// type U, without copying, with a's mutability; it takes a new hold on the
+// block. It returns an error wrapping ErrCast when the byte size of a is not
+// a multiple of U's size, when a's first element is not aligned for U, when
+// T or U holds Go pointers (unless they are the same type) and when either
+// has size zero, and one wrapping ErrReleased for a released handle.
 func Cast[U, T any](a Array[T]) (Array[U], error) {
-	h, err := a.liveErr("Cast")
-	if err != nil {
+	if err := a.checkLive("Cast"); err != nil {
 		return Array[U]{}, err
 	}
 	tn, un := typeName[T](), typeName[U]()
 	ts, us := sizeOf[T](), sizeOf[U]()
 	fail := func(format string, args ...any) (Array[U], error) {
-		return Array[U]{}, fmt.Errorf("dal: cannot cast an array of %d %s to %s: %s", a.Count(), tn, un, fmt.Sprintf(format, args...))
+		return Array[U]{}, errorf(ErrCast, "dal: cannot cast an array of %d %s to %s: %s", a.Count(), tn, un, fmt.Sprintf(format, args...))
 	}
 	switch {
 	case ts == 0 || us == 0:
@@ -279,16 +414,16 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	case tn != un && (hasPointersOf[T]() || hasPointersOf[U]()):
 		return fail("element types holding Go pointers cannot be reinterpreted")
 	}
-	if h == nil {
+	if a.s == nil {
 		return Array[U]{}, nil
 	}
-	bytes := h.count * ts
+	bytes := a.s.count * ts
 	if bytes%us != 0 {
 		return fail("%d bytes are not a multiple of %s's %d bytes", bytes, un, us)
 	}
 	addr := a.Addr()
-	if h.data != nil && h.count > 0 {
-		addr = uintptr(unsafe.Pointer(&h.data[0]))
+	if a.data != nil && a.s.count > 0 {
+		addr = uintptr(unsafe.Pointer(&a.data[0]))
 	}
 	if addr%uintptr(alignOf[U]()) != 0 {
 		return fail("its first element at %#x is not aligned to %s's %d bytes", addr, un, alignOf[U]())
@@ -296,14 +431,14 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	n := bytes / us
 	var data []U
 	switch {
-	case h.data == nil:
+	case a.data == nil:
 	case n == 0:
 		data = []U{}
 	default:
-		data = unsafe.Slice((*U)(unsafe.Pointer(&h.data[0])), n)
+		data = unsafe.Slice((*U)(unsafe.Pointer(&a.data[0])), n)
 	}
-	h.rec.Retain()
-	return Array[U]{&handle[U]{data: data, count: n, off: h.off, mutable: h.mutable, rec: h.rec}}, nil
+	a.s.rec.Retain()
+	return Array[U]{s: &state{h: newHold(a.s.rec), rec: a.s.rec, count: n, off: a.s.off, mutable: a.s.mutable}, data: data}, nil
 }
 
 func hasPointersOf[T any]() bool { return typeinfo.HasPointers(reflect.TypeFor[T]()) }

@@ -13,23 +13,22 @@ import (
 // released handle and when a starts inside an element of T (after a Cast
 // from a smaller type).
 func (a Array[T]) View() (kokkos.View1[T], error) {
-	h, err := a.liveErr("View")
-	if err != nil || h == nil || h.rec == nil {
+	if err := a.checkLive("View"); err != nil || a.s == nil {
 		return kokkos.View1[T]{}, err
 	}
 	size := sizeOf[T]()
 	off := 0
 	if size > 0 {
-		if h.off%size != 0 {
-			return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), h.off)
+		if a.s.off%size != 0 {
+			return kokkos.View1[T]{}, errorf(ErrCast, "dal: View of an array of %s that starts %d bytes into its block, inside an element", typeName[T](), a.s.off)
 		}
-		off = h.off / size
+		off = a.s.off / size
 	}
-	v, err := kokkos.ViewFromAllocation1(h.rec, off, h.count, h.data)
+	v, err := kokkos.ViewFromAllocation1(a.s.rec, off, a.s.count, a.data)
 	if err != nil {
 		return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s: %w", typeName[T](), err)
 	}
-	if !h.mutable {
+	if !a.s.mutable {
 		v = v.ReadOnly()
 	}
 	return v, nil
@@ -52,11 +51,11 @@ func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
 	case rec.Released():
 		return Array[T]{}, fmt.Errorf("dal: FromView of view %q after its final Release: %w", v.Label(), ErrReleased)
 	case n > 1 && v.Stride(0) != 1:
-		return Array[T]{}, fmt.Errorf("dal: FromView of view %q with stride %d: an array needs contiguous elements", v.Label(), v.Stride(0))
+		return Array[T]{}, errorf(kokkos.ErrLayout, "dal: FromView of view %q with stride %d: an array needs contiguous elements", v.Label(), v.Stride(0))
 	}
 	if data != nil {
 		data = data[:n:n]
 	}
 	rec.Retain()
-	return Array[T]{&handle[T]{data: data, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly(), rec: rec}}, nil
+	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
 }

@@ -40,7 +40,7 @@ func TestArrayToViewSharesTheBlock(t *testing.T) {
 	if !rv.IsReadOnly() || rv.At(2) != ro.At(2) {
 		t.Fatal("the view of an immutable array is writable or differs")
 	}
-	if panicMessage(func() { rv.Set(0, 1) }) == "" {
+	if !panics(func() { rv.Set(0, 1) }) {
 		t.Fatal("a write through the view of an immutable array did not panic")
 	}
 	must(t, rv.Release())
@@ -60,7 +60,7 @@ func TestArrayToViewSharesTheBlock(t *testing.T) {
 	oc, err := dal.Cast[[2]float32](odd)
 	must(t, err)
 	_, err = oc.View()
-	wantErr(t, err, "dal: View of an array of [2]float32 that starts 4 bytes into its block, inside an element")
+	wantErr(t, err, dal.ErrCast)
 }
 
 func TestViewToArraySharesTheAllocation(t *testing.T) {
@@ -98,7 +98,7 @@ func TestViewToArraySharesTheAllocation(t *testing.T) {
 
 	ro := v.ReadOnly()
 	_, err = dal.FromView(ro)
-	wantErr(t, err, `dal: FromView of view "weights" after its final Release: dal: the array was released`)
+	wantErr(t, err, dal.ErrReleased)
 
 	u, err := kokkos.NewView1[float64]("u", 8)
 	must(t, err)
@@ -113,7 +113,7 @@ func TestViewToArraySharesTheAllocation(t *testing.T) {
 	must(t, err)
 	col := m.Subview1(kokkos.All, 1)
 	_, err = dal.FromView(col)
-	wantErr(t, err, `dal: FromView of view "m" with stride 4: an array needs contiguous elements`)
+	wantErr(t, err, kokkos.ErrLayout)
 
 	wrapped, err := kokkos.WrapView1(randFloat64(6), 6)
 	must(t, err)
@@ -137,11 +137,11 @@ func TestViewFromAllocationChecks(t *testing.T) {
 	rec := kokkos.NewAllocation("block", kokkos.HostSpace, 32, nil)
 	data := randFloat64(4)
 	_, err := kokkos.ViewFromAllocation1[float64](nil, 0, 0, nil)
-	wantErr(t, err, "kokkos: view over a nil allocation")
+	wantErrText(t, err, "kokkos: view over a nil allocation")
 	_, err = kokkos.ViewFromAllocation1(rec, 1, 4, data)
-	wantErr(t, err, `kokkos: view of 4 elements at element 1 of allocation "block": 32 bytes do not lie within its 32 bytes`)
+	wantErrText(t, err, `kokkos: view of 4 elements at element 1 of allocation "block": 32 bytes do not lie within its 32 bytes`)
 	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data[:3])
-	wantErr(t, err, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
+	wantErrText(t, err, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
 	v, err := kokkos.ViewFromAllocation1(rec, 0, 4, data)
 	must(t, err)
 	if rec.UseCount() != 2 || v.Ptr(3) != &data[3] {
@@ -150,8 +150,8 @@ func TestViewFromAllocationChecks(t *testing.T) {
 	must(t, v.Release())
 	must(t, rec.Release())
 	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data)
-	wantErr(t, err, `kokkos: view over allocation "block" after its final Release`)
+	wantErrText(t, err, `kokkos: view over allocation "block" after its final Release`)
 	dev := kokkos.NewAllocation("dev", nowhere{}, 32, nil)
 	_, err = kokkos.ViewFromAllocation1(dev, 0, 4, data)
-	wantErr(t, err, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
+	wantErrText(t, err, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
 }
