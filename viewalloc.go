@@ -1,7 +1,5 @@
 package kokkos
 
-import "fmt"
-
 // This file holds the hooks through which other packages of the module
 // (package dal) allocate memory under an Allocation and convert between their
 // arrays and rank-1 views without copying, so that both count holders on the
@@ -31,19 +29,21 @@ func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allo
 // happen. It returns an error when a is nil or released, or when the
 // elements do not lie within a, or data does not match n.
 func ViewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], error) {
+	size := sizeOf[T]()
 	switch {
 	case a == nil:
-		return View1[T]{}, fmt.Errorf("kokkos: view over a nil allocation")
+		return View1[T]{}, errorf(ErrReleased, "kokkos: view over a nil allocation")
 	case a.Released():
-		return View1[T]{}, fmt.Errorf("kokkos: view over allocation %q after its final Release", a.label)
-	case off < 0 || n < 0 || (off+n)*sizeOf[T]() > a.bytes:
-		return View1[T]{}, fmt.Errorf("kokkos: view of %d elements at element %d of allocation %q: %d bytes do not lie within its %d bytes",
-			n, off, a.label, n*sizeOf[T](), a.bytes)
+		return View1[T]{}, errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
+	case off < 0 || n < 0 || size > 0 && (off > a.bytes/size || n > a.bytes/size-off):
+		// compared by division: (off+n)*size may overflow
+		return View1[T]{}, errorf(ErrShape, "kokkos: view of %d elements of %d bytes at element %d of allocation %q do not lie within its %d bytes",
+			n, size, off, a.label, a.bytes)
 	}
 	var flags viewFlags
 	if a.Space().HostAccessible() {
 		if len(data) != n {
-			return View1[T]{}, fmt.Errorf("kokkos: view of %d elements of allocation %q given %d host elements", n, a.label, len(data))
+			return View1[T]{}, errorf(ErrShape, "kokkos: view of %d elements of allocation %q given %d host elements", n, a.label, len(data))
 		}
 		if data == nil {
 			data = []T{}
@@ -51,7 +51,7 @@ func ViewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], 
 		data = data[:n:n]
 	} else {
 		if data != nil {
-			return View1[T]{}, fmt.Errorf("kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
+			return View1[T]{}, errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
 		}
 		flags |= flagNoHost
 	}

@@ -69,12 +69,11 @@ func wantErr(t *testing.T, err, kind error) {
 	}
 }
 
-// wantErrText checks the text of an error of the core package, whose
-// errors this branch of the module does not yet tie to sentinels.
-func wantErrText(t *testing.T, err error, want string) {
+// wantErrText checks that err wraps kind and reads want.
+func wantErrText(t *testing.T, err, kind error, want string) {
 	t.Helper()
-	if err == nil || err.Error() != want {
-		t.Fatalf("error %v, want %q", err, want)
+	if !errors.Is(err, kind) || err.Error() != want {
+		t.Fatalf("error %v, want %q wrapping %q", err, want, kind)
 	}
 }
 

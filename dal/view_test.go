@@ -1,6 +1,8 @@
 package dal_test
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -137,11 +139,13 @@ func TestViewFromAllocationChecks(t *testing.T) {
 	rec := kokkos.NewAllocation("block", kokkos.HostSpace, 32, nil)
 	data := randFloat64(4)
 	_, err := kokkos.ViewFromAllocation1[float64](nil, 0, 0, nil)
-	wantErrText(t, err, "kokkos: view over a nil allocation")
+	wantErrText(t, err, kokkos.ErrReleased, "kokkos: view over a nil allocation")
 	_, err = kokkos.ViewFromAllocation1(rec, 1, 4, data)
-	wantErrText(t, err, `kokkos: view of 4 elements at element 1 of allocation "block": 32 bytes do not lie within its 32 bytes`)
+	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of 8 bytes at element 1 of allocation "block" do not lie within its 32 bytes`)
+	_, err = kokkos.ViewFromAllocation1(rec, math.MaxInt/4, math.MaxInt/4, data)
+	wantErrText(t, err, kokkos.ErrShape, fmt.Sprintf(`kokkos: view of %d elements of 8 bytes at element %d of allocation "block" do not lie within its 32 bytes`, math.MaxInt/4, math.MaxInt/4))
 	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data[:3])
-	wantErrText(t, err, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
+	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
 	v, err := kokkos.ViewFromAllocation1(rec, 0, 4, data)
 	must(t, err)
 	if rec.UseCount() != 2 || v.Ptr(3) != &data[3] {
@@ -150,8 +154,8 @@ func TestViewFromAllocationChecks(t *testing.T) {
 	must(t, v.Release())
 	must(t, rec.Release())
 	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data)
-	wantErrText(t, err, `kokkos: view over allocation "block" after its final Release`)
+	wantErrText(t, err, kokkos.ErrReleased, `kokkos: view over allocation "block" after its final Release`)
 	dev := kokkos.NewAllocation("dev", nowhere{}, 32, nil)
 	_, err = kokkos.ViewFromAllocation1(dev, 0, 4, data)
-	wantErrText(t, err, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
+	wantErrText(t, err, kokkos.ErrNotHostAccessible, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
 }
