@@ -131,7 +131,7 @@ func ExamplePanicError() {
 	fmt.Println(err)
 	// Output:
 	// true check bad value
-	// kokkos: panic in kernel "check": bad value
+	// kokkos: panic in kernel "check" at example_parallel_test.go:125: bad value
 }
 
 func ExampleAtomicAdd() {

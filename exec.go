@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -54,11 +57,46 @@ type HostExecutionSpace interface {
 type PanicError struct {
 	Label string // the kernel's label
 	Value any    // the value passed to panic
+	// Where is "file.go:line" (the file's base name, as the testing
+	// package prints it) of the panic in the caller's code: the first
+	// frame of the panicking goroutine's stack outside this package and
+	// the runtime (this package's own _test.go files count as the
+	// caller's). A panic inside the package called from a body, such as
+	// an out-of-bounds At, names the body's line. Empty when no such frame
+	// exists; Stack has the full paths.
+	Where string
 	Stack []byte // the panicking goroutine's stack
 }
 
+// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	if e.Where == "" {
+		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	}
+	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
+}
+
+// pkgPrefix begins the names of this package's functions.
+var pkgPrefix = reflect.TypeFor[pool]().PkgPath() + "."
+
+// panicSite returns "file.go:line" of the first frame of the calling
+// goroutine's stack outside this package (its _test.go files excepted) and
+// the runtime. Called from a deferred function during a panic, that is
+// where the caller's code panicked, or called the package code that did.
+func panicSite() string {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	for {
+		f, more := frames.Next()
+		internal := strings.HasPrefix(f.Function, "runtime.") ||
+			strings.HasPrefix(f.Function, pkgPrefix) && !strings.HasSuffix(f.File, "_test.go")
+		if !internal && f.File != "" {
+			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
 }
 
 // Unwrap returns the panic value when it is an error.

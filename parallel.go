@@ -52,7 +52,7 @@ func execute(d *dispatch, p *pool) error {
 	if pv == nil {
 		return nil
 	}
-	return &PanicError{Label: d.label, Value: pv.value, Stack: pv.stack}
+	return &PanicError{Label: d.label, Value: pv.value, Where: pv.where, Stack: pv.stack}
 }
 
 // ParallelFor calls body(i) for every index i of p, concurrently, and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -478,4 +479,54 @@ func BenchmarkDispatchWork(b *testing.B) {
 		}
 		wg.Wait()
 	})
+}
+
+// TestPanicErrorNamesBodyLine: a *PanicError names the file and line of the
+// panic in the body first, on every space, also when the panic comes from
+// package code the body called (an out-of-bounds At).
+func TestPanicErrorNamesBodyLine(t *testing.T) {
+	_, file, _, _ := runtime.Caller(0)
+	var line atomic.Int64
+	body := func(i int) {
+		if i == 777 {
+			_, _, l, _ := runtime.Caller(0)
+			line.Store(int64(l) + 2)
+			panic("where")
+		}
+	}
+	v := Must(NewView1[float64]("v", 10))
+	var atLine atomic.Int64
+	bodyAt := func(i int) {
+		if i == 777 {
+			_, _, l, _ := runtime.Caller(0)
+			atLine.Store(int64(l) + 2)
+			_ = v.At(i)
+		}
+	}
+	for _, s := range testSpaces(t) {
+		for _, c := range []struct {
+			body func(int)
+			line *atomic.Int64
+		}{{body, &line}, {bodyAt, &atLine}} {
+			var err error
+			r := catchPanic(func() { ParallelFor("where", Range(0, 1000).On(s), c.body) })
+			if th, ok := s.(*Threads); ok && th.Async() {
+				err = s.Fence()
+			} else {
+				err, _ = r.(error)
+			}
+			var pe *PanicError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s: %v (%T), want a *PanicError", spaceName(s), err, err)
+			}
+			want := fmt.Sprintf("%s:%d", filepath.Base(file), c.line.Load())
+			if pe.Where != want {
+				t.Errorf("%s: Where = %q, want %q", spaceName(s), pe.Where, want)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, `kokkos: panic in kernel "where" at `+want+": ") {
+				t.Errorf("%s: message %q does not start with the label and %s", spaceName(s), msg, want)
+			}
+		}
+	}
 }

@@ -83,6 +83,13 @@ type worker struct {
 type panicked struct {
 	value any
 	stack []byte
+	where string // see PanicError.Where
+}
+
+// recovered records a panic value r; it is called by the deferred function
+// that recovered it, while the panicking stack is still there.
+func recovered(r any) *panicked {
+	return &panicked{value: r, stack: debug.Stack(), where: panicSite()}
 }
 
 func newPool(n int) *pool {
@@ -162,7 +169,7 @@ func (p *pool) participate() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
-			p.panicked.CompareAndSwap(nil, &panicked{r, debug.Stack()})
+			p.panicked.CompareAndSwap(nil, recovered(r))
 		}
 	}()
 	chunk, end := p.chunk, p.end
@@ -266,7 +273,7 @@ func (p *pool) waitWorkers() {
 func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
 	defer func() {
 		if r := recover(); r != nil {
-			pv = &panicked{r, debug.Stack()}
+			pv = recovered(r)
 		}
 	}()
 	if index != nil {
