@@ -149,20 +149,31 @@ func (Serial) launch(d dispatch, wait bool) {
 // One pattern runs on the pool's workers at a time; a pattern started while
 // the pool is busy (from another goroutine, or from inside a body) runs on
 // its calling goroutine alone, with the same results.
+//
+// A pool stops its workers on Close, or once its synchronous instance and
+// all its asynchronous instances are unreachable. Work given to a closed
+// pool panics.
 type Threads struct {
 	pool *pool
-	q    *queue // nil for the synchronous instance
+	q    *queue   // nil for the synchronous instance
+	root *Threads // an asynchronous instance's synchronous instance
 }
 
 // NewThreads starts a pool of n participants (the caller and n-1 worker
 // goroutines). With n <= 0 the size comes from the KOKKOS_NUM_THREADS
 // environment variable if it is set to a positive integer, and from
-// runtime.GOMAXPROCS(0) otherwise. Close stops the workers.
+// runtime.GOMAXPROCS(0) otherwise. Close stops the workers; so does the
+// garbage collector when the pool and its instances become unreachable.
 func NewThreads(n int) *Threads {
 	if n <= 0 {
 		n = defaultThreads()
 	}
-	return &Threads{pool: newPool(n)}
+	t := &Threads{pool: newPool(n)}
+	// The workers hold the pool, never t; every asynchronous instance
+	// holds t. So t becomes unreachable only when nothing can give the
+	// pool work any more.
+	runtime.AddCleanup(t, (*pool).close, t.pool)
+	return t
 }
 
 func defaultThreads() int {
@@ -174,7 +185,11 @@ func defaultThreads() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-var defaultThreadsSpace = sync.OnceValue(func() *Threads { return NewThreads(0) })
+var defaultThreadsSpace = sync.OnceValue(func() *Threads {
+	t := NewThreads(0)
+	t.pool.isDefault = true
+	return t
+})
 
 // DefaultExecutionSpace returns the default execution space: the
 // synchronous instance of a process-wide Threads pool, sized from
@@ -204,7 +219,11 @@ func (t *Threads) Async() bool { return t.q != nil }
 // Submit return at once, Fence waits. ParallelReduce and ParallelScan wait
 // for their own result (and so for the instance's earlier work).
 func (t *Threads) NewInstance() *Threads {
-	return &Threads{pool: t.pool, q: newQueue()}
+	root := t
+	if t.root != nil {
+		root = t.root
+	}
+	return &Threads{pool: t.pool, q: newQueue(), root: root}
 }
 
 // Fence waits for all work submitted to the instance and returns the first
@@ -224,6 +243,9 @@ func (t *Threads) Submit(label string, fn func()) {
 }
 
 func (t *Threads) launch(d dispatch, wait bool) {
+	if t.pool.stop.Load() {
+		panic(fmt.Sprintf("kokkos: %s %q: Threads pool closed; give work to a pool that is open (NewThreads)", d.kind, d.label))
+	}
 	if t.q == nil {
 		if err := execute(&d, t.pool); err != nil {
 			panic(err)
@@ -233,13 +255,15 @@ func (t *Threads) launch(d dispatch, wait bool) {
 	t.q.push(&d, t.pool, wait)
 }
 
-// Close fences the instance; on a pool's synchronous instance it then stops
-// the pool's workers. A pool must not be used after Close, nor the default
-// pool closed.
+// Close fences the instance. On a pool's synchronous instance it then
+// stops the pool's workers, without waiting for a pattern that is running.
+// Work given to the pool or its instances afterwards panics with a message
+// naming its label and "pool closed". Closing a closed pool does nothing;
+// closing the default pool panics.
 func (t *Threads) Close() error {
 	err := t.Fence()
 	if t.q == nil {
-		if t == defaultThreadsSpace() {
+		if t.pool.isDefault {
 			panic("kokkos: Close of the default execution space")
 		}
 		t.pool.close()

@@ -34,10 +34,11 @@ type cacheLine [64]byte
 // arrives late, or was descheduled, neither delays the caller nor touches
 // the region. The caller waits only for the workers that joined.
 type pool struct {
-	n       int // participants: the caller plus len(workers)
-	workers []*worker
-	mu      sync.Mutex    // held by the goroutine running the current region
-	done    chan struct{} // wakes a parked caller
+	n         int // participants: the caller plus len(workers)
+	workers   []*worker
+	isDefault bool          // the default pool, which cannot be closed
+	mu        sync.Mutex    // held by the goroutine running the current region
+	done      chan struct{} // wakes a parked caller
 
 	// gen has a cache line of its own: every idle worker polls it, and a
 	// line shared by all of them would be invalidated in all of them at
@@ -103,12 +104,16 @@ func newPool(n int) *pool {
 	return p
 }
 
+// close stops the workers. It does not wait: a region in progress ends
+// normally, its workers leaving when it is done, and a region started
+// afterwards runs on its caller alone (Threads.launch refuses work for a
+// closed pool before it gets here). Closing twice does nothing.
 func (p *pool) close() {
-	p.mu.Lock()
-	p.stop.Store(true)
+	if p.stop.Swap(true) {
+		return
+	}
 	p.gen.Add(1)
 	p.wakeWorkers(len(p.workers))
-	p.mu.Unlock()
 }
 
 // run executes the region on the caller and the workers and returns its
@@ -144,6 +149,11 @@ func (p *pool) finish(pv **panicked) {
 		p.waitWorkers()
 	}
 	*pv = p.panicked.Load()
+	if *pv != nil {
+		p.panicked.Store(nil)
+	}
+	// Drop the region's references: the pool outlives every *Threads,
+	// and what it holds stays reachable.
 	p.body, p.index = nil, nil
 	p.mu.Unlock()
 }
