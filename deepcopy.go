@@ -42,7 +42,7 @@ func DeepCopy[T any](dst, src View[T]) error {
 //
 // On a host instance (Serial, Threads) the copy runs as work submitted to
 // the instance; errors of a queued copy come back from the instance's Fence
-// as a *PanicError wrapping the error. A device instance (a CUDA stream)
+// (and the package Fence) as they are. A device instance (a CUDA stream)
 // queues the bytes itself through its space's AsyncCopySpace, or runs the
 // copy as a WorkQueue. A nil exec makes DeepCopyOn synchronous, as
 // DeepCopy.

@@ -65,6 +65,7 @@ type pool struct {
 	chunk  int
 	body   func(lo, hi int)
 	index  func(i int)
+	owner  *queue // the asynchronous instance whose work the region is
 	stop   atomic.Bool
 
 	_           cacheLine
@@ -77,6 +78,7 @@ const closedRegion = -1 << 40
 
 type worker struct {
 	state atomic.Int32
+	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
 	_     cacheLine
 }
@@ -118,15 +120,17 @@ func (p *pool) close() {
 
 // run executes the region on the caller and the workers and returns its
 // first panic. When the pool is busy or has no workers, or the region is a
-// single chunk, the caller runs it alone.
-func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
+// single chunk, the caller runs it alone. owner is the queue whose work the
+// region is (nil for a synchronous instance); a worker inside the region
+// reports it as the queue it runs work of.
+func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int), owner *queue) (pv *panicked) {
 	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
 		return runSerial(begin, end, chunk, body, index)
 	}
 	// finish runs even when a body calls runtime.Goexit on this goroutine,
 	// so the pool is left whole.
 	defer p.finish(&pv)
-	p.end, p.chunk, p.body, p.index = end, chunk, body, index
+	p.end, p.chunk, p.body, p.index, p.owner = end, chunk, body, index, owner
 	p.panicked.Store(nil)
 	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
@@ -154,7 +158,7 @@ func (p *pool) finish(pv **panicked) {
 	}
 	// Drop the region's references: the pool outlives every *Threads,
 	// and what it holds stays reachable.
-	p.body, p.index = nil, nil
+	p.body, p.index, p.owner = nil, nil, nil
 	p.mu.Unlock()
 }
 
@@ -202,6 +206,7 @@ func (p *pool) participate() {
 }
 
 func (p *pool) work(w *worker) {
+	w.gid.Store(goid())
 	var last uint64
 	for {
 		last = p.waitRegion(w, last)
