@@ -18,9 +18,11 @@ type deviceFence struct{ f func() error }
 
 // AddDeviceFence registers f, a backend's wait for all of its outstanding
 // device work (the CUDA backend registers cuda.Synchronize when it loads).
-// The package-level Fence runs every registered fence, and DeepCopy and
-// Fill run them before and after a copy that touches memory outside the Go
-// heap, as Kokkos's deep_copy without an execution space fences.
+// The package-level Fence runs every registered fence, and the copies
+// without an execution space (DeepCopy, Fill, DeepCopyToScalar,
+// DeepCopyConvert) run them before and after a copy that touches memory
+// outside the Go heap, as Kokkos's deep_copy without an execution space
+// fences.
 //
 // The returned function removes f again, like the stop function of
 // context.AfterFunc; calling it more than once does nothing.
@@ -71,16 +73,34 @@ func outsideGoHeap[T any](d *desc[T]) bool {
 	return ok
 }
 
-// fenced runs op between two device fences when either view lives outside
-// the Go heap.
-func fenced[T any](d, s *desc[T], op func() error) error {
-	if !outsideGoHeap(d) && (s == nil || !outsideGoHeap(s)) {
-		return op()
+// fenced runs op, a copy or fill into d (from s, unless nil) without an
+// execution space; see fencedCopy.
+func fenced[T any](op string, d, s *desc[T], work func() error) error {
+	return fencedCopy(op, outsideGoHeap(d) || s != nil && outsideGoHeap(s), work)
+}
+
+// fencedCopy is the one fence path of the copies without an execution
+// space, as Kokkos's deep_copy(dst, src) fences all outstanding work
+// before the copy and completes the copy before it returns:
+//
+//  1. wait for the work submitted to every asynchronous host instance
+//     (their errors stay for their fences);
+//  2. when the copy touches memory outside the Go heap (device), run the
+//     device fences before and after it.
+//
+// Called from work running on an asynchronous instance, it returns an error
+// wrapping ErrWouldDeadlock and does not copy.
+func fencedCopy(op string, device bool, work func() error) error {
+	if err := waitQueues(op, nil); err != nil {
+		return err
+	}
+	if !device {
+		return work()
 	}
 	if err := fenceDevices(); err != nil {
 		return err
 	}
-	if err := op(); err != nil {
+	if err := work(); err != nil {
 		return err
 	}
 	return fenceDevices()

@@ -13,7 +13,7 @@ import (
 // the detection of waits that could never end.
 //
 // A wait on a queue (an instance's Fence, the result of a reduction or
-// scan on an instance, the package Fence) first
+// scan on an instance, the package Fence, a copy without an instance) first
 // yields its processor for waitSpin, during which the work usually
 // finishes. Only a wait that outlasts that finds out which queue's work the
 // calling goroutine runs, if any; that costs a stack trace (goid), which
