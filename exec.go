@@ -172,9 +172,9 @@ func NewThreads(n int) *Threads {
 		n = defaultThreads()
 	}
 	t := &Threads{pool: newPool(n)}
-	// The workers hold the pool, never t; every asynchronous instance and
-	// its queue hold t. So t becomes unreachable only when nothing can
-	// give the pool work any more.
+	// The workers hold the pool, never t; every asynchronous instance holds
+	// t, and so does its queue while it has work. So t becomes unreachable
+	// only when nothing can give the pool work any more.
 	runtime.AddCleanup(t, (*pool).close, t.pool)
 	return t
 }
@@ -228,7 +228,7 @@ func (t *Threads) NewInstance() *Threads {
 	if t.root != nil {
 		root = t.root
 	}
-	inst := &Threads{pool: t.pool, q: newQueue(t.pool, root), root: root}
+	inst := &Threads{pool: t.pool, q: newQueue(t.pool), root: root}
 	// The queue's goroutine, parked between bursts of work, ends when the
 	// instance is unreachable; the queue never holds inst.
 	runtime.AddCleanup(inst, (*queue).stop, inst.q)
@@ -270,7 +270,7 @@ func (t *Threads) launch(d dispatch, wait bool) {
 		}
 		return
 	}
-	t.q.push(&d, wait)
+	t.q.push(&d, wait, t.root)
 }
 
 // Close on an asynchronous instance fences it (see Fence) and ends the

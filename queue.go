@@ -13,14 +13,18 @@ import (
 // the detection of waits that could never end.
 //
 // A wait on a queue (an instance's Fence, the result of a reduction or
-// scan on an instance, the package Fence, a copy without an instance) first
-// yields its processor for waitSpin, during which the work usually
-// finishes. Only a wait that outlasts that finds out which queue's work the
-// calling goroutine runs, if any; that costs a stack trace (goid), which
-// the fast paths never pay. A goroutine runs a queue's work when it is the
-// queue's drain goroutine (a submitted function, a body, a pattern nested
-// in them that runs on the calling goroutine), or a worker of the queue's
-// pool inside the region of a pattern issued on the queue's instance.
+// scan on an instance, the package Fence, a copy without an instance)
+// parks at once. If it is still parked after waitTick (50 us), a watchdog
+// goroutine wakes it, and it finds out which queue's work the calling
+// goroutine runs, if any. Only a queue's drain goroutine (running a
+// submitted function, a body, or a pattern nested in them that runs on
+// the calling goroutine) and a worker of the queue's pool inside the
+// region of a pattern issued on the queue's instance run its work. A walk
+// of the caller's stack (runtime.Callers) tells those goroutines from all
+// others by the function they started in; only they then compute their
+// goroutine id (goid, a stack trace) and look it up among the ids that
+// drain goroutines and workers recorded when they started. Short waits,
+// and the synchronous path, pay none of this.
 //
 //   - Waiting for its own queue, it would wait for itself. A reduction or
 //     scan runs inline instead; the other waits return an error wrapping
@@ -34,10 +38,6 @@ import (
 // Not detected: waits from goroutines that the work starts itself, and
 // from the workers of a pattern that the work issues on a synchronous
 // instance (such a region records no queue); those hang as before.
-
-// waitSpin is how long a wait for a queue yields its processor before it
-// looks for a deadlock and parks.
-const waitSpin = 50 * time.Microsecond
 
 // Fence waits for the work submitted, before the call, to every
 // asynchronous instance, and for the device work of every backend (see
@@ -158,7 +158,7 @@ func takeQueueErrors() []error {
 // unreachable.
 type queue struct {
 	pool *pool
-	root *Threads // keeps the pool open while the queue has work
+	root *Threads // keeps the pool open while the queue has work; under mu
 
 	mu        sync.Mutex
 	cond      sync.Cond // broadcast when completed grows
@@ -168,6 +168,8 @@ type queue struct {
 	alive     bool // the drain goroutine exists
 	idle      bool // the drain goroutine waits on work
 	quit      bool // the drain goroutine ends once idle
+	unchecked int  // parked waits that have not looked for a deadlock
+	ticks     uint // the watchdog's visits while there were such waits
 	submitted uint64
 	completed atomic.Uint64 // written under mu; read without it by the wait graph
 	err       error         // first error since the instance's last Fence
@@ -186,8 +188,8 @@ type task struct {
 	started, skip bool
 }
 
-func newQueue(p *pool, root *Threads) *queue {
-	q := &queue{pool: p, root: root}
+func newQueue(p *pool) *queue {
+	q := &queue{pool: p}
 	q.cond.L = &q.mu
 	q.work.L = &q.mu
 	return q
@@ -195,8 +197,9 @@ func newQueue(p *pool, root *Threads) *queue {
 
 // push queues d; with wait it returns when d has run and rethrows its
 // panic. Called from the queue's own work, a wait dispatch runs inline
-// on the calling goroutine.
-func (q *queue) push(d *dispatch, wait bool) {
+// on the calling goroutine. root is the pool's synchronous instance, held
+// while the queue has work.
+func (q *queue) push(d *dispatch, wait bool, root *Threads) {
 	t := &task{d: *d, wait: wait}
 	q.mu.Lock()
 	q.submitted++
@@ -204,6 +207,7 @@ func (q *queue) push(d *dispatch, wait bool) {
 	q.tasks = append(q.tasks, t)
 	if !q.running {
 		q.running = true
+		q.root = root
 		registry.busy.Add(1)
 		q.register()
 	}
@@ -265,7 +269,7 @@ func (q *queue) drain() {
 		}
 		q.tasks = nil
 		if q.running {
-			q.running = false
+			q.running, q.root = false, nil
 			registry.busy.Add(-1)
 			q.unregister()
 		}
@@ -334,12 +338,13 @@ func (q *queue) completeLocked(t *task, err error) {
 // first error since the instance's last fence.
 func (q *queue) fence(op string) error {
 	q.mu.Lock()
-	seq := q.submitted
-	q.mu.Unlock()
-	if r := q.wait(seq, &waiter{}); r != waited {
-		return wouldDeadlock(op, r)
+	if seq := q.submitted; q.completed.Load() < seq {
+		q.mu.Unlock()
+		if r := q.wait(seq, &waiter{}); r != waited {
+			return wouldDeadlock(op, r)
+		}
+		q.mu.Lock()
 	}
-	q.mu.Lock()
 	err := q.err
 	q.err = nil
 	q.mu.Unlock()
@@ -355,20 +360,38 @@ const (
 
 // wait returns waited when q has completed task seq, or the reason why it
 // did not wait because that cannot happen while the caller waits.
+//
+// A wait parks at once. Finding out which queue's work the caller runs
+// costs a stack walk, so a parked wait does that only once it has lasted
+// waitTick, when the watchdog wakes it: short waits, the usual ones, pay
+// nothing. A waiter whose identity is known checks before it parks.
 func (q *queue) wait(seq uint64, w *waiter) int {
-	// Yield rather than spin: the goroutine that will complete the task
-	// often waits for this processor (push made it runnable here).
-	for start := time.Now(); q.completed.Load() < seq; {
-		if time.Since(start) > waitSpin {
-			return q.waitLong(seq, w)
-		}
-		runtime.Gosched()
+	if q.completed.Load() >= seq {
+		return waited
 	}
+	if w.known {
+		return q.waitChecked(seq, w)
+	}
+	q.mu.Lock()
+	// The watchdog counts its visits in q.ticks: two of them since the
+	// wait parked mean a whole waitTick.
+	start := q.ticks
+	for q.completed.Load() < seq {
+		if q.ticks-start >= 2 {
+			q.mu.Unlock()
+			return q.waitChecked(seq, w)
+		}
+		q.unchecked++
+		startWatchdog()
+		q.cond.Wait()
+		q.unchecked--
+	}
+	q.mu.Unlock()
 	return waited
 }
 
-// waitLong is wait after waitSpin.
-func (q *queue) waitLong(seq uint64, w *waiter) int {
+// waitChecked is wait once the caller's queue is to be known.
+func (q *queue) waitChecked(seq uint64, w *waiter) int {
 	mine := w.in()
 	if mine == q {
 		return waitsForItself
@@ -381,6 +404,65 @@ func (q *queue) waitLong(seq uint64, w *waiter) int {
 	}
 	q.waitPlain(seq)
 	return waited
+}
+
+// waitTick is how long a wait parks before it looks for a deadlock, and
+// the period of the watchdog that wakes it for that; the watchdog ends
+// after watchIdle periods without such waits.
+const (
+	waitTick  = 50 * time.Microsecond
+	watchIdle = 20
+)
+
+var watchdogRunning atomic.Bool
+
+// startWatchdog starts the watchdog unless it runs. A waiter calls it
+// after counting itself in q.unchecked, under q.mu.
+func startWatchdog() {
+	if !watchdogRunning.Load() && watchdogRunning.CompareAndSwap(false, true) {
+		go watchdog()
+	}
+}
+
+// watchdog wakes, every waitTick, the parked waits that have not looked
+// for a deadlock yet.
+func watchdog() {
+	for idle := 0; ; {
+		time.Sleep(waitTick)
+		if wakeUnchecked() {
+			idle = 0
+			continue
+		}
+		if idle++; idle < watchIdle {
+			continue
+		}
+		watchdogRunning.Store(false)
+		// A waiter that saw the watchdog running before the store is
+		// counted already: look once more.
+		if !wakeUnchecked() || !watchdogRunning.CompareAndSwap(false, true) {
+			return
+		}
+		idle = 0
+	}
+}
+
+// wakeUnchecked wakes the queues' unchecked waits and reports whether
+// there were any.
+func wakeUnchecked() bool {
+	if registry.busy.Load() == 0 {
+		return false
+	}
+	any := false
+	for _, q := range registered() {
+		q.mu.Lock()
+		if q.unchecked > 0 {
+			any = true
+			q.ticks++
+			q.cond.Broadcast()
+		}
+		q.mu.Unlock()
+	}
+	return any
 }
 
 // waitPlain waits until q has completed task seq.
@@ -423,9 +505,34 @@ type waiter struct {
 func (w *waiter) in() *queue {
 	if !w.known {
 		w.known = true
-		w.mine = runningQueue(goid())
+		if onPoolGoroutine() {
+			w.mine = runningQueue(goid())
+		}
 	}
 	return w.mine
+}
+
+// The functions that the goroutines able to run a queue's work start in.
+var (
+	drainFunc = pkgPrefix + "(*queue).drain"
+	workFunc  = pkgPrefix + "(*pool).work"
+)
+
+// onPoolGoroutine reports whether the calling goroutine started in
+// queue.drain or pool.work, or has a stack too deep to tell. It walks the
+// stack without symbolizing it but for the last frames.
+func onPoolGoroutine() bool {
+	var pcs [64]uintptr
+	n := runtime.Callers(2, pcs[:])
+	if n == len(pcs) {
+		return true
+	}
+	for _, pc := range pcs[max(n-4, 0):n] {
+		if f := runtime.FuncForPC(pc - 1); f != nil && (f.Name() == drainFunc || f.Name() == workFunc) {
+			return true
+		}
+	}
+	return false
 }
 
 // runningQueue returns the queue whose work goroutine g runs: the queue g
