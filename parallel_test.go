@@ -148,6 +148,11 @@ func TestAsyncReturnsEarly(t *testing.T) {
 	}
 }
 
+// dropFenceErrors takes the errors of asynchronous work that a test's
+// instance fences reported from the package Fence too, which reports each
+// of them once more, so that later tests see a clean package Fence.
+func dropFenceErrors() { _ = Fence() }
+
 func catchPanic(f func()) (r any) {
 	defer func() { r = recover() }()
 	f()
@@ -155,6 +160,7 @@ func catchPanic(f func()) (r any) {
 }
 
 func TestPanicPropagates(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
 	for _, s := range testSpaces(t) {
 		th, async := s.(*Threads)
 		async = async && th.Async()
@@ -446,6 +452,7 @@ func TestGoexitInBody(t *testing.T) {
 }
 
 func TestGoexitInTask(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
 	inst := DefaultHostExecutionSpace().NewInstance()
 	ran := false
 	inst.Submit("exit", func() { runtime.Goexit() })
@@ -485,6 +492,7 @@ func BenchmarkDispatchWork(b *testing.B) {
 // panic in the body first, on every space, also when the panic comes from
 // package code the body called (an out-of-bounds At).
 func TestPanicErrorNamesBodyLine(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
 	_, file, _, _ := runtime.Caller(0)
 	var line atomic.Int64
 	body := func(i int) {
