@@ -75,21 +75,16 @@ type WorkQueue interface {
 }
 
 // submitOn is the one place where DeepCopyOn and FillOn hand work to an
-// execution-space instance. nil and synchronous host instances run it now
-// and return its error; an asynchronous host instance queues it, and its
-// error comes back from the instance's Fence; a WorkQueue (a device
+// execution-space instance (a nil one, which means the fenced copy, is
+// handled before). Synchronous host instances run it now and return its
+// error; an asynchronous host instance queues it, and its error, as it
+// is, comes back from the instance's Fence; a WorkQueue (a device
 // instance) queues it.
 func submitOn(exec ExecutionSpace, label string, work func() error) error {
 	switch e := exec.(type) {
-	case nil:
-		return work()
 	case *Threads:
 		if e.Async() {
-			e.Submit(label, func() {
-				if err := work(); err != nil {
-					panic(err)
-				}
-			})
+			launch(e, dispatch{label: label, kind: kindTask, work: work}, false)
 			return nil
 		}
 		return work()

@@ -9,8 +9,15 @@ import (
 
 // DeepCopy copies the elements of src into dst, as Kokkos's deep_copy(dst,
 // src). The views must have the same rank and extents; their layouts,
-// strides (subviews) and memory spaces may differ. It returns when the copy
-// is complete.
+// strides (subviews) and memory spaces may differ.
+//
+// As Kokkos's deep_copy without an execution space, DeepCopy first waits
+// for all outstanding work: the work submitted to every asynchronous
+// Threads instance and, when either view lives outside the Go heap, the
+// device work of every backend (AddDeviceFence). It returns when the copy
+// is complete. Called from work running on an asynchronous instance, where
+// that wait could never end, it returns an error wrapping ErrWouldDeadlock
+// and copies nothing; use DeepCopyOn there.
 //
 // In Kokkos's order of checks: views of different ranks are an error; a
 // read-only dst is an error; when either view is empty (no elements, or
@@ -30,7 +37,7 @@ func DeepCopy[T any](dst, src View[T]) error {
 	if err != nil || skip {
 		return err
 	}
-	return fenced(&d, &s, func() error { return copyDesc(&d, &s) })
+	return fenced("DeepCopy", &d, &s, func() error { return copyDesc(&d, &s) })
 }
 
 // DeepCopyOn is DeepCopy ordered on an execution-space instance exec, as
@@ -41,18 +48,22 @@ func DeepCopy[T any](dst, src View[T]) error {
 // copy itself are reported by exec's fence.
 //
 // On a host instance (Serial, Threads) the copy runs as work submitted to
-// the instance; errors of a queued copy come back from the instance's Fence
-// as a *PanicError wrapping the error. A device instance (a CUDA stream)
-// queues the bytes itself through its space's AsyncCopySpace, or runs the
-// copy as a WorkQueue. A nil exec makes DeepCopyOn synchronous, as
-// DeepCopy.
+// the instance, without fences: on Serial and a pool's synchronous
+// instance at once, on an asynchronous instance in its order, the copy's
+// error then coming back from the instance's Fence (and the package Fence)
+// as it is. A device instance (a CUDA stream) queues the bytes itself
+// through its space's AsyncCopySpace, or runs the copy as a WorkQueue. A
+// nil exec makes DeepCopyOn DeepCopy, fences included.
 func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
 	skip, err := checkCopy("DeepCopyOn", &d, &s)
 	if err != nil || skip {
 		return err
 	}
-	if exec != nil && (d.data == nil || s.data == nil) {
+	if exec == nil {
+		return fenced("DeepCopyOn", &d, &s, func() error { return copyDesc(&d, &s) })
+	}
+	if d.data == nil || s.data == nil {
 		if queued, err := copyAsync(exec, &d, &s); queued || err != nil {
 			return err
 		}
@@ -86,24 +97,27 @@ func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
 // Fill stores x in every element of dst, as Kokkos's deep_copy(dst, value),
 // touching nothing outside the view (a subview's parent keeps its other
 // elements). A read-only or released dst is an error; an empty one is left
-// alone.
+// alone. It waits for all outstanding work first, as DeepCopy does.
 func Fill[T any](dst View[T], x T) error {
 	d := dst.viewDesc()
 	skip, err := checkFill("Fill", &d)
 	if err != nil || skip {
 		return err
 	}
-	return fenced(&d, nil, func() error { return fillDesc(&d, x) })
+	return fenced("Fill", &d, nil, func() error { return fillDesc(&d, x) })
 }
 
 // FillOn is Fill ordered on the execution-space instance exec, as
 // Kokkos's deep_copy(exec, dst, value); see DeepCopyOn for the ordering and
-// for what exec may be.
+// for what exec may be. A nil exec makes it Fill.
 func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 	d := dst.viewDesc()
 	skip, err := checkFill("FillOn", &d)
 	if err != nil || skip {
 		return err
+	}
+	if exec == nil {
+		return fenced("FillOn", &d, nil, func() error { return fillDesc(&d, x) })
 	}
 	return submitOn(exec, "kokkos.Fill", func() error { return fillDesc(&d, x) })
 }
@@ -111,7 +125,7 @@ func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 // DeepCopyToScalar stores the only element of the rank-0 view src in *dst,
 // as Kokkos's deep_copy(value, view). It works for views in any space; src
 // of another rank, empty or released is an error. (The other direction is
-// Fill.)
+// Fill.) It waits for all outstanding work first, as DeepCopy does.
 func DeepCopyToScalar[T any](dst *T, src View[T]) error {
 	s := src.viewDesc()
 	if s.rank != 0 {
@@ -125,13 +139,13 @@ func DeepCopyToScalar[T any](dst *T, src View[T]) error {
 	if err != nil || skip {
 		return err
 	}
-	return copyDesc(&d, &s)
+	return fenced("DeepCopyToScalar", &d, &s, func() error { return copyDesc(&d, &s) })
 }
 
 // DeepCopyConvert copies src into dst converting each element with Go's
 // conversion D(x), as deep_copy between views of different value types.
-// The checks and errors are those of DeepCopy. Views outside the host are
-// staged through host buffers.
+// The checks, errors and fences are those of DeepCopy. Views outside the
+// host are staged through host buffers.
 func DeepCopyConvert[D, S Number](dst View[D], src View[S]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
 	if err := checkConvert(&d, &s); err != nil {
@@ -140,20 +154,25 @@ func DeepCopyConvert[D, S Number](dst View[D], src View[S]) error {
 	if d.rec == nil || s.rec == nil || d.size() == 0 {
 		return nil
 	}
-	sh := s
+	return fencedCopy("DeepCopyConvert", outsideGoHeap(&d) || outsideGoHeap(&s), func() error { return convertDesc(&d, &s) })
+}
+
+// convertDesc is DeepCopyConvert after the checks.
+func convertDesc[D, S Number](d *desc[D], s *desc[S]) error {
+	sh := *s
 	if s.data == nil {
-		sh = packedLike(&s)
-		if err := copyDesc(&sh, &s); err != nil {
+		sh = packedLike(s)
+		if err := copyDesc(&sh, s); err != nil {
 			return err
 		}
 	}
-	dh := d
+	dh := *d
 	if d.data == nil {
-		dh = packedLike(&d)
+		dh = packedLike(d)
 	}
 	convertHost(dh.data, dh.strides(), sh.data, sh.strides(), d.extents())
 	if d.data == nil {
-		return copyDesc(&d, &dh)
+		return copyDesc(d, &dh)
 	}
 	return nil
 }

@@ -129,9 +129,12 @@ func ExamplePanicError() {
 	var pe *kokkos.PanicError
 	fmt.Println(errors.As(err, &pe), pe.Label, pe.Value)
 	fmt.Println(err)
+	// The package-level Fence reports it too, once.
+	fmt.Println(errors.Is(kokkos.Fence(), err), kokkos.Fence())
 	// Output:
 	// true check bad value
-	// kokkos: panic in kernel "check": bad value
+	// kokkos: panic in kernel "check" at example_parallel_test.go:125: bad value
+	// true <nil>
 }
 
 func ExampleAtomicAdd() {

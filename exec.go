@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -22,10 +25,13 @@ type ExecutionSpace interface {
 	// Concurrency is the number of units of work the instance runs at
 	// once (goroutines for Threads, 1 for Serial).
 	Concurrency() int
-	// Fence waits until all work submitted to the instance has finished.
-	// It returns the first panic of that asynchronous work, as a
-	// *PanicError naming the kernel's label, or nil; the error is reported
-	// once.
+	// Fence waits until all work submitted to the instance before the
+	// call has finished. It returns the first error of that asynchronous
+	// work since the instance's previous Fence (a panic as a *PanicError
+	// naming the kernel's label, a failed DeepCopyOn or FillOn as the
+	// copy's error), or nil. A host instance's Fence called from work
+	// running on that instance returns an error wrapping ErrWouldDeadlock
+	// instead of waiting.
 	Fence() error
 	// MemorySpace is the space's default memory space.
 	MemorySpace() MemorySpace
@@ -54,11 +60,46 @@ type HostExecutionSpace interface {
 type PanicError struct {
 	Label string // the kernel's label
 	Value any    // the value passed to panic
+	// Where is "file.go:line" (the file's base name, as the testing
+	// package prints it) of the panic in the caller's code: the first
+	// frame of the panicking goroutine's stack outside this package and
+	// the runtime (this package's own _test.go files count as the
+	// caller's). A panic inside the package called from a body, such as
+	// an out-of-bounds At, names the body's line. Empty when no such frame
+	// exists; Stack has the full paths.
+	Where string
 	Stack []byte // the panicking goroutine's stack
 }
 
+// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	if e.Where == "" {
+		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	}
+	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
+}
+
+// pkgPrefix begins the names of this package's functions.
+var pkgPrefix = reflect.TypeFor[pool]().PkgPath() + "."
+
+// panicSite returns "file.go:line" of the first frame of the calling
+// goroutine's stack outside this package (its _test.go files excepted) and
+// the runtime. Called from a deferred function during a panic, that is
+// where the caller's code panicked, or called the package code that did.
+func panicSite() string {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	for {
+		f, more := frames.Next()
+		internal := strings.HasPrefix(f.Function, "runtime.") ||
+			strings.HasPrefix(f.Function, pkgPrefix) && !strings.HasSuffix(f.File, "_test.go")
+		if !internal && f.File != "" {
+			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
 }
 
 // Unwrap returns the panic value when it is an error.
@@ -93,7 +134,7 @@ func (s Serial) Submit(label string, fn func()) {
 }
 
 func (Serial) launch(d dispatch, wait bool) {
-	if err := execute(&d, nil); err != nil {
+	if err := execute(&d, nil, nil); err != nil {
 		panic(err)
 	}
 }
@@ -111,20 +152,31 @@ func (Serial) launch(d dispatch, wait bool) {
 // One pattern runs on the pool's workers at a time; a pattern started while
 // the pool is busy (from another goroutine, or from inside a body) runs on
 // its calling goroutine alone, with the same results.
+//
+// A pool stops its workers on Close, or once its synchronous instance and
+// all its asynchronous instances are unreachable. Work given to a closed
+// pool panics.
 type Threads struct {
 	pool *pool
-	q    *queue // nil for the synchronous instance
+	q    *queue   // nil for the synchronous instance
+	root *Threads // an asynchronous instance's synchronous instance
 }
 
 // NewThreads starts a pool of n participants (the caller and n-1 worker
 // goroutines). With n <= 0 the size comes from the KOKKOS_NUM_THREADS
 // environment variable if it is set to a positive integer, and from
-// runtime.GOMAXPROCS(0) otherwise. Close stops the workers.
+// runtime.GOMAXPROCS(0) otherwise. Close stops the workers; so does the
+// garbage collector when the pool and its instances become unreachable.
 func NewThreads(n int) *Threads {
 	if n <= 0 {
 		n = defaultThreads()
 	}
-	return &Threads{pool: newPool(n)}
+	t := &Threads{pool: newPool(n)}
+	// The workers hold the pool, never t; every asynchronous instance holds
+	// t, and so does its queue while it has work. So t becomes unreachable
+	// only when nothing can give the pool work any more.
+	runtime.AddCleanup(t, (*pool).close, t.pool)
+	return t
 }
 
 func defaultThreads() int {
@@ -136,7 +188,11 @@ func defaultThreads() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-var defaultThreadsSpace = sync.OnceValue(func() *Threads { return NewThreads(0) })
+var defaultThreadsSpace = sync.OnceValue(func() *Threads {
+	t := NewThreads(0)
+	t.pool.isDefault = true
+	return t
+})
 
 // DefaultExecutionSpace returns the default execution space: the
 // synchronous instance of a process-wide Threads pool, sized from
@@ -164,19 +220,38 @@ func (t *Threads) Async() bool { return t.q != nil }
 // submitted to it runs in submission order on a goroutine of its own,
 // concurrently with the caller and with other instances: ParallelFor and
 // Submit return at once, Fence waits. ParallelReduce and ParallelScan wait
-// for their own result (and so for the instance's earlier work).
+// for their own result (and so for the instance's earlier work); called
+// from work running on the instance itself, they run at once, inline, as
+// part of that work.
 func (t *Threads) NewInstance() *Threads {
-	return &Threads{pool: t.pool, q: newQueue()}
+	root := t
+	if t.root != nil {
+		root = t.root
+	}
+	inst := &Threads{pool: t.pool, q: newQueue(t.pool), root: root}
+	// The queue's goroutine, parked between bursts of work, ends when the
+	// instance is unreachable; the queue never holds inst.
+	runtime.AddCleanup(inst, (*queue).stop, inst.q)
+	return inst
 }
 
-// Fence waits for all work submitted to the instance and returns the first
-// panic among it as a *PanicError, once. On the synchronous instance it
-// returns nil at once.
+// Fence waits for all work submitted to the instance before the call and
+// returns the first error among the work that finished since the
+// instance's previous Fence: a panic as a *PanicError, a failed DeepCopyOn
+// or FillOn as the copy's error. The package-level Fence reports the same
+// errors independently (see Fence). On the synchronous instance it returns
+// nil at once.
+//
+// Called from work running on the instance (a submitted function, or a
+// body of a pattern the instance runs), Fence cannot wait, because that
+// work finishes only after Fence returns: it returns an error wrapping
+// ErrWouldDeadlock. So it does when the instance's work waits, through
+// other instances, for the work that calls Fence.
 func (t *Threads) Fence() error {
 	if t.q == nil {
 		return nil
 	}
-	return t.q.fence()
+	return t.q.fence("Threads.Fence")
 }
 
 // Submit runs fn on the instance after the work submitted before it; see
@@ -186,182 +261,44 @@ func (t *Threads) Submit(label string, fn func()) {
 }
 
 func (t *Threads) launch(d dispatch, wait bool) {
+	if t.pool.stop.Load() {
+		panic(fmt.Sprintf("kokkos: %s %q: Threads pool closed; give work to a pool that is open (NewThreads)", d.kind, d.label))
+	}
 	if t.q == nil {
-		if err := execute(&d, t.pool); err != nil {
+		if err := execute(&d, t.pool, nil); err != nil {
 			panic(err)
 		}
 		return
 	}
-	t.q.push(&d, t.pool, wait)
+	t.q.push(&d, wait, t.root)
 }
 
-// Close fences the instance; on a pool's synchronous instance it then stops
-// the pool's workers. A pool must not be used after Close, nor the default
-// pool closed.
+// Close on an asynchronous instance fences it (see Fence) and ends the
+// goroutine that runs its work; work given to it later starts a new one
+// (an unreachable instance ends it too).
+//
+// On a pool's synchronous instance, Close waits for the work submitted to
+// the pool's asynchronous instances (their errors stay for their fences),
+// then stops the pool's workers, without waiting for a pattern that is
+// running. Work given to the pool or its instances afterwards panics with
+// a message naming its label and "pool closed". Closing a closed pool does
+// nothing; closing the default pool panics.
 func (t *Threads) Close() error {
-	err := t.Fence()
-	if t.q == nil {
-		if t == defaultThreadsSpace() {
-			panic("kokkos: Close of the default execution space")
+	if t.q != nil {
+		err := t.q.fence("Threads.Close")
+		if !errors.Is(err, ErrWouldDeadlock) {
+			t.q.stop()
 		}
-		t.pool.close()
+		return err
 	}
-	return err
-}
-
-// Fence waits for all work submitted to every asynchronous instance and
-// for the device work of every backend (see AddDeviceFence), and returns
-// their first errors, joined, or nil. It is Kokkos::fence().
-func Fence() error {
-	registry.mu.Lock()
-	if len(registry.m) == 0 {
-		registry.mu.Unlock()
-		return fenceDevices()
+	if t.pool.isDefault {
+		panic("kokkos: Close of the default execution space")
 	}
-	qs := make([]*queue, 0, len(registry.m))
-	for q := range registry.m {
-		qs = append(qs, q)
+	if err := waitQueues("Threads.Close", t.pool); err != nil {
+		return err
 	}
-	registry.mu.Unlock()
-	var errs []error
-	for _, q := range qs {
-		if err := q.fence(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := fenceDevices(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
-// registry holds the asynchronous instances that have work or an
-// unreported error, for the package-level Fence.
-var registry struct {
-	mu sync.Mutex
-	m  map[*queue]struct{}
-}
-
-// A queue runs an asynchronous instance's work in order on one goroutine,
-// started when work arrives and ended when the queue drains.
-type queue struct {
-	mu        sync.Mutex
-	cond      sync.Cond
-	tasks     []*task
-	running   bool
-	submitted uint64
-	completed uint64
-	err       error
-}
-
-type task struct {
-	d    dispatch
-	pool *pool
-	wait bool
-	seq  uint64
-	err  error
-}
-
-func newQueue() *queue {
-	q := &queue{}
-	q.cond.L = &q.mu
-	return q
-}
-
-// push queues d; with wait it returns when d has run and rethrows its panic.
-func (q *queue) push(d *dispatch, p *pool, wait bool) {
-	t := &task{d: *d, pool: p, wait: wait}
-	q.mu.Lock()
-	q.submitted++
-	t.seq = q.submitted
-	q.tasks = append(q.tasks, t)
-	if !q.running {
-		q.running = true
-		registry.mu.Lock()
-		if registry.m == nil {
-			registry.m = make(map[*queue]struct{})
-		}
-		registry.m[q] = struct{}{}
-		registry.mu.Unlock()
-		go q.drain()
-	}
-	if !wait {
-		q.mu.Unlock()
-		return
-	}
-	for q.completed < t.seq {
-		q.cond.Wait()
-	}
-	q.mu.Unlock()
-	if t.err != nil {
-		panic(t.err)
-	}
-}
-
-func (q *queue) drain() {
-	q.mu.Lock()
-	for len(q.tasks) > 0 {
-		t := q.tasks[0]
-		q.tasks[0] = nil
-		q.tasks = q.tasks[1:]
-		q.mu.Unlock()
-		q.run(t)
-		q.mu.Lock()
-	}
-	q.tasks = nil
-	q.running = false
-	if q.err == nil {
-		registry.mu.Lock()
-		delete(registry.m, q)
-		registry.mu.Unlock()
-	}
-	q.mu.Unlock()
-}
-
-// run executes t and records its outcome. If t calls runtime.Goexit, which
-// ends the queue's goroutine, it records that as t's panic and starts a new
-// goroutine for the rest of the queue.
-func (q *queue) run(t *task) {
-	goexit := true
-	defer func() {
-		if goexit {
-			q.done(t, &PanicError{Label: t.d.label, Value: "runtime.Goexit called in a kernel body"})
-			go q.drain()
-		}
-	}()
-	err := execute(&t.d, t.pool)
-	goexit = false
-	q.done(t, err)
-}
-
-func (q *queue) done(t *task, err error) {
-	q.mu.Lock()
-	if err != nil {
-		if t.wait {
-			t.err = err
-		} else if q.err == nil {
-			q.err = err
-		}
-	}
-	q.completed = t.seq
-	q.cond.Broadcast()
-	q.mu.Unlock()
-}
-
-func (q *queue) fence() error {
-	q.mu.Lock()
-	for q.completed < q.submitted {
-		q.cond.Wait()
-	}
-	err := q.err
-	q.err = nil
-	if !q.running {
-		registry.mu.Lock()
-		delete(registry.m, q)
-		registry.mu.Unlock()
-	}
-	q.mu.Unlock()
-	return err
+	t.pool.close()
+	return nil
 }
 
 var (

@@ -1,13 +1,14 @@
 package kokkos
 
 import (
+	"errors"
 	"sync/atomic"
 	"testing"
 )
 
 func TestDeviceFences(t *testing.T) {
 	var n atomic.Int32
-	AddDeviceFence(func() error { n.Add(1); return nil })
+	defer AddDeviceFence(func() error { n.Add(1); return nil })()
 	host := Must(NewView1[float64]("h", 8))
 	if err := Fill(host, 1); err != nil || n.Load() != 0 {
 		t.Fatalf("a host fill must not fence devices: %v, %d fences", err, n.Load())
@@ -22,5 +23,21 @@ func TestDeviceFences(t *testing.T) {
 	}
 	if err := Fence(); err != nil || n.Load() != 5 {
 		t.Fatalf("Fence runs the device fences: %v, %d", err, n.Load())
+	}
+}
+
+// TestAddDeviceFenceRemove: the function AddDeviceFence returns removes the
+// fence; calling it again does nothing.
+func TestAddDeviceFenceRemove(t *testing.T) {
+	var n atomic.Int32
+	broken := errors.New("fence failed")
+	remove := AddDeviceFence(func() error { n.Add(1); return broken })
+	if err := Fence(); !errors.Is(err, broken) || n.Load() != 1 {
+		t.Fatalf("Fence() = %v after %d calls, want the device fence's error", err, n.Load())
+	}
+	remove()
+	remove()
+	if err := Fence(); err != nil || n.Load() != 1 {
+		t.Fatalf("after remove: Fence() = %v, %d calls", err, n.Load())
 	}
 }

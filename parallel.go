@@ -18,8 +18,9 @@ func (k dispatchKind) String() string {
 
 // A dispatch is one unit of work given to an execution space: a region of
 // units [begin, end) run in chunks by body (or index by index by index), or
-// a task. Every pattern builds one with its label and passes it to launch;
-// execute runs it. Profiling hooks attach in those two functions.
+// a task (task, or work, whose error is the dispatch's error). Every
+// pattern builds one with its label and passes it to launch; execute runs
+// it. Profiling hooks attach in those two functions.
 type dispatch struct {
 	label      string
 	kind       dispatchKind
@@ -28,6 +29,7 @@ type dispatch struct {
 	body       func(lo, hi int)
 	index      func(i int)
 	task       func()
+	work       func() error
 }
 
 // launch hands d to s. It is the one entry point of every pattern.
@@ -38,21 +40,29 @@ func launch(s HostExecutionSpace, d dispatch, wait bool) {
 }
 
 // execute runs d on p (nil: the calling goroutine alone) and returns its
-// first panic.
-func execute(d *dispatch, p *pool) error {
+// first panic, or the error of a work task. owner is the asynchronous
+// instance's queue whose work d is, nil for a synchronous instance.
+func execute(d *dispatch, p *pool, owner *queue) error {
 	var pv *panicked
+	var err error
 	switch {
 	case d.kind == kindTask:
-		pv = runSerial(0, 1, 1, func(int, int) { d.task() }, nil)
+		pv = runSerial(0, 1, 1, func(int, int) {
+			if d.work != nil {
+				err = d.work()
+			} else {
+				d.task()
+			}
+		}, nil)
 	case p == nil:
 		pv = runSerial(d.begin, d.end, d.chunk, d.body, d.index)
 	default:
-		pv = p.run(d.begin, d.end, d.chunk, d.body, d.index)
+		pv = p.run(d.begin, d.end, d.chunk, d.body, d.index, owner)
 	}
 	if pv == nil {
-		return nil
+		return err
 	}
-	return &PanicError{Label: d.label, Value: pv.value, Stack: pv.stack}
+	return &PanicError{Label: d.label, Value: pv.value, Where: pv.where, Stack: pv.stack}
 }
 
 // ParallelFor calls body(i) for every index i of p, concurrently, and

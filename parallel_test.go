@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -147,6 +148,11 @@ func TestAsyncReturnsEarly(t *testing.T) {
 	}
 }
 
+// dropFenceErrors takes the errors of asynchronous work that a test's
+// instance fences reported from the package Fence too, which reports each
+// of them once more, so that later tests see a clean package Fence.
+func dropFenceErrors() { _ = Fence() }
+
 func catchPanic(f func()) (r any) {
 	defer func() { r = recover() }()
 	f()
@@ -154,6 +160,7 @@ func catchPanic(f func()) (r any) {
 }
 
 func TestPanicPropagates(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
 	for _, s := range testSpaces(t) {
 		th, async := s.(*Threads)
 		async = async && th.Async()
@@ -445,6 +452,7 @@ func TestGoexitInBody(t *testing.T) {
 }
 
 func TestGoexitInTask(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
 	inst := DefaultHostExecutionSpace().NewInstance()
 	ran := false
 	inst.Submit("exit", func() { runtime.Goexit() })
@@ -478,4 +486,55 @@ func BenchmarkDispatchWork(b *testing.B) {
 		}
 		wg.Wait()
 	})
+}
+
+// TestPanicErrorNamesBodyLine: a *PanicError names the file and line of the
+// panic in the body first, on every space, also when the panic comes from
+// package code the body called (an out-of-bounds At).
+func TestPanicErrorNamesBodyLine(t *testing.T) {
+	t.Cleanup(dropFenceErrors)
+	_, file, _, _ := runtime.Caller(0)
+	var line atomic.Int64
+	body := func(i int) {
+		if i == 777 {
+			_, _, l, _ := runtime.Caller(0)
+			line.Store(int64(l) + 2)
+			panic("where")
+		}
+	}
+	v := Must(NewView1[float64]("v", 10))
+	var atLine atomic.Int64
+	bodyAt := func(i int) {
+		if i == 777 {
+			_, _, l, _ := runtime.Caller(0)
+			atLine.Store(int64(l) + 2)
+			_ = v.At(i)
+		}
+	}
+	for _, s := range testSpaces(t) {
+		for _, c := range []struct {
+			body func(int)
+			line *atomic.Int64
+		}{{body, &line}, {bodyAt, &atLine}} {
+			var err error
+			r := catchPanic(func() { ParallelFor("where", Range(0, 1000).On(s), c.body) })
+			if th, ok := s.(*Threads); ok && th.Async() {
+				err = s.Fence()
+			} else {
+				err, _ = r.(error)
+			}
+			var pe *PanicError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s: %v (%T), want a *PanicError", spaceName(s), err, err)
+			}
+			want := fmt.Sprintf("%s:%d", filepath.Base(file), c.line.Load())
+			if pe.Where != want {
+				t.Errorf("%s: Where = %q, want %q", spaceName(s), pe.Where, want)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, `kokkos: panic in kernel "where" at `+want+": ") {
+				t.Errorf("%s: message %q does not start with the label and %s", spaceName(s), msg, want)
+			}
+		}
+	}
 }

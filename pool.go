@@ -34,10 +34,11 @@ type cacheLine [64]byte
 // arrives late, or was descheduled, neither delays the caller nor touches
 // the region. The caller waits only for the workers that joined.
 type pool struct {
-	n       int // participants: the caller plus len(workers)
-	workers []*worker
-	mu      sync.Mutex    // held by the goroutine running the current region
-	done    chan struct{} // wakes a parked caller
+	n         int // participants: the caller plus len(workers)
+	workers   []*worker
+	isDefault bool          // the default pool, which cannot be closed
+	mu        sync.Mutex    // held by the goroutine running the current region
+	done      chan struct{} // wakes a parked caller
 
 	// gen has a cache line of its own: every idle worker polls it, and a
 	// line shared by all of them would be invalidated in all of them at
@@ -64,6 +65,7 @@ type pool struct {
 	chunk  int
 	body   func(lo, hi int)
 	index  func(i int)
+	owner  *queue // the asynchronous instance whose work the region is
 	stop   atomic.Bool
 
 	_           cacheLine
@@ -76,6 +78,7 @@ const closedRegion = -1 << 40
 
 type worker struct {
 	state atomic.Int32
+	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
 	_     cacheLine
 }
@@ -83,6 +86,13 @@ type worker struct {
 type panicked struct {
 	value any
 	stack []byte
+	where string // see PanicError.Where
+}
+
+// recovered records a panic value r; it is called by the deferred function
+// that recovered it, while the panicking stack is still there.
+func recovered(r any) *panicked {
+	return &panicked{value: r, stack: debug.Stack(), where: panicSite()}
 }
 
 func newPool(n int) *pool {
@@ -96,25 +106,31 @@ func newPool(n int) *pool {
 	return p
 }
 
+// close stops the workers. It does not wait: a region in progress ends
+// normally, its workers leaving when it is done, and a region started
+// afterwards runs on its caller alone (Threads.launch refuses work for a
+// closed pool before it gets here). Closing twice does nothing.
 func (p *pool) close() {
-	p.mu.Lock()
-	p.stop.Store(true)
+	if p.stop.Swap(true) {
+		return
+	}
 	p.gen.Add(1)
 	p.wakeWorkers(len(p.workers))
-	p.mu.Unlock()
 }
 
 // run executes the region on the caller and the workers and returns its
 // first panic. When the pool is busy or has no workers, or the region is a
-// single chunk, the caller runs it alone.
-func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
+// single chunk, the caller runs it alone. owner is the queue whose work the
+// region is (nil for a synchronous instance); a worker inside the region
+// reports it as the queue it runs work of.
+func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int), owner *queue) (pv *panicked) {
 	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
 		return runSerial(begin, end, chunk, body, index)
 	}
 	// finish runs even when a body calls runtime.Goexit on this goroutine,
 	// so the pool is left whole.
 	defer p.finish(&pv)
-	p.end, p.chunk, p.body, p.index = end, chunk, body, index
+	p.end, p.chunk, p.body, p.index, p.owner = end, chunk, body, index, owner
 	p.panicked.Store(nil)
 	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
@@ -137,7 +153,12 @@ func (p *pool) finish(pv **panicked) {
 		p.waitWorkers()
 	}
 	*pv = p.panicked.Load()
-	p.body, p.index = nil, nil
+	if *pv != nil {
+		p.panicked.Store(nil)
+	}
+	// Drop the region's references: the pool outlives every *Threads,
+	// and what it holds stays reachable.
+	p.body, p.index, p.owner = nil, nil, nil
 	p.mu.Unlock()
 }
 
@@ -162,7 +183,7 @@ func (p *pool) participate() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
-			p.panicked.CompareAndSwap(nil, &panicked{r, debug.Stack()})
+			p.panicked.CompareAndSwap(nil, recovered(r))
 		}
 	}()
 	chunk, end := p.chunk, p.end
@@ -185,6 +206,7 @@ func (p *pool) participate() {
 }
 
 func (p *pool) work(w *worker) {
+	w.gid.Store(goid())
 	var last uint64
 	for {
 		last = p.waitRegion(w, last)
@@ -266,7 +288,7 @@ func (p *pool) waitWorkers() {
 func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
 	defer func() {
 		if r := recover(); r != nil {
-			pv = &panicked{r, debug.Stack()}
+			pv = recovered(r)
 		}
 	}()
 	if index != nil {
