@@ -1,7 +1,10 @@
 package kokkos
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +51,27 @@ func TestAtomicViewUpdates(t *testing.T) {
 	ParallelFor("set", Range(0, 10000).On(pool), func(i int) { last.Set(0, float64(i)) })
 	if x := last.At(0); x < 0 || x >= 10000 || x != float64(int(x)) {
 		t.Fatalf("torn value %v", x)
+	}
+}
+
+// TestAtomicRefusesPointers checks that the Atomic trait refuses element
+// types holding Go pointers, whose atomic stores would bypass the garbage
+// collector's write barrier, with an error wrapping ErrElementType that
+// names the type.
+func TestAtomicRefusesPointers(t *testing.T) {
+	type withPtr struct{ P *int }
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{err2(NewView1[*int]("p", 4, WithTraits(Atomic))), `view "p" with extents (4): the Atomic trait cannot take element type *int: it holds Go pointers`},
+		{err2(NewView1[map[int]int]("m", 4, WithTraits(Atomic))), `element type map[int]int: it holds Go pointers`},
+		{err2(NewView1[withPtr]("w", 4, WithTraits(Atomic))), `element type kokkos.withPtr: it holds Go pointers`},
+		{err2(WrapView1(make([]*int, 4), 4, WithTraits(Atomic))), `element type *int: it holds Go pointers`},
+		{err2(NewView1[int16]("s", 4, WithTraits(Atomic))), `the Atomic trait needs an element type of 4 or 8 bytes, int16 has 2`},
+	} {
+		if !errors.Is(c.err, ErrElementType) || !strings.Contains(fmt.Sprint(c.err), c.want) {
+			t.Errorf("error %v, want ErrElementType and %q", c.err, c.want)
+		}
 	}
 }

@@ -130,11 +130,18 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	return data[:span:span], rec, cfg.layout, flags, nil
 }
 
+// traitFlags returns the view flags of traits t, and an error wrapping
+// ErrElementType when T cannot take them. The Atomic trait stores elements
+// with sync/atomic on their bits, which writes no garbage collector's write
+// barrier: T must hold no Go pointers.
 func traitFlags[T any](t Trait) (viewFlags, error) {
 	var f viewFlags
 	if t&Atomic != 0 {
+		if typeinfo.HasPointers(reflect.TypeFor[T]()) {
+			return 0, errorf(ErrElementType, "the Atomic trait cannot take element type %v: it holds Go pointers, which an atomic store would write without the garbage collector's write barrier", reflect.TypeFor[T]())
+		}
 		if s := sizeOf[T](); s != 4 && s != 8 {
-			return 0, fmt.Errorf("the Atomic trait needs an element type of 4 or 8 bytes, %v has %d", reflect.TypeFor[T](), s)
+			return 0, errorf(ErrElementType, "the Atomic trait needs an element type of 4 or 8 bytes, %v has %d", reflect.TypeFor[T](), s)
 		}
 		f |= flagAtomic
 	}
