@@ -1,7 +1,8 @@
 // Command gendyn writes dynrank_gen.go (the fixed-arity accessors and the
 // rank conversions of DynRankView) and offset_gen.go (the rank-specific
 // offset views OffsetView1 to OffsetView8), each from one template, so that
-// every rank has inlinable accessors.
+// every rank has inlinable accessors, and ref_gen_test.go, which tests each
+// rank's Ref and the accessors of each rank's views with the Atomic trait.
 package main
 
 import (
@@ -20,6 +21,7 @@ type rank struct {
 func main() {
 	write("dynrank_gen.go", dynTmpl, 0, "import \"unsafe\"\n", "")
 	write("offset_gen.go", offsetTmpl, 1, "import \"unsafe\"\n", "")
+	write("ref_gen_test.go", refTestTmpl, 0, "import (\n\t\"math/rand/v2\"\n\t\"strings\"\n\t\"testing\"\n\n\t\"github.com/gokkos/kokkos/internal/testutil\"\n)\n", "")
 }
 
 func write(file, tmpl string, lo int, imports, tail string) {
@@ -396,4 +398,114 @@ func (o *OffsetView{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) OffsetVie
 	return w
 }
 {{end}}
+`
+
+const refTestTmpl = `
+{{$n := .N}}
+{{- if $n}}
+// TestOffsetView{{$n}}Ref stores, updates and loads random values at every
+// index of an OffsetView{{$n}} through Ref, with the Atomic trait and without it,
+// against a reference map, and checks that the plain accessors of the
+// Atomic one panic, naming the view and Ref.
+func TestOffsetView{{$n}}Ref(t *testing.T) {
+	rng := rand.New(rand.NewPCG({{$n}}, 79))
+	ext := randExtents(rng, {{$n}}, 1, 3)
+	var beg [{{$n}}]int
+	var bounds [{{$n}}]IndexRange
+	for r := range beg {
+		beg[r] = rng.IntN(9) - 4
+		bounds[r] = Bounds(beg[r], beg[r]+ext[r]-1)
+	}
+	for _, traits := range []Trait{0, Atomic} {
+		o, err := NewOffsetView{{$n}}[float32]("o{{$n}}", {{list $n "bounds[#]" ", "}}, WithTraits(traits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := map[[MaxRank]int]float32{}
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			x, y := float32(rng.IntN(4000)+1)/4, float32(rng.IntN(4000)+1)/4
+			o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Store(x)
+			if old := o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Sub(y); old != x {
+				t.Fatalf("rank {{$n}} %v: Sub at %v returned %v, want %v", traits, idx, old, x)
+			}
+			ref[k] = x - y
+		})
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			if got := o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Load(); got != ref[k] || traits == 0 && o.At({{list $n "beg[#]+idx[#]" ", "}}) != ref[k] {
+				t.Fatalf("rank {{$n}} %v: Ref at %v holds %v, want %v", traits, idx, got, ref[k])
+			}
+		})
+		if traits == 0 {
+			continue
+		}
+		for _, c := range []struct {
+			op string
+			f  func()
+		}{
+			{"At", func() { o.At({{list $n "beg[#]" ", "}}) }},
+			{"Set", func() { o.Set({{list $n "beg[#]" ", "}}, 1) }},
+			{"Ptr", func() { o.Ptr({{list $n "beg[#]" ", "}}) }},
+			{"Data", func() { o.Data() }},
+		} {
+			msg := panicMessage(c.f)
+			if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"o{{$n}}\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+				t.Errorf("rank {{$n}}: %s panics with %q", c.op, msg)
+			}
+		}
+	}
+}
+{{end}}
+// TestDynRankViewRef{{$n}} stores, updates and loads random values at every
+// index of a rank-{{$n}} DynRankView through Ref{{$n}} and Ref, with the Atomic
+// trait and without it, against a reference map, and checks that At{{$n}},
+// Set{{$n}} and Ptr{{$n}} of the Atomic one panic, naming the view and Ref.
+func TestDynRankViewRef{{$n}}(t *testing.T) {
+	rng := rand.New(rand.NewPCG({{$n}}, 80))
+	ext := randExtents(rng, {{$n}}, 1, 3)
+	for _, traits := range []Trait{0, Atomic} {
+		d, err := NewDynRankView[int16]("d{{$n}}", ext, WithTraits(traits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := map[[MaxRank]int]int16{}
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			x, y := int16(rng.Uint32()|1), int16(rng.Uint32()|2)
+			d.Ref{{$n}}({{list $n "idx[#]" ", "}}).Store(x)
+			if old := d.Ref(idx...).Xor(y); old != x {
+				t.Fatalf("rank {{$n}} %v: Xor at %v returned %d, want %d", traits, idx, old, x)
+			}
+			ref[k] = x ^ y
+		})
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			if got := d.Ref{{$n}}({{list $n "idx[#]" ", "}}).Load(); got != ref[k] || traits == 0 && d.At{{$n}}({{list $n "idx[#]" ", "}}) != ref[k] {
+				t.Fatalf("rank {{$n}} %v: Ref{{$n}} at %v holds %d, want %d", traits, idx, got, ref[k])
+			}
+		})
+		if traits == 0 {
+			continue
+		}
+		for _, c := range []struct {
+			op string
+			f  func()
+		}{
+			{"At", func() { d.At{{$n}}({{list $n "0" ", "}}) }},
+			{"Set", func() { d.Set{{$n}}({{list $n "0" ", "}}{{if $n}}, {{end}}1) }},
+			{"Ptr", func() { d.Ptr{{$n}}({{list $n "0" ", "}}) }},
+			{"At", func() { d.At({{list $n "0" ", "}}) }},
+		} {
+			msg := panicMessage(c.f)
+			if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"d{{$n}}\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+				t.Errorf("rank {{$n}}: %s panics with %q", c.op, msg)
+			}
+		}
+	}
+}
 `
