@@ -2,7 +2,9 @@ package kokkos
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/internal/typeinfo"
@@ -81,8 +83,28 @@ func update[T any](p *T, f func(T) T) T {
 func (r Ref[T]) Add(x T) (old T) {
 	switch r.kind("Add", true) {
 	case kindInt, kindUint:
+		// The common sizes call the sync/atomic intrinsics directly: Add
+		// is the most frequent update, and the calls through byUint and
+		// AtomicFetchAdd measured as much time as the atomic instruction.
+		switch unsafe.Sizeof(x) {
+		case 8:
+			u := bitsOf(x)
+			return fromBits[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), u) - u)
+		case 4:
+			u := uint32(bitsOf(x))
+			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(r.p)), u) - u))
+		}
 		return byUint(r.p, x, AtomicFetchAdd[uint8], AtomicFetchAdd[uint16], AtomicFetchAdd[uint32], AtomicFetchAdd[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			p, y := (*uint64)(unsafe.Pointer(r.p)), as[float64](x)
+			for {
+				o := atomic.LoadUint64(p)
+				if atomic.CompareAndSwapUint64(p, o, math.Float64bits(math.Float64frombits(o)+y)) {
+					return fromBits[T](o)
+				}
+			}
+		}
 		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
 	case kindComplex:
 		return update(r.p, func(o T) T { return as[T](as[complex64](o) + as[complex64](x)) })
@@ -158,11 +180,14 @@ func (r Ref[T]) Xor(x T) (old T) {
 	panic(r.typeMessage("Xor", "an integer"))
 }
 
-// elemKind says what the Ref methods can do with an element type.
+// elemKind says what the Ref methods can do with an element type. A view
+// records its element type's kind in its flags (see flagKindShift), so
+// that a Ref's methods need not look at the type each time.
 type elemKind uint8
 
 const (
-	kindNone    elemKind = iota // nothing: a size other than 1, 2, 4, 8 bytes, or Go pointers
+	kindUnknown elemKind = iota // not recorded: ask elemKindOf
+	kindNone                    // nothing: a size other than 1, 2, 4, 8 bytes, or Go pointers
 	kindBits                    // Load, Store and Update: bool, arrays and structs
 	kindInt                     // all methods, signed
 	kindUint                    // all methods, unsigned
@@ -170,9 +195,8 @@ const (
 	kindComplex                 // complex64: Load, Store, Update, Add and Sub
 )
 
-// elemKindOf returns the elemKind of T. It reads T's kind through reflect,
-// which costs a few nanoseconds next to the atomic instruction, and walks
-// the fields only of types that are not numbers.
+// elemKindOf returns the elemKind of T, through reflect; it walks the
+// fields only of types that are not numbers.
 func elemKindOf[T any]() elemKind {
 	t := reflect.TypeFor[T]()
 	switch t.Kind() {
@@ -185,10 +209,10 @@ func elemKindOf[T any]() elemKind {
 	case reflect.Complex64:
 		return kindComplex
 	}
-	if atomicTypeProblem[T]() != "" {
-		return kindNone
+	if s := t.Size(); (s == 1 || s == 2 || s == 4 || s == 8) && !typeinfo.HasPointers(t) {
+		return kindBits
 	}
-	return kindBits
+	return kindNone
 }
 
 // atomicTypeProblem returns "" when Ref can update elements of type T
@@ -236,6 +260,17 @@ func atomicDataError[T any](flags viewFlags, data []T) error {
 // zero Ref, a write to a read-only view, an element type that Ref cannot
 // update atomically and a misaligned element.
 func (r Ref[T]) kind(op string, write bool) elemKind {
+	k := elemKind(r.flags >> flagKindShift)
+	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || uintptr(unsafe.Pointer(r.p))%unsafe.Sizeof(*r.p) != 0 {
+		return r.check(op, write)
+	}
+	return k
+}
+
+// check is kind's slow path: it finds the kind of a view that did not record
+// it (one made by ViewFromAllocation1), and panics with the reason for any
+// other failure.
+func (r Ref[T]) check(op string, write bool) elemKind {
 	if r.p == nil {
 		panic("kokkos: " + op + " through the zero Ref, which refers to no element")
 	}

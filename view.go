@@ -17,6 +17,11 @@ const (
 	flagReadOnly viewFlags = 1 << iota
 	flagAtomic             // the Atomic trait: elements only through Ref
 	flagNoHost             // the host cannot access the elements
+
+	// The bits from flagKindShift up hold the elemKind of the element
+	// type, for Ref; kindUnknown where the view was not made by build or
+	// wrap.
+	flagKindShift = 3
 )
 
 func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
@@ -136,11 +141,12 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	return data[:span:span], rec, cfg.layout, flags, nil
 }
 
-// traitFlags returns the view flags of traits t, and an error wrapping
-// ErrElementType when T cannot take them: the Atomic trait needs an element
-// type that Ref can update atomically (see atomicTypeError).
+// traitFlags returns the view flags of traits t and element type T, and an
+// error wrapping ErrElementType when T cannot take the traits: the Atomic
+// trait needs an element type that Ref can update atomically (see
+// atomicTypeError).
 func traitFlags[T any](t Trait) (viewFlags, error) {
-	var f viewFlags
+	f := viewFlags(elemKindOf[T]()) << flagKindShift
 	if t&Atomic != 0 {
 		if err := atomicTypeError[T](); err != nil {
 			return 0, err
