@@ -18,9 +18,10 @@ type OffsetView1[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View1's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View1's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -115,8 +116,8 @@ func (o *OffsetView1[T]) At(i0 int) T {
 // Set stores x at (i0). It panics like At, and for a read-only
 // view.
 func (o *OffsetView1[T]) Set(i0 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError1[T]{*o, opSet, [1]int{i0}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -127,7 +128,7 @@ func (o *OffsetView1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError1[T]{*o, opPtr, [1]int{i0}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -304,9 +305,10 @@ type OffsetView2[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View2's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View2's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -403,8 +405,8 @@ func (o *OffsetView2[T]) At(i0, i1 int) T {
 // Set stores x at (i0, i1). It panics like At, and for a read-only
 // view.
 func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError2[T]{*o, opSet, [2]int{i0, i1}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -415,7 +417,7 @@ func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError2[T]{*o, opPtr, [2]int{i0, i1}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -616,9 +618,10 @@ type OffsetView3[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View3's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View3's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -717,8 +720,8 @@ func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
 // Set stores x at (i0, i1, i2). It panics like At, and for a read-only
 // view.
 func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError3[T]{*o, opSet, [3]int{i0, i1, i2}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -729,7 +732,7 @@ func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError3[T]{*o, opPtr, [3]int{i0, i1, i2}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -954,9 +957,10 @@ type OffsetView4[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View4's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View4's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -1057,8 +1061,8 @@ func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
 // Set stores x at (i0, i1, i2, i3). It panics like At, and for a read-only
 // view.
 func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError4[T]{*o, opSet, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -1069,7 +1073,7 @@ func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError4[T]{*o, opPtr, [4]int{i0, i1, i2, i3}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1318,9 +1322,10 @@ type OffsetView5[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View5's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View5's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -1423,8 +1428,8 @@ func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Set stores x at (i0, i1, i2, i3, i4). It panics like At, and for a read-only
 // view.
 func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError5[T]{*o, opSet, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -1435,7 +1440,7 @@ func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError5[T]{*o, opPtr, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1708,9 +1713,10 @@ type OffsetView6[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View6's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View6's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -1815,8 +1821,8 @@ func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5). It panics like At, and for a read-only
 // view.
 func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError6[T]{*o, opSet, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -1827,7 +1833,7 @@ func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError6[T]{*o, opPtr, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -2124,9 +2130,10 @@ type OffsetView7[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View7's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View7's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -2233,8 +2240,8 @@ func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6). It panics like At, and for a read-only
 // view.
 func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError7[T]{*o, opSet, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -2245,7 +2252,7 @@ func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError7[T]{*o, opPtr, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -2566,9 +2573,10 @@ type OffsetView8[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View8's lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View8's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -2677,8 +2685,8 @@ func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At, and for a read-only
 // view.
 func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError8[T]{*o, opSet, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -2689,7 +2697,7 @@ func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if o.plain == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError8[T]{*o, opPtr, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At

@@ -118,9 +118,10 @@ type OffsetView{{$n}}[T any] struct {
 	data []T
 	base int
 	// plain is data's first element where the host can access the
-	// elements with plain loads and stores, and nil where it cannot or
-	// must not (the Atomic trait): At's test of it covers both, as
-	// View{{$n}}'s lim0 does.
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View{{$n}}'s lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
 	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
@@ -219,8 +220,8 @@ func (o *OffsetView{{$n}}[T]) At({{list $n "i#" ", "}} int) T {
 // Set stores x at ({{list $n "i#" ", "}}). It panics like At, and for a read-only
 // view.
 func (o *OffsetView{{$n}}[T]) Set({{list $n "i#" ", "}} int, x T) {
-	p := o.plain
-	if p == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&flagReadOnly != 0 {
+	p := unsafe.SliceData(o.data)
+	if p == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError{{$n}}[T]{*o, opSet, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	// Indices within the ranges address the view's span (see At).
@@ -231,7 +232,7 @@ func (o *OffsetView{{$n}}[T]) Set({{list $n "i#" ", "}} int, x T) {
 // Ptr returns a pointer to the element at ({{list $n "i#" ", "}}). It panics like At,
 // and for a read-only view.
 func (o *OffsetView{{$n}}[T]) Ptr({{list $n "i#" ", "}} int) *T {
-	if o.plain == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&flagReadOnly != 0 {
+	if o.data == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&(flagReadOnly|flagAtomic) != 0 {
 		panic(offsetAccessError{{$n}}[T]{*o, opPtr, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
