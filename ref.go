@@ -97,7 +97,7 @@ func (r Ref[T]) Add(x T) (old T) {
 		return byUint(r.p, x, AtomicFetchAdd[uint8], AtomicFetchAdd[uint16], AtomicFetchAdd[uint32], AtomicFetchAdd[uint64])
 	case kindFloat:
 		if unsafe.Sizeof(x) == 8 {
-			p, y := (*uint64)(unsafe.Pointer(r.p)), as[float64](x)
+			p, y := (*uint64)(unsafe.Pointer(r.p)), bitcast[float64](x)
 			for {
 				o := atomic.LoadUint64(p)
 				if atomic.CompareAndSwapUint64(p, o, math.Float64bits(math.Float64frombits(o)+y)) {
@@ -107,7 +107,7 @@ func (r Ref[T]) Add(x T) (old T) {
 		}
 		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return as[T](as[complex64](o) + as[complex64](x)) })
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) + bitcast[complex64](x)) })
 	}
 	panic(r.typeMessage("Add", "an integer, floating-point or complex64"))
 }
@@ -120,7 +120,7 @@ func (r Ref[T]) Sub(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchSub[float32], AtomicFetchSub[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return as[T](as[complex64](o) - as[complex64](x)) })
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) - bitcast[complex64](x)) })
 	}
 	panic(r.typeMessage("Sub", "an integer, floating-point or complex64"))
 }
@@ -293,8 +293,8 @@ func (r Ref[T]) typeMessage(op, need string) string {
 		op, r.rec.Label(), need, reflect.TypeFor[T]())
 }
 
-// as reinterprets the bits of x as a U of the same size.
-func as[U, T any](x T) U { return *(*U)(unsafe.Pointer(&x)) }
+// bitcast reinterprets the bits of x as a U of the same size.
+func bitcast[U, T any](x T) U { return *(*U)(unsafe.Pointer(&x)) }
 
 // byUint applies the fetch-and-op f8, f16, f32 or f64 of the unsigned
 // integer type of T's size to *p and x, and returns the old value as a T.
@@ -303,7 +303,7 @@ func byUint[T any](p *T, x T, f8 func(*uint8, uint8) uint8, f16 func(*uint16, ui
 	f32 func(*uint32, uint32) uint32, f64 func(*uint64, uint64) uint64) T {
 	switch unsafe.Sizeof(x) {
 	case 8:
-		return as[T](f64((*uint64)(unsafe.Pointer(p)), as[uint64](x)))
+		return bitcast[T](f64((*uint64)(unsafe.Pointer(p)), bitcast[uint64](x)))
 	case 4:
 		return fromBits[T](uint64(f32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(x)))))
 	case 2:
@@ -317,7 +317,7 @@ func byInt[T any](p *T, x T, f8 func(*int8, int8) int8, f16 func(*int16, int16) 
 	f32 func(*int32, int32) int32, f64 func(*int64, int64) int64) T {
 	switch unsafe.Sizeof(x) {
 	case 8:
-		return as[T](f64((*int64)(unsafe.Pointer(p)), as[int64](x)))
+		return bitcast[T](f64((*int64)(unsafe.Pointer(p)), bitcast[int64](x)))
 	case 4:
 		return fromBits[T](uint64(uint32(f32((*int32)(unsafe.Pointer(p)), int32(bitsOf(x))))))
 	case 2:
@@ -329,7 +329,7 @@ func byInt[T any](p *T, x T, f8 func(*int8, int8) int8, f16 func(*int16, int16) 
 // byFloat is byUint for float32 and float64.
 func byFloat[T any](p *T, x T, f32 func(*float32, float32) float32, f64 func(*float64, float64) float64) T {
 	if unsafe.Sizeof(x) == 8 {
-		return as[T](f64((*float64)(unsafe.Pointer(p)), as[float64](x)))
+		return bitcast[T](f64((*float64)(unsafe.Pointer(p)), bitcast[float64](x)))
 	}
-	return fromBits[T](uint64(as[uint32](f32((*float32)(unsafe.Pointer(p)), fromBits[float32](bitsOf(x))))))
+	return fromBits[T](uint64(bitcast[uint32](f32((*float32)(unsafe.Pointer(p)), fromBits[float32](bitsOf(x))))))
 }
