@@ -92,7 +92,14 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 		if !cfg.space.HostAccessible() {
 			return fail(errorf(ErrNoCopySpace, "memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
 		}
-		data := make([]T, span)
+		n := span
+		if flags&flagAtomic != 0 && size < 4 {
+			// Whole aligned 4-byte words, so that the compare-and-swap
+			// that updates a 1- or 2-byte element on its word touches no
+			// other object.
+			n = (span*size + 3) / 4 * 4 / size
+		}
+		data := make([]T, n)[:span:span]
 		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
