@@ -29,7 +29,9 @@ import (
 // methods panic for other types). An element of 1 or 2 bytes is updated by
 // a compare-and-swap on the aligned 4-byte word that holds it, as AtomicAdd
 // does: a plain write to a neighbouring byte of that word, outside the view
-// or through a view without the Atomic trait, races with it. Load, Store
+// or through a view without the Atomic trait, races with it. (The
+// allocating constructors give an Atomic view of such elements whole words,
+// so only wrapped slices and views without the trait have such neighbours.) Load, Store
 // and Update take any such type. T is not constrained to numbers, so the
 // arithmetic methods check the type when called and panic for a type they
 // do not fit: Add and Sub need an integer, floating-point or complex64 type;
