@@ -31,12 +31,13 @@ import (
 // does: a plain write to a neighbouring byte of that word, outside the view
 // or through a view without the Atomic trait, races with it. (The
 // allocating constructors give an Atomic view of such elements whole words,
-// so only wrapped slices and views without the trait have such neighbours.) Load, Store
-// and Update take any such type. T is not constrained to numbers, so the
-// arithmetic methods check the type when called and panic for a type they
-// do not fit: Add and Sub need an integer, floating-point or complex64 type;
-// Min and Max an integer or floating-point one; And, Or and Xor an integer
-// one.
+// so only wrapped slices and views without the trait have such neighbours.)
+//
+// Load, Store and Update take any such type. T is not constrained to
+// numbers, so the arithmetic methods check the type when called and panic
+// for a type they do not fit: Add and Sub need an integer, floating-point or
+// complex64 type; Min and Max an integer or floating-point one; And, Or and
+// Xor an integer one.
 //
 // The update methods return the value the element held before the update,
 // as Kokkos's atomic_fetch_add and its siblings. Floating-point values are
