@@ -165,8 +165,11 @@ func AtomicCompareExchange[T Number](p *T, expected, desired T) T {
 	}
 }
 
+// The helpers below act on the bits of any T of 1, 2, 4 or 8 bytes, so
+// that Ref serves element types that are not Numbers too.
+
 // bitsOf returns v's bit pattern, zero-extended.
-func bitsOf[T Number](v T) uint64 {
+func bitsOf[T any](v T) uint64 {
 	switch unsafe.Sizeof(v) {
 	case 8:
 		return *(*uint64)(unsafe.Pointer(&v))
@@ -179,7 +182,7 @@ func bitsOf[T Number](v T) uint64 {
 }
 
 // fromBits returns the T whose bit pattern is the low bits of u.
-func fromBits[T Number](u uint64) T {
+func fromBits[T any](u uint64) T {
 	var v T
 	switch unsafe.Sizeof(v) {
 	case 8:
@@ -195,7 +198,7 @@ func fromBits[T Number](u uint64) T {
 }
 
 // atomicLoad returns *p, read atomically.
-func atomicLoad[T Number](p *T) T {
+func atomicLoad[T any](p *T) T {
 	switch unsafe.Sizeof(*p) {
 	case 8:
 		return fromBits[T](atomic.LoadUint64((*uint64)(unsafe.Pointer(p))))
@@ -207,7 +210,7 @@ func atomicLoad[T Number](p *T) T {
 }
 
 // atomicStore stores v in *p atomically.
-func atomicStore[T Number](p *T, v T) {
+func atomicStore[T any](p *T, v T) {
 	switch unsafe.Sizeof(v) {
 	case 8:
 		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), bitsOf(v))
@@ -216,11 +219,15 @@ func atomicStore[T Number](p *T, v T) {
 		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(v)))
 		return
 	}
-	AtomicExchange(p, v)
+	for {
+		if atomicCAS(p, atomicLoad(p), v) {
+			return
+		}
+	}
 }
 
 // atomicCAS stores n in *p if *p holds old's bit pattern.
-func atomicCAS[T Number](p *T, old, n T) bool {
+func atomicCAS[T any](p *T, old, n T) bool {
 	switch unsafe.Sizeof(old) {
 	case 8:
 		return atomic.CompareAndSwapUint64((*uint64)(unsafe.Pointer(p)), bitsOf(old), bitsOf(n))
@@ -242,7 +249,7 @@ func atomicCAS[T Number](p *T, old, n T) bool {
 
 // subword returns the aligned 32-bit word holding the 8- or 16-bit *p, the
 // shift of *p's bits within the word's value, and their mask.
-func subword[T Number](p *T) (w *uint32, shift, mask uint32) {
+func subword[T any](p *T) (w *uint32, shift, mask uint32) {
 	size := uint32(unsafe.Sizeof(*p))
 	off := uint32(uintptr(unsafe.Pointer(p)) & 3)
 	w = (*uint32)(unsafe.Add(unsafe.Pointer(p), -int(off)))

@@ -14,10 +14,11 @@ import (
 // copying.
 //
 // Element access has a fixed-arity form per rank (At2(i, j), Set3(i, j, k,
-// x), Ptr1(i), ...), which inlines to the same index arithmetic as a
-// View2 or View3 plus one check of the rank, a variadic form At(idx...) and
-// Kokkos's Access form, which also takes indices past the rank when they are
-// 0.
+// x), Ptr1(i), Ref2(i, j), ...), which inlines to the same index arithmetic
+// as a View2 or View3 plus one check of the rank, a variadic form At(idx...)
+// and Kokkos's Access form, which also takes indices past the rank when they
+// are 0. A view with the Atomic trait is accessed only through Ref (see
+// View1).
 //
 // Copying a DynRankView copies the reference, not the elements. The zero
 // value is an unallocated view of rank 0. Methods take pointer receivers so
@@ -25,9 +26,10 @@ import (
 type DynRankView[T any] struct {
 	data []T
 	rank int
-	// hostRank is rank+1 where the host can access the elements (data is
-	// not nil) and 0 elsewhere, the zero view included, so that one compare
-	// checks both the rank and the access in At0 ... At8.
+	// hostRank is rank+1 where the host can access the elements with
+	// plain loads (data is not nil and the view has no Atomic trait) and 0
+	// elsewhere, the zero view included, so that one compare checks both
+	// the rank and the access in At0 ... At8.
 	hostRank int
 	ext      [MaxRank]int // 1 past the rank
 	str      [MaxRank]int // 0 past the rank
@@ -118,10 +120,10 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 	return d
 }
 
-// setHostRank sets hostRank from data and rank.
+// setHostRank sets hostRank from data, flags and rank.
 func (d *DynRankView[T]) setHostRank() {
 	d.hostRank = 0
-	if d.data != nil {
+	if d.data != nil && d.flags&flagAtomic == 0 {
 		d.hostRank = d.rank + 1
 	}
 }
@@ -141,42 +143,52 @@ func (d *DynRankView[T]) rankError(op string, want int) error {
 // of them. It panics like At2, and when the number of indices is not the
 // rank. The fixed-arity forms (At2, At3, ...) are faster.
 func (d *DynRankView[T]) At(idx ...int) T {
-	return d.data[d.offset("At", false, idx)]
+	return d.data[d.offset(opAt, idx)]
 }
 
 // Set stores x at the given indices; there must be exactly Rank of them.
 // It panics like Set2, and when the number of indices is not the rank.
 func (d *DynRankView[T]) Set(x T, idx ...int) {
-	p := &d.data[d.offset("Set", true, idx)]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[d.offset(opSet, idx)] = x
 }
 
 // Ptr returns a pointer to the element at the given indices; there must be
 // exactly Rank of them. It panics like Ptr2, and when the number of indices
 // is not the rank.
 func (d *DynRankView[T]) Ptr(idx ...int) *T {
-	return &d.data[d.offset("Ptr", true, idx)]
+	return &d.data[d.offset(opPtr, idx)]
+}
+
+// Ref returns a reference to the element at the given indices, through
+// which it is loaded, stored and updated atomically (see Ref); there must be
+// exactly Rank of them. It panics like Ref2, and when the number of indices
+// is not the rank.
+func (d *DynRankView[T]) Ref(idx ...int) Ref[T] {
+	return Ref[T]{&d.data[d.offset(opRef, idx)], d.rec, d.flags}
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between Rank and 8 indices, and those past the rank must be 0.
+// takes between Rank and 8 indices, and those past the rank must be 0. It
+// panics like At2.
 func (d *DynRankView[T]) Access(idx ...int) T {
-	if d.data == nil {
-		panic(dynAccessError[T]{*d, false, d.rank, [MaxRank]int{}})
+	if d.data == nil || d.flags&flagAtomic != 0 {
+		noDataPanic("Access", d.rec, d.flags, d.data != nil)
 	}
 	return d.data[accessOffset(d.rec, d.ext[:d.rank], d.str[:d.rank], idx)]
 }
 
-// offset checks a variadic access and returns the element's offset.
-func (d *DynRankView[T]) offset(op string, write bool, idx []int) int {
+// offset checks a variadic access by op and returns the element's offset.
+func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 	if len(idx) != d.rank {
-		panic(fmt.Sprintf("kokkos: %s of rank-%d DynRankView %q with %d indices %s: give exactly %d", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank))
+		panic(fmt.Sprintf("kokkos: %v of rank-%d DynRankView %q with %d indices %s: give exactly %d", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank))
 	}
-	bad := d.data == nil || (write && d.flags&(flagReadOnly|flagNoHost) != 0)
+	bad := d.data == nil
+	switch op {
+	case opAt:
+		bad = bad || d.flags&flagAtomic != 0
+	case opSet, opPtr:
+		bad = bad || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	}
 	o := 0
 	for r, i := range idx {
 		if uint(i) >= uint(d.ext[r]) {
@@ -185,33 +197,33 @@ func (d *DynRankView[T]) offset(op string, write bool, idx []int) int {
 		o += i * d.str[r]
 	}
 	if bad {
-		e := dynAccessError[T]{d: *d, write: write, n: d.rank}
+		e := dynAccessError[T]{d: *d, op: op, n: d.rank}
 		copy(e.idx[:], idx)
 		panic(e)
 	}
 	return o
 }
 
-// dynAccessError is the panic value of a failed access to view d with n
-// indices.
+// dynAccessError is the panic value of a failed access by op to view d with
+// n indices.
 type dynAccessError[T any] struct {
-	d     DynRankView[T]
-	write bool
-	n     int
-	idx   [MaxRank]int
+	d   DynRankView[T]
+	op  accessOp
+	n   int
+	idx [MaxRank]int
 }
 
 func (e dynAccessError[T]) Error() string {
 	d := &e.d
 	if e.n != d.rank {
-		op := "At"
-		if e.write {
+		op := e.op.String()
+		if e.op.writes() {
 			op = "Set or Ptr"
 		}
 		return fmt.Sprintf("kokkos: %s%d of rank-%d DynRankView %q at %s: use the form with %d indices",
 			op, e.n, d.rank, d.rec.Label(), fmtInts(e.idx[:e.n]), d.rank)
 	}
-	return accessMessage(d.rec, e.write, d.flags, e.idx[:e.n], d.ext[:d.rank])
+	return accessMessage(d.rec, e.op, d.flags, e.idx[:e.n], d.ext[:d.rank])
 }
 
 // Rank returns the number of dimensions, 0 to 8.
@@ -277,10 +289,10 @@ func (d *DynRankView[T]) Size() int {
 func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (d *DynRankView[T]) Data() []T {
-	if d.flags&(flagReadOnly|flagNoHost) != 0 {
+	if d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", d.rec, d.flags)
 	}
 	return d.data

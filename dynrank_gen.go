@@ -6,8 +6,8 @@ import "unsafe"
 
 // At0 returns the element at the only position of a rank-0 view. It panics
 // when the view's rank is not 0, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref0).
 func (d *DynRankView[T]) At0() T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 0+1 {
@@ -16,27 +16,33 @@ func (d *DynRankView[T]) At0() T {
 	return *p
 }
 
-// Set0 stores x at the only position of a rank-0 view, atomically for a
-// view with the Atomic trait. It panics like At0, and for a read-only view.
+// Set0 stores x at the only position of a rank-0 view. It panics like
+// At0, and for a read-only view.
 func (d *DynRankView[T]) Set0(x T) {
-	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
+	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 0, [MaxRank]int{}})
 	}
-	p := &d.data[0]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[0] = x
 }
 
 // Ptr0 returns a pointer to the element at the only position of a rank-0
 // view. It panics like At0, and for a read-only view.
 func (d *DynRankView[T]) Ptr0() *T {
-	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 0, [MaxRank]int{}})
+	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 0, [MaxRank]int{}})
 	}
 	return &d.data[0]
+}
+
+// Ref0 returns a reference to the element at the only position of a rank-0 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At0, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref0() Ref[T] {
+	if d.rank != 0 || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 0, [MaxRank]int{}})
+	}
+	return Ref[T]{&d.data[0], d.rec, d.flags}
 }
 
 // View0 returns the rank-typed view of the same elements, sharing the
@@ -51,8 +57,8 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 
 // At1 returns the element at (i0) of a rank-1 view. It panics
 // when the view's rank is not 1, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref1).
 func (d *DynRankView[T]) At1(i0 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 1+1 || uint(i0) >= uint(d.ext[0]) {
@@ -63,27 +69,33 @@ func (d *DynRankView[T]) At1(i0 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0])*unsafe.Sizeof(*p)))
 }
 
-// Set1 stores x at (i0) of a rank-1 view, atomically for a
-// view with the Atomic trait. It panics like At1, and for a read-only view.
+// Set1 stores x at (i0) of a rank-1 view. It panics like
+// At1, and for a read-only view.
 func (d *DynRankView[T]) Set1(i0 int, x T) {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
+	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 1, [MaxRank]int{i0}})
 	}
-	p := &d.data[i0*d.str[0]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]] = x
 }
 
 // Ptr1 returns a pointer to the element at (i0) of a rank-1
 // view. It panics like At1, and for a read-only view.
 func (d *DynRankView[T]) Ptr1(i0 int) *T {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 1, [MaxRank]int{i0}})
+	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 1, [MaxRank]int{i0}})
 	}
 	return &d.data[i0*d.str[0]]
+}
+
+// Ref1 returns a reference to the element at (i0) of a rank-1 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At1, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref1(i0 int) Ref[T] {
+	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 1, [MaxRank]int{i0}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]], d.rec, d.flags}
 }
 
 // View1 returns the rank-typed view of the same elements, sharing the
@@ -98,8 +110,8 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 
 // At2 returns the element at (i0, i1) of a rank-2 view. It panics
 // when the view's rank is not 2, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref2).
 func (d *DynRankView[T]) At2(i0, i1 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 2+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
@@ -110,27 +122,33 @@ func (d *DynRankView[T]) At2(i0, i1 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1])*unsafe.Sizeof(*p)))
 }
 
-// Set2 stores x at (i0, i1) of a rank-2 view, atomically for a
-// view with the Atomic trait. It panics like At2, and for a read-only view.
+// Set2 stores x at (i0, i1) of a rank-2 view. It panics like
+// At2, and for a read-only view.
 func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
+	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 2, [MaxRank]int{i0, i1}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]] = x
 }
 
 // Ptr2 returns a pointer to the element at (i0, i1) of a rank-2
 // view. It panics like At2, and for a read-only view.
 func (d *DynRankView[T]) Ptr2(i0, i1 int) *T {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 2, [MaxRank]int{i0, i1}})
+	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 2, [MaxRank]int{i0, i1}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]]
+}
+
+// Ref2 returns a reference to the element at (i0, i1) of a rank-2 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At2, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref2(i0, i1 int) Ref[T] {
+	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 2, [MaxRank]int{i0, i1}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]], d.rec, d.flags}
 }
 
 // View2 returns the rank-typed view of the same elements, sharing the
@@ -145,8 +163,8 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 
 // At3 returns the element at (i0, i1, i2) of a rank-3 view. It panics
 // when the view's rank is not 3, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref3).
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 3+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
@@ -157,27 +175,33 @@ func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2])*unsafe.Sizeof(*p)))
 }
 
-// Set3 stores x at (i0, i1, i2) of a rank-3 view, atomically for a
-// view with the Atomic trait. It panics like At3, and for a read-only view.
+// Set3 stores x at (i0, i1, i2) of a rank-3 view. It panics like
+// At3, and for a read-only view.
 func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 3, [MaxRank]int{i0, i1, i2}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]] = x
 }
 
 // Ptr3 returns a pointer to the element at (i0, i1, i2) of a rank-3
 // view. It panics like At3, and for a read-only view.
 func (d *DynRankView[T]) Ptr3(i0, i1, i2 int) *T {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 3, [MaxRank]int{i0, i1, i2}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
+}
+
+// Ref3 returns a reference to the element at (i0, i1, i2) of a rank-3 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At3, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref3(i0, i1, i2 int) Ref[T] {
+	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 3, [MaxRank]int{i0, i1, i2}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]], d.rec, d.flags}
 }
 
 // View3 returns the rank-typed view of the same elements, sharing the
@@ -192,8 +216,8 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 
 // At4 returns the element at (i0, i1, i2, i3) of a rank-4 view. It panics
 // when the view's rank is not 4, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref4).
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 4+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
@@ -204,27 +228,33 @@ func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3])*unsafe.Sizeof(*p)))
 }
 
-// Set4 stores x at (i0, i1, i2, i3) of a rank-4 view, atomically for a
-// view with the Atomic trait. It panics like At4, and for a read-only view.
+// Set4 stores x at (i0, i1, i2, i3) of a rank-4 view. It panics like
+// At4, and for a read-only view.
 func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]] = x
 }
 
 // Ptr4 returns a pointer to the element at (i0, i1, i2, i3) of a rank-4
 // view. It panics like At4, and for a read-only view.
 func (d *DynRankView[T]) Ptr4(i0, i1, i2, i3 int) *T {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 4, [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
+}
+
+// Ref4 returns a reference to the element at (i0, i1, i2, i3) of a rank-4 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At4, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref4(i0, i1, i2, i3 int) Ref[T] {
+	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 4, [MaxRank]int{i0, i1, i2, i3}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]], d.rec, d.flags}
 }
 
 // View4 returns the rank-typed view of the same elements, sharing the
@@ -239,8 +269,8 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 
 // At5 returns the element at (i0, i1, i2, i3, i4) of a rank-5 view. It panics
 // when the view's rank is not 5, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref5).
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 5+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
@@ -251,27 +281,33 @@ func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4])*unsafe.Sizeof(*p)))
 }
 
-// Set5 stores x at (i0, i1, i2, i3, i4) of a rank-5 view, atomically for a
-// view with the Atomic trait. It panics like At5, and for a read-only view.
+// Set5 stores x at (i0, i1, i2, i3, i4) of a rank-5 view. It panics like
+// At5, and for a read-only view.
 func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]] = x
 }
 
 // Ptr5 returns a pointer to the element at (i0, i1, i2, i3, i4) of a rank-5
 // view. It panics like At5, and for a read-only view.
 func (d *DynRankView[T]) Ptr5(i0, i1, i2, i3, i4 int) *T {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
+}
+
+// Ref5 returns a reference to the element at (i0, i1, i2, i3, i4) of a rank-5 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At5, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref5(i0, i1, i2, i3, i4 int) Ref[T] {
+	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]], d.rec, d.flags}
 }
 
 // View5 returns the rank-typed view of the same elements, sharing the
@@ -286,8 +322,8 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 
 // At6 returns the element at (i0, i1, i2, i3, i4, i5) of a rank-6 view. It panics
 // when the view's rank is not 6, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref6).
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 6+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
@@ -298,27 +334,33 @@ func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5])*unsafe.Sizeof(*p)))
 }
 
-// Set6 stores x at (i0, i1, i2, i3, i4, i5) of a rank-6 view, atomically for a
-// view with the Atomic trait. It panics like At6, and for a read-only view.
+// Set6 stores x at (i0, i1, i2, i3, i4, i5) of a rank-6 view. It panics like
+// At6, and for a read-only view.
 func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]] = x
 }
 
 // Ptr6 returns a pointer to the element at (i0, i1, i2, i3, i4, i5) of a rank-6
 // view. It panics like At6, and for a read-only view.
 func (d *DynRankView[T]) Ptr6(i0, i1, i2, i3, i4, i5 int) *T {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
+}
+
+// Ref6 returns a reference to the element at (i0, i1, i2, i3, i4, i5) of a rank-6 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At6, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref6(i0, i1, i2, i3, i4, i5 int) Ref[T] {
+	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]], d.rec, d.flags}
 }
 
 // View6 returns the rank-typed view of the same elements, sharing the
@@ -333,8 +375,8 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 
 // At7 returns the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view. It panics
 // when the view's rank is not 7, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref7).
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 7+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
@@ -345,27 +387,33 @@ func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6])*unsafe.Sizeof(*p)))
 }
 
-// Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view, atomically for a
-// view with the Atomic trait. It panics like At7, and for a read-only view.
+// Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view. It panics like
+// At7, and for a read-only view.
 func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]] = x
 }
 
 // Ptr7 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7
 // view. It panics like At7, and for a read-only view.
 func (d *DynRankView[T]) Ptr7(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
+}
+
+// Ref7 returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At7, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref7(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
+	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]], d.rec, d.flags}
 }
 
 // View7 returns the rank-typed view of the same elements, sharing the
@@ -380,8 +428,8 @@ func (d *DynRankView[T]) View7() (View7[T], error) {
 
 // At8 returns the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view. It panics
 // when the view's rank is not 8, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref8).
 func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != 8+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) {
@@ -392,27 +440,33 @@ func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7])*unsafe.Sizeof(*p)))
 }
 
-// Set8 stores x at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view, atomically for a
-// view with the Atomic trait. It panics like At8, and for a read-only view.
+// Set8 stores x at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view. It panics like
+// At8, and for a read-only view.
 func (d *DynRankView[T]) Set8(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	p := &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]] = x
 }
 
 // Ptr8 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8
 // view. It panics like At8, and for a read-only view.
 func (d *DynRankView[T]) Ptr8(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
+}
+
+// Ref8 returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At8, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref8(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
+	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	}
+	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]], d.rec, d.flags}
 }
 
 // View8 returns the rank-typed view of the same elements, sharing the

@@ -70,9 +70,9 @@ func fmtRanges(beg, ext []int) string {
 	return s.String()
 }
 
-// offsetAccessMessage explains a failed offset-view access at offset
+// offsetAccessMessage explains a failed offset-view access by op at offset
 // indices idx.
-func offsetAccessMessage(rec *Allocation, write bool, flags viewFlags, idx, beg, ext []int) string {
+func offsetAccessMessage(rec *Allocation, op accessOp, flags viewFlags, idx, beg, ext []int) string {
 	for r := range idx {
 		if uint(idx[r]-beg[r]) >= uint(ext[r]) {
 			if rec == nil {
@@ -81,12 +81,7 @@ func offsetAccessMessage(rec *Allocation, write bool, flags viewFlags, idx, beg,
 			return fmt.Sprintf("kokkos: index %s out of bounds for view %q with index ranges %s", fmtInts(idx), rec.Label(), fmtRanges(beg, ext))
 		}
 	}
-	// The indices are in range: what failed is the kind of access, which
-	// accessMessage explains given in-range indices; the message shows
-	// the offset ones.
-	var zero [MaxRank]int
-	msg := accessMessage(rec, write, flags, zero[:len(idx)], ext)
-	return strings.Replace(msg, fmtInts(zero[:len(idx)]), fmtInts(idx), 1)
+	return accessKindMessage(rec, op, flags, idx)
 }
 
 // rangeDimError is the panic value of Begin or End with a bad dimension.

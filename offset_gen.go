@@ -2,10 +2,7 @@
 
 package kokkos
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // OffsetView1 is a rank-1 view whose indices in dimension r run from
 // Begin(r) to End(r)-1 instead of from 0, as Kokkos's OffsetView. It wraps a
@@ -13,12 +10,19 @@ import (
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View1.
 type OffsetView1[T any] struct {
 	// The underlying View1's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View1's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -33,7 +37,7 @@ type OffsetView1[T any] struct {
 }
 
 func offsetView1[T any](v View1[T], beg [1]int) OffsetView1[T] {
-	o := OffsetView1[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView1[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -97,47 +101,49 @@ func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
 
 // At returns the element at (i0), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView1[T]) At(i0 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 {
-		panic(offsetAccessError1[T]{*o, false, [1]int{i0}})
+		panic(offsetAccessError1[T]{*o, opAt, [1]int{i0}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0). It panics like At, and for a read-only
+// view.
 func (o *OffsetView1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError1[T]{*o, true, [1]int{i0}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError1[T]{*o, opSet, [1]int{i0}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError1[T]{*o, true, [1]int{i0}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError1[T]{*o, opPtr, [1]int{i0}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+o.base]
+}
+
+// Ref returns a reference to the element at (i0), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView1[T]) Ref(i0 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 {
+		panic(offsetAccessError1[T]{*o, opRef, [1]int{i0}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+o.base], o.rec, o.flags}
 }
 
 // Rank returns 1.
@@ -203,7 +209,8 @@ func (o *OffsetView1[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView1[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -240,7 +247,7 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView1[T]) View() View1[T] {
 	_, ext, str := o.dims()
-	return View1[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View1[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -252,16 +259,16 @@ func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError1 is the panic value of a failed access to an OffsetView1.
+// offsetAccessError1 is the panic value of a failed access by op to an OffsetView1.
 type offsetAccessError1[T any] struct {
-	o     OffsetView1[T]
-	write bool
-	idx   [1]int
+	o   OffsetView1[T]
+	op  accessOp
+	idx [1]int
 }
 
 func (e offsetAccessError1[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -278,6 +285,7 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -289,12 +297,19 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View2.
 type OffsetView2[T any] struct {
 	// The underlying View2's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View2's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -310,7 +325,7 @@ type OffsetView2[T any] struct {
 }
 
 func offsetView2[T any](v View2[T], beg [2]int) OffsetView2[T] {
-	o := OffsetView2[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView2[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -375,47 +390,49 @@ func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
 
 // At returns the element at (i0, i1), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView2[T]) At(i0, i1 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
-		panic(offsetAccessError2[T]{*o, false, [2]int{i0, i1}})
+		panic(offsetAccessError2[T]{*o, opAt, [2]int{i0, i1}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1). It panics like At, and for a read-only
+// view.
 func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError2[T]{*o, opSet, [2]int{i0, i1}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError2[T]{*o, true, [2]int{i0, i1}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError2[T]{*o, opPtr, [2]int{i0, i1}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView2[T]) Ref(i0, i1 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
+		panic(offsetAccessError2[T]{*o, opRef, [2]int{i0, i1}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+o.base], o.rec, o.flags}
 }
 
 // Rank returns 2.
@@ -485,7 +502,8 @@ func (o *OffsetView2[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView2[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -522,7 +540,7 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView2[T]) View() View2[T] {
 	_, ext, str := o.dims()
-	return View2[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View2[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -534,16 +552,16 @@ func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError2 is the panic value of a failed access to an OffsetView2.
+// offsetAccessError2 is the panic value of a failed access by op to an OffsetView2.
 type offsetAccessError2[T any] struct {
-	o     OffsetView2[T]
-	write bool
-	idx   [2]int
+	o   OffsetView2[T]
+	op  accessOp
+	idx [2]int
 }
 
 func (e offsetAccessError2[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -560,6 +578,7 @@ func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -579,6 +598,7 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -590,12 +610,19 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View3.
 type OffsetView3[T any] struct {
 	// The underlying View3's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View3's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -612,7 +639,7 @@ type OffsetView3[T any] struct {
 }
 
 func offsetView3[T any](v View3[T], beg [3]int) OffsetView3[T] {
-	o := OffsetView3[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView3[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -678,47 +705,49 @@ func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
 
 // At returns the element at (i0, i1, i2), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
-		panic(offsetAccessError3[T]{*o, false, [3]int{i0, i1, i2}})
+		panic(offsetAccessError3[T]{*o, opAt, [3]int{i0, i1, i2}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2). It panics like At, and for a read-only
+// view.
 func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError3[T]{*o, opSet, [3]int{i0, i1, i2}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError3[T]{*o, true, [3]int{i0, i1, i2}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError3[T]{*o, opPtr, [3]int{i0, i1, i2}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView3[T]) Ref(i0, i1, i2 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		panic(offsetAccessError3[T]{*o, opRef, [3]int{i0, i1, i2}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base], o.rec, o.flags}
 }
 
 // Rank returns 3.
@@ -792,7 +821,8 @@ func (o *OffsetView3[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView3[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -829,7 +859,7 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView3[T]) View() View3[T] {
 	_, ext, str := o.dims()
-	return View3[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View3[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -841,16 +871,16 @@ func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError3 is the panic value of a failed access to an OffsetView3.
+// offsetAccessError3 is the panic value of a failed access by op to an OffsetView3.
 type offsetAccessError3[T any] struct {
-	o     OffsetView3[T]
-	write bool
-	idx   [3]int
+	o   OffsetView3[T]
+	op  accessOp
+	idx [3]int
 }
 
 func (e offsetAccessError3[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -867,6 +897,7 @@ func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -886,6 +917,7 @@ func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -905,6 +937,7 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -916,12 +949,19 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View4.
 type OffsetView4[T any] struct {
 	// The underlying View4's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View4's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -939,7 +979,7 @@ type OffsetView4[T any] struct {
 }
 
 func offsetView4[T any](v View4[T], beg [4]int) OffsetView4[T] {
-	o := OffsetView4[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView4[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -1006,47 +1046,49 @@ func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
 
 // At returns the element at (i0, i1, i2, i3), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
-		panic(offsetAccessError4[T]{*o, false, [4]int{i0, i1, i2, i3}})
+		panic(offsetAccessError4[T]{*o, opAt, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3). It panics like At, and for a read-only
+// view.
 func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError4[T]{*o, opSet, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError4[T]{*o, true, [4]int{i0, i1, i2, i3}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError4[T]{*o, opPtr, [4]int{i0, i1, i2, i3}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2, i3), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView4[T]) Ref(i0, i1, i2, i3 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		panic(offsetAccessError4[T]{*o, opRef, [4]int{i0, i1, i2, i3}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base], o.rec, o.flags}
 }
 
 // Rank returns 4.
@@ -1124,7 +1166,8 @@ func (o *OffsetView4[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView4[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -1161,7 +1204,7 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView4[T]) View() View4[T] {
 	_, ext, str := o.dims()
-	return View4[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View4[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1173,16 +1216,16 @@ func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError4 is the panic value of a failed access to an OffsetView4.
+// offsetAccessError4 is the panic value of a failed access by op to an OffsetView4.
 type offsetAccessError4[T any] struct {
-	o     OffsetView4[T]
-	write bool
-	idx   [4]int
+	o   OffsetView4[T]
+	op  accessOp
+	idx [4]int
 }
 
 func (e offsetAccessError4[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1199,6 +1242,7 @@ func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1218,6 +1262,7 @@ func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1237,6 +1282,7 @@ func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1256,6 +1302,7 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1267,12 +1314,19 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View5.
 type OffsetView5[T any] struct {
 	// The underlying View5's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View5's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -1291,7 +1345,7 @@ type OffsetView5[T any] struct {
 }
 
 func offsetView5[T any](v View5[T], beg [5]int) OffsetView5[T] {
-	o := OffsetView5[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView5[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -1359,47 +1413,49 @@ func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
 
 // At returns the element at (i0, i1, i2, i3, i4), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
-		panic(offsetAccessError5[T]{*o, false, [5]int{i0, i1, i2, i3, i4}})
+		panic(offsetAccessError5[T]{*o, opAt, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4). It panics like At, and for a read-only
+// view.
 func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError5[T]{*o, opSet, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError5[T]{*o, true, [5]int{i0, i1, i2, i3, i4}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError5[T]{*o, opPtr, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView5[T]) Ref(i0, i1, i2, i3, i4 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		panic(offsetAccessError5[T]{*o, opRef, [5]int{i0, i1, i2, i3, i4}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base], o.rec, o.flags}
 }
 
 // Rank returns 5.
@@ -1481,7 +1537,8 @@ func (o *OffsetView5[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView5[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -1518,7 +1575,7 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView5[T]) View() View5[T] {
 	_, ext, str := o.dims()
-	return View5[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View5[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1530,16 +1587,16 @@ func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError5 is the panic value of a failed access to an OffsetView5.
+// offsetAccessError5 is the panic value of a failed access by op to an OffsetView5.
 type offsetAccessError5[T any] struct {
-	o     OffsetView5[T]
-	write bool
-	idx   [5]int
+	o   OffsetView5[T]
+	op  accessOp
+	idx [5]int
 }
 
 func (e offsetAccessError5[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1556,6 +1613,7 @@ func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1575,6 +1633,7 @@ func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1594,6 +1653,7 @@ func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1613,6 +1673,7 @@ func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1632,6 +1693,7 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1643,12 +1705,19 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View6.
 type OffsetView6[T any] struct {
 	// The underlying View6's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View6's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -1668,7 +1737,7 @@ type OffsetView6[T any] struct {
 }
 
 func offsetView6[T any](v View6[T], beg [6]int) OffsetView6[T] {
-	o := OffsetView6[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView6[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -1737,47 +1806,49 @@ func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
 
 // At returns the element at (i0, i1, i2, i3, i4, i5), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
-		panic(offsetAccessError6[T]{*o, false, [6]int{i0, i1, i2, i3, i4, i5}})
+		panic(offsetAccessError6[T]{*o, opAt, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5). It panics like At, and for a read-only
+// view.
 func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError6[T]{*o, opSet, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError6[T]{*o, true, [6]int{i0, i1, i2, i3, i4, i5}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError6[T]{*o, opPtr, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView6[T]) Ref(i0, i1, i2, i3, i4, i5 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		panic(offsetAccessError6[T]{*o, opRef, [6]int{i0, i1, i2, i3, i4, i5}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base], o.rec, o.flags}
 }
 
 // Rank returns 6.
@@ -1863,7 +1934,8 @@ func (o *OffsetView6[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView6[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -1900,7 +1972,7 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView6[T]) View() View6[T] {
 	_, ext, str := o.dims()
-	return View6[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View6[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1912,16 +1984,16 @@ func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError6 is the panic value of a failed access to an OffsetView6.
+// offsetAccessError6 is the panic value of a failed access by op to an OffsetView6.
 type offsetAccessError6[T any] struct {
-	o     OffsetView6[T]
-	write bool
-	idx   [6]int
+	o   OffsetView6[T]
+	op  accessOp
+	idx [6]int
 }
 
 func (e offsetAccessError6[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1938,6 +2010,7 @@ func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1957,6 +2030,7 @@ func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1976,6 +2050,7 @@ func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -1995,6 +2070,7 @@ func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2014,6 +2090,7 @@ func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2033,6 +2110,7 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2044,12 +2122,19 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View7.
 type OffsetView7[T any] struct {
 	// The underlying View7's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View7's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -2070,7 +2155,7 @@ type OffsetView7[T any] struct {
 }
 
 func offsetView7[T any](v View7[T], beg [7]int) OffsetView7[T] {
-	o := OffsetView7[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView7[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -2140,47 +2225,49 @@ func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
-		panic(offsetAccessError7[T]{*o, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(offsetAccessError7[T]{*o, opAt, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5, i6). It panics like At, and for a read-only
+// view.
 func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError7[T]{*o, opSet, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError7[T]{*o, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError7[T]{*o, opPtr, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView7[T]) Ref(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		panic(offsetAccessError7[T]{*o, opRef, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base], o.rec, o.flags}
 }
 
 // Rank returns 7.
@@ -2270,7 +2357,8 @@ func (o *OffsetView7[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView7[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -2307,7 +2395,7 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView7[T]) View() View7[T] {
 	_, ext, str := o.dims()
-	return View7[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View7[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2319,16 +2407,16 @@ func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError7 is the panic value of a failed access to an OffsetView7.
+// offsetAccessError7 is the panic value of a failed access by op to an OffsetView7.
 type offsetAccessError7[T any] struct {
-	o     OffsetView7[T]
-	write bool
-	idx   [7]int
+	o   OffsetView7[T]
+	op  accessOp
+	idx [7]int
 }
 
 func (e offsetAccessError7[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2345,6 +2433,7 @@ func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T]
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2364,6 +2453,7 @@ func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T]
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2383,6 +2473,7 @@ func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T]
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2402,6 +2493,7 @@ func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T]
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2421,6 +2513,7 @@ func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T]
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2440,6 +2533,7 @@ func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T]
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2459,6 +2553,7 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2470,12 +2565,19 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View8.
 type OffsetView8[T any] struct {
 	// The underlying View8's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View8's lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -2497,7 +2599,7 @@ type OffsetView8[T any] struct {
 }
 
 func offsetView8[T any](v View8[T], beg [8]int) OffsetView8[T] {
-	o := OffsetView8[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView8[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -2568,47 +2670,49 @@ func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6, i7), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
-		panic(offsetAccessError8[T]{*o, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(offsetAccessError8[T]{*o, opAt, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At, and for a read-only
+// view.
 func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError8[T]{*o, opSet, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError8[T]{*o, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError8[T]{*o, opPtr, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base]
+}
+
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6, i7), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView8[T]) Ref(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
+	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
+		panic(offsetAccessError8[T]{*o, opRef, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	}
+	return Ref[T]{&o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base], o.rec, o.flags}
 }
 
 // Rank returns 8.
@@ -2704,7 +2808,8 @@ func (o *OffsetView8[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView8[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -2741,7 +2846,7 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView8[T]) View() View8[T] {
 	_, ext, str := o.dims()
-	return View8[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View8[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2753,16 +2858,16 @@ func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError8 is the panic value of a failed access to an OffsetView8.
+// offsetAccessError8 is the panic value of a failed access by op to an OffsetView8.
 type offsetAccessError8[T any] struct {
-	o     OffsetView8[T]
-	write bool
-	idx   [8]int
+	o   OffsetView8[T]
+	op  accessOp
+	idx [8]int
 }
 
 func (e offsetAccessError8[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2779,6 +2884,7 @@ func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2798,6 +2904,7 @@ func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2817,6 +2924,7 @@ func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2836,6 +2944,7 @@ func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2855,6 +2964,7 @@ func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2874,6 +2984,7 @@ func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2893,6 +3004,7 @@ func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
@@ -2912,6 +3024,7 @@ func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview8", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview8", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w

@@ -69,8 +69,12 @@ const (
 	// Unmanaged marks a view over memory the caller owns; such views do not
 	// count holders.
 	Unmanaged Trait = 1 << iota
-	// Atomic makes element updates (Set and the Atomic methods) atomic.
-	// It needs an element type of 4 or 8 bytes.
+	// Atomic makes every access to the view's elements atomic, as Kokkos's
+	// Atomic memory trait: they are read, written and updated only through
+	// Ref (v.Ref(i).Add(x) for Kokkos's v(i) += x), and At, Set, Ptr,
+	// Access, Data, Row and Col panic. It needs an element type of 1, 2, 4
+	// or 8 bytes that holds no Go pointers; the constructors return an
+	// error wrapping ErrElementType for others.
 	Atomic
 	// RandomAccess hints that elements are read in no particular order;
 	// it is recorded, and used by device backends for read-only views.

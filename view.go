@@ -5,7 +5,6 @@ package kokkos
 import (
 	"fmt"
 	"reflect"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/internal/typeinfo"
@@ -16,8 +15,13 @@ type viewFlags uint8
 
 const (
 	flagReadOnly viewFlags = 1 << iota
-	flagAtomic
-	flagNoHost // the host cannot access the elements
+	flagAtomic             // the Atomic trait: elements only through Ref
+	flagNoHost             // the host cannot access the elements
+
+	// The bits from flagKindShift up hold the elemKind of the element
+	// type, for Ref; kindUnknown where the view was not made by build or
+	// wrap.
+	flagKindShift = 3
 )
 
 func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
@@ -88,7 +92,14 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 		if !cfg.space.HostAccessible() {
 			return fail(errorf(ErrNoCopySpace, "memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
 		}
-		data := make([]T, span)
+		n := span
+		if flags&flagAtomic != 0 && size < 4 {
+			// Whole aligned 4-byte words, so that the compare-and-swap
+			// that updates a 1- or 2-byte element on its word touches no
+			// other object.
+			n = (span*size + 3) / 4 * 4 / size
+		}
+		data := make([]T, n)[:span:span]
 		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
@@ -103,6 +114,10 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 		data = unsafe.Slice((*T)(blk.Host), span)
 	} else {
 		flags |= flagNoHost
+	}
+	if err := atomicDataError(flags, data); err != nil {
+		rec.Release()
+		return fail(err)
 	}
 	return data, rec, cfg.layout, flags, nil
 }
@@ -123,6 +138,9 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	if len(data) < span {
 		return fail(errorf(ErrShape, "the slice holds %d elements, the view needs %d", len(data), span))
 	}
+	if err := atomicDataError(flags, data); err != nil {
+		return fail(err)
+	}
 	if data == nil {
 		data = []T{}
 	}
@@ -130,11 +148,15 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	return data[:span:span], rec, cfg.layout, flags, nil
 }
 
+// traitFlags returns the view flags of traits t and element type T, and an
+// error wrapping ErrElementType when T cannot take the traits: the Atomic
+// trait needs an element type that Ref can update atomically (see
+// atomicTypeError).
 func traitFlags[T any](t Trait) (viewFlags, error) {
-	var f viewFlags
+	f := viewFlags(elemKindOf[T]()) << flagKindShift
 	if t&Atomic != 0 {
-		if s := sizeOf[T](); s != 4 && s != 8 {
-			return 0, fmt.Errorf("the Atomic trait needs an element type of 4 or 8 bytes, %v has %d", reflect.TypeFor[T](), s)
+		if err := atomicTypeError[T](); err != nil {
+			return 0, err
 		}
 		f |= flagAtomic
 	}
@@ -147,8 +169,27 @@ func WithLabel(label string) Option { return optionFunc(func(c *config) { c.wrap
 
 func (c *config) label() string { return c.wrapLabel }
 
-// accessMessage explains a failed element access.
-func accessMessage(rec *Allocation, write bool, flags viewFlags, idx, ext []int) string {
+// accessOp names the element accessor whose check failed, for the panic
+// message. The accessors put it in their panic value as a constant, which
+// costs no more of their inlining budget than the bool it replaced.
+type accessOp uint8
+
+const (
+	opAt accessOp = iota
+	opSet
+	opPtr
+	opRef
+)
+
+func (op accessOp) String() string { return [...]string{"At", "Set", "Ptr", "Ref"}[op] }
+
+// writes reports whether the accessor can write the element, so that a
+// read-only view refuses it. Ref can, but a read-only view refuses its
+// writes only when they happen (see Ref).
+func (op accessOp) writes() bool { return op == opSet || op == opPtr }
+
+// accessMessage explains a failed element access by op at indices idx.
+func accessMessage(rec *Allocation, op accessOp, flags viewFlags, idx, ext []int) string {
 	for r := range idx {
 		if uint(idx[r]) >= uint(ext[r]) {
 			if rec == nil {
@@ -157,16 +198,45 @@ func accessMessage(rec *Allocation, write bool, flags viewFlags, idx, ext []int)
 			return fmt.Sprintf("kokkos: index %s out of bounds for view %q with extents %s", fmtInts(idx), rec.Label(), fmtInts(ext))
 		}
 	}
+	return accessKindMessage(rec, op, flags, idx)
+}
+
+// accessKindMessage explains a failed access by op at indices idx, which
+// are in bounds: what failed is the kind of access.
+func accessKindMessage(rec *Allocation, op accessOp, flags viewFlags, idx []int) string {
 	switch {
 	case rec == nil:
 		return "kokkos: access to an unallocated view"
 	case flags&flagNoHost != 0:
 		return fmt.Sprintf("kokkos: view %q lives in %s, which the host cannot access (index %s): make a host mirror with CreateMirrorView and DeepCopy into it",
 			rec.Label(), rec.Space().Name(), fmtInts(idx))
-	case write && flags&flagReadOnly != 0:
+	case op.writes() && flags&flagReadOnly != 0:
 		return fmt.Sprintf("kokkos: write to read-only view %q at index %s", rec.Label(), fmtInts(idx))
+	case op != opRef && flags&flagAtomic != 0:
+		return atomicMessage(op.String(), rec.Label(), idx)
 	}
 	return fmt.Sprintf("kokkos: access to view %q at index %s failed", rec.Label(), fmtInts(idx))
+}
+
+// atomicMessage explains why op (At, Set, Ptr, Data, Row, Col, Access)
+// refuses a view with the Atomic trait, and names what to use instead; idx
+// are the indices op was given, nil for the whole-view operations.
+func atomicMessage(op, label string, idx []int) string {
+	at, ref := op, "Ref(i...)"
+	if idx != nil {
+		at, ref = op+fmtInts(idx), "Ref"+fmtInts(idx)
+	}
+	var use string
+	switch op {
+	case "At", "Access":
+		use = "read with " + ref + ".Load()"
+	case "Set":
+		use = "write with " + ref + ".Store(x)"
+	default:
+		use = "a pointer or slice would allow plain loads and stores; use " + ref +
+			" and its methods Load, Store, Add, Sub, Min, Max, And, Or, Xor and Update"
+	}
+	return fmt.Sprintf("kokkos: %s of view %q, which has the Atomic trait: every access to its elements must be atomic; %s", at, label, use)
 }
 
 // dimError is the panic value of Extent or Stride with a bad dimension.
@@ -188,25 +258,48 @@ func viewPanic(op string, rec *Allocation, flags viewFlags) {
 		panic(fmt.Sprintf("kokkos: %s of view %q: it lives in %s, which the host cannot access: make a host mirror with CreateMirrorView and DeepCopy into it",
 			op, rec.Label(), rec.Space().Name()))
 	}
+	if flags&flagAtomic != 0 {
+		panic(atomicMessage(op, rec.Label(), nil))
+	}
 	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
 }
 
-// checkExtent returns what a view's first check extent is: e where the
-// host can access data, 0 where it cannot (data is nil), so that every
-// access fails there and the failure explains why.
-func checkExtent[T any](data []T, e int) uint {
-	if data == nil {
+// checkExtent returns what the first check extent (lim0) of a view without
+// the Atomic trait is; see accessLimit.
+func checkExtent[T any](data []T, e int) uint { return accessLimit(data, 0, e) }
+
+// accessLimit returns what a view's first check extent (lim0) is: e where
+// the host can access data with plain loads and stores, 0 where it cannot
+// (data is nil) or must not (the Atomic trait), so that every At, Set and
+// Ptr fails there at its first compare, and the failure explains why.
+func accessLimit[T any](data []T, flags viewFlags, e int) uint {
+	if data == nil || flags&flagAtomic != 0 {
 		return 0
 	}
 	return uint(e)
 }
 
-// noDataPanic explains why a view has no host elements.
-func noDataPanic(op string, rec *Allocation, flags viewFlags) {
-	if rec == nil {
-		panic("kokkos: " + op + " of an unallocated view")
+// plainData returns the pointer to data's first element that the offset
+// views' accessors check and read through: nil where the host cannot
+// access data with plain loads and stores, as accessLimit.
+func plainData[T any](data []T, flags viewFlags) *T {
+	if flags&flagAtomic != 0 {
+		return nil
 	}
-	viewPanic(op, rec, flags|flagNoHost)
+	return unsafe.SliceData(data)
+}
+
+// noDataPanic explains why a view gives no plain access to its elements:
+// it is not allocated, the host cannot access them, or it has the Atomic
+// trait.
+func noDataPanic(op string, rec *Allocation, flags viewFlags, hasData bool) {
+	switch {
+	case rec == nil:
+		panic("kokkos: " + op + " of an unallocated view")
+	case !hasData:
+		flags |= flagNoHost
+	}
+	viewPanic(op, rec, flags)
 }
 
 // access implements the Access methods: indices past the rank must be 0.
@@ -259,22 +352,12 @@ func errSpecRank(label string, spec LayoutSpec, rank int) error {
 // linePanic explains a failed Row or Col.
 func linePanic(op string, rec *Allocation, flags viewFlags, idx, ext []int, stride, dim int) {
 	switch {
-	case flags&(flagReadOnly|flagNoHost) != 0:
+	case flags&(flagReadOnly|flagNoHost|flagAtomic) != 0:
 		viewPanic(op, rec, flags)
 	case stride != 1:
 		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
 	}
 	panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
-}
-
-// storeAtomic stores x at p atomically; the Atomic trait guarantees that T
-// has 4 or 8 bytes.
-func storeAtomic[T any](p *T, x T) {
-	if unsafe.Sizeof(x) == 8 {
-		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-	} else {
-		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-	}
 }
 
 // Must returns v, and panics if err is not nil. It shortens the allocating

@@ -2,10 +2,7 @@
 
 package kokkos
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "unsafe"
 
 // View0 is a rank-0 view of elements of type T: a value that refers
 // to elements in a memory space through a layout mapping. Copying a View0
@@ -14,6 +11,11 @@ import (
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View0[T any] struct {
 	data   []T
 	rec    *Allocation
@@ -64,30 +66,23 @@ func WrapView0[T any](data []T, opts ...Option) (View0[T], error) {
 }
 
 // At returns the element at the view's only position. It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View0[T]) At() T {
 	p := unsafe.SliceData(v.data)
-	if p == nil {
-		panic(accessError0[T]{*v, false})
+	if p == nil || v.flags&flagAtomic != 0 {
+		panic(accessError0[T]{*v, opAt})
 	}
 	return *p
 }
 
-// Set stores x at the view's only position, atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at the view's only position. It panics like At, and for a
+// read-only view.
 func (v *View0[T]) Set(x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || v.flags&flagReadOnly != 0 {
-		panic(accessError0[T]{*v, true})
-	}
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
+	if p == nil || v.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(accessError0[T]{*v, opSet})
 	}
 	*p = x
 }
@@ -95,19 +90,33 @@ func (v *View0[T]) Set(x T) {
 // Ptr returns a pointer to the element at the view's only position. It panics like
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
-	if v.data == nil || v.flags&flagReadOnly != 0 {
-		panic(accessError0[T]{*v, true})
+	if v.data == nil || v.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(accessError0[T]{*v, opPtr})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[0]
 }
 
-// Access returns the element at the given indices, as Kokkos's access: it
-// takes between 0 and 8 indices, and those past the rank must be 0.
-func (v *View0[T]) Access(idx ...int) T {
+// Ref returns a reference to the element at the view's only position, through which
+// it is loaded, stored and updated atomically: v.Ref().Add(x) is Kokkos's
+// v() += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View0[T]) Ref() Ref[T] {
 	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+		panic(accessError0[T]{*v, opRef})
+	}
+	return Ref[T]{&v.data[0], v.rec, v.flags}
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 0 and 8 indices, and those past the rank must be 0. It
+// panics like At.
+func (v *View0[T]) Access(idx ...int) T {
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, nil, nil, idx)]
 }
@@ -161,10 +170,10 @@ func (v *View0[T]) Size() int {
 func (v *View0[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View0[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -253,14 +262,14 @@ func view0Of[T any](d desc[T], traits Trait) View0[T] {
 // resize functions use it.
 func (v View0[T]) fromDesc(d desc[T]) View0[T] { return view0Of(d, d.traits) }
 
-// accessError0 is the panic value of a failed access to a View0.
+// accessError0 is the panic value of a failed access by op to a View0.
 type accessError0[T any] struct {
-	v     View0[T]
-	write bool
+	v  View0[T]
+	op accessOp
 }
 
 func (e accessError0[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, nil, nil)
+	return accessMessage(e.v.rec, e.op, e.v.flags, nil, nil)
 }
 
 // View1 is a rank-1 view of elements of type T: a value that refers
@@ -270,12 +279,18 @@ func (e accessError0[T]) Error() string {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View1[T any] struct {
 	data []T
 	ext  [1]int
 	str  [1]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -297,7 +312,7 @@ func NewView1[T any](label string, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -325,40 +340,33 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View1[T]) At(i0 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 {
-		panic(accessError1[T]{*v, false, [1]int{i0}})
+		panic(accessError1[T]{*v, opAt, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0). It panics like At, and for a
+// read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
-		panic(accessError1[T]{*v, true, [1]int{i0}})
+		panic(accessError1[T]{*v, opSet, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -366,18 +374,32 @@ func (v *View1[T]) Set(i0 int, x T) {
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
 	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
-		panic(accessError1[T]{*v, true, [1]int{i0}})
+		panic(accessError1[T]{*v, opPtr, [1]int{i0}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]]
 }
 
+// Ref returns a reference to the element at (i0), through which
+// it is loaded, stored and updated atomically: v.Ref(i0).Add(x) is Kokkos's
+// v(i0) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View1[T]) Ref(i0 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || v.flags&flagNoHost != 0 {
+		panic(accessError1[T]{*v, opRef, [1]int{i0}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 1 and 8 indices, and those past the rank must be 0.
+// takes between 1 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View1[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -433,10 +455,10 @@ func (v *View1[T]) Size() int {
 func (v *View1[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View1[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -522,7 +544,7 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	v := View1[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:1])
 	copy(v.str[:], d.str[:1])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -530,15 +552,15 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 // resize functions use it.
 func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, d.traits) }
 
-// accessError1 is the panic value of a failed access to a View1.
+// accessError1 is the panic value of a failed access by op to a View1.
 type accessError1[T any] struct {
-	v     View1[T]
-	write bool
-	idx   [1]int
+	v   View1[T]
+	op  accessOp
+	idx [1]int
 }
 
 func (e accessError1[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -582,7 +604,7 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	}
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -595,12 +617,18 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View2[T any] struct {
 	data []T
 	ext  [2]int
 	str  [2]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -622,7 +650,7 @@ func NewView2[T any](label string, n0, n1 int, opts ...Option) (View2[T], error)
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -650,40 +678,33 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View2[T]) At(i0, i1 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) {
-		panic(accessError2[T]{*v, false, [2]int{i0, i1}})
+		panic(accessError2[T]{*v, opAt, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1). It panics like At, and for a
+// read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
-		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
+		panic(accessError2[T]{*v, opSet, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -691,18 +712,32 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
-		panic(accessError2[T]{*v, true, [2]int{i0, i1}})
+		panic(accessError2[T]{*v, opPtr, [2]int{i0, i1}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]]
 }
 
+// Ref returns a reference to the element at (i0, i1), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1).Add(x) is Kokkos's
+// v(i0, i1) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View2[T]) Ref(i0, i1 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || v.flags&flagNoHost != 0 {
+		panic(accessError2[T]{*v, opRef, [2]int{i0, i1}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 2 and 8 indices, and those past the rank must be 0.
+// takes between 2 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View2[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -710,9 +745,10 @@ func (v *View2[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, 0:n), n = Extent(1), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View2[T]) Row(i0 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0}, v.ext[:], v.str[1], 1)
 	}
 	n := v.ext[1]
@@ -726,9 +762,10 @@ func (v *View2[T]) Row(i0 int) []T {
 // Col returns the elements v(0:n, i1), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View2[T]) Col(i1 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -790,10 +827,10 @@ func (v *View2[T]) Size() int {
 func (v *View2[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View2[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -879,7 +916,7 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	v := View2[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:2])
 	copy(v.str[:], d.str[:2])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -887,15 +924,15 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 // resize functions use it.
 func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, d.traits) }
 
-// accessError2 is the panic value of a failed access to a View2.
+// accessError2 is the panic value of a failed access by op to a View2.
 type accessError2[T any] struct {
-	v     View2[T]
-	write bool
-	idx   [2]int
+	v   View2[T]
+	op  accessOp
+	idx [2]int
 }
 
 func (e accessError2[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -945,7 +982,7 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -976,7 +1013,7 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -989,12 +1026,18 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View3[T any] struct {
 	data []T
 	ext  [3]int
 	str  [3]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -1016,7 +1059,7 @@ func NewView3[T any](label string, n0, n1, n2 int, opts ...Option) (View3[T], er
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1044,40 +1087,33 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View3[T]) At(i0, i1, i2 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
-		panic(accessError3[T]{*v, false, [3]int{i0, i1, i2}})
+		panic(accessError3[T]{*v, opAt, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2). It panics like At, and for a
+// read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
-		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
+		panic(accessError3[T]{*v, opSet, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -1085,18 +1121,32 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
-		panic(accessError3[T]{*v, true, [3]int{i0, i1, i2}})
+		panic(accessError3[T]{*v, opPtr, [3]int{i0, i1, i2}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2).Add(x) is Kokkos's
+// v(i0, i1, i2) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View3[T]) Ref(i0, i1, i2 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagNoHost != 0 {
+		panic(accessError3[T]{*v, opRef, [3]int{i0, i1, i2}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 3 and 8 indices, and those past the rank must be 0.
+// takes between 3 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View3[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -1104,9 +1154,10 @@ func (v *View3[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, 0:n), n = Extent(2), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View3[T]) Row(i0, i1 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1}, v.ext[:], v.str[2], 2)
 	}
 	n := v.ext[2]
@@ -1120,9 +1171,10 @@ func (v *View3[T]) Row(i0, i1 int) []T {
 // Col returns the elements v(0:n, i1, i2), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View3[T]) Col(i1, i2 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -1184,10 +1236,10 @@ func (v *View3[T]) Size() int {
 func (v *View3[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View3[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -1273,7 +1325,7 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	v := View3[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:3])
 	copy(v.str[:], d.str[:3])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1281,15 +1333,15 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 // resize functions use it.
 func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, d.traits) }
 
-// accessError3 is the panic value of a failed access to a View3.
+// accessError3 is the panic value of a failed access by op to a View3.
 type accessError3[T any] struct {
-	v     View3[T]
-	write bool
-	idx   [3]int
+	v   View3[T]
+	op  accessOp
+	idx [3]int
 }
 
 func (e accessError3[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -1345,7 +1397,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1381,7 +1433,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1417,7 +1469,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1430,12 +1482,18 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View4[T any] struct {
 	data []T
 	ext  [4]int
 	str  [4]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -1457,7 +1515,7 @@ func NewView4[T any](label string, n0, n1, n2, n3 int, opts ...Option) (View4[T]
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1485,40 +1543,33 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2, i3). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
-		panic(accessError4[T]{*v, false, [4]int{i0, i1, i2, i3}})
+		panic(accessError4[T]{*v, opAt, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3). It panics like At, and for a
+// read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
-		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
+		panic(accessError4[T]{*v, opSet, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -1526,18 +1577,32 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
-		panic(accessError4[T]{*v, true, [4]int{i0, i1, i2, i3}})
+		panic(accessError4[T]{*v, opPtr, [4]int{i0, i1, i2, i3}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2, i3), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2, i3).Add(x) is Kokkos's
+// v(i0, i1, i2, i3) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View4[T]) Ref(i0, i1, i2, i3 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagNoHost != 0 {
+		panic(accessError4[T]{*v, opRef, [4]int{i0, i1, i2, i3}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 4 and 8 indices, and those past the rank must be 0.
+// takes between 4 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View4[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -1545,9 +1610,10 @@ func (v *View4[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, i2, 0:n), n = Extent(3), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View4[T]) Row(i0, i1, i2 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2}, v.ext[:], v.str[3], 3)
 	}
 	n := v.ext[3]
@@ -1561,9 +1627,10 @@ func (v *View4[T]) Row(i0, i1, i2 int) []T {
 // Col returns the elements v(0:n, i1, i2, i3), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View4[T]) Col(i1, i2, i3 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -1625,10 +1692,10 @@ func (v *View4[T]) Size() int {
 func (v *View4[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View4[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -1714,7 +1781,7 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	v := View4[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:4])
 	copy(v.str[:], d.str[:4])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1722,15 +1789,15 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 // resize functions use it.
 func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, d.traits) }
 
-// accessError4 is the panic value of a failed access to a View4.
+// accessError4 is the panic value of a failed access by op to a View4.
 type accessError4[T any] struct {
-	v     View4[T]
-	write bool
-	idx   [4]int
+	v   View4[T]
+	op  accessOp
+	idx [4]int
 }
 
 func (e accessError4[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -1792,7 +1859,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1833,7 +1900,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1874,7 +1941,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1915,7 +1982,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1928,12 +1995,18 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View5[T any] struct {
 	data []T
 	ext  [5]int
 	str  [5]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -1955,7 +2028,7 @@ func NewView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...Option) (View
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1983,40 +2056,33 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2, i3, i4). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
-		panic(accessError5[T]{*v, false, [5]int{i0, i1, i2, i3, i4}})
+		panic(accessError5[T]{*v, opAt, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4). It panics like At, and for a
+// read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
-		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
+		panic(accessError5[T]{*v, opSet, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -2024,18 +2090,32 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
-		panic(accessError5[T]{*v, true, [5]int{i0, i1, i2, i3, i4}})
+		panic(accessError5[T]{*v, opPtr, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2, i3, i4).Add(x) is Kokkos's
+// v(i0, i1, i2, i3, i4) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View5[T]) Ref(i0, i1, i2, i3, i4 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagNoHost != 0 {
+		panic(accessError5[T]{*v, opRef, [5]int{i0, i1, i2, i3, i4}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 5 and 8 indices, and those past the rank must be 0.
+// takes between 5 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View5[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -2043,9 +2123,10 @@ func (v *View5[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, i2, i3, 0:n), n = Extent(4), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3}, v.ext[:], v.str[4], 4)
 	}
 	n := v.ext[4]
@@ -2059,9 +2140,10 @@ func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
 // Col returns the elements v(0:n, i1, i2, i3, i4), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View5[T]) Col(i1, i2, i3, i4 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -2123,10 +2205,10 @@ func (v *View5[T]) Size() int {
 func (v *View5[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View5[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -2212,7 +2294,7 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	v := View5[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:5])
 	copy(v.str[:], d.str[:5])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2220,15 +2302,15 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 // resize functions use it.
 func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, d.traits) }
 
-// accessError5 is the panic value of a failed access to a View5.
+// accessError5 is the panic value of a failed access by op to a View5.
 type accessError5[T any] struct {
-	v     View5[T]
-	write bool
-	idx   [5]int
+	v   View5[T]
+	op  accessOp
+	idx [5]int
 }
 
 func (e accessError5[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -2296,7 +2378,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2342,7 +2424,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2388,7 +2470,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2434,7 +2516,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2480,7 +2562,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2493,12 +2575,18 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View6[T any] struct {
 	data []T
 	ext  [6]int
 	str  [6]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -2520,7 +2608,7 @@ func NewView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...Option) (
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -2548,40 +2636,33 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
-		panic(accessError6[T]{*v, false, [6]int{i0, i1, i2, i3, i4, i5}})
+		panic(accessError6[T]{*v, opAt, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5). It panics like At, and for a
+// read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
-		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
+		panic(accessError6[T]{*v, opSet, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -2589,18 +2670,32 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
-		panic(accessError6[T]{*v, true, [6]int{i0, i1, i2, i3, i4, i5}})
+		panic(accessError6[T]{*v, opPtr, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2, i3, i4, i5).Add(x) is Kokkos's
+// v(i0, i1, i2, i3, i4, i5) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View6[T]) Ref(i0, i1, i2, i3, i4, i5 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagNoHost != 0 {
+		panic(accessError6[T]{*v, opRef, [6]int{i0, i1, i2, i3, i4, i5}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 6 and 8 indices, and those past the rank must be 0.
+// takes between 6 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View6[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -2608,9 +2703,10 @@ func (v *View6[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, i2, i3, i4, 0:n), n = Extent(5), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4}, v.ext[:], v.str[5], 5)
 	}
 	n := v.ext[5]
@@ -2624,9 +2720,10 @@ func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View6[T]) Col(i1, i2, i3, i4, i5 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -2688,10 +2785,10 @@ func (v *View6[T]) Size() int {
 func (v *View6[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View6[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -2777,7 +2874,7 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	v := View6[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:6])
 	copy(v.str[:], d.str[:6])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2785,15 +2882,15 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 // resize functions use it.
 func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, d.traits) }
 
-// accessError6 is the panic value of a failed access to a View6.
+// accessError6 is the panic value of a failed access by op to a View6.
 type accessError6[T any] struct {
-	v     View6[T]
-	write bool
-	idx   [6]int
+	v   View6[T]
+	op  accessOp
+	idx [6]int
 }
 
 func (e accessError6[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -2867,7 +2964,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2918,7 +3015,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2969,7 +3066,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3020,7 +3117,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3071,7 +3168,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3122,7 +3219,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3135,12 +3232,18 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View7[T any] struct {
 	data []T
 	ext  [7]int
 	str  [7]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -3162,7 +3265,7 @@ func NewView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...Optio
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -3190,40 +3293,33 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
-		panic(accessError7[T]{*v, false, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(accessError7[T]{*v, opAt, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5, i6), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5, i6). It panics like At, and for a
+// read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
-		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(accessError7[T]{*v, opSet, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -3231,18 +3327,32 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
-		panic(accessError7[T]{*v, true, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+		panic(accessError7[T]{*v, opPtr, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2, i3, i4, i5, i6).Add(x) is Kokkos's
+// v(i0, i1, i2, i3, i4, i5, i6) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View7[T]) Ref(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagNoHost != 0 {
+		panic(accessError7[T]{*v, opRef, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 7 and 8 indices, and those past the rank must be 0.
+// takes between 7 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View7[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -3250,9 +3360,10 @@ func (v *View7[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, i2, i3, i4, i5, 0:n), n = Extent(6), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5}, v.ext[:], v.str[6], 6)
 	}
 	n := v.ext[6]
@@ -3266,9 +3377,10 @@ func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -3330,10 +3442,10 @@ func (v *View7[T]) Size() int {
 func (v *View7[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View7[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -3419,7 +3531,7 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	v := View7[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:7])
 	copy(v.str[:], d.str[:7])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -3427,15 +3539,15 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 // resize functions use it.
 func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, d.traits) }
 
-// accessError7 is the panic value of a failed access to a View7.
+// accessError7 is the panic value of a failed access by op to a View7.
 type accessError7[T any] struct {
-	v     View7[T]
-	write bool
-	idx   [7]int
+	v   View7[T]
+	op  accessOp
+	idx [7]int
 }
 
 func (e accessError7[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -3515,7 +3627,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3571,7 +3683,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3627,7 +3739,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3683,7 +3795,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3739,7 +3851,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3795,7 +3907,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3851,7 +3963,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3864,12 +3976,18 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 //
 // Its methods take pointer receivers so that element access inlines to index
 // arithmetic; call them on a variable.
+//
+// A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
+// Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
+// Access, Data, Row and Col panic, naming the view and Ref, since each
+// would allow a plain load or store that races with the atomic updates.
 type View8[T any] struct {
 	data []T
 	ext  [8]int
 	str  [8]int
-	// lim0 is ext[0] where the host can access the elements and 0
-	// elsewhere: At's check of i0 against it covers the access too.
+	// lim0 is ext[0] where the host can access the elements with plain
+	// loads and stores, and 0 where it cannot or must not (the Atomic
+	// trait): At's check of i0 against it covers the kind of access too.
 	lim0   uint
 	rec    *Allocation
 	off    int
@@ -3891,7 +4009,7 @@ func NewView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...O
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -3919,40 +4037,33 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics, naming the
-// label, the indices and the extents, when an index is out of bounds, and
-// when the host cannot access the view's memory.
+// label, the indices and the extents, when an index is out of bounds, when
+// the host cannot access the view's memory, and for a view with the Atomic
+// trait (use Ref).
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
-		panic(accessError8[T]{*v, false, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(accessError8[T]{*v, opAt, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7), atomically for a view with the
-// Atomic trait. It panics like At, and for a read-only view.
+// Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At, and for a
+// read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(v.data)
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
-		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(accessError8[T]{*v, opSet, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7])*unsafe.Sizeof(x)))
-	if v.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
@@ -3960,18 +4071,32 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
 	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
-		panic(accessError8[T]{*v, true, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		panic(accessError8[T]{*v, opPtr, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]]
 }
 
+// Ref returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6, i7), through which
+// it is loaded, stored and updated atomically: v.Ref(i0, i1, i2, i3, i4, i5, i6, i7).Add(x) is Kokkos's
+// v(i0, i1, i2, i3, i4, i5, i6, i7) += x on a view with the Atomic trait (see Ref). It works on any view,
+// read-only ones included (where the Ref can only Load), and panics like At
+// when an index is out of bounds and when the host cannot access the view's
+// memory.
+func (v *View8[T]) Ref(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagNoHost != 0 {
+		panic(accessError8[T]{*v, opRef, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	}
+	return Ref[T]{&v.data[i0*v.str[0]+i1*v.str[1]+i2*v.str[2]+i3*v.str[3]+i4*v.str[4]+i5*v.str[5]+i6*v.str[6]+i7*v.str[7]], v.rec, v.flags}
+}
+
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 8 and 8 indices, and those past the rank must be 0.
+// takes between 8 and 8 indices, and those past the rank must be 0. It
+// panics like At.
 func (v *View8[T]) Access(idx ...int) T {
-	if v.data == nil {
-		noDataPanic("Access", v.rec, v.flags)
+	if v.data == nil || v.flags&flagAtomic != 0 {
+		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
@@ -3979,9 +4104,10 @@ func (v *View8[T]) Access(idx ...int) T {
 // Row returns the elements v(i0, i1, i2, i3, i4, i5, i6, 0:n), n = Extent(7), as a slice
 // that shares the view's memory, for fast inner loops. The last dimension
 // must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, and where the host cannot access the view.
+// otherwise, for a read-only view, for a view with the Atomic trait, and
+// where the host cannot access the view.
 func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[7], 7)
 	}
 	n := v.ext[7]
@@ -3995,9 +4121,10 @@ func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6, i7), n = Extent(0), as a slice that
 // shares the view's memory. The first dimension must have stride 1
 // (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, and where the host cannot access the view.
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
 func (v *View8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6, i7}, v.ext[:], v.str[0], 0)
 	}
 	n := v.ext[0]
@@ -4059,10 +4186,10 @@ func (v *View8[T]) Size() int {
 func (v *View8[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // Data returns the elements of the span as a slice sharing the view's
-// memory. It panics for a read-only view and where the host cannot access
-// the view's memory.
+// memory. It panics for a read-only view, for a view with the Atomic trait
+// and where the host cannot access the view's memory.
 func (v *View8[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost) != 0 {
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
 		viewPanic("Data", v.rec, v.flags)
 	}
 	return v.data
@@ -4148,7 +4275,7 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	v := View8[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:8])
 	copy(v.str[:], d.str[:8])
-	v.lim0 = checkExtent(v.data, v.ext[0])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4156,15 +4283,15 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 // resize functions use it.
 func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, d.traits) }
 
-// accessError8 is the panic value of a failed access to a View8.
+// accessError8 is the panic value of a failed access by op to a View8.
 type accessError8[T any] struct {
-	v     View8[T]
-	write bool
-	idx   [8]int
+	v   View8[T]
+	op  accessOp
+	idx [8]int
 }
 
 func (e accessError8[T]) Error() string {
-	return accessMessage(e.v.rec, e.write, e.v.flags, e.idx[:], e.v.ext[:])
+	return accessMessage(e.v.rec, e.op, e.v.flags, e.idx[:], e.v.ext[:])
 }
 
 // Subview0 returns the rank-0 view of the elements that the arguments
@@ -4250,7 +4377,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4311,7 +4438,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4372,7 +4499,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4433,7 +4560,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4494,7 +4621,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4555,7 +4682,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4616,7 +4743,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4677,7 +4804,7 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
-	w.lim0 = checkExtent(w.data, w.ext[0])
+	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w

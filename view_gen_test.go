@@ -4,6 +4,7 @@ package kokkos
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos/internal/testutil"
@@ -63,8 +64,8 @@ func TestView0Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(0+1, MaxRank)]
-			if v.At() != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 0 %v: At or Access at %v", l, idx)
+			if v.At() != ref[k] || v.Access(acc...) != ref[k] || v.Ref().Load() != ref[k] {
+				t.Fatalf("rank 0 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView0From[float64]("w", v.LayoutSpec())
@@ -88,6 +89,53 @@ func TestView0Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 0 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView0Atomic stores, adds and loads random values at every index of
+// a View0 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView0Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(0, 78))
+	ext := randExtents(rng, 0, 1, 3)
+	v, err := NewView0[int32]("a0", WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref()
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 0: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref().Load(); got != ref[k] {
+			t.Fatalf("rank 0: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At() }},
+		{"Set", func() { v.Set(1) }},
+		{"Ptr", func() { v.Ptr() }},
+		{"Access", func() { v.Access() }},
+		{"Data", func() { v.Data() }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a0\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 0: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -146,8 +194,8 @@ func TestView1Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(1+1, MaxRank)]
-			if v.At(idx[0]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 1 %v: At or Access at %v", l, idx)
+			if v.At(idx[0]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0]).Load() != ref[k] {
+				t.Fatalf("rank 1 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView1From[float64]("w", v.LayoutSpec())
@@ -177,6 +225,60 @@ func TestView1Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 1 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView1Atomic stores, adds and loads random values at every index of
+// a View1 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView1Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 78))
+	ext := randExtents(rng, 1, 1, 3)
+	v, err := NewView1[int32]("a1", ext[0], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 1: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0]).Load(); got != ref[k] {
+			t.Fatalf("rank 1: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0)
+	all := v.Subview1(All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 1: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0) }},
+		{"Set", func() { v.Set(0, 1) }},
+		{"Ptr", func() { v.Ptr(0) }},
+		{"Access", func() { v.Access(0) }},
+		{"Data", func() { v.Data() }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a1\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 1: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -235,8 +337,8 @@ func TestView2Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(2+1, MaxRank)]
-			if v.At(idx[0], idx[1]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 2 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1]).Load() != ref[k] {
+				t.Fatalf("rank 2 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView2From[float64]("w", v.LayoutSpec())
@@ -282,6 +384,62 @@ func TestView2Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 2 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView2Atomic stores, adds and loads random values at every index of
+// a View2 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView2Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 78))
+	ext := randExtents(rng, 2, 1, 3)
+	v, err := NewView2[int32]("a2", ext[0], ext[1], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 2: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1]).Load(); got != ref[k] {
+			t.Fatalf("rank 2: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0)
+	all := v.Subview2(All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 2: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0) }},
+		{"Set", func() { v.Set(0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0) }},
+		{"Access", func() { v.Access(0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0) }},
+		{"Col", func() { v.Col(0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a2\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 2: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -340,8 +498,8 @@ func TestView3Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(3+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 3 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2]).Load() != ref[k] {
+				t.Fatalf("rank 3 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView3From[float64]("w", v.LayoutSpec())
@@ -387,6 +545,62 @@ func TestView3Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 3 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView3Atomic stores, adds and loads random values at every index of
+// a View3 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView3Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 78))
+	ext := randExtents(rng, 3, 1, 3)
+	v, err := NewView3[int32]("a3", ext[0], ext[1], ext[2], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 3: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2]).Load(); got != ref[k] {
+			t.Fatalf("rank 3: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0)
+	all := v.Subview3(All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 3: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0) }},
+		{"Col", func() { v.Col(0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a3\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 3: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -445,8 +659,8 @@ func TestView4Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(4+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2], idx[3]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 4 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2], idx[3]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2], idx[3]).Load() != ref[k] {
+				t.Fatalf("rank 4 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView4From[float64]("w", v.LayoutSpec())
@@ -492,6 +706,62 @@ func TestView4Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 4 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView4Atomic stores, adds and loads random values at every index of
+// a View4 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView4Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 78))
+	ext := randExtents(rng, 4, 1, 3)
+	v, err := NewView4[int32]("a4", ext[0], ext[1], ext[2], ext[3], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2], idx[3])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 4: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2], idx[3]).Load(); got != ref[k] {
+			t.Fatalf("rank 4: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0, 0)
+	all := v.Subview4(All, All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 4: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0, 0) }},
+		{"Col", func() { v.Col(0, 0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a4\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 4: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -550,8 +820,8 @@ func TestView5Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(5+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 5 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4]).Load() != ref[k] {
+				t.Fatalf("rank 5 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView5From[float64]("w", v.LayoutSpec())
@@ -597,6 +867,62 @@ func TestView5Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 5 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView5Atomic stores, adds and loads random values at every index of
+// a View5 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView5Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 78))
+	ext := randExtents(rng, 5, 1, 3)
+	v, err := NewView5[int32]("a5", ext[0], ext[1], ext[2], ext[3], ext[4], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 5: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4]).Load(); got != ref[k] {
+			t.Fatalf("rank 5: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0, 0, 0)
+	all := v.Subview5(All, All, All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 5: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0, 0, 0) }},
+		{"Col", func() { v.Col(0, 0, 0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a5\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 5: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -655,8 +981,8 @@ func TestView6Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(6+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 6 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]).Load() != ref[k] {
+				t.Fatalf("rank 6 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView6From[float64]("w", v.LayoutSpec())
@@ -702,6 +1028,62 @@ func TestView6Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 6 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView6Atomic stores, adds and loads random values at every index of
+// a View6 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView6Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 78))
+	ext := randExtents(rng, 6, 1, 3)
+	v, err := NewView6[int32]("a6", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 6: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]).Load(); got != ref[k] {
+			t.Fatalf("rank 6: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0, 0, 0, 0)
+	all := v.Subview6(All, All, All, All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0, 0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 6: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0, 0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0, 0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0, 0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0, 0, 0, 0) }},
+		{"Col", func() { v.Col(0, 0, 0, 0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a6\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 6: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -760,8 +1142,8 @@ func TestView7Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(7+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 7 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]).Load() != ref[k] {
+				t.Fatalf("rank 7 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView7From[float64]("w", v.LayoutSpec())
@@ -807,6 +1189,62 @@ func TestView7Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 7 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView7Atomic stores, adds and loads random values at every index of
+// a View7 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView7Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 78))
+	ext := randExtents(rng, 7, 1, 3)
+	v, err := NewView7[int32]("a7", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 7: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]).Load(); got != ref[k] {
+			t.Fatalf("rank 7: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0, 0, 0, 0, 0)
+	all := v.Subview7(All, All, All, All, All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0, 0, 0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 7: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0, 0, 0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 0, 0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0, 0, 0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0, 0, 0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0, 0, 0, 0, 0) }},
+		{"Col", func() { v.Col(0, 0, 0, 0, 0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 0, 0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a7\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 7: %s panics with %q", c.op, msg)
 		}
 	}
 }
@@ -865,8 +1303,8 @@ func TestView8Methods(t *testing.T) {
 			var k [MaxRank]int
 			copy(k[:], idx)
 			acc := append(append([]int(nil), idx...), 0)[:min(8+1, MaxRank)]
-			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]) != ref[k] || v.Access(acc...) != ref[k] {
-				t.Fatalf("rank 8 %v: At or Access at %v", l, idx)
+			if v.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]) != ref[k] || v.Access(acc...) != ref[k] || v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]).Load() != ref[k] {
+				t.Fatalf("rank 8 %v: At, Access or Ref at %v", l, idx)
 			}
 		})
 		w, err := NewView8From[float64]("w", v.LayoutSpec())
@@ -912,6 +1350,62 @@ func TestView8Methods(t *testing.T) {
 		v.Retain()
 		if v.UseCount() != 2 || v.Release() != nil || v.UseCount() != 1 {
 			t.Fatalf("rank 8 %v: Retain or Release", l)
+		}
+	}
+}
+
+// TestView8Atomic stores, adds and loads random values at every index of
+// a View8 with the Atomic trait through Ref, against a reference map, and
+// checks that its plain accessors and those of its subviews panic, naming
+// the view and Ref.
+func TestView8Atomic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 78))
+	ext := randExtents(rng, 8, 1, 3)
+	v, err := NewView8[int32]("a8", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], WithTraits(Atomic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[[MaxRank]int]int32{}
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		x, y := int32(rng.Uint32()|1), int32(rng.Uint32()|1)
+		r := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7])
+		r.Store(x)
+		if old := r.Add(y); old != x {
+			t.Fatalf("rank 8: Add at %v returned %d, want %d", idx, old, x)
+		}
+		ref[k] = x + y
+	})
+	testutil.ForEachIndex(ext, func(idx []int) {
+		var k [MaxRank]int
+		copy(k[:], idx)
+		if got := v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]).Load(); got != ref[k] {
+			t.Fatalf("rank 8: Ref at %v holds %d, want %d", idx, got, ref[k])
+		}
+	})
+	first := v.Subview0(0, 0, 0, 0, 0, 0, 0, 0)
+	all := v.Subview8(All, All, All, All, All, All, All, All)
+	if first.Ref().Load() != ref[[MaxRank]int{}] || all.Ref(0, 0, 0, 0, 0, 0, 0, 0).Load() != ref[[MaxRank]int{}] {
+		t.Fatalf("rank 8: Ref of a subview")
+	}
+	for _, c := range []struct {
+		op string
+		f  func()
+	}{
+		{"At", func() { v.At(0, 0, 0, 0, 0, 0, 0, 0) }},
+		{"Set", func() { v.Set(0, 0, 0, 0, 0, 0, 0, 0, 1) }},
+		{"Ptr", func() { v.Ptr(0, 0, 0, 0, 0, 0, 0, 0) }},
+		{"Access", func() { v.Access(0, 0, 0, 0, 0, 0, 0, 0) }},
+		{"Data", func() { v.Data() }},
+		{"Row", func() { v.Row(0, 0, 0, 0, 0, 0, 0) }},
+		{"Col", func() { v.Col(0, 0, 0, 0, 0, 0, 0) }},
+		{"At", func() { first.At() }},
+		{"Set", func() { all.Set(0, 0, 0, 0, 0, 0, 0, 0, 1) }},
+	} {
+		msg := panicMessage(c.f)
+		if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"a8\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+			t.Errorf("rank 8: %s panics with %q", c.op, msg)
 		}
 	}
 }

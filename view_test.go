@@ -363,7 +363,7 @@ func TestConstructorErrors(t *testing.T) {
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(1)); return err }, `LayoutStride needs 2 strides, got 1`},
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(1, 2)); return err }, `strides (1, 2) overlap for extents (3, 3)`},
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(-1, 3)); return err }, `stride -1 of dimension 0 is negative`},
-		{func() error { _, err := NewView1[int16]("T", 3, WithTraits(Atomic)); return err }, `the Atomic trait needs an element type of 4 or 8 bytes, int16 has 2`},
+		{func() error { _, err := NewView1[complex128]("T", 3, WithTraits(Atomic)); return err }, `atomic operations need an element type of 1, 2, 4 or 8 bytes, complex128 has 16`},
 		{func() error { _, err := NewView1[int]("U", 3, WithTraits(Unmanaged)); return err }, `the Unmanaged trait needs caller memory`},
 		{func() error { _, err := NewView1[*int]("P", 3, InSpace(countingSpace{})); return err }, `element type *int holds Go pointers and cannot live in FakeDevice`},
 	}
@@ -465,17 +465,17 @@ func TestAtomicTrait(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 1000 {
-				v.Set(i%2, float64(g))
+				v.Ref(i % 2).Store(float64(g))
 			}
 		}()
 	}
 	wg.Wait()
-	if x := v.At(0); x < 0 || x > 7 {
+	if x := v.Ref(0).Load(); x < 0 || x > 7 {
 		t.Fatalf("torn value %v", x)
 	}
 	i32, _ := NewView2[int32]("i", 2, 2, WithTraits(Atomic))
-	i32.Set(1, 1, -5)
-	if i32.At(1, 1) != -5 {
+	i32.Ref(1, 1).Store(-5)
+	if i32.Ref(1, 1).Load() != -5 {
 		t.Fatal("4-byte atomic store")
 	}
 }

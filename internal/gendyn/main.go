@@ -1,7 +1,8 @@
 // Command gendyn writes dynrank_gen.go (the fixed-arity accessors and the
 // rank conversions of DynRankView) and offset_gen.go (the rank-specific
 // offset views OffsetView1 to OffsetView8), each from one template, so that
-// every rank has inlinable accessors.
+// every rank has inlinable accessors, and ref_gen_test.go, which tests each
+// rank's Ref and the accessors of each rank's views with the Atomic trait.
 package main
 
 import (
@@ -19,7 +20,8 @@ type rank struct {
 
 func main() {
 	write("dynrank_gen.go", dynTmpl, 0, "import \"unsafe\"\n", "")
-	write("offset_gen.go", offsetTmpl, 1, "import (\n\t\"sync/atomic\"\n\t\"unsafe\"\n)\n", "")
+	write("offset_gen.go", offsetTmpl, 1, "import \"unsafe\"\n", "")
+	write("ref_gen_test.go", refTestTmpl, 0, "import (\n\t\"math/rand/v2\"\n\t\"strings\"\n\t\"testing\"\n\n\t\"github.com/gokkos/kokkos/internal/testutil\"\n)\n", "")
 }
 
 func write(file, tmpl string, lo int, imports, tail string) {
@@ -44,8 +46,8 @@ const dynTmpl = `
 {{$n := .N}}
 // At{{$n}} returns the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}} view. It panics
 // when the view's rank is not {{$n}}, when an index is out of bounds (naming
-// the label, the indices and the extents) and when the host cannot access
-// the view's memory.
+// the label, the indices and the extents), when the host cannot access the
+// view's memory, and for a view with the Atomic trait (use Ref{{$n}}).
 func (d *DynRankView[T]) At{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 	p := unsafe.SliceData(d.data)
 	if d.hostRank != {{$n}}+1{{if $n}} || {{list $n "uint(i#) >= uint(d.ext[#])" " || "}}{{end}} {
@@ -60,27 +62,33 @@ func (d *DynRankView[T]) At{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) T {
 {{- end}}
 }
 
-// Set{{$n}} stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}} view, atomically for a
-// view with the Atomic trait. It panics like At{{$n}}, and for a read-only view.
+// Set{{$n}} stores x at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}} view. It panics like
+// At{{$n}}, and for a read-only view.
 func (d *DynRankView[T]) Set{{$n}}({{if $n}}{{list $n "i#" ", "}} int, {{end}}x T) {
-	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
+	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opSet, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
 	}
-	p := &d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}]
-	if d.flags&flagAtomic != 0 {
-		storeAtomic(p, x)
-		return
-	}
-	*p = x
+	d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}] = x
 }
 
 // Ptr{{$n}} returns a pointer to the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}}
 // view. It panics like At{{$n}}, and for a read-only view.
 func (d *DynRankView[T]) Ptr{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) *T {
-	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.flags&(flagReadOnly|flagNoHost) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, true, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
+	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opPtr, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
 	}
 	return &d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}]
+}
+
+// Ref{{$n}} returns a reference to the element at {{if $n}}({{list $n "i#" ", "}}){{else}}the only position{{end}} of a rank-{{$n}} view,
+// through which it is loaded, stored and updated atomically (see Ref and
+// View1.Ref). It panics like At{{$n}}, but works on read-only views and on
+// views with the Atomic trait.
+func (d *DynRankView[T]) Ref{{$n}}({{if $n}}{{list $n "i#" ", "}} int{{end}}) Ref[T] {
+	if d.rank != {{$n}} || {{if $n}}{{list $n "uint(i#) >= uint(d.ext[#])" " || "}} || {{end}}d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{*d, opRef, {{$n}}, [MaxRank]int{ {{- list $n "i#" ", " -}} }})
+	}
+	return Ref[T]{&d.data[{{if $n}}{{list $n "i#*d.str[#]" "+"}}{{else}}0{{end}}], d.rec, d.flags}
 }
 
 // View{{$n}} returns the rank-typed view of the same elements, sharing the
@@ -102,12 +110,19 @@ const offsetTmpl = `
 // the reference, not the elements. The zero value is an unallocated view.
 //
 // Its methods take pointer receivers so that element access inlines; call
-// them on a variable.
+// them on a variable. A view with the Atomic trait is accessed only
+// through Ref, as a View{{$n}}.
 type OffsetView{{$n}}[T any] struct {
 	// The underlying View{{$n}}'s elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
 	data []T
 	base int
+	// plain is data's first element where the host can access the
+	// elements with plain loads, and nil where it cannot or must not (the
+	// Atomic trait): At's test of it covers both, as View{{$n}}'s lim0 does.
+	// Set and Ptr test data and the flags, which they load anyway for the
+	// read-only test, so that they load no more fields than before.
+	plain *T
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -124,7 +139,7 @@ type OffsetView{{$n}}[T any] struct {
 }
 
 func offsetView{{$n}}[T any](v View{{$n}}[T], beg [{{$n}}]int) OffsetView{{$n}}[T] {
-	o := OffsetView{{$n}}[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView{{$n}}[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
 	o.setDims(beg, v.ext, v.str)
 	return o
 }
@@ -190,47 +205,49 @@ func (o OffsetView{{$n}}[T]) fromDesc(d desc[T]) OffsetView{{$n}}[T] {
 
 // At returns the element at ({{list $n "i#" ", "}}), each index counted from its
 // dimension's Begin. It panics, naming the label, the indices and the legal
-// index ranges, when an index is out of range, and when the host cannot
-// access the view's memory.
+// index ranges, when an index is out of range, when the host cannot access
+// the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView{{$n}}[T]) At({{list $n "i#" ", "}} int) T {
-	p := unsafe.SliceData(o.data)
+	p := o.plain
 	if p == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} {
-		panic(offsetAccessError{{$n}}[T]{*o, false, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
+		panic(offsetAccessError{{$n}}[T]{*o, opAt, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	// Indices within the ranges address the view's span, which data
 	// holds: every constructor keeps that invariant.
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*o.s#" " + "}} + o.base)*unsafe.Sizeof(*p)))
 }
 
-// Set stores x at ({{list $n "i#" ", "}}), atomically for a view with the Atomic
-// trait. It panics like At, and for a read-only view.
+// Set stores x at ({{list $n "i#" ", "}}). It panics like At, and for a read-only
+// view.
 func (o *OffsetView{{$n}}[T]) Set({{list $n "i#" ", "}} int, x T) {
 	p := unsafe.SliceData(o.data)
-	if p == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError{{$n}}[T]{*o, true, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
+	if p == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError{{$n}}[T]{*o, opSet, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	// Indices within the ranges address the view's span (see At).
 	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr({{list $n "i#*o.s#" " + "}} + o.base)*unsafe.Sizeof(x)))
-	if o.flags&flagAtomic != 0 {
-		if unsafe.Sizeof(x) == 8 {
-			atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), *(*uint64)(unsafe.Pointer(&x)))
-		} else {
-			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), *(*uint32)(unsafe.Pointer(&x)))
-		}
-		return
-	}
 	*p = x
 }
 
 // Ptr returns a pointer to the element at ({{list $n "i#" ", "}}). It panics like At,
 // and for a read-only view.
 func (o *OffsetView{{$n}}[T]) Ptr({{list $n "i#" ", "}} int) *T {
-	if o.data == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&flagReadOnly != 0 {
-		panic(offsetAccessError{{$n}}[T]{*o, true, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
+	if o.data == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} || o.flags&(flagReadOnly|flagAtomic) != 0 {
+		panic(offsetAccessError{{$n}}[T]{*o, opPtr, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
 	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[{{list $n "i#*o.s#" "+"}}+o.base]
+}
+
+// Ref returns a reference to the element at ({{list $n "i#" ", "}}), through which it is
+// loaded, stored and updated atomically (see Ref and View1.Ref). It panics
+// like At, but works on read-only views and on views with the Atomic trait.
+func (o *OffsetView{{$n}}[T]) Ref({{list $n "i#" ", "}} int) Ref[T] {
+	if o.data == nil || {{list $n "i# < o.b# || i# >= o.e#" " || "}} {
+		panic(offsetAccessError{{$n}}[T]{*o, opRef, [{{$n}}]int{ {{- list $n "i#" ", " -}} }})
+	}
+	return Ref[T]{&o.data[{{list $n "i#*o.s#" "+"}}+o.base], o.rec, o.flags}
 }
 
 // Rank returns {{$n}}.
@@ -300,7 +317,8 @@ func (o *OffsetView{{$n}}[T]) Size() int {
 
 // Data returns the elements of the span as a slice sharing the view's
 // memory; its first element is the one at Begins(). It panics for a
-// read-only view and where the host cannot access the view's memory.
+// read-only view, for a view with the Atomic trait and where the host
+// cannot access the view's memory.
 func (o *OffsetView{{$n}}[T]) Data() []T {
 	v := o.View()
 	return v.Data()
@@ -337,7 +355,7 @@ func (o *OffsetView{{$n}}[T]) ReadOnly() OffsetView{{$n}}[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView{{$n}}[T]) View() View{{$n}}[T] {
 	_, ext, str := o.dims()
-	return View{{$n}}[T]{data: o.data, ext: ext, str: str, lim0: checkExtent(o.data, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	return View{{$n}}[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -349,16 +367,16 @@ func (o *OffsetView{{$n}}[T]) Equal(w OffsetView{{$n}}[T]) bool {
 
 func (o OffsetView{{$n}}[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
-// offsetAccessError{{$n}} is the panic value of a failed access to an OffsetView{{$n}}.
+// offsetAccessError{{$n}} is the panic value of a failed access by op to an OffsetView{{$n}}.
 type offsetAccessError{{$n}}[T any] struct {
-	o     OffsetView{{$n}}[T]
-	write bool
-	idx   [{{$n}}]int
+	o   OffsetView{{$n}}[T]
+	op  accessOp
+	idx [{{$n}}]int
 }
 
 func (e offsetAccessError{{$n}}[T]) Error() string {
 	beg, ext, _ := e.o.dims()
-	return offsetAccessMessage(e.o.rec, e.write, e.o.flags, e.idx[:], beg[:], ext[:])
+	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 {{range $m := .Ms}}
 // Subview{{$m}} returns the rank-{{$m}} offset view of the elements that the
@@ -375,9 +393,120 @@ func (o *OffsetView{{$n}}[T]) Subview{{$m}}({{list $n "a#" ", "}} any) OffsetVie
 	offsetSubArgs("Subview{{$m}}", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview{{$m}}", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
+	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
 {{end}}
+`
+
+const refTestTmpl = `
+{{$n := .N}}
+{{- if $n}}
+// TestOffsetView{{$n}}Ref stores, updates and loads random values at every
+// index of an OffsetView{{$n}} through Ref, with the Atomic trait and without it,
+// against a reference map, and checks that the plain accessors of the
+// Atomic one panic, naming the view and Ref.
+func TestOffsetView{{$n}}Ref(t *testing.T) {
+	rng := rand.New(rand.NewPCG({{$n}}, 79))
+	ext := randExtents(rng, {{$n}}, 1, 3)
+	var beg [{{$n}}]int
+	var bounds [{{$n}}]IndexRange
+	for r := range beg {
+		beg[r] = rng.IntN(9) - 4
+		bounds[r] = Bounds(beg[r], beg[r]+ext[r]-1)
+	}
+	for _, traits := range []Trait{0, Atomic} {
+		o, err := NewOffsetView{{$n}}[float32]("o{{$n}}", {{list $n "bounds[#]" ", "}}, WithTraits(traits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := map[[MaxRank]int]float32{}
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			x, y := float32(rng.IntN(4000)+1)/4, float32(rng.IntN(4000)+1)/4
+			o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Store(x)
+			if old := o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Sub(y); old != x {
+				t.Fatalf("rank {{$n}} %v: Sub at %v returned %v, want %v", traits, idx, old, x)
+			}
+			ref[k] = x - y
+		})
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			if got := o.Ref({{list $n "beg[#]+idx[#]" ", "}}).Load(); got != ref[k] || traits == 0 && o.At({{list $n "beg[#]+idx[#]" ", "}}) != ref[k] {
+				t.Fatalf("rank {{$n}} %v: Ref at %v holds %v, want %v", traits, idx, got, ref[k])
+			}
+		})
+		if traits == 0 {
+			continue
+		}
+		for _, c := range []struct {
+			op string
+			f  func()
+		}{
+			{"At", func() { o.At({{list $n "beg[#]" ", "}}) }},
+			{"Set", func() { o.Set({{list $n "beg[#]" ", "}}, 1) }},
+			{"Ptr", func() { o.Ptr({{list $n "beg[#]" ", "}}) }},
+			{"Data", func() { o.Data() }},
+		} {
+			msg := panicMessage(c.f)
+			if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"o{{$n}}\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+				t.Errorf("rank {{$n}}: %s panics with %q", c.op, msg)
+			}
+		}
+	}
+}
+{{end}}
+// TestDynRankViewRef{{$n}} stores, updates and loads random values at every
+// index of a rank-{{$n}} DynRankView through Ref{{$n}} and Ref, with the Atomic
+// trait and without it, against a reference map, and checks that At{{$n}},
+// Set{{$n}} and Ptr{{$n}} of the Atomic one panic, naming the view and Ref.
+func TestDynRankViewRef{{$n}}(t *testing.T) {
+	rng := rand.New(rand.NewPCG({{$n}}, 80))
+	ext := randExtents(rng, {{$n}}, 1, 3)
+	for _, traits := range []Trait{0, Atomic} {
+		d, err := NewDynRankView[int16]("d{{$n}}", ext, WithTraits(traits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := map[[MaxRank]int]int16{}
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			x, y := int16(rng.Uint32()|1), int16(rng.Uint32()|2)
+			d.Ref{{$n}}({{list $n "idx[#]" ", "}}).Store(x)
+			if old := d.Ref(idx...).Xor(y); old != x {
+				t.Fatalf("rank {{$n}} %v: Xor at %v returned %d, want %d", traits, idx, old, x)
+			}
+			ref[k] = x ^ y
+		})
+		testutil.ForEachIndex(ext, func(idx []int) {
+			var k [MaxRank]int
+			copy(k[:], idx)
+			if got := d.Ref{{$n}}({{list $n "idx[#]" ", "}}).Load(); got != ref[k] || traits == 0 && d.At{{$n}}({{list $n "idx[#]" ", "}}) != ref[k] {
+				t.Fatalf("rank {{$n}} %v: Ref{{$n}} at %v holds %d, want %d", traits, idx, got, ref[k])
+			}
+		})
+		if traits == 0 {
+			continue
+		}
+		for _, c := range []struct {
+			op string
+			f  func()
+		}{
+			{"At", func() { d.At{{$n}}({{list $n "0" ", "}}) }},
+			{"Set", func() { d.Set{{$n}}({{list $n "0" ", "}}{{if $n}}, {{end}}1) }},
+			{"Ptr", func() { d.Ptr{{$n}}({{list $n "0" ", "}}) }},
+			{"At", func() { d.At({{list $n "0" ", "}}) }},
+		} {
+			msg := panicMessage(c.f)
+			if !strings.Contains(msg, c.op) || !strings.Contains(msg, " of view \"d{{$n}}\", which has the Atomic trait") || !strings.Contains(msg, "Ref(") {
+				t.Errorf("rank {{$n}}: %s panics with %q", c.op, msg)
+			}
+		}
+	}
+}
 `

@@ -1,0 +1,338 @@
+package kokkos
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/typeinfo"
+)
+
+// A Ref refers to one element of a view, as the reference that Kokkos's
+// operator() returns for a view with the Atomic trait: each of its methods
+// is one atomic operation on the element, so that v.Ref(i).Add(x) from many
+// goroutines at once loses no update, as atomic_view(i) += x does. The Ref
+// method of each view kind returns one (View2.Ref(i, j), OffsetView1.Ref(i),
+// DynRankView.Ref2(i, j) or DynRankView.Ref(i, j)).
+//
+// On a view with the Atomic trait a Ref is the only access to the elements:
+// At, Set, Ptr, Access, Data, Row and Col panic there, since each would
+// allow a plain load or store. On other views a Ref's operations are atomic
+// too (Kokkos's atomic functions work on any memory), but only with respect
+// to each other: a plain access of the same element at the same time, by At,
+// Set, Ptr or a slice from Data, is a data race.
+//
+// The element type must have 1, 2, 4 or 8 bytes and hold no Go pointers
+// (the Atomic trait checks this when the view is made; on other views the
+// methods panic for other types). An element of 1 or 2 bytes is updated by
+// a compare-and-swap on the aligned 4-byte word that holds it, as AtomicAdd
+// does: a plain write to a neighbouring byte of that word, outside the view
+// or through a view without the Atomic trait, races with it. (The
+// allocating constructors give an Atomic view of such elements whole words,
+// so only wrapped slices and views without the trait have such neighbours.)
+//
+// Load, Store and Update take any such type. T is not constrained to
+// numbers, so the arithmetic methods check the type when called and panic
+// for a type they do not fit: Add and Sub need an integer, floating-point or
+// complex64 type; Min and Max an integer or floating-point one; And, Or and
+// Xor an integer one.
+//
+// The update methods return the value the element held before the update,
+// as Kokkos's atomic_fetch_add and its siblings. Floating-point values are
+// updated by a compare-and-swap loop on their bits. A Ref of a read-only
+// view can Load; its other methods panic. The zero Ref refers to no element
+// and its methods panic. A Ref is valid as long as the view's memory is:
+// not after the allocation's final Release.
+type Ref[T any] struct {
+	p     *T
+	rec   *Allocation
+	flags viewFlags
+}
+
+// Load returns the element, read atomically.
+func (r Ref[T]) Load() T {
+	r.kind("Load", false)
+	return atomicLoad(r.p)
+}
+
+// Store stores x in the element atomically.
+func (r Ref[T]) Store(x T) {
+	r.kind("Store", true)
+	atomicStore(r.p, x)
+}
+
+// Update replaces the element's value old by f(old) atomically and returns
+// old: it stores f(old) only if the element still holds old (bit for bit),
+// and otherwise calls f again with the value it holds now. f may therefore
+// run more than once, and should do nothing but compute the new value.
+func (r Ref[T]) Update(f func(old T) T) (old T) {
+	r.kind("Update", true)
+	return update(r.p, f)
+}
+
+func update[T any](p *T, f func(T) T) T {
+	for {
+		old := atomicLoad(p)
+		if atomicCAS(p, old, f(old)) {
+			return old
+		}
+	}
+}
+
+// Add adds x to the element and returns the value it held before. Integers
+// wrap around on overflow, as Go's + does.
+func (r Ref[T]) Add(x T) (old T) {
+	switch r.kind("Add", true) {
+	case kindInt, kindUint:
+		// The common sizes call the sync/atomic intrinsics directly: Add
+		// is the most frequent update, and the calls through byUint and
+		// AtomicFetchAdd measured as much time as the atomic instruction.
+		switch unsafe.Sizeof(x) {
+		case 8:
+			u := bitsOf(x)
+			return fromBits[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), u) - u)
+		case 4:
+			u := uint32(bitsOf(x))
+			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(r.p)), u) - u))
+		}
+		return byUint(r.p, x, AtomicFetchAdd[uint8], AtomicFetchAdd[uint16], AtomicFetchAdd[uint32], AtomicFetchAdd[uint64])
+	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			p, y := (*uint64)(unsafe.Pointer(r.p)), bitcast[float64](x)
+			for {
+				o := atomic.LoadUint64(p)
+				if atomic.CompareAndSwapUint64(p, o, math.Float64bits(math.Float64frombits(o)+y)) {
+					return fromBits[T](o)
+				}
+			}
+		}
+		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
+	case kindComplex:
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) + bitcast[complex64](x)) })
+	}
+	panic(r.typeMessage("Add", "an integer, floating-point or complex64"))
+}
+
+// Sub subtracts x from the element and returns the value it held before.
+func (r Ref[T]) Sub(x T) (old T) {
+	switch r.kind("Sub", true) {
+	case kindInt, kindUint:
+		return byUint(r.p, x, AtomicFetchSub[uint8], AtomicFetchSub[uint16], AtomicFetchSub[uint32], AtomicFetchSub[uint64])
+	case kindFloat:
+		return byFloat(r.p, x, AtomicFetchSub[float32], AtomicFetchSub[float64])
+	case kindComplex:
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) - bitcast[complex64](x)) })
+	}
+	panic(r.typeMessage("Sub", "an integer, floating-point or complex64"))
+}
+
+// Min sets the element to the smaller of its value and x, and returns the
+// value it held before. A NaN x leaves the element as it is.
+func (r Ref[T]) Min(x T) (old T) {
+	switch r.kind("Min", true) {
+	case kindInt:
+		return byInt(r.p, x, AtomicFetchMin[int8], AtomicFetchMin[int16], AtomicFetchMin[int32], AtomicFetchMin[int64])
+	case kindUint:
+		return byUint(r.p, x, AtomicFetchMin[uint8], AtomicFetchMin[uint16], AtomicFetchMin[uint32], AtomicFetchMin[uint64])
+	case kindFloat:
+		return byFloat(r.p, x, AtomicFetchMin[float32], AtomicFetchMin[float64])
+	}
+	panic(r.typeMessage("Min", "an integer or floating-point"))
+}
+
+// Max sets the element to the larger of its value and x, and returns the
+// value it held before. A NaN x leaves the element as it is.
+func (r Ref[T]) Max(x T) (old T) {
+	switch r.kind("Max", true) {
+	case kindInt:
+		return byInt(r.p, x, AtomicFetchMax[int8], AtomicFetchMax[int16], AtomicFetchMax[int32], AtomicFetchMax[int64])
+	case kindUint:
+		return byUint(r.p, x, AtomicFetchMax[uint8], AtomicFetchMax[uint16], AtomicFetchMax[uint32], AtomicFetchMax[uint64])
+	case kindFloat:
+		return byFloat(r.p, x, AtomicFetchMax[float32], AtomicFetchMax[float64])
+	}
+	panic(r.typeMessage("Max", "an integer or floating-point"))
+}
+
+// And sets the element to its value & x and returns the value it held
+// before.
+func (r Ref[T]) And(x T) (old T) {
+	if k := r.kind("And", true); k == kindInt || k == kindUint {
+		return byUint(r.p, x, AtomicFetchAnd[uint8], AtomicFetchAnd[uint16], AtomicFetchAnd[uint32], AtomicFetchAnd[uint64])
+	}
+	panic(r.typeMessage("And", "an integer"))
+}
+
+// Or sets the element to its value | x and returns the value it held
+// before.
+func (r Ref[T]) Or(x T) (old T) {
+	if k := r.kind("Or", true); k == kindInt || k == kindUint {
+		return byUint(r.p, x, AtomicFetchOr[uint8], AtomicFetchOr[uint16], AtomicFetchOr[uint32], AtomicFetchOr[uint64])
+	}
+	panic(r.typeMessage("Or", "an integer"))
+}
+
+// Xor sets the element to its value ^ x and returns the value it held
+// before.
+func (r Ref[T]) Xor(x T) (old T) {
+	if k := r.kind("Xor", true); k == kindInt || k == kindUint {
+		return byUint(r.p, x, AtomicFetchXor[uint8], AtomicFetchXor[uint16], AtomicFetchXor[uint32], AtomicFetchXor[uint64])
+	}
+	panic(r.typeMessage("Xor", "an integer"))
+}
+
+// elemKind says what the Ref methods can do with an element type. A view
+// records its element type's kind in its flags (see flagKindShift), so
+// that a Ref's methods need not look at the type each time.
+type elemKind uint8
+
+const (
+	kindUnknown elemKind = iota // not recorded: ask elemKindOf
+	kindNone                    // nothing: a size other than 1, 2, 4, 8 bytes, or Go pointers
+	kindBits                    // Load, Store and Update: bool, arrays and structs
+	kindInt                     // all methods, signed
+	kindUint                    // all methods, unsigned
+	kindFloat                   // all but And, Or and Xor
+	kindComplex                 // complex64: Load, Store, Update, Add and Sub
+)
+
+// elemKindOf returns the elemKind of T, through reflect; it walks the
+// fields only of types that are not numbers.
+func elemKindOf[T any]() elemKind {
+	t := reflect.TypeFor[T]()
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return kindInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return kindUint
+	case reflect.Float32, reflect.Float64:
+		return kindFloat
+	case reflect.Complex64:
+		return kindComplex
+	}
+	if s := t.Size(); (s == 1 || s == 2 || s == 4 || s == 8) && !typeinfo.HasPointers(t) {
+		return kindBits
+	}
+	return kindNone
+}
+
+// atomicTypeProblem returns "" when Ref can update elements of type T
+// atomically, and otherwise why not: T holds Go pointers, which an atomic
+// store would write without the garbage collector's write barrier, or T's
+// size is not one of 1, 2, 4 and 8 bytes, the sizes Go updates atomically.
+func atomicTypeProblem[T any]() string {
+	t := reflect.TypeFor[T]()
+	if typeinfo.HasPointers(t) {
+		return fmt.Sprintf("element type %v holds Go pointers, which an atomic store would write without the garbage collector's write barrier", t)
+	}
+	if s := t.Size(); s != 1 && s != 2 && s != 4 && s != 8 {
+		return fmt.Sprintf("atomic operations need an element type of 1, 2, 4 or 8 bytes, %v has %d", t, s)
+	}
+	return ""
+}
+
+// atomicTypeError returns nil when T can be the element type of a view
+// with the Atomic trait, and otherwise an error wrapping ErrElementType that
+// names T and says why not (see atomicTypeProblem).
+func atomicTypeError[T any]() error {
+	if p := atomicTypeProblem[T](); p != "" {
+		return errorf(ErrElementType, "the Atomic trait needs elements that Ref can update atomically: %s", p)
+	}
+	return nil
+}
+
+// atomicDataError returns an error wrapping ErrElementType when flags has
+// the Atomic trait and data, the elements of a new view, does not start at
+// a multiple of the element size: every element would then be misaligned,
+// which the atomic instructions do not allow (64-bit ones on 32-bit
+// platforms, all of them on some others). Go's allocator aligns the slices
+// it makes; a slice of a wrapped array of structs need not be.
+func atomicDataError[T any](flags viewFlags, data []T) error {
+	s := unsafe.Sizeof(*new(T))
+	if flags&flagAtomic == 0 || len(data) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(data)))%s == 0 {
+		return nil
+	}
+	return errorf(ErrElementType, "the Atomic trait needs elements aligned to their size: the first %d-byte element of type %v lies at %p",
+		s, reflect.TypeFor[T](), unsafe.SliceData(data))
+}
+
+// kind checks that r refers to an element that op may act on, and returns
+// the element type's kind; write says whether op stores. It panics for the
+// zero Ref, a write to a read-only view, an element type that Ref cannot
+// update atomically and a misaligned element.
+func (r Ref[T]) kind(op string, write bool) elemKind {
+	k := elemKind(r.flags >> flagKindShift)
+	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || uintptr(unsafe.Pointer(r.p))%unsafe.Sizeof(*r.p) != 0 {
+		return r.check(op, write)
+	}
+	return k
+}
+
+// check is kind's slow path: it finds the kind of a view that did not record
+// it (one made by ViewFromAllocation1), and panics with the reason for any
+// other failure.
+func (r Ref[T]) check(op string, write bool) elemKind {
+	if r.p == nil {
+		panic("kokkos: " + op + " through the zero Ref, which refers to no element")
+	}
+	if write && r.flags&flagReadOnly != 0 {
+		panic(fmt.Sprintf("kokkos: %s through a Ref of read-only view %q", op, r.rec.Label()))
+	}
+	k := elemKindOf[T]()
+	if k == kindNone {
+		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q: %s", op, r.rec.Label(), atomicTypeProblem[T]()))
+	}
+	if s := unsafe.Sizeof(*r.p); uintptr(unsafe.Pointer(r.p))%s != 0 {
+		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q: the %d-byte element at %p is not aligned to its size, as atomic instructions need", op, r.rec.Label(), s, r.p))
+	}
+	return k
+}
+
+// typeMessage explains that op does not fit the element type.
+func (r Ref[T]) typeMessage(op, need string) string {
+	return fmt.Sprintf("kokkos: %s through a Ref of view %q needs %s element type, not %v; Update takes any function of the old value",
+		op, r.rec.Label(), need, reflect.TypeFor[T]())
+}
+
+// bitcast reinterprets the bits of x as a U of the same size.
+func bitcast[U, T any](x T) U { return *(*U)(unsafe.Pointer(&x)) }
+
+// byUint applies the fetch-and-op f8, f16, f32 or f64 of the unsigned
+// integer type of T's size to *p and x, and returns the old value as a T.
+// The unused functions are never called: the switch is on a constant.
+func byUint[T any](p *T, x T, f8 func(*uint8, uint8) uint8, f16 func(*uint16, uint16) uint16,
+	f32 func(*uint32, uint32) uint32, f64 func(*uint64, uint64) uint64) T {
+	switch unsafe.Sizeof(x) {
+	case 8:
+		return bitcast[T](f64((*uint64)(unsafe.Pointer(p)), bitcast[uint64](x)))
+	case 4:
+		return fromBits[T](uint64(f32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(x)))))
+	case 2:
+		return fromBits[T](uint64(f16((*uint16)(unsafe.Pointer(p)), uint16(bitsOf(x)))))
+	}
+	return fromBits[T](uint64(f8((*uint8)(unsafe.Pointer(p)), uint8(bitsOf(x)))))
+}
+
+// byInt is byUint for the signed integer types.
+func byInt[T any](p *T, x T, f8 func(*int8, int8) int8, f16 func(*int16, int16) int16,
+	f32 func(*int32, int32) int32, f64 func(*int64, int64) int64) T {
+	switch unsafe.Sizeof(x) {
+	case 8:
+		return bitcast[T](f64((*int64)(unsafe.Pointer(p)), bitcast[int64](x)))
+	case 4:
+		return fromBits[T](uint64(uint32(f32((*int32)(unsafe.Pointer(p)), int32(bitsOf(x))))))
+	case 2:
+		return fromBits[T](uint64(uint16(f16((*int16)(unsafe.Pointer(p)), int16(bitsOf(x))))))
+	}
+	return fromBits[T](uint64(uint8(f8((*int8)(unsafe.Pointer(p)), int8(bitsOf(x))))))
+}
+
+// byFloat is byUint for float32 and float64.
+func byFloat[T any](p *T, x T, f32 func(*float32, float32) float32, f64 func(*float64, float64) float64) T {
+	if unsafe.Sizeof(x) == 8 {
+		return bitcast[T](f64((*float64)(unsafe.Pointer(p)), bitcast[float64](x)))
+	}
+	return fromBits[T](uint64(bitcast[uint32](f32((*float32)(unsafe.Pointer(p)), fromBits[float32](bitsOf(x))))))
+}
