@@ -44,8 +44,8 @@ func openLater(open func()) {
 	}()
 }
 
-// TestDeepCopyWaitsForAsyncInstances: a DeepCopy, Fill, DeepCopyToScalar
-// or DeepCopyConvert without an execution space, issued while a kernel
+// TestDeepCopyWaitsForAsyncInstances: a DeepCopy, Fill, DeepCopyToScalar,
+// DeepCopyConvert or the copy of a Resize without an execution space, issued while a kernel
 // that writes its source or destination is queued on an asynchronous
 // instance, copies after that kernel, as Kokkos's deep_copy without an
 // instance fences everything.
@@ -121,6 +121,27 @@ func TestDeepCopyWaitsForAsyncInstances(t *testing.T) {
 		})
 		if got != want[0] {
 			t.Fatalf("DeepCopyToScalar read stale data: %v, want %v", got, want[0])
+		}
+	})
+	t.Run("Resize", func(t *testing.T) {
+		inst, open := gated(t)
+		defer open()
+		v := Must(NewView1[float64]("v", n))
+		d := Must(NewDynRankView[float64]("d", []int{n}))
+		copy(v.Data(), old)
+		copy(d.Data(), old)
+		ParallelFor("write v and d", Range(0, n).On(inst), func(i int) { v.Data()[i], d.Data()[i] = want[i], want[i] })
+		openLater(open)
+		within(t, "Resize", func() {
+			if err := Resize1(&v, n+3); err != nil {
+				t.Error(err)
+			}
+			if err := d.Resize([]int{n + 3}); err != nil {
+				t.Error(err)
+			}
+		})
+		if !slices.Equal(v.Data()[:n], want) || !slices.Equal(d.Data()[:n], want) {
+			t.Fatalf("Resize copied stale data: v[0] = %v, d[0] = %v, want %v", v.Data()[0], d.Data()[0], want[0])
 		}
 	})
 	t.Run("DeepCopyConvert", func(t *testing.T) {

@@ -452,7 +452,7 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 		}
 		a.ext[r], b.ext[r] = e, e
 	}
-	if err := copyDesc(&a, &b); err != nil {
+	if err := fenced("Resize", &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
 		return fmt.Errorf("kokkos: Resize: %w", err)
 	}
 	return nil

@@ -66,7 +66,7 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 			empty = empty || e == 0
 		}
 		if !empty {
-			if err := copyDesc(&a, &b); err != nil {
+			if err := fenced(op, &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
 				return fmt.Errorf("kokkos: %s: %w", op, err)
 			}
 		}
