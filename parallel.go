@@ -1,7 +1,5 @@
 package kokkos
 
-//go:generate go run ./internal/genexec -o zparallel_md.go
-
 // dispatchKind is the pattern a dispatch comes from.
 type dispatchKind uint8
 

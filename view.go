@@ -1,7 +1,5 @@
 package kokkos
 
-//go:generate go run ./internal/gen
-
 import (
 	"fmt"
 	"reflect"
