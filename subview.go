@@ -3,6 +3,8 @@ package kokkos
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/gokkos/kokkos/internal/layout"
 )
 
 // AllType is the type of All.
@@ -82,24 +84,11 @@ func badSubArg(op string, rec *Allocation, ext []int, r int, a any) {
 	panic(fmt.Sprintf("%sindex %d of dimension %d is out of bounds", prefix, index, r))
 }
 
-// subLayout applies Kokkos's rules for the layout of a subview: LayoutRight
-// stays LayoutRight when the arguments are indices, then one range, then
-// only All; LayoutLeft stays LayoutLeft when they are only All, then one
-// range, then indices. Everything else is LayoutStride. kinds holds two bits
-// per argument (0 index, 1 All, 2 Pair) for n arguments and m ranges.
+// subLayout applies Kokkos's rules for the layout of a subview
+// (layout.Subview, where the rule is stated): kinds holds two bits per
+// argument (0 index, 1 All, 2 Pair) for n arguments and m ranges.
 func subLayout(l Layout, kinds uint32, n, m int) Layout {
-	if m == 0 || l == LayoutStride {
-		return l
-	}
-	// The generated Subview methods use these patterns as constants.
-	var rPat, lPat uint32
-	for r := n - m + 1; r < n; r++ {
-		rPat |= 1 << (2 * r)
-	}
-	for r := range m - 1 {
-		lPat |= 1 << (2 * r)
-	}
-	return subLayoutOf(l, kinds, 3<<(2*(n-m)), rPat, 3<<(2*(m-1)), lPat)
+	return Layout(layout.Subview(layout.Layout(l), kinds, n, m))
 }
 
 // subArg decodes the Subview argument a for a dimension of extent e into
@@ -130,17 +119,11 @@ func subArg(a any, e int) (begin, n int, kind uint32) {
 }
 
 // subLayoutOf applies Kokkos's subview layout rules in the form the
-// generated Subview methods use: kinds holds two bits per argument, and
-// the clear/pattern pairs say which argument kinds keep LayoutRight and
-// LayoutLeft (see subLayout).
+// generated Subview methods use (layout.SubviewOf): kinds holds two bits
+// per argument, and the clear/pattern pairs, from layout.SubviewPatterns,
+// say which argument kinds keep LayoutRight and LayoutLeft.
 func subLayoutOf(l Layout, kinds, rClear, rPat, lClear, lPat uint32) Layout {
-	switch {
-	case l == LayoutRight && kinds&^rClear == rPat:
-		return LayoutRight
-	case l == LayoutLeft && kinds&^lClear == lPat:
-		return LayoutLeft
-	}
-	return LayoutStride
+	return Layout(layout.SubviewOf(layout.Layout(l), kinds, rClear, rPat, lClear, lPat))
 }
 
 // subSpan returns the span of a subview from the product of its extents

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gokkos/kokkos/internal/layout"
 )
 
 // rank is what a template is executed with: the rank N and what the
@@ -29,7 +31,7 @@ func newRank(n int) rank {
 
 // sub describes the Subview method of result rank M: the argument-kind
 // patterns (two bits per dimension: 0 index, 1 All, 2 Pair) under which
-// LayoutRight and LayoutLeft are kept.
+// LayoutRight and LayoutLeft are kept (layout.SubviewPatterns).
 type sub struct {
 	N, M         int
 	RClear, RPat uint32
@@ -38,19 +40,7 @@ type sub struct {
 
 func newSub(n, m int) sub {
 	s := sub{N: n, M: m}
-	if m == 0 {
-		return s
-	}
-	// LayoutRight: indices, then one range at n-m, then All.
-	s.RClear = 3 << (2 * (n - m))
-	for r := n - m + 1; r < n; r++ {
-		s.RPat |= 1 << (2 * r)
-	}
-	// LayoutLeft: All, then one range at m-1, then indices.
-	s.LClear = 3 << (2 * (m - 1))
-	for r := 0; r < m-1; r++ {
-		s.LPat |= 1 << (2 * r)
-	}
+	s.RClear, s.RPat, s.LClear, s.LPat = layout.SubviewPatterns(n, m)
 	return s
 }
 

@@ -1,0 +1,273 @@
+package layout
+
+import (
+	"errors"
+	"testing"
+)
+
+// bytesIn reads small numbers from a fuzzer's bytes, 0 once they run out.
+type bytesIn struct{ b []byte }
+
+func (in *bytesIn) n(m int) int {
+	if len(in.b) == 0 || m <= 0 {
+		return 0
+	}
+	x := int(in.b[0]) % m
+	in.b = in.b[1:]
+	return x
+}
+
+// offsets returns the offset of every index tuple of extents ext under
+// strides str, by brute force.
+func offsets(ext, str []int) []int {
+	for _, e := range ext {
+		if e == 0 {
+			return nil
+		}
+	}
+	var out []int
+	idx := make([]int, len(ext))
+	for {
+		o := 0
+		for r := range ext {
+			o += idx[r] * str[r]
+		}
+		out = append(out, o)
+		r := len(ext) - 1
+		for ; r >= 0; r-- {
+			if idx[r]++; idx[r] < ext[r] {
+				break
+			}
+			idx[r] = 0
+		}
+		if r < 0 {
+			return out
+		}
+	}
+}
+
+// FuzzCheckStrides checks CheckStrides and Span against brute force: strides
+// that CheckStrides accepts give every index tuple its own offset, within
+// [0, Span); negative strides and zero strides of a dimension with more
+// than one index are refused with an Invalid error.
+func FuzzCheckStrides(f *testing.F) {
+	f.Add([]byte{1, 3, 4, 1, 3, 0})
+	f.Add([]byte{2, 2, 3, 4, 9, 3, 1, 1})
+	f.Add([]byte{3, 3, 3, 3, 0, 1, 9, 3, 0})
+	f.Add([]byte{1, 2, 2, 25, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &bytesIn{data}
+		rank := 1 + in.n(4)
+		ext := make([]int, rank)
+		str := make([]int, rank)
+		for r := range ext {
+			ext[r] = in.n(5)
+		}
+		for r := range str {
+			str[r] = in.n(30) - 2
+		}
+		err := CheckStrides(ext, str)
+		empty := false
+		for r := range ext {
+			empty = empty || ext[r] == 0
+		}
+		for r := range str {
+			if str[r] < 0 || str[r] == 0 && ext[r] > 1 && !empty {
+				var e *Error
+				if !errors.As(err, &e) || e.Kind != Invalid {
+					t.Fatalf("extents %v, strides %v: error %v, want an Invalid one", ext, str, err)
+				}
+				return
+			}
+		}
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != Invalid {
+				t.Fatalf("extents %v, strides %v: error %v is not an Invalid *Error", ext, str, err)
+			}
+			return
+		}
+		span, err := Span(ext, str)
+		if err != nil {
+			t.Fatalf("extents %v, strides %v: Span: %v", ext, str, err)
+		}
+		seen := map[int]bool{}
+		last := -1
+		for _, o := range offsets(ext, str) {
+			if seen[o] {
+				t.Fatalf("extents %v, strides %v: accepted, but offset %d is addressed twice", ext, str, o)
+			}
+			seen[o] = true
+			last = max(last, o)
+		}
+		if span != last+1 {
+			t.Fatalf("extents %v, strides %v: span %d, want %d", ext, str, span, last+1)
+		}
+	})
+}
+
+// FuzzMapStrides checks that Right and Left map extents, padded or not, to
+// strides that CheckStrides accepts and IsMapping recognises, with the
+// contiguous dimension of stride 1, and that Span is MapStrides's span.
+func FuzzMapStrides(f *testing.F) {
+	f.Add([]byte{1, 3, 4, 1, 0})
+	f.Add([]byte{2, 2, 3, 4, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &bytesIn{data}
+		rank := in.n(MaxRank + 1)
+		ext := make([]int, rank)
+		for r := range ext {
+			ext[r] = in.n(6)
+		}
+		l := Layout(in.n(2))
+		pad := in.n(2) == 1
+		elem := []int{1, 2, 4, 8, 3, 16}[in.n(6)]
+		str := make([]int, rank)
+		span, err := MapStrides(l, ext, nil, elem, pad, str)
+		if err != nil {
+			t.Fatalf("%v %v: %v", name(l), ext, err)
+		}
+		if err := CheckStrides(ext, str); err != nil {
+			t.Fatalf("%v extents %v pad %v: strides %v: %v", name(l), ext, pad, str, err)
+		}
+		if !IsMapping(l, ext, str) {
+			t.Fatalf("%v extents %v pad %v: strides %v are not recognised", name(l), ext, pad, str)
+		}
+		if s, _ := Span(ext, str); s != span {
+			t.Fatalf("%v extents %v: span %d, Span %d", name(l), ext, span, s)
+		}
+		n, _ := Product(ext)
+		if !pad && span != n {
+			t.Fatalf("%v extents %v unpadded: span %d, size %d", name(l), ext, span, n)
+		}
+	})
+}
+
+// subviewRule is Kokkos's subview layout rule read literally from the
+// argument kinds: LayoutRight stays when the arguments are indices, then
+// one range (All or Pair), then only All; LayoutLeft when they are only
+// All, then one range, then indices. A subview of no range keeps l.
+func subviewRule(l Layout, kinds []uint32) Layout {
+	m := 0
+	for _, k := range kinds {
+		if k != ArgIndex {
+			m++
+		}
+	}
+	if m == 0 || l == Stride {
+		return l
+	}
+	// reads reports whether kinds are before up to p, a range at p, and
+	// after from p on, for some p.
+	reads := func(before, after uint32) bool {
+	next:
+		for p := range kinds {
+			for r, k := range kinds {
+				switch {
+				case r < p && k != before, r == p && k == ArgIndex, r > p && k != after:
+					continue next
+				}
+			}
+			return true
+		}
+		return false
+	}
+	switch {
+	case l == Right && reads(ArgIndex, ArgAll):
+		return Right
+	case l == Left && reads(ArgAll, ArgIndex):
+		return Left
+	}
+	return Stride
+}
+
+// FuzzSubview checks Subview, and SubviewOf with SubviewPatterns's
+// constants, against the rule read literally from the argument kinds.
+func FuzzSubview(f *testing.F) {
+	f.Add([]byte{3, 0, 0, 1, 1})
+	f.Add([]byte{3, 1, 2, 1, 0})
+	f.Add([]byte{8, 1, 1, 1, 2, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &bytesIn{data}
+		n := 1 + in.n(MaxRank)
+		l := Layout(in.n(3))
+		kinds := make([]uint32, n)
+		var word uint32
+		m := 0
+		for r := range kinds {
+			kinds[r] = uint32(in.n(3))
+			word |= kinds[r] << (2 * r)
+			if kinds[r] != ArgIndex {
+				m++
+			}
+		}
+		want := subviewRule(l, kinds)
+		if got := Subview(l, word, n, m); got != want {
+			t.Fatalf("%v with argument kinds %v: Subview gives %v, want %v", name(l), kinds, name(got), name(want))
+		}
+		if m > 0 {
+			rc, rp, lc, lp := SubviewPatterns(n, m)
+			if got := SubviewOf(l, word, rc, rp, lc, lp); got != want {
+				t.Fatalf("%v with argument kinds %v: SubviewOf gives %v, want %v", name(l), kinds, name(got), name(want))
+			}
+		}
+	})
+}
+
+// TestSubviewTable is the table of kokkos's TestSubviewLayoutRules, on the
+// rule alone.
+func TestSubviewTable(t *testing.T) {
+	const I, A, P = ArgIndex, ArgAll, ArgPair
+	cases := []struct {
+		l     Layout
+		kinds []uint32
+		want  Layout
+	}{
+		{Right, []uint32{I, A, A}, Right},
+		{Right, []uint32{I, P, A}, Right},
+		{Right, []uint32{I, A, P}, Stride},
+		{Right, []uint32{I, I, A}, Right},
+		{Right, []uint32{I, A, I}, Stride},
+		{Right, []uint32{P, A, A}, Right},
+		{Right, []uint32{A, I, A}, Stride},
+		{Left, []uint32{A, A, I}, Left},
+		{Left, []uint32{A, P, I}, Left},
+		{Left, []uint32{A, I, I}, Left},
+		{Left, []uint32{I, A, I}, Stride},
+		{Left, []uint32{P, A, I}, Stride},
+		{Stride, []uint32{I, A, A}, Stride},
+		{Right, []uint32{I, I, I}, Right},
+	}
+	for _, c := range cases {
+		var word uint32
+		m := 0
+		for r, k := range c.kinds {
+			word |= k << (2 * r)
+			if k != I {
+				m++
+			}
+		}
+		if got := Subview(c.l, word, len(c.kinds), m); got != c.want {
+			t.Errorf("%v%v: %v, want %v", name(c.l), c.kinds, name(got), name(c.want))
+		}
+		if got := subviewRule(c.l, c.kinds); got != c.want {
+			t.Errorf("the literal rule: %v%v: %v, want %v", name(c.l), c.kinds, name(got), name(c.want))
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	var e *Error
+	if _, err := Product([]int{2, -1}); !errors.As(err, &e) || e.Kind != Shape || e.Error() != "extent -1 of dimension 1 is negative" {
+		t.Errorf("Product: %v", err)
+	}
+	if _, err := MapStrides(Stride, []int{2}, nil, 8, false, make([]int, 1)); !errors.As(err, &e) || e.Kind != Invalid {
+		t.Errorf("MapStrides without strides: %v", err)
+	}
+	if _, err := MulBytes(1<<62, 8); !errors.As(err, &e) || e.Kind != Shape {
+		t.Errorf("MulBytes: %v", err)
+	}
+	if s := FormatInts([]int{1, 2}); s != "(1, 2)" {
+		t.Errorf("FormatInts: %q", s)
+	}
+}
