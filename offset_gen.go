@@ -259,6 +259,12 @@ func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView1[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0})
+	return b
+}
+
 // offsetAccessError1 is the panic value of a failed access by op to an OffsetView1.
 type offsetAccessError1[T any] struct {
 	o   OffsetView1[T]
@@ -551,6 +557,12 @@ func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
 }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView2[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1})
+	return b
+}
 
 // offsetAccessError2 is the panic value of a failed access by op to an OffsetView2.
 type offsetAccessError2[T any] struct {
@@ -870,6 +882,12 @@ func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
 }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView3[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2})
+	return b
+}
 
 // offsetAccessError3 is the panic value of a failed access by op to an OffsetView3.
 type offsetAccessError3[T any] struct {
@@ -1215,6 +1233,12 @@ func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
 }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView4[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2, o.b3})
+	return b
+}
 
 // offsetAccessError4 is the panic value of a failed access by op to an OffsetView4.
 type offsetAccessError4[T any] struct {
@@ -1586,6 +1610,12 @@ func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
 }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView5[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2, o.b3, o.b4})
+	return b
+}
 
 // offsetAccessError5 is the panic value of a failed access by op to an OffsetView5.
 type offsetAccessError5[T any] struct {
@@ -1983,6 +2013,12 @@ func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
 }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView6[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5})
+	return b
+}
 
 // offsetAccessError6 is the panic value of a failed access by op to an OffsetView6.
 type offsetAccessError6[T any] struct {
@@ -2406,6 +2442,12 @@ func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
 }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView7[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6})
+	return b
+}
 
 // offsetAccessError7 is the panic value of a failed access by op to an OffsetView7.
 type offsetAccessError7[T any] struct {
@@ -2857,6 +2899,12 @@ func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
 }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
+
+// viewBegins returns the begins for ShapeOf.
+func (o OffsetView8[T]) viewBegins() (b [MaxRank]int) {
+	copy(b[:], []int{o.b0, o.b1, o.b2, o.b3, o.b4, o.b5, o.b6, o.b7})
+	return b
+}
 
 // offsetAccessError8 is the panic value of a failed access by op to an OffsetView8.
 type offsetAccessError8[T any] struct {
