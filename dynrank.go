@@ -282,10 +282,6 @@ func (d *DynRankView[T]) Size() int {
 	return n
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -296,46 +292,12 @@ func (d *DynRankView[T]) Data() []T {
 	return d.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (d *DynRankView[T]) Label() string { return d.rec.Label() }
-
-// Layout returns the view's layout.
-func (d *DynRankView[T]) Layout() Layout { return d.layout }
-
 // LayoutSpec returns the view's layout object, from which
 // NewDynRankViewFrom, or NewViewNFrom for its rank, makes views of the same
 // shape.
 func (d *DynRankView[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: d.layout, Extents: d.Extents(), Strides: append([]int(nil), d.str[:d.rank]...)}
 }
-
-// Space returns the memory space of the view's elements.
-func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
-
-// Traits returns the view's memory traits.
-func (d *DynRankView[T]) Traits() Trait { return d.traits }
-
-// Allocation returns the allocation record the view shares with the views
-// it converts to and from, or nil for the zero view.
-func (d *DynRankView[T]) Allocation() *Allocation { return d.rec }
-
-// UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (d *DynRankView[T]) UseCount() int { return d.rec.UseCount() }
-
-// Retain adds a holder to the view's allocation.
-func (d *DynRankView[T]) Retain() { d.rec.Retain() }
-
-// Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (d *DynRankView[T]) Release() error { return d.rec.Release() }
-
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (d *DynRankView[T]) IsAllocated() bool { return d.rec != nil && !d.rec.Released() }
-
-// IsReadOnly reports whether writes through the view panic.
-func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's DynRankView<const T>. No call, conversions included, turns it

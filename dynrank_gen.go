@@ -4,6 +4,48 @@ package kokkos
 
 import "unsafe"
 
+// The methods DynRankView shares with the other view kinds.
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (d *DynRankView[T]) Label() string { return d.rec.Label() }
+
+// Layout returns the view's layout.
+func (d *DynRankView[T]) Layout() Layout { return d.layout }
+
+// Space returns the memory space of the view's elements.
+func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
+
+// Traits returns the view's memory traits.
+func (d *DynRankView[T]) Traits() Trait { return d.traits }
+
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (d *DynRankView[T]) Allocation() *Allocation { return d.rec }
+
+// UseCount returns the number of holders of the view's allocation (see
+// Allocation); it is 0 for unmanaged views.
+func (d *DynRankView[T]) UseCount() int { return d.rec.UseCount() }
+
+// Retain adds a holder to the view's allocation.
+func (d *DynRankView[T]) Retain() { d.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (d *DynRankView[T]) Release() error { return d.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (d *DynRankView[T]) IsAllocated() bool { return d.rec != nil && !d.rec.Released() }
+
+// IsReadOnly reports whether writes through the view panic.
+func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
+
 // At0 returns the element at the only position of a rank-0 view. It panics
 // when the view's rank is not 0, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the

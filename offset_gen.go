@@ -216,7 +216,8 @@ func (o *OffsetView1[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView1[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -228,12 +229,71 @@ func (o *OffsetView1[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView1[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView1[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView1[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView1[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView1[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView1[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView1[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView1[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 1 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView1[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView1From makes views of the
+// same shape.
+func (o *OffsetView1[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View1.AsLayout.
+func (o *OffsetView1[T]) AsLayout(l Layout) (OffsetView1[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView1[T]{}, err
+	}
+	return offsetView1(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 1 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView1[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 1) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -515,7 +575,8 @@ func (o *OffsetView2[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView2[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -527,12 +588,71 @@ func (o *OffsetView2[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView2[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView2[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView2[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView2[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView2[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView2[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView2[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView2[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 2 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView2[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView2From makes views of the
+// same shape.
+func (o *OffsetView2[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View2.AsLayout.
+func (o *OffsetView2[T]) AsLayout(l Layout) (OffsetView2[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView2[T]{}, err
+	}
+	return offsetView2(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 2 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView2[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 2) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -840,7 +960,8 @@ func (o *OffsetView3[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView3[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -852,12 +973,71 @@ func (o *OffsetView3[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView3[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView3[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView3[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView3[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView3[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView3[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView3[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView3[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 3 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView3[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView3From makes views of the
+// same shape.
+func (o *OffsetView3[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View3.AsLayout.
+func (o *OffsetView3[T]) AsLayout(l Layout) (OffsetView3[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView3[T]{}, err
+	}
+	return offsetView3(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 3 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView3[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 3) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -1191,7 +1371,8 @@ func (o *OffsetView4[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView4[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -1203,12 +1384,71 @@ func (o *OffsetView4[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView4[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView4[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView4[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView4[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView4[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView4[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView4[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView4[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 4 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView4[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView4From makes views of the
+// same shape.
+func (o *OffsetView4[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View4.AsLayout.
+func (o *OffsetView4[T]) AsLayout(l Layout) (OffsetView4[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView4[T]{}, err
+	}
+	return offsetView4(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 4 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView4[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 4) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -1568,7 +1808,8 @@ func (o *OffsetView5[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView5[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -1580,12 +1821,71 @@ func (o *OffsetView5[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView5[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView5[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView5[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView5[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView5[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView5[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView5[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView5[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 5 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView5[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView5From makes views of the
+// same shape.
+func (o *OffsetView5[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View5.AsLayout.
+func (o *OffsetView5[T]) AsLayout(l Layout) (OffsetView5[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView5[T]{}, err
+	}
+	return offsetView5(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 5 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView5[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 5) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -1971,7 +2271,8 @@ func (o *OffsetView6[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView6[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -1983,12 +2284,71 @@ func (o *OffsetView6[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView6[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView6[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView6[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView6[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView6[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView6[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView6[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView6[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 6 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView6[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView6From makes views of the
+// same shape.
+func (o *OffsetView6[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View6.AsLayout.
+func (o *OffsetView6[T]) AsLayout(l Layout) (OffsetView6[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView6[T]{}, err
+	}
+	return offsetView6(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 6 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView6[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 6) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -2400,7 +2760,8 @@ func (o *OffsetView7[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView7[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -2412,12 +2773,71 @@ func (o *OffsetView7[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView7[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView7[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView7[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView7[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView7[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView7[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView7[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView7[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 7 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView7[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView7From makes views of the
+// same shape.
+func (o *OffsetView7[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View7.AsLayout.
+func (o *OffsetView7[T]) AsLayout(l Layout) (OffsetView7[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView7[T]{}, err
+	}
+	return offsetView7(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 7 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView7[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 7) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
@@ -2857,7 +3277,8 @@ func (o *OffsetView8[T]) Data() []T {
 	return v.Data()
 }
 
-// Label returns the view's label.
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
 func (o *OffsetView8[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
@@ -2869,12 +3290,71 @@ func (o *OffsetView8[T]) Space() MemorySpace { return o.rec.Space() }
 // Traits returns the view's memory traits.
 func (o *OffsetView8[T]) Traits() Trait { return o.traits }
 
+// Allocation returns the allocation record the view shares with its
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
+func (o *OffsetView8[T]) Allocation() *Allocation { return o.rec }
+
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for unmanaged views.
 func (o *OffsetView8[T]) UseCount() int { return o.rec.UseCount() }
 
+// Retain adds a holder to the view's allocation.
+func (o *OffsetView8[T]) Retain() { o.rec.Retain() }
+
+// Release removes a holder from the view's allocation; the last release
+// frees memory outside the Go heap.
+func (o *OffsetView8[T]) Release() error { return o.rec.Release() }
+
+// IsAllocated reports whether the view refers to memory that has not been
+// released.
+func (o *OffsetView8[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView8[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (o *OffsetView8[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+
+// Strides returns the 8 strides followed by the span, as Kokkos's
+// stride(int*).
+func (o *OffsetView8[T]) Strides() []int {
+	v := o.View()
+	return v.Strides()
+}
+
+// LayoutSpec returns the layout object of the underlying view (the begins
+// are not part of it), from which NewOffsetView8From makes views of the
+// same shape.
+func (o *OffsetView8[T]) LayoutSpec() LayoutSpec {
+	v := o.View()
+	return v.LayoutSpec()
+}
+
+// AsLayout returns the same elements, with the same begins, as an offset
+// view of layout l, under the rules of View8.AsLayout.
+func (o *OffsetView8[T]) AsLayout(l Layout) (OffsetView8[T], error) {
+	v := o.View()
+	w, err := v.AsLayout(l)
+	if err != nil {
+		return OffsetView8[T]{}, err
+	}
+	return offsetView8(w, o.Begins()), nil
+}
+
+// Access returns the element at the given indices, as Kokkos's access: it
+// takes between 8 and 8 indices, each from Begin(r) to End(r)-1, and
+// those past the rank must be 0. It panics like At; the message gives the
+// indices counted from the begins.
+func (o *OffsetView8[T]) Access(idx ...int) T {
+	i := append([]int(nil), idx...)
+	for r := range min(len(i), 8) {
+		i[r] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Access(i...)
+}
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.

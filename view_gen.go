@@ -165,10 +165,6 @@ func (v *View0[T]) Size() int {
 	return 1
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View0[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -179,17 +175,18 @@ func (v *View0[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View0[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View0[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView0From makes
 // views of the same shape.
 func (v *View0[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View0[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View0[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
@@ -198,7 +195,8 @@ func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View0[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View0[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -218,6 +216,10 @@ func (v *View0[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View0[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View0[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -450,10 +452,6 @@ func (v *View1[T]) Size() int {
 	return v.ext[0]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View1[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -464,17 +462,18 @@ func (v *View1[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View1[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View1[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView1From makes
 // views of the same shape.
 func (v *View1[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View1[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View1[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
@@ -483,7 +482,8 @@ func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View1[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View1[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -503,6 +503,10 @@ func (v *View1[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View1[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View1[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -822,10 +826,6 @@ func (v *View2[T]) Size() int {
 	return v.ext[0] * v.ext[1]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View2[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -836,17 +836,18 @@ func (v *View2[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View2[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View2[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView2From makes
 // views of the same shape.
 func (v *View2[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View2[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View2[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
@@ -855,7 +856,8 @@ func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View2[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View2[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -875,6 +877,10 @@ func (v *View2[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View2[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View2[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -1231,10 +1237,6 @@ func (v *View3[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View3[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -1245,17 +1247,18 @@ func (v *View3[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View3[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View3[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView3From makes
 // views of the same shape.
 func (v *View3[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View3[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View3[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
@@ -1264,7 +1267,8 @@ func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View3[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View3[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -1284,6 +1288,10 @@ func (v *View3[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View3[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View3[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -1687,10 +1695,6 @@ func (v *View4[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2] * v.ext[3]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View4[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -1701,17 +1705,18 @@ func (v *View4[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View4[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View4[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView4From makes
 // views of the same shape.
 func (v *View4[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View4[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View4[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
@@ -1720,7 +1725,8 @@ func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View4[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View4[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -1740,6 +1746,10 @@ func (v *View4[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View4[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View4[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -2200,10 +2210,6 @@ func (v *View5[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2] * v.ext[3] * v.ext[4]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View5[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -2214,17 +2220,18 @@ func (v *View5[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View5[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View5[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView5From makes
 // views of the same shape.
 func (v *View5[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View5[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View5[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
@@ -2233,7 +2240,8 @@ func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View5[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View5[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -2253,6 +2261,10 @@ func (v *View5[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View5[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View5[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -2780,10 +2792,6 @@ func (v *View6[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2] * v.ext[3] * v.ext[4] * v.ext[5]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View6[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -2794,17 +2802,18 @@ func (v *View6[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View6[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View6[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView6From makes
 // views of the same shape.
 func (v *View6[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View6[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View6[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
@@ -2813,7 +2822,8 @@ func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View6[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View6[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -2833,6 +2843,10 @@ func (v *View6[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View6[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View6[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -3437,10 +3451,6 @@ func (v *View7[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2] * v.ext[3] * v.ext[4] * v.ext[5] * v.ext[6]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View7[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -3451,17 +3461,18 @@ func (v *View7[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View7[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View7[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView7From makes
 // views of the same shape.
 func (v *View7[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View7[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View7[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
@@ -3470,7 +3481,8 @@ func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View7[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View7[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -3490,6 +3502,10 @@ func (v *View7[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View7[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View7[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
@@ -4181,10 +4197,6 @@ func (v *View8[T]) Size() int {
 	return v.ext[0] * v.ext[1] * v.ext[2] * v.ext[3] * v.ext[4] * v.ext[5] * v.ext[6] * v.ext[7]
 }
 
-// SpanIsContiguous reports whether every element in the span belongs to the
-// view, so that Data holds exactly the view's elements.
-func (v *View8[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
-
 // Data returns the elements of the span as a slice sharing the view's
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
@@ -4195,17 +4207,18 @@ func (v *View8[T]) Data() []T {
 	return v.data
 }
 
-// Label returns the label given at allocation; subviews keep their parent's.
-func (v *View8[T]) Label() string { return v.rec.Label() }
-
-// Layout returns the view's layout.
-func (v *View8[T]) Layout() Layout { return v.layout }
-
 // LayoutSpec returns the view's layout object, from which NewView8From makes
 // views of the same shape.
 func (v *View8[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
+
+// Label returns the label given at allocation; subviews and conversions
+// keep their parent's.
+func (v *View8[T]) Label() string { return v.rec.Label() }
+
+// Layout returns the view's layout.
+func (v *View8[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
@@ -4214,7 +4227,8 @@ func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
 func (v *View8[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
-// parent and subviews, or nil for the zero view.
+// parent, its subviews and the views it converts to and from, or nil for
+// the zero view.
 func (v *View8[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
@@ -4234,6 +4248,10 @@ func (v *View8[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released()
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View8[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+
+// SpanIsContiguous reports whether every element in the span belongs to the
+// view, so that Data holds exactly the view's elements.
+func (v *View8[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
