@@ -147,15 +147,6 @@ func spanOf(ext, str []int) (int, error) {
 	return span, nil
 }
 
-// checkStrides verifies that explicit strides are positive and that no two
-// index tuples share an offset (layout.CheckStrides).
-func checkStrides(ext, str []int) error {
-	if err := layout.CheckStrides(ext, str); err != nil {
-		return layoutError(err)
-	}
-	return nil
-}
-
 // isLayoutMapping reports whether strides are those of layout l
 // (LayoutRight or LayoutLeft), with the leading dimension possibly padded
 // (layout.IsMapping).

@@ -134,7 +134,7 @@ func (v *View0[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 0 it panics too.
+// dimension r. A rank-0 view has no dimension: it panics.
 func (v *View0[T]) Stride(r int) int {
 	panic(dimError{"Stride", 0, r})
 }
@@ -422,7 +422,7 @@ func (v *View1[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 1 it panics too.
+// dimension r. It panics unless 0 <= r < 1.
 func (v *View1[T]) Stride(r int) int {
 	if uint(r) < 1 {
 		return v.str[r]
@@ -796,7 +796,7 @@ func (v *View2[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 2 it panics too.
+// dimension r. It panics unless 0 <= r < 2.
 func (v *View2[T]) Stride(r int) int {
 	if uint(r) < 2 {
 		return v.str[r]
@@ -1207,7 +1207,7 @@ func (v *View3[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 3 it panics too.
+// dimension r. It panics unless 0 <= r < 3.
 func (v *View3[T]) Stride(r int) int {
 	if uint(r) < 3 {
 		return v.str[r]
@@ -1665,7 +1665,7 @@ func (v *View4[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 4 it panics too.
+// dimension r. It panics unless 0 <= r < 4.
 func (v *View4[T]) Stride(r int) int {
 	if uint(r) < 4 {
 		return v.str[r]
@@ -2180,7 +2180,7 @@ func (v *View5[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 5 it panics too.
+// dimension r. It panics unless 0 <= r < 5.
 func (v *View5[T]) Stride(r int) int {
 	if uint(r) < 5 {
 		return v.str[r]
@@ -2762,7 +2762,7 @@ func (v *View6[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 6 it panics too.
+// dimension r. It panics unless 0 <= r < 6.
 func (v *View6[T]) Stride(r int) int {
 	if uint(r) < 6 {
 		return v.str[r]
@@ -3421,7 +3421,7 @@ func (v *View7[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 7 it panics too.
+// dimension r. It panics unless 0 <= r < 7.
 func (v *View7[T]) Stride(r int) int {
 	if uint(r) < 7 {
 		return v.str[r]
@@ -4167,7 +4167,7 @@ func (v *View8[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8; for r >= 8 it panics too.
+// dimension r. It panics unless 0 <= r < 8.
 func (v *View8[T]) Stride(r int) int {
 	if uint(r) < 8 {
 		return v.str[r]
