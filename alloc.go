@@ -20,7 +20,7 @@ import (
 // view refers to it; for it Release only updates the count. Memory outside
 // the Go heap, or any memory given a free function, is freed by the Release
 // that drops the count to zero, exactly once, and by nothing else: see
-// [BlockSpace] for the rule and [SetLeakHandler] for what happens to an
+// package backend for the rule and [SetLeakHandler] for what happens to an
 // Allocation dropped before that Release.
 type Allocation struct {
 	label string

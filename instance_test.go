@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // Asynchronous instances: waits issued from their own work, wait cycles
@@ -225,7 +227,7 @@ type failSpace struct{ *fakeSpace }
 var errDeviceBroken = errors.New("device broken")
 
 func (failSpace) Name() string                                     { return "FailSpace" }
-func (failSpace) CopyBytes(dst, src Endpoint, n int) error         { return errDeviceBroken }
+func (failSpace) CopyBytes(dst, src backend.Endpoint, n int) error { return errDeviceBroken }
 func (failSpace) FillBytes(dst uintptr, p []byte, count int) error { return errDeviceBroken }
 
 // TestAsyncCopyErrorFromFence: a queued DeepCopyOn or FillOn that fails

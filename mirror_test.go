@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/testutil"
 )
 
@@ -27,7 +28,7 @@ func newFakeSpace(host bool) *fakeSpace {
 func (f *fakeSpace) Name() string         { return "FakeDeviceSpace" }
 func (f *fakeSpace) HostAccessible() bool { return f.host }
 
-func (f *fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
+func (f *fakeSpace) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	buf := make([]byte, n+1)
 	if !zero {
 		for i := range buf {
@@ -38,7 +39,7 @@ func (f *fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
 	f.mu.Lock()
 	f.blocks[addr] = buf
 	f.mu.Unlock()
-	b := Block{Addr: addr, Free: func() error {
+	b := backend.Block{Addr: addr, Free: func() error {
 		f.mu.Lock()
 		delete(f.blocks, addr)
 		f.mu.Unlock()
@@ -63,7 +64,7 @@ func (f *fakeSpace) mem(a uintptr, n int) []byte {
 	panic(fmt.Sprintf("fake device: no block holds [%#x, +%d)", a, n))
 }
 
-func (f *fakeSpace) bytes(e Endpoint, n int) []byte {
+func (f *fakeSpace) bytes(e backend.Endpoint, n int) []byte {
 	if e.Host != nil {
 		return unsafe.Slice((*byte)(e.Host), n)
 	}
@@ -73,7 +74,7 @@ func (f *fakeSpace) bytes(e Endpoint, n int) []byte {
 	return f.mem(e.Addr, n)
 }
 
-func (f *fakeSpace) CopyBytes(dst, src Endpoint, n int) error {
+func (f *fakeSpace) CopyBytes(dst, src backend.Endpoint, n int) error {
 	f.mu.Lock()
 	f.calls++
 	f.mu.Unlock()
@@ -95,7 +96,7 @@ func (f *fakeSpace) FillBytes(dst uintptr, p []byte, count int) error {
 // fake2D adds CopyBytes2D.
 type fake2D struct{ *fakeSpace }
 
-func (f fake2D) CopyBytes2D(dst Endpoint, dpitch int, src Endpoint, spitch int, width, height int) error {
+func (f fake2D) CopyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
 	for r := range height {
 		d, s := dst, src
 		if d.Host != nil {
@@ -116,7 +117,7 @@ func (f fake2D) CopyBytes2D(dst Endpoint, dpitch int, src Endpoint, spitch int, 
 	return nil
 }
 
-func (f fake2D) CopyBytes(dst, src Endpoint, n int) error {
+func (f fake2D) CopyBytes(dst, src backend.Endpoint, n int) error {
 	if dst.Space == MemorySpace(f) {
 		dst.Space = f.fakeSpace
 	}
@@ -126,7 +127,7 @@ func (f fake2D) CopyBytes(dst, src Endpoint, n int) error {
 	return f.fakeSpace.CopyBytes(dst, src, n)
 }
 
-func (f fake2D) bytes(e Endpoint, n int) []byte {
+func (f fake2D) bytes(e backend.Endpoint, n int) []byte {
 	if e.Space == MemorySpace(f) {
 		e.Space = f.fakeSpace
 	}
@@ -139,18 +140,18 @@ type fakeAsync struct {
 	queued int
 }
 
-func (f *fakeAsync) CopyBytes(dst, src Endpoint, n int) error {
+func (f *fakeAsync) CopyBytes(dst, src backend.Endpoint, n int) error {
 	return f.fakeSpace.CopyBytes(f.own(dst), f.own(src), n)
 }
 
-func (f *fakeAsync) own(e Endpoint) Endpoint {
+func (f *fakeAsync) own(e backend.Endpoint) backend.Endpoint {
 	if e.Space == MemorySpace(f) {
 		e.Space = f.fakeSpace
 	}
 	return e
 }
 
-func (f *fakeAsync) CopyBytesAsync(exec any, dst, src Endpoint, n int) (bool, error) {
+func (f *fakeAsync) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
 	q, ok := exec.(*testQueue)
 	if !ok || dst.Host != nil {
 		return false, nil

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
@@ -87,7 +88,7 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if err != nil {
 		return fail(err)
 	}
-	bs, ok := cfg.space.(BlockSpace)
+	bs, ok := cfg.space.(backend.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
 			return fail(errorf(ErrNoCopySpace, "memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))

@@ -1,5 +1,7 @@
 package kokkos
 
+import "github.com/gokkos/kokkos/backend"
+
 // This file holds the hooks through which other packages of the module
 // (package dal) allocate memory under an Allocation and convert between their
 // arrays and rank-1 views without copying, so that both count holders on the
@@ -8,12 +10,12 @@ package kokkos
 // NewBlockAllocation allocates bytes bytes in s, filled with zero bytes when
 // zero is true, and returns the Allocation, with one holder, and the block.
 // The block's Free runs exactly once, at the last Release, and never
-// otherwise (see BlockSpace). The error is the space's own, for the caller
+// otherwise (see package backend). The error is the space's own, for the caller
 // to put in context.
-func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allocation, Block, error) {
+func NewBlockAllocation(label string, s backend.BlockSpace, bytes int, zero bool) (*Allocation, backend.Block, error) {
 	b, err := s.Allocate(label, bytes, zero)
 	if err != nil {
-		return nil, Block{}, err
+		return nil, backend.Block{}, err
 	}
 	a := NewAllocation(label, s, bytes, b.Free)
 	a.addr = b.Addr

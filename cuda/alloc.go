@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // DeviceSpace is device memory of one GPU (cuMemAlloc), named "CudaSpace".
@@ -54,9 +54,9 @@ func HostPinnedSpaceOn(dev int) PinnedSpace { return PinnedSpace{dev} }
 func UVMSpaceOn(dev int) ManagedSpace { return ManagedSpace{dev} }
 
 var (
-	_ kokkos.BlockSpace = DeviceSpace{}
-	_ kokkos.BlockSpace = PinnedSpace{}
-	_ kokkos.BlockSpace = ManagedSpace{}
+	_ backend.BlockSpace = DeviceSpace{}
+	_ backend.BlockSpace = PinnedSpace{}
+	_ backend.BlockSpace = ManagedSpace{}
 )
 
 // Name returns "CudaSpace".
@@ -216,14 +216,14 @@ func allocSite() string {
 // (cuMemAlloc), zero-filled when zero is true. Failures are *Error values
 // naming the call and the label; errors.Is(err, ErrOutOfMemory) holds when
 // the device is out of memory.
-func (s DeviceSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s DeviceSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindDevice, label, bytes, zero)
 }
 
 // Allocate returns a block of page-locked host memory of at least bytes
 // bytes, zero-filled (Go memory always is). Its Addr and Host are the same
 // host address, usable in copies of this package.
-func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindPinned, label, bytes, zero)
 }
 
@@ -231,17 +231,17 @@ func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block,
 // (cuMemAllocManaged, attached globally), zero-filled when zero is true.
 // A request larger than the device's free memory is refused with an error
 // matching ErrOutOfMemory before the driver is asked.
-func (s ManagedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s ManagedSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindManaged, label, bytes, zero)
 }
 
-func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.Block, error) {
+func allocate(ordinal int, k kind, label string, bytes int, zero bool) (backend.Block, error) {
 	if bytes < 0 {
-		return kokkos.Block{}, fmt.Errorf("cuda: %s allocation %q of %d bytes", k.space(), label, bytes)
+		return backend.Block{}, fmt.Errorf("cuda: %s allocation %q of %d bytes", k.space(), label, bytes)
 	}
 	dev, err := GetDevice(ordinal)
 	if err != nil {
-		return kokkos.Block{}, err
+		return backend.Block{}, err
 	}
 	size := max(bytes, 1)
 	e := &entry{Allocation: Allocation{Label: label, Space: k.space(), Device: ordinal, Bytes: bytes, Site: allocSite()},
@@ -253,23 +253,23 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 		var p uintptr
 		if err := dev.call("cuMemAlloc_v2", label, dev.drv.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(size)); err != nil {
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.Addr = p
 	case kindManaged:
 		free, _, err := dev.MemInfo()
 		if err != nil {
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		if int64(size) > free {
-			return kokkos.Block{}, &Error{Call: "cuMemAllocManaged", Code: codeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY",
+			return backend.Block{}, &Error{Call: "cuMemAllocManaged", Code: codeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY",
 				Msg: fmt.Sprintf("refused: %d bytes asked, %d free on device %d", size, free, ordinal), Label: label, Detail: detail}
 		}
 		var p uintptr
 		const attachGlobal = 1
 		if err := dev.call("cuMemAllocManaged", label, dev.drv.cuMemAllocManaged, uintptr(unsafe.Pointer(&p)), uintptr(size), attachGlobal); err != nil {
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.Addr = p
 		host = *(*unsafe.Pointer)(unsafe.Pointer(&p))
@@ -285,7 +285,7 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 		if err := dev.call("cuMemHostRegister_v2", label, dev.drv.cuMemHostRegister, uintptr(host), uintptr(size), portable); err != nil {
 			e.pin.Unpin()
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.buf = buf
 		e.Addr = uintptr(host)
@@ -294,13 +294,13 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 	if zero {
 		if err := fillSync(dev, e.Addr, 1, 0, size, label); err != nil {
 			e.release()
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 	}
 	register(e)
 	h := &holder{e}
 	runtime.AddCleanup(h, leak, e)
-	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
+	return backend.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
 }
 
 // free returns the block to its space; a second call returns an error

@@ -10,9 +10,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/gokkos/kokkos"
-
 	"github.com/ebitengine/purego"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // EnvDriver names the environment variable that overrides the driver
@@ -134,7 +133,7 @@ func loadDriver() (*driver, error) {
 		drv, drvErr = openDriver()
 		if drvErr == nil {
 			// kokkos.Fence, DeepCopy and Fill wait for device work.
-			kokkos.AddDeviceFence(Synchronize)
+			backend.RegisterFence(Synchronize)
 		}
 	})
 	return drv, drvErr

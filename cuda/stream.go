@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // ErrReleased is matched by the error of a call on a Stream after Release.
@@ -39,7 +40,7 @@ type streamState struct {
 	workErr  error
 }
 
-var _ kokkos.WorkQueue = (*Stream)(nil)
+var _ backend.WorkQueue = (*Stream)(nil)
 
 // NewStream returns a new stream on device 0.
 func NewStream() (*Stream, error) {
@@ -210,5 +211,5 @@ func (s *Stream) String() string {
 
 var (
 	_ kokkos.ExecutionSpace = (*Stream)(nil)
-	_ kokkos.WorkQueue      = (*Stream)(nil)
+	_ backend.WorkQueue     = (*Stream)(nil)
 )

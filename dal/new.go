@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/gokkos/kokkos/internal/typeinfo"
-
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
 // DefaultLabel labels the allocations of arrays made without WithLabel.
@@ -89,13 +89,13 @@ func lacksCopySpace(s kokkos.MemorySpace) bool {
 	if s.HostAccessible() {
 		return false
 	}
-	_, block := s.(kokkos.BlockSpace)
-	_, copies := s.(kokkos.CopySpace)
+	_, block := s.(backend.BlockSpace)
+	_, copies := s.(backend.CopySpace)
 	return block && !copies
 }
 
 // noCopySpace says what a space that lacksCopySpace is missing.
-const noCopySpace = "the host cannot access that space's memory and the space does not implement kokkos.CopySpace"
+const noCopySpace = "the host cannot access that space's memory and the space does not implement backend.CopySpace"
 
 // fillBlock stores v in every element of a, a handle on the whole of a new
 // block, with kokkos.Fill over a rank-1 view of the block.
@@ -125,10 +125,10 @@ func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) 
 		return fail(ErrCount, "%d elements of %d bytes overflow int", n, size)
 	}
 	bytes := n * size
-	bs, ok := cfg.space.(kokkos.BlockSpace)
+	bs, ok := cfg.space.(backend.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
-			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a kokkos.BlockSpace")
+			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a backend.BlockSpace")
 		}
 		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
 		return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
