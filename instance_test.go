@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
 // Asynchronous instances: waits issued from their own work, wait cycles
@@ -222,7 +223,7 @@ func TestPackageFenceKeepsInstanceErrors(t *testing.T) {
 }
 
 // failSpace is a device-like space whose copies and fills fail.
-type failSpace struct{ *fakeSpace }
+type failSpace struct{ *backendtest.Fake }
 
 var errDeviceBroken = errors.New("device broken")
 

@@ -1,5 +1,7 @@
-// Package backendtest helps test memory spaces (kokkos.BlockSpace
-// implementations) and the code that allocates in them.
+// Package backendtest helps test memory spaces (backend.BlockSpace
+// implementations) and the code that allocates in them: TestSpace is a
+// conformance suite any backend runs, FakeDevice a device without a GPU,
+// and CheckedSpace a leak-checking decorator.
 //
 // CheckedSpace decorates any BlockSpace, as arrow-go's
 // memory.CheckedAllocator decorates an allocator: it records every block
@@ -20,7 +22,6 @@ import (
 	"strings"
 	"sync"
 
-	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend"
 )
 
@@ -30,10 +31,10 @@ type TestingT interface {
 	Errorf(format string, args ...any)
 }
 
-// A CheckedSpace is a kokkos.BlockSpace that allocates in another one and
+// A CheckedSpace is a backend.BlockSpace that allocates in another one and
 // records every block it handed out, with the allocating stack, until the
 // block's Free, which then frees the block in the inner space. A second Free
-// of a block frees nothing, returns an error wrapping kokkos.ErrReleased and
+// of a block frees nothing, returns an error wrapping backend.ErrReleased and
 // is reported by AssertNoLeaks. Allocate views in the CheckedSpace itself
 // (kokkos.InSpace(cs)): they report it, not the inner space, as their
 // space. It is safe for concurrent use.
@@ -55,7 +56,7 @@ type CheckedSpace interface {
 
 // NewCheckedSpace returns a CheckedSpace allocating in inner. Its Name and
 // HostAccessible are inner's. It implements exactly those of
-// kokkos.CopySpace, kokkos.Copy2DSpace and kokkos.AsyncCopySpace that inner
+// backend.CopySpace, backend.Copy2DSpace and backend.AsyncCopySpace that inner
 // implements, by calling inner with its own endpoints turned into inner's,
 // so that the deep-copy planner takes the same paths as with inner. Its
 // dynamic type is a pointer: it compares equal only to itself.
@@ -124,7 +125,7 @@ func (c *base) HostAccessible() bool { return c.in.HostAccessible() }
 // Allocate allocates in the inner space and records the block with the
 // caller's stack. The block's Free forgets the record and frees the block
 // in the inner space; a second call frees nothing, returns an error
-// wrapping kokkos.ErrReleased and makes AssertNoLeaks fail.
+// wrapping backend.ErrReleased and makes AssertNoLeaks fail.
 func (c *base) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	b, err := c.in.Allocate(label, bytes, zero)
 	if err != nil {
@@ -143,7 +144,7 @@ func (c *base) Allocate(label string, bytes int, zero bool) (backend.Block, erro
 			msg := fmt.Sprintf("backendtest: block %q of %d bytes in %s freed twice", r.label, r.bytes, c.Name())
 			c.doubles = append(c.doubles, msg+"\n"+r.where())
 			c.mu.Unlock()
-			return fmt.Errorf("%s: %w", msg, kokkos.ErrReleased)
+			return fmt.Errorf("%s: %w", msg, backend.ErrReleased)
 		}
 		r.freed = true
 		delete(c.live, r)
