@@ -14,9 +14,12 @@ import (
 
 // DeviceSpace is device memory of one GPU (cuMemAlloc), named "CudaSpace".
 // The host cannot access it: its blocks have Host == nil. Its blocks are
-// freed by the last Release only, as [kokkos.BlockSpace] describes; a block
+// freed by the last Release only, as package backend describes; a block
 // dropped without it is leaked and reported, never freed.
-type DeviceSpace struct{ Device int }
+type DeviceSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // PinnedSpace is page-locked host memory registered with one GPU, named
 // "CudaHostPinnedSpace". Its blocks are Go memory registered with
@@ -25,15 +28,21 @@ type DeviceSpace struct{ Device int }
 // (Free only unregisters them), so a stale host access cannot crash. Its
 // blocks are unregistered by the last Release only, as [kokkos.BlockSpace]
 // describes; a block dropped without it is leaked and reported.
-type PinnedSpace struct{ Device int }
+type PinnedSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // ManagedSpace is unified memory (cuMemAllocManaged) of one GPU, named
 // "CudaUVMSpace", accessible from host and device. Its blocks are freed by
-// the last Release only, as [kokkos.BlockSpace] describes: slices from a
+// the last Release only, as package backend describes: slices from a
 // view's Data, Row, Col and Ptr are valid until that Release and must not
 // be touched after it (the host address is unmapped), and a block dropped
 // without it is leaked and reported, never freed, so such slices stay valid.
-type ManagedSpace struct{ Device int }
+type ManagedSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // The spaces of device 0, as Kokkos's CudaSpace, CudaHostPinnedSpace and
 // CudaUVMSpace.
@@ -44,14 +53,14 @@ var (
 )
 
 // SpaceOn returns the device memory space of device dev.
-func SpaceOn(dev int) DeviceSpace { return DeviceSpace{dev} }
+func SpaceOn(dev int) DeviceSpace { return DeviceSpace{Device: dev} }
 
 // HostPinnedSpaceOn returns the pinned host memory space registered with
 // device dev.
-func HostPinnedSpaceOn(dev int) PinnedSpace { return PinnedSpace{dev} }
+func HostPinnedSpaceOn(dev int) PinnedSpace { return PinnedSpace{Device: dev} }
 
 // UVMSpaceOn returns the unified memory space of device dev.
-func UVMSpaceOn(dev int) ManagedSpace { return ManagedSpace{dev} }
+func UVMSpaceOn(dev int) ManagedSpace { return ManagedSpace{Device: dev} }
 
 var (
 	_ backend.BlockSpace = DeviceSpace{}
