@@ -53,12 +53,12 @@ func (s *allocState) freeOnce() error {
 	return s.free()
 }
 
-// NewAllocation returns an Allocation with one holder for bytes bytes of
+// newAllocation returns an Allocation with one holder for bytes bytes of
 // memory in space, labelled label. free, if not nil, runs exactly once, when
 // the last holder releases the allocation, and never otherwise: if the
 // Allocation becomes unreachable before that, free never runs and the leak
 // is reported (see SetLeakHandler).
-func NewAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
+func newAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
 	if space == nil {
 		space = HostSpace
 	}

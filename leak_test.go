@@ -23,6 +23,7 @@ import (
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/backendtest"
+	"github.com/gokkos/kokkos/internal/hooks"
 )
 
 // mmapSpace is a kokkos.BlockSpace of anonymous mappings, outside the Go
@@ -273,7 +274,7 @@ func TestLeakHandlerReceivesReport(t *testing.T) {
 	leakView(host, "released"+tag, nh, true)
 	freed := 0
 	func() {
-		kokkos.NewAllocation("leak-free"+tag, dev, 24, func() error { freed++; return nil })
+		hooks.NewAllocation("leak-free"+tag, dev, 24, func() error { freed++; return nil })
 	}()
 	want := map[string]kokkos.LeakReport{
 		"leak-host" + tag: {Space: host, Bytes: 4 * nh},

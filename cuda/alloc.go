@@ -26,7 +26,7 @@ type DeviceSpace struct {
 // cuMemHostRegister: host code may read and write them, the GPU copies to
 // and from them at full bus speed, and they stay valid Go memory after Free
 // (Free only unregisters them), so a stale host access cannot crash. Its
-// blocks are unregistered by the last Release only, as [kokkos.BlockSpace]
+// blocks are unregistered by the last Release only, as package backend
 // describes; a block dropped without it is leaked and reported.
 type PinnedSpace struct {
 	Device int // the GPU's ordinal

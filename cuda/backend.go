@@ -76,7 +76,7 @@ func (ops) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (
 	return copyBytesAsync(exec, dst, src, n)
 }
 
-// endpoint is a resolved kokkos.Endpoint: an address the driver can use
+// endpoint is a resolved backend.Endpoint: an address the driver can use
 // (memory of this package), or pageable Go memory.
 type endpoint struct {
 	addr  uintptr

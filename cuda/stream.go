@@ -156,7 +156,7 @@ func (s *Stream) sync() error {
 	return s.dev.call("cuStreamSynchronize", "", s.dev.drv.cuStreamSynchronize, h)
 }
 
-// Submit runs host work in the stream's order, as kokkos.WorkQueue asks:
+// Submit runs host work in the stream's order, as backend.WorkQueue asks:
 // it waits for the work queued on the stream before it, then runs work on
 // the calling goroutine, so work queued after Submit returns runs after
 // it. Submit therefore returns when work is done; work's error (or the
