@@ -28,9 +28,9 @@ func TestDeviceFences(t *testing.T) {
 	}
 }
 
-// TestAddDeviceFenceRemove: the function AddDeviceFence returns removes the
+// TestRegisterFenceRemove: the function backend.RegisterFence returns removes the
 // fence; calling it again does nothing.
-func TestAddDeviceFenceRemove(t *testing.T) {
+func TestRegisterFenceRemove(t *testing.T) {
 	var n atomic.Int32
 	broken := errors.New("fence failed")
 	remove := backend.RegisterFence(func() error { n.Add(1); return broken })
