@@ -20,7 +20,7 @@ import (
 // view refers to it; for it Release only updates the count. Memory outside
 // the Go heap, or any memory given a free function, is freed by the Release
 // that drops the count to zero, exactly once, and by nothing else: see
-// [BlockSpace] for the rule and [SetLeakHandler] for what happens to an
+// package backend for the rule and [SetLeakHandler] for what happens to an
 // Allocation dropped before that Release.
 type Allocation struct {
 	label string
@@ -53,12 +53,12 @@ func (s *allocState) freeOnce() error {
 	return s.free()
 }
 
-// NewAllocation returns an Allocation with one holder for bytes bytes of
+// newAllocation returns an Allocation with one holder for bytes bytes of
 // memory in space, labelled label. free, if not nil, runs exactly once, when
 // the last holder releases the allocation, and never otherwise: if the
 // Allocation becomes unreachable before that, free never runs and the leak
 // is reported (see SetLeakHandler).
-func NewAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
+func newAllocation(label string, space MemorySpace, bytes int, free func() error) *Allocation {
 	if space == nil {
 		space = HostSpace
 	}

@@ -533,17 +533,17 @@ func TestRefMisuse(t *testing.T) {
 }
 
 // TestRefEdgeCases covers a view that did not record its element type's
-// kind (ViewFromAllocation1 makes those), an element type of size 0, and the
+// kind (viewFromAllocation1 makes those), an element type of size 0, and the
 // allocation of Atomic views of 1- and 2-byte elements in whole aligned
 // 4-byte words, so that the compare-and-swap on an element's word stays
 // within the view's own memory.
 func TestRefEdgeCases(t *testing.T) {
-	raw, err := ViewFromAllocation1(NewAllocation("raw", HostSpace, 16, nil), 0, 4, make([]int32, 4))
+	raw, err := viewFromAllocation1(newAllocation("raw", HostSpace, 16, nil), 0, 4, make([]int32, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if old := raw.Ref(2).Add(-7); old != 0 || raw.Ref(2).Max(3) != -7 || raw.At(2) != 3 {
-		t.Fatalf("Ref of a view made by ViewFromAllocation1: %d", raw.At(2))
+		t.Fatalf("Ref of a view made by viewFromAllocation1: %d", raw.At(2))
 	}
 	e := Must(NewView1[struct{}]("E", 3))
 	if msg := panicMessage(func() { e.Ref(1).Load() }); !strings.Contains(msg, `Load through a Ref of view "E": atomic operations need an element type of 1, 2, 4 or 8 bytes, struct {} has 0`) {

@@ -1,19 +1,25 @@
 package kokkos
 
-import "testing"
+import (
+	"testing"
 
-// NewCheckedSpaceForTest wraps a test space in a backendtest.CheckedSpace
-// that fails t at its end on every block not freed by then. Package
-// kokkos's own tests cannot import backendtest, which imports kokkos: the
-// external test package sets it (checked_ext_test.go).
-var NewCheckedSpaceForTest func(t testing.TB, s BlockSpace) BlockSpace
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/backend/backendtest"
+)
+
+// newFakeSpace returns backendtest's fake device: Go memory that the
+// planner must treat as unreachable from the host unless host is set, so
+// that the tests check every backend copy path without a GPU.
+func newFakeSpace(host bool) *backendtest.Fake { return backendtest.FakeDevice(host) }
 
 // checked returns s wrapped in a backendtest.CheckedSpace that fails t at
 // its end on every block not freed by then. Allocate in the result: it
 // copies through s, and views report it as their space.
-func checked(t testing.TB, s BlockSpace) BlockSpace {
+func checked(t testing.TB, s backend.BlockSpace) backend.BlockSpace {
 	t.Helper()
-	return NewCheckedSpaceForTest(t, s)
+	cs := backendtest.NewCheckedSpace(s)
+	t.Cleanup(func() { cs.AssertNoLeaks(t) })
+	return cs
 }
 
 // release drops the creator's hold on v's allocation.

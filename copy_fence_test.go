@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // The fences of the copies without an execution space: they wait for
@@ -226,7 +228,7 @@ func TestCopyInsideInstanceWorkWouldDeadlock(t *testing.T) {
 func TestScalarAndConvertCopiesFenceDevices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(91, 92))
 	var n atomic.Int32
-	remove := AddDeviceFence(func() error { n.Add(1); return nil })
+	remove := backend.RegisterFence(func() error { n.Add(1); return nil })
 	defer remove()
 	space := newFakeSpace(false)
 	d0 := Must(NewView0[float64]("d0", InSpace(space)))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // The copy planner. Every deep copy and fill, of every view kind and every
@@ -421,12 +423,12 @@ func copyDesc[T any](dst, src *desc[T]) error {
 
 // copySpaceOf returns the CopySpace that moves the bytes of a copy with at
 // least one side outside the host's reach.
-func copySpaceOf[T any](dst, src *desc[T]) (CopySpace, error) {
+func copySpaceOf[T any](dst, src *desc[T]) (backend.CopySpace, error) {
 	for _, d := range []*desc[T]{dst, src} {
 		if d.data != nil {
 			continue
 		}
-		if cs, ok := d.rec.Space().(CopySpace); ok {
+		if cs, ok := d.rec.Space().(backend.CopySpace); ok {
 			return cs, nil
 		}
 		return nil, errorf(ErrNoCopySpace, "kokkos: DeepCopy from view %q to view %q: memory space %s cannot be copied: it does not implement CopySpace",
@@ -448,7 +450,7 @@ func wrapHookErr[T any](op string, dst, src *desc[T], err error) error {
 
 // endpoint returns the Endpoint of the n elements from off elements past
 // d's origin.
-func endpoint[T any](pin *runtime.Pinner, d *desc[T], off, n int) Endpoint {
+func endpoint[T any](pin *runtime.Pinner, d *desc[T], off, n int) backend.Endpoint {
 	if d.data != nil {
 		return hostEndpoint(pin, d.data[off:off+n])
 	}
@@ -490,7 +492,7 @@ func packedStrides(ext, str []int) [MaxRank]int {
 // stageIn copies the elements of d, which the host cannot access, to a host
 // buffer and returns a host desc of them: the whole span when it is not much
 // larger than the view, otherwise run by run into a packed buffer.
-func stageIn[T any](cs CopySpace, d *desc[T]) (desc[T], error) {
+func stageIn[T any](cs backend.CopySpace, d *desc[T]) (desc[T], error) {
 	span, size := d.span(), d.size()
 	var pin runtime.Pinner
 	defer pin.Unpin()
@@ -508,12 +510,12 @@ func stageIn[T any](cs CopySpace, d *desc[T]) (desc[T], error) {
 
 // writeRuns copies buf, d's elements packed in d's stride order, to d,
 // which the host cannot access.
-func writeRuns[T any](cs CopySpace, d *desc[T], buf []T) error {
+func writeRuns[T any](cs backend.CopySpace, d *desc[T], buf []T) error {
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	size := sizeOf[T]()
 	nt, _ := makeNest(d.extents(), d.strides(), nil)
-	if c2, ok := cs.(Copy2DSpace); ok && nt.n == 2 && nt.ds[1] == 1 {
+	if c2, ok := cs.(backend.Copy2DSpace); ok && nt.n == 2 && nt.ds[1] == 1 {
 		L := nt.ext[1]
 		return c2.CopyBytes2D(devEndpoint(d, 0), nt.ds[0]*size, hostEndpoint(&pin, buf), L*size, L*size, nt.ext[0])
 	}
@@ -553,7 +555,7 @@ func fillDesc[T any](d *desc[T], x T) error {
 		hostFill(d.data, d.strides(), d.extents(), x)
 		return nil
 	}
-	cs, ok := d.rec.Space().(CopySpace)
+	cs, ok := d.rec.Space().(backend.CopySpace)
 	if !ok {
 		return errorf(ErrNoCopySpace, "kokkos: Fill of view %q: memory space %s cannot be filled: it does not implement CopySpace", d.label(), d.rec.Space().Name())
 	}

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // DeepCopy copies the elements of src into dst, as Kokkos's deep_copy(dst,
@@ -14,7 +16,7 @@ import (
 // As Kokkos's deep_copy without an execution space, DeepCopy first waits
 // for all outstanding work: the work submitted to every asynchronous
 // Threads instance and, when either view lives outside the Go heap, the
-// device work of every backend (AddDeviceFence). It returns when the copy
+// device work of every backend (backend.RegisterFence). It returns when the copy
 // is complete. Called from work running on an asynchronous instance, where
 // that wait could never end, it returns an error wrapping ErrWouldDeadlock
 // and copies nothing; use DeepCopyOn there.
@@ -52,7 +54,7 @@ func DeepCopy[T any](dst, src View[T]) error {
 // instance at once, on an asynchronous instance in its order, the copy's
 // error then coming back from the instance's Fence (and the package Fence)
 // as it is. A device instance (a CUDA stream) queues the bytes itself
-// through its space's AsyncCopySpace, or runs the copy as a WorkQueue. A
+// through its space's backend.AsyncCopySpace, or runs it as a backend.WorkQueue. A
 // nil exec makes DeepCopyOn DeepCopy, fences included.
 func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
@@ -83,7 +85,7 @@ func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	as, ok := cs.(AsyncCopySpace)
+	as, ok := cs.(backend.AsyncCopySpace)
 	if !ok {
 		return false, nil
 	}

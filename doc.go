@@ -43,7 +43,7 @@
 //
 // HostSpace is Go memory, reclaimed by the garbage collector. Other spaces
 // (CUDA device, pinned and unified memory, in package
-// github.com/gokkos/kokkos/cuda) implement BlockSpace; their memory is freed
+// github.com/gokkos/kokkos/cuda) implement backend.BlockSpace; their memory is freed
 // by the last Release of the view's Allocation. Go copies values without
 // telling anyone, so the holder count is explicit: Retain adds a holder,
 // Release removes one, and copies and subviews share the count.

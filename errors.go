@@ -3,6 +3,8 @@ package kokkos
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // Sentinel errors. Every error the package returns wraps at most one of
@@ -24,7 +26,7 @@ var (
 	// ErrReadOnly: a write (DeepCopy, Fill, Resize) into a read-only view.
 	ErrReadOnly = errors.New("kokkos: view is read-only")
 	// ErrReleased: the view's allocation had its final Release.
-	ErrReleased = errors.New("kokkos: allocation released")
+	ErrReleased = backend.ErrReleased
 	// ErrUnmanaged: the operation needs an allocation the package owns, and
 	// the view wraps caller memory.
 	ErrUnmanaged = errors.New("kokkos: view is unmanaged")

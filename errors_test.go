@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // TestSentinelErrors checks that each failure a caller can act on wraps its
@@ -79,7 +81,7 @@ type noCopySpace struct{}
 
 func (noCopySpace) Name() string         { return "NoCopySpace" }
 func (noCopySpace) HostAccessible() bool { return false }
-func (noCopySpace) Allocate(label string, n int, zero bool) (Block, error) {
+func (noCopySpace) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	buf := make([]byte, n+1)
-	return Block{Addr: uintptr(len(buf)) << 12, Free: func() error { return nil }}, nil
+	return backend.Block{Addr: uintptr(len(buf)) << 12, Free: func() error { return nil }}, nil
 }

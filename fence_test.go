@@ -4,11 +4,13 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 func TestDeviceFences(t *testing.T) {
 	var n atomic.Int32
-	defer AddDeviceFence(func() error { n.Add(1); return nil })()
+	defer backend.RegisterFence(func() error { n.Add(1); return nil })()
 	host := Must(NewView1[float64]("h", 8))
 	if err := Fill(host, 1); err != nil || n.Load() != 0 {
 		t.Fatalf("a host fill must not fence devices: %v, %d fences", err, n.Load())
@@ -26,12 +28,12 @@ func TestDeviceFences(t *testing.T) {
 	}
 }
 
-// TestAddDeviceFenceRemove: the function AddDeviceFence returns removes the
+// TestRegisterFenceRemove: the function backend.RegisterFence returns removes the
 // fence; calling it again does nothing.
-func TestAddDeviceFenceRemove(t *testing.T) {
+func TestRegisterFenceRemove(t *testing.T) {
 	var n atomic.Int32
 	broken := errors.New("fence failed")
-	remove := AddDeviceFence(func() error { n.Add(1); return broken })
+	remove := backend.RegisterFence(func() error { n.Add(1); return broken })
 	if err := Fence(); !errors.Is(err, broken) || n.Load() != 1 {
 		t.Fatalf("Fence() = %v after %d calls, want the device fence's error", err, n.Load())
 	}

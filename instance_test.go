@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
 // Asynchronous instances: waits issued from their own work, wait cycles
@@ -220,12 +223,12 @@ func TestPackageFenceKeepsInstanceErrors(t *testing.T) {
 }
 
 // failSpace is a device-like space whose copies and fills fail.
-type failSpace struct{ *fakeSpace }
+type failSpace struct{ *backendtest.Fake }
 
 var errDeviceBroken = errors.New("device broken")
 
 func (failSpace) Name() string                                     { return "FailSpace" }
-func (failSpace) CopyBytes(dst, src Endpoint, n int) error         { return errDeviceBroken }
+func (failSpace) CopyBytes(dst, src backend.Endpoint, n int) error { return errDeviceBroken }
 func (failSpace) FillBytes(dst uintptr, p []byte, count int) error { return errDeviceBroken }
 
 // TestAsyncCopyErrorFromFence: a queued DeepCopyOn or FillOn that fails

@@ -21,7 +21,9 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/backendtest"
+	"github.com/gokkos/kokkos/internal/hooks"
 )
 
 // mmapSpace is a kokkos.BlockSpace of anonymous mappings, outside the Go
@@ -37,12 +39,12 @@ type mmapSpace struct {
 func (s *mmapSpace) Name() string         { return s.name }
 func (s *mmapSpace) HostAccessible() bool { return s.host }
 
-func (s *mmapSpace) Allocate(label string, n int, zero bool) (kokkos.Block, error) {
+func (s *mmapSpace) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	mem, err := syscall.Mmap(-1, 0, max(n, 1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
-		return kokkos.Block{}, fmt.Errorf("mmap of %d bytes for %q: %w", n, label, err)
+		return backend.Block{}, fmt.Errorf("mmap of %d bytes for %q: %w", n, label, err)
 	}
-	b := kokkos.Block{Addr: uintptr(unsafe.Pointer(&mem[0]))}
+	b := backend.Block{Addr: uintptr(unsafe.Pointer(&mem[0]))}
 	if s.host {
 		b.Host = unsafe.Pointer(&mem[0])
 	}
@@ -86,7 +88,7 @@ func TestSliceOutlivesDroppedView(t *testing.T) {
 }
 
 //go:noinline
-func rowOfDroppedView(s kokkos.BlockSpace, rng *rand.Rand) (row, want []float64) {
+func rowOfDroppedView(s backend.BlockSpace, rng *rand.Rand) (row, want []float64) {
 	v := kokkos.Must(kokkos.NewView2[float64]("uvm", 512, 512, kokkos.InSpace(s)))
 	for i := range 512 {
 		for j := range 512 {
@@ -234,7 +236,7 @@ func TestLastReleaseFreesOnce(t *testing.T) {
 // leakView allocates a view of n float32 in s and drops it unreleased.
 //
 //go:noinline
-func leakView(s kokkos.BlockSpace, label string, n int, release bool) {
+func leakView(s backend.BlockSpace, label string, n int, release bool) {
 	v := kokkos.Must(kokkos.NewView1[float32](label, n, kokkos.InSpace(s)))
 	if release {
 		if err := v.Release(); err != nil {
@@ -272,7 +274,7 @@ func TestLeakHandlerReceivesReport(t *testing.T) {
 	leakView(host, "released"+tag, nh, true)
 	freed := 0
 	func() {
-		kokkos.NewAllocation("leak-free"+tag, dev, 24, func() error { freed++; return nil })
+		hooks.NewAllocation("leak-free"+tag, dev, 24, func() error { freed++; return nil })
 	}()
 	want := map[string]kokkos.LeakReport{
 		"leak-host" + tag: {Space: host, Bytes: 4 * nh},

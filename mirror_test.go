@@ -3,173 +3,11 @@ package kokkos
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
-	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/testutil"
 )
-
-// fakeSpace is a BlockSpace whose memory is Go memory that the planner must
-// treat as unreachable from the host (unless host is set): it checks the
-// CopySpace paths without a GPU.
-type fakeSpace struct {
-	host   bool
-	mu     sync.Mutex
-	blocks map[uintptr][]byte
-	calls  int
-}
-
-func newFakeSpace(host bool) *fakeSpace {
-	return &fakeSpace{host: host, blocks: make(map[uintptr][]byte)}
-}
-
-func (f *fakeSpace) Name() string         { return "FakeDeviceSpace" }
-func (f *fakeSpace) HostAccessible() bool { return f.host }
-
-func (f *fakeSpace) Allocate(label string, n int, zero bool) (Block, error) {
-	buf := make([]byte, n+1)
-	if !zero {
-		for i := range buf {
-			buf[i] = 0xAB
-		}
-	}
-	addr := uintptr(unsafe.Pointer(&buf[0]))
-	f.mu.Lock()
-	f.blocks[addr] = buf
-	f.mu.Unlock()
-	b := Block{Addr: addr, Free: func() error {
-		f.mu.Lock()
-		delete(f.blocks, addr)
-		f.mu.Unlock()
-		return nil
-	}}
-	if f.host {
-		b.Host = unsafe.Pointer(&buf[0])
-	}
-	return b, nil
-}
-
-// mem returns the n bytes at device address a.
-func (f *fakeSpace) mem(a uintptr, n int) []byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for base, b := range f.blocks {
-		if a >= base && a+uintptr(n) <= base+uintptr(len(b)) {
-			o := int(a - base)
-			return b[o : o+n]
-		}
-	}
-	panic(fmt.Sprintf("fake device: no block holds [%#x, +%d)", a, n))
-}
-
-func (f *fakeSpace) bytes(e Endpoint, n int) []byte {
-	if e.Host != nil {
-		return unsafe.Slice((*byte)(e.Host), n)
-	}
-	if e.Space != MemorySpace(f) {
-		panic("fake device: endpoint of another space")
-	}
-	return f.mem(e.Addr, n)
-}
-
-func (f *fakeSpace) CopyBytes(dst, src Endpoint, n int) error {
-	f.mu.Lock()
-	f.calls++
-	f.mu.Unlock()
-	copy(f.bytes(dst, n), f.bytes(src, n))
-	return nil
-}
-
-func (f *fakeSpace) FillBytes(dst uintptr, p []byte, count int) error {
-	f.mu.Lock()
-	f.calls++
-	f.mu.Unlock()
-	m := f.mem(dst, len(p)*count)
-	for i := range count {
-		copy(m[i*len(p):], p)
-	}
-	return nil
-}
-
-// fake2D adds CopyBytes2D.
-type fake2D struct{ *fakeSpace }
-
-func (f fake2D) CopyBytes2D(dst Endpoint, dpitch int, src Endpoint, spitch int, width, height int) error {
-	for r := range height {
-		d, s := dst, src
-		if d.Host != nil {
-			d.Host = unsafe.Add(d.Host, r*dpitch)
-		} else {
-			d.Addr += uintptr(r * dpitch)
-		}
-		if s.Host != nil {
-			s.Host = unsafe.Add(s.Host, r*spitch)
-		} else {
-			s.Addr += uintptr(r * spitch)
-		}
-		copy(f.bytes(d, width), f.bytes(s, width))
-	}
-	f.mu.Lock()
-	f.calls++
-	f.mu.Unlock()
-	return nil
-}
-
-func (f fake2D) CopyBytes(dst, src Endpoint, n int) error {
-	if dst.Space == MemorySpace(f) {
-		dst.Space = f.fakeSpace
-	}
-	if src.Space == MemorySpace(f) {
-		src.Space = f.fakeSpace
-	}
-	return f.fakeSpace.CopyBytes(dst, src, n)
-}
-
-func (f fake2D) bytes(e Endpoint, n int) []byte {
-	if e.Space == MemorySpace(f) {
-		e.Space = f.fakeSpace
-	}
-	return f.fakeSpace.bytes(e, n)
-}
-
-// fakeAsync queues device-bound contiguous copies on a *testQueue.
-type fakeAsync struct {
-	*fakeSpace
-	queued int
-}
-
-func (f *fakeAsync) CopyBytes(dst, src Endpoint, n int) error {
-	return f.fakeSpace.CopyBytes(f.own(dst), f.own(src), n)
-}
-
-func (f *fakeAsync) own(e Endpoint) Endpoint {
-	if e.Space == MemorySpace(f) {
-		e.Space = f.fakeSpace
-	}
-	return e
-}
-
-func (f *fakeAsync) CopyBytesAsync(exec any, dst, src Endpoint, n int) (bool, error) {
-	q, ok := exec.(*testQueue)
-	if !ok || dst.Host != nil {
-		return false, nil
-	}
-	dst, src = f.own(dst), f.own(src)
-	var staged []byte
-	if src.Host != nil {
-		staged = append([]byte(nil), unsafe.Slice((*byte)(src.Host), n)...)
-	}
-	f.queued++
-	q.Submit(func() error {
-		if staged != nil {
-			copy(f.fakeSpace.bytes(dst, n), staged)
-			return nil
-		}
-		return f.fakeSpace.CopyBytes(dst, src, n)
-	})
-	return true, nil
-}
 
 // deviceRoundTrip copies a random host view into a (sub)view of a device
 // parent of layout dk, then the whole device parent back to the host, and
@@ -245,7 +83,7 @@ func deviceRoundTrip(t *testing.T, rng *rand.Rand, space MemorySpace, ext []int,
 func TestFakeDevice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	plain := newFakeSpace(false)
-	spaces := []MemorySpace{checked(t, plain), checked(t, fake2D{newFakeSpace(false)})}
+	spaces := []MemorySpace{checked(t, plain), checked(t, newFakeSpace(false).With2D())}
 	for _, sp := range spaces {
 		for rank := 1; rank <= 4; rank++ {
 			for dk := range 3 {
@@ -259,7 +97,7 @@ func TestFakeDevice(t *testing.T) {
 		deviceRoundTrip(t, rng, sp, []int{40, 300}, 2, 0, true, true)
 		deviceRoundTrip(t, rng, sp, []int{3, 2, 2, 3, 2, 1, 2, 3}, 1, 2, true, false)
 	}
-	if plain.calls == 0 {
+	if plain.Calls() == 0 {
 		t.Fatal("the fake device was never called")
 	}
 }
@@ -276,12 +114,12 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Release()
-	fs.calls = 0
+	fs.ResetCalls()
 	if err := DeepCopy[int64](d, h); err != nil {
 		t.Fatal(err)
 	}
-	if fs.calls != 1 {
-		t.Fatalf("%d hook calls, want 1", fs.calls)
+	if fs.Calls() != 1 {
+		t.Fatalf("%d hook calls, want 1", fs.Calls())
 	}
 	m, err := CreateMirrorViewAndCopy(d)
 	if err != nil {
@@ -331,7 +169,13 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 }
 
 func TestDeepCopyOnAsyncSpace(t *testing.T) {
-	fs := &fakeAsync{fakeSpace: newFakeSpace(false)}
+	fs := newFakeSpace(false).WithAsync(func(e backend.Exec) backend.WorkQueue {
+		q, _ := e.(*testQueue)
+		if q == nil {
+			return nil
+		}
+		return q
+	})
 	cs := checked(t, fs)
 	q1, q2 := newTestQueue(), newTestQueue()
 	defer close(q1.work)
@@ -369,8 +213,8 @@ func TestDeepCopyOnAsyncSpace(t *testing.T) {
 	if err := q2.Fence(); err != nil {
 		t.Fatal(err)
 	}
-	if fs.queued != 2 {
-		t.Fatalf("%d copies queued on the backend, want 2", fs.queued)
+	if fs.Queued() != 2 {
+		t.Fatalf("%d copies queued on the backend, want 2", fs.Queued())
 	}
 	for i := range 1000 {
 		if r1.At(i) != float32(i) || r2.At(i) != float32(-i) {

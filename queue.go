@@ -41,7 +41,7 @@ import (
 
 // Fence waits for the work submitted, before the call, to every
 // asynchronous instance, and for the device work of every backend (see
-// AddDeviceFence). It returns the errors of asynchronous work that finished
+// backend.RegisterFence). It returns the errors of asynchronous work that finished
 // since the previous package-level Fence (panics as *PanicError, failed
 // asynchronous copies as their errors) and the device fences' errors,
 // joined with errors.Join, or nil. It is Kokkos::fence().

@@ -271,7 +271,7 @@ func (r Ref[T]) kind(op string, write bool) elemKind {
 }
 
 // check is kind's slow path: it finds the kind of a view that did not record
-// it (one made by ViewFromAllocation1), and panics with the reason for any
+// it (one made by dal's Array.View), and panics with the reason for any
 // other failure.
 func (r Ref[T]) check(op string, write bool) elemKind {
 	if r.p == nil {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
@@ -85,7 +86,7 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if err != nil {
 		return fail(err)
 	}
-	bs, ok := cfg.space.(BlockSpace)
+	bs, ok := cfg.space.(backend.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
 			return fail(errorf(ErrNoCopySpace, "memory space %s cannot allocate: it is neither host memory nor a BlockSpace", cfg.space.Name()))
@@ -98,12 +99,12 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 			n = (span*size + 3) / 4 * 4 / size
 		}
 		data := make([]T, n)[:span:span]
-		return data, NewAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
+		return data, newAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(errorf(ErrElementType, "element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
 	}
-	rec, blk, err := NewBlockAllocation(label, bs, bytes, !cfg.noInit)
+	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit)
 	if err != nil {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: allocating %d bytes for view %q in %s: %w", bytes, label, bs.Name(), err)
 	}

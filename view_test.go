@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/testutil"
 )
 
@@ -381,12 +382,12 @@ type countingSpace struct{ frees *int }
 
 func (countingSpace) Name() string         { return "FakeDevice" }
 func (countingSpace) HostAccessible() bool { return false }
-func (s countingSpace) Allocate(label string, n int, zero bool) (Block, error) {
+func (s countingSpace) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	if n > 1<<30 {
-		return Block{}, fmt.Errorf("out of memory for %q", label)
+		return backend.Block{}, fmt.Errorf("out of memory for %q", label)
 	}
 	buf := make([]byte, n+1)
-	return Block{Addr: uintptr(unsafe.Pointer(&buf[0])), Free: func() error {
+	return backend.Block{Addr: uintptr(unsafe.Pointer(&buf[0])), Free: func() error {
 		buf = nil
 		if s.frees != nil {
 			*s.frees++

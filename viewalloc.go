@@ -1,26 +1,51 @@
 package kokkos
 
-// This file holds the hooks through which other packages of the module
-// (package dal) allocate memory under an Allocation and convert between their
-// arrays and rank-1 views without copying, so that both count holders on the
-// same Allocation.
+import (
+	"unsafe"
 
-// NewBlockAllocation allocates bytes bytes in s, filled with zero bytes when
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/hooks"
+)
+
+// This file holds what other packages of the module (package dal) need to
+// allocate memory under an Allocation and convert between their arrays and
+// rank-1 views without copying, so that both count holders on the same
+// Allocation. They reach it through package internal/hooks, set here, so
+// that it is not part of this package's API.
+
+func init() {
+	hooks.NewAllocation = func(label string, space backend.MemorySpace, bytes int, free func() error) any {
+		return newAllocation(label, space, bytes, free)
+	}
+	hooks.NewBlockAllocation = func(label string, s backend.BlockSpace, bytes int, zero bool) (any, backend.Block, error) {
+		return newBlockAllocation(label, s, bytes, zero)
+	}
+	hooks.View1FromAllocation = func(dst unsafe.Pointer, a any, off, n, size int, host unsafe.Pointer, hostLen int) error {
+		rec, _ := a.(*Allocation)
+		return initView1(dst, rec, off, n, size, host, hostLen)
+	}
+	hooks.View1Storage = func(v unsafe.Pointer) (any, int, unsafe.Pointer, int, int) {
+		w := (*View1[byte])(v)
+		return w.rec, w.off, unsafe.Pointer(unsafe.SliceData(w.data)), len(w.data), cap(w.data)
+	}
+}
+
+// newBlockAllocation allocates bytes bytes in s, filled with zero bytes when
 // zero is true, and returns the Allocation, with one holder, and the block.
 // The block's Free runs exactly once, at the last Release, and never
-// otherwise (see BlockSpace). The error is the space's own, for the caller
-// to put in context.
-func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allocation, Block, error) {
+// otherwise (see package backend). The error is the space's own, for the
+// caller to put in context.
+func newBlockAllocation(label string, s backend.BlockSpace, bytes int, zero bool) (*Allocation, backend.Block, error) {
 	b, err := s.Allocate(label, bytes, zero)
 	if err != nil {
-		return nil, Block{}, err
+		return nil, backend.Block{}, err
 	}
-	a := NewAllocation(label, s, bytes, b.Free)
+	a := newAllocation(label, s, bytes, b.Free)
 	a.addr = b.Addr
 	return a, b, nil
 }
 
-// ViewFromAllocation1 returns a contiguous rank-1 LayoutRight view of the n
+// viewFromAllocation1 returns a contiguous rank-1 LayoutRight view of the n
 // elements that start off elements (of T) after the first byte of a, and
 // adds a holder to a for the view: the view's Release drops it (Retain and
 // Release do nothing for unmanaged allocations). data holds the same n
@@ -28,48 +53,57 @@ func NewBlockAllocation(label string, s BlockSpace, bytes int, zero bool) (*Allo
 // space. Make the result read-only with ReadOnly where writes must not
 // happen. It returns an error when a is nil or released, or when the
 // elements do not lie within a, or data does not match n.
-func ViewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], error) {
-	size := sizeOf[T]()
+func viewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], error) {
+	var v View1[T]
+	err := initView1(unsafe.Pointer(&v), a, off, n, sizeOf[T](), unsafe.Pointer(unsafe.SliceData(data)), len(data))
+	return v, err
+}
+
+// emptyHost is where the host elements of an empty host-accessible view
+// point: not nil, so that the view counts as host-accessible.
+var emptyHost [1]byte
+
+// initView1 is viewFromAllocation1 with the element type erased: it sets
+// *dst, a View1[T] with elements of size bytes whose host elements are the
+// hostLen elements at host (nil where the host cannot access them). A
+// View1[T] has the same fields at the same offsets for every T, the
+// element type appearing only in the slice of host elements, whose header
+// does not depend on T (TestView1LayoutIndependentOfT), so dst is written
+// as a View1[byte] whose slice counts elements, not bytes.
+func initView1(dst unsafe.Pointer, a *Allocation, off, n, size int, host unsafe.Pointer, hostLen int) error {
 	switch {
 	case a == nil:
-		return View1[T]{}, errorf(ErrReleased, "kokkos: view over a nil allocation")
+		return errorf(ErrReleased, "kokkos: view over a nil allocation")
 	case a.Released():
-		return View1[T]{}, errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
+		return errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
 	case off < 0 || n < 0 || size > 0 && (off > a.bytes/size || n > a.bytes/size-off):
 		// compared by division: (off+n)*size may overflow
-		return View1[T]{}, errorf(ErrShape, "kokkos: view of %d elements of %d bytes at element %d of allocation %q do not lie within its %d bytes",
+		return errorf(ErrShape, "kokkos: view of %d elements of %d bytes at element %d of allocation %q do not lie within its %d bytes",
 			n, size, off, a.label, a.bytes)
 	}
 	var flags viewFlags
+	var data []byte // n elements of size bytes, counted in elements
 	if a.Space().HostAccessible() {
-		if len(data) != n {
-			return View1[T]{}, errorf(ErrShape, "kokkos: view of %d elements of allocation %q given %d host elements", n, a.label, len(data))
+		if hostLen != n {
+			return errorf(ErrShape, "kokkos: view of %d elements of allocation %q given %d host elements", n, a.label, hostLen)
 		}
-		if data == nil {
-			data = []T{}
+		if host == nil {
+			host = unsafe.Pointer(&emptyHost)
 		}
-		data = data[:n:n]
+		data = unsafe.Slice((*byte)(host), n)
 	} else {
-		if data != nil {
-			return View1[T]{}, errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
+		if host != nil {
+			return errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
 		}
 		flags |= flagNoHost
 	}
 	a.Retain()
-	v := View1[T]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
+	v := View1[byte]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
 	v.ext[0], v.str[0] = n, 1
 	v.lim0 = checkExtent(v.data, n)
 	if !a.managed {
 		v.traits = Unmanaged
 	}
-	return v, nil
-}
-
-// View1Storage returns what lies under v: its Allocation (nil for the zero
-// view), the offset in elements of v's first element from the allocation's
-// first byte, and v's host elements from its first to its last (nil where
-// the host cannot access them). The slice is writable even when v is
-// read-only: callers must honour v.IsReadOnly().
-func View1Storage[T any](v *View1[T]) (a *Allocation, off int, data []T) {
-	return v.rec, v.off, v.data
+	*(*View1[byte])(dst) = v
+	return nil
 }

@@ -9,31 +9,40 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // DeviceSpace is device memory of one GPU (cuMemAlloc), named "CudaSpace".
 // The host cannot access it: its blocks have Host == nil. Its blocks are
-// freed by the last Release only, as [kokkos.BlockSpace] describes; a block
+// freed by the last Release only, as package backend describes; a block
 // dropped without it is leaked and reported, never freed.
-type DeviceSpace struct{ Device int }
+type DeviceSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // PinnedSpace is page-locked host memory registered with one GPU, named
 // "CudaHostPinnedSpace". Its blocks are Go memory registered with
 // cuMemHostRegister: host code may read and write them, the GPU copies to
 // and from them at full bus speed, and they stay valid Go memory after Free
 // (Free only unregisters them), so a stale host access cannot crash. Its
-// blocks are unregistered by the last Release only, as [kokkos.BlockSpace]
+// blocks are unregistered by the last Release only, as package backend
 // describes; a block dropped without it is leaked and reported.
-type PinnedSpace struct{ Device int }
+type PinnedSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // ManagedSpace is unified memory (cuMemAllocManaged) of one GPU, named
 // "CudaUVMSpace", accessible from host and device. Its blocks are freed by
-// the last Release only, as [kokkos.BlockSpace] describes: slices from a
+// the last Release only, as package backend describes: slices from a
 // view's Data, Row, Col and Ptr are valid until that Release and must not
 // be touched after it (the host address is unmapped), and a block dropped
 // without it is leaked and reported, never freed, so such slices stay valid.
-type ManagedSpace struct{ Device int }
+type ManagedSpace struct {
+	Device int // the GPU's ordinal
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+}
 
 // The spaces of device 0, as Kokkos's CudaSpace, CudaHostPinnedSpace and
 // CudaUVMSpace.
@@ -44,19 +53,19 @@ var (
 )
 
 // SpaceOn returns the device memory space of device dev.
-func SpaceOn(dev int) DeviceSpace { return DeviceSpace{dev} }
+func SpaceOn(dev int) DeviceSpace { return DeviceSpace{Device: dev} }
 
 // HostPinnedSpaceOn returns the pinned host memory space registered with
 // device dev.
-func HostPinnedSpaceOn(dev int) PinnedSpace { return PinnedSpace{dev} }
+func HostPinnedSpaceOn(dev int) PinnedSpace { return PinnedSpace{Device: dev} }
 
 // UVMSpaceOn returns the unified memory space of device dev.
-func UVMSpaceOn(dev int) ManagedSpace { return ManagedSpace{dev} }
+func UVMSpaceOn(dev int) ManagedSpace { return ManagedSpace{Device: dev} }
 
 var (
-	_ kokkos.BlockSpace = DeviceSpace{}
-	_ kokkos.BlockSpace = PinnedSpace{}
-	_ kokkos.BlockSpace = ManagedSpace{}
+	_ backend.BlockSpace = DeviceSpace{}
+	_ backend.BlockSpace = PinnedSpace{}
+	_ backend.BlockSpace = ManagedSpace{}
 )
 
 // Name returns "CudaSpace".
@@ -216,14 +225,14 @@ func allocSite() string {
 // (cuMemAlloc), zero-filled when zero is true. Failures are *Error values
 // naming the call and the label; errors.Is(err, ErrOutOfMemory) holds when
 // the device is out of memory.
-func (s DeviceSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s DeviceSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindDevice, label, bytes, zero)
 }
 
 // Allocate returns a block of page-locked host memory of at least bytes
 // bytes, zero-filled (Go memory always is). Its Addr and Host are the same
 // host address, usable in copies of this package.
-func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindPinned, label, bytes, zero)
 }
 
@@ -231,17 +240,17 @@ func (s PinnedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block,
 // (cuMemAllocManaged, attached globally), zero-filled when zero is true.
 // A request larger than the device's free memory is refused with an error
 // matching ErrOutOfMemory before the driver is asked.
-func (s ManagedSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s ManagedSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	return allocate(s.Device, kindManaged, label, bytes, zero)
 }
 
-func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.Block, error) {
+func allocate(ordinal int, k kind, label string, bytes int, zero bool) (backend.Block, error) {
 	if bytes < 0 {
-		return kokkos.Block{}, fmt.Errorf("cuda: %s allocation %q of %d bytes", k.space(), label, bytes)
+		return backend.Block{}, fmt.Errorf("cuda: %s allocation %q of %d bytes", k.space(), label, bytes)
 	}
 	dev, err := GetDevice(ordinal)
 	if err != nil {
-		return kokkos.Block{}, err
+		return backend.Block{}, err
 	}
 	size := max(bytes, 1)
 	e := &entry{Allocation: Allocation{Label: label, Space: k.space(), Device: ordinal, Bytes: bytes, Site: allocSite()},
@@ -253,23 +262,23 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 		var p uintptr
 		if err := dev.call("cuMemAlloc_v2", label, dev.drv.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(size)); err != nil {
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.Addr = p
 	case kindManaged:
 		free, _, err := dev.MemInfo()
 		if err != nil {
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		if int64(size) > free {
-			return kokkos.Block{}, &Error{Call: "cuMemAllocManaged", Code: codeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY",
+			return backend.Block{}, &Error{Call: "cuMemAllocManaged", Code: codeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY",
 				Msg: fmt.Sprintf("refused: %d bytes asked, %d free on device %d", size, free, ordinal), Label: label, Detail: detail}
 		}
 		var p uintptr
 		const attachGlobal = 1
 		if err := dev.call("cuMemAllocManaged", label, dev.drv.cuMemAllocManaged, uintptr(unsafe.Pointer(&p)), uintptr(size), attachGlobal); err != nil {
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.Addr = p
 		host = *(*unsafe.Pointer)(unsafe.Pointer(&p))
@@ -285,7 +294,7 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 		if err := dev.call("cuMemHostRegister_v2", label, dev.drv.cuMemHostRegister, uintptr(host), uintptr(size), portable); err != nil {
 			e.pin.Unpin()
 			err.(*Error).Detail = detail
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 		e.buf = buf
 		e.Addr = uintptr(host)
@@ -294,13 +303,13 @@ func allocate(ordinal int, k kind, label string, bytes int, zero bool) (kokkos.B
 	if zero {
 		if err := fillSync(dev, e.Addr, 1, 0, size, label); err != nil {
 			e.release()
-			return kokkos.Block{}, err
+			return backend.Block{}, err
 		}
 	}
 	register(e)
 	h := &holder{e}
 	runtime.AddCleanup(h, leak, e)
-	return kokkos.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
+	return backend.Block{Addr: e.Addr, Host: host, Free: h.free}, nil
 }
 
 // free returns the block to its space; a second call returns an error

@@ -56,14 +56,14 @@ func BenchmarkViewDeviceToDevice2GiB(b *testing.B) {
 	const n = 2 << 30
 	dst, src := benchViews(b, n, Space)
 	da, sa := dst.Allocation().Addr(), src.Allocation().Addr()
-	benchPair(b, n, func() error { return DriverCopy(da, sa, n) }, dst, src)
+	benchPair(b, n, func() error { return driverCopy(da, sa, n) }, dst, src)
 }
 
 func BenchmarkViewPinnedToDevice1GiB(b *testing.B) {
 	const n = 1 << 30
 	dst, src := benchViews(b, n, HostPinnedSpace)
 	da, sa := dst.Allocation().Addr(), src.Allocation().Addr()
-	benchPair(b, n, func() error { return DriverCopy(da, sa, n) }, dst, src)
+	benchPair(b, n, func() error { return driverCopy(da, sa, n) }, dst, src)
 }
 
 func BenchmarkViewPageableToDevice1GiB(b *testing.B) {
@@ -71,5 +71,5 @@ func BenchmarkViewPageableToDevice1GiB(b *testing.B) {
 	dst, src := benchViews(b, n, kokkos.HostSpace)
 	da := dst.Allocation().Addr()
 	host := unsafe.Slice((*byte)(unsafe.Pointer(&src.Data()[0])), n)
-	benchPair(b, n, func() error { return DriverCopyFromHost(da, host) }, dst, src)
+	benchPair(b, n, func() error { return driverCopyFromHost(da, host) }, dst, src)
 }

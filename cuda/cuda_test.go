@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unsafe"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 func TestMain(m *testing.M) {
@@ -61,7 +61,7 @@ func randBytes(n int, seed uint64) []byte {
 	return b
 }
 
-func alloc(t testing.TB, s kokkos.BlockSpace, label string, n int) kokkos.Block {
+func alloc(t testing.TB, s backend.BlockSpace, label string, n int) backend.Block {
 	t.Helper()
 	b, err := s.Allocate(label, n, false)
 	if err != nil {
@@ -70,7 +70,7 @@ func alloc(t testing.TB, s kokkos.BlockSpace, label string, n int) kokkos.Block 
 	return b
 }
 
-func free(t testing.TB, b kokkos.Block) {
+func free(t testing.TB, b backend.Block) {
 	t.Helper()
 	if err := b.Free(); err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func checkNoDriver(t *testing.T) {
 	want("Available", Available())
 	_, err = GetDevice(0)
 	want("GetDevice", err)
-	for _, s := range []kokkos.BlockSpace{Space, HostPinnedSpace, UVMSpace} {
+	for _, s := range []backend.BlockSpace{Space, HostPinnedSpace, UVMSpace} {
 		_, err = s.Allocate("x", 8, true)
 		want(s.Name()+".Allocate", err)
 	}
@@ -176,7 +176,7 @@ func TestDevices(t *testing.T) {
 
 func TestAllocFree(t *testing.T) {
 	gpu(t)
-	for _, s := range []kokkos.BlockSpace{Space, HostPinnedSpace, UVMSpace} {
+	for _, s := range []backend.BlockSpace{Space, HostPinnedSpace, UVMSpace} {
 		for _, n := range []int{0, 1, 4097, 3 << 20} {
 			label := fmt.Sprintf("%s-%d", s.Name(), n)
 			b, err := s.Allocate(label, n, true)
@@ -279,7 +279,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("copy past the end: %v", err)
 			}
 		}
-		for _, b := range []kokkos.Block{d1, d2, p, u} {
+		for _, b := range []backend.Block{d1, d2, p, u} {
 			free(t, b)
 		}
 	}
@@ -397,9 +397,9 @@ func TestStreams(t *testing.T) {
 	gpu(t)
 	const n = 24<<20 + 12
 	var ss [2]*Stream
-	var blocks []kokkos.Block
+	var blocks []backend.Block
 	srcs := [2][]byte{randBytes(n, 21), randBytes(n, 22)}
-	var pin, dev, out [2]kokkos.Block
+	var pin, dev, out [2]backend.Block
 	for i := range 2 {
 		s, err := NewStream()
 		if err != nil {
@@ -474,7 +474,7 @@ func TestOutOfMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []kokkos.BlockSpace{Space, UVMSpace} {
+	for _, s := range []backend.BlockSpace{Space, UVMSpace} {
 		_, err = s.Allocate("too-big", int(total+1<<30), false)
 		if !errors.Is(err, ErrOutOfMemory) {
 			t.Fatalf("%s: %v", s.Name(), err)

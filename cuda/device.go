@@ -11,13 +11,8 @@ import (
 
 // Device attribute numbers (CUdevice_attribute).
 const (
-	attrMultiprocessorCount      = 16
-	attrMaxThreadsPerMultiproc   = 39
-	attrUnifiedAddressing        = 41
-	attrManagedMemory            = 83
-	attrConcurrentManagedAccess  = 89
-	attrPageableMemoryAccess     = 88
-	attrCanUseHostPtrForRegister = 91
+	attrMultiprocessorCount    = 16
+	attrMaxThreadsPerMultiproc = 39
 )
 
 // A Device is one CUDA GPU, with its primary context retained for the

@@ -15,7 +15,7 @@
 //
 // Memory outside the Go heap is owned explicitly. A Block from one of the
 // spaces (Space, HostPinnedSpace, UVMSpace) is freed by its Free function,
-// exactly once, and by nothing else (the rule of kokkos.BlockSpace): a block
+// exactly once, and by nothing else (the rule of backend.BlockSpace): a block
 // whose holders all forgot it is leaked, never freed, and TakeLeaked,
 // LiveAllocations and package cudatest report what is leaked or still held.
 package cuda

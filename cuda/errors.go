@@ -10,8 +10,7 @@ import (
 
 // CUDA driver result codes the package tests for.
 const (
-	codeInvalidValue = 1
-	codeOutOfMemory  = 2
+	codeOutOfMemory = 2
 )
 
 // ErrOutOfMemory is matched (errors.Is) by an *Error whose code is

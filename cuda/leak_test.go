@@ -12,6 +12,8 @@ import (
 	"time"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/backend/backendtest"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
 )
@@ -147,5 +149,20 @@ func TestCheckedSpaces(t *testing.T) {
 				t.Fatalf("u(%d, %d) = %v, want %v", i, j, u.At(i, j), want)
 			}
 		}
+	}
+}
+
+// TestConformance runs backendtest's conformance suite on the device,
+// pinned and unified spaces, with a stream for the asynchronous copies.
+func TestConformance(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	s, err := cuda.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	for _, sp := range []backend.BlockSpace{cuda.Space, cuda.HostPinnedSpace, cuda.UVMSpace} {
+		t.Run(sp.Name(), func(t *testing.T) { backendtest.TestSpace(t, sp, s) })
 	}
 }

@@ -10,9 +10,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/gokkos/kokkos"
-
 	"github.com/ebitengine/purego"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // EnvDriver names the environment variable that overrides the driver
@@ -82,7 +81,7 @@ type driver struct {
 	cuMemcpyHtoDAsync, cuMemcpyDtoHAsync, cuMemcpy2D, cuMemcpy2DAsync            uintptr
 	cuMemsetD8Async, cuMemsetD16Async, cuMemsetD32Async                          uintptr
 	cuMemsetD2D8Async, cuMemsetD2D16Async, cuMemsetD2D32Async                    uintptr
-	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize, cuStreamWaitEvent      uintptr
+	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                         uintptr
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy             uintptr
 
 	version int
@@ -115,7 +114,7 @@ func (d *driver) symbols() []struct {
 		{"cuMemsetD32Async", &d.cuMemsetD32Async}, {"cuMemsetD2D8Async", &d.cuMemsetD2D8Async},
 		{"cuMemsetD2D16Async", &d.cuMemsetD2D16Async}, {"cuMemsetD2D32Async", &d.cuMemsetD2D32Async},
 		{"cuStreamCreate", &d.cuStreamCreate}, {"cuStreamDestroy_v2", &d.cuStreamDestroy},
-		{"cuStreamSynchronize", &d.cuStreamSynchronize}, {"cuStreamWaitEvent", &d.cuStreamWaitEvent},
+		{"cuStreamSynchronize", &d.cuStreamSynchronize},
 		{"cuEventCreate", &d.cuEventCreate}, {"cuEventRecord", &d.cuEventRecord},
 		{"cuEventSynchronize", &d.cuEventSynchronize}, {"cuEventDestroy_v2", &d.cuEventDestroy},
 	}
@@ -134,7 +133,7 @@ func loadDriver() (*driver, error) {
 		drv, drvErr = openDriver()
 		if drvErr == nil {
 			// kokkos.Fence, DeepCopy and Fill wait for device work.
-			kokkos.AddDeviceFence(Synchronize)
+			backend.RegisterFence(Synchronize)
 		}
 	})
 	return drv, drvErr
@@ -222,7 +221,9 @@ var (
 )
 
 // NVRTC loads the NVRTC runtime compiler library, once, and returns its
-// path and handle. It looks in $GOKKOS_CUDA_NVRTC when set, else in
+// path and handle. It is the loader for run-time compilation of kernels:
+// the package compiles none yet, so nothing here calls it, and a program
+// may call it to check that NVRTC can be found. It looks in $GOKKOS_CUDA_NVRTC when set, else in
 // /usr/local/cuda/lib64 (libnvrtc.so*, newest first) and then the plain
 // soname libnvrtc.so.
 func NVRTC() (path string, handle uintptr, err error) {

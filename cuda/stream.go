@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // ErrReleased is matched by the error of a call on a Stream after Release.
@@ -39,7 +40,7 @@ type streamState struct {
 	workErr  error
 }
 
-var _ kokkos.WorkQueue = (*Stream)(nil)
+var _ backend.WorkQueue = (*Stream)(nil)
 
 // NewStream returns a new stream on device 0.
 func NewStream() (*Stream, error) {
@@ -155,7 +156,7 @@ func (s *Stream) sync() error {
 	return s.dev.call("cuStreamSynchronize", "", s.dev.drv.cuStreamSynchronize, h)
 }
 
-// Submit runs host work in the stream's order, as kokkos.WorkQueue asks:
+// Submit runs host work in the stream's order, as backend.WorkQueue asks:
 // it waits for the work queued on the stream before it, then runs work on
 // the calling goroutine, so work queued after Submit returns runs after
 // it. Submit therefore returns when work is done; work's error (or the
@@ -210,5 +211,5 @@ func (s *Stream) String() string {
 
 var (
 	_ kokkos.ExecutionSpace = (*Stream)(nil)
-	_ kokkos.WorkQueue      = (*Stream)(nil)
+	_ backend.WorkQueue     = (*Stream)(nil)
 )

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
 	"github.com/gokkos/kokkos/internal/testutil"
@@ -431,7 +432,7 @@ func TestDeepCopyOnStreams(t *testing.T) {
 	var ds, dcopy [2]kokkos.View1[float64]
 	var backs [2]kokkos.View1[float64]
 	for k := range 2 {
-		space := kokkos.HostSpace
+		var space kokkos.MemorySpace = kokkos.HostSpace
 		if k == 1 {
 			space = cuda.HostPinnedSpace
 		}
@@ -566,7 +567,7 @@ func TestViewUseAfterRelease(t *testing.T) {
 		t.Fatal("Fill of a released view: no error")
 	}
 	// The hook itself refuses freed memory.
-	err = cuda.Space.CopyBytes(kokkos.Endpoint{Space: cuda.Space, Addr: d.Allocation().Addr()}, kokkos.Endpoint{Space: cuda.Space, Addr: d.Allocation().Addr()}, 8)
+	err = cuda.Space.CopyBytes(backend.Endpoint{Space: cuda.Space, Addr: d.Allocation().Addr()}, backend.Endpoint{Space: cuda.Space, Addr: d.Allocation().Addr()}, 8)
 	if !errors.Is(err, cuda.ErrFreed) {
 		t.Fatalf("CopyBytes on freed memory: %v", err)
 	}

@@ -227,7 +227,7 @@ func (e *atError[T]) err() error {
 func (a Array[T]) Space() kokkos.MemorySpace { return a.st().rec.Space() }
 
 // Addr returns the address of element 0 in the array's memory space, for
-// memory outside the Go heap (a kokkos.BlockSpace, such as GPU memory); it
+// memory outside the Go heap (a backend.BlockSpace, such as GPU memory); it
 // is 0 for Go memory and for the empty array.
 func (a Array[T]) Addr() uintptr {
 	if a.st().rec.Addr() == 0 {

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/dal"
 )
 
@@ -30,7 +31,7 @@ func newCopySpace() *copySpace { return &copySpace{blocks: make(map[uintptr][]by
 func (s *copySpace) Name() string         { return "TestCopyDevice" }
 func (s *copySpace) HostAccessible() bool { return false }
 
-func (s *copySpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s *copySpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	buf := make([]byte, bytes+1)
 	if !zero {
 		for i := range buf {
@@ -41,7 +42,7 @@ func (s *copySpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, 
 	s.mu.Lock()
 	s.blocks[addr] = buf
 	s.mu.Unlock()
-	return kokkos.Block{Addr: addr, Free: func() error {
+	return backend.Block{Addr: addr, Free: func() error {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.blocks, addr)
@@ -63,7 +64,7 @@ func (s *copySpace) mem(a uintptr, n int) []byte {
 	panic(fmt.Sprintf("test device: no block holds [%#x, +%d)", a, n))
 }
 
-func (s *copySpace) bytes(e kokkos.Endpoint, n int) []byte {
+func (s *copySpace) bytes(e backend.Endpoint, n int) []byte {
 	if e.Host != nil {
 		return unsafe.Slice((*byte)(e.Host), n)
 	}
@@ -73,7 +74,7 @@ func (s *copySpace) bytes(e kokkos.Endpoint, n int) []byte {
 	return s.mem(e.Addr, n)
 }
 
-func (s *copySpace) CopyBytes(dst, src kokkos.Endpoint, n int) error {
+func (s *copySpace) CopyBytes(dst, src backend.Endpoint, n int) error {
 	s.mu.Lock()
 	s.copies++
 	err := s.fail

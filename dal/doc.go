@@ -59,7 +59,7 @@
 // at once. Clone, then Move, drops it at once.
 //
 // Element memory is freed when the last holder releases the block: the
-// deleter runs, or memory outside the Go heap (a kokkos.BlockSpace) is
+// deleter runs, or memory outside the Go heap (a backend.BlockSpace) is
 // returned to its space. Go memory (Empty, Zeros and Full in HostSpace, Wrap)
 // is reclaimed by the garbage collector once nothing refers to it, so a
 // forgotten Release there costs nothing; for a deleter or a block space it
@@ -82,10 +82,10 @@
 // the element address in the space. Slice, Cast, Share and View work as
 // for host memory; copy elements to and from the host with kokkos.DeepCopy
 // on the array's View. Full and NeedMutableData work there too when the
-// space implements kokkos.CopySpace: Full fills the new block with
+// space implements backend.CopySpace: Full fills the new block with
 // kokkos.Fill, and NeedMutableData copies into a new block of the same
 // space with kokkos.DeepCopy, without passing through the host. In a space
-// that implements neither host access nor kokkos.CopySpace they return an
+// that implements neither host access nor backend.CopySpace they return an
 // error. Zeros asks the space for zero-filled memory; Empty leaves it as
 // the space gives it.
 package dal

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // randFloat32 returns n fresh random values in [1, 2), never zero.
@@ -110,7 +110,7 @@ func newHeapSpace() *heapSpace { return &heapSpace{live: map[uintptr][]uint64{}}
 func (s *heapSpace) Name() string         { return "TestHeap" }
 func (s *heapSpace) HostAccessible() bool { return true }
 
-func (s *heapSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s *heapSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	if s.onAllocate != nil {
 		s.onAllocate()
 	}
@@ -136,7 +136,7 @@ func (s *heapSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, 
 		s.frees++
 		return nil
 	}
-	return kokkos.Block{Addr: addr, Host: p, Free: free}, nil
+	return backend.Block{Addr: addr, Host: p, Free: free}, nil
 }
 
 // counts returns the numbers of allocations, frees and frees of blocks

@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/gokkos/kokkos/internal/typeinfo"
-
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
 // DefaultLabel labels the allocations of arrays made without WithLabel.
@@ -23,7 +23,7 @@ type config struct {
 	label string
 }
 
-// InSpace allocates in s instead of kokkos.HostSpace. A kokkos.BlockSpace
+// InSpace allocates in s instead of kokkos.HostSpace. A backend.BlockSpace
 // allocates with its Allocate method, outside the Go heap, and its block is
 // freed at the last Release.
 func InSpace(s kokkos.MemorySpace) Option { return func(c *config) { c.space = s } }
@@ -53,7 +53,7 @@ func Empty[T any](n int, opts ...Option) (Array[T], error) {
 }
 
 // Zeros returns a mutable array owning a new block of n zero elements. Go
-// memory starts zeroed; a kokkos.BlockSpace, host-accessible or not, is
+// memory starts zeroed; a backend.BlockSpace, host-accessible or not, is
 // asked for zero-filled memory (Allocate with zero true). It returns an
 // error when n is negative or the space cannot allocate.
 func Zeros[T any](n int, opts ...Option) (Array[T], error) {
@@ -63,9 +63,9 @@ func Zeros[T any](n int, opts ...Option) (Array[T], error) {
 // Full returns a mutable array owning a new block of n elements equal to v.
 // The elements are stored by kokkos.Fill over a view of the block, so a
 // space the host cannot access (such as GPU memory) is filled through its
-// kokkos.CopySpace methods. It returns an error when n is negative, when
+// backend.CopySpace methods. It returns an error when n is negative, when
 // the space cannot allocate or fill, and when the host cannot access the
-// space and the space does not implement kokkos.CopySpace.
+// space and the space does not implement backend.CopySpace.
 func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 	cfg := makeConfig(opts)
 	if n > 0 && lacksCopySpace(cfg.space) {
@@ -81,21 +81,21 @@ func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
 	return a, nil
 }
 
-// lacksCopySpace reports whether s is a kokkos.BlockSpace that the host
+// lacksCopySpace reports whether s is a backend.BlockSpace that the host
 // cannot access and that cannot copy or fill its own memory, because it
-// does not implement kokkos.CopySpace. Other spaces that the host cannot
+// does not implement backend.CopySpace. Other spaces that the host cannot
 // access are refused by allocate.
 func lacksCopySpace(s kokkos.MemorySpace) bool {
 	if s.HostAccessible() {
 		return false
 	}
-	_, block := s.(kokkos.BlockSpace)
-	_, copies := s.(kokkos.CopySpace)
+	_, block := s.(backend.BlockSpace)
+	_, copies := s.(backend.CopySpace)
 	return block && !copies
 }
 
 // noCopySpace says what a space that lacksCopySpace is missing.
-const noCopySpace = "the host cannot access that space's memory and the space does not implement kokkos.CopySpace"
+const noCopySpace = "the host cannot access that space's memory and the space does not implement backend.CopySpace"
 
 // fillBlock stores v in every element of a, a handle on the whole of a new
 // block, with kokkos.Fill over a rank-1 view of the block.
@@ -103,7 +103,7 @@ func fillBlock[T any](a Array[T], v T) (err error) {
 	if a.s.count == 0 || sizeOf[T]() == 0 {
 		return nil
 	}
-	view, err := kokkos.ViewFromAllocation1(a.s.rec, 0, a.s.count, a.data)
+	view, err := viewFromAllocation1(a.s.rec, 0, a.s.count, a.data)
 	if err != nil {
 		return err
 	}
@@ -125,18 +125,18 @@ func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) 
 		return fail(ErrCount, "%d elements of %d bytes overflow int", n, size)
 	}
 	bytes := n * size
-	bs, ok := cfg.space.(kokkos.BlockSpace)
+	bs, ok := cfg.space.(backend.BlockSpace)
 	if !ok {
 		if !cfg.space.HostAccessible() {
-			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a kokkos.BlockSpace")
+			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a backend.BlockSpace")
 		}
-		rec := kokkos.NewAllocation(cfg.label, cfg.space, bytes, nil)
+		rec := newAllocation(cfg.label, cfg.space, bytes, nil)
 		return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(kokkos.ErrElementType, "the element type holds Go pointers, which cannot live outside the Go heap")
 	}
-	rec, blk, err := kokkos.NewBlockAllocation(cfg.label, bs, bytes, zero)
+	rec, blk, err := newBlockAllocation(cfg.label, bs, bytes, zero)
 	if err != nil {
 		return Array[T]{}, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
 	}
@@ -189,6 +189,6 @@ func wrap[T any](data []T, mutable bool, deleter func()) Array[T] {
 	if data == nil {
 		data = []T{}
 	}
-	rec := kokkos.NewAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
+	rec := newAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
 	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]}
 }

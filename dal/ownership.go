@@ -237,7 +237,7 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 // empty array it does nothing. Otherwise it allocates a new block in the
 // same memory space, copies the elements into it with kokkos.DeepCopy (a
 // space the host cannot access, such as GPU memory, copies them within the
-// space through its kokkos.CopySpace methods), and makes this handle a
+// space through its backend.CopySpace methods), and makes this handle a
 // mutable handle on the new block. Every other handle, copies of this one
 // included, keeps the original block, still immutable.
 //
@@ -251,7 +251,7 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 // It returns an error, and leaves the handle unchanged, for a released
 // handle (wrapping ErrReleased), when the space cannot allocate or copy,
 // and when the host cannot access the space and the space does not
-// implement kokkos.CopySpace (wrapping kokkos.ErrNoCopySpace).
+// implement backend.CopySpace (wrapping kokkos.ErrNoCopySpace).
 func (a *Array[T]) NeedMutableData() error {
 	const op = "NeedMutableData"
 	if err := a.checkLive(op); err != nil || a.s == nil || a.s.mutable || a.s.count == 0 {
@@ -324,7 +324,7 @@ func copyElements[T any](dst, src Array[T]) error {
 	case src.data != nil:
 		// Host memory: the handle's slice is its elements (an alias's
 		// slice need not lie at off in its owner's block).
-		dv, err := kokkos.ViewFromAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
+		dv, err := viewFromAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
 		if err != nil {
 			return err
 		}
@@ -346,12 +346,12 @@ func copyElements[T any](dst, src Array[T]) error {
 // the block of src to the start of the block of dst, with kokkos.DeepCopy
 // over rank-1 views of the blocks, which the host cannot access.
 func copyBlock[E any](dst, src *kokkos.Allocation, off, n int) (err error) {
-	dv, err := kokkos.ViewFromAllocation1[E](dst, 0, n, nil)
+	dv, err := viewFromAllocation1[E](dst, 0, n, nil)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, dv.Release()) }()
-	sv, err := kokkos.ViewFromAllocation1[E](src, off, n, nil)
+	sv, err := viewFromAllocation1[E](src, off, n, nil)
 	if err != nil {
 		return err
 	}

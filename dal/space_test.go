@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/dal"
 )
 
@@ -26,15 +27,15 @@ type mmapSpace struct {
 func (s *mmapSpace) Name() string         { return s.name }
 func (s *mmapSpace) HostAccessible() bool { return s.host }
 
-func (s *mmapSpace) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+func (s *mmapSpace) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	if s.fail != nil {
-		return kokkos.Block{}, s.fail
+		return backend.Block{}, s.fail
 	}
 	mem, err := syscall.Mmap(-1, 0, max(bytes, 1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
-		return kokkos.Block{}, err
+		return backend.Block{}, err
 	}
-	b := kokkos.Block{Addr: uintptr(unsafe.Pointer(&mem[0]))}
+	b := backend.Block{Addr: uintptr(unsafe.Pointer(&mem[0]))}
 	if s.host {
 		b.Host = unsafe.Pointer(&mem[0])
 	}

@@ -136,26 +136,52 @@ func TestViewToArraySharesTheAllocation(t *testing.T) {
 
 // The core hook that View uses checks its arguments.
 func TestViewFromAllocationChecks(t *testing.T) {
-	rec := kokkos.NewAllocation("block", kokkos.HostSpace, 32, nil)
+	rec := dal.NewAllocation("block", kokkos.HostSpace, 32, nil)
 	data := randFloat64(4)
-	_, err := kokkos.ViewFromAllocation1[float64](nil, 0, 0, nil)
+	_, err := dal.ViewFromAllocation1[float64](nil, 0, 0, nil)
 	wantErrText(t, err, kokkos.ErrReleased, "kokkos: view over a nil allocation")
-	_, err = kokkos.ViewFromAllocation1(rec, 1, 4, data)
+	_, err = dal.ViewFromAllocation1(rec, 1, 4, data)
 	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of 8 bytes at element 1 of allocation "block" do not lie within its 32 bytes`)
-	_, err = kokkos.ViewFromAllocation1(rec, math.MaxInt/4, math.MaxInt/4, data)
+	_, err = dal.ViewFromAllocation1(rec, math.MaxInt/4, math.MaxInt/4, data)
 	wantErrText(t, err, kokkos.ErrShape, fmt.Sprintf(`kokkos: view of %d elements of 8 bytes at element %d of allocation "block" do not lie within its 32 bytes`, math.MaxInt/4, math.MaxInt/4))
-	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data[:3])
+	_, err = dal.ViewFromAllocation1(rec, 0, 4, data[:3])
 	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
-	v, err := kokkos.ViewFromAllocation1(rec, 0, 4, data)
+	v, err := dal.ViewFromAllocation1(rec, 0, 4, data)
 	must(t, err)
 	if rec.UseCount() != 2 || v.Ptr(3) != &data[3] {
 		t.Fatal("the view does not hold the allocation or share the data")
 	}
 	must(t, v.Release())
 	must(t, rec.Release())
-	_, err = kokkos.ViewFromAllocation1(rec, 0, 4, data)
+	_, err = dal.ViewFromAllocation1(rec, 0, 4, data)
 	wantErrText(t, err, kokkos.ErrReleased, `kokkos: view over allocation "block" after its final Release`)
-	dev := kokkos.NewAllocation("dev", nowhere{}, 32, nil)
-	_, err = kokkos.ViewFromAllocation1(dev, 0, 4, data)
+	dev := dal.NewAllocation("dev", nowhere{}, 32, nil)
+	_, err = dal.ViewFromAllocation1(dev, 0, 4, data)
 	wantErrText(t, err, kokkos.ErrNotHostAccessible, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
+}
+
+// The storage hook hands FromView a view's allocation, offset and host
+// elements, and FromView keeps a read-only view's array immutable.
+func TestView1StorageReadOnly(t *testing.T) {
+	data := randFloat64(6)
+	rec := dal.NewAllocation("block", kokkos.HostSpace, 48, nil)
+	v, err := dal.ViewFromAllocation1(rec, 2, 4, data[2:])
+	must(t, err)
+	a, off, host := dal.View1Storage(&v)
+	if a != rec || off != 2 || len(host) != 4 || &host[0] != &data[2] {
+		t.Fatalf("View1Storage = %p, %d, %d elements; want the allocation, 2, 4 elements at data[2]", a, off, len(host))
+	}
+	ro := v.ReadOnly()
+	arr, err := dal.FromView(ro)
+	must(t, err)
+	if arr.HasMutableData() {
+		t.Fatal("FromView of a read-only view gives a mutable array")
+	}
+	must(t, arr.Release())
+	must(t, v.Release())
+	must(t, rec.Release())
+	var zero kokkos.View1[float64]
+	if a, off, host := dal.View1Storage(&zero); a != nil || off != 0 || host != nil {
+		t.Fatal("View1Storage of the zero view is not empty")
+	}
 }

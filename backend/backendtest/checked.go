@@ -1,5 +1,7 @@
-// Package backendtest helps test memory spaces (kokkos.BlockSpace
-// implementations) and the code that allocates in them.
+// Package backendtest helps test memory spaces (backend.BlockSpace
+// implementations) and the code that allocates in them: TestSpace is a
+// conformance suite any backend runs, FakeDevice a device without a GPU,
+// and CheckedSpace a leak-checking decorator.
 //
 // CheckedSpace decorates any BlockSpace, as arrow-go's
 // memory.CheckedAllocator decorates an allocator: it records every block
@@ -20,7 +22,7 @@ import (
 	"strings"
 	"sync"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // TestingT is the part of testing.TB that CheckedSpace's assertions use.
@@ -29,15 +31,15 @@ type TestingT interface {
 	Errorf(format string, args ...any)
 }
 
-// A CheckedSpace is a kokkos.BlockSpace that allocates in another one and
+// A CheckedSpace is a backend.BlockSpace that allocates in another one and
 // records every block it handed out, with the allocating stack, until the
 // block's Free, which then frees the block in the inner space. A second Free
-// of a block frees nothing, returns an error wrapping kokkos.ErrReleased and
+// of a block frees nothing, returns an error wrapping backend.ErrReleased and
 // is reported by AssertNoLeaks. Allocate views in the CheckedSpace itself
 // (kokkos.InSpace(cs)): they report it, not the inner space, as their
 // space. It is safe for concurrent use.
 type CheckedSpace interface {
-	kokkos.BlockSpace
+	backend.BlockSpace
 	// CurrentAlloc returns the bytes of the blocks allocated and not yet
 	// freed.
 	CurrentAlloc() int
@@ -49,20 +51,20 @@ type CheckedSpace interface {
 	// label, size and space and the stack that allocated it.
 	AssertNoLeaks(t TestingT)
 	// inner returns the decorated space.
-	inner() kokkos.BlockSpace
+	inner() backend.BlockSpace
 }
 
 // NewCheckedSpace returns a CheckedSpace allocating in inner. Its Name and
 // HostAccessible are inner's. It implements exactly those of
-// kokkos.CopySpace, kokkos.Copy2DSpace and kokkos.AsyncCopySpace that inner
+// backend.CopySpace, backend.Copy2DSpace and backend.AsyncCopySpace that inner
 // implements, by calling inner with its own endpoints turned into inner's,
 // so that the deep-copy planner takes the same paths as with inner. Its
 // dynamic type is a pointer: it compares equal only to itself.
-func NewCheckedSpace(inner kokkos.BlockSpace) CheckedSpace {
+func NewCheckedSpace(inner backend.BlockSpace) CheckedSpace {
 	live := make(map[*record]struct{})
-	_, copies := inner.(kokkos.CopySpace)
-	_, twoD := inner.(kokkos.Copy2DSpace)
-	_, async := inner.(kokkos.AsyncCopySpace)
+	_, copies := inner.(backend.CopySpace)
+	_, twoD := inner.(backend.Copy2DSpace)
+	_, async := inner.(backend.AsyncCopySpace)
 	switch {
 	case twoD && async:
 		return &checked2DAsync{checked2D{checkedCopy{base{in: inner, live: live}}}}
@@ -78,7 +80,7 @@ func NewCheckedSpace(inner kokkos.BlockSpace) CheckedSpace {
 
 // base is the bookkeeping every CheckedSpace shares.
 type base struct {
-	in kokkos.BlockSpace
+	in backend.BlockSpace
 
 	mu      sync.Mutex
 	live    map[*record]struct{}
@@ -96,12 +98,12 @@ type (
 )
 
 var (
-	_ CheckedSpace          = (*checked)(nil)
-	_ kokkos.CopySpace      = (*checkedCopy)(nil)
-	_ kokkos.Copy2DSpace    = (*checked2D)(nil)
-	_ kokkos.AsyncCopySpace = (*checkedAsync)(nil)
-	_ kokkos.Copy2DSpace    = (*checked2DAsync)(nil)
-	_ kokkos.AsyncCopySpace = (*checked2DAsync)(nil)
+	_ CheckedSpace           = (*checked)(nil)
+	_ backend.CopySpace      = (*checkedCopy)(nil)
+	_ backend.Copy2DSpace    = (*checked2D)(nil)
+	_ backend.AsyncCopySpace = (*checkedAsync)(nil)
+	_ backend.Copy2DSpace    = (*checked2DAsync)(nil)
+	_ backend.AsyncCopySpace = (*checked2DAsync)(nil)
 )
 
 // record is one block handed out by Allocate.
@@ -112,7 +114,7 @@ type record struct {
 	freed bool
 }
 
-func (c *base) inner() kokkos.BlockSpace { return c.in }
+func (c *base) inner() backend.BlockSpace { return c.in }
 
 // Name returns the inner space's name.
 func (c *base) Name() string { return c.in.Name() }
@@ -123,8 +125,8 @@ func (c *base) HostAccessible() bool { return c.in.HostAccessible() }
 // Allocate allocates in the inner space and records the block with the
 // caller's stack. The block's Free forgets the record and frees the block
 // in the inner space; a second call frees nothing, returns an error
-// wrapping kokkos.ErrReleased and makes AssertNoLeaks fail.
-func (c *base) Allocate(label string, bytes int, zero bool) (kokkos.Block, error) {
+// wrapping backend.ErrReleased and makes AssertNoLeaks fail.
+func (c *base) Allocate(label string, bytes int, zero bool) (backend.Block, error) {
 	b, err := c.in.Allocate(label, bytes, zero)
 	if err != nil {
 		return b, err
@@ -142,7 +144,7 @@ func (c *base) Allocate(label string, bytes int, zero bool) (kokkos.Block, error
 			msg := fmt.Sprintf("backendtest: block %q of %d bytes in %s freed twice", r.label, r.bytes, c.Name())
 			c.doubles = append(c.doubles, msg+"\n"+r.where())
 			c.mu.Unlock()
-			return fmt.Errorf("%s: %w", msg, kokkos.ErrReleased)
+			return fmt.Errorf("%s: %w", msg, backend.ErrReleased)
 		}
 		r.freed = true
 		delete(c.live, r)
@@ -227,7 +229,7 @@ func (r *record) where() string {
 }
 
 // unwrap replaces a CheckedSpace in e by the space it decorates.
-func unwrap(e kokkos.Endpoint) kokkos.Endpoint {
+func unwrap(e backend.Endpoint) backend.Endpoint {
 	for {
 		c, ok := e.Space.(CheckedSpace)
 		if !ok {
@@ -238,26 +240,26 @@ func unwrap(e kokkos.Endpoint) kokkos.Endpoint {
 }
 
 // CopyBytes is the inner space's CopyBytes.
-func (c *checkedCopy) CopyBytes(dst, src kokkos.Endpoint, n int) error {
-	return c.in.(kokkos.CopySpace).CopyBytes(unwrap(dst), unwrap(src), n)
+func (c *checkedCopy) CopyBytes(dst, src backend.Endpoint, n int) error {
+	return c.in.(backend.CopySpace).CopyBytes(unwrap(dst), unwrap(src), n)
 }
 
 // FillBytes is the inner space's FillBytes.
 func (c *checkedCopy) FillBytes(dst uintptr, pattern []byte, count int) error {
-	return c.in.(kokkos.CopySpace).FillBytes(dst, pattern, count)
+	return c.in.(backend.CopySpace).FillBytes(dst, pattern, count)
 }
 
 // CopyBytes2D is the inner space's CopyBytes2D.
-func (c *checked2D) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
-	return c.in.(kokkos.Copy2DSpace).CopyBytes2D(unwrap(dst), dpitch, unwrap(src), spitch, width, height)
+func (c *checked2D) CopyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
+	return c.in.(backend.Copy2DSpace).CopyBytes2D(unwrap(dst), dpitch, unwrap(src), spitch, width, height)
 }
 
 // CopyBytesAsync is the inner space's CopyBytesAsync.
-func (c *checkedAsync) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
-	return c.in.(kokkos.AsyncCopySpace).CopyBytesAsync(exec, unwrap(dst), unwrap(src), n)
+func (c *checkedAsync) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
+	return c.in.(backend.AsyncCopySpace).CopyBytesAsync(exec, unwrap(dst), unwrap(src), n)
 }
 
 // CopyBytesAsync is the inner space's CopyBytesAsync.
-func (c *checked2DAsync) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
-	return c.in.(kokkos.AsyncCopySpace).CopyBytesAsync(exec, unwrap(dst), unwrap(src), n)
+func (c *checked2DAsync) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
+	return c.in.(backend.AsyncCopySpace).CopyBytesAsync(exec, unwrap(dst), unwrap(src), n)
 }

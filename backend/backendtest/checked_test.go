@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
@@ -29,9 +30,9 @@ func newDevSpace() *devSpace { return &devSpace{blocks: map[uintptr][]byte{}} }
 func (d *devSpace) Name() string         { return "TestDevice" }
 func (d *devSpace) HostAccessible() bool { return false }
 
-func (d *devSpace) Allocate(label string, n int, zero bool) (kokkos.Block, error) {
+func (d *devSpace) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	if n > 1<<20 {
-		return kokkos.Block{}, fmt.Errorf("test device: %q of %d bytes: out of memory", label, n)
+		return backend.Block{}, fmt.Errorf("test device: %q of %d bytes: out of memory", label, n)
 	}
 	buf := make([]byte, n+1)
 	if !zero {
@@ -43,7 +44,7 @@ func (d *devSpace) Allocate(label string, n int, zero bool) (kokkos.Block, error
 	d.mu.Lock()
 	d.blocks[addr] = buf
 	d.mu.Unlock()
-	return kokkos.Block{Addr: addr, Free: func() error {
+	return backend.Block{Addr: addr, Free: func() error {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		d.frees++
@@ -52,7 +53,7 @@ func (d *devSpace) Allocate(label string, n int, zero bool) (kokkos.Block, error
 	}}, nil
 }
 
-func (d *devSpace) mem(e kokkos.Endpoint, n int) []byte {
+func (d *devSpace) mem(e backend.Endpoint, n int) []byte {
 	if e.Host != nil {
 		return unsafe.Slice((*byte)(e.Host), n)
 	}
@@ -69,7 +70,7 @@ func (d *devSpace) mem(e kokkos.Endpoint, n int) []byte {
 	panic(fmt.Sprintf("test device: no block holds [%#x, +%d)", e.Addr, n))
 }
 
-func (d *devSpace) CopyBytes(dst, src kokkos.Endpoint, n int) error {
+func (d *devSpace) CopyBytes(dst, src backend.Endpoint, n int) error {
 	d.mu.Lock()
 	d.calls++
 	d.mu.Unlock()
@@ -81,7 +82,7 @@ func (d *devSpace) FillBytes(dst uintptr, p []byte, count int) error {
 	d.mu.Lock()
 	d.calls++
 	d.mu.Unlock()
-	m := d.mem(kokkos.Endpoint{Space: d, Addr: dst}, len(p)*count)
+	m := d.mem(backend.Endpoint{Space: d, Addr: dst}, len(p)*count)
 	for i := range count {
 		copy(m[i*len(p):], p)
 	}
@@ -94,18 +95,18 @@ type dev2D struct {
 	calls2D *int
 }
 
-func (d dev2D) own(e kokkos.Endpoint) kokkos.Endpoint {
+func (d dev2D) own(e backend.Endpoint) backend.Endpoint {
 	if e.Space == kokkos.MemorySpace(d) {
 		e.Space = d.devSpace
 	}
 	return e
 }
 
-func (d dev2D) CopyBytes(dst, src kokkos.Endpoint, n int) error {
+func (d dev2D) CopyBytes(dst, src backend.Endpoint, n int) error {
 	return d.devSpace.CopyBytes(d.own(dst), d.own(src), n)
 }
 
-func (d dev2D) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
+func (d dev2D) CopyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
 	*d.calls2D++
 	dst, src = d.own(dst), d.own(src)
 	for r := range height {
@@ -131,18 +132,18 @@ type devAsync struct {
 	execs *[]any
 }
 
-func (d devAsync) own(e kokkos.Endpoint) kokkos.Endpoint {
+func (d devAsync) own(e backend.Endpoint) backend.Endpoint {
 	if e.Space == kokkos.MemorySpace(d) {
 		e.Space = d.devSpace
 	}
 	return e
 }
 
-func (d devAsync) CopyBytes(dst, src kokkos.Endpoint, n int) error {
+func (d devAsync) CopyBytes(dst, src backend.Endpoint, n int) error {
 	return d.devSpace.CopyBytes(d.own(dst), d.own(src), n)
 }
 
-func (d devAsync) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
+func (d devAsync) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
 	*d.execs = append(*d.execs, exec)
 	return true, d.CopyBytes(dst, src, n)
 }
@@ -155,22 +156,22 @@ type dev2DAsync struct {
 
 // own turns d's endpoints into the dev2D's, which turns them into the
 // devSpace's.
-func (d dev2DAsync) own(e kokkos.Endpoint) kokkos.Endpoint {
+func (d dev2DAsync) own(e backend.Endpoint) backend.Endpoint {
 	if e.Space == kokkos.MemorySpace(d) {
 		e.Space = d.dev2D
 	}
 	return e
 }
 
-func (d dev2DAsync) CopyBytes(dst, src kokkos.Endpoint, n int) error {
+func (d dev2DAsync) CopyBytes(dst, src backend.Endpoint, n int) error {
 	return d.dev2D.CopyBytes(d.own(dst), d.own(src), n)
 }
 
-func (d dev2DAsync) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
+func (d dev2DAsync) CopyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
 	return d.dev2D.CopyBytes2D(d.own(dst), dpitch, d.own(src), spitch, width, height)
 }
 
-func (d dev2DAsync) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
+func (d dev2DAsync) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
 	*d.execs = append(*d.execs, exec)
 	return true, d.CopyBytes(dst, src, n)
 }
@@ -180,10 +181,10 @@ type hostOnly struct{ frees *int }
 
 func (hostOnly) Name() string         { return "TestHostBlocks" }
 func (hostOnly) HostAccessible() bool { return true }
-func (h hostOnly) Allocate(label string, n int, zero bool) (kokkos.Block, error) {
+func (h hostOnly) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	buf := make([]byte, n+1)
 	p := unsafe.Pointer(&buf[0])
-	return kokkos.Block{Addr: uintptr(p), Host: p, Free: func() error { *h.frees++; return nil }}, nil
+	return backend.Block{Addr: uintptr(p), Host: p, Free: func() error { *h.frees++; return nil }}, nil
 }
 
 // recordingT collects what a CheckedSpace assertion reports.
@@ -195,7 +196,7 @@ func (r *recordingT) Errorf(format string, args ...any) {
 }
 
 //go:noinline
-func allocateForLeak(cs backendtest.CheckedSpace, label string, n int) kokkos.Block {
+func allocateForLeak(cs backendtest.CheckedSpace, label string, n int) backend.Block {
 	b, err := cs.Allocate(label, n, true)
 	if err != nil {
 		panic(err)
@@ -211,7 +212,7 @@ func TestCheckedSpaceRecordsBlocks(t *testing.T) {
 	inner := newDevSpace()
 	cs := backendtest.NewCheckedSpace(inner)
 	rng := rand.New(rand.NewPCG(1, 2))
-	var blocks []kokkos.Block
+	var blocks []backend.Block
 	sizes := make([]int, 20)
 	total := 0
 	for i := range sizes {
@@ -289,7 +290,7 @@ func TestCheckedSpaceInterfaces(t *testing.T) {
 	n2, hf := 0, 0
 	d := newDevSpace()
 	for _, c := range []struct {
-		inner                    kokkos.BlockSpace
+		inner                    backend.BlockSpace
 		copies, twoD, async, hst bool
 	}{
 		{hostOnly{&hf}, false, false, false, true},
@@ -299,9 +300,9 @@ func TestCheckedSpaceInterfaces(t *testing.T) {
 		{dev2DAsync{dev2D{d, &n2}, &execs}, true, true, true, false},
 	} {
 		cs := backendtest.NewCheckedSpace(c.inner)
-		_, copies := cs.(kokkos.CopySpace)
-		_, twoD := cs.(kokkos.Copy2DSpace)
-		_, async := cs.(kokkos.AsyncCopySpace)
+		_, copies := cs.(backend.CopySpace)
+		_, twoD := cs.(backend.Copy2DSpace)
+		_, async := cs.(backend.AsyncCopySpace)
 		if copies != c.copies || twoD != c.twoD || async != c.async {
 			t.Errorf("%T: CopySpace %v Copy2DSpace %v AsyncCopySpace %v, want %v %v %v", c.inner, copies, twoD, async, c.copies, c.twoD, c.async)
 		}
@@ -325,7 +326,7 @@ func TestCheckedSpaceViews(t *testing.T) {
 	n2 := 0
 	rng := rand.New(rand.NewPCG(7, 8))
 	const n0, n1 = 37, 23
-	for _, inner := range []kokkos.BlockSpace{
+	for _, inner := range []backend.BlockSpace{
 		newDevSpace(),
 		dev2D{newDevSpace(), &n2},
 		devAsync{newDevSpace(), &execs},
@@ -429,7 +430,7 @@ func TestCheckedSpaceViews(t *testing.T) {
 // without copy methods is refused by DeepCopy as that space would be.
 func TestCheckedSpaceWithoutCopySpace(t *testing.T) {
 	inner := newDevSpace()
-	cs := backendtest.NewCheckedSpace(struct{ kokkos.BlockSpace }{inner})
+	cs := backendtest.NewCheckedSpace(struct{ backend.BlockSpace }{inner})
 	defer cs.AssertNoLeaks(t)
 	v := kokkos.Must(kokkos.NewView1[float64]("nocopy", 8, kokkos.InSpace(cs)))
 	defer v.Release()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
 func init() {
@@ -49,7 +50,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	da, sa, bytes := dst.Allocation().Addr(), src.Allocation().Addr(), n*8
 	k, b := timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(dst, src) }),
-		run(func() error { return cuda.DriverCopy(da, sa, bytes) }))
+		run(func() error { return cudabaseline.Copy(da, sa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -94,7 +95,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	pa, dAddr := uintptr(unsafe.Pointer(&pinned.Data()[0])), d.Allocation().Addr()
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, pinned) }),
-		run(func() error { return cuda.DriverCopy(dAddr, pa, bytes) }))
+		run(func() error { return cudabaseline.Copy(dAddr, pa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -104,7 +105,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	hb := unsafe.Slice((*byte)(unsafe.Pointer(&host.Data()[0])), bytes)
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, host) }),
-		run(func() error { return cuda.DriverCopyFromHost(dAddr, hb) }))
+		run(func() error { return cudabaseline.CopyFromHost(dAddr, hb) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -113,7 +114,7 @@ func runCUDA(cfg config, add func(measure)) error {
 
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(host, d) }),
-		run(func() error { return cuda.DriverCopyToHost(hb, dAddr) }))
+		run(func() error { return cudabaseline.CopyToHost(hb, dAddr) }))
 	if cerr != nil {
 		return cerr
 	}

@@ -11,7 +11,7 @@ package cudatest
 import (
 	"testing"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/backendtest"
 	"github.com/gokkos/kokkos/cuda"
 )
@@ -72,7 +72,7 @@ func reportLeaked(t testing.TB) {
 // the blocks allocated in it and not freed by the end of the test to fail
 // the test, each with the stack that allocated it. Allocate views in the
 // result (kokkos.InSpace(cs)): it copies and fills through s.
-func Checked(t testing.TB, s kokkos.BlockSpace) backendtest.CheckedSpace {
+func Checked(t testing.TB, s backend.BlockSpace) backendtest.CheckedSpace {
 	t.Helper()
 	cs := backendtest.NewCheckedSpace(s)
 	t.Cleanup(func() { cs.AssertNoLeaks(t) })

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // The core's copy hooks. DeepCopy, Fill and the mirror functions of package
@@ -19,14 +19,20 @@ import (
 // memory (copied through the staged paths of CopyFromHost and CopyToHost).
 // An Endpoint with Space set must be memory of this package's spaces.
 
+// ops implements the copy methods of backend.CopySpace, Copy2DSpace and
+// AsyncCopySpace once for the three spaces, which embed it: a copy's
+// endpoints, not the receiver, say which memory it touches, so the method
+// is the same for DeviceSpace, PinnedSpace and ManagedSpace.
+type ops struct{}
+
 var (
-	_ kokkos.CopySpace      = DeviceSpace{}
-	_ kokkos.Copy2DSpace    = DeviceSpace{}
-	_ kokkos.AsyncCopySpace = DeviceSpace{}
-	_ kokkos.AsyncCopySpace = PinnedSpace{}
-	_ kokkos.Copy2DSpace    = PinnedSpace{}
-	_ kokkos.AsyncCopySpace = ManagedSpace{}
-	_ kokkos.Copy2DSpace    = ManagedSpace{}
+	_ backend.CopySpace      = DeviceSpace{}
+	_ backend.Copy2DSpace    = DeviceSpace{}
+	_ backend.AsyncCopySpace = DeviceSpace{}
+	_ backend.AsyncCopySpace = PinnedSpace{}
+	_ backend.Copy2DSpace    = PinnedSpace{}
+	_ backend.AsyncCopySpace = ManagedSpace{}
+	_ backend.Copy2DSpace    = ManagedSpace{}
 )
 
 // CopyBytes copies n bytes from src to dst, either of which may be host
@@ -34,29 +40,13 @@ var (
 // default stream, so it starts after the work queued earlier on every
 // Stream of the device. Pageable host memory of 1 MiB and more is staged
 // through pinned buffers.
-func (DeviceSpace) CopyBytes(dst, src kokkos.Endpoint, n int) error { return copyBytes(dst, src, n) }
-
-// CopyBytes is DeviceSpace.CopyBytes.
-func (PinnedSpace) CopyBytes(dst, src kokkos.Endpoint, n int) error { return copyBytes(dst, src, n) }
-
-// CopyBytes is DeviceSpace.CopyBytes.
-func (ManagedSpace) CopyBytes(dst, src kokkos.Endpoint, n int) error { return copyBytes(dst, src, n) }
+func (ops) CopyBytes(dst, src backend.Endpoint, n int) error { return copyBytes(dst, src, n) }
 
 // FillBytes writes count copies of pattern to consecutive memory at dst
 // and returns when they are in place. Patterns of 1, 2, 4 and 8 bytes are
 // Fill's memsets; any other size is seeded by strided byte memsets and
 // doubled by device-to-device copies.
-func (DeviceSpace) FillBytes(dst uintptr, pattern []byte, count int) error {
-	return fillBytesOn(nil, dst, pattern, count)
-}
-
-// FillBytes is DeviceSpace.FillBytes.
-func (PinnedSpace) FillBytes(dst uintptr, pattern []byte, count int) error {
-	return fillBytesOn(nil, dst, pattern, count)
-}
-
-// FillBytes is DeviceSpace.FillBytes.
-func (ManagedSpace) FillBytes(dst uintptr, pattern []byte, count int) error {
+func (ops) FillBytes(dst uintptr, pattern []byte, count int) error {
 	return fillBytesOn(nil, dst, pattern, count)
 }
 
@@ -64,17 +54,7 @@ func (ManagedSpace) FillBytes(dst uintptr, pattern []byte, count int) error {
 // dpitch bytes apart in dst and spitch bytes apart in src, and returns when
 // the copy is complete. Pageable host memory is pinned for the call and
 // copied by the driver directly (not staged).
-func (DeviceSpace) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
-	return copyBytes2D(dst, dpitch, src, spitch, width, height)
-}
-
-// CopyBytes2D is DeviceSpace.CopyBytes2D.
-func (PinnedSpace) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
-	return copyBytes2D(dst, dpitch, src, spitch, width, height)
-}
-
-// CopyBytes2D is DeviceSpace.CopyBytes2D.
-func (ManagedSpace) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
+func (ops) CopyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
 	return copyBytes2D(dst, dpitch, src, spitch, width, height)
 }
 
@@ -92,21 +72,11 @@ func (ManagedSpace) CopyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endp
 //
 // Pinned and unified memory must stay allocated until the stream is
 // fenced, as in CUDA.
-func (DeviceSpace) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
+func (ops) CopyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
 	return copyBytesAsync(exec, dst, src, n)
 }
 
-// CopyBytesAsync is DeviceSpace.CopyBytesAsync.
-func (PinnedSpace) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
-	return copyBytesAsync(exec, dst, src, n)
-}
-
-// CopyBytesAsync is DeviceSpace.CopyBytesAsync.
-func (ManagedSpace) CopyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
-	return copyBytesAsync(exec, dst, src, n)
-}
-
-// endpoint is a resolved kokkos.Endpoint: an address the driver can use
+// endpoint is a resolved backend.Endpoint: an address the driver can use
 // (memory of this package), or pageable Go memory.
 type endpoint struct {
 	addr  uintptr
@@ -116,7 +86,7 @@ type endpoint struct {
 // resolve checks e for an n-byte access. Memory of a space that is not one
 // of this package's is an error; a device range outside every live block
 // is an error matching ErrFreed.
-func resolve(e kokkos.Endpoint, n int) (endpoint, error) {
+func resolve(e backend.Endpoint, n int) (endpoint, error) {
 	if e.Host != nil {
 		a := uintptr(e.Host)
 		if _, err := lookup(a, n); err == nil {
@@ -139,7 +109,7 @@ func resolve(e kokkos.Endpoint, n int) (endpoint, error) {
 	return endpoint{addr: e.Addr}, nil
 }
 
-func resolvePair(dst, src kokkos.Endpoint, dn, sn int) (endpoint, endpoint, error) {
+func resolvePair(dst, src backend.Endpoint, dn, sn int) (endpoint, endpoint, error) {
 	d, err := resolve(dst, dn)
 	if err != nil {
 		return d, d, err
@@ -149,7 +119,7 @@ func resolvePair(dst, src kokkos.Endpoint, dn, sn int) (endpoint, endpoint, erro
 }
 
 // copyBytes is the synchronous copy hook (s nil) and its stream form.
-func copyBytes(dst, src kokkos.Endpoint, n int) error {
+func copyBytes(dst, src backend.Endpoint, n int) error {
 	if n <= 0 {
 		return nil
 	}
@@ -169,7 +139,7 @@ func copyBytes(dst, src kokkos.Endpoint, n int) error {
 	return nil
 }
 
-func copyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch int, width, height int) error {
+func copyBytes2D(dst backend.Endpoint, dpitch int, src backend.Endpoint, spitch int, width, height int) error {
 	if err := check2D(dpitch, spitch, width, height); err != nil {
 		return err
 	}
@@ -183,7 +153,7 @@ func copyBytes2D(dst kokkos.Endpoint, dpitch int, src kokkos.Endpoint, spitch in
 	return copy2DOn(nil, d.addr, dpitch, d.goMem, s.addr, spitch, s.goMem, width, height)
 }
 
-func copyBytesAsync(exec any, dst, src kokkos.Endpoint, n int) (bool, error) {
+func copyBytesAsync(exec backend.Exec, dst, src backend.Endpoint, n int) (bool, error) {
 	st, ok := exec.(*Stream)
 	if !ok || st == nil {
 		return false, nil
@@ -251,51 +221,4 @@ func fillBytesOn(s *Stream, dst uintptr, pattern []byte, count int) error {
 		return c.do("cuStreamSynchronize", e.Label, d.cuStreamSynchronize, 0)
 	}
 	return nil
-}
-
-// DriverCopy is the driver's own synchronous copy (cuMemcpy, then
-// cuCtxSynchronize) of n bytes between addresses the driver can use
-// (device, pinned or unified memory), with no block lookup and no staging.
-// It exists as the baseline that benchmarks measure the package's copies
-// against; programs use Copy.
-func DriverCopy(dst, src uintptr, n int) error {
-	dev, err := GetDevice(0)
-	if err != nil {
-		return err
-	}
-	c, unlock, err := dev.bind()
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := c.do("cuMemcpy", "", dev.drv.cuMemcpy, dst, src, uintptr(n)); err != nil {
-		return err
-	}
-	return c.do("cuCtxSynchronize", "", dev.drv.cuCtxSynchronize)
-}
-
-// DriverCopyFromHost is the driver's own synchronous copy of pageable Go
-// memory to dst (cuMemcpyHtoD, unstaged), the baseline of CopyFromHost.
-func DriverCopyFromHost(dst uintptr, src []byte) error {
-	if len(src) == 0 {
-		return nil
-	}
-	dev, err := GetDevice(0)
-	if err != nil {
-		return err
-	}
-	return dev.call("cuMemcpyHtoD_v2", "", dev.drv.cuMemcpyHtoD, dst, uintptr(unsafe.Pointer(&src[0])), uintptr(len(src)))
-}
-
-// DriverCopyToHost is the driver's own synchronous copy from src to
-// pageable Go memory (cuMemcpyDtoH, unstaged), the baseline of CopyToHost.
-func DriverCopyToHost(dst []byte, src uintptr) error {
-	if len(dst) == 0 {
-		return nil
-	}
-	dev, err := GetDevice(0)
-	if err != nil {
-		return err
-	}
-	return dev.call("cuMemcpyDtoH_v2", "", dev.drv.cuMemcpyDtoH, uintptr(unsafe.Pointer(&dst[0])), src, uintptr(len(dst)))
 }
