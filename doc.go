@@ -5,8 +5,9 @@
 //
 // A view is a value that refers to elements of type T through a layout
 // mapping. View0[T] … View8[T] have a fixed rank and fixed-arity accessors
-// (At, Set, Ptr) that the compiler inlines to the bounds checks and the
-// index arithmetic; DynRankView[T] chooses its rank at run time, and
+// (At, Set, Ptr); up to rank 3 the compiler inlines At and Ptr to the bounds
+// checks and the index arithmetic (Set up to rank 2; docs/internals/design.md
+// lists the costs); DynRankView[T] chooses its rank at run time, and
 // OffsetView1[T] … OffsetView8[T] index from any begin:
 //
 //	a := kokkos.Must(kokkos.NewView2[float64]("A", n0, n1))                // LayoutRight, zeroed
@@ -39,6 +40,18 @@
 // writable one. AsLayout converts between layouts under Kokkos's assignment
 // rules and returns an error naming the rule that failed.
 //
+// # Atomic views
+//
+// A view with the Atomic trait is read and written only through Ref, the
+// atomic reference to one element: v.Ref(i, j).Add(x) is Kokkos's
+// v(i, j) += x. At, Set, Ptr and the slices panic on such a view, naming Ref.
+//
+// # Code generic over views
+//
+// Every view kind implements View[T]. ShapeOf returns what generic code
+// reads of any view (rank, extents, strides, begins, label, space, traits),
+// and DynRankFrom gives indexed access to any of them.
+//
 // # Memory spaces and ownership
 //
 // HostSpace is Go memory, reclaimed by the garbage collector. Other spaces
@@ -46,7 +59,16 @@
 // github.com/gokkos/kokkos/cuda) implement backend.BlockSpace; their memory is freed
 // by the last Release of the view's Allocation. Go copies values without
 // telling anyone, so the holder count is explicit: Retain adds a holder,
-// Release removes one, and copies and subviews share the count.
+// Release removes one, and copies and subviews share the count. Memory
+// outside the Go heap is freed by the last Release and by nothing else: an
+// Allocation dropped before it is reported (SetLeakHandler), never freed
+// under a slice that still points into it.
+//
+// # Errors
+//
+// Failures a caller can act on are errors wrapping one sentinel (ErrShape,
+// ErrReadOnly, ErrReleased, ...) for errors.Is; programmer errors panic with
+// the view's label, the indices and the extents.
 //
 // # Deep copies and mirrors
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // Deep copies through the view API against the raw driver copy of the
-// same bytes, in the same run (see docs/cuda.md for the figures).
+// same bytes, in the same run (see docs/guide/cuda.md for the figures).
 
 func benchViews(b *testing.B, n int, srcSpace kokkos.MemorySpace) (dst, src kokkos.View1[float64]) {
 	gpu(b)
