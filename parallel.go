@@ -1,26 +1,26 @@
 package kokkos
 
+import "github.com/gokkos/kokkos/internal/sched"
+
 //go:generate go run ./internal/genexec -o zparallel_md.go
 
 // dispatchKind is the pattern a dispatch comes from.
-type dispatchKind uint8
+type dispatchKind = sched.Kind
 
 const (
-	kindFor dispatchKind = iota
-	kindReduce
-	kindScan
-	kindTask // a function given to Submit
+	kindFor    = sched.KindFor
+	kindReduce = sched.KindReduce
+	kindScan   = sched.KindScan
+	kindTask   = sched.KindTask // a function given to Submit
 )
-
-func (k dispatchKind) String() string {
-	return [...]string{"parallel_for", "parallel_reduce", "parallel_scan", "task"}[k]
-}
 
 // A dispatch is one unit of work given to an execution space: a region of
 // units [begin, end) run in chunks by body (or index by index by index), or
 // a task (task, or work, whose error is the dispatch's error). Every
-// pattern builds one with its label and passes it to launch; execute runs
-// it. Profiling hooks attach in those two functions.
+// pattern builds one with its label and passes it to launch; the space
+// runs it through sched.Execute or an asynchronous queue. Profiling hooks
+// attach in launch and sched.Execute. It is sched.Dispatch with the
+// unexported field names that the patterns (and the generated ones) set.
 type dispatch struct {
 	label      string
 	kind       dispatchKind
@@ -32,37 +32,20 @@ type dispatch struct {
 	work       func() error
 }
 
+// sched returns d as a sched.Dispatch.
+func (d *dispatch) sched() sched.Dispatch {
+	return sched.Dispatch{
+		Label: d.label, Kind: d.kind,
+		Begin: d.begin, End: d.end, Chunk: d.chunk,
+		Body: d.body, Index: d.index, Task: d.task, Work: d.work,
+	}
+}
+
 // launch hands d to s. It is the one entry point of every pattern.
 // d travels by value: a pointer would escape through the interface call
 // and cost an allocation per pattern.
 func launch(s HostExecutionSpace, d dispatch, wait bool) {
 	s.launch(d, wait)
-}
-
-// execute runs d on p (nil: the calling goroutine alone) and returns its
-// first panic, or the error of a work task. owner is the asynchronous
-// instance's queue whose work d is, nil for a synchronous instance.
-func execute(d *dispatch, p *pool, owner *queue) error {
-	var pv *panicked
-	var err error
-	switch {
-	case d.kind == kindTask:
-		pv = runSerial(0, 1, 1, func(int, int) {
-			if d.work != nil {
-				err = d.work()
-			} else {
-				d.task()
-			}
-		}, nil)
-	case p == nil:
-		pv = runSerial(d.begin, d.end, d.chunk, d.body, d.index)
-	default:
-		pv = p.run(d.begin, d.end, d.chunk, d.body, d.index, owner)
-	}
-	if pv == nil {
-		return err
-	}
-	return &PanicError{Label: d.label, Value: pv.value, Where: pv.where, Stack: pv.stack}
 }
 
 // ParallelFor calls body(i) for every index i of p, concurrently, and
