@@ -21,6 +21,23 @@ func init() {
 	sched.Errors.Deadlock = wouldDeadlock
 }
 
+// The kinds of dispatch are sched's.
+var (
+	_ = [1]struct{}{}[kindFor-dispatchKind(sched.KindFor)]
+	_ = [1]struct{}{}[kindReduce-dispatchKind(sched.KindReduce)]
+	_ = [1]struct{}{}[kindScan-dispatchKind(sched.KindScan)]
+	_ = [1]struct{}{}[kindTask-dispatchKind(sched.KindTask)]
+)
+
+// sched returns d as a sched.Dispatch.
+func (d *dispatch) sched() sched.Dispatch {
+	return sched.Dispatch{
+		Label: d.label, Kind: sched.Kind(d.kind),
+		Begin: d.begin, End: d.end, Chunk: d.chunk,
+		Body: d.body, Index: d.index, Task: d.task, Work: d.work,
+	}
+}
+
 // Fence waits for the work submitted, before the call, to every
 // asynchronous instance, and for the device work of every backend (see
 // AddDeviceFence). It returns the errors of asynchronous work that finished

@@ -1,26 +1,27 @@
 package kokkos
 
-import "github.com/gokkos/kokkos/internal/sched"
-
 //go:generate go run ./internal/genexec -o zparallel_md.go
 
 // dispatchKind is the pattern a dispatch comes from.
-type dispatchKind = sched.Kind
+type dispatchKind uint8
 
 const (
-	kindFor    = sched.KindFor
-	kindReduce = sched.KindReduce
-	kindScan   = sched.KindScan
-	kindTask   = sched.KindTask // a function given to Submit
+	kindFor dispatchKind = iota
+	kindReduce
+	kindScan
+	kindTask // a function given to Submit
 )
+
+func (k dispatchKind) String() string {
+	return [...]string{"parallel_for", "parallel_reduce", "parallel_scan", "task"}[k]
+}
 
 // A dispatch is one unit of work given to an execution space: a region of
 // units [begin, end) run in chunks by body (or index by index by index), or
 // a task (task, or work, whose error is the dispatch's error). Every
 // pattern builds one with its label and passes it to launch; the space
-// runs it through sched.Execute or an asynchronous queue. Profiling hooks
-// attach in launch and sched.Execute. It is sched.Dispatch with the
-// unexported field names that the patterns (and the generated ones) set.
+// runs it as a sched.Dispatch (see exec.go). Profiling hooks attach in
+// launch and sched.Execute.
 type dispatch struct {
 	label      string
 	kind       dispatchKind
@@ -30,15 +31,6 @@ type dispatch struct {
 	index      func(i int)
 	task       func()
 	work       func() error
-}
-
-// sched returns d as a sched.Dispatch.
-func (d *dispatch) sched() sched.Dispatch {
-	return sched.Dispatch{
-		Label: d.label, Kind: d.kind,
-		Begin: d.begin, End: d.end, Chunk: d.chunk,
-		Body: d.body, Index: d.index, Task: d.task, Work: d.work,
-	}
 }
 
 // launch hands d to s. It is the one entry point of every pattern.
