@@ -179,37 +179,9 @@ func convertDesc[D, S Number](d *desc[D], s *desc[S]) error {
 	return nil
 }
 
-// convertHost is hostCopy for different element types: rows along the
-// destination's fastest dimension, without tiles.
+// convertHost is hostCopy for different element types.
 func convertHost[D, S Number](d []D, ds []int, s []S, ss []int, ext []int) {
-	nt, empty := plan.MakeNest(ext, ds, ss)
-	if empty {
-		return
-	}
-	if nt.N == 0 {
-		d[0] = D(s[0])
-		return
-	}
-	in := nt.N - 1
-	L, dst, sst := nt.Ext[in], nt.DS[in], nt.SS[in]
-	parallelRange(nt.Count(in), max(1, plan.RowChunkBytes/(L*8)), func(lo, hi int) {
-		od := plan.NewOdometer(&nt, in, -1, lo)
-		for range hi - lo {
-			dr := d[od.Do : od.Do+(L-1)*dst+1]
-			sr := s[od.So : od.So+(L-1)*sst+1]
-			if dst == 1 && sst == 1 {
-				sr = sr[:len(dr)]
-				for j, x := range sr {
-					dr[j] = D(x)
-				}
-			} else {
-				for i, j := 0, 0; i < len(dr); i, j = i+dst, j+sst {
-					dr[i] = D(sr[j])
-				}
-			}
-			plan.Step[D](&od)
-		}
-	})
+	plan.Convert(parallelRange, d, ds, s, ss, ext)
 }
 
 // checkConvert applies DeepCopy's checks to views of different types.

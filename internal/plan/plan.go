@@ -362,6 +362,48 @@ func fillRun[T any](r []T, st int, x T, zero bool) {
 	}
 }
 
+// Number is the set of Go integer and floating-point types, as
+// kokkos.Number.
+type Number interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 |
+		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
+// Convert is Copy for different element types, converting each element
+// with Go's conversion D(x): rows along the destination's fastest
+// dimension, without tiles.
+func Convert[D, S Number](par Parallel, d []D, ds []int, s []S, ss []int, ext []int) {
+	nt, empty := MakeNest(ext, ds, ss)
+	if empty {
+		return
+	}
+	if nt.N == 0 {
+		d[0] = D(s[0])
+		return
+	}
+	in := nt.N - 1
+	L, dst, sst := nt.Ext[in], nt.DS[in], nt.SS[in]
+	par(nt.Count(in), max(1, RowChunkBytes/(L*8)), func(lo, hi int) {
+		od := NewOdometer(&nt, in, -1, lo)
+		for range hi - lo {
+			dr := d[od.Do : od.Do+(L-1)*dst+1]
+			sr := s[od.So : od.So+(L-1)*sst+1]
+			if dst == 1 && sst == 1 {
+				sr = sr[:len(dr)]
+				for j, x := range sr {
+					dr[j] = D(x)
+				}
+			} else {
+				for i, j := 0, 0; i < len(dr); i, j = i+dst, j+sst {
+					dr[i] = D(sr[j])
+				}
+			}
+			Step[D](&od)
+		}
+	})
+}
+
 // isZero reports whether all bytes of *x are zero.
 func isZero[T any](x *T) bool {
 	for _, c := range BytesOf(x) {

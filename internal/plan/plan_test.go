@@ -164,3 +164,36 @@ func TestOdometer(t *testing.T) {
 		Step[int](&od)
 	}
 }
+
+// TestConvertMatchesNaive: Convert agrees with a loop over every index.
+func TestConvertMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for it := range 200 {
+		rank := rng.IntN(4)
+		ext := make([]int, rank)
+		for r := range ext {
+			ext[r] = 1 + rng.IntN(30)
+		}
+		ds, dn := randomStrides(rng, ext)
+		ss, sn := randomStrides(rng, ext)
+		src := make([]int32, sn)
+		for i := range src {
+			src[i] = int32(i - sn/2)
+		}
+		par := Parallel(serial)
+		if it%2 == 1 {
+			par = concurrent
+		}
+		got, want := make([]float64, dn), make([]float64, dn)
+		for i := range got {
+			got[i], want[i] = 0.5, 0.5
+		}
+		Convert(par, got, ds, src, ss, ext)
+		forEach(ext, func(idx []int) { want[offset(idx, ds)] = float64(src[offset(idx, ss)]) })
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("convert of extents %v, strides %v from %v: element %d is %v, want %v", ext, ds, ss, i, got[i], want[i])
+			}
+		}
+	}
+}
