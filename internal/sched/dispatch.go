@@ -111,6 +111,9 @@ type PanicError struct {
 }
 
 func (e *PanicError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("sched: panic in %q: %v", e.Label, e.Value)
+	}
 	return fmt.Sprintf("sched: panic in %q at %s: %v", e.Label, e.Where, e.Value)
 }
 
