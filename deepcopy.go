@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/plan"
 )
 
 // DeepCopy copies the elements of src into dst, as Kokkos's deep_copy(dst,
@@ -77,8 +78,8 @@ func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 // host on exec through an AsyncCopySpace; it reports false when the copy
 // needs the planner instead.
 func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
-	nt, empty := makeNest(d.extents(), d.strides(), s.strides())
-	if empty || !(nt.n == 0 || nt.n == 1 && nt.ds[0] == 1 && nt.ss[0] == 1) {
+	nt, empty := plan.MakeNest(d.extents(), d.strides(), s.strides())
+	if empty || !(nt.N == 0 || nt.N == 1 && nt.DS[0] == 1 && nt.SS[0] == 1) {
 		return false, nil
 	}
 	cs, err := copySpaceOf(d, s)
@@ -89,7 +90,7 @@ func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	n := nt.count(nt.n)
+	n := nt.Count(nt.N)
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	queued, err := as.CopyBytesAsync(exec, endpoint(&pin, d, 0, n), endpoint(&pin, s, 0, n), n*sizeOf[T]())
@@ -179,37 +180,9 @@ func convertDesc[D, S Number](d *desc[D], s *desc[S]) error {
 	return nil
 }
 
-// convertHost is hostCopy for different element types: rows along the
-// destination's fastest dimension, without tiles.
+// convertHost is hostCopy for different element types.
 func convertHost[D, S Number](d []D, ds []int, s []S, ss []int, ext []int) {
-	nt, empty := makeNest(ext, ds, ss)
-	if empty {
-		return
-	}
-	if nt.n == 0 {
-		d[0] = D(s[0])
-		return
-	}
-	in := nt.n - 1
-	L, dst, sst := nt.ext[in], nt.ds[in], nt.ss[in]
-	parallelRange(nt.count(in), max(1, rowChunkBytes/(L*8)), func(lo, hi int) {
-		od := newOdometer(&nt, in, -1, lo)
-		for range hi - lo {
-			dr := d[od.do : od.do+(L-1)*dst+1]
-			sr := s[od.so : od.so+(L-1)*sst+1]
-			if dst == 1 && sst == 1 {
-				sr = sr[:len(dr)]
-				for j, x := range sr {
-					dr[j] = D(x)
-				}
-			} else {
-				for i, j := 0, 0; i < len(dr); i, j = i+dst, j+sst {
-					dr[i] = D(sr[j])
-				}
-			}
-			od.next()
-		}
-	})
+	plan.Convert(parallelRange, d, ds, s, ss, ext)
 }
 
 // checkConvert applies DeepCopy's checks to views of different types.

@@ -474,24 +474,6 @@ func TestParallelRange(t *testing.T) {
 	}
 }
 
-func TestMakeNestMerges(t *testing.T) {
-	// A rank-8 LayoutRight copy into LayoutRight is one run.
-	ext := []int{2, 3, 2, 3, 2, 3, 2, 3}
-	var str [8]int
-	mapStrides(LayoutRight, ext, nil, 8, false, str[:])
-	nt, _ := makeNest(ext, str[:], str[:])
-	if nt.n != 1 || nt.ext[0] != 1296 {
-		t.Fatalf("nest %+v", nt)
-	}
-	// A subview keeping all but the last dimension whole is rows.
-	sub := append([]int(nil), ext...)
-	sub[7] = 2
-	nt, _ = makeNest(sub, str[:], str[:])
-	if nt.n != 2 || nt.ext[1] != 2 {
-		t.Fatalf("nest %+v", nt)
-	}
-}
-
 func TestDeepCopyOnThreadsInstances(t *testing.T) {
 	pool := NewThreads(3)
 	defer pool.Close()

@@ -4,13 +4,94 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"reflect"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/gokkos/kokkos/internal/sched"
 )
+
+// The pool, the queues of asynchronous instances and the dispatch of work
+// to them are in internal/sched; this file is the user API over them.
+
+func init() {
+	sched.Errors.Panic = func(label string, p *sched.Panic) error {
+		return &PanicError{Label: label, Value: p.Value, Where: p.Where, Stack: p.Stack}
+	}
+	sched.Errors.Deadlock = wouldDeadlock
+}
+
+// The kinds of dispatch are sched's.
+var (
+	_ = [1]struct{}{}[kindFor-dispatchKind(sched.KindFor)]
+	_ = [1]struct{}{}[kindReduce-dispatchKind(sched.KindReduce)]
+	_ = [1]struct{}{}[kindScan-dispatchKind(sched.KindScan)]
+	_ = [1]struct{}{}[kindTask-dispatchKind(sched.KindTask)]
+)
+
+// sched returns d as a sched.Dispatch.
+func (d *dispatch) sched() sched.Dispatch {
+	return sched.Dispatch{
+		Label: d.label, Kind: sched.Kind(d.kind),
+		Begin: d.begin, End: d.end, Chunk: d.chunk,
+		Body: d.body, Index: d.index, Task: d.task, Work: d.work,
+	}
+}
+
+// Fence waits for the work submitted, before the call, to every
+// asynchronous instance, and for the device work of every backend (see
+// backend.RegisterFence). It returns the errors of asynchronous work that finished
+// since the previous package-level Fence (panics as *PanicError, failed
+// asynchronous copies as their errors) and the device fences' errors,
+// joined with errors.Join, or nil. It is Kokkos::fence().
+//
+// Each error of asynchronous work is reported once by the package-level
+// Fence and once by its instance's Fence, in either order: neither takes it
+// from the other.
+//
+// Called from work running on an asynchronous instance, Fence returns an
+// error wrapping ErrWouldDeadlock, and nothing else, instead of waiting for
+// that instance.
+func Fence() error {
+	if err := waitQueues("Fence", nil); err != nil {
+		return err
+	}
+	errs := sched.TakeErrors()
+	if err := fenceDevices(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// waitQueues waits for the work submitted before the call to every
+// asynchronous instance (of pool p, or of every pool when p is nil). It
+// returns an error wrapping ErrWouldDeadlock when that would never end.
+func waitQueues(op string, p *sched.Pool) error {
+	return sched.WaitQueues(op, p)
+}
+
+// wouldDeadlock is the error of op, a wait refused because it could never
+// end: self when the caller runs the work it would wait for.
+func wouldDeadlock(op string, self bool) error {
+	if self {
+		return fmt.Errorf("kokkos: %s called from work running on the asynchronous Threads instance it waits for, which cannot finish first: %w; %s", op, ErrWouldDeadlock, advice(op))
+	}
+	return fmt.Errorf("kokkos: %s called from work running on an asynchronous Threads instance waits for another instance whose work waits, directly or through other instances, for the caller's: %w", op, ErrWouldDeadlock)
+}
+
+// advice says what to do instead of op, a wait refused because the caller
+// runs the work it would wait for.
+func advice(op string) string {
+	switch op {
+	case "Fence":
+		return "the package Fence waits for every instance: call it from outside asynchronous work"
+	case "Threads.Fence", "Threads.Close":
+		return "fence the instance from outside its own work"
+	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert":
+		return "a copy without an execution space waits for every instance: order it on the instance with DeepCopyOn or FillOn(inst, ...), or run it at once, without fences, with DeepCopyOn or FillOn(Serial{}, ...)"
+	}
+	return "wait from outside the instance's work"
+}
 
 // An ExecutionSpace is a place where parallel work runs, and an instance of
 // it: work submitted to one instance runs in the order it was submitted.
@@ -79,29 +160,6 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
 }
 
-// pkgPrefix begins the names of this package's functions.
-var pkgPrefix = reflect.TypeFor[pool]().PkgPath() + "."
-
-// panicSite returns "file.go:line" of the first frame of the calling
-// goroutine's stack outside this package (its _test.go files excepted) and
-// the runtime. Called from a deferred function during a panic, that is
-// where the caller's code panicked, or called the package code that did.
-func panicSite() string {
-	var pcs [64]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
-	for {
-		f, more := frames.Next()
-		internal := strings.HasPrefix(f.Function, "runtime.") ||
-			strings.HasPrefix(f.Function, pkgPrefix) && !strings.HasSuffix(f.File, "_test.go")
-		if !internal && f.File != "" {
-			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
-		}
-		if !more {
-			return ""
-		}
-	}
-}
-
 // Unwrap returns the panic value when it is an error.
 func (e *PanicError) Unwrap() error {
 	err, _ := e.Value.(error)
@@ -134,7 +192,8 @@ func (s Serial) Submit(label string, fn func()) {
 }
 
 func (Serial) launch(d dispatch, wait bool) {
-	if err := execute(&d, nil, nil); err != nil {
+	sd := d.sched()
+	if err := sched.Execute(&sd, nil, nil); err != nil {
 		panic(err)
 	}
 }
@@ -157,9 +216,10 @@ func (Serial) launch(d dispatch, wait bool) {
 // all its asynchronous instances are unreachable. Work given to a closed
 // pool panics.
 type Threads struct {
-	pool *pool
-	q    *queue   // nil for the synchronous instance
-	root *Threads // an asynchronous instance's synchronous instance
+	pool      *sched.Pool
+	q         *sched.Queue // nil for the synchronous instance
+	root      *Threads     // an asynchronous instance's synchronous instance
+	isDefault bool         // the default pool's, which cannot be closed
 }
 
 // NewThreads starts a pool of n participants (the caller and n-1 worker
@@ -171,11 +231,11 @@ func NewThreads(n int) *Threads {
 	if n <= 0 {
 		n = defaultThreads()
 	}
-	t := &Threads{pool: newPool(n)}
+	t := &Threads{pool: sched.NewPool(n)}
 	// The workers hold the pool, never t; every asynchronous instance holds
 	// t, and so does its queue while it has work. So t becomes unreachable
 	// only when nothing can give the pool work any more.
-	runtime.AddCleanup(t, (*pool).close, t.pool)
+	runtime.AddCleanup(t, (*sched.Pool).Close, t.pool)
 	return t
 }
 
@@ -190,7 +250,7 @@ func defaultThreads() int {
 
 var defaultThreadsSpace = sync.OnceValue(func() *Threads {
 	t := NewThreads(0)
-	t.pool.isDefault = true
+	t.isDefault = true
 	return t
 })
 
@@ -208,7 +268,7 @@ func DefaultHostExecutionSpace() *Threads { return defaultThreadsSpace() }
 func (t *Threads) Name() string { return "Threads" }
 
 // Concurrency returns the number of goroutines that run a pattern.
-func (t *Threads) Concurrency() int { return t.pool.n }
+func (t *Threads) Concurrency() int { return t.pool.Size() }
 
 // MemorySpace returns HostSpace.
 func (t *Threads) MemorySpace() MemorySpace { return HostSpace }
@@ -228,10 +288,10 @@ func (t *Threads) NewInstance() *Threads {
 	if t.root != nil {
 		root = t.root
 	}
-	inst := &Threads{pool: t.pool, q: newQueue(t.pool), root: root}
+	inst := &Threads{pool: t.pool, q: sched.NewQueue(t.pool), root: root}
 	// The queue's goroutine, parked between bursts of work, ends when the
 	// instance is unreachable; the queue never holds inst.
-	runtime.AddCleanup(inst, (*queue).stop, inst.q)
+	runtime.AddCleanup(inst, (*sched.Queue).Stop, inst.q)
 	return inst
 }
 
@@ -251,7 +311,7 @@ func (t *Threads) Fence() error {
 	if t.q == nil {
 		return nil
 	}
-	return t.q.fence("Threads.Fence")
+	return t.q.Fence("Threads.Fence")
 }
 
 // Submit runs fn on the instance after the work submitted before it; see
@@ -261,16 +321,17 @@ func (t *Threads) Submit(label string, fn func()) {
 }
 
 func (t *Threads) launch(d dispatch, wait bool) {
-	if t.pool.stop.Load() {
+	if t.pool.Closed() {
 		panic(fmt.Sprintf("kokkos: %s %q: Threads pool closed; give work to a pool that is open (NewThreads)", d.kind, d.label))
 	}
+	sd := d.sched()
 	if t.q == nil {
-		if err := execute(&d, t.pool, nil); err != nil {
+		if err := sched.Execute(&sd, t.pool, nil); err != nil {
 			panic(err)
 		}
 		return
 	}
-	t.q.push(&d, wait, t.root)
+	t.q.Push(&sd, wait, t.root)
 }
 
 // Close on an asynchronous instance fences it (see Fence) and ends the
@@ -285,19 +346,19 @@ func (t *Threads) launch(d dispatch, wait bool) {
 // nothing; closing the default pool panics.
 func (t *Threads) Close() error {
 	if t.q != nil {
-		err := t.q.fence("Threads.Close")
+		err := t.q.Fence("Threads.Close")
 		if !errors.Is(err, ErrWouldDeadlock) {
-			t.q.stop()
+			t.q.Stop()
 		}
 		return err
 	}
-	if t.pool.isDefault {
+	if t.isDefault {
 		panic("kokkos: Close of the default execution space")
 	}
 	if err := waitQueues("Threads.Close", t.pool); err != nil {
 		return err
 	}
-	t.pool.close()
+	t.pool.Close()
 	return nil
 }
 

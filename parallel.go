@@ -17,8 +17,9 @@ func (k dispatchKind) String() string {
 // A dispatch is one unit of work given to an execution space: a region of
 // units [begin, end) run in chunks by body (or index by index by index), or
 // a task (task, or work, whose error is the dispatch's error). Every
-// pattern builds one with its label and passes it to launch; execute runs
-// it. Profiling hooks attach in those two functions.
+// pattern builds one with its label and passes it to launch; the space
+// runs it as a sched.Dispatch (see exec.go). Profiling hooks attach in
+// launch and sched.Execute.
 type dispatch struct {
 	label      string
 	kind       dispatchKind
@@ -35,32 +36,6 @@ type dispatch struct {
 // and cost an allocation per pattern.
 func launch(s HostExecutionSpace, d dispatch, wait bool) {
 	s.launch(d, wait)
-}
-
-// execute runs d on p (nil: the calling goroutine alone) and returns its
-// first panic, or the error of a work task. owner is the asynchronous
-// instance's queue whose work d is, nil for a synchronous instance.
-func execute(d *dispatch, p *pool, owner *queue) error {
-	var pv *panicked
-	var err error
-	switch {
-	case d.kind == kindTask:
-		pv = runSerial(0, 1, 1, func(int, int) {
-			if d.work != nil {
-				err = d.work()
-			} else {
-				d.task()
-			}
-		}, nil)
-	case p == nil:
-		pv = runSerial(d.begin, d.end, d.chunk, d.body, d.index)
-	default:
-		pv = p.run(d.begin, d.end, d.chunk, d.body, d.index, owner)
-	}
-	if pv == nil {
-		return err
-	}
-	return &PanicError{Label: d.label, Value: pv.value, Where: pv.where, Stack: pv.stack}
 }
 
 // ParallelFor calls body(i) for every index i of p, concurrently, and

@@ -35,6 +35,9 @@ func spaceName(s HostExecutionSpace) string {
 	return s.Name()
 }
 
+// cacheLine keeps values written by different goroutines apart.
+type cacheLine [64]byte
+
 func randFloats(r *rand.Rand, n int) []float64 {
 	x := make([]float64, n)
 	for i := range x {
@@ -373,36 +376,6 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 		wg.Wait()
 	})
-}
-
-func TestIdlePoolParks(t *testing.T) {
-	th := NewThreads(3)
-	defer th.Close()
-	ParallelFor("wake", Range(0, 1000).On(th), func(int) {})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		parked := 0
-		for _, w := range th.pool.workers {
-			if w.state.Load() == stateParked {
-				parked++
-			}
-		}
-		if parked == len(th.pool.workers) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d workers parked after 5s idle", parked, len(th.pool.workers))
-		}
-		time.Sleep(time.Millisecond)
-	}
-	// A parked pool wakes up for the next pattern.
-	x := make([]int, 10000)
-	ParallelFor("again", Range(0, len(x)).On(th).WithChunk(10), func(i int) { x[i] = i })
-	for i, v := range x {
-		if v != i {
-			t.Fatalf("x[%d] = %d", i, v)
-		}
-	}
 }
 
 func TestNonHostSpace(t *testing.T) {

@@ -1,4 +1,4 @@
-package kokkos
+package sched
 
 import (
 	"runtime"
@@ -25,7 +25,7 @@ const (
 // cacheLine separates fields written by different goroutines.
 type cacheLine [64]byte
 
-// A pool runs one region at a time on the calling goroutine and on the
+// A Pool runs one region at a time on the calling goroutine and on the
 // workers that join it. A region is a range of units [begin, end) handed out
 // in chunks through an atomic counter.
 //
@@ -33,12 +33,11 @@ type cacheLine [64]byte
 // out of chunks it closes the region (adds closedRegion), so a worker that
 // arrives late, or was descheduled, neither delays the caller nor touches
 // the region. The caller waits only for the workers that joined.
-type pool struct {
-	n         int // participants: the caller plus len(workers)
-	workers   []*worker
-	isDefault bool          // the default pool, which cannot be closed
-	mu        sync.Mutex    // held by the goroutine running the current region
-	done      chan struct{} // wakes a parked caller
+type Pool struct {
+	n       int // participants: the caller plus len(workers)
+	workers []*worker
+	mu      sync.Mutex    // held by the goroutine running the current region
+	done    chan struct{} // wakes a parked caller
 
 	// gen has a cache line of its own: every idle worker polls it, and a
 	// line shared by all of them would be invalidated in all of them at
@@ -65,12 +64,12 @@ type pool struct {
 	chunk  int
 	body   func(lo, hi int)
 	index  func(i int)
-	owner  *queue // the asynchronous instance whose work the region is
+	owner  *Queue // the asynchronous queue whose work the region is
 	stop   atomic.Bool
 
 	_           cacheLine
 	callerState atomic.Int32
-	panicked    atomic.Pointer[panicked]
+	panicked    atomic.Pointer[Panic]
 	_           cacheLine
 }
 
@@ -83,20 +82,23 @@ type worker struct {
 	_     cacheLine
 }
 
-type panicked struct {
-	value any
-	stack []byte
-	where string // see PanicError.Where
+// A Panic is a panic recovered in a region or a task.
+type Panic struct {
+	Value any
+	Stack []byte // the panicking goroutine's stack
+	Where string // see PanicSite
 }
 
 // recovered records a panic value r; it is called by the deferred function
 // that recovered it, while the panicking stack is still there.
-func recovered(r any) *panicked {
-	return &panicked{value: r, stack: debug.Stack(), where: panicSite()}
+func recovered(r any) *Panic {
+	return &Panic{Value: r, Stack: debug.Stack(), Where: PanicSite()}
 }
 
-func newPool(n int) *pool {
-	p := &pool{n: n, done: make(chan struct{}, 1)}
+// NewPool starts a pool of n participants: the caller of a region and n-1
+// worker goroutines. The workers hold the pool; Close stops them.
+func NewPool(n int) *Pool {
+	p := &Pool{n: n, done: make(chan struct{}, 1)}
 	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
 		w := &worker{wake: make(chan struct{}, 1)}
@@ -106,11 +108,17 @@ func newPool(n int) *pool {
 	return p
 }
 
-// close stops the workers. It does not wait: a region in progress ends
+// Size returns the number of participants: the caller plus the workers.
+func (p *Pool) Size() int { return p.n }
+
+// Closed reports whether Close has been called.
+func (p *Pool) Closed() bool { return p.stop.Load() }
+
+// Close stops the workers. It does not wait: a region in progress ends
 // normally, its workers leaving when it is done, and a region started
-// afterwards runs on its caller alone (Threads.launch refuses work for a
-// closed pool before it gets here). Closing twice does nothing.
-func (p *pool) close() {
+// afterwards runs on its caller alone (the kokkos package refuses work for
+// a closed pool before it gets here). Closing twice does nothing.
+func (p *Pool) Close() {
 	if p.stop.Swap(true) {
 		return
 	}
@@ -123,7 +131,7 @@ func (p *pool) close() {
 // single chunk, the caller runs it alone. owner is the queue whose work the
 // region is (nil for a synchronous instance); a worker inside the region
 // reports it as the queue it runs work of.
-func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int), owner *queue) (pv *panicked) {
+func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int), owner *Queue) (pv *Panic) {
 	if len(p.workers) == 0 || end-begin <= chunk || !p.mu.TryLock() {
 		return runSerial(begin, end, chunk, body, index)
 	}
@@ -148,7 +156,7 @@ func (p *pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 
 // finish closes the region, waits for the workers that joined it and
 // returns its first panic in *pv.
-func (p *pool) finish(pv **panicked) {
+func (p *Pool) finish(pv **Panic) {
 	if p.joined.Add(closedRegion) != closedRegion {
 		p.waitWorkers()
 	}
@@ -156,14 +164,14 @@ func (p *pool) finish(pv **panicked) {
 	if *pv != nil {
 		p.panicked.Store(nil)
 	}
-	// Drop the region's references: the pool outlives every *Threads,
-	// and what it holds stays reachable.
+	// Drop the region's references: the pool outlives its users (every
+	// *kokkos.Threads), and what it holds stays reachable.
 	p.body, p.index, p.owner = nil, nil, nil
 	p.mu.Unlock()
 }
 
 // wakeWorkers wakes up to n parked workers.
-func (p *pool) wakeWorkers(n int) {
+func (p *Pool) wakeWorkers(n int) {
 	for _, w := range p.workers {
 		if n <= 0 {
 			return
@@ -179,7 +187,7 @@ func (p *pool) wakeWorkers(n int) {
 // before adding to it, so that participants that find no work leave the
 // counter's cache line shared. A panic stops the region: the counter jumps
 // to the end, so no participant takes another chunk.
-func (p *pool) participate() {
+func (p *Pool) participate() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
@@ -205,7 +213,7 @@ func (p *pool) participate() {
 	}
 }
 
-func (p *pool) work(w *worker) {
+func (p *Pool) work(w *worker) {
 	w.gid.Store(goid())
 	var last uint64
 	for {
@@ -218,7 +226,7 @@ func (p *pool) work(w *worker) {
 }
 
 // join runs the current region on a worker if it is still open.
-func (p *pool) join(w *worker, last *uint64) {
+func (p *Pool) join(w *worker, last *uint64) {
 	if p.slots.Load() <= 0 || p.slots.Add(-1) < 0 || p.next.Load() >= p.endA.Load() {
 		// Enough workers have joined, or every chunk is taken: joining
 		// would only make the caller wait.
@@ -230,7 +238,7 @@ func (p *pool) join(w *worker, last *uint64) {
 			// A body called runtime.Goexit, which ends this goroutine:
 			// report it and put a new goroutine in its place.
 			p.next.Store(int64(p.end))
-			p.panicked.CompareAndSwap(nil, &panicked{value: "runtime.Goexit called in a kernel body"})
+			p.panicked.CompareAndSwap(nil, &Panic{Value: GoexitValue})
 			go p.work(w)
 		}
 		if p.joined.Add(-1) == closedRegion {
@@ -248,7 +256,7 @@ func (p *pool) join(w *worker, last *uint64) {
 }
 
 // waitRegion returns the current generation once it differs from last.
-func (p *pool) waitRegion(w *worker, last uint64) uint64 {
+func (p *Pool) waitRegion(w *worker, last uint64) uint64 {
 	for i := range spinIters {
 		if g := p.gen.Load(); g != last {
 			return g
@@ -268,7 +276,7 @@ func (p *pool) waitRegion(w *worker, last uint64) uint64 {
 
 // waitWorkers waits until the workers that joined the closed region have
 // left it.
-func (p *pool) waitWorkers() {
+func (p *Pool) waitWorkers() {
 	for i := range spinIters {
 		if p.joined.Load() == closedRegion {
 			return
@@ -285,7 +293,7 @@ func (p *pool) waitWorkers() {
 }
 
 // runSerial runs a region on the calling goroutine, chunk by chunk.
-func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *panicked) {
+func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (pv *Panic) {
 	defer func() {
 		if r := recover(); r != nil {
 			pv = recovered(r)

@@ -1,7 +1,6 @@
-package kokkos
+package sched
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -13,7 +12,8 @@ import (
 // the detection of waits that could never end.
 //
 // A wait on a queue (an instance's Fence, the result of a reduction or
-// scan on an instance, the package Fence, a copy without an instance)
+// scan on an instance, the package Fence, a copy without an instance: see
+// Queue.Fence, Queue.Push with wait, WaitQueues)
 // parks at once. If it is still parked after waitTick (50 us), a watchdog
 // goroutine wakes it, and it finds out which queue's work the calling
 // goroutine runs, if any. Only a queue's drain goroutine (running a
@@ -27,11 +27,11 @@ import (
 // and the synchronous path, pay none of this.
 //
 //   - Waiting for its own queue, it would wait for itself. A reduction or
-//     scan runs inline instead; the other waits return an error wrapping
-//     ErrWouldDeadlock.
+//     scan (Push with wait) runs inline instead; the other waits return
+//     the error of Errors.Deadlock.
 //   - Waiting for another queue, it records an edge of a wait graph. A
 //     wait whose queue's work already waits, directly or through other
-//     queues, for the caller's is refused with ErrWouldDeadlock (a
+//     queues, for the caller's is refused with Errors.Deadlock (a
 //     reduction panics with it). Of two waits that close a cycle, the
 //     second to look is refused, so the first goes on.
 //
@@ -39,46 +39,21 @@ import (
 // from the workers of a pattern that the work issues on a synchronous
 // instance (such a region records no queue); those hang as before.
 
-// Fence waits for the work submitted, before the call, to every
-// asynchronous instance, and for the device work of every backend (see
-// backend.RegisterFence). It returns the errors of asynchronous work that finished
-// since the previous package-level Fence (panics as *PanicError, failed
-// asynchronous copies as their errors) and the device fences' errors,
-// joined with errors.Join, or nil. It is Kokkos::fence().
-//
-// Each error of asynchronous work is reported once by the package-level
-// Fence and once by its instance's Fence, in either order: neither takes it
-// from the other.
-//
-// Called from work running on an asynchronous instance, Fence returns an
-// error wrapping ErrWouldDeadlock, and nothing else, instead of waiting for
-// that instance.
-func Fence() error {
-	if err := waitQueues("Fence", nil); err != nil {
-		return err
-	}
-	errs := takeQueueErrors()
-	if err := fenceDevices(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
 // registry holds the queues that have work (running) or an error that the
 // package Fence has not reported. busy counts the running queues and size
 // all of them, for the fast paths.
 var registry struct {
 	mu   sync.Mutex
-	m    map[*queue]struct{}
+	m    map[*Queue]struct{}
 	busy atomic.Int64
 	size atomic.Int64
 }
 
 // register adds q to the registry; q.mu is held.
-func (q *queue) register() {
+func (q *Queue) register() {
 	registry.mu.Lock()
 	if registry.m == nil {
-		registry.m = make(map[*queue]struct{})
+		registry.m = make(map[*Queue]struct{})
 	}
 	if _, ok := registry.m[q]; !ok {
 		registry.m[q] = struct{}{}
@@ -89,7 +64,7 @@ func (q *queue) register() {
 
 // unregister removes q from the registry unless it still has work or an
 // unreported error; q.mu is held.
-func (q *queue) unregister() {
+func (q *Queue) unregister() {
 	if q.running || q.gerr != nil {
 		return
 	}
@@ -101,20 +76,20 @@ func (q *queue) unregister() {
 	registry.mu.Unlock()
 }
 
-func registered() []*queue {
+func registered() []*Queue {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	qs := make([]*queue, 0, len(registry.m))
+	qs := make([]*Queue, 0, len(registry.m))
 	for q := range registry.m {
 		qs = append(qs, q)
 	}
 	return qs
 }
 
-// waitQueues waits for the work submitted before the call to every queue
-// (of pool p, or of every pool when p is nil). It returns an error wrapping
-// ErrWouldDeadlock when that would never end.
-func waitQueues(op string, p *pool) error {
+// WaitQueues waits for the work submitted before the call to every queue
+// (of pool p, or of every pool when p is nil). It returns the error of
+// Errors.Deadlock when that would never end.
+func WaitQueues(op string, p *Pool) error {
 	if registry.busy.Load() == 0 {
 		return nil
 	}
@@ -133,9 +108,10 @@ func waitQueues(op string, p *pool) error {
 	return nil
 }
 
-// takeQueueErrors returns the errors not yet reported by the package Fence
-// and forgets them there.
-func takeQueueErrors() []error {
+// TakeErrors returns the errors of queued work not yet taken by TakeErrors
+// (the package Fence) and forgets them there; a queue's Fence reports them
+// independently.
+func TakeErrors() []error {
 	if registry.size.Load() == 0 {
 		return nil
 	}
@@ -152,13 +128,13 @@ func takeQueueErrors() []error {
 	return errs
 }
 
-// A queue runs an asynchronous instance's work in order on one goroutine,
+// A Queue runs an asynchronous instance's work in order on one goroutine,
 // started when work first arrives and parked while there is none. It ends
-// on stop: when the instance is closed (a later push starts a new one), or
+// on Stop: when the instance is closed (a later Push starts a new one), or
 // unreachable.
-type queue struct {
-	pool *pool
-	root *Threads // keeps the pool open while the queue has work; under mu
+type Queue struct {
+	pool *Pool
+	hold any // what Push was given to keep alive while the queue has work; under mu
 
 	mu        sync.Mutex
 	cond      sync.Cond // broadcast when completed grows
@@ -179,7 +155,7 @@ type queue struct {
 }
 
 type task struct {
-	d    dispatch
+	d    Dispatch
 	wait bool
 	seq  uint64
 	err  error
@@ -188,18 +164,21 @@ type task struct {
 	started, skip bool
 }
 
-func newQueue(p *pool) *queue {
-	q := &queue{pool: p}
+// NewQueue returns an idle queue whose work runs its regions on p.
+func NewQueue(p *Pool) *Queue {
+	q := &Queue{pool: p}
 	q.cond.L = &q.mu
 	q.work.L = &q.mu
 	return q
 }
 
-// push queues d; with wait it returns when d has run and rethrows its
-// panic. Called from the queue's own work, a wait dispatch runs inline
-// on the calling goroutine. root is the pool's synchronous instance, held
-// while the queue has work.
-func (q *queue) push(d *dispatch, wait bool, root *Threads) {
+// Push queues d; with wait it returns when d has run and panics with its
+// error. Called from the queue's own work, a wait dispatch runs inline
+// on the calling goroutine; one that would wait in a cycle of queues
+// panics with the error of Errors.Deadlock. hold is kept reachable while
+// the queue has work (the kokkos package passes the pool's synchronous
+// instance, whose cleanup closes the pool).
+func (q *Queue) Push(d *Dispatch, wait bool, hold any) {
 	t := &task{d: *d, wait: wait}
 	q.mu.Lock()
 	q.submitted++
@@ -207,7 +186,7 @@ func (q *queue) push(d *dispatch, wait bool, root *Threads) {
 	q.tasks = append(q.tasks, t)
 	if !q.running {
 		q.running = true
-		q.root = root
+		q.hold = hold
 		registry.busy.Add(1)
 		q.register()
 	}
@@ -235,12 +214,12 @@ func (q *queue) push(d *dispatch, wait bool, root *Threads) {
 			// The caller runs the queue's work, which needs the result
 			// before it can finish: run the dispatch here, as part of
 			// that work.
-			if err := execute(&t.d, q.pool, q); err != nil {
+			if err := Execute(&t.d, q.pool, q); err != nil {
 				panic(err)
 			}
 			return
 		} else {
-			panic(wouldDeadlock(fmt.Sprintf("%s %q", d.kind, d.label), r))
+			panic(Errors.Deadlock(fmt.Sprintf("%s %q", d.Kind, d.Label), false))
 		}
 	}
 	if t.err != nil {
@@ -250,7 +229,7 @@ func (q *queue) push(d *dispatch, wait bool, root *Threads) {
 
 // drain runs the queue's tasks in order, and parks when there are none.
 // It computes its goroutine's id once, for runningQueue.
-func (q *queue) drain() {
+func (q *Queue) drain() {
 	q.drainer.Store(goid())
 	q.mu.Lock()
 	for {
@@ -269,7 +248,7 @@ func (q *queue) drain() {
 		}
 		q.tasks = nil
 		if q.running {
-			q.running, q.root = false, nil
+			q.running, q.hold = false, nil
 			registry.busy.Add(-1)
 			q.unregister()
 		}
@@ -284,9 +263,9 @@ func (q *queue) drain() {
 	}
 }
 
-// stop ends the queue's goroutine once it has run the work submitted so
+// Stop ends the queue's goroutine once it has run the work submitted so
 // far; work submitted later starts a new one.
-func (q *queue) stop() {
+func (q *Queue) Stop() {
 	q.mu.Lock()
 	q.quit = true
 	if q.idle {
@@ -298,26 +277,26 @@ func (q *queue) stop() {
 // run executes t and records its outcome. If t calls runtime.Goexit, which
 // ends the queue's goroutine, it records that as t's panic and starts a new
 // goroutine for the rest of the queue.
-func (q *queue) run(t *task) {
+func (q *Queue) run(t *task) {
 	goexit := true
 	defer func() {
 		if goexit {
-			q.done(t, &PanicError{Label: t.d.label, Value: "runtime.Goexit called in a kernel body"})
+			q.done(t, Errors.Panic(t.d.Label, &Panic{Value: GoexitValue}))
 			go q.drain()
 		}
 	}()
-	err := execute(&t.d, q.pool, q)
+	err := Execute(&t.d, q.pool, q)
 	goexit = false
 	q.done(t, err)
 }
 
-func (q *queue) done(t *task, err error) {
+func (q *Queue) done(t *task, err error) {
 	q.mu.Lock()
 	q.completeLocked(t, err)
 	q.mu.Unlock()
 }
 
-func (q *queue) completeLocked(t *task, err error) {
+func (q *Queue) completeLocked(t *task, err error) {
 	if err != nil {
 		if t.wait {
 			t.err = err
@@ -334,9 +313,10 @@ func (q *queue) completeLocked(t *task, err error) {
 	q.cond.Broadcast()
 }
 
-// fence waits for the tasks submitted before the call and returns the
-// first error since the instance's last fence.
-func (q *queue) fence(op string) error {
+// Fence waits for the tasks submitted before the call and returns the
+// first error since the queue's last Fence, or the error of
+// Errors.Deadlock, for op, when that wait would never end.
+func (q *Queue) Fence(op string) error {
 	q.mu.Lock()
 	if seq := q.submitted; q.completed.Load() < seq {
 		q.mu.Unlock()
@@ -365,7 +345,7 @@ const (
 // costs a stack walk, so a parked wait does that only once it has lasted
 // waitTick, when the watchdog wakes it: short waits, the usual ones, pay
 // nothing. A waiter whose identity is known checks before it parks.
-func (q *queue) wait(seq uint64, w *waiter) int {
+func (q *Queue) wait(seq uint64, w *waiter) int {
 	if q.completed.Load() >= seq {
 		return waited
 	}
@@ -391,7 +371,7 @@ func (q *queue) wait(seq uint64, w *waiter) int {
 }
 
 // waitChecked is wait once the caller's queue is to be known.
-func (q *queue) waitChecked(seq uint64, w *waiter) int {
+func (q *Queue) waitChecked(seq uint64, w *waiter) int {
 	mine := w.in()
 	if mine == q {
 		return waitsForItself
@@ -466,7 +446,7 @@ func wakeUnchecked() bool {
 }
 
 // waitPlain waits until q has completed task seq.
-func (q *queue) waitPlain(seq uint64) {
+func (q *Queue) waitPlain(seq uint64) {
 	q.mu.Lock()
 	for q.completed.Load() < seq {
 		q.cond.Wait()
@@ -474,35 +454,18 @@ func (q *queue) waitPlain(seq uint64) {
 	q.mu.Unlock()
 }
 
-// wouldDeadlock is the error of op, a wait that queue.wait refused.
+// wouldDeadlock is the error of op, a wait that Queue.wait refused.
 func wouldDeadlock(op string, why int) error {
-	if why == waitsForItself {
-		return fmt.Errorf("kokkos: %s called from work running on the asynchronous Threads instance it waits for, which cannot finish first: %w; %s", op, ErrWouldDeadlock, advice(op))
-	}
-	return fmt.Errorf("kokkos: %s called from work running on an asynchronous Threads instance waits for another instance whose work waits, directly or through other instances, for the caller's: %w", op, ErrWouldDeadlock)
-}
-
-// advice says what to do instead of op, a wait refused because the caller
-// runs the work it would wait for.
-func advice(op string) string {
-	switch op {
-	case "Fence":
-		return "the package Fence waits for every instance: call it from outside asynchronous work"
-	case "Threads.Fence", "Threads.Close":
-		return "fence the instance from outside its own work"
-	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert":
-		return "a copy without an execution space waits for every instance: order it on the instance with DeepCopyOn or FillOn(inst, ...), or run it at once, without fences, with DeepCopyOn or FillOn(Serial{}, ...)"
-	}
-	return "wait from outside the instance's work"
+	return Errors.Deadlock(op, why == waitsForItself)
 }
 
 // A waiter finds, once, the queue whose work the calling goroutine runs.
 type waiter struct {
 	known bool
-	mine  *queue
+	mine  *Queue
 }
 
-func (w *waiter) in() *queue {
+func (w *waiter) in() *Queue {
 	if !w.known {
 		w.known = true
 		if onPoolGoroutine() {
@@ -514,8 +477,8 @@ func (w *waiter) in() *queue {
 
 // The functions that the goroutines able to run a queue's work start in.
 var (
-	drainFunc = pkgPrefix + "(*queue).drain"
-	workFunc  = pkgPrefix + "(*pool).work"
+	drainFunc = ownPrefix + "(*Queue).drain"
+	workFunc  = ownPrefix + "(*Pool).work"
 )
 
 // onPoolGoroutine reports whether the calling goroutine started in
@@ -538,7 +501,7 @@ func onPoolGoroutine() bool {
 // runningQueue returns the queue whose work goroutine g runs: the queue g
 // drains, or the owner of the region that g, a worker of a queue's pool,
 // is in. It returns nil for other goroutines.
-func runningQueue(g uint64) *queue {
+func runningQueue(g uint64) *Queue {
 	if g == 0 {
 		return nil // goid failed
 	}
@@ -567,32 +530,32 @@ var waits waitGraph
 
 type waitGraph struct {
 	mu    sync.Mutex
-	edges map[*queue][]waitEdge
+	edges map[*Queue][]waitEdge
 }
 
 type waitEdge struct {
-	to  *queue
+	to  *Queue
 	seq uint64
 }
 
 // add records that work of from waits for to's task seq, and reports
 // false, recording nothing, when to's work already waits, directly or
 // through other queues, for from's.
-func (g *waitGraph) add(from, to *queue, seq uint64) bool {
+func (g *waitGraph) add(from, to *Queue, seq uint64) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.reaches(to, from, map[*queue]bool{}) {
+	if g.reaches(to, from, map[*Queue]bool{}) {
 		return false
 	}
 	if g.edges == nil {
-		g.edges = make(map[*queue][]waitEdge)
+		g.edges = make(map[*Queue][]waitEdge)
 	}
 	g.edges[from] = append(g.edges[from], waitEdge{to, seq})
 	return true
 }
 
 // reaches reports whether a path of live edges leads from a to b.
-func (g *waitGraph) reaches(a, b *queue, seen map[*queue]bool) bool {
+func (g *waitGraph) reaches(a, b *Queue, seen map[*Queue]bool) bool {
 	if a == b {
 		return true
 	}
@@ -605,7 +568,7 @@ func (g *waitGraph) reaches(a, b *queue, seen map[*queue]bool) bool {
 	return false
 }
 
-func (g *waitGraph) remove(from, to *queue, seq uint64) {
+func (g *waitGraph) remove(from, to *Queue, seq uint64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	es := g.edges[from]

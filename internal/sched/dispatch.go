@@ -1,0 +1,159 @@
+// Package sched runs the kokkos package's parallel work: a goroutine pool
+// that runs one region of units at a time (Pool), the queues of
+// asynchronous instances (Queue) with their fences and the detection of
+// waits that could never end, and the dispatch that every pattern hands to
+// them (Dispatch, Execute).
+//
+// It knows nothing of views or policies. Errors that reach the kokkos
+// package's users (panics in work, refused waits) are built by the
+// functions in Errors, which the kokkos package sets to its own error
+// types.
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// Kind is the pattern a dispatch comes from.
+type Kind uint8
+
+const (
+	KindFor Kind = iota
+	KindReduce
+	KindScan
+	KindTask // a function given to Submit
+)
+
+func (k Kind) String() string {
+	return [...]string{"parallel_for", "parallel_reduce", "parallel_scan", "task"}[k]
+}
+
+// A Dispatch is one unit of work given to an execution space: a region of
+// units [Begin, End) run in chunks by Body (or index by index by Index), or
+// a task (Task, or Work, whose error is the dispatch's error).
+type Dispatch struct {
+	Label      string
+	Kind       Kind
+	Begin, End int
+	Chunk      int
+	Body       func(lo, hi int)
+	Index      func(i int)
+	Task       func()
+	Work       func() error
+}
+
+// Execute runs d on p (nil: the calling goroutine alone) and returns its
+// first panic, through Errors.Panic, or the error of a Work task. owner is
+// the queue whose work d is, nil for a synchronous instance.
+func Execute(d *Dispatch, p *Pool, owner *Queue) error {
+	var pv *Panic
+	var err error
+	switch {
+	case d.Kind == KindTask:
+		pv = runSerial(0, 1, 1, func(int, int) {
+			if d.Work != nil {
+				err = d.Work()
+			} else {
+				d.Task()
+			}
+		}, nil)
+	case p == nil:
+		pv = runSerial(d.Begin, d.End, d.Chunk, d.Body, d.Index)
+	default:
+		pv = p.run(d.Begin, d.End, d.Chunk, d.Body, d.Index, owner)
+	}
+	if pv == nil {
+		return err
+	}
+	return Errors.Panic(d.Label, pv)
+}
+
+// GoexitValue is the panic value recorded for a body or task that called
+// runtime.Goexit.
+const GoexitValue = "runtime.Goexit called in a kernel body"
+
+// Errors builds the errors that leave this package. The kokkos package
+// sets both functions once, in an init function, before any work runs; the
+// defaults serve this package's own tests.
+var Errors = struct {
+	// Panic is the error of a panic in the work of the dispatch label.
+	Panic func(label string, p *Panic) error
+	// Deadlock is the error of op, a wait refused because it would never
+	// end: self when the caller runs the work it would wait for,
+	// otherwise because that work waits, through other queues, for the
+	// caller's.
+	Deadlock func(op string, self bool) error
+}{
+	Panic: func(label string, p *Panic) error {
+		return &PanicError{Label: label, Panic: *p}
+	},
+	Deadlock: func(op string, self bool) error {
+		if self {
+			return fmt.Errorf("sched: %s waits for its own queue: %w", op, ErrWouldDeadlock)
+		}
+		return fmt.Errorf("sched: %s waits in a cycle of queues: %w", op, ErrWouldDeadlock)
+	},
+}
+
+// ErrWouldDeadlock is wrapped by the default Errors.Deadlock.
+var ErrWouldDeadlock = errors.New("sched: wait would deadlock")
+
+// PanicError is the default Errors.Panic's error.
+type PanicError struct {
+	Label string
+	Panic
+}
+
+func (e *PanicError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("sched: panic in %q: %v", e.Label, e.Value)
+	}
+	return fmt.Sprintf("sched: panic in %q at %s: %v", e.Label, e.Where, e.Value)
+}
+
+// ownPrefix begins the names of this package's functions.
+var ownPrefix = reflect.TypeFor[Pool]().PkgPath() + "."
+
+// libPrefixes begin the names of the functions whose frames are not the
+// caller's: those of the kokkos package, which this one is internal to,
+// of this package and of the copy kernels (internal/plan).
+var libPrefixes = func() []string {
+	root := strings.TrimSuffix(ownPrefix, "/internal/sched.")
+	return []string{root + ".", ownPrefix, root + "/internal/plan."}
+}()
+
+func isLib(fn string) bool {
+	for _, p := range libPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// PanicSite returns "file.go:line" (the file's base name) of the first
+// frame of the calling goroutine's stack outside the runtime and the
+// packages of libPrefixes; their _test.go files count as the caller's. Called from a deferred function during a panic, that is where
+// the caller's code panicked, or called the package code that did. It
+// returns "" when there is no such frame.
+func PanicSite() string {
+	var pcs [64]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	for {
+		f, more := frames.Next()
+		internal := strings.HasPrefix(f.Function, "runtime.") ||
+			isLib(f.Function) && !strings.HasSuffix(f.File, "_test.go")
+		if !internal && f.File != "" {
+			return filepath.Base(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package sched
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// run executes a region on p through Execute, as the kokkos package does.
+func run(p *Pool, begin, end, chunk int, body func(lo, hi int)) error {
+	return Execute(&Dispatch{Label: "test", Kind: KindFor, Begin: begin, End: end, Chunk: chunk, Body: body}, p, nil)
+}
+
+// TestPoolCoversRegion: every unit of a region runs once, in chunks of the
+// given size, on pools of every size and without one.
+func TestPoolCoversRegion(t *testing.T) {
+	for _, n := range []int{1, 2, 4} {
+		p := NewPool(n)
+		for _, pool := range []*Pool{p, nil} {
+			for _, r := range [][3]int{{0, 0, 1}, {0, 1, 1}, {3, 1000, 7}, {0, 10000, 1}, {5, 6, 100}} {
+				begin, end, chunk := r[0], r[1], r[2]
+				seen := make([]atomic.Int32, end)
+				err := run(pool, begin, end, chunk, func(lo, hi int) {
+					if (lo-begin)%chunk != 0 || hi-lo > chunk || hi > end {
+						t.Errorf("chunk [%d, %d) of region %v", lo, hi, r)
+					}
+					for i := lo; i < hi; i++ {
+						seen[i].Add(1)
+					}
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range seen {
+					if want := int32(max(0, min(1, i-begin+1))); seen[i].Load() != want {
+						t.Fatalf("pool %d, region %v: unit %d ran %d times", n, r, i, seen[i].Load())
+					}
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
+// TestPoolIndex: a region with an index function calls it once per unit.
+func TestPoolIndex(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	seen := make([]atomic.Int32, 5000)
+	err := Execute(&Dispatch{Label: "index", End: len(seen), Chunk: 16, Index: func(i int) { seen[i].Add(1) }}, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range seen {
+		if seen[i].Load() != 1 {
+			t.Fatalf("unit %d ran %d times", i, seen[i].Load())
+		}
+	}
+}
+
+// TestPoolPanic: a panic stops the region and comes back through
+// Errors.Panic with the label, the value and the site; the pool runs the
+// next region.
+func TestPoolPanic(t *testing.T) {
+	p := NewPool(4)
+	defer p.Close()
+	for _, pool := range []*Pool{p, nil} {
+		err := run(pool, 0, 100000, 10, func(lo, hi int) {
+			if lo == 500 {
+				panic("boom")
+			}
+		})
+		var pe *PanicError
+		if !errors.As(err, &pe) || pe.Label != "test" || pe.Value != "boom" || !strings.HasPrefix(pe.Where, "pool_test.go:") || len(pe.Stack) == 0 {
+			t.Fatalf("error %#v", err)
+		}
+	}
+	if err := run(p, 0, 1000, 10, func(lo, hi int) {}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPoolGoexit: a body that calls runtime.Goexit on a worker is reported
+// as a panic, and the worker is replaced.
+func TestPoolGoexit(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	workerExits := 0
+	for range 20 {
+		var err error
+		returned := false
+		exited := make(chan struct{})
+		go func() {
+			// On the calling goroutine, Goexit ends it: run does not return.
+			defer close(exited)
+			err = run(p, 0, 2, 1, func(lo, hi int) {
+				if lo == 1 {
+					time.Sleep(time.Millisecond)
+					runtime.Goexit()
+				}
+			})
+			returned = true
+		}()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Fatal("region with Goexit did not finish")
+		}
+		if returned {
+			workerExits++
+			var pe *PanicError
+			if !errors.As(err, &pe) || pe.Value != GoexitValue {
+				t.Fatalf("error %v", err)
+			}
+		}
+	}
+	t.Logf("%d of 20 Goexits on a worker", workerExits)
+	if err := run(p, 0, 1000, 1, func(lo, hi int) {}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPoolBusy: a region started while the pool runs another, from the
+// body or from another goroutine, runs on its caller alone.
+func TestPoolBusy(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			err := run(p, 0, 64, 1, func(lo, hi int) {
+				if err := run(p, 0, 100, 3, func(lo, hi int) { total.Add(int64(hi - lo)) }); err != nil {
+					t.Error(err)
+				}
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if total.Load() != 4*64*100 {
+		t.Fatalf("ran %d units", total.Load())
+	}
+}
+
+// TestPoolClose: a closed pool runs regions on their callers alone, and
+// closing twice does nothing.
+func TestPoolClose(t *testing.T) {
+	p := NewPool(4)
+	p.Close()
+	p.Close()
+	if !p.Closed() || p.Size() != 4 {
+		t.Fatalf("Closed %v, Size %d", p.Closed(), p.Size())
+	}
+	var n atomic.Int64
+	if err := run(p, 0, 100, 1, func(lo, hi int) { n.Add(1) }); err != nil || n.Load() != 100 {
+		t.Fatalf("%v, %d chunks", err, n.Load())
+	}
+}
+
+// TestIdlePoolParks: idle workers park, and wake for the next region.
+func TestIdlePoolParks(t *testing.T) {
+	p := NewPool(3)
+	defer p.Close()
+	if err := run(p, 0, 1000, 1, func(lo, hi int) {}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		parked := 0
+		for _, w := range p.workers {
+			if w.state.Load() == stateParked {
+				parked++
+			}
+		}
+		if parked == len(p.workers) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d workers parked after 5s idle", parked, len(p.workers))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A parked pool wakes up for the next region.
+	x := make([]int, 10000)
+	if err := run(p, 0, len(x), 10, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			x[i] = i
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range x {
+		if v != i {
+			t.Fatalf("x[%d] = %d", i, v)
+		}
+	}
+}
+
+// TestPanicSite: the site skips this package's frames but not its tests'.
+func TestPanicSite(t *testing.T) {
+	var where string
+	func() {
+		defer func() {
+			recover()
+			where = PanicSite()
+		}()
+		_ = runSerial(0, 1, 1, func(int, int) {}, nil)
+		panic("here")
+	}()
+	if !strings.HasPrefix(where, "pool_test.go:") {
+		t.Fatalf("site %q", where)
+	}
+}
+
+func TestGoid(t *testing.T) {
+	a := goid()
+	var b uint64
+	done := make(chan struct{})
+	go func() { b = goid(); close(done) }()
+	<-done
+	if a == 0 || b == 0 || a == b {
+		t.Fatalf("goids %d and %d", a, b)
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{KindFor: "parallel_for", KindReduce: "parallel_reduce", KindScan: "parallel_scan", KindTask: "task"} {
+		if k.String() != want {
+			t.Errorf("%d: %q", k, k.String())
+		}
+	}
+}
+
+// BenchmarkPoolRun is the latency of a two-unit region.
+func BenchmarkPoolRun(b *testing.B) {
+	p := NewPool(runtime.GOMAXPROCS(0))
+	defer p.Close()
+	var out [2][64]byte
+	d := Dispatch{End: 2, Chunk: 1, Index: func(i int) { out[i][0]++ }}
+	for b.Loop() {
+		if err := Execute(&d, p, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
