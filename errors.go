@@ -2,9 +2,9 @@ package kokkos
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/errkind"
 )
 
 // Sentinel errors. Every error the package returns wraps at most one of
@@ -49,19 +49,8 @@ var (
 	ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
 )
 
-// kindError is an error of one of the sentinel kinds: its message is the
-// formatted text alone, and errors.Is finds both the kind and any error the
-// text wrapped with %w.
-type kindError struct {
-	kind error
-	err  error
-}
-
-func (e *kindError) Error() string   { return e.err.Error() }
-func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
-
-// errorf formats an error of kind kind (one of the sentinels), as
-// fmt.Errorf does, without adding the sentinel's text to the message.
+// errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,
+// without adding the sentinel's text to the message.
 func errorf(kind error, format string, a ...any) error {
-	return &kindError{kind: kind, err: fmt.Errorf(format, a...)}
+	return errkind.Errorf(kind, format, a...)
 }

@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 
+	"github.com/gokkos/kokkos/internal/errkind"
 	"github.com/gokkos/kokkos/internal/layout"
 )
 
@@ -103,7 +104,7 @@ func layoutError(err error) error {
 	if e.Kind == layout.Invalid {
 		kind = ErrLayout
 	}
-	return &kindError{kind: kind, err: e}
+	return errkind.Wrap(kind, e)
 }
 
 // mulBytes returns the size of n elements of size bytes (layout.MulBytes).

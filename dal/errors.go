@@ -2,7 +2,8 @@ package dal
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/gokkos/kokkos/internal/errkind"
 )
 
 // Sentinel errors. Every error that the package returns, and every value
@@ -44,19 +45,8 @@ var (
 	ErrEmptyOwner = errors.New("dal: the owner holds no block")
 )
 
-// kindError is an error of one sentinel kind: its message is the formatted
-// text alone, and errors.Is finds both the kind and any error the text
-// wrapped with %w.
-type kindError struct {
-	kind error
-	err  error
-}
-
-func (e *kindError) Error() string   { return e.err.Error() }
-func (e *kindError) Unwrap() []error { return []error{e.kind, e.err} }
-
-// errorf formats an error of kind kind, as fmt.Errorf does, without adding
-// the kind's text to the message.
-func errorf(kind error, format string, args ...any) error {
-	return &kindError{kind: kind, err: fmt.Errorf(format, args...)}
+// errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,
+// without adding the sentinel's text to the message.
+func errorf(kind error, format string, a ...any) error {
+	return errkind.Errorf(kind, format, a...)
 }
