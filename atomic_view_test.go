@@ -60,11 +60,11 @@ func TestAtomicViewUpdates(t *testing.T) {
 	}
 }
 
-// TestAtomicSeedRegression ports the Kokkos idiom v(0) += 1 on an Atomic
+// TestAtomicLostIncrements ports the Kokkos idiom v(0) += 1 on an Atomic
 // view. Written as *v.Ptr(0) += 1 it lost increments (199,924 of 200,000 were
 // seen); Ptr now panics on such a view, naming Ref, and the port through
 // Ref keeps every increment. Set(At(0)+1), which lost more, panics too.
-func TestAtomicSeedRegression(t *testing.T) {
+func TestAtomicLostIncrements(t *testing.T) {
 	const n = 200000
 	av := Must(NewView1[int64]("AV", 1, WithTraits(Atomic)))
 	for _, c := range []struct {

@@ -6,7 +6,7 @@ import (
 	"github.com/gokkos/kokkos"
 )
 
-// The seed's example: two rank-1 views and their outer product in a
+// Kokkos's DynRankView example: two rank-1 views and their outer product in a
 // LayoutLeft rank-2 view, each rank chosen at run time.
 func ExampleDynRankView() {
 	n0, n1 := 3, 2

@@ -7,7 +7,7 @@ import (
 )
 
 func TestOffsetBeginsAndEnds(t *testing.T) {
-	// the seed: OffsetView<int***> ov("someLabel", {-1,1}, {-2,2}, {-3,3})
+	// Kokkos's OffsetView documentation: OffsetView<int***> ov("someLabel", {-1,1}, {-2,2}, {-3,3})
 	ov, err := NewOffsetView3[int]("someLabel", Bounds(-1, 1), Bounds(-2, 2), Bounds(-3, 3))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestOffsetErrors(t *testing.T) {
 
 func TestOffsetFromView(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	// the seed: View<double**> b("somelabel", 10, 20); OffsetView ov(b, {-10, -20})
+	// Kokkos's OffsetView documentation: View<double**> b("somelabel", 10, 20); OffsetView ov(b, {-10, -20})
 	b, _ := NewView2[float64]("somelabel", 10, 20)
 	for i := range 10 {
 		for j := range 20 {
@@ -106,7 +106,7 @@ func TestOffsetAccessMessages(t *testing.T) {
 }
 
 func TestOffsetLayoutFrom(t *testing.T) {
-	// the seed: OffsetView<int***> a("someLabel", LayoutLeft, {min0, min1, min2})
+	// Kokkos's OffsetView documentation: OffsetView<int***> a("someLabel", LayoutLeft, {min0, min1, min2})
 	spec := LayoutSpec{Layout: LayoutLeft, Extents: []int{2, 3, 4}}
 	a, err := NewOffsetView3From[int]("someLabel", spec, [3]int{-1, 0, 2})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestOffsetRandomRank4(t *testing.T) {
 
 func TestOffsetSubview(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	// the seed: sliceMe("offsetToSlice", {-10,20}, {-20,30}, {-30,40});
+	// Kokkos's OffsetView documentation: sliceMe("offsetToSlice", {-10,20}, {-20,30}, {-30,40});
 	// subview(sliceMe, 0, ALL(), make_pair(-30, -21))
 	sliceMe, err := NewOffsetView3[float64]("offsetToSlice", Bounds(-10, 20), Bounds(-20, 30), Bounds(-30, 40))
 	if err != nil {
