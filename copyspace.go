@@ -17,7 +17,7 @@ func submitOn(exec ExecutionSpace, label string, work func() error) error {
 	switch e := exec.(type) {
 	case *Threads:
 		if e.Async() {
-			launch(e, dispatch{label: label, kind: kindTask, work: work}, false)
+			launch(e, dispatch{Label: label, Kind: kindTask, Work: work}, false)
 			return nil
 		}
 		return work()

@@ -21,23 +21,6 @@ func init() {
 	sched.Errors.Deadlock = wouldDeadlock
 }
 
-// The kinds of dispatch are sched's.
-var (
-	_ = [1]struct{}{}[kindFor-dispatchKind(sched.KindFor)]
-	_ = [1]struct{}{}[kindReduce-dispatchKind(sched.KindReduce)]
-	_ = [1]struct{}{}[kindScan-dispatchKind(sched.KindScan)]
-	_ = [1]struct{}{}[kindTask-dispatchKind(sched.KindTask)]
-)
-
-// sched returns d as a sched.Dispatch.
-func (d *dispatch) sched() sched.Dispatch {
-	return sched.Dispatch{
-		Label: d.label, Kind: sched.Kind(d.kind),
-		Begin: d.begin, End: d.end, Chunk: d.chunk,
-		Body: d.body, Index: d.index, Task: d.task, Work: d.work,
-	}
-}
-
 // Fence waits for the work submitted, before the call, to every
 // asynchronous instance, and for the device work of every backend (see
 // backend.RegisterFence). It returns the errors of asynchronous work that finished
@@ -188,12 +171,11 @@ func (Serial) MemorySpace() MemorySpace { return HostSpace }
 // Submit runs fn now, on the calling goroutine; a panic in fn reaches the
 // caller as a *PanicError with the label.
 func (s Serial) Submit(label string, fn func()) {
-	launch(s, dispatch{label: label, kind: kindTask, task: fn}, false)
+	launch(s, dispatch{Label: label, Kind: kindTask, Task: fn}, false)
 }
 
 func (Serial) launch(d dispatch, wait bool) {
-	sd := d.sched()
-	if err := sched.Execute(&sd, nil, nil); err != nil {
+	if err := sched.Execute(&d, nil, nil); err != nil {
 		panic(err)
 	}
 }
@@ -317,21 +299,20 @@ func (t *Threads) Fence() error {
 // Submit runs fn on the instance after the work submitted before it; see
 // HostExecutionSpace.
 func (t *Threads) Submit(label string, fn func()) {
-	launch(t, dispatch{label: label, kind: kindTask, task: fn}, false)
+	launch(t, dispatch{Label: label, Kind: kindTask, Task: fn}, false)
 }
 
 func (t *Threads) launch(d dispatch, wait bool) {
 	if t.pool.Closed() {
-		panic(fmt.Sprintf("kokkos: %s %q: Threads pool closed; give work to a pool that is open (NewThreads)", d.kind, d.label))
+		panic(fmt.Sprintf("kokkos: %s %q: Threads pool closed; give work to a pool that is open (NewThreads)", d.Kind, d.Label))
 	}
-	sd := d.sched()
 	if t.q == nil {
-		if err := sched.Execute(&sd, t.pool, nil); err != nil {
+		if err := sched.Execute(&d, t.pool, nil); err != nil {
 			panic(err)
 		}
 		return
 	}
-	t.q.Push(&sd, wait, t.root)
+	t.q.Push(&d, wait, t.root)
 }
 
 // Close on an asynchronous instance fences it (see Fence) and ends the

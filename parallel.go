@@ -1,35 +1,19 @@
 package kokkos
 
-// dispatchKind is the pattern a dispatch comes from.
-type dispatchKind uint8
+import "github.com/gokkos/kokkos/internal/sched"
+
+// dispatch is one unit of work given to an execution space: internal/sched's
+// type, which runs it, so that launch hands it on without a conversion.
+// Every pattern builds one with its label and passes it to launch.
+// Profiling hooks attach in launch and sched.Execute.
+type dispatch = sched.Dispatch
 
 const (
-	kindFor dispatchKind = iota
-	kindReduce
-	kindScan
-	kindTask // a function given to Submit
+	kindFor    = sched.KindFor
+	kindReduce = sched.KindReduce
+	kindScan   = sched.KindScan
+	kindTask   = sched.KindTask // the kinds of pattern; kindTask: a function given to Submit
 )
-
-func (k dispatchKind) String() string {
-	return [...]string{"parallel_for", "parallel_reduce", "parallel_scan", "task"}[k]
-}
-
-// A dispatch is one unit of work given to an execution space: a region of
-// units [begin, end) run in chunks by body (or index by index by index), or
-// a task (task, or work, whose error is the dispatch's error). Every
-// pattern builds one with its label and passes it to launch; the space
-// runs it as a sched.Dispatch (see exec.go). Profiling hooks attach in
-// launch and sched.Execute.
-type dispatch struct {
-	label      string
-	kind       dispatchKind
-	begin, end int
-	chunk      int
-	body       func(lo, hi int)
-	index      func(i int)
-	task       func()
-	work       func() error
-}
 
 // launch hands d to s. It is the one entry point of every pattern.
 // d travels by value: a pointer would escape through the interface call
@@ -46,9 +30,9 @@ func launch(s HostExecutionSpace, d dispatch, wait bool) {
 func ParallelFor(label string, p RangePolicy, body func(i int)) {
 	s := p.check("ParallelFor", label)
 	launch(s, dispatch{
-		label: label, kind: kindFor,
-		begin: p.Begin, end: p.End, chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
-		index: body,
+		Label: label, Kind: kindFor,
+		Begin: p.Begin, End: p.End, Chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
+		Index: body,
 	}, false)
 }
 
@@ -60,8 +44,8 @@ func ParallelFor(label string, p RangePolicy, body func(i int)) {
 func ParallelForChunks(label string, p RangePolicy, body func(lo, hi int)) {
 	s := p.check("ParallelForChunks", label)
 	launch(s, dispatch{
-		label: label, kind: kindFor,
-		begin: p.Begin, end: p.End, chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
-		body: body,
+		Label: label, Kind: kindFor,
+		Begin: p.Begin, End: p.End, Chunk: defaultChunk(p.End-p.Begin, p.Chunk, s),
+		Body: body,
 	}, false)
 }

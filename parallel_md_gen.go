@@ -10,8 +10,8 @@ package kokkos
 func ParallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
 	t := p.check("ParallelFor2", label, 2)
 	launch(t.space, dispatch{
-		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			for id := lo; id < hi; id++ {
 				t.box(id, &b, &e)
@@ -46,8 +46,8 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	partial := make([]T, t.count)
 	launch(t.space, dispatch{
-		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			acc := new(T)
 			for id := lo; id < hi; id++ {
@@ -81,8 +81,8 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 func ParallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 	t := p.check("ParallelFor3", label, 3)
 	launch(t.space, dispatch{
-		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			for id := lo; id < hi; id++ {
 				t.box(id, &b, &e)
@@ -121,8 +121,8 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	partial := make([]T, t.count)
 	launch(t.space, dispatch{
-		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			acc := new(T)
 			for id := lo; id < hi; id++ {
@@ -160,8 +160,8 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 func ParallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) {
 	t := p.check("ParallelFor4", label, 4)
 	launch(t.space, dispatch{
-		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			for id := lo; id < hi; id++ {
 				t.box(id, &b, &e)
@@ -204,8 +204,8 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	partial := make([]T, t.count)
 	launch(t.space, dispatch{
-		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			acc := new(T)
 			for id := lo; id < hi; id++ {
@@ -247,8 +247,8 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 func ParallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 int)) {
 	t := p.check("ParallelFor5", label, 5)
 	launch(t.space, dispatch{
-		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			for id := lo; id < hi; id++ {
 				t.box(id, &b, &e)
@@ -295,8 +295,8 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	partial := make([]T, t.count)
 	launch(t.space, dispatch{
-		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			acc := new(T)
 			for id := lo; id < hi; id++ {
@@ -342,8 +342,8 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 func ParallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i5 int)) {
 	t := p.check("ParallelFor6", label, 6)
 	launch(t.space, dispatch{
-		label: label, kind: kindFor, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			for id := lo; id < hi; id++ {
 				t.box(id, &b, &e)
@@ -394,8 +394,8 @@ func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	partial := make([]T, t.count)
 	launch(t.space, dispatch{
-		label: label, kind: kindReduce, end: t.count, chunk: t.chunk,
-		body: func(lo, hi int) {
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
 			var b, e [maxMDRank]int
 			acc := new(T)
 			for id := lo; id < hi; id++ {

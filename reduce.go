@@ -205,8 +205,8 @@ func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body
 	partial := make([]T, nb)
 	chunk := defaultChunk(nb, (p.Chunk+reduceBlock-1)/reduceBlock, s)
 	launch(s, dispatch{
-		label: label, kind: kindReduce, begin: 0, end: nb, chunk: chunk,
-		body: func(blo, bhi int) {
+		Label: label, Kind: kindReduce, Begin: 0, End: nb, Chunk: chunk,
+		Body: func(blo, bhi int) {
 			acc := new(T)
 			for b := blo; b < bhi; b++ {
 				*acc = r.Identity()

@@ -92,8 +92,8 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 	}
 	prefix[0] = r.Identity()
 	if nb == 1 {
-		launch(s, dispatch{label: label, kind: kindScan, begin: 0, end: 1, chunk: 1,
-			body: func(int, int) {
+		launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: 1, Chunk: 1,
+			Body: func(int, int) {
 				acc := new(T)
 				*acc = prefix[0]
 				for i := p.Begin; i < p.End; i++ {
@@ -103,10 +103,10 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 			}}, true)
 		return prefix[1]
 	}
-	launch(s, dispatch{label: label, kind: kindScan, begin: 0, end: nb, chunk: chunk, body: pass(false)}, true)
+	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: nb, Chunk: chunk, Body: pass(false)}, true)
 	for b := 1; b <= nb; b++ {
 		prefix[b] = r.Join(prefix[b-1], prefix[b])
 	}
-	launch(s, dispatch{label: label, kind: kindScan, begin: 0, end: nb, chunk: chunk, body: pass(true)}, true)
+	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: nb, Chunk: chunk, Body: pass(true)}, true)
 	return prefix[nb]
 }
