@@ -145,6 +145,22 @@ func (p MDRangePolicy) WithChunk(n int) MDRangePolicy { p.chunk = n; return p }
 // On returns p running on the instance s.
 func (p MDRangePolicy) On(s ExecutionSpace) MDRangePolicy { p.space = s; return p }
 
+// Lower returns a copy of the policy's lower bounds.
+func (p MDRangePolicy) Lower() []int { return append([]int(nil), p.lower...) }
+
+// Upper returns a copy of the policy's upper bounds (exclusive).
+func (p MDRangePolicy) Upper() []int { return append([]int(nil), p.upper...) }
+
+// Tiles returns a copy of the tile sizes given to Tile (nil when none
+// was given; a 0 lets the pattern choose).
+func (p MDRangePolicy) Tiles() []int { return append([]int(nil), p.tile...) }
+
+// Iteration returns the outer and inner iteration orders given to Order.
+func (p MDRangePolicy) Iteration() (outer, inner Iterate) { return p.outer, p.inner }
+
+// Space returns the instance given to On, or nil for the default one.
+func (p MDRangePolicy) Space() ExecutionSpace { return p.space }
+
 // Rank returns len(lower) of the policy.
 func (p MDRangePolicy) Rank() int { return len(p.lower) }
 

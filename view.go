@@ -369,3 +369,51 @@ func Must[V any](v V, err error) V {
 	}
 	return v
 }
+
+// A Description is what a backend needs to run device code over a view:
+// where its elements start, its shape, and what the code may do with them.
+// Describe returns one.
+type Description struct {
+	// Label is the view's label; Space its memory space; Allocation the
+	// record it holds (nil for an unmanaged host view).
+	Label      string
+	Space      MemorySpace
+	Allocation *Allocation
+	// Addr is the address of the view's origin (the element at index 0 in
+	// every dimension) in Space, for memory outside the Go heap; 0 for Go
+	// memory, whose elements Host points at instead.
+	Addr uintptr
+	Host unsafe.Pointer
+	// Rank, Extents[:Rank] and Strides[:Rank] (in elements) give the
+	// shape; ElemSize the element's size in bytes.
+	Rank     int
+	Extents  [MaxRank]int
+	Strides  [MaxRank]int
+	ElemSize int
+	Layout   Layout
+	Traits   Trait
+	ReadOnly bool
+}
+
+// Describe returns the description of v: its origin, extents, strides,
+// element size and access rules, for a backend that runs code on it. The
+// caller checks Allocation.Released() before it uses Addr or Host: the
+// memory of a released view is gone.
+func Describe[T any](v View[T]) Description {
+	d := v.viewDesc()
+	s := Description{
+		Label: d.rec.Label(), Space: d.rec.Space(), Allocation: d.rec,
+		Rank: d.rank, Extents: d.ext, Strides: d.str, ElemSize: sizeOf[T](),
+		Layout: d.layout, Traits: d.traits, ReadOnly: d.flags&flagReadOnly != 0,
+	}
+	if s.Space == nil {
+		s.Space = HostSpace
+	}
+	if a := d.rec.Addr(); a != 0 {
+		s.Addr = a + uintptr(d.off*s.ElemSize)
+	}
+	if len(d.data) > 0 {
+		s.Host = unsafe.Pointer(&d.data[0])
+	}
+	return s
+}

@@ -29,6 +29,9 @@ type Device struct {
 
 	stagersMu sync.Mutex
 	stagers   []*stager
+
+	kernOnce sync.Once
+	kern     *deviceKernels // loaded loop bodies and their scratch memory
 }
 
 var (

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"unsafe"
@@ -83,6 +81,10 @@ type driver struct {
 	cuMemsetD2D8Async, cuMemsetD2D16Async, cuMemsetD2D32Async                    uintptr
 	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                         uintptr
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy             uintptr
+	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel        uintptr
+	cuFuncGetAttribute, cuEventElapsedTime, cuMemsetD2D32                        uintptr
+	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiate, cuGraphLaunch  uintptr
+	cuGraphExecDestroy, cuGraphDestroy                                           uintptr
 
 	version int
 }
@@ -117,6 +119,13 @@ func (d *driver) symbols() []struct {
 		{"cuStreamSynchronize", &d.cuStreamSynchronize},
 		{"cuEventCreate", &d.cuEventCreate}, {"cuEventRecord", &d.cuEventRecord},
 		{"cuEventSynchronize", &d.cuEventSynchronize}, {"cuEventDestroy_v2", &d.cuEventDestroy},
+		{"cuModuleLoadData", &d.cuModuleLoadData}, {"cuModuleUnload", &d.cuModuleUnload},
+		{"cuModuleGetFunction", &d.cuModuleGetFunction}, {"cuLaunchKernel", &d.cuLaunchKernel},
+		{"cuFuncGetAttribute", &d.cuFuncGetAttribute}, {"cuEventElapsedTime", &d.cuEventElapsedTime},
+		{"cuMemsetD2D32_v2", &d.cuMemsetD2D32},
+		{"cuStreamBeginCapture_v2", &d.cuStreamBeginCapture}, {"cuStreamEndCapture", &d.cuStreamEndCapture},
+		{"cuGraphInstantiateWithFlags", &d.cuGraphInstantiate}, {"cuGraphLaunch", &d.cuGraphLaunch},
+		{"cuGraphExecDestroy", &d.cuGraphExecDestroy}, {"cuGraphDestroy", &d.cuGraphDestroy},
 	}
 }
 
@@ -211,53 +220,6 @@ func Available() error {
 		return errors.New("cuda: the CUDA driver reports no device")
 	}
 	return nil
-}
-
-var (
-	nvrtcOnce sync.Once
-	nvrtcPath string
-	nvrtcH    uintptr
-	nvrtcErr  error
-)
-
-// NVRTC loads the NVRTC runtime compiler library, once, and returns its
-// path and handle. It is the loader for run-time compilation of kernels:
-// the package compiles none yet, so nothing here calls it, and a program
-// may call it to check that NVRTC can be found. It looks in $GOKKOS_CUDA_NVRTC when set, else in
-// /usr/local/cuda/lib64 (libnvrtc.so*, newest first) and then the plain
-// soname libnvrtc.so.
-func NVRTC() (path string, handle uintptr, err error) {
-	nvrtcOnce.Do(func() {
-		var cands []string
-		if p := os.Getenv(EnvNVRTC); p != "" {
-			cands = []string{p}
-		} else {
-			m, _ := filepath.Glob("/usr/local/cuda/lib64/libnvrtc.so*")
-			sort.Sort(sort.Reverse(sort.StringSlice(m)))
-			for _, f := range m {
-				if !strings.Contains(f, "builtins") && !strings.Contains(f, "alt") {
-					cands = append(cands, f)
-				}
-			}
-			if len(cands) == 0 {
-				cands = append(cands, "/usr/local/cuda/lib64/libnvrtc.so")
-			}
-			cands = append(cands, "libnvrtc.so")
-		}
-		nd := &NoDriverError{Library: "libnvrtc.so"}
-		for _, p := range cands {
-			h, err := purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-			if err != nil {
-				nd.Tried = append(nd.Tried, p)
-				nd.Reasons = append(nd.Reasons, err.Error())
-				continue
-			}
-			nvrtcPath, nvrtcH = p, h
-			return
-		}
-		nvrtcErr = nd
-	})
-	return nvrtcPath, nvrtcH, nvrtcErr
 }
 
 // cString reads a NUL-terminated C string at p (memory owned by the

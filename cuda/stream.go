@@ -38,6 +38,8 @@ type streamState struct {
 	submitMu sync.Mutex
 	errMu    sync.Mutex
 	workErr  error
+
+	scratch scratch // reductions' and scans' memory, allocated on first use
 }
 
 var _ backend.WorkQueue = (*Stream)(nil)
@@ -69,7 +71,14 @@ func (st *streamState) destroy() error {
 		return ErrReleased
 	}
 	st.released = true
-	return st.dev.call("cuStreamDestroy_v2", "", st.dev.drv.cuStreamDestroy, st.h)
+	err := st.dev.call("cuStreamDestroy_v2", "", st.dev.drv.cuStreamDestroy, st.h)
+	if st.scratch.dev != 0 {
+		if c, unlock, berr := st.dev.bind(); berr == nil {
+			st.scratch.free(c)
+			unlock()
+		}
+	}
+	return err
 }
 
 // acquire read-locks the stream for one operation and returns its handle;
