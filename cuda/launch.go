@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -109,26 +110,14 @@ func compileOptions(target string, noFMAD bool) []string {
 
 // compileFor compiles the kernel of sig around body for a device of
 // compute capability sm, through the caches. driverVersion enters the
-// disk cache's key.
+// disk cache's key. A compile error names label and shows body.
 func compileFor(sig *kernelSig, body, label string, sm int, noFMAD bool, driverVersion int) (compiled, error) {
-	l, err := loadNVRTC()
-	if err != nil {
-		return compiled{}, fmt.Errorf("cuda: %q: compiling a loop body needs NVRTC: %w", label, err)
+	c, err := compileSource(generate(sig, body, label), label, sm, noFMAD, driverVersion)
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		ce.Body = body
 	}
-	src := generate(sig, body, label)
-	target, ptx := l.archOption(sm)
-	opts := compileOptions(target, noFMAD)
-	key := cacheKey(src, opts, l.major, l.minor, driverVersion)
-	dir := CacheDir()
-	if c, ok := cacheLoad(dir, key); ok {
-		return c, nil
-	}
-	c, err := l.compile(src, opts, label, body, ptx)
-	if err != nil {
-		return compiled{}, err
-	}
-	cacheStore(dir, key, c)
-	return c, nil
+	return c, err
 }
 
 // kernels returns the device's kernel state.
@@ -162,6 +151,64 @@ func (dev *Device) load(sig *kernelSig, body, label string, noFMAD bool) (*progr
 	if err != nil {
 		return nil, err
 	}
+	return dev.loadImage(img, label, kernelNames[sig.pattern])
+}
+
+// rawProgram returns the loaded program of a whole CUDA source written by
+// the package itself (copy and fill kernels, benchmark baselines), with
+// the entry points names (extern "C"), compiling it on first use through
+// the same caches as loop bodies.
+func (dev *Device) rawProgram(label, src string, names []string) (*program, error) {
+	if len(names) > len(program{}.fns) {
+		return nil, fmt.Errorf("cuda: %q: %d entry points; a program has at most %d", label, len(names), len(program{}.fns))
+	}
+	k := dev.kernels()
+	key := "raw\x00" + src
+	k.mu.RLock()
+	e := k.progs[key]
+	k.mu.RUnlock()
+	if e == nil {
+		k.mu.Lock()
+		if e = k.progs[key]; e == nil {
+			e = &progEntry{}
+			k.progs[key] = e
+		}
+		k.mu.Unlock()
+	}
+	e.once.Do(func() {
+		img, err := compileSource(src, label, dev.computeCapability(), false, dev.drv.version)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.p, e.err = dev.loadImage(img, label, names)
+	})
+	return e.p, e.err
+}
+
+// compileSource compiles a whole source through the caches.
+func compileSource(src, label string, sm int, noFMAD bool, driverVersion int) (compiled, error) {
+	l, err := loadNVRTC()
+	if err != nil {
+		return compiled{}, fmt.Errorf("cuda: %q: compiling a kernel needs NVRTC: %w", label, err)
+	}
+	target, ptx := l.archOption(sm)
+	opts := compileOptions(target, noFMAD)
+	key := cacheKey(src, opts, l.major, l.minor, driverVersion)
+	dir := CacheDir()
+	if c, ok := cacheLoad(dir, key); ok {
+		return c, nil
+	}
+	c, err := l.compile(src, opts, label, "", ptx)
+	if err != nil {
+		return compiled{}, err
+	}
+	cacheStore(dir, key, c)
+	return c, nil
+}
+
+// loadImage loads a compiled image on the device and looks up names.
+func (dev *Device) loadImage(img compiled, label string, names []string) (*program, error) {
 	c, unlock, err := dev.bind()
 	if err != nil {
 		return nil, err
@@ -173,7 +220,7 @@ func (dev *Device) load(sig *kernelSig, body, label string, noFMAD bool) (*progr
 		return nil, err
 	}
 	runtime.KeepAlive(img.image)
-	for k, name := range kernelNames[sig.pattern] {
+	for k, name := range names {
 		cname := cstr(name)
 		if err := c.do("cuModuleGetFunction", label, d.cuModuleGetFunction, uintptr(unsafe.Pointer(&p.fns[k])), p.mod, uintptr(unsafe.Pointer(&cname[0]))); err != nil {
 			return nil, err
