@@ -116,6 +116,7 @@ func compileFor(sig *kernelSig, body, label string, sm int, noFMAD bool, driverV
 	var ce *CompileError
 	if errors.As(err, &ce) {
 		ce.Body = body
+		ce.Bindings = describeBindings(sig)
 	}
 	return c, err
 }
@@ -312,6 +313,33 @@ func (c ctxCall) report(label string, rep uintptr, views []viewArg) error {
 		e.Index = append(e.Index, int(int64(w[3+r])))
 	}
 	return e
+}
+
+// describeBindings says what the body can name, for compile errors.
+func describeBindings(sig *kernelSig) string {
+	var parts []string
+	idx := strings.Join(indexNames(sig.rank), ", ")
+	parts = append(parts, "indices "+idx)
+	if sig.pattern != patFor {
+		parts = append(parts, "acc ("+sig.value.ctype+")")
+	}
+	if sig.pattern == patScan {
+		parts = append(parts, "final (bool)")
+	}
+	for _, v := range sig.views {
+		mode := ""
+		switch {
+		case v.readOnly:
+			mode = ", read-only"
+		case v.atomic:
+			mode = ", atomic"
+		}
+		parts = append(parts, fmt.Sprintf("view %s (%s, rank %d%s)", v.name, v.elem, v.rank, mode))
+	}
+	for _, s := range sig.scalars {
+		parts = append(parts, fmt.Sprintf("scalar %s (%s)", s.name, s.elem))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // describeSig is a short human description of a signature, for tests and

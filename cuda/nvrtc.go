@@ -194,6 +194,10 @@ type CompileError struct {
 	Label string // the kernel's label
 	Log   string // NVRTC's log, its line numbers those of the body
 	Body  string // the body as given
+	// Bindings lists what the body can name: the indices, the
+	// accumulator, and each view (element type, rank, read-only or
+	// atomic) and scalar.
+	Bindings string
 }
 
 // ErrCompile is matched (errors.Is) by every *CompileError.
@@ -202,6 +206,9 @@ var ErrCompile = errors.New("cuda: loop body does not compile")
 func (e *CompileError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cuda: loop body of %q does not compile:\n%s", e.Label, strings.TrimRight(e.Log, "\n"))
+	if e.Bindings != "" {
+		b.WriteString("\nthe body sees: " + e.Bindings)
+	}
 	if e.Body != "" {
 		b.WriteString("\nthe body:\n")
 		for i, line := range strings.Split(strings.TrimRight(e.Body, "\n"), "\n") {
