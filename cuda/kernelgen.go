@@ -408,11 +408,11 @@ func generate(sig *kernelSig, body, label string) string {
 func writeMDLoops(b *strings.Builder, sig *kernelSig, idx []string, inner string) {
 	r := sig.rank
 	f0, f1 := sig.order[0], sig.order[1]
-	fmt.Fprintf(b, "\tconst gk_idx gk_nbx = (r.hi[%d] - r.lo[%d] + blockDim.x - 1) / blockDim.x;\n", f0, f0)
-	fmt.Fprintf(b, "\tconst gk_idx gk_nby = (r.hi[%d] - r.lo[%d] + blockDim.y - 1) / blockDim.y;\n", f1, f1)
+	fmt.Fprintf(b, "\tconst gk_idx gk_nbx = (gk_r.hi[%d] - gk_r.lo[%d] + blockDim.x - 1) / blockDim.x;\n", f0, f0)
+	fmt.Fprintf(b, "\tconst gk_idx gk_nby = (gk_r.hi[%d] - gk_r.lo[%d] + blockDim.y - 1) / blockDim.y;\n", f1, f1)
 	b.WriteString("\tgk_idx gk_nz = 1;\n")
 	for k := 2; k < r; k++ {
-		fmt.Fprintf(b, "\tgk_nz *= r.hi[%d] - r.lo[%d];\n", sig.order[k], sig.order[k])
+		fmt.Fprintf(b, "\tgk_nz *= gk_r.hi[%d] - gk_r.lo[%d];\n", sig.order[k], sig.order[k])
 	}
 	b.WriteString("\tfor (gk_idx gk_z = blockIdx.z; gk_z < gk_nz; gk_z += gridDim.z) {\n")
 	if r > 2 {
@@ -420,17 +420,17 @@ func writeMDLoops(b *strings.Builder, sig *kernelSig, idx []string, inner string
 	}
 	for k := 2; k < r; k++ {
 		d := sig.order[k]
-		fmt.Fprintf(b, "\t\tconst gk_idx %s = r.lo[%d] + gk_rem %% (r.hi[%d] - r.lo[%d]);\n", idx[d], d, d, d)
+		fmt.Fprintf(b, "\t\tconst gk_idx %s = gk_r.lo[%d] + gk_rem %% (gk_r.hi[%d] - gk_r.lo[%d]);\n", idx[d], d, d, d)
 		if k < r-1 {
-			fmt.Fprintf(b, "\t\tgk_rem /= r.hi[%d] - r.lo[%d];\n", d, d)
+			fmt.Fprintf(b, "\t\tgk_rem /= gk_r.hi[%d] - gk_r.lo[%d];\n", d, d)
 		}
 	}
 	b.WriteString("\t\tfor (gk_idx gk_by = blockIdx.y; gk_by < gk_nby; gk_by += gridDim.y) {\n")
-	fmt.Fprintf(b, "\t\t\tconst gk_idx %s = r.lo[%d] + gk_by * (gk_idx)blockDim.y + (gk_idx)threadIdx.y;\n", idx[f1], f1)
-	fmt.Fprintf(b, "\t\t\tif (%s >= r.hi[%d]) continue;\n", idx[f1], f1)
+	fmt.Fprintf(b, "\t\t\tconst gk_idx %s = gk_r.lo[%d] + gk_by * (gk_idx)blockDim.y + (gk_idx)threadIdx.y;\n", idx[f1], f1)
+	fmt.Fprintf(b, "\t\t\tif (%s >= gk_r.hi[%d]) continue;\n", idx[f1], f1)
 	b.WriteString("\t\t\tfor (gk_idx gk_bx = blockIdx.x; gk_bx < gk_nbx; gk_bx += gridDim.x) {\n")
-	fmt.Fprintf(b, "\t\t\t\tconst gk_idx %s = r.lo[%d] + gk_bx * (gk_idx)blockDim.x + (gk_idx)threadIdx.x;\n", idx[f0], f0)
-	fmt.Fprintf(b, "\t\t\t\tif (%s < r.hi[%d]) %s\n", idx[f0], f0, inner)
+	fmt.Fprintf(b, "\t\t\t\tconst gk_idx %s = gk_r.lo[%d] + gk_bx * (gk_idx)blockDim.x + (gk_idx)threadIdx.x;\n", idx[f0], f0)
+	fmt.Fprintf(b, "\t\t\t\tif (%s < gk_r.hi[%d]) %s\n", idx[f0], f0, inner)
 	b.WriteString("\t\t\t}\n\t\t}\n\t}\n")
 }
 
@@ -443,7 +443,7 @@ func writeFor(b *strings.Builder, sig *kernelSig, idx []string, bindParams, bind
 		return
 	}
 	fmt.Fprintf(b, "struct gk_box { gk_idx lo[%d]; gk_idx hi[%d]; };\n", sig.rank, sig.rank)
-	fmt.Fprintf(b, "extern \"C\" __global__ void gk_for(const gk_box r%s) {\n", bindParams)
+	fmt.Fprintf(b, "extern \"C\" __global__ void gk_for(const gk_box gk_r%s) {\n", bindParams)
 	writeMDLoops(b, sig, idx, fmt.Sprintf("gk_body(%s%s);", strings.Join(idx, ", "), bindArgs))
 	b.WriteString("}\n")
 }
@@ -494,12 +494,12 @@ func writeReduce(b *strings.Builder, sig *kernelSig, idx []string, bindParams, b
 		return
 	}
 	fmt.Fprintf(b, "struct gk_box { gk_idx lo[%d]; gk_idx hi[%d]; };\n", sig.rank, sig.rank)
-	fmt.Fprintf(b, "extern \"C\" __global__ void gk_reduce_blocks(const gk_box r, gk_value* gk_partial%s) {\n", bindParams)
+	fmt.Fprintf(b, "extern \"C\" __global__ void gk_reduce_blocks(const gk_box gk_r, gk_value* gk_partial%s) {\n", bindParams)
 	b.WriteString("\tgk_value acc; gk_init(acc);\n")
 	writeMDLoops(b, sig, idx, fmt.Sprintf("gk_body(%s, acc%s);", strings.Join(idx, ", "), bindArgs))
-	b.WriteString("\tconst int t = threadIdx.x + blockDim.x * threadIdx.y;\n")
-	b.WriteString("\tgk_block_reduce(acc, t, blockDim.x * blockDim.y);\n")
-	b.WriteString("\tif (t == 0) gk_partial[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = acc;\n}\n")
+	b.WriteString("\tconst int gk_t = threadIdx.x + blockDim.x * threadIdx.y;\n")
+	b.WriteString("\tgk_block_reduce(acc, gk_t, blockDim.x * blockDim.y);\n")
+	b.WriteString("\tif (gk_t == 0) gk_partial[blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)] = acc;\n}\n")
 }
 
 // The scan runs in three kernels over a fixed grid: each block reduces its
@@ -539,9 +539,9 @@ func writeScan(b *strings.Builder, bindParams, bindArgs string) {
 	b.WriteString(scanKernels)
 	fmt.Fprintf(b, "extern \"C\" __global__ void gk_scan_blocks(const gk_idx gk_begin, const gk_idx gk_end, const gk_idx gk_chunk, gk_value* gk_partial%s) {\n", bindParams)
 	b.WriteString("\tgk_value acc; gk_init(acc);\n")
-	b.WriteString("\tconst gk_idx lo = gk_begin + (gk_idx)blockIdx.x * gk_chunk;\n")
-	b.WriteString("\tconst gk_idx hi = min(gk_end, lo + gk_chunk);\n")
-	b.WriteString("\tfor (gk_idx i = lo + threadIdx.x; i < hi; i += blockDim.x)\n")
+	b.WriteString("\tconst gk_idx gk_lo = gk_begin + (gk_idx)blockIdx.x * gk_chunk;\n")
+	b.WriteString("\tconst gk_idx gk_hi = min(gk_end, gk_lo + gk_chunk);\n")
+	b.WriteString("\tfor (gk_idx i = gk_lo + threadIdx.x; i < gk_hi; i += blockDim.x)\n")
 	fmt.Fprintf(b, "\t\tgk_body(i, acc, false%s);\n", bindArgs)
 	b.WriteString("\tgk_block_reduce(acc, threadIdx.x, blockDim.x);\n")
 	b.WriteString("\tif (threadIdx.x == 0) gk_partial[blockIdx.x] = acc;\n}\n")
@@ -561,15 +561,15 @@ func writeScan(b *strings.Builder, bindParams, bindArgs string) {
 }
 `)
 	fmt.Fprintf(b, "extern \"C\" __global__ void gk_scan_final(const gk_idx gk_begin, const gk_idx gk_end, const gk_idx gk_chunk, const gk_value* gk_partial%s) {\n", bindParams)
-	b.WriteString("\tgk_value carry = gk_partial[blockIdx.x];\n")
-	b.WriteString("\tconst gk_idx lo = gk_begin + (gk_idx)blockIdx.x * gk_chunk;\n")
-	b.WriteString("\tconst gk_idx hi = min(gk_end, lo + gk_chunk);\n")
-	b.WriteString("\tfor (gk_idx base = lo; base < hi; base += blockDim.x) {\n")
-	b.WriteString("\t\tconst gk_idx i = base + threadIdx.x;\n")
-	b.WriteString("\t\tgk_value v; gk_init(v);\n")
-	fmt.Fprintf(b, "\t\tif (i < hi) gk_body(i, v, false%s);\n", bindArgs)
-	b.WriteString("\t\tgk_value sum;\n\t\tgk_value x = gk_block_scan(v, sum);\n")
-	b.WriteString("\t\tgk_value acc = carry; gk_join(acc, x);\n")
-	fmt.Fprintf(b, "\t\tif (i < hi) gk_body(i, acc, true%s);\n", bindArgs)
-	b.WriteString("\t\tgk_join(carry, sum);\n\t\t__syncthreads();\n\t}\n}\n")
+	b.WriteString("\tgk_value gk_carry = gk_partial[blockIdx.x];\n")
+	b.WriteString("\tconst gk_idx gk_lo = gk_begin + (gk_idx)blockIdx.x * gk_chunk;\n")
+	b.WriteString("\tconst gk_idx gk_hi = min(gk_end, gk_lo + gk_chunk);\n")
+	b.WriteString("\tfor (gk_idx gk_base = gk_lo; gk_base < gk_hi; gk_base += blockDim.x) {\n")
+	b.WriteString("\t\tconst gk_idx i = gk_base + threadIdx.x;\n")
+	b.WriteString("\t\tgk_value gk_v; gk_init(gk_v);\n")
+	fmt.Fprintf(b, "\t\tif (i < gk_hi) gk_body(i, gk_v, false%s);\n", bindArgs)
+	b.WriteString("\t\tgk_value gk_sum;\n\t\tgk_value gk_x = gk_block_scan(gk_v, gk_sum);\n")
+	b.WriteString("\t\tgk_value acc = gk_carry; gk_join(acc, gk_x);\n")
+	fmt.Fprintf(b, "\t\tif (i < gk_hi) gk_body(i, acc, true%s);\n", bindArgs)
+	b.WriteString("\t\tgk_join(gk_carry, gk_sum);\n\t\t__syncthreads();\n\t}\n}\n")
 }

@@ -142,3 +142,37 @@ func TestCompileErrorNamesBodyLines(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingNamesDoNotCollide compiles every pattern with bindings named
+// like short locals, which the generated code must not shadow.
+func TestBindingNamesDoNotCollide(t *testing.T) {
+	requireNVRTC(t)
+	names := []string{"lo", "hi", "r", "t", "v", "x", "sum", "carry", "base", "n", "k", "step", "partial", "out", "begin", "end", "chunk", "lane", "warp", "w", "o", "d"}
+	for _, pat := range []patternKind{patFor, patReduce, patScan} {
+		for _, rank := range []int{1, 3} {
+			if pat == patScan && rank > 1 {
+				continue
+			}
+			sig := kernelSig{pattern: pat, rank: rank, value: Sum[int64]().value}
+			for k := range rank {
+				sig.order[k] = k
+			}
+			idx := strings.Join(indexNames(rank), ", ")
+			var uses []string
+			for _, n := range names {
+				sig.views = append(sig.views, viewSig{name: n, elem: elemInt64, rank: rank, unit: 0})
+				switch pat {
+				case patFor:
+					uses = append(uses, fmt.Sprintf("%s(%s) += 1;", n, idx))
+				case patReduce:
+					uses = append(uses, fmt.Sprintf("acc += %s(%s);", n, idx))
+				default:
+					uses = append(uses, fmt.Sprintf("acc += %s(%s); if (final) %s(%s) = acc;", n, idx, n, idx))
+				}
+			}
+			if err := compileOnly(t, &sig, strings.Join(uses, "\n")); err != nil {
+				t.Errorf("%v rank %d: %v", pat, rank, err)
+			}
+		}
+	}
+}

@@ -157,7 +157,11 @@ func TestParallelForMD(t *testing.T) {
 						before := map[string]float64{}
 						eachIndex(make([]int, r), ext, func(idx []int) { before[fmt.Sprint(idx)] = *at(c.hostSub, idx) })
 						idx := strings.Join([]string{"i0", "i1", "i2", "i3", "i4", "i5"}[:r], ", ")
-						body := fmt.Sprintf("c(%s) = a(i0) * %s + c(%s);", idx, strings.Join(strings.Split(idx, ", "), " * 2 + "), idx)
+						f := "i0"
+						for d := 1; d < r; d++ {
+							f = fmt.Sprintf("(%s * 2 + i%d)", f, d)
+						}
+						body := fmt.Sprintf("c(%s) = a(i0) * %s + c(%s);", idx, f, idx)
 						pol := kokkos.MDRange(lo, hi).Order(kokkos.IterateDefault, it).Tile(append([]int{16, 4}, make([]int, r-2)...)...)
 						if err := cuda.ParallelFor("md", pol, body, cuda.Bind("c", c.devSub), cuda.Bind("a", a.dev), cuda.FMAD(false)); err != nil {
 							t.Fatal(err)
