@@ -34,6 +34,9 @@ var allElems = []elemType{elemFloat32, elemFloat64, elemInt32, elemInt64, elemUi
 // TestGeneratedKernelsCompile compiles the kernel of every pattern, rank,
 // layout, element type and access mode with NVRTC.
 func TestGeneratedKernelsCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles about 200 kernels; runs without -short")
+	}
 	requireNVRTC(t)
 	type tc struct {
 		name string

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs NVRTC (CUDA 11.8, from Debian's non-free component) into a
+# private folder, without touching the machine's package sources, and
+# prints the path of libnvrtc.so. NVRTC compiles CUDA C to sm_90 cubins on
+# a machine without a GPU, so the tests compile every generated kernel.
+#
+# The packages are pinned by file name and SHA-256. The folder is
+# $GOKKOS_CI_CACHE/nvrtc-<version>, by default under the user's cache.
+set -euo pipefail
+version=11.8.89~11.8.0-5~deb12u1
+pool=http://deb.debian.org/debian/pool/non-free/n/nvidia-cuda-toolkit
+debs=(
+	"libnvrtc11.2_${version}_amd64.deb 051b70a3d8737eae470b4158e234cf112c803f631b2c77ae60a24a1146309c22"
+	"libnvrtc-builtins11.8_${version}_amd64.deb e446e112c304b86a35925bea6a3991a866a29736fac261adb218ec29efb49bb8"
+)
+root=${GOKKOS_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gokkos-ci}/nvrtc-${version//\~/-}
+lib=$root/usr/lib/x86_64-linux-gnu/libnvrtc.so.11.2
+if [ ! -f "$lib" ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	for d in "${debs[@]}"; do
+		set -- $d
+		go run "$(dirname "$0")/fetch.go" "$pool/${1//\~/%7E}" "$2" "$tmp/$1" >&2
+		if command -v dpkg-deb >/dev/null; then
+			dpkg-deb -x "$tmp/$1" "$tmp/root"
+		else
+			(cd "$tmp" && ar x "$1" && mkdir -p root && tar -xf data.tar.* -C root && rm -f data.tar.* control.tar.* debian-binary)
+		fi
+	done
+	mkdir -p "$(dirname "$root")"
+	rm -rf "$root"
+	mv "$tmp/root" "$root"
+fi
+echo "$lib"
