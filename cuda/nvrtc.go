@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -36,6 +37,9 @@ type nvrtcLib struct {
 	cubinSize, getCubin, ptxSize, getPTX                     uintptr
 	numArchs, archs                                          uintptr // 0 before CUDA 11.2
 }
+
+// nvrtcCompiles counts NVRTC compilations, for the cache's tests.
+var nvrtcCompiles atomic.Int64
 
 var (
 	nvrtcOnce sync.Once
@@ -231,6 +235,7 @@ var logLine = regexp.MustCompile(`(?m)^(` + regexp.QuoteMeta(bodyFile) + `|kerne
 // a *CompileError carrying label and body; the log's lines about the body
 // read "body line N:", those about generated code keep kernel.cu's numbers.
 func (l *nvrtcLib) compile(src string, opts []string, label, body string, wantPTX bool) (compiled, error) {
+	nvrtcCompiles.Add(1)
 	csrc := cstr(src)
 	cname := cstr("kernel.cu")
 	var prog uintptr
