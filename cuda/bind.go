@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
@@ -171,16 +172,14 @@ func collect(label string, args []Arg) (*argSet, int, error) {
 	if len(s.errs) > 0 {
 		return nil, 0, fmt.Errorf("cuda: %q: %w", label, errors.Join(s.errs...))
 	}
-	seen := map[string]bool{}
 	dev := -1
 	for _, v := range s.views {
 		if why := checkName(v.name); why != "" {
 			return nil, 0, fmt.Errorf("%w: %q: view %q: %s", ErrBinding, label, v.d.Label, why)
 		}
-		if seen[v.name] {
+		if s.boundTwice(v.name) {
 			return nil, 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, v.name)
 		}
-		seen[v.name] = true
 		if v.d.Allocation != nil && v.d.Allocation.Released() {
 			return nil, 0, fmt.Errorf("%w: %q: view %s (label %q) was released: %w", ErrBinding, label, v.name, v.d.Label, kokkos.ErrReleased)
 		}
@@ -198,12 +197,27 @@ func collect(label string, args []Arg) (*argSet, int, error) {
 		if why := checkName(sc.name); why != "" {
 			return nil, 0, fmt.Errorf("%w: %q: scalar: %s", ErrBinding, label, why)
 		}
-		if seen[sc.name] {
+		if s.boundTwice(sc.name) {
 			return nil, 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, sc.name)
 		}
-		seen[sc.name] = true
 	}
 	return s, dev, nil
+}
+
+// boundTwice reports whether more than one view or scalar is named name.
+func (s *argSet) boundTwice(name string) bool {
+	n := 0
+	for _, v := range s.views {
+		if v.name == name {
+			n++
+		}
+	}
+	for _, sc := range s.scalars {
+		if sc.name == name {
+			n++
+		}
+	}
+	return n > 1
 }
 
 // viewSigOf returns the code-generation signature of a bound view.
@@ -257,6 +271,7 @@ type paramBuf struct {
 	n    int // bytes used
 	k    int // arguments written
 	over bool
+	pin  runtime.Pinner // holds the buffer in place while the driver reads it
 }
 
 func (p *paramBuf) reset() { p.n, p.k, p.over = 0, 0, false }

@@ -279,7 +279,7 @@ var launchPool = sync.Pool{New: func() any { return &launchBuf{key: make([]byte,
 // launch queues fn on stream h with grid and block and the arguments in p;
 // c is bound to the stream's device.
 func (c ctxCall) launch(label string, fn uintptr, grid, block [3]int, h uintptr, p *paramBuf) error {
-	var pin runtime.Pinner
+	pin := &p.pin
 	pin.Pin(p)
 	r, _, _ := purego.SyscallN(c.dev.drv.cuLaunchKernel, fn,
 		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
