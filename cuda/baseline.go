@@ -1,12 +1,15 @@
 package cuda
 
 import (
+	"runtime"
 	"unsafe"
+
+	"github.com/ebitengine/purego"
 
 	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
-// The driver's own copies, without the package's block lookup and staging:
+// The driver's own copies and bare kernel launches, without the package's block lookup and staging:
 // the baselines of the benchmarks, out of the public API. The benchmark
 // command reaches them through package internal/cudabaseline, the package's
 // own benchmarks directly.
@@ -14,6 +17,7 @@ func init() {
 	cudabaseline.Copy = driverCopy
 	cudabaseline.CopyFromHost = driverCopyFromHost
 	cudabaseline.CopyToHost = driverCopyToHost
+	cudabaseline.Kernels = rawKernels
 }
 
 // driverCopy is the driver's own synchronous copy (cuMemcpy, then
@@ -61,4 +65,60 @@ func driverCopyToHost(dst []byte, src uintptr) error {
 		return err
 	}
 	return dev.call("cuMemcpyDtoH_v2", "", dev.drv.cuMemcpyDtoH, uintptr(unsafe.Pointer(&dst[0])), src, uintptr(len(dst)))
+}
+
+// rawKernels is cudabaseline.Kernels: src is compiled through the disk
+// cache like the package's kernels, then loaded into its own module, and
+// the returned launch calls cuLaunchKernel with the caller's parameters
+// and nothing more.
+func rawKernels(src string, names []string) (launch func(k int, grid, block [3]int, params ...uintptr) error, sync func() error, err error) {
+	dev, err := GetDevice(0)
+	if err != nil {
+		return nil, nil, err
+	}
+	const label = "baseline"
+	img, err := compileSource(src, label, dev.computeCapability(), false, dev.drv.version)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, unlock, err := dev.bind()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
+	d := dev.drv
+	var mod uintptr
+	if err := c.do("cuModuleLoadData", label, d.cuModuleLoadData, uintptr(unsafe.Pointer(&mod)), uintptr(unsafe.Pointer(&img.image[0]))); err != nil {
+		return nil, nil, err
+	}
+	runtime.KeepAlive(img.image)
+	fns := make([]uintptr, len(names))
+	for k, name := range names {
+		cname := cstr(name)
+		if err := c.do("cuModuleGetFunction", label, d.cuModuleGetFunction, uintptr(unsafe.Pointer(&fns[k])), mod, uintptr(unsafe.Pointer(&cname[0]))); err != nil {
+			return nil, nil, err
+		}
+	}
+	launch = func(k int, grid, block [3]int, params ...uintptr) error {
+		var pp uintptr
+		if len(params) > 0 {
+			pp = uintptr(unsafe.Pointer(&params[0]))
+		}
+		runtime.LockOSThread()
+		r, _, _ := purego.SyscallN(d.cuCtxSetCurrent, dev.ctx)
+		if r == 0 {
+			r, _, _ = purego.SyscallN(d.cuLaunchKernel, fns[k],
+				uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
+				uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
+				0, 0, pp, 0)
+		}
+		runtime.UnlockOSThread()
+		runtime.KeepAlive(params)
+		if r != 0 {
+			return d.err("cuLaunchKernel", r, label, names[k])
+		}
+		return nil
+	}
+	sync = func() error { return dev.call("cuCtxSynchronize", label, d.cuCtxSynchronize) }
+	return launch, sync, nil
 }

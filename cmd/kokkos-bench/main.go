@@ -59,6 +59,9 @@ var suites []suite
 func register(s suite) { suites = append(suites, s) }
 
 func main() {
+	if os.Getenv(envLoadProbe) != "" {
+		os.Exit(cudaLoadProbe())
+	}
 	var (
 		only     = flag.String("suite", "", "comma-separated suites to run (default: all)")
 		jsonOut  = flag.Bool("json", false, "print one JSON object per measure instead of a table")

@@ -1,0 +1,84 @@
+package cudabaseline
+
+// StreamSource holds the hand-written BabelStream kernels on double, one
+// thread per element (grid ⌈n/256⌉ × 256), as in BabelStream's CUDA
+// version, and its two-pass dot product: dot_partial on a fixed grid, each
+// block reducing its grid-strided products in shared memory (256 threads),
+// then dot_final, one block of 256 threads reducing the partials.
+const StreamSource = `
+#define TBSIZE 256
+extern "C" __global__ void stream_copy(const double *a, double *c, int n) {
+	const int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) c[i] = a[i];
+}
+extern "C" __global__ void stream_mul(double *b, const double *c, double scalar, int n) {
+	const int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) b[i] = scalar * c[i];
+}
+extern "C" __global__ void stream_add(const double *a, const double *b, double *c, int n) {
+	const int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) c[i] = a[i] + b[i];
+}
+extern "C" __global__ void stream_triad(double *a, const double *b, const double *c, double scalar, int n) {
+	const int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) a[i] = b[i] + scalar * c[i];
+}
+extern "C" __global__ void dot_partial(const double *a, const double *b, double *partial, int n) {
+	__shared__ double tb[TBSIZE];
+	double s = 0;
+	for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += a[i] * b[i];
+	tb[threadIdx.x] = s;
+	for (int off = blockDim.x / 2; off > 0; off /= 2) {
+		__syncthreads();
+		if (threadIdx.x < off) tb[threadIdx.x] += tb[threadIdx.x + off];
+	}
+	if (threadIdx.x == 0) partial[blockIdx.x] = tb[0];
+}
+extern "C" __global__ void dot_final(const double *partial, int m, double *out) {
+	__shared__ double tb[TBSIZE];
+	double s = 0;
+	for (int i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
+	tb[threadIdx.x] = s;
+	for (int off = blockDim.x / 2; off > 0; off /= 2) {
+		__syncthreads();
+		if (threadIdx.x < off) tb[threadIdx.x] += tb[threadIdx.x + off];
+	}
+	if (threadIdx.x == 0) *out = tb[0];
+}
+`
+
+// StreamNames are StreamSource's entry points, in the order of the
+// constants below.
+var StreamNames = []string{"stream_copy", "stream_mul", "stream_add", "stream_triad", "dot_partial", "dot_final"}
+
+// Indices of StreamNames.
+const (
+	StreamCopy = iota
+	StreamMul
+	StreamAdd
+	StreamTriad
+	DotPartial
+	DotFinal
+)
+
+// OuterSource holds the View example's SetC by hand, c(i0, i1) = a(i0) *
+// b(i1) into a LayoutLeft array (c[i0 + i1*n0]) on a 2-D grid of blocks of
+// (32, 8) threads, and an empty kernel, whose launches measure the
+// driver's own launch latency.
+const OuterSource = `
+extern "C" __global__ void set_c(const double *a, const double *b, double *c, int n0, int n1) {
+	const int i0 = blockIdx.x * blockDim.x + threadIdx.x;
+	const int i1 = blockIdx.y * blockDim.y + threadIdx.y;
+	if (i0 < n0 && i1 < n1) c[i0 + (size_t)i1 * n0] = a[i0] * b[i1];
+}
+extern "C" __global__ void empty() {}
+`
+
+// OuterNames are OuterSource's entry points.
+var OuterNames = []string{"set_c", "empty"}
+
+// Indices of OuterNames.
+const (
+	OuterSetC = iota
+	OuterEmpty
+)
