@@ -161,47 +161,46 @@ func deviceOf(s kokkos.MemorySpace) (int, bool) {
 // collect sorts args out and checks them for pattern label: names, types,
 // spaces and liveness. It returns the device ordinal the views live on (-1
 // when no view is bound).
-func collect(label string, args []Arg) (*argSet, int, error) {
-	s := &argSet{}
+func collect(s *argSet, label string, args []Arg) (int, error) {
 	for _, a := range args {
 		if a == nil {
-			return nil, 0, fmt.Errorf("%w: %q: a nil argument", ErrBinding, label)
+			return 0, fmt.Errorf("%w: %q: a nil argument", ErrBinding, label)
 		}
 		a.apply(s)
 	}
 	if len(s.errs) > 0 {
-		return nil, 0, fmt.Errorf("cuda: %q: %w", label, errors.Join(s.errs...))
+		return 0, fmt.Errorf("cuda: %q: %w", label, errors.Join(s.errs...))
 	}
 	dev := -1
 	for _, v := range s.views {
 		if why := checkName(v.name); why != "" {
-			return nil, 0, fmt.Errorf("%w: %q: view %q: %s", ErrBinding, label, v.d.Label, why)
+			return 0, fmt.Errorf("%w: %q: view %q: %s", ErrBinding, label, v.d.Label, why)
 		}
 		if s.boundTwice(v.name) {
-			return nil, 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, v.name)
+			return 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, v.name)
 		}
 		if v.d.Allocation != nil && v.d.Allocation.Released() {
-			return nil, 0, fmt.Errorf("%w: %q: view %s (label %q) was released: %w", ErrBinding, label, v.name, v.d.Label, kokkos.ErrReleased)
+			return 0, fmt.Errorf("%w: %q: view %s (label %q) was released: %w", ErrBinding, label, v.name, v.d.Label, kokkos.ErrReleased)
 		}
 		o, ok := deviceOf(v.d.Space)
 		if !ok {
-			return nil, 0, fmt.Errorf("%w: %q: view %s (label %q) is in %s, which the GPU cannot reach; "+
+			return 0, fmt.Errorf("%w: %q: view %s (label %q) is in %s, which the GPU cannot reach; "+
 				"make it in cuda.Space (or a mirror there) and DeepCopy the data to it", ErrBinding, label, v.name, v.d.Label, v.d.Space.Name())
 		}
 		if dev >= 0 && o != dev {
-			return nil, 0, fmt.Errorf("%w: %q: view %s (label %q) is on device %d, other views on device %d", ErrBinding, label, v.name, v.d.Label, o, dev)
+			return 0, fmt.Errorf("%w: %q: view %s (label %q) is on device %d, other views on device %d", ErrBinding, label, v.name, v.d.Label, o, dev)
 		}
 		dev = o
 	}
 	for _, sc := range s.scalars {
 		if why := checkName(sc.name); why != "" {
-			return nil, 0, fmt.Errorf("%w: %q: scalar: %s", ErrBinding, label, why)
+			return 0, fmt.Errorf("%w: %q: scalar: %s", ErrBinding, label, why)
 		}
 		if s.boundTwice(sc.name) {
-			return nil, 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, sc.name)
+			return 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, sc.name)
 		}
 	}
-	return s, dev, nil
+	return dev, nil
 }
 
 // boundTwice reports whether more than one view or scalar is named name.

@@ -401,15 +401,13 @@ func generate(sig *kernelSig, body, label string) string {
 	return b.String()
 }
 
-// writeMDLoops writes the loops of an MDRange over blocks: the fastest
-// dimension on threadIdx.x, the next on threadIdx.y, the others flattened
-// onto blockIdx.z, each loop striding by its grid dimension. inner is the
-// code run for each index inside the box.
+// writeMDLoops writes the loops of an MDRange: the fastest dimension on
+// threadIdx.x, the next on threadIdx.y, each a thread-stride loop over its
+// grid dimension; the other dimensions flattened onto blockIdx.z. inner is
+// the code run for each index inside the box.
 func writeMDLoops(b *strings.Builder, sig *kernelSig, idx []string, inner string) {
 	r := sig.rank
 	f0, f1 := sig.order[0], sig.order[1]
-	fmt.Fprintf(b, "\tconst gk_idx gk_nbx = (gk_r.hi[%d] - gk_r.lo[%d] + blockDim.x - 1) / blockDim.x;\n", f0, f0)
-	fmt.Fprintf(b, "\tconst gk_idx gk_nby = (gk_r.hi[%d] - gk_r.lo[%d] + blockDim.y - 1) / blockDim.y;\n", f1, f1)
 	b.WriteString("\tgk_idx gk_nz = 1;\n")
 	for k := 2; k < r; k++ {
 		fmt.Fprintf(b, "\tgk_nz *= gk_r.hi[%d] - gk_r.lo[%d];\n", sig.order[k], sig.order[k])
@@ -425,13 +423,11 @@ func writeMDLoops(b *strings.Builder, sig *kernelSig, idx []string, inner string
 			fmt.Fprintf(b, "\t\tgk_rem /= gk_r.hi[%d] - gk_r.lo[%d];\n", d, d)
 		}
 	}
-	b.WriteString("\t\tfor (gk_idx gk_by = blockIdx.y; gk_by < gk_nby; gk_by += gridDim.y) {\n")
-	fmt.Fprintf(b, "\t\t\tconst gk_idx %s = gk_r.lo[%d] + gk_by * (gk_idx)blockDim.y + (gk_idx)threadIdx.y;\n", idx[f1], f1)
-	fmt.Fprintf(b, "\t\t\tif (%s >= gk_r.hi[%d]) continue;\n", idx[f1], f1)
-	b.WriteString("\t\t\tfor (gk_idx gk_bx = blockIdx.x; gk_bx < gk_nbx; gk_bx += gridDim.x) {\n")
-	fmt.Fprintf(b, "\t\t\t\tconst gk_idx %s = gk_r.lo[%d] + gk_bx * (gk_idx)blockDim.x + (gk_idx)threadIdx.x;\n", idx[f0], f0)
-	fmt.Fprintf(b, "\t\t\t\tif (%s < gk_r.hi[%d]) %s\n", idx[f0], f0, inner)
-	b.WriteString("\t\t\t}\n\t\t}\n\t}\n")
+	fmt.Fprintf(b, "\t\tfor (gk_idx %s = gk_r.lo[%d] + (gk_idx)blockIdx.y * blockDim.y + threadIdx.y; %s < gk_r.hi[%d]; %s += (gk_idx)gridDim.y * blockDim.y)\n",
+		idx[f1], f1, idx[f1], f1, idx[f1])
+	fmt.Fprintf(b, "\t\t\tfor (gk_idx %s = gk_r.lo[%d] + (gk_idx)blockIdx.x * blockDim.x + threadIdx.x; %s < gk_r.hi[%d]; %s += (gk_idx)gridDim.x * blockDim.x)\n",
+		idx[f0], f0, idx[f0], f0, idx[f0])
+	fmt.Fprintf(b, "\t\t\t\t%s\n\t}\n", inner)
 }
 
 func writeFor(b *strings.Builder, sig *kernelSig, idx []string, bindParams, bindArgs string) {

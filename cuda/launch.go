@@ -270,11 +270,29 @@ func boolByte(b bool) byte {
 // launchBuf is the per-launch memory: the kernel arguments and the cache
 // key. It is pooled and pinned while the driver reads it.
 type launchBuf struct {
-	p   paramBuf
-	key []byte
+	p    paramBuf
+	key  []byte
+	lp   launchPlan
+	args argSet
 }
 
 var launchPool = sync.Pool{New: func() any { return &launchBuf{key: make([]byte, 0, 512)} }}
+
+// getLaunch returns a launch buffer from the pool.
+func getLaunch() *launchBuf { return launchPool.Get().(*launchBuf) }
+
+// put returns lb to the pool, dropping its references to views.
+func (lb *launchBuf) put() {
+	a := &lb.args
+	clear(a.views)
+	clear(a.scalars)
+	clear(a.errs)
+	*a = argSet{views: a.views[:0], scalars: a.scalars[:0], errs: a.errs[:0]}
+	views, scalars := lb.lp.sig.views[:0], lb.lp.sig.scalars[:0]
+	lb.lp = launchPlan{}
+	lb.lp.sig.views, lb.lp.sig.scalars = views, scalars
+	launchPool.Put(lb)
+}
 
 // launch queues fn on stream h with grid and block and the arguments in p;
 // c is bound to the stream's device.

@@ -204,12 +204,14 @@ type launchPlan struct {
 
 // plan checks the policy and the bindings of a launch and builds its
 // signature.
-func plan(label string, pattern patternKind, policy Policy, args []Arg) (*launchPlan, error) {
-	a, devNo, err := collect(label, args)
+func plan(lb *launchBuf, label string, pattern patternKind, policy Policy, args []Arg) (*launchPlan, error) {
+	a := &lb.args
+	devNo, err := collect(a, label, args)
 	if err != nil {
 		return nil, err
 	}
-	lp := &launchPlan{label: label, args: a}
+	lp := &lb.lp
+	lp.label, lp.args = label, a
 	lp.sig.pattern = pattern
 	var space kokkos.ExecutionSpace
 	switch p := policy.(type) {
@@ -253,13 +255,11 @@ func plan(label string, pattern patternKind, policy Policy, args []Arg) (*launch
 			lp.sig.wide = true
 		}
 	}
-	lp.sig.views = make([]viewSig, len(a.views))
 	for k := range a.views {
-		lp.sig.views[k] = viewSigOf(&a.views[k])
+		lp.sig.views = append(lp.sig.views, viewSigOf(&a.views[k]))
 	}
-	lp.sig.scalars = make([]scalarSig, len(a.scalars))
-	for k, s := range a.scalars {
-		lp.sig.scalars[k] = scalarSig{name: s.name, elem: s.elem}
+	for _, s := range a.scalars {
+		lp.sig.scalars = append(lp.sig.scalars, scalarSig{name: s.name, elem: s.elem})
 	}
 	return lp, nil
 }
@@ -363,7 +363,9 @@ func (lp *launchPlan) mdGrid(maxBlocks int) [3]int {
 	for k := 2; k < lp.sig.rank; k++ {
 		nz *= lp.upper[o[k]] - lp.lower[o[k]]
 	}
-	g := [3]int{min(ceilDiv(n0, lp.tile[0]), 1<<31-1), min(ceilDiv(n1, lp.tile[1]), 65535), min(nz, 65535)}
+	// Each dimension at least 1: an empty box still launches (a
+	// reduction then returns the identity).
+	g := [3]int{max(min(ceilDiv(n0, lp.tile[0]), 1<<31-1), 1), max(min(ceilDiv(n1, lp.tile[1]), 65535), 1), max(min(nz, 65535), 1)}
 	if maxBlocks > 0 {
 		g[0] = min(g[0], maxBlocks)
 		g[1] = min(g[1], max(maxBlocks/g[0], 1))
@@ -418,7 +420,9 @@ func (lp *launchPlan) writeBindings(p *paramBuf, rep uintptr) {
 // calls launch it at once. A body that does not compile returns a
 // *CompileError with the compiler's messages against the body's own lines.
 func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
-	lp, err := plan(label, patFor, policy, args)
+	lb := getLaunch()
+	defer lb.put()
+	lp, err := plan(lb, label, patFor, policy, args)
 	if err != nil {
 		return err
 	}
@@ -429,8 +433,6 @@ func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
 	if n == 0 {
 		return nil
 	}
-	lb := launchPool.Get().(*launchBuf)
-	defer launchPool.Put(lb)
 	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
 	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
 	if err != nil {
@@ -461,11 +463,16 @@ func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
 // run binds the device, takes the stream, and calls launch; with bounds
 // checking it passes the report buffer, waits, and returns the report.
 func (lp *launchPlan) run(launch func(c ctxCall, h uintptr, rep uintptr) error) error {
-	c, h, _, end, err := lp.stream.begin(lp.dev)
+	h, err := lp.stream.acquire()
 	if err != nil {
 		return fmt.Errorf("cuda: %q: %w", lp.label, err)
 	}
-	defer end()
+	defer lp.stream.done()
+	c, unlock, err := lp.dev.bind()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if !lp.sig.check {
 		return launch(c, h, 0)
 	}
@@ -515,7 +522,9 @@ func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body strin
 	if !r.valid() {
 		return zero, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
 	}
-	lp, err := plan(label, patReduce, policy, args)
+	lb := getLaunch()
+	defer lb.put()
+	lp, err := plan(lb, label, patReduce, policy, args)
 	if err != nil {
 		return zero, err
 	}
@@ -524,8 +533,6 @@ func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body strin
 	if err != nil {
 		return zero, err
 	}
-	lb := launchPool.Get().(*launchBuf)
-	defer launchPool.Put(lb)
 	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
 	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
 	if err != nil {
@@ -691,7 +698,9 @@ func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], 
 	if !r.valid() {
 		return zero, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
 	}
-	lp, err := plan(label, patScan, policy, args)
+	lb := getLaunch()
+	defer lb.put()
+	lp, err := plan(lb, label, patScan, policy, args)
 	if err != nil {
 		return zero, err
 	}
@@ -699,8 +708,6 @@ func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], 
 		return zero, fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, label)
 	}
 	lp.sig.value = r.value
-	lb := launchPool.Get().(*launchBuf)
-	defer launchPool.Put(lb)
 	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
 	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
 	if err != nil {

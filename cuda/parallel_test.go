@@ -293,6 +293,17 @@ func TestParallelReduceMDAndInto(t *testing.T) {
 	if err != nil || got != want {
 		t.Fatalf("MDRange sum = %v (%v), want %v", got, err, want)
 	}
+	// Empty boxes reduce to the identity.
+	for _, hi := range [][]int{{0, 5, 5}, {5, 0, 5}, {5, 5, 0}} {
+		got, err := cuda.ParallelReduce("empty", kokkos.MDRange([]int{0, 0, 0}, hi), cuda.Sum[int32](), "acc += c(i0, i1, i2);", cuda.Bind("c", c.devSub))
+		if err != nil || got != 0 {
+			t.Errorf("empty box %v: %v (%v), want 0", hi, got, err)
+		}
+		m, err := cuda.ParallelReduce("empty", kokkos.MDRange([]int{0, 0, 0}, hi), cuda.MinLoc[int32](), "acc.val = c(i0, i1, i2);", cuda.Bind("c", c.devSub))
+		if err != nil || m.Val != math.MaxInt32 || m.Loc != 0 {
+			t.Errorf("empty box %v: MinLoc %v (%v), want the identity", hi, m, err)
+		}
+	}
 	s, err := cuda.NewStream()
 	if err != nil {
 		t.Fatal(err)
@@ -503,4 +514,91 @@ func TestKernelCacheOnDisk(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("cache holds %d files, want 1", len(files))
 	}
+}
+
+// TestGraphReplay captures two bodies on a stream and replays them.
+func TestGraphReplay(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	s, err := cuda.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	const n = 1000
+	a, err := kokkos.NewView1[int64]("a", n, kokkos.InSpace(cuda.Space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	if err := cuda.ParallelFor("zero", kokkos.Range(0, n).On(s), "a(i) = i;", cuda.Bind("a", a)); err != nil {
+		t.Fatal(err)
+	}
+	g, err := cuda.Capture(s, func() error {
+		if err := cuda.ParallelFor("double", kokkos.Range(0, n).On(s), "a(i) *= 2;", cuda.Bind("a", a)); err != nil {
+			return err
+		}
+		return cuda.ParallelFor("inc", kokkos.Range(0, n).On(s), "a(i) += 1;", cuda.Bind("a", a))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Release()
+	want := make([]int64, n)
+	for i := range want {
+		want[i] = int64(i)
+	}
+	for rep := 0; rep < 3; rep++ {
+		if err := g.Launch(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			want[i] = want[i]*2 + 1
+		}
+	}
+	if err := s.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int64, n)
+	w, _ := kokkos.WrapView1(got, n)
+	if err := kokkos.DeepCopy(w, a); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("a(%d) = %d after 3 replays, want %d", i, got[i], want[i])
+		}
+	}
+	// A wait inside the capture fails it.
+	_, err = cuda.Capture(s, func() error {
+		_, err := cuda.ParallelReduce("sum", kokkos.Range(0, n).On(s), cuda.Sum[int64](), "acc += a(i);", cuda.Bind("a", a))
+		return err
+	})
+	if !errors.Is(err, cuda.ErrCapture) {
+		t.Errorf("reduction into a Go value inside Capture: %v, want ErrCapture", err)
+	}
+	if err := s.Fence(); err != nil {
+		t.Errorf("stream after a failed capture: %v", err)
+	}
+}
+
+// BenchmarkLaunchEmpty measures the asynchronous launch of an empty body
+// and its allocations.
+func BenchmarkLaunchEmpty(b *testing.B) {
+	cudatest.RequireDevice(b)
+	pol := kokkos.Range(0, 1)
+	if err := cuda.ParallelFor("empty", pol, ""); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := cuda.ParallelFor("empty", pol, ""); err != nil {
+			b.Fatal(err)
+		}
+		if i%100 == 99 {
+			_ = cuda.Synchronize()
+		}
+	}
+	_ = cuda.Synchronize()
 }
