@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
+	"syscall"
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
@@ -264,13 +264,30 @@ func (s *argSet) fitsNarrow() bool {
 
 // paramBuf lays out kernel arguments: each at its alignment in buf, with
 // ptrs[k] pointing at argument k, as cuLaunchKernel's kernelParams wants.
+// Both live outside the Go heap (an anonymous mapping), so the driver may
+// read them with no pinning: the memory never moves and holds no Go
+// pointers.
 type paramBuf struct {
-	buf  [4096]byte
-	ptrs [128]uintptr
-	n    int // bytes used
-	k    int // arguments written
+	buf  []byte    // paramBytes bytes
+	ptrs []uintptr // paramSlots pointers
+	n    int       // bytes used
+	k    int       // arguments written
 	over bool
-	pin  runtime.Pinner // holds the buffer in place while the driver reads it
+}
+
+const (
+	paramBytes = 4096
+	paramSlots = 128
+)
+
+// newParamBuf maps the memory of a paramBuf. Buffers are pooled and never
+// unmapped.
+func newParamBuf() paramBuf {
+	mem, err := syscall.Mmap(-1, 0, paramBytes+paramSlots*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		panic(fmt.Sprintf("cuda: mapping %d bytes for kernel arguments: %v", paramBytes+paramSlots*8, err))
+	}
+	return paramBuf{buf: mem[:paramBytes:paramBytes], ptrs: unsafe.Slice((*uintptr)(unsafe.Pointer(&mem[paramBytes])), paramSlots)}
 }
 
 func (p *paramBuf) reset() { p.n, p.k, p.over = 0, 0, false }

@@ -276,10 +276,26 @@ type launchBuf struct {
 	args argSet
 }
 
-var launchPool = sync.Pool{New: func() any { return &launchBuf{key: make([]byte, 0, 512)} }}
+// launchFree holds the launch buffers not in use. It is a free list, not
+// a sync.Pool, because their argument memory outside the Go heap must not
+// be dropped.
+var launchFree struct {
+	sync.Mutex
+	bufs []*launchBuf
+}
 
-// getLaunch returns a launch buffer from the pool.
-func getLaunch() *launchBuf { return launchPool.Get().(*launchBuf) }
+// getLaunch returns a launch buffer from the free list, or a new one.
+func getLaunch() *launchBuf {
+	launchFree.Lock()
+	if n := len(launchFree.bufs); n > 0 {
+		lb := launchFree.bufs[n-1]
+		launchFree.bufs = launchFree.bufs[:n-1]
+		launchFree.Unlock()
+		return lb
+	}
+	launchFree.Unlock()
+	return &launchBuf{p: newParamBuf(), key: make([]byte, 0, 512)}
+}
 
 // put returns lb to the pool, dropping its references to views.
 func (lb *launchBuf) put() {
@@ -291,19 +307,18 @@ func (lb *launchBuf) put() {
 	views, scalars := lb.lp.sig.views[:0], lb.lp.sig.scalars[:0]
 	lb.lp = launchPlan{}
 	lb.lp.sig.views, lb.lp.sig.scalars = views, scalars
-	launchPool.Put(lb)
+	launchFree.Lock()
+	launchFree.bufs = append(launchFree.bufs, lb)
+	launchFree.Unlock()
 }
 
 // launch queues fn on stream h with grid and block and the arguments in p;
 // c is bound to the stream's device.
 func (c ctxCall) launch(label string, fn uintptr, grid, block [3]int, h uintptr, p *paramBuf) error {
-	pin := &p.pin
-	pin.Pin(p)
 	r, _, _ := purego.SyscallN(c.dev.drv.cuLaunchKernel, fn,
 		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
 		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
 		0, h, uintptr(unsafe.Pointer(&p.ptrs[0])), 0)
-	pin.Unpin()
 	if r != 0 {
 		return c.dev.drv.err("cuLaunchKernel", r, label, fmt.Sprintf("grid %v, block %v", grid, block))
 	}
