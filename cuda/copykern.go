@@ -22,9 +22,11 @@ import (
 //     32x33 (no bank conflicts), 32x8 threads each moving 4 rows, reads
 //     coalesced along the source and writes along the destination; the
 //     other dimensions are batched over the grid;
-//   - otherwise a strided kernel: each thread decomposes a linear index
-//     over the extents in the destination's fastest order, so consecutive
-//     threads write consecutive words;
+//   - otherwise a strided kernel: with a long fastest dimension, threads
+//     run along it and each block decomposes its row index over the other
+//     extents once per row; else each thread decomposes a linear index
+//     over the extents in the destination's fastest order; either way
+//     consecutive threads write consecutive words;
 //   - a contiguous fill writes 16-byte stores (a memset where the driver
 //     has one for the pattern);
 //   - a contiguous copy is the driver's memcpy.
@@ -58,7 +60,7 @@ typedef $I I;
 
 // The copy program: gk_copy_strided and gk_copy_transpose.
 const copyKernSrc = `struct gk_shape { I n; I rank; I ext[8]; I ds[8]; I ss[8]; };
-struct gk_tshape { I na, nb, da, db, sa, sb, nz, zrank; I zext[6]; I zds[6]; I zss[6]; };
+struct gk_tshape { I na, nb, da, db, sa, sb, nz, zrank, grp; I zext[6]; I zds[6]; I zss[6]; };
 
 extern "C" __global__ void __launch_bounds__(256) gk_copy_strided(T* __restrict__ dst, const T* __restrict__ src, const gk_shape s) {
 	const I step = (I)gridDim.x * blockDim.x;
@@ -81,6 +83,28 @@ extern "C" __global__ void __launch_bounds__(256) gk_copy_strided(T* __restrict_
 	}
 }
 
+extern "C" __global__ void __launch_bounds__(256) gk_copy_rows(T* __restrict__ dst, const T* __restrict__ src, const gk_shape s) {
+	const I rows = s.n / s.ext[0];
+	const I step = (I)gridDim.x * blockDim.x;
+	for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+		I r = row, od = 0, os = 0;
+#pragma unroll
+		for (int k = 1; k < 8; ++k) {
+			if (k < (int)s.rank) {
+				I i = r;
+				if (k + 1 < (int)s.rank) {
+					const I q = r / s.ext[k];
+					i = r - q * s.ext[k];
+					r = q;
+				}
+				od += i * s.ds[k];
+				os += i * s.ss[k];
+			}
+		}
+		for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < s.ext[0]; i += step) dst[od + i * s.ds[0]] = src[os + i * s.ss[0]];
+	}
+}
+
 extern "C" __global__ void __launch_bounds__(256) gk_copy_transpose(T* __restrict__ dst, const T* __restrict__ src, const gk_tshape s) {
 	__shared__ T tile[32][33];
 	const I ta = (s.na + 31) / 32, tb = (s.nb + 31) / 32;
@@ -99,8 +123,15 @@ extern "C" __global__ void __launch_bounds__(256) gk_copy_transpose(T* __restric
 				zs += i * s.zss[k];
 			}
 		}
-		for (I bb = blockIdx.y; bb < tb; bb += gridDim.y) {
-			for (I ba = blockIdx.x; ba < ta; ba += gridDim.x) {
+		// Tiles in bands of grp tiles along a, each band swept along b:
+		// the blocks resident at once cover a compact square of both
+		// views instead of all the rows of one, spreading them over the
+		// memory channels and pages.
+		for (I t = blockIdx.x; t < ta * tb; t += gridDim.x) {
+			{
+				const I g = t / (s.grp * tb), ga = g * s.grp;
+				const I gw = min(s.grp, ta - ga), rem = t - ga * tb;
+				const I bb = rem / gw, ba = ga + (rem - bb * gw);
 				const I a0 = ba * 32, b0 = bb * 32;
 				const I b = b0 + threadIdx.x;
 				if (b < s.nb) {
@@ -149,6 +180,27 @@ extern "C" __global__ void __launch_bounds__(256) gk_fill_strided(T* __restrict_
 	}
 }
 
+extern "C" __global__ void __launch_bounds__(256) gk_fill_rows(T* __restrict__ dst, const T v, const gk_fshape s) {
+	const I rows = s.n / s.ext[0];
+	const I step = (I)gridDim.x * blockDim.x;
+	for (I row = blockIdx.y; row < rows; row += gridDim.y) {
+		I r = row, od = 0;
+#pragma unroll
+		for (int k = 1; k < 8; ++k) {
+			if (k < (int)s.rank) {
+				I i = r;
+				if (k + 1 < (int)s.rank) {
+					const I q = r / s.ext[k];
+					i = r - q * s.ext[k];
+					r = q;
+				}
+				od += i * s.ds[k];
+			}
+		}
+		for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < s.ext[0]; i += step) dst[od + i * s.ds[0]] = v;
+	}
+}
+
 extern "C" __global__ void __launch_bounds__(256) gk_fill_contig(gk_w16* __restrict__ dst, const gk_w16 v, const unsigned long long nvec, T* __restrict__ tail, const T tv, const unsigned int ntail) {
 	const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
 	for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < nvec; i += step) dst[i] = v;
@@ -157,8 +209,8 @@ extern "C" __global__ void __launch_bounds__(256) gk_fill_contig(gk_w16* __restr
 `
 
 var (
-	copyKernNames = []string{"gk_copy_strided", "gk_copy_transpose"}
-	fillKernNames = []string{"gk_fill_strided", "gk_fill_contig"}
+	copyKernNames = []string{"gk_copy_strided", "gk_copy_transpose", "gk_copy_rows"}
+	fillKernNames = []string{"gk_fill_strided", "gk_fill_contig", "gk_fill_rows"}
 )
 
 // kernSource returns the copy (fill false) or fill program for words of w
@@ -401,12 +453,12 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 			}
 		}
 		nz := z.count()
-		f := []int{k.ext[0], k.ext[b], k.ds[0], k.ds[b], k.ss[0], k.ss[b], nz, z.rank}
+		f := []int{k.ext[0], k.ext[b], k.ds[0], k.ds[b], k.ss[0], k.ss[b], nz, z.rank, transposeGroup}
 		for _, a := range [][9]int{z.ext, z.ds, z.ss} {
 			f = append(f, a[:6]...)
 		}
 		putIdxs(p, wide, f)
-		grid := [3]int{min(ceilDiv(k.ext[0], 32), 1<<31-1), min(ceilDiv(k.ext[b], 32), 65535), min(nz, 65535)}
+		grid := [3]int{min(ceilDiv(k.ext[0], 32)*ceilDiv(k.ext[b], 32), 1<<31-1), 1, min(nz, 65535)}
 		return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
 			return c.launch(label, prog.fns[1], grid, [3]int{32, 8, 1}, h, p)
 		})
@@ -417,11 +469,16 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	f = append(f, k.ds[:8]...)
 	f = append(f, k.ss[:8]...)
 	putIdxs(p, wide, f)
-	grid := [3]int{min(ceilDiv(n, 256), 1<<20), 1, 1}
+	fn, grid := stridedGrid(prog, &k, n)
 	return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
-		return c.launch(label, prog.fns[0], grid, [3]int{256, 1, 1}, h, p)
+		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
 	})
 }
+
+// transposeGroup is the width, in tiles, of the bands in which the
+// transposition visits its tiles; a variable so that benchmarks can vary
+// it.
+var transposeGroup = 32
 
 // putIdxs writes a struct of index fields in the kernel's index width.
 func putIdxs(p *paramBuf, wide bool, f []int) {
@@ -535,8 +592,23 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	f = append(f, k.ext[:8]...)
 	f = append(f, k.ds[:8]...)
 	putIdxs(p, wide, f)
-	grid := [3]int{min(ceilDiv(n, 256), 1<<20), 1, 1}
+	fn, grid := stridedGrid(prog, &k, n)
 	return true, launchOn(st, e.dev, label, func(c ctxCall, h uintptr) error {
-		return c.launch(label, prog.fns[0], grid, [3]int{256, 1, 1}, h, p)
+		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
 	})
+}
+
+// rowMin is the shortest innermost extent that the row kernels take: their
+// threads run along the destination's fastest dimension and each block
+// decomposes its row index once, instead of once per element.
+const rowMin = 256
+
+// stridedGrid returns the entry point and grid of a strided copy or fill
+// of n words: the row kernel (fns[2]) when the fastest dimension is long,
+// about 4 words a thread, else the linear kernel (fns[0]).
+func stridedGrid(prog *program, k *kshape, n int) (uintptr, [3]int) {
+	if k.rank > 1 && k.ext[0] >= rowMin {
+		return prog.fns[2], [3]int{ceilDiv(k.ext[0], 1024), min(n/k.ext[0], 65535), 1}
+	}
+	return prog.fns[0], [3]int{min(ceilDiv(n, 256), 1<<20), 1, 1}
 }
