@@ -60,7 +60,7 @@ typedef $I I;
 
 // The copy program: gk_copy_strided and gk_copy_transpose.
 const copyKernSrc = `struct gk_shape { I n; I rank; I ext[8]; I ds[8]; I ss[8]; };
-struct gk_tshape { I na, nb, da, db, sa, sb, nz, zrank, grp; I zext[6]; I zds[6]; I zss[6]; };
+struct gk_tshape { I na, nb, da, db, sa, sb, nz, zrank, grp, ash, bsh; I zext[6]; I zds[6]; I zss[6]; };
 
 extern "C" __global__ void __launch_bounds__(256) gk_copy_strided(T* __restrict__ dst, const T* __restrict__ src, const gk_shape s) {
 	const I step = (I)gridDim.x * blockDim.x;
@@ -107,7 +107,11 @@ extern "C" __global__ void __launch_bounds__(256) gk_copy_rows(T* __restrict__ d
 
 extern "C" __global__ void __launch_bounds__(256) gk_copy_transpose(T* __restrict__ dst, const T* __restrict__ src, const gk_tshape s) {
 	__shared__ T tile[32][33];
-	const I ta = (s.na + 31) / 32, tb = (s.nb + 31) / 32;
+	// Tiles start ash words before a and bsh before b, so that the
+	// destination's and the source's rows of a tile start on 32-word
+	// boundaries (unsigned wrap-around makes the indices before the view
+	// fail the bounds tests).
+	const I ta = (s.na + s.ash + 31) / 32, tb = (s.nb + s.bsh + 31) / 32;
 	for (I z = blockIdx.z; z < s.nz; z += gridDim.z) {
 		I r = z, zd = 0, zs = 0;
 #pragma unroll
@@ -132,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(256) gk_copy_transpose(T* __restric
 				const I g = t / (s.grp * tb), ga = g * s.grp;
 				const I gw = min(s.grp, ta - ga), rem = t - ga * tb;
 				const I bb = rem / gw, ba = ga + (rem - bb * gw);
-				const I a0 = ba * 32, b0 = bb * 32;
+				const I a0 = ba * 32 - s.ash, b0 = bb * 32 - s.bsh;
 				const I b = b0 + threadIdx.x;
 				if (b < s.nb) {
 #pragma unroll
@@ -453,12 +457,19 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 			}
 		}
 		nz := z.count()
-		f := []int{k.ext[0], k.ext[b], k.ds[0], k.ds[b], k.ss[0], k.ss[b], nz, z.rank, transposeGroup}
+		ash, bsh := 0, 0
+		if k.ds[0] == 1 {
+			ash = int(dst.Addr/uintptr(w)) % 32
+		}
+		if k.ss[b] == 1 {
+			bsh = int(src.Addr/uintptr(w)) % 32
+		}
+		f := []int{k.ext[0], k.ext[b], k.ds[0], k.ds[b], k.ss[0], k.ss[b], nz, z.rank, transposeGroup, ash, bsh}
 		for _, a := range [][9]int{z.ext, z.ds, z.ss} {
 			f = append(f, a[:6]...)
 		}
 		putIdxs(p, wide, f)
-		grid := [3]int{min(ceilDiv(k.ext[0], 32)*ceilDiv(k.ext[b], 32), 1<<31-1), 1, min(nz, 65535)}
+		grid := [3]int{min(ceilDiv(k.ext[0]+ash, 32)*ceilDiv(k.ext[b]+bsh, 32), 1<<31-1), 1, min(nz, 65535)}
 		return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
 			return c.launch(label, prog.fns[1], grid, [3]int{32, 8, 1}, h, p)
 		})
@@ -469,7 +480,7 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	f = append(f, k.ds[:8]...)
 	f = append(f, k.ss[:8]...)
 	putIdxs(p, wide, f)
-	fn, grid := stridedGrid(prog, &k, n)
+	fn, grid := stridedGrid(de.dev, prog, &k, n)
 	return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
 		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
 	})
@@ -478,7 +489,7 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 // transposeGroup is the width, in tiles, of the bands in which the
 // transposition visits its tiles; a variable so that benchmarks can vary
 // it.
-var transposeGroup = 32
+var transposeGroup = 16
 
 // putIdxs writes a struct of index fields in the kernel's index width.
 func putIdxs(p *paramBuf, wide bool, f []int) {
@@ -592,7 +603,7 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	f = append(f, k.ext[:8]...)
 	f = append(f, k.ds[:8]...)
 	putIdxs(p, wide, f)
-	fn, grid := stridedGrid(prog, &k, n)
+	fn, grid := stridedGrid(e.dev, prog, &k, n)
 	return true, launchOn(st, e.dev, label, func(c ctxCall, h uintptr) error {
 		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
 	})
@@ -604,11 +615,13 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 const rowMin = 256
 
 // stridedGrid returns the entry point and grid of a strided copy or fill
-// of n words: the row kernel (fns[2]) when the fastest dimension is long,
-// about 4 words a thread, else the linear kernel (fns[0]).
-func stridedGrid(prog *program, k *kshape, n int) (uintptr, [3]int) {
+// of n words on dev: the row kernel (fns[2]) when the fastest dimension is
+// long, about 4 words a thread along a row and about 32 blocks per
+// multiprocessor, each looping over rows; else the linear kernel (fns[0]).
+func stridedGrid(dev *Device, prog *program, k *kshape, n int) (uintptr, [3]int) {
 	if k.rank > 1 && k.ext[0] >= rowMin {
-		return prog.fns[2], [3]int{ceilDiv(k.ext[0], 1024), min(n/k.ext[0], 65535), 1}
+		gx := ceilDiv(k.ext[0], 1024)
+		return prog.fns[2], [3]int{gx, max(1, min(n/k.ext[0], 65535, 32*dev.sms/gx)), 1}
 	}
 	return prog.fns[0], [3]int{min(ceilDiv(n, 256), 1<<20), 1, 1}
 }
