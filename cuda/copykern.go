@@ -27,8 +27,9 @@ import (
 //     extents once per row; else each thread decomposes a linear index
 //     over the extents in the destination's fastest order; either way
 //     consecutive threads write consecutive words;
-//   - a contiguous fill writes 16-byte stores (a memset where the driver
-//     has one for the pattern);
+//   - a contiguous fill, and the rows of unit stride of a strided one,
+//     write 16-byte stores (a contiguous fill is a memset where the
+//     driver has one for the pattern);
 //   - a contiguous copy is the driver's memcpy.
 //
 // One source per word size and index width (32-bit offsets when every
@@ -164,7 +165,7 @@ extern "C" __global__ void __launch_bounds__(256) gk_copy_transpose(T* __restric
 // The fill program: gk_fill_strided and gk_fill_contig.
 const fillKernSrc = `struct gk_fshape { I n; I rank; I ext[8]; I ds[8]; };
 
-extern "C" __global__ void __launch_bounds__(256) gk_fill_strided(T* __restrict__ dst, const T v, const gk_fshape s) {
+extern "C" __global__ void __launch_bounds__(256) gk_fill_strided(T* __restrict__ dst, const T v, const gk_w16 v16, const gk_fshape s) {
 	const I step = (I)gridDim.x * blockDim.x;
 	for (I lin = (I)blockIdx.x * blockDim.x + threadIdx.x; lin < s.n; lin += step) {
 		I r = lin, od = 0;
@@ -184,9 +185,12 @@ extern "C" __global__ void __launch_bounds__(256) gk_fill_strided(T* __restrict_
 	}
 }
 
-extern "C" __global__ void __launch_bounds__(256) gk_fill_rows(T* __restrict__ dst, const T v, const gk_fshape s) {
+// gk_fill_rows writes rows of unit stride with 16-byte stores (v16 is v
+// repeated) between a head and a tail of single elements.
+extern "C" __global__ void __launch_bounds__(256) gk_fill_rows(T* __restrict__ dst, const T v, const gk_w16 v16, const gk_fshape s) {
 	const I rows = s.n / s.ext[0];
 	const I step = (I)gridDim.x * blockDim.x;
+	const I first = (I)blockIdx.x * blockDim.x + threadIdx.x;
 	for (I row = blockIdx.y; row < rows; row += gridDim.y) {
 		I r = row, od = 0;
 #pragma unroll
@@ -201,7 +205,20 @@ extern "C" __global__ void __launch_bounds__(256) gk_fill_rows(T* __restrict__ d
 				od += i * s.ds[k];
 			}
 		}
-		for (I i = (I)blockIdx.x * blockDim.x + threadIdx.x; i < s.ext[0]; i += step) dst[od + i * s.ds[0]] = v;
+		T* const p = dst + od;
+		if (s.ds[0] == 1) {
+			const unsigned long long addr = (unsigned long long)p;
+			I head = (I)(((16 - (addr & 15)) & 15) / sizeof(T));
+			if (head > s.ext[0]) head = s.ext[0];
+			const I nv = (I)((s.ext[0] - head) * sizeof(T) / 16);
+			gk_w16* const q = (gk_w16*)(p + head);
+			for (I i = first; i < nv; i += step) q[i] = v16;
+			const I done = head + nv * (I)(16 / sizeof(T));
+			const I rest = head + (s.ext[0] - done);
+			for (I i = first; i < rest; i += step) p[i < head ? i : done + (i - head)] = v;
+		} else {
+			for (I i = first; i < s.ext[0]; i += step) p[i * s.ds[0]] = v;
+		}
 	}
 }
 
@@ -554,6 +571,10 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	copy(pat[:], pattern)
 	lo := binary.LittleEndian.Uint64(pat[:8])
 	contig := k.rank == 1 && k.ds[0] == 1
+	var v16 [16]byte
+	for i := 0; i < 16; i += es {
+		copy(v16[i:], pattern)
+	}
 	if contig && (es <= 4 || es == 8 && uint32(lo) == uint32(lo>>32)) {
 		n := k.ext[0]
 		return true, launchOn(st, e.dev, label, func(c ctxCall, h uintptr) error {
@@ -566,10 +587,6 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 		if err != nil {
 			return true, err
 		}
-		var v [16]byte
-		for i := 0; i < 16; i += es {
-			copy(v[i:], pattern)
-		}
 		nb := k.ext[0] * es
 		nvec := nb / 16
 		lb := launchPool.Get().(*launchBuf)
@@ -577,7 +594,7 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 		p := &lb.p
 		p.reset()
 		p.u64(uint64(dst.Addr))
-		copy(p.arg(16, 16), v[:])
+		copy(p.arg(16, 16), v16[:])
 		p.u64(uint64(nvec))
 		p.u64(uint64(dst.Addr) + uint64(nvec*16))
 		copy(p.arg(es, es), pattern)
@@ -598,6 +615,7 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	p.reset()
 	p.u64(uint64(dst.Addr))
 	copy(p.arg(es, es), pattern)
+	copy(p.arg(16, 16), v16[:])
 	n := k.count()
 	f := []int{n, k.rank}
 	f = append(f, k.ext[:8]...)
