@@ -379,7 +379,9 @@ func checkStrided(s *backend.Strided) error {
 // backend.StridedCopySpace): with exec nil it runs after the work queued
 // earlier on the device and returns when the copy is complete; with a
 // *Stream it is queued on the stream and returns at once. It returns false
-// and copies nothing for another exec, or views of different devices.
+// and copies nothing for another exec, views of different devices (or of
+// a device other than the stream's), or memory outside this package's
+// live blocks.
 func (ops) CopyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	return copyStrided(exec, dst, src)
 }
@@ -387,7 +389,8 @@ func (ops) CopyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error
 // FillStrided stores pattern in every element of dst (1, 2, 4, 8 or 16
 // bytes, dst aligned to them), as one kernel or memset on dst's device;
 // exec is as for CopyStrided. It returns false and fills nothing for
-// another exec or element size, or a misaligned dst.
+// another exec or element size, a misaligned dst, or memory outside this
+// package's live blocks.
 func (ops) FillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, error) {
 	return fillStrided(exec, dst, pattern)
 }
