@@ -20,8 +20,11 @@ import (
 //     the fastest dimensions differ (LayoutLeft ↔ LayoutRight, permuted
 //     strides) the two dimensions are transposed in cache-sized tiles;
 //  3. when one side is not host-accessible, the space's CopySpace hook
-//     moves bytes: contiguous same-stride copies are one hook call, the
-//     rest is packed or unpacked on the host through a staging buffer.
+//     moves bytes: contiguous same-stride copies are one hook call; when
+//     both sides are in StridedCopySpaces (device memory and the memory
+//     the device reaches), layout changes and strided views are one
+//     device operation (copyStrided, fillStrided); the rest is packed or
+//     unpacked on the host through a staging buffer.
 //
 // All parallel host work goes through parallelRange.
 
@@ -77,6 +80,11 @@ func copyDesc[T any](dst, src *desc[T]) error {
 		var pin runtime.Pinner
 		defer pin.Unpin()
 		return wrapHookErr("DeepCopy", dst, src, cs.CopyBytes(endpoint(&pin, dst, 0, n), endpoint(&pin, src, 0, n), n*size))
+	}
+	// Between device-reachable spaces of one backend: one device
+	// operation.
+	if done, err := copyStrided(nil, dst, src); done || err != nil {
+		return err
 	}
 	// Bring the source to the host.
 	sh := *src
@@ -234,8 +242,55 @@ func fillDesc[T any](d *desc[T], x T) error {
 	if !ok {
 		return errorf(ErrNoCopySpace, "kokkos: Fill of view %q: memory space %s cannot be filled: it does not implement CopySpace", d.label(), d.rec.Space().Name())
 	}
+	if done, err := fillStrided(nil, d, x); done || err != nil {
+		return err
+	}
 	pat := plan.BytesOf(&x)
 	return wrapHookErr[T]("Fill", d, nil, forRuns(d, func(off, _, n int) error {
 		return cs.FillBytes(devEndpoint(d, off).Addr, pat, n)
 	}))
+}
+
+// stridedOf returns d as a backend.Strided: its origin's address in its
+// space, element size, extents and strides.
+func stridedOf[T any](d *desc[T]) backend.Strided {
+	s := backend.Strided{Addr: d.rec.Addr() + uintptr(d.off*sizeOf[T]()), ElemSize: sizeOf[T](), Rank: d.rank}
+	copy(s.Extents[:], d.extents())
+	copy(s.Strides[:], d.strides())
+	return s
+}
+
+// copyStrided hands a copy with a side outside the host's reach to the
+// destination's space as one device operation on exec (nil: synchronous),
+// when both spaces are StridedCopySpaces. It reports false when they are
+// not, or when the space declines; the copy then takes the other paths.
+func copyStrided[T any](exec backend.Exec, dst, src *desc[T]) (bool, error) {
+	if dst.data != nil && src.data != nil {
+		return false, nil
+	}
+	ds, ok := dst.rec.Space().(backend.StridedCopySpace)
+	if !ok {
+		return false, nil
+	}
+	if _, ok := src.rec.Space().(backend.StridedCopySpace); !ok {
+		return false, nil
+	}
+	done, err := ds.CopyStrided(exec, stridedOf(dst), stridedOf(src))
+	return done, wrapHookErr("DeepCopy", dst, src, err)
+}
+
+// fillStrided hands a fill of d, which the host cannot access, to its
+// space as one device operation on exec (nil: synchronous), when the
+// space is a StridedCopySpace. It reports false when it is not, or when
+// the space declines.
+func fillStrided[T any](exec backend.Exec, d *desc[T], x T) (bool, error) {
+	if d.data != nil {
+		return false, nil
+	}
+	fs, ok := d.rec.Space().(backend.StridedCopySpace)
+	if !ok {
+		return false, nil
+	}
+	done, err := fs.FillStrided(exec, stridedOf(d), plan.BytesOf(&x))
+	return done, wrapHookErr[T]("Fill", d, nil, err)
 }

@@ -33,7 +33,9 @@ import (
 // Contiguous views with the same strides are copied as one byte copy, in
 // parallel when large; layout changes are tiled transpositions; other
 // strided copies run along the contiguous dimension. Memory the host cannot
-// access is copied through its space's CopySpace methods.
+// access is copied through its space's CopySpace methods; between spaces
+// that implement backend.StridedCopySpace (CUDA device, unified and pinned
+// memory) layout changes and strided views are one device kernel.
 func DeepCopy[T any](dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
 	skip, err := checkCopy("DeepCopy", &d, &s)
@@ -55,8 +57,11 @@ func DeepCopy[T any](dst, src View[T]) error {
 // instance at once, on an asynchronous instance in its order, the copy's
 // error then coming back from the instance's Fence (and the package Fence)
 // as it is. A device instance (a CUDA stream) queues the bytes itself
-// through its space's backend.AsyncCopySpace, or runs it as a backend.WorkQueue. A
-// nil exec makes DeepCopyOn DeepCopy, fences included.
+// through its space's backend.AsyncCopySpace (contiguous copies) or
+// backend.StridedCopySpace (layout changes and strided views between
+// device-reachable spaces, as one kernel), or runs it as a
+// backend.WorkQueue. A nil exec makes DeepCopyOn DeepCopy, fences
+// included.
 func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
 	skip, err := checkCopy("DeepCopyOn", &d, &s)
@@ -68,6 +73,9 @@ func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	}
 	if d.data == nil || s.data == nil {
 		if queued, err := copyAsync(exec, &d, &s); queued || err != nil {
+			return err
+		}
+		if queued, err := copyStrided(exec, &d, &s); queued || err != nil {
 			return err
 		}
 	}
@@ -112,7 +120,9 @@ func Fill[T any](dst View[T], x T) error {
 
 // FillOn is Fill ordered on the execution-space instance exec, as
 // Kokkos's deep_copy(exec, dst, value); see DeepCopyOn for the ordering and
-// for what exec may be. A nil exec makes it Fill.
+// for what exec may be. A view the host cannot access in a
+// backend.StridedCopySpace is filled by one device operation queued on
+// exec (a CUDA stream), contiguous or not. A nil exec makes it Fill.
 func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 	d := dst.viewDesc()
 	skip, err := checkFill("FillOn", &d)
@@ -121,6 +131,9 @@ func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 	}
 	if exec == nil {
 		return fenced("FillOn", &d, nil, func() error { return fillDesc(&d, x) })
+	}
+	if queued, err := fillStrided(exec, &d, x); queued || err != nil {
+		return err
 	}
 	return submitOn(exec, "kokkos.Fill", func() error { return fillDesc(&d, x) })
 }

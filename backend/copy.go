@@ -22,7 +22,7 @@ type Endpoint struct {
 // kokkos.DeepCopy and kokkos.Fill go through it whenever one side of the
 // operation is not host-accessible; everything else (layout changes,
 // strided subviews) is done on the host around these calls, through host
-// staging buffers.
+// staging buffers, unless the space is also a StridedCopySpace.
 //
 // A backend implements:
 //   - CopyBytes for every pair in which at least one Endpoint is memory of
@@ -84,4 +84,47 @@ type AsyncCopySpace interface {
 // instances (such as *cuda.Stream) implement it.
 type WorkQueue interface {
 	Submit(work func() error)
+}
+
+// A Strided is one side of a StridedCopySpace operation: Rank dimensions
+// of Extents[:Rank] elements of ElemSize bytes, the element at index
+// (i0, i1, ...) at Addr + ElemSize*(i0*Strides[0] + i1*Strides[1] + ...)
+// in the space's memory (strides in elements, not negative). Addr is
+// Block.Addr plus a byte offset, as for an Endpoint.
+type Strided struct {
+	Addr     uintptr
+	ElemSize int
+	Rank     int
+	Extents  [8]int
+	Strides  [8]int
+}
+
+// A StridedCopySpace is a CopySpace that copies and fills strided views
+// of its memory on its own device in one operation (a kernel), without
+// host staging: layout changes, subviews, fills of any stride.
+// kokkos.DeepCopy and DeepCopyOn use it when both views are in
+// StridedCopySpaces, one of them not host-accessible, and the copy is not
+// one contiguous run; kokkos.Fill and FillOn use it for every view that is
+// not host-accessible.
+//
+// exec nil asks for a synchronous operation: the elements are in place
+// when the call returns, after the work queued earlier on the device. An
+// exec the backend knows (such as *cuda.Stream) queues the operation on it
+// after its earlier work and returns at once; fence exec before using the
+// elements, and keep both views' memory until then.
+//
+// Both methods return done false and no error, doing nothing, when they
+// cannot take the operation: an exec they do not know, memory of another
+// space family or another device, an element size or alignment they do
+// not handle. The caller then copies another way (for an unknown exec,
+// through its WorkQueue). The ranges of dst and src do not overlap; the
+// extents of dst and src are equal.
+type StridedCopySpace interface {
+	CopySpace
+	// CopyStrided copies every element of src to the element of dst at
+	// the same index.
+	CopyStrided(exec Exec, dst, src Strided) (done bool, err error)
+	// FillStrided stores pattern (one element's bytes, len(pattern) ==
+	// dst.ElemSize) in every element of dst.
+	FillStrided(exec Exec, dst Strided, pattern []byte) (done bool, err error)
 }

@@ -18,7 +18,7 @@ import (
 // dropped without it is leaked and reported, never freed.
 type DeviceSpace struct {
 	Device int // the GPU's ordinal
-	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync, CopyStrided, FillStrided
 }
 
 // PinnedSpace is page-locked host memory registered with one GPU, named
@@ -30,7 +30,7 @@ type DeviceSpace struct {
 // describes; a block dropped without it is leaked and reported.
 type PinnedSpace struct {
 	Device int // the GPU's ordinal
-	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync, CopyStrided, FillStrided
 }
 
 // ManagedSpace is unified memory (cuMemAllocManaged) of one GPU, named
@@ -41,7 +41,7 @@ type PinnedSpace struct {
 // without it is leaked and reported, never freed, so such slices stay valid.
 type ManagedSpace struct {
 	Device int // the GPU's ordinal
-	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync
+	ops        // CopyBytes, FillBytes, CopyBytes2D, CopyBytesAsync, CopyStrided, FillStrided
 }
 
 // The spaces of device 0, as Kokkos's CudaSpace, CudaHostPinnedSpace and

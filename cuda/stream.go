@@ -170,9 +170,10 @@ func (s *Stream) sync() error {
 // the calling goroutine, so work queued after Submit returns runs after
 // it. Submit therefore returns when work is done; work's error (or the
 // stream's, or a panic in work, as an error) is kept and returned by the
-// next Fence. kokkos.DeepCopyOn and kokkos.FillOn hand the copies that the
-// stream cannot queue itself (layout changes, strided views, fills) to
-// Submit.
+// next Fence. kokkos.DeepCopyOn and kokkos.FillOn queue their copies and
+// fills of device-reachable views on the stream itself (memcpy, or one
+// kernel for layout changes, strided views and fills) and hand the others
+// (those through pageable host memory that need host staging) to Submit.
 func (s *Stream) Submit(work func() error) {
 	s.st.submitMu.Lock()
 	defer s.st.submitMu.Unlock()
