@@ -455,8 +455,8 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	if err != nil {
 		return true, err
 	}
-	lb := launchPool.Get().(*launchBuf)
-	defer launchPool.Put(lb)
+	lb := getLaunch()
+	defer lb.put()
 	p := &lb.p
 	p.reset()
 	p.u64(uint64(dst.Addr))
@@ -592,8 +592,8 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 		}
 		nb := k.ext[0] * es
 		nvec := nb / 16
-		lb := launchPool.Get().(*launchBuf)
-		defer launchPool.Put(lb)
+		lb := getLaunch()
+		defer lb.put()
 		p := &lb.p
 		p.reset()
 		p.u64(uint64(dst.Addr))
@@ -612,8 +612,8 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	if err != nil {
 		return true, err
 	}
-	lb := launchPool.Get().(*launchBuf)
-	defer launchPool.Put(lb)
+	lb := getLaunch()
+	defer lb.put()
 	p := &lb.p
 	p.reset()
 	p.u64(uint64(dst.Addr))

@@ -69,8 +69,8 @@ func at[T any](v kokkos.View[T], idx []int) *T {
 	return &data[offset(d.Strides(), idx)]
 }
 
-// eachIndex calls f for every index of the box [lo, hi).
-func eachIndex(lo, hi []int, f func(idx []int)) {
+// eachInBox calls f for every index of the box [lo, hi).
+func eachInBox(lo, hi []int, f func(idx []int)) {
 	idx := append([]int(nil), lo...)
 	for d := range lo {
 		if lo[d] >= hi[d] {
@@ -155,7 +155,7 @@ func TestParallelForMD(t *testing.T) {
 							lo[d], hi[d] = min(1, ext[d]-1), ext[d]
 						}
 						before := map[string]float64{}
-						eachIndex(make([]int, r), ext, func(idx []int) { before[fmt.Sprint(idx)] = *at(c.hostSub, idx) })
+						eachInBox(make([]int, r), ext, func(idx []int) { before[fmt.Sprint(idx)] = *at(c.hostSub, idx) })
 						idx := strings.Join([]string{"i0", "i1", "i2", "i3", "i4", "i5"}[:r], ", ")
 						f := "i0"
 						for d := 1; d < r; d++ {
@@ -167,7 +167,7 @@ func TestParallelForMD(t *testing.T) {
 							t.Fatal(err)
 						}
 						c.back(t)
-						eachIndex(make([]int, r), ext, func(idx []int) {
+						eachInBox(make([]int, r), ext, func(idx []int) {
 							want := before[fmt.Sprint(idx)]
 							inside := true
 							for d := range idx {
@@ -288,7 +288,7 @@ func TestParallelReduceMDAndInto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	c := newDevicePair(t, rng, "c", []int{123, 77, 5}, 1, true, func() int32 { return int32(rng.IntN(100)) })
 	want := int32(0)
-	eachIndex([]int{0, 0, 0}, []int{123, 77, 5}, func(idx []int) { want += *at(c.hostSub, idx) })
+	eachInBox([]int{0, 0, 0}, []int{123, 77, 5}, func(idx []int) { want += *at(c.hostSub, idx) })
 	got, err := cuda.ParallelReduce("md", kokkos.MDRange([]int{0, 0, 0}, []int{123, 77, 5}), cuda.Sum[int32](), "acc += c(i0, i1, i2);", cuda.Bind("c", c.devSub))
 	if err != nil || got != want {
 		t.Fatalf("MDRange sum = %v (%v), want %v", got, err, want)
