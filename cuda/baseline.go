@@ -1,11 +1,13 @@
 package cuda
 
 import (
+	"fmt"
 	"runtime"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
 
+	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
@@ -18,6 +20,47 @@ func init() {
 	cudabaseline.CopyFromHost = driverCopyFromHost
 	cudabaseline.CopyToHost = driverCopyToHost
 	cudabaseline.Kernels = rawKernels
+	cudabaseline.RangeBody = rangeBody
+}
+
+// rangeBody compiles body for kokkos.Range(0, n) with no bindings, as
+// ParallelFor does, and returns a bare launch of that kernel with the
+// arguments and geometry ParallelFor gives it.
+func rangeBody(body string, n int) (func() error, error) {
+	lb := getLaunch()
+	defer lb.put()
+	lp, err := plan(lb, "baseline", patFor, kokkos.Range(0, n), nil)
+	if err != nil {
+		return nil, err
+	}
+	lb.key = appendKey(lb.key[:0], &lp.sig, body, false)
+	prog, err := lp.dev.program(lb.key, &lp.sig, body, "baseline", false)
+	if err != nil {
+		return nil, err
+	}
+	if lp.sig.wide {
+		return nil, fmt.Errorf("cuda: baseline of %d indices needs 64-bit indices", n)
+	}
+	dev, d := lp.dev, lp.dev.drv
+	args := &struct {
+		begin, end int32
+		ptrs       [2]uintptr
+	}{0, int32(n), [2]uintptr{}}
+	args.ptrs = [2]uintptr{uintptr(unsafe.Pointer(&args.begin)), uintptr(unsafe.Pointer(&args.end))}
+	fn, grid := prog.fns[0], uintptr(min(ceilDiv(n, 256), 1<<20))
+	return func() error {
+		runtime.LockOSThread()
+		r, _, _ := purego.SyscallN(d.cuCtxSetCurrent, dev.ctx)
+		if r == 0 {
+			r, _, _ = purego.SyscallN(d.cuLaunchKernel, fn, grid, 1, 1, 256, 1, 1, 0, 0, uintptr(unsafe.Pointer(&args.ptrs[0])), 0)
+		}
+		runtime.UnlockOSThread()
+		runtime.KeepAlive(args)
+		if r != 0 {
+			return d.err("cuLaunchKernel", r, "baseline", "")
+		}
+		return nil
+	}, nil
 }
 
 // driverCopy is the driver's own synchronous copy (cuMemcpy, then

@@ -28,4 +28,11 @@ var (
 	// of package cuda's launch path (signatures, bindings, caches of
 	// loaded programs) is on the way.
 	Kernels func(src string, names []string) (launch func(k int, grid, block [3]int, params ...uintptr) error, sync func() error, err error)
+
+	// RangeBody compiles body as cuda.ParallelFor would for a RangePolicy
+	// of n indices with no bindings, and returns a bare launch of that
+	// same kernel (same grid, block and arguments) on the legacy default
+	// stream: cuda.ParallelFor's launch without the package's work around
+	// it.
+	RangeBody func(body string, n int) (launch func() error, err error)
 )
