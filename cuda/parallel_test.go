@@ -12,6 +12,7 @@ import (
 	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
+	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
 // devicePair allocates a parent view of extents pext and layout kind k in
@@ -594,6 +595,27 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := cuda.ParallelFor("empty", pol, ""); err != nil {
+			b.Fatal(err)
+		}
+		if i%100 == 99 {
+			_ = cuda.Synchronize()
+		}
+	}
+	_ = cuda.Synchronize()
+}
+
+// BenchmarkLaunchEmptyRaw is BenchmarkLaunchEmpty's baseline: a bare
+// cuLaunchKernel of the same kernel, grid and arguments.
+func BenchmarkLaunchEmptyRaw(b *testing.B) {
+	cudatest.RequireDevice(b)
+	launch, err := cudabaseline.RangeBody("", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := launch(); err != nil {
 			b.Fatal(err)
 		}
 		if i%100 == 99 {
