@@ -348,6 +348,12 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	add(measure{Name: "launch + synchronize, empty body", Unit: "µs", Value: us(kt), Baseline: us(bt), Goal: 1.10, GoalOp: "<=",
 		Note: "baseline: bare cuLaunchKernel of the same kernel + cuCtxSynchronize"})
 
+	// A graph of graphKernels empty bodies, replayed, against the same
+	// bodies launched one by one; per kernel, each with a synchronize.
+	if err := graphMeasure(cfg, add); err != nil {
+		return err
+	}
+
 	// First compile, disk cache off: a new body each repetition.
 	x, err := kokkos.NewView1[float64]("x", 1024, kokkos.InSpace(cuda.Space))
 	if err != nil {
@@ -476,4 +482,51 @@ func cudaLoadProbe() int {
 	}
 	fmt.Printf("probe %g %g %g\n", open, ts[0], ts[1])
 	return 0
+}
+
+// graphKernels is the number of kernels in the measured graph.
+const graphKernels = 10
+
+func graphMeasure(cfg config, add func(measure)) error {
+	st, err := cuda.NewStream()
+	if err != nil {
+		return err
+	}
+	defer st.Release()
+	pol := kokkos.Range(0, 1).On(st)
+	seq := func() error {
+		for range graphKernels {
+			if err := cuda.ParallelFor("empty", pol, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	g, err := cuda.Capture(st, seq)
+	if err != nil {
+		return err
+	}
+	defer g.Release()
+	var ce catcher
+	const rounds = 200
+	replay := func() error {
+		if err := g.Launch(); err != nil {
+			return err
+		}
+		return st.Fence()
+	}
+	launches := func() error {
+		if err := seq(); err != nil {
+			return err
+		}
+		return st.Fence()
+	}
+	kt, bt := timeAlternating(cfg.reps, ce.run(repeat(rounds, replay)), ce.run(repeat(rounds, launches)))
+	if ce.err != nil {
+		return ce.err
+	}
+	us := func(sec float64) float64 { return sec / (rounds * graphKernels) * 1e6 }
+	add(measure{Name: fmt.Sprintf("graph of %d empty bodies, per kernel", graphKernels), Unit: "µs", Value: us(kt), Baseline: us(bt),
+		Note: fmt.Sprintf("cuda.Capture then Graph.Launch + Fence, against the %d launches + Fence", graphKernels)})
+	return nil
 }
