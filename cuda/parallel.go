@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
@@ -217,19 +218,19 @@ func plan(lb *launchBuf, label string, pattern patternKind, policy Policy, args 
 	switch p := policy.(type) {
 	case kokkos.RangePolicy:
 		if p.Begin > p.End {
-			return nil, fmt.Errorf("%w: %q: %v: begin %d > end %d", ErrPolicy, label, p, p.Begin, p.End)
+			return nil, fmt.Errorf("%w: %q: %v: begin %d > end %d", ErrPolicy, label, p.String(), p.Begin, p.End)
 		}
 		lp.sig.rank, lp.begin, lp.end, space = 1, p.Begin, p.End, p.Space
 	case kokkos.MDRangePolicy:
 		if pattern == patScan {
-			return nil, fmt.Errorf("%w: %q: a scan runs over a RangePolicy, not %v", ErrPolicy, label, p)
+			return nil, fmt.Errorf("%w: %q: a scan runs over a RangePolicy, not %v", ErrPolicy, label, p.String())
 		}
 		if err := lp.mdPolicy(p); err != nil {
 			return nil, err
 		}
 		space = p.Space()
 	default:
-		return nil, fmt.Errorf("%w: %q: %T is not a kokkos.RangePolicy or kokkos.MDRangePolicy", ErrPolicy, label, policy)
+		return nil, fmt.Errorf("%w: %q: %s is not a kokkos.RangePolicy or kokkos.MDRangePolicy", ErrPolicy, label, reflect.TypeOf(policy).String())
 	}
 	switch s := space.(type) {
 	case nil:
@@ -274,11 +275,11 @@ func (lp *launchPlan) mdPolicy(p kokkos.MDRangePolicy) error {
 	lo, hi := p.Lower(), p.Upper()
 	r := len(lo)
 	if r < 2 || r > 6 || len(hi) != r {
-		return fmt.Errorf("%w: %q: %v: rank %d (with %d upper bounds); an MDRangePolicy has rank 2 to 6", ErrPolicy, lp.label, p, r, len(hi))
+		return fmt.Errorf("%w: %q: %v: rank %d (with %d upper bounds); an MDRangePolicy has rank 2 to 6", ErrPolicy, lp.label, p.String(), r, len(hi))
 	}
 	for d := range lo {
 		if lo[d] > hi[d] {
-			return fmt.Errorf("%w: %q: %v: lower bound %d > upper bound %d in dimension %d", ErrPolicy, lp.label, p, lo[d], hi[d], d)
+			return fmt.Errorf("%w: %q: %v: lower bound %d > upper bound %d in dimension %d", ErrPolicy, lp.label, p.String(), lo[d], hi[d], d)
 		}
 		lp.lower[d], lp.upper[d] = lo[d], hi[d]
 	}
@@ -318,7 +319,7 @@ func (lp *launchPlan) mdPolicy(p kokkos.MDRangePolicy) error {
 		}
 	}
 	if tx*ty > 1024 || tx > 1024 || ty > 1024 {
-		return fmt.Errorf("%w: %q: %v: tiles of %d×%d threads on the two fastest dimensions; a CUDA block holds at most 1024", ErrPolicy, lp.label, p, tx, ty)
+		return fmt.Errorf("%w: %q: %v: tiles of %d×%d threads on the two fastest dimensions; a CUDA block holds at most 1024", ErrPolicy, lp.label, p.String(), tx, ty)
 	}
 	if lp.sig.pattern == patReduce && tx*ty%32 != 0 {
 		// Reductions shuffle within whole warps: widen the tile.
