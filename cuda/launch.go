@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -373,16 +372,4 @@ func describeBindings(sig *kernelSig) string {
 		parts = append(parts, fmt.Sprintf("scalar %s (%s)", s.name, s.elem))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// describeSig is a short human description of a signature, for tests and
-// error messages.
-func describeSig(sig *kernelSig) string {
-	var b strings.Builder
-	b.WriteString([]string{"for", "reduce", "scan"}[sig.pattern])
-	b.WriteString(" rank " + strconv.Itoa(sig.rank))
-	for _, v := range sig.views {
-		fmt.Fprintf(&b, " %s:%s%d", v.name, v.elem, v.rank)
-	}
-	return b.String()
 }

@@ -197,7 +197,7 @@ func runCUDAStream(cfg config, add func(measure)) error {
 	}
 	raw := math.Float64frombits(*(*uint64)(unsafe.Pointer(&bytesOut[0])))
 	if d := math.Abs(dot - raw); d > 1e-9*math.Abs(raw) {
-		return fmt.Errorf("Dot: device body %v, hand-written kernel %v", dot, raw)
+		return fmt.Errorf("dot: device body %v, hand-written kernel %v", dot, raw)
 	}
 	return nil
 }
