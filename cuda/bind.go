@@ -58,29 +58,35 @@ func (f argFunc) apply(s *argSet) { f(s) }
 // (an OffsetView's begins are not applied).
 func Bind(name string, view any) Arg {
 	return argFunc(func(s *argSet) {
-		var (
-			d    kokkos.Description
-			elem elemType
-		)
-		switch v := view.(type) {
-		case kokkos.View[float32]:
-			d, elem = kokkos.Describe(v), elemFloat32
-		case kokkos.View[float64]:
-			d, elem = kokkos.Describe(v), elemFloat64
-		case kokkos.View[int32]:
-			d, elem = kokkos.Describe(v), elemInt32
-		case kokkos.View[int64]:
-			d, elem = kokkos.Describe(v), elemInt64
-		case kokkos.View[uint32]:
-			d, elem = kokkos.Describe(v), elemUint32
-		case kokkos.View[uint64]:
-			d, elem = kokkos.Describe(v), elemUint64
-		default:
+		d, elem, ok := describeAny(view)
+		if !ok || elem == elemBool {
 			s.errs = append(s.errs, fmt.Errorf("%w %q: %T is not a view of float32, float64, int32, int64, uint32 or uint64", ErrBinding, name, view))
 			return
 		}
 		s.views = append(s.views, viewArg{name: name, elem: elem, d: d})
 	})
+}
+
+// describeAny describes v when it is a view of an element type a device
+// body can use (or of bool, which it cannot).
+func describeAny(v any) (kokkos.Description, elemType, bool) {
+	switch x := v.(type) {
+	case kokkos.View[float32]:
+		return kokkos.Describe(x), elemFloat32, true
+	case kokkos.View[float64]:
+		return kokkos.Describe(x), elemFloat64, true
+	case kokkos.View[int32]:
+		return kokkos.Describe(x), elemInt32, true
+	case kokkos.View[int64]:
+		return kokkos.Describe(x), elemInt64, true
+	case kokkos.View[uint32]:
+		return kokkos.Describe(x), elemUint32, true
+	case kokkos.View[uint64]:
+		return kokkos.Describe(x), elemUint64, true
+	case kokkos.View[bool]:
+		return kokkos.Describe(x), elemBool, true
+	}
+	return kokkos.Description{}, 0, false
 }
 
 // Scalar binds a value to name: the body reads it as a const of its C

@@ -494,16 +494,7 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 			return c.launch(label, prog.fns[1], grid, [3]int{32, 8, 1}, h, p)
 		})
 	}
-	n := k.count()
-	f := []int{n, k.rank}
-	f = append(f, k.ext[:8]...)
-	f = append(f, k.ds[:8]...)
-	f = append(f, k.ss[:8]...)
-	putIdxs(p, wide, f)
-	fn, grid := stridedGrid(de.dev, prog, &k, n)
-	return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
-		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
-	})
+	return true, launchStrided(st, de.dev, prog, label, p, &k, wide, true)
 }
 
 // transposeGroup is the width, in tiles, of the bands in which the
@@ -619,13 +610,23 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	p.u64(uint64(dst.Addr))
 	copy(p.arg(es, es), pattern)
 	copy(p.arg(16, 16), v16[:])
+	return true, launchStrided(st, e.dev, prog, label, p, &k, wide, false)
+}
+
+// launchStrided writes the shape of k after the arguments already in p
+// (the count, the rank, the extents, the destination's strides and, for a
+// copy, the source's) and queues the row or linear kernel of prog.
+func launchStrided(st *Stream, dev *Device, prog *program, label string, p *paramBuf, k *kshape, wide, copySrc bool) error {
 	n := k.count()
 	f := []int{n, k.rank}
 	f = append(f, k.ext[:8]...)
 	f = append(f, k.ds[:8]...)
+	if copySrc {
+		f = append(f, k.ss[:8]...)
+	}
 	putIdxs(p, wide, f)
-	fn, grid := stridedGrid(e.dev, prog, &k, n)
-	return true, launchOn(st, e.dev, label, func(c ctxCall, h uintptr) error {
+	fn, grid := stridedGrid(dev, prog, k, n)
+	return launchOn(st, dev, label, func(c ctxCall, h uintptr) error {
 		return c.launch(label, fn, grid, [3]int{256, 1, 1}, h, p)
 	})
 }

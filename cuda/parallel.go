@@ -73,8 +73,6 @@ type Reducer[T any] struct {
 	asBool bool
 }
 
-func (r Reducer[T]) valid() bool { return r.value.ctype != "" }
-
 // Sum adds: acc starts at 0, and the body adds to it (acc += x(i)).
 func Sum[T Elem]() Reducer[T] {
 	return simple[T]("Sum", "value = 0;", "dst += src;")
@@ -405,6 +403,26 @@ func (lp *launchPlan) writeBindings(p *paramBuf, rep uintptr) {
 	p.scalars(lp.args.scalars)
 }
 
+// prepare plans a launch of pattern and returns its loaded program,
+// compiling it on first use. value is the accumulator of a reduction or
+// scan.
+func prepare(lb *launchBuf, label string, pattern patternKind, policy Policy, body string, args []Arg, value valueSig) (*launchPlan, *program, error) {
+	if pattern != patFor && value.ctype == "" {
+		return nil, nil, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
+	}
+	lp, err := plan(lb, label, pattern, policy, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if lp.args.into != nil && pattern != patReduce {
+		return nil, nil, fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, label)
+	}
+	lp.sig.value = value
+	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
+	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
+	return lp, prog, err
+}
+
 // ParallelFor runs body on the GPU once for each index of policy, as
 // Kokkos::parallel_for does with a KOKKOS_LAMBDA. body is CUDA C++; it sees
 // the index (i for a RangePolicy, i0, i1, ... for an MDRangePolicy), the
@@ -423,21 +441,13 @@ func (lp *launchPlan) writeBindings(p *paramBuf, rep uintptr) {
 func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
 	lb := getLaunch()
 	defer lb.put()
-	lp, err := plan(lb, label, patFor, policy, args)
+	lp, prog, err := prepare(lb, label, patFor, policy, body, args, valueSig{})
 	if err != nil {
 		return err
-	}
-	if lp.args.into != nil {
-		return fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, label)
 	}
 	n := lp.count()
 	if n == 0 {
 		return nil
-	}
-	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
-	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
-	if err != nil {
-		return err
 	}
 	return lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
 		p := &lb.p
@@ -520,22 +530,13 @@ func (lp *launchPlan) scratchFor() *scratch {
 // input and launch give the bit-identical result every run.
 func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body string, args ...Arg) (T, error) {
 	var zero T
-	if !r.valid() {
-		return zero, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
-	}
 	lb := getLaunch()
 	defer lb.put()
-	lp, err := plan(lb, label, patReduce, policy, args)
+	lp, prog, err := prepare(lb, label, patReduce, policy, body, args, r.value)
 	if err != nil {
 		return zero, err
 	}
-	lp.sig.value = r.value
 	out, err := lp.intoAddr(r, int(unsafe.Sizeof(zero)))
-	if err != nil {
-		return zero, err
-	}
-	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
-	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
 	if err != nil {
 		return zero, err
 	}
@@ -625,28 +626,7 @@ func (lp *launchPlan) intoAddr(r any, goSize int) (uintptr, error) {
 	if v == nil {
 		return 0, nil
 	}
-	var d kokkos.Description
-	ok := false
-	switch x := v.(type) {
-	case kokkos.View[float32]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[float64]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[int32]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[int64]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[uint32]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[uint64]:
-		d, ok = kokkos.Describe(x), true
-	case kokkos.View[bool]:
-		d, ok = kokkos.Describe(x), true
-	}
-	if !ok {
-		// The reducer's own result type (ValLoc and named types).
-		d, ok = describeAs(r, v)
-	}
+	d, ok := describeAs(r, v) // a view of the reducer's own result type
 	if !ok || d.Rank != 0 || d.ElemSize != goSize {
 		return 0, fmt.Errorf("%w: %q: ReduceInto needs a rank-0 view of the reducer's result type, not %T", ErrBinding, lp.label, v)
 	}
@@ -696,21 +676,9 @@ func (Reducer[T]) describe(v any) (kokkos.Description, bool) {
 // total; its result is the same on every run.
 func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], body string, args ...Arg) (T, error) {
 	var zero T
-	if !r.valid() {
-		return zero, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
-	}
 	lb := getLaunch()
 	defer lb.put()
-	lp, err := plan(lb, label, patScan, policy, args)
-	if err != nil {
-		return zero, err
-	}
-	if lp.args.into != nil {
-		return zero, fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, label)
-	}
-	lp.sig.value = r.value
-	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
-	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
+	lp, prog, err := prepare(lb, label, patScan, policy, body, args, r.value)
 	if err != nil {
 		return zero, err
 	}

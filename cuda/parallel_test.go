@@ -624,3 +624,31 @@ func BenchmarkLaunchEmptyRaw(b *testing.B) {
 	}
 	_ = cuda.Synchronize()
 }
+
+// TestReduceIntoWrongType refuses a result view of another element type,
+// even of the same size.
+func TestReduceIntoWrongType(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	r, err := kokkos.NewView0[int64]("r", kokkos.InSpace(cuda.Space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	_, err = cuda.ParallelReduce("wrong", kokkos.Range(0, 10), cuda.Sum[float64](), "acc += i;", cuda.ReduceInto(r))
+	if !errors.Is(err, cuda.ErrBinding) || !strings.Contains(err.Error(), "wrong") {
+		t.Errorf("err = %v, want ErrBinding naming the label", err)
+	}
+	b, err := kokkos.NewView0[bool]("b", kokkos.InSpace(cuda.Space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if _, err := cuda.ParallelReduce("land", kokkos.Range(0, 10), cuda.LAnd(), "acc = acc && i < 10;", cuda.ReduceInto(b)); err != nil {
+		t.Fatal(err)
+	}
+	var got bool
+	if err := kokkos.DeepCopyToScalar(&got, b); err != nil || !got {
+		t.Errorf("LAnd into a bool view: %v (%v), want true", got, err)
+	}
+}
