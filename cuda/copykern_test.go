@@ -11,6 +11,7 @@ import (
 	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // Device copies and fills of strided views (the kernels of
@@ -40,29 +41,6 @@ func dynData[T any](v kokkos.View[T]) []T {
 func sameBytes[T any](a, b *T) bool {
 	n := int(unsafe.Sizeof(*a))
 	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(a)), n), unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
-}
-
-// eachIndex calls f with every index of extents ext, in row-major order.
-func eachIndex(ext []int, f func(idx []int)) {
-	idx := make([]int, len(ext))
-	for _, e := range ext {
-		if e == 0 {
-			return
-		}
-	}
-	for {
-		f(idx)
-		r := len(ext) - 1
-		for ; r >= 0; r-- {
-			if idx[r]++; idx[r] < ext[r] {
-				break
-			}
-			idx[r] = 0
-		}
-		if r < 0 {
-			return
-		}
-	}
 }
 
 // subOf returns parent extents around ext, the subview arguments that cut
@@ -132,7 +110,7 @@ func (s *devSide[T]) check(t *testing.T, what string, want []T) {
 	gd := kokkos.DynRankFrom(got)
 	gs := gd.Strides()
 	bad := 0
-	eachIndex(s.pext, func(idx []int) {
+	testutil.ForEachIndex(s.pext, func(idx []int) {
 		g, w := &gd.Data()[offset(gs, idx)], &want[offset(s.str, idx)]
 		if !sameBytes(g, w) && bad < 5 {
 			bad++
@@ -165,7 +143,7 @@ func copyCase[T any](t *testing.T, rng *rand.Rand, ext []int, dk, sk int, dsub, 
 	hd := dynData(dst.host)
 	want := append([]T(nil), hd...)
 	sd := dynData(src.host)
-	eachIndex(ext, func(idx []int) {
+	testutil.ForEachIndex(ext, func(idx []int) {
 		want[offset(dst.str, plus(dst.beg, idx))] = sd[offset(src.str, plus(src.beg, idx))]
 	})
 	dv, sv := subviewR(dst.dev, dst.args), subviewR(src.dev, src.args)
@@ -192,7 +170,7 @@ func fillCaseK[T any](t *testing.T, rng *rand.Rand, ext []int, k int, sub bool, 
 	defer release(t, dst.dev)
 	x := randValue[T](rng)
 	want := append([]T(nil), dynData(dst.host)...)
-	eachIndex(ext, func(idx []int) { want[offset(dst.str, plus(dst.beg, idx))] = x })
+	testutil.ForEachIndex(ext, func(idx []int) { want[offset(dst.str, plus(dst.beg, idx))] = x })
 	dv := subviewR(dst.dev, dst.args)
 	if st == nil {
 		if err := kokkos.Fill(dv, x); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
 	"github.com/gokkos/kokkos/internal/cudabaseline"
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // devicePair allocates a parent view of extents pext and layout kind k in
@@ -72,26 +73,17 @@ func at[T any](v kokkos.View[T], idx []int) *T {
 
 // eachInBox calls f for every index of the box [lo, hi).
 func eachInBox(lo, hi []int, f func(idx []int)) {
-	idx := append([]int(nil), lo...)
+	ext := make([]int, len(lo))
 	for d := range lo {
-		if lo[d] >= hi[d] {
-			return
-		}
+		ext[d] = max(hi[d]-lo[d], 0)
 	}
-	for {
+	idx := make([]int, len(lo))
+	testutil.ForEachIndex(ext, func(off []int) {
+		for d := range off {
+			idx[d] = lo[d] + off[d]
+		}
 		f(idx)
-		d := len(idx) - 1
-		for ; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < hi[d] {
-				break
-			}
-			idx[d] = lo[d]
-		}
-		if d < 0 {
-			return
-		}
-	}
+	})
 }
 
 // TestParallelForRangeTypes runs y(i) = a * x(i) + y(i) on every element
