@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	kokkos "github.com/gokkos/kokkos"
@@ -642,5 +643,63 @@ func TestReduceIntoWrongType(t *testing.T) {
 	var got bool
 	if err := kokkos.DeepCopyToScalar(&got, b); err != nil || !got {
 		t.Errorf("LAnd into a bool view: %v (%v), want true", got, err)
+	}
+}
+
+// TestConcurrentPatterns runs reductions and loops from many goroutines at
+// once, on the default stream and on streams of their own, sharing the
+// compiled programs, the launch buffers and each stream's scratch memory.
+func TestConcurrentPatterns(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	const workers, rounds, n = 8, 20, 4099
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var st *cuda.Stream
+			if w%2 == 1 {
+				s, err := cuda.NewStream()
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer s.Release()
+				st = s
+			}
+			pol := kokkos.Range(0, n)
+			if st != nil {
+				pol = pol.On(st)
+			}
+			x, err := kokkos.NewView1[int64]("x", n, kokkos.InSpace(cuda.Space))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer x.Release()
+			for r := range rounds {
+				k := int64(w*rounds + r)
+				if err := cuda.ParallelFor("set", pol, "x(i) = i * k;", cuda.Bind("x", x), cuda.Scalar("k", k)); err != nil {
+					errs <- err
+					return
+				}
+				got, err := cuda.ParallelReduce("sum", pol, cuda.Sum[int64](), "acc += x(i);", cuda.Bind("x", x))
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := k * n * (n - 1) / 2; got != want {
+					errs <- fmt.Errorf("worker %d round %d: sum %d, want %d", w, r, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
