@@ -274,6 +274,7 @@ func (s *argSet) fitsNarrow() bool {
 // read them with no pinning: the memory never moves and holds no Go
 // pointers.
 type paramBuf struct {
+	mem  []byte    // the mapping, for munmap
 	buf  []byte    // paramBytes bytes
 	ptrs []uintptr // paramSlots pointers
 	n    int       // bytes used
@@ -286,14 +287,14 @@ const (
 	paramSlots = 128
 )
 
-// newParamBuf maps the memory of a paramBuf. Buffers are pooled and never
-// unmapped.
+// newParamBuf maps the memory of a paramBuf. Buffers are pooled; one the
+// pool drops is unmapped by a cleanup.
 func newParamBuf() paramBuf {
 	mem, err := syscall.Mmap(-1, 0, paramBytes+paramSlots*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
 		panic(fmt.Sprintf("cuda: mapping %d bytes for kernel arguments: %v", paramBytes+paramSlots*8, err))
 	}
-	return paramBuf{buf: mem[:paramBytes:paramBytes], ptrs: unsafe.Slice((*uintptr)(unsafe.Pointer(&mem[paramBytes])), paramSlots)}
+	return paramBuf{mem: mem, buf: mem[:paramBytes:paramBytes], ptrs: unsafe.Slice((*uintptr)(unsafe.Pointer(&mem[paramBytes])), paramSlots)}
 }
 
 func (p *paramBuf) reset() { p.n, p.k, p.over = 0, 0, false }

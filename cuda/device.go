@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -37,6 +38,9 @@ type Device struct {
 var (
 	devMu   sync.Mutex
 	devices = map[int]*Device{}
+	// devFast holds the first devices once made, read without devMu on
+	// every launch.
+	devFast [16]atomic.Pointer[Device]
 )
 
 // DeviceCount returns the number of CUDA devices, or the error that says
@@ -60,6 +64,11 @@ func GetDevice(n int) (*Device, error) {
 	d, err := loadDriver()
 	if err != nil {
 		return nil, err
+	}
+	if n >= 0 && n < len(devFast) {
+		if dev := devFast[n].Load(); dev != nil {
+			return dev, nil
+		}
 	}
 	devMu.Lock()
 	defer devMu.Unlock()
@@ -92,6 +101,9 @@ func GetDevice(n int) (*Device, error) {
 		dev.totalMem = int64(total)
 	}
 	devices[n] = dev
+	if n < len(devFast) {
+		devFast[n].Store(dev)
+	}
 	return dev, nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -22,6 +24,7 @@ type program struct {
 // meanwhile wait for it.
 type progEntry struct {
 	once sync.Once
+	done atomic.Bool // p and err are set
 	p    *program
 	err  error
 }
@@ -134,6 +137,9 @@ func (dev *Device) program(key []byte, sig *kernelSig, body, label string, noFMA
 	k.mu.RLock()
 	e := k.progs[string(key)]
 	k.mu.RUnlock()
+	if e != nil && e.done.Load() {
+		return e.p, e.err
+	}
 	if e == nil {
 		k.mu.Lock()
 		if e = k.progs[string(key)]; e == nil {
@@ -142,7 +148,10 @@ func (dev *Device) program(key []byte, sig *kernelSig, body, label string, noFMA
 		}
 		k.mu.Unlock()
 	}
-	e.once.Do(func() { e.p, e.err = dev.load(sig, body, label, noFMAD) })
+	e.once.Do(func() {
+		e.p, e.err = dev.load(sig, body, label, noFMAD)
+		e.done.Store(true)
+	})
 	return e.p, e.err
 }
 
@@ -275,26 +284,17 @@ type launchBuf struct {
 	args argSet
 }
 
-// launchFree holds the launch buffers not in use. It is a free list, not
-// a sync.Pool, because their argument memory outside the Go heap must not
-// be dropped.
-var launchFree struct {
-	sync.Mutex
-	bufs []*launchBuf
-}
+// launchPool holds the launch buffers not in use. A buffer the pool drops
+// unmaps its argument memory when the garbage collector finds it
+// unreachable.
+var launchPool = sync.Pool{New: func() any {
+	lb := &launchBuf{p: newParamBuf(), key: make([]byte, 0, 512)}
+	runtime.AddCleanup(lb, func(mem []byte) { _ = syscall.Munmap(mem) }, lb.p.mem)
+	return lb
+}}
 
-// getLaunch returns a launch buffer from the free list, or a new one.
-func getLaunch() *launchBuf {
-	launchFree.Lock()
-	if n := len(launchFree.bufs); n > 0 {
-		lb := launchFree.bufs[n-1]
-		launchFree.bufs = launchFree.bufs[:n-1]
-		launchFree.Unlock()
-		return lb
-	}
-	launchFree.Unlock()
-	return &launchBuf{p: newParamBuf(), key: make([]byte, 0, 512)}
-}
+// getLaunch returns a launch buffer from the pool.
+func getLaunch() *launchBuf { return launchPool.Get().(*launchBuf) }
 
 // put returns lb to the pool, dropping its references to views.
 func (lb *launchBuf) put() {
@@ -306,9 +306,7 @@ func (lb *launchBuf) put() {
 	views, scalars := lb.lp.sig.views[:0], lb.lp.sig.scalars[:0]
 	lb.lp = launchPlan{}
 	lb.lp.sig.views, lb.lp.sig.scalars = views, scalars
-	launchFree.Lock()
-	launchFree.bufs = append(launchFree.bufs, lb)
-	launchFree.Unlock()
+	launchPool.Put(lb)
 }
 
 // launch queues fn on stream h with grid and block and the arguments in p;
