@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -312,12 +313,18 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	}
 	var ks, bs []float64
 	for r := range cfg.reps + 1 {
-		k, err := batches(body, dev.Synchronize)
-		if err != nil {
-			return err
+		// Alternate which side runs first, so neither always follows the
+		// other's wait.
+		var k, b float64
+		var kerr, berr error
+		if r%2 == 0 {
+			k, kerr = batches(body, dev.Synchronize)
+			b, berr = batches(raw, sync)
+		} else {
+			b, berr = batches(raw, sync)
+			k, kerr = batches(body, dev.Synchronize)
 		}
-		b, err := batches(raw, sync)
-		if err != nil {
+		if err := errors.Join(kerr, berr); err != nil {
 			return err
 		}
 		if r > 0 { // the first is a warm-up
