@@ -123,12 +123,13 @@ func Scalar(name string, x any) Arg {
 // round as the host's Go code does, operation by operation.
 func FMAD(on bool) Arg { return argFunc(func(s *argSet) { s.noFMAD = !on }) }
 
-// CheckBounds turns on bounds checking for the launch: every element
-// access in the body checks its indices against the view's extents, and an
-// access outside them is reported as a *BoundsError (the view's name, its
-// label, the index and the extents) instead of touching memory. The
-// launch then waits for the kernel. It is for debugging: it costs time.
-var CheckBounds Arg = argFunc(func(s *argSet) { s.check = true })
+// CheckBounds returns the option that turns on bounds checking for the
+// launch: every element access in the body checks its indices against the
+// view's extents, and an access outside them is reported as a
+// *BoundsError (the view's name, its label, the index and the extents)
+// instead of touching memory. The launch then waits for the kernel. It is
+// for debugging: it costs time.
+func CheckBounds() Arg { return argFunc(func(s *argSet) { s.check = true }) }
 
 // A BoundsError reports an access outside a view's extents in a loop body
 // run with CheckBounds. When several accesses fail, one is reported.

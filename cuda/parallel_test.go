@@ -423,7 +423,7 @@ func TestBoundsCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Release()
-	err = cuda.ParallelFor("oob", kokkos.Range(0, 10), "a(i, i + 11) = 1;", cuda.Bind("a", a), cuda.CheckBounds)
+	err = cuda.ParallelFor("oob", kokkos.Range(0, 10), "a(i, i + 11) = 1;", cuda.Bind("a", a), cuda.CheckBounds())
 	var be *cuda.BoundsError
 	if !errors.As(err, &be) || !errors.Is(err, cuda.ErrOutOfBounds) {
 		t.Fatalf("err = %v, want a *BoundsError", err)
@@ -431,7 +431,7 @@ func TestBoundsCheck(t *testing.T) {
 	if be.View != "a" || be.Label != "grid" || be.Kernel != "oob" || len(be.Index) != 2 || be.Index[1] < 20 || be.Extents[1] != 20 {
 		t.Errorf("report %+v", be)
 	}
-	if err := cuda.ParallelFor("ok", kokkos.Range(0, 10), "a(i, i) = 1;", cuda.Bind("a", a), cuda.CheckBounds); err != nil {
+	if err := cuda.ParallelFor("ok", kokkos.Range(0, 10), "a(i, i) = 1;", cuda.Bind("a", a), cuda.CheckBounds()); err != nil {
 		t.Errorf("in-bounds body: %v", err)
 	}
 }
