@@ -33,15 +33,6 @@ func runSubview(cfg config, add func(measure)) error {
 		allocs = testing.AllocsPerRun(1000, func() { f(i); i++ })
 		return median(ts), allocs
 	}
-	// Each subview goes to a local variable and its extent is read, as in
-	// code that goes on to use the subview.
-	ns, allocs := perOp(func(i int) { w := a.Subview1(i&63, 3, kokkos.All); sinkInt += w.Extent(0) })
-	add(measure{Name: "Subview1(i, j, All) time", Unit: "ns", Value: ns, Goal: 5, GoalOp: "<=", Note: "Kokkos 4.6: 36.6 ns"})
-	add(measure{Name: "Subview1(i, j, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})
-	ns, allocs = perOp(func(i int) { w := a.Subview2(kokkos.Pair(1, 9), i&63, kokkos.All); sinkInt += w.Extent(1) })
-	add(measure{Name: "Subview2(Pair, i, All) time", Unit: "ns", Value: ns, Goal: 5, GoalOp: "<="})
-	add(measure{Name: "Subview2(Pair, i, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})
-
 	// The floor under any function that returns a view: a call that fills
 	// a struct of View1's size and shape field by field and returns it.
 	if unsafe.Sizeof(viewSized{}) != unsafe.Sizeof(kokkos.View1[float64]{}) {
@@ -49,10 +40,21 @@ func runSubview(cfg config, add func(measure)) error {
 	}
 	d := a.Data()
 	rec := new(int)
-	ns, _ = perOp(func(i int) { w := makeViewSized(d, i&63, 64, rec); sinkInt += w.ext })
+	floor, _ := perOp(func(i int) { w := makeViewSized(d, i&63, 64, rec); sinkInt += w.ext })
 	runtime.KeepAlive(sinkInt)
-	add(measure{Name: "return of a View1-sized struct", Unit: "ns", Value: ns,
+	add(measure{Name: "return of a View1-sized struct", Unit: "ns", Value: floor,
 		Note: "the floor for a call returning a view: the caller copies the result"})
+
+	// Each subview goes to a local variable and its extent is read, as in
+	// code that goes on to use the subview; the baseline is the floor.
+	ns, allocs := perOp(func(i int) { w := a.Subview1(i&63, 3, kokkos.All); sinkInt += w.Extent(0) })
+	add(measure{Name: "Subview1(i, j, All) time", Unit: "ns", Value: ns, Baseline: floor, Goal: 1.5, GoalOp: "<=",
+		Note: "baseline: the return of a View1-sized struct; Kokkos 4.6: 36.6 ns"})
+	add(measure{Name: "Subview1(i, j, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})
+	ns, allocs = perOp(func(i int) { w := a.Subview2(kokkos.Pair(1, 9), i&63, kokkos.All); sinkInt += w.Extent(1) })
+	add(measure{Name: "Subview2(Pair, i, All) time", Unit: "ns", Value: ns, Baseline: floor, Goal: 1.5, GoalOp: "<=",
+		Note: "baseline: the return of a View1-sized struct"})
+	add(measure{Name: "Subview2(Pair, i, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})
 	return nil
 }
 
