@@ -81,3 +81,48 @@ func ExampleView3_LineDim() {
 	fmt.Println(a.LineDim(), plane.LineDim(), cut.LineDim())
 	// Output: 2 1 -1
 }
+
+// A rank-3 box: the body runs the innermost loop over a contiguous line.
+func ExampleParallelForTiles3() {
+	a := kokkos.Must(kokkos.NewView3[int]("a", 2, 3, 4))
+	kokkos.ParallelForTiles3("fill", kokkos.MDRange([]int{0, 0, 0}, []int{2, 3, 4}), func(lo, hi [3]int) {
+		for i := lo[0]; i < hi[0]; i++ {
+			for j := lo[1]; j < hi[1]; j++ {
+				line := a.Line(i, j)
+				for k := lo[2]; k < hi[2]; k++ {
+					line[k] = 100*i + 10*j + k
+				}
+			}
+		}
+	})
+	fmt.Println(a.Line(1, 2))
+	// Output: [120 121 122 123]
+}
+
+func ExampleParallelReduceTiles3() {
+	p := kokkos.MDRange([]int{0, 0, 0}, []int{10, 20, 30})
+	count := kokkos.ParallelReduceTiles3("count", p, kokkos.Sum[int](), func(lo, hi [3]int, acc *int) {
+		*acc += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
+	})
+	fmt.Println(count)
+	// Output: 6000
+}
+
+// Ranks 4 to 6 take the same body with longer arrays.
+func ExampleParallelForTiles4() {
+	p := kokkos.MDRange([]int{0, 0, 0, 0}, []int{2, 3, 4, 5}).On(kokkos.Serial{})
+	tiles, indices := 0, 0
+	kokkos.ParallelForTiles4("count", p, func(lo, hi [4]int) {
+		tiles++
+		indices += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) * (hi[3] - lo[3])
+	})
+	fmt.Println(tiles, indices) // 120 indices fit in one default tile
+	// Output: 1 120
+}
+
+func ExampleView3_Line() {
+	a := kokkos.Must(kokkos.NewView3[int]("a", 2, 3, 4, kokkos.LayoutLeft))
+	a.Set(1, 2, 3, 7)
+	fmt.Println(a.LineDim(), a.Line(2, 3)) // the column a(:, 2, 3)
+	// Output: 0 [0 7]
+}
