@@ -243,3 +243,131 @@ func TestMDRangeErrors(t *testing.T) {
 		t.Errorf("panic in ParallelFor4: %v", pe)
 	}
 }
+
+// tilesRank runs ParallelForTiles2 ... ParallelForTiles6 by p's rank,
+// handing body the tile's box as arrays of maxMDRank bounds.
+func tilesRank(label string, p MDRangePolicy, body func(lo, hi [maxMDRank]int)) {
+	wide := func(lo, hi []int) {
+		var b, e [maxMDRank]int
+		copy(b[:], lo)
+		copy(e[:], hi)
+		body(b, e)
+	}
+	switch p.Rank() {
+	case 2:
+		ParallelForTiles2(label, p, func(lo, hi [2]int) { wide(lo[:], hi[:]) })
+	case 3:
+		ParallelForTiles3(label, p, func(lo, hi [3]int) { wide(lo[:], hi[:]) })
+	case 4:
+		ParallelForTiles4(label, p, func(lo, hi [4]int) { wide(lo[:], hi[:]) })
+	case 5:
+		ParallelForTiles5(label, p, func(lo, hi [5]int) { wide(lo[:], hi[:]) })
+	case 6:
+		ParallelForTiles6(label, p, func(lo, hi [6]int) { wide(lo[:], hi[:]) })
+	}
+}
+
+// reduceTilesRank runs ParallelReduceTiles2 ... ParallelReduceTiles6 by
+// p's rank.
+func reduceTilesRank[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [maxMDRank]int, acc *T)) T {
+	wide := func(lo, hi []int, acc *T) {
+		var b, e [maxMDRank]int
+		copy(b[:], lo)
+		copy(e[:], hi)
+		body(b, e, acc)
+	}
+	switch p.Rank() {
+	case 2:
+		return ParallelReduceTiles2(label, p, r, func(lo, hi [2]int, a *T) { wide(lo[:], hi[:], a) })
+	case 3:
+		return ParallelReduceTiles3(label, p, r, func(lo, hi [3]int, a *T) { wide(lo[:], hi[:], a) })
+	case 4:
+		return ParallelReduceTiles4(label, p, r, func(lo, hi [4]int, a *T) { wide(lo[:], hi[:], a) })
+	case 5:
+		return ParallelReduceTiles5(label, p, r, func(lo, hi [5]int, a *T) { wide(lo[:], hi[:], a) })
+	case 6:
+		return ParallelReduceTiles6(label, p, r, func(lo, hi [6]int, a *T) { wide(lo[:], hi[:], a) })
+	}
+	panic("rank")
+}
+
+// visitBox calls f for every index of the box [lo, hi) of the given rank,
+// in the inner order right or left.
+func visitBox(rank int, lo, hi [maxMDRank]int, right bool, f func(ix [maxMDRank]int)) {
+	mdOdometer(lo[:rank], hi[:rank], right, func(ix []int) {
+		var a [maxMDRank]int
+		copy(a[:], ix)
+		f(a)
+	})
+}
+
+func TestMDRangeTiles(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	orders := []Iterate{IterateLeft, IterateRight}
+	spaces := testSpaces(t)
+	for _, c := range mdCases(r) {
+		x := randFloats(r, c.size())
+		for _, outer := range orders {
+			for _, inner := range orders {
+				p := MDRange(c.lower, c.upper).Order(outer, inner)
+				if c.tile != nil {
+					p = p.Tile(c.tile...)
+				}
+				rank := p.Rank()
+				right := inner != IterateLeft
+				// On Serial, the tiles' indices in the inner order are
+				// the per-index form's visits.
+				var got, want [][maxMDRank]int
+				forRank("order", p.On(Serial{}), func(ix [maxMDRank]int) { want = append(want, ix) })
+				tilesRank("order", p.On(Serial{}), func(lo, hi [maxMDRank]int) {
+					visitBox(rank, lo, hi, right, func(ix [maxMDRank]int) { got = append(got, ix) })
+				})
+				if !slices.Equal(got, want) {
+					t.Fatalf("%v %v %v: tiles visit %d indices %v..., want %d %v...", c, outer, inner, len(got), got[:min(4, len(got))], len(want), want[:min(4, len(want))])
+				}
+				ref := reduceRank("sum", p.On(Serial{}), Sum[float64](), func(ix [maxMDRank]int, acc *float64) { *acc += x[c.flat(ix)] })
+				for _, s := range spaces {
+					chunk := r.IntN(3)
+					var mu sync.Mutex
+					seen := make([]int, c.size())
+					tilesRank("visit", p.On(s).WithChunk(chunk), func(lo, hi [maxMDRank]int) {
+						visitBox(rank, lo, hi, right, func(ix [maxMDRank]int) {
+							mu.Lock()
+							seen[c.flat(ix)]++
+							mu.Unlock()
+						})
+					})
+					if err := s.Fence(); err != nil {
+						t.Fatal(err)
+					}
+					for i, v := range seen {
+						if v != 1 {
+							t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
+						}
+					}
+					// The tile reduction is the per-index one, bit for bit.
+					got := reduceTilesRank("sum", p.On(s).WithChunk(chunk), Sum[float64](), func(lo, hi [maxMDRank]int, acc *float64) {
+						visitBox(rank, lo, hi, right, func(ix [maxMDRank]int) { *acc += x[c.flat(ix)] })
+					})
+					if math.Float64bits(got) != math.Float64bits(ref) {
+						t.Fatalf("%v %v %v %s: tile sum %v, per-index sum %v", c, outer, inner, spaceName(s), got, ref)
+					}
+				}
+			}
+		}
+	}
+	// Empty boxes run nothing; panics carry the label.
+	ParallelForTiles2("empty", MDRange([]int{0, 2}, []int{3, 2}), func(lo, hi [2]int) { t.Error("called") })
+	if got := ParallelReduceTiles3("empty", MDRange([]int{0, 0, 2}, []int{3, 3, 2}), Prod[int](), func(lo, hi [3]int, a *int) {}); got != 1 {
+		t.Errorf("empty reduce = %d", got)
+	}
+	if r := catchPanic(func() { ParallelForTiles2("m", MDRange([]int{0, 0}, []int{3}), func(lo, hi [2]int) {}) }); r != `kokkos: ParallelForTiles2 "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds` {
+		t.Errorf("panic %q", r)
+	}
+	pe, ok := catchPanic(func() {
+		ParallelReduceTiles2("t2", MDRange([]int{0, 0}, []int{4, 4}), Sum[int](), func(lo, hi [2]int, a *int) { panic("two") })
+	}).(*PanicError)
+	if !ok || pe.Label != "t2" {
+		t.Errorf("panic in ParallelReduceTiles2: %v", pe)
+	}
+}

@@ -73,6 +73,59 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
+// ParallelForTiles2 calls body(lo, hi) once per tile of the rank-2
+// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
+// tiles together cover p's box, each index once. The loops over a tile are
+// the body's own, so they compile to plain Go speed: one indirect call per
+// tile instead of one per index, and the body can take a contiguous line
+// of a view (View.Line) for its innermost loop. Run that loop over the
+// dimension p's inner order runs fastest (the last for IterateRight, the
+// default). Tiles are those of ParallelFor2 with the same policy. It
+// waits as ParallelFor does, and panics, naming the label and the policy,
+// if p is not a valid rank-2 policy.
+func ParallelForTiles2(label string, p MDRangePolicy, body func(lo, hi [2]int)) {
+	t := p.check("ParallelForTiles2", label, 2)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				body([2]int(b[:2]), [2]int(e[:2]))
+			}
+		},
+	}, false)
+}
+
+// ParallelReduceTiles2 calls body(lo, hi, acc) once per tile of the
+// rank-2 policy p, as ParallelForTiles2 does, and returns the join
+// of all contributions by r. *acc starts at r.Identity() for each tile, and
+// the tile results are joined in a fixed pairwise tree in the outer order,
+// exactly as ParallelReduce2 joins them: a body that runs its tile in
+// p's inner order gives the same result, bit for bit, as ParallelReduce2
+// with the same policy, whatever the number of goroutines or the chunk size.
+func ParallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [2]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles2", label, 2)
+	if t.count == 0 {
+		return r.Identity()
+	}
+	partial := make([]T, t.count)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			acc := new(T)
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				*acc = r.Identity()
+				body([2]int(b[:2]), [2]int(e[:2]), acc)
+				partial[id] = *acc
+			}
+		},
+	}, true)
+	return combine(r.Join, partial)
+}
+
 // ParallelFor3 calls body(i0, i1, i2) for every index of the rank-3
 // policy p, concurrently, tile by tile: tiles are handed out in p's outer
 // order, and the indices of a tile run in p's inner order. It waits as
@@ -145,6 +198,59 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						}
 					}
 				}
+				partial[id] = *acc
+			}
+		},
+	}, true)
+	return combine(r.Join, partial)
+}
+
+// ParallelForTiles3 calls body(lo, hi) once per tile of the rank-3
+// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
+// tiles together cover p's box, each index once. The loops over a tile are
+// the body's own, so they compile to plain Go speed: one indirect call per
+// tile instead of one per index, and the body can take a contiguous line
+// of a view (View.Line) for its innermost loop. Run that loop over the
+// dimension p's inner order runs fastest (the last for IterateRight, the
+// default). Tiles are those of ParallelFor3 with the same policy. It
+// waits as ParallelFor does, and panics, naming the label and the policy,
+// if p is not a valid rank-3 policy.
+func ParallelForTiles3(label string, p MDRangePolicy, body func(lo, hi [3]int)) {
+	t := p.check("ParallelForTiles3", label, 3)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				body([3]int(b[:3]), [3]int(e[:3]))
+			}
+		},
+	}, false)
+}
+
+// ParallelReduceTiles3 calls body(lo, hi, acc) once per tile of the
+// rank-3 policy p, as ParallelForTiles3 does, and returns the join
+// of all contributions by r. *acc starts at r.Identity() for each tile, and
+// the tile results are joined in a fixed pairwise tree in the outer order,
+// exactly as ParallelReduce3 joins them: a body that runs its tile in
+// p's inner order gives the same result, bit for bit, as ParallelReduce3
+// with the same policy, whatever the number of goroutines or the chunk size.
+func ParallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [3]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles3", label, 3)
+	if t.count == 0 {
+		return r.Identity()
+	}
+	partial := make([]T, t.count)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			acc := new(T)
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				*acc = r.Identity()
+				body([3]int(b[:3]), [3]int(e[:3]), acc)
 				partial[id] = *acc
 			}
 		},
@@ -232,6 +338,59 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						}
 					}
 				}
+				partial[id] = *acc
+			}
+		},
+	}, true)
+	return combine(r.Join, partial)
+}
+
+// ParallelForTiles4 calls body(lo, hi) once per tile of the rank-4
+// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
+// tiles together cover p's box, each index once. The loops over a tile are
+// the body's own, so they compile to plain Go speed: one indirect call per
+// tile instead of one per index, and the body can take a contiguous line
+// of a view (View.Line) for its innermost loop. Run that loop over the
+// dimension p's inner order runs fastest (the last for IterateRight, the
+// default). Tiles are those of ParallelFor4 with the same policy. It
+// waits as ParallelFor does, and panics, naming the label and the policy,
+// if p is not a valid rank-4 policy.
+func ParallelForTiles4(label string, p MDRangePolicy, body func(lo, hi [4]int)) {
+	t := p.check("ParallelForTiles4", label, 4)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				body([4]int(b[:4]), [4]int(e[:4]))
+			}
+		},
+	}, false)
+}
+
+// ParallelReduceTiles4 calls body(lo, hi, acc) once per tile of the
+// rank-4 policy p, as ParallelForTiles4 does, and returns the join
+// of all contributions by r. *acc starts at r.Identity() for each tile, and
+// the tile results are joined in a fixed pairwise tree in the outer order,
+// exactly as ParallelReduce4 joins them: a body that runs its tile in
+// p's inner order gives the same result, bit for bit, as ParallelReduce4
+// with the same policy, whatever the number of goroutines or the chunk size.
+func ParallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [4]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles4", label, 4)
+	if t.count == 0 {
+		return r.Identity()
+	}
+	partial := make([]T, t.count)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			acc := new(T)
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				*acc = r.Identity()
+				body([4]int(b[:4]), [4]int(e[:4]), acc)
 				partial[id] = *acc
 			}
 		},
@@ -327,6 +486,59 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						}
 					}
 				}
+				partial[id] = *acc
+			}
+		},
+	}, true)
+	return combine(r.Join, partial)
+}
+
+// ParallelForTiles5 calls body(lo, hi) once per tile of the rank-5
+// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
+// tiles together cover p's box, each index once. The loops over a tile are
+// the body's own, so they compile to plain Go speed: one indirect call per
+// tile instead of one per index, and the body can take a contiguous line
+// of a view (View.Line) for its innermost loop. Run that loop over the
+// dimension p's inner order runs fastest (the last for IterateRight, the
+// default). Tiles are those of ParallelFor5 with the same policy. It
+// waits as ParallelFor does, and panics, naming the label and the policy,
+// if p is not a valid rank-5 policy.
+func ParallelForTiles5(label string, p MDRangePolicy, body func(lo, hi [5]int)) {
+	t := p.check("ParallelForTiles5", label, 5)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				body([5]int(b[:5]), [5]int(e[:5]))
+			}
+		},
+	}, false)
+}
+
+// ParallelReduceTiles5 calls body(lo, hi, acc) once per tile of the
+// rank-5 policy p, as ParallelForTiles5 does, and returns the join
+// of all contributions by r. *acc starts at r.Identity() for each tile, and
+// the tile results are joined in a fixed pairwise tree in the outer order,
+// exactly as ParallelReduce5 joins them: a body that runs its tile in
+// p's inner order gives the same result, bit for bit, as ParallelReduce5
+// with the same policy, whatever the number of goroutines or the chunk size.
+func ParallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [5]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles5", label, 5)
+	if t.count == 0 {
+		return r.Identity()
+	}
+	partial := make([]T, t.count)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			acc := new(T)
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				*acc = r.Identity()
+				body([5]int(b[:5]), [5]int(e[:5]), acc)
 				partial[id] = *acc
 			}
 		},
@@ -430,6 +642,59 @@ func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						}
 					}
 				}
+				partial[id] = *acc
+			}
+		},
+	}, true)
+	return combine(r.Join, partial)
+}
+
+// ParallelForTiles6 calls body(lo, hi) once per tile of the rank-6
+// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
+// tiles together cover p's box, each index once. The loops over a tile are
+// the body's own, so they compile to plain Go speed: one indirect call per
+// tile instead of one per index, and the body can take a contiguous line
+// of a view (View.Line) for its innermost loop. Run that loop over the
+// dimension p's inner order runs fastest (the last for IterateRight, the
+// default). Tiles are those of ParallelFor6 with the same policy. It
+// waits as ParallelFor does, and panics, naming the label and the policy,
+// if p is not a valid rank-6 policy.
+func ParallelForTiles6(label string, p MDRangePolicy, body func(lo, hi [6]int)) {
+	t := p.check("ParallelForTiles6", label, 6)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				body([6]int(b[:6]), [6]int(e[:6]))
+			}
+		},
+	}, false)
+}
+
+// ParallelReduceTiles6 calls body(lo, hi, acc) once per tile of the
+// rank-6 policy p, as ParallelForTiles6 does, and returns the join
+// of all contributions by r. *acc starts at r.Identity() for each tile, and
+// the tile results are joined in a fixed pairwise tree in the outer order,
+// exactly as ParallelReduce6 joins them: a body that runs its tile in
+// p's inner order gives the same result, bit for bit, as ParallelReduce6
+// with the same policy, whatever the number of goroutines or the chunk size.
+func ParallelReduceTiles6[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [6]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles6", label, 6)
+	if t.count == 0 {
+		return r.Identity()
+	}
+	partial := make([]T, t.count)
+	launch(t.space, dispatch{
+		Label: label, Kind: kindReduce, End: t.count, Chunk: t.chunk,
+		Body: func(lo, hi int) {
+			var b, e [maxMDRank]int
+			acc := new(T)
+			for id := lo; id < hi; id++ {
+				t.box(id, &b, &e)
+				*acc = r.Identity()
+				body([6]int(b[:6]), [6]int(e[:6]), acc)
 				partial[id] = *acc
 			}
 		},

@@ -511,3 +511,26 @@ func TestPanicErrorNamesBodyLine(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelForSmallRangeSpreads checks that ParallelFor over a short
+// range runs on more than one goroutine, with the chunk given or chosen.
+func TestParallelForSmallRangeSpreads(t *testing.T) {
+	th := NewThreads(2)
+	defer th.Close()
+	for _, chunk := range []int{0, 1} {
+		const n = 64
+		last := make(chan struct{})
+		ParallelFor("spread", Range(0, n).WithChunk(chunk).On(th), func(i int) {
+			switch i {
+			case 0:
+				select {
+				case <-last:
+				case <-time.After(10 * time.Second):
+					panic("the last index did not run concurrently with the first")
+				}
+			case n - 1:
+				close(last)
+			}
+		})
+	}
+}

@@ -153,13 +153,28 @@ func least[T Number]() T {
 	return 0
 }
 
-// reduceBlock is the number of indices in one block of a one-dimensional
-// reduction or scan. Blocks start at the policy's Begin; each is reduced
-// in index order from the identity, and the block results are joined in a
-// fixed pairwise tree (see combine). Neither the number of goroutines nor
-// the chunk size changes this decomposition, so floating-point results are
-// reproducible bit for bit.
+// reduceBlock is the largest number of indices in one block of a
+// one-dimensional reduction, and the block of a scan. Blocks start at the
+// policy's Begin; each is reduced in index order from the identity, and
+// the block results are joined in a fixed pairwise tree (see combine).
+// The block size depends on the length of the range alone (see
+// reduceBlockSize): neither the number of goroutines nor the chunk size
+// changes the decomposition, so floating-point results are reproducible
+// bit for bit.
 const reduceBlock = 2048
+
+// reduceMinBlocks is the number of blocks a range shorter than
+// reduceMinBlocks*reduceBlock indices is cut into (or one block per index
+// when it is shorter still), so that a short range whose body is
+// expensive still spreads over the goroutines.
+const reduceMinBlocks = 64
+
+// reduceBlockSize returns the block size of a reduction over n indices:
+// reduceBlock, or less for short ranges, so that there are at least
+// reduceMinBlocks blocks (one index each for n <= reduceMinBlocks).
+func reduceBlockSize(n int) int {
+	return min(reduceBlock, max(1, (n+reduceMinBlocks-1)/reduceMinBlocks))
+}
 
 // ParallelReduce calls body(i, acc) for every index i of p and returns the
 // join of all contributions by r. The body adds index i's contribution to
@@ -169,7 +184,11 @@ const reduceBlock = 2048
 //		func(i int, acc *float64) { *acc += x[i] * y[i] })
 //
 // The result is the same, bit for bit, for every execution space, number of
-// goroutines and chunk size (see reduceBlock). It returns when the result
+// goroutines and chunk size: the blocks depend on the range alone (see
+// reduceBlock). A range of a few indices is still cut into one block per
+// index, so an expensive body spreads over the goroutines; p.Chunk, when
+// set, is the number of indices a goroutine takes at a time (rounded up to
+// whole blocks). It returns when the result
 // is ready, also on an asynchronous instance, where it first waits for the
 // instance's earlier work. A panic in body reaches the caller as a
 // *PanicError with the label. An empty range gives r.Identity().
@@ -183,8 +202,9 @@ func ParallelReduce[T any](label string, p RangePolicy, r Reducer[T], body func(
 
 // ParallelReduceChunks is ParallelReduce with a body that handles a chunk
 // [lo, hi) of indices at a time, in its own loop, for plain-Go speed. The
-// chunks are the fixed blocks of reduceBlock indices, so a body that runs
-// its chunk in index order gives reproducible results:
+// chunks are the fixed blocks of the range (2048 indices, fewer for ranges
+// under 131072 indices, which are cut into 64 blocks or one per index), so
+// a body that runs its chunk in index order gives reproducible results:
 //
 //	func(lo, hi int, acc *float64) {
 //		s := *acc
@@ -198,20 +218,21 @@ func ParallelReduceChunks[T any](label string, p RangePolicy, r Reducer[T], body
 func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T)) T {
 	s := p.check(pattern, label)
 	n := p.End - p.Begin
-	nb := (n + reduceBlock - 1) / reduceBlock
+	bs := reduceBlockSize(n)
+	nb := (n + bs - 1) / bs
 	if nb == 0 {
 		return r.Identity()
 	}
 	partial := make([]T, nb)
-	chunk := defaultChunk(nb, (p.Chunk+reduceBlock-1)/reduceBlock, s)
+	chunk := defaultChunk(nb, (p.Chunk+bs-1)/bs, s)
 	launch(s, dispatch{
 		Label: label, Kind: kindReduce, Begin: 0, End: nb, Chunk: chunk,
 		Body: func(blo, bhi int) {
 			acc := new(T)
 			for b := blo; b < bhi; b++ {
 				*acc = r.Identity()
-				lo := p.Begin + b*reduceBlock
-				body(lo, min(lo+reduceBlock, p.End), acc)
+				lo := p.Begin + b*bs
+				body(lo, min(lo+bs, p.End), acc)
 				partial[b] = *acc
 			}
 		},

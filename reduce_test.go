@@ -6,12 +6,13 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestReduceReproducible(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	spaces := testSpaces(t)
-	for _, n := range []int{1, 7, reduceBlock - 1, reduceBlock + 1, 5*reduceBlock + 17, 100003} {
+	for _, n := range []int{1, 7, 64, 100, reduceBlock - 1, reduceBlock + 1, 5*reduceBlock + 17, 100003} {
 		x, y := randFloats(r, n), randFloats(r, n)
 		var ref float64
 		for i := range x {
@@ -202,4 +203,48 @@ func BenchmarkDotIndex(b *testing.B) {
 		wg.Wait()
 		sink += part[0] + part[1%nt]
 	})
+}
+
+// TestReduceSmallRangeSpreads checks that a reduction over a short range
+// runs on more than one goroutine, with the chunk size given (smaller
+// than the range) or chosen:
+// the body at the first index waits for the body at the last one, which
+// only another goroutine can run.
+func TestReduceSmallRangeSpreads(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		th := NewThreads(workers)
+		defer th.Close()
+		for _, chunk := range []int{0, 1, 4} {
+			for _, n := range []int{2, 64, 1000} {
+				if chunk >= n {
+					continue // one chunk: one goroutine
+				}
+				last := make(chan struct{})
+				got := ParallelReduce("spread", Range(0, n).WithChunk(chunk).On(th), Sum[int](), func(i int, acc *int) {
+					switch i {
+					case 0:
+						select {
+						case <-last:
+						case <-time.After(10 * time.Second):
+							panic("the last index did not run concurrently with the first")
+						}
+					case n - 1:
+						close(last)
+					}
+					*acc += i
+				})
+				if got != n*(n-1)/2 {
+					t.Fatalf("n=%d chunk=%d: sum %d", n, chunk, got)
+				}
+			}
+		}
+	}
+}
+
+func TestReduceBlockSize(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{0, 1}, {1, 1}, {64, 1}, {65, 2}, {2048, 32}, {64 * reduceBlock, reduceBlock}, {1 << 30, reduceBlock}} {
+		if got := reduceBlockSize(c.n); got != c.want {
+			t.Errorf("reduceBlockSize(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
 }

@@ -780,6 +780,58 @@ func (v *View2[T]) Col(i1 int) []T {
 	return v.data[o : o+n : o+n]
 }
 
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 1 for LayoutRight; for another
+// layout (a subview's) 1 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View2[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[1] == 1 || v.ext[1] <= 1 {
+		return 1
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, in order,
+// as a slice that shares the view's memory: Row(j0) for a
+// LayoutRight view, Col(j0) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View2[T]) Line(j0 int) []T {
+	idx := [1]int{j0}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
+	return v.data[o : o+n : o+n]
+}
+
 // Rank returns 2.
 func (v *View2[T]) Rank() int { return 2 }
 
@@ -1188,6 +1240,58 @@ func (v *View3[T]) Col(i1, i2 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 2 for LayoutRight; for another
+// layout (a subview's) 2 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View3[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[2] == 1 || v.ext[2] <= 1 {
+		return 2
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, in order,
+// as a slice that shares the view's memory: Row(j0, j1) for a
+// LayoutRight view, Col(j0, j1) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View3[T]) Line(j0, j1 int) []T {
+	idx := [2]int{j0, j1}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 
@@ -1646,6 +1750,58 @@ func (v *View4[T]) Col(i1, i2, i3 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 3 for LayoutRight; for another
+// layout (a subview's) 3 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View4[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[3] == 1 || v.ext[3] <= 1 {
+		return 3
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, j2, in order,
+// as a slice that shares the view's memory: Row(j0, j1, j2) for a
+// LayoutRight view, Col(j0, j1, j2) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View4[T]) Line(j0, j1, j2 int) []T {
+	idx := [3]int{j0, j1, j2}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 
@@ -2161,6 +2317,58 @@ func (v *View5[T]) Col(i1, i2, i3, i4 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 4 for LayoutRight; for another
+// layout (a subview's) 4 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View5[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[4] == 1 || v.ext[4] <= 1 {
+		return 4
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, j2, j3, in order,
+// as a slice that shares the view's memory: Row(j0, j1, j2, j3) for a
+// LayoutRight view, Col(j0, j1, j2, j3) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View5[T]) Line(j0, j1, j2, j3 int) []T {
+	idx := [4]int{j0, j1, j2, j3}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 
@@ -2743,6 +2951,58 @@ func (v *View6[T]) Col(i1, i2, i3, i4, i5 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 5 for LayoutRight; for another
+// layout (a subview's) 5 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View6[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[5] == 1 || v.ext[5] <= 1 {
+		return 5
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, j2, j3, j4, in order,
+// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4) for a
+// LayoutRight view, Col(j0, j1, j2, j3, j4) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View6[T]) Line(j0, j1, j2, j3, j4 int) []T {
+	idx := [5]int{j0, j1, j2, j3, j4}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 
@@ -3402,6 +3662,58 @@ func (v *View7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 6 for LayoutRight; for another
+// layout (a subview's) 6 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View7[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[6] == 1 || v.ext[6] <= 1 {
+		return 6
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, j2, j3, j4, j5, in order,
+// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4, j5) for a
+// LayoutRight view, Col(j0, j1, j2, j3, j4, j5) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View7[T]) Line(j0, j1, j2, j3, j4, j5 int) []T {
+	idx := [6]int{j0, j1, j2, j3, j4, j5}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 
@@ -4148,6 +4460,58 @@ func (v *View8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
 		return v.data[:0:0]
 	}
 	o := i1*v.str[1] + i2*v.str[2] + i3*v.str[3] + i4*v.str[4] + i5*v.str[5] + i6*v.str[6] + i7*v.str[7]
+	return v.data[o : o+n : o+n]
+}
+
+// LineDim returns the dimension that Line runs along, the view's
+// contiguous one: 0 for LayoutLeft, 7 for LayoutRight; for another
+// layout (a subview's) 7 if it has stride 1, else 0 if it has stride 1,
+// else -1: the view has no contiguous lines. A dimension of extent 0 or 1
+// counts as contiguous.
+func (v *View8[T]) LineDim() int {
+	if v.layout == LayoutLeft && (v.str[0] == 1 || v.ext[0] <= 1) {
+		return 0
+	}
+	if v.str[7] == 1 || v.ext[7] <= 1 {
+		return 7
+	}
+	if v.str[0] == 1 || v.ext[0] <= 1 {
+		return 0
+	}
+	return -1
+}
+
+// Line returns the line of elements along dimension LineDim() (the
+// contiguous one) whose other indices are j0, j1, j2, j3, j4, j5, j6, in order,
+// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4, j5, j6) for a
+// LayoutRight view, Col(j0, j1, j2, j3, j4, j5, j6) for a LayoutLeft one. An inner
+// loop over Line stays a plain slice loop whatever the layout:
+//
+//	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
+//
+// It panics, naming the view, the indices, the extents and the strides,
+// when the view has no contiguous dimension (LineDim() = -1), for indices
+// out of bounds, for a read-only view, for a view with the Atomic trait,
+// and where the host cannot access the view.
+func (v *View8[T]) Line(j0, j1, j2, j3, j4, j5, j6 int) []T {
+	idx := [7]int{j0, j1, j2, j3, j4, j5, j6}
+	d := v.LineDim()
+	first := 0 // idx[k] indexes dimension first+k
+	if d == 0 {
+		first = 1
+	}
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	for k, j := range idx {
+		bad = bad || uint(j) >= uint(v.ext[first+k])
+		o += j * v.str[first+k]
+	}
+	if bad {
+		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+	}
+	n := v.ext[max(d, 0)]
+	if n == 0 {
+		return v.data[:0:0]
+	}
 	return v.data[o : o+n : o+n]
 }
 

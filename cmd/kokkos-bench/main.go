@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/kokkos-bench                   # every suite, default sizes
 //	go run ./cmd/kokkos-bench -suite access,subview -reps 9
+//	go run ./cmd/kokkos-bench -suite mdrange -reps 9  # MDRange tiles vs plain loops
 //	go run ./cmd/kokkos-bench -json > results.jsonl
 //
 // Kernel and baseline alternate, several repetitions each, and the table
