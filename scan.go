@@ -62,9 +62,16 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 		return 0
 	}
 	per := max(1, scanChunkBytes/(reduceBlock*sizeOf[T]()))
+	// Integer additions are associative, so integer blocks are summed and
+	// scanned in four independent lanes, with the same results; floating
+	// point ones in index order.
+	exact := T(1)/T(2) == 0
 	return scanBlocks(s, label, nb, per, Sum[T](),
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock
+			if exact {
+				return sumExact(src[lo:min(lo+reduceBlock, p.End)])
+			}
 			var acc T
 			for _, v := range src[lo:min(lo+reduceBlock, p.End)] {
 				acc += v
@@ -74,20 +81,66 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 		func(b int, acc T) {
 			lo := p.Begin + b*reduceBlock
 			hi := min(lo+reduceBlock, p.End)
-			sr, dr := src[lo:hi], dst[lo:hi]
-			dr = dr[:len(sr)]
-			if inclusive {
-				for i, v := range sr {
-					acc += v
-					dr[i] = acc
-				}
-				return
+			sr, out := src[lo:hi], dst[lo:hi]
+			out = out[:len(sr)]
+			i := 0
+			if exact {
+				acc, i = scanExact(out, sr, acc, inclusive)
 			}
-			for i, v := range sr {
-				dr[i] = acc
-				acc += v
+			if inclusive {
+				for ; i < len(sr); i++ {
+					acc += sr[i]
+					out[i] = acc
+				}
+			} else {
+				for ; i < len(sr); i++ {
+					v := sr[i]
+					out[i] = acc
+					acc += v
+				}
 			}
 		})
+}
+
+// sumExact returns the sum of x in four lanes: for integers only, whose
+// sums do not depend on the order.
+func sumExact[T Number](x []T) T {
+	var a, b, c, d T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		a += v[0]
+		b += v[1]
+		c += v[2]
+		d += v[3]
+	}
+	for ; i < len(x); i++ {
+		a += x[i]
+	}
+	return a + b + c + d
+}
+
+// scanExact scans the first multiple of four elements of s into d from acc
+// (inclusive or exclusive), each group of four from its own partial sums,
+// so that the chain through acc is one addition per group: for integers
+// only. It returns acc after them and their number.
+func scanExact[T Number](d, s []T, acc T, inclusive bool) (T, int) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		v := s[i : i+4 : i+4]
+		w := d[i : i+4 : i+4]
+		p1 := v[0] + v[1]
+		p2 := p1 + v[2]
+		p3 := p2 + v[3]
+		if inclusive {
+			w[0], w[1], w[2], w[3] = acc+v[0], acc+p1, acc+p2, acc+p3
+		} else {
+			w[0], w[1], w[2], w[3] = acc, acc+v[0], acc+p1, acc+p2
+		}
+		acc += p3
+	}
+	return acc, i
 }
 
 func checkScanSlices(pattern, label string, p RangePolicy, ndst, nsrc int) {

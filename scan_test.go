@@ -197,3 +197,32 @@ func TestScanPanicReleases(t *testing.T) {
 		*acc += i
 	})
 }
+
+func BenchmarkInclusiveScanInt32(b *testing.B) {
+	n := 1 << 24
+	x, y := make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i] = int32(i % 7)
+	}
+	b.SetBytes(int64(8 * n))
+	for b.Loop() {
+		InclusiveScan("bench", Range(0, n), y, x)
+	}
+}
+
+func BenchmarkParallelScanInt32(b *testing.B) {
+	n := 1 << 24
+	x, y := make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i] = int32(i % 7)
+	}
+	b.SetBytes(int64(8 * n))
+	for b.Loop() {
+		ParallelScan("bench", Range(0, n), Sum[int32](), func(i int, acc *int32, final bool) {
+			*acc += x[i]
+			if final {
+				y[i] = *acc
+			}
+		})
+	}
+}
