@@ -24,9 +24,9 @@ import (
 // contribution must be the same both times. The scan works in the fixed
 // blocks of ParallelReduce, each scanned in index order from the join of
 // the blocks before it, so floating-point results are the same bit for bit
-// for any number of workers and any p.Chunk (which the scan ignores). The
-// two calls of a block run back to back on one goroutine, so the second
-// finds what the first read in cache. It returns when the scan is done, also on an asynchronous
+// for any number of workers and any p.Chunk (which the scan ignores). Both
+// calls of an index run on one goroutine, a few blocks apart, so the
+// second finds what the first read in cache. It returns when the scan is done, also on an asynchronous
 // instance. A panic in body reaches the caller as a *PanicError.
 func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
 	return scanRange("ParallelScan", label, p, r, body)
