@@ -40,8 +40,10 @@ const (
 	// read back from cache.
 	fillBlockBytes = 1280 << 10
 	// StreamFillBytes is the size from which a fill streams its
-	// contiguous runs; streamRunBytes the shortest run that streams.
-	StreamFillBytes = 8 << 20
+	// contiguous runs (as Go's clear, from 32 MiB: a smaller fill may
+	// still be read from the caches); streamRunBytes the shortest run
+	// that streams.
+	StreamFillBytes = 32 << 20
 	streamRunBytes  = 256
 	// fillSeedBytes is what a fill stores with a loop before it doubles
 	// by copies.
