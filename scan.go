@@ -1,6 +1,10 @@
 package kokkos
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+)
 
 // ParallelScan runs a prefix scan over the indices of p, Kokkos style, and
 // returns the join of all contributions (the total).
@@ -18,8 +22,11 @@ import "fmt"
 //
 // The body may be called twice for an index, first with final false; its
 // contribution must be the same both times. The scan works in the fixed
-// blocks of ParallelReduce, so floating-point results are reproducible bit
-// for bit. It returns when the scan is done, also on an asynchronous
+// blocks of ParallelReduce, each scanned in index order from the join of
+// the blocks before it, so floating-point results are the same bit for bit
+// for any number of workers and any p.Chunk (which the scan ignores). Both
+// calls of an index run on one goroutine, a few blocks apart, so the
+// second finds what the first read in cache. It returns when the scan is done, also on an asynchronous
 // instance. A panic in body reaches the caller as a *PanicError.
 func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
 	return scanRange("ParallelScan", label, p, r, body)
@@ -27,29 +34,113 @@ func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i 
 
 // InclusiveScan sets dst[i] = src[p.Begin] + ... + src[i] for every index i
 // of p and returns the sum of all of them. It panics, naming the label, if
-// dst or src is shorter than p.End.
+// dst or src is shorter than p.End. dst may be src. It reads src once from
+// memory (the second read of each piece comes from cache) and, as
+// ParallelScan, gives the same bits for any number of workers.
 func InclusiveScan[T Number](label string, p RangePolicy, dst, src []T) T {
 	checkScanSlices("InclusiveScan", label, p, len(dst), len(src))
-	return scanRange("InclusiveScan", label, p, Sum[T](), func(i int, acc *T, final bool) {
-		*acc += src[i]
-		if final {
-			dst[i] = *acc
-		}
-	})
+	return sliceScan("InclusiveScan", label, p, dst, src, true)
 }
 
 // ExclusiveScan sets dst[i] = src[p.Begin] + ... + src[i-1] (0 for
 // p.Begin) for every index i of p and returns the sum of all src[i]. It
-// panics, naming the label, if dst or src is shorter than p.End.
+// panics, naming the label, if dst or src is shorter than p.End. dst may be
+// src. It reads src once from memory and gives the same bits for any
+// number of workers, as InclusiveScan.
 func ExclusiveScan[T Number](label string, p RangePolicy, dst, src []T) T {
 	checkScanSlices("ExclusiveScan", label, p, len(dst), len(src))
-	return scanRange("ExclusiveScan", label, p, Sum[T](), func(i int, acc *T, final bool) {
-		v := src[i]
-		if final {
-			dst[i] = *acc
+	return sliceScan("ExclusiveScan", label, p, dst, src, false)
+}
+
+// sliceScan is InclusiveScan (inclusive true) and ExclusiveScan: the
+// chained scan of scanBlocks with plain loops for the blocks.
+func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inclusive bool) T {
+	s := p.check(pattern, label)
+	n := p.End - p.Begin
+	nb := (n + reduceBlock - 1) / reduceBlock
+	if nb == 0 {
+		return 0
+	}
+	per := max(1, scanChunkBytes/(reduceBlock*sizeOf[T]()))
+	// Integer additions are associative, so integer blocks are summed and
+	// scanned in four independent lanes, with the same results; floating
+	// point ones in index order.
+	exact := T(1)/T(2) == 0
+	return scanBlocks(s, label, nb, per, Sum[T](),
+		func(b int) T {
+			lo := p.Begin + b*reduceBlock
+			if exact {
+				return sumExact(src[lo:min(lo+reduceBlock, p.End)])
+			}
+			var acc T
+			for _, v := range src[lo:min(lo+reduceBlock, p.End)] {
+				acc += v
+			}
+			return acc
+		},
+		func(b int, acc T) {
+			lo := p.Begin + b*reduceBlock
+			hi := min(lo+reduceBlock, p.End)
+			sr, out := src[lo:hi], dst[lo:hi]
+			out = out[:len(sr)]
+			i := 0
+			if exact {
+				acc, i = scanExact(out, sr, acc, inclusive)
+			}
+			if inclusive {
+				for ; i < len(sr); i++ {
+					acc += sr[i]
+					out[i] = acc
+				}
+			} else {
+				for ; i < len(sr); i++ {
+					v := sr[i]
+					out[i] = acc
+					acc += v
+				}
+			}
+		})
+}
+
+// sumExact returns the sum of x in four lanes: for integers only, whose
+// sums do not depend on the order.
+func sumExact[T Number](x []T) T {
+	var a, b, c, d T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		v := x[i : i+4 : i+4]
+		a += v[0]
+		b += v[1]
+		c += v[2]
+		d += v[3]
+	}
+	for ; i < len(x); i++ {
+		a += x[i]
+	}
+	return a + b + c + d
+}
+
+// scanExact scans the first multiple of four elements of s into d from acc
+// (inclusive or exclusive), each group of four from its own partial sums,
+// so that the chain through acc is one addition per group: for integers
+// only. It returns acc after them and their number.
+func scanExact[T Number](d, s []T, acc T, inclusive bool) (T, int) {
+	d = d[:len(s)]
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		v := s[i : i+4 : i+4]
+		w := d[i : i+4 : i+4]
+		p1 := v[0] + v[1]
+		p2 := p1 + v[2]
+		p3 := p2 + v[3]
+		if inclusive {
+			w[0], w[1], w[2], w[3] = acc+v[0], acc+p1, acc+p2, acc+p3
+		} else {
+			w[0], w[1], w[2], w[3] = acc, acc+v[0], acc+p1, acc+p2
 		}
-		*acc += v
-	})
+		acc += p3
+	}
+	return acc, i
 }
 
 func checkScanSlices(pattern, label string, p RangePolicy, ndst, nsrc int) {
@@ -58,10 +149,15 @@ func checkScanSlices(pattern, label string, p RangePolicy, ndst, nsrc int) {
 	}
 }
 
-// scanRange is a two-pass scan over fixed blocks: the first pass reduces
-// each block, a serial pass turns the block results into block prefixes,
-// and the second pass reruns each block from its prefix with final set. A
-// range of one block needs one pass.
+// scanChunkBytes is the input of one chunk of a slice scan: it stays in
+// cache between the chunk's two passes.
+const scanChunkBytes = 256 << 10
+
+// scanBodyBlocks is the number of blocks of one chunk of ParallelScan.
+const scanBodyBlocks = 8
+
+// scanRange is ParallelScan: scanBlocks over the blocks of p, each block
+// reduced with final false and scanned with final true.
 func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
 	s := p.check(pattern, label)
 	n := p.End - p.Begin
@@ -69,44 +165,93 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 	if nb == 0 {
 		return r.Identity()
 	}
-	prefix := make([]T, nb+1)
-	chunk := defaultChunk(nb, (p.Chunk+reduceBlock-1)/reduceBlock, s)
-	pass := func(final bool) func(blo, bhi int) {
-		return func(blo, bhi int) {
-			acc := new(T)
-			for b := blo; b < bhi; b++ {
-				if final {
-					*acc = prefix[b]
-				} else {
-					*acc = r.Identity()
+	// A new accumulator for each block: the chunks of different
+	// goroutines overlap in time.
+	return scanBlocks(s, label, nb, scanBodyBlocks, r,
+		func(b int) T {
+			a := new(T)
+			*a = r.Identity()
+			lo := p.Begin + b*reduceBlock
+			for i := lo; i < min(lo+reduceBlock, p.End); i++ {
+				body(i, a, false)
+			}
+			return *a
+		},
+		func(b int, pre T) {
+			a := new(T)
+			*a = pre
+			lo := p.Begin + b*reduceBlock
+			for i := lo; i < min(lo+reduceBlock, p.End); i++ {
+				body(i, a, true)
+			}
+		})
+}
+
+// scanBlocks scans nb fixed blocks in one parallel pattern on s and returns
+// the join of all of them. reduce(b) returns block b's join from the
+// identity; scan(b, pre) scans block b from pre, the join of the blocks
+// before it.
+//
+// The blocks are grouped in chunks of per blocks, which the goroutines
+// take in increasing order from a counter of their own. A chunk reduces
+// its blocks, waits for the join of all blocks before it (published by the
+// chunk before), publishes its own end, and scans its blocks; its input is
+// read from memory once, the scan finding it in cache. Block b's prefix is
+// the join, in block order from the identity, of the blocks before it,
+// whatever the number of goroutines, so results are reproducible bit for
+// bit. A chunk only waits for a chunk taken before it, which is running;
+// a panic in a chunk releases the waiters.
+func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reducer[T], reduce func(b int) T, scan func(b int, pre T)) T {
+	workers := max(1, s.Concurrency())
+	// Enough chunks for the goroutines to share.
+	per = max(1, min(per, nb/(4*workers)))
+	nc := (nb + per - 1) / per
+	carry := make([]T, nc+1)
+	ready := make([]atomic.Bool, nc+1)
+	carry[0] = r.Identity()
+	ready[0].Store(true)
+	var next atomic.Int64
+	var abort atomic.Bool
+	body := func(int, int) {
+		done := false
+		defer func() {
+			if !done {
+				abort.Store(true)
+			}
+		}()
+		sums := make([]T, per)
+		for {
+			c := int(next.Add(1)) - 1
+			if c >= nc {
+				break
+			}
+			b0, b1 := c*per, min((c+1)*per, nb)
+			for b := b0; b < b1; b++ {
+				sums[b-b0] = reduce(b)
+			}
+			for spin := 0; !ready[c].Load(); spin++ {
+				if abort.Load() {
+					done = true
+					return
 				}
-				lo := p.Begin + b*reduceBlock
-				for i := lo; i < min(lo+reduceBlock, p.End); i++ {
-					body(i, acc, final)
-				}
-				if !final {
-					prefix[b+1] = *acc
+				if spin >= 64 {
+					runtime.Gosched()
 				}
 			}
+			pre := carry[c]
+			end := pre
+			for b := b0; b < b1; b++ {
+				end = r.Join(end, sums[b-b0])
+			}
+			carry[c+1] = end
+			ready[c+1].Store(true)
+			for b := b0; b < b1; b++ {
+				scan(b, pre)
+				pre = r.Join(pre, sums[b-b0])
+			}
 		}
+		done = true
 	}
-	prefix[0] = r.Identity()
-	if nb == 1 {
-		launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: 1, Chunk: 1,
-			Body: func(int, int) {
-				acc := new(T)
-				*acc = prefix[0]
-				for i := p.Begin; i < p.End; i++ {
-					body(i, acc, true)
-				}
-				prefix[1] = *acc
-			}}, true)
-		return prefix[1]
-	}
-	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: nb, Chunk: chunk, Body: pass(false)}, true)
-	for b := 1; b <= nb; b++ {
-		prefix[b] = r.Join(prefix[b-1], prefix[b])
-	}
-	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: nb, Chunk: chunk, Body: pass(true)}, true)
-	return prefix[nb]
+	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: min(workers, nc), Chunk: 1, Body: body}, true)
+	return carry[nc]
 }

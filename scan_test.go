@@ -95,3 +95,134 @@ func TestScanErrors(t *testing.T) {
 		t.Errorf("scan panic: %v", pe)
 	}
 }
+
+// TestScanWorkers checks the slice scans and ParallelScan against a serial
+// reference of the same block association, bit for bit, for several
+// worker counts and lengths around the block and chunk sizes.
+func TestScanWorkers(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	lengths := []int{0, 1, 31, reduceBlock + 1, 1000003}
+	if testing.Short() {
+		lengths = lengths[:4]
+	}
+	for _, workers := range []int{1, 2, 3, 7, 16} {
+		s := NewThreads(workers)
+		for _, n := range lengths {
+			x := randFloats(r, n)
+			xi := make([]int32, n)
+			for i := range xi {
+				xi[i] = int32(r.Uint32())
+			}
+			begin := min(3, n)
+			// Reference: each block in order from the sum of the blocks
+			// before it, the block sums joined in order.
+			wantIn, wantEx := make([]float64, n), make([]float64, n)
+			var pre float64
+			for lo := begin; lo < n; lo += reduceBlock {
+				var bs float64
+				for i := lo; i < min(lo+reduceBlock, n); i++ {
+					bs += x[i]
+				}
+				acc := pre
+				for i := lo; i < min(lo+reduceBlock, n); i++ {
+					wantEx[i] = acc
+					acc += x[i]
+					wantIn[i] = acc
+				}
+				pre += bs
+			}
+			wantInI, wantExI := make([]int32, n), make([]int32, n)
+			var si int32
+			for i := begin; i < n; i++ {
+				wantExI[i] = si
+				si += xi[i]
+				wantInI[i] = si
+			}
+			p := Range(begin, n).On(s)
+			in, ex := make([]float64, n), make([]float64, n)
+			if got := InclusiveScan("in", p, in, x); math.Float64bits(got) != math.Float64bits(pre) {
+				t.Fatalf("workers %d n %d: inclusive total %v, want %v", workers, n, got, pre)
+			}
+			if got := ExclusiveScan("ex", p, ex, x); math.Float64bits(got) != math.Float64bits(pre) {
+				t.Fatalf("workers %d n %d: exclusive total %v, want %v", workers, n, got, pre)
+			}
+			body := make([]float64, n)
+			got := ParallelScan("body", p, Sum[float64](), func(i int, acc *float64, final bool) {
+				*acc += x[i]
+				if final {
+					body[i] = *acc
+				}
+			})
+			if math.Float64bits(got) != math.Float64bits(pre) {
+				t.Fatalf("workers %d n %d: ParallelScan total %v, want %v", workers, n, got, pre)
+			}
+			for i := range n {
+				if math.Float64bits(in[i]) != math.Float64bits(wantIn[i]) || math.Float64bits(ex[i]) != math.Float64bits(wantEx[i]) || math.Float64bits(body[i]) != math.Float64bits(wantIn[i]) {
+					t.Fatalf("workers %d n %d: [%d] = %v %v %v, want %v %v", workers, n, i, in[i], ex[i], body[i], wantIn[i], wantEx[i])
+				}
+			}
+			ini, exi := make([]int32, n), make([]int32, n)
+			InclusiveScan("ini", p, ini, xi)
+			ExclusiveScan("exi", p, exi, xi)
+			// In place.
+			inplace := append([]int32(nil), xi...)
+			if got := InclusiveScan("inplace", p, inplace, inplace); got != si {
+				t.Fatalf("workers %d n %d: in-place total %d, want %d", workers, n, got, si)
+			}
+			for i := range n {
+				if ini[i] != wantInI[i] || exi[i] != wantExI[i] || i >= begin && inplace[i] != wantInI[i] {
+					t.Fatalf("workers %d n %d: int32 [%d] = %d %d %d, want %d %d", workers, n, i, ini[i], exi[i], inplace[i], wantInI[i], wantExI[i])
+				}
+			}
+		}
+		s.Close()
+	}
+}
+
+// TestScanPanicReleases checks that a panic in one chunk of a scan does
+// not leave the other goroutines waiting for it.
+func TestScanPanicReleases(t *testing.T) {
+	s := NewThreads(3)
+	defer s.Close()
+	n := 64 * reduceBlock
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	ParallelScan("boom", Range(0, n).On(s), Sum[int](), func(i int, acc *int, final bool) {
+		if i == 5*reduceBlock+7 {
+			panic("boom")
+		}
+		*acc += i
+	})
+}
+
+func BenchmarkInclusiveScanInt32(b *testing.B) {
+	n := 1 << 24
+	x, y := make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i] = int32(i % 7)
+	}
+	b.SetBytes(int64(8 * n))
+	for b.Loop() {
+		InclusiveScan("bench", Range(0, n), y, x)
+	}
+}
+
+func BenchmarkParallelScanInt32(b *testing.B) {
+	n := 1 << 24
+	x, y := make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i] = int32(i % 7)
+	}
+	b.SetBytes(int64(8 * n))
+	for b.Loop() {
+		ParallelScan("bench", Range(0, n), Sum[int32](), func(i int, acc *int32, final bool) {
+			*acc += x[i]
+			if final {
+				y[i] = *acc
+			}
+		})
+	}
+}

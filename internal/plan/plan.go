@@ -33,6 +33,21 @@ const (
 	CopyChunkBytes = 4 << 20
 	// RowChunkBytes is the minimum work of one chunk of rows or tiles.
 	RowChunkBytes = 256 << 10
+	// FillChunkBytes is the grain of a parallel contiguous fill.
+	FillChunkBytes = 8 << 20
+	// fillBlockBytes is the block a long fill stores and then copies:
+	// above memmove's non-temporal threshold (1 MiB), small enough to be
+	// read back from cache.
+	fillBlockBytes = 1280 << 10
+	// StreamFillBytes is the size from which a fill streams its
+	// contiguous runs (as Go's clear, from 32 MiB: a smaller fill may
+	// still be read from the caches); streamRunBytes the shortest run
+	// that streams.
+	StreamFillBytes = 32 << 20
+	streamRunBytes  = 256
+	// fillSeedBytes is what a fill stores with a loop before it doubles
+	// by copies.
+	fillSeedBytes = 256
 	// Transposition tiles: tileA elements along the destination's fastest
 	// dimension, tileB along the source's. 16×16 float64 tiles (2 KiB per
 	// side) in blocks of 512×512 (blockBytes per row) ran at about twice
@@ -312,7 +327,11 @@ func tileAny[T any](d, s []T, do, so, na, nb, dsa, dsb, ssa, ssb int) {
 }
 
 // Fill stores x in the elements of extents ext and strides ds of d. Its
-// parallel work runs through par.
+// parallel work runs through par. A fill of StreamFillBytes and more
+// writes its contiguous runs with non-temporal stores where the platform
+// has them (amd64, elements of 1, 2, 4, 8 or 16 bytes): the filled memory
+// is not read first and does not evict the caches, which a fill too large
+// for them would only flush.
 func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 	nt, empty := MakeNest(ext, ds, nil)
 	if empty {
@@ -323,42 +342,75 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 		d[0] = x
 		return
 	}
-	zero := isZero(&x)
 	in := nt.N - 1
 	L, dst := nt.Ext[in], nt.DS[in]
 	rows := nt.Count(in)
-	grain := max(1, RowChunkBytes/(L*size))
+	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes && dst == 1}
 	if rows == 1 {
 		// One run: split it.
-		grain = max(1, CopyChunkBytes/size/max(dst, 1))
-		par(L, grain, func(lo, hi int) {
-			fillRun(d[lo*dst:(hi-1)*dst+1], dst, x, zero)
+		par(L, max(1, FillChunkBytes/size/max(dst, 1)), func(lo, hi int) {
+			f.run(d[lo*dst:(hi-1)*dst+1], dst)
 		})
 		return
 	}
-	par(rows, grain, func(lo, hi int) {
+	par(rows, max(1, RowChunkBytes/(L*size)), func(lo, hi int) {
 		od := NewOdometer(&nt, in, -1, lo)
 		for range hi - lo {
-			fillRun(d[od.Do:od.Do+(L-1)*dst+1], dst, x, zero)
+			f.run(d[od.Do:od.Do+(L-1)*dst+1], dst)
 			Step[T](&od)
 		}
 	})
 }
 
-// fillRun stores x at r[0], r[st], r[2*st], ...; r ends at its last
-// element.
-func fillRun[T any](r []T, st int, x T, zero bool) {
-	switch {
-	case st == 1 && zero:
-		clear(r)
-	case st == 1:
-		for i := range r {
-			r[i] = x
-		}
-	default:
+// A filler stores x in runs: zero when x's bytes are all zero, stream
+// when the runs take non-temporal stores.
+type filler[T any] struct {
+	x            T
+	zero, stream bool
+}
+
+// run stores x at r[0], r[st], r[2*st], ...; r ends at its last element.
+// A contiguous run streams when f.stream and its platform allow it;
+// otherwise it stores its first elements with a loop and doubles them with
+// copies up to fillBlockBytes, then copies that block over the rest:
+// copies of a megabyte and more take memmove's non-temporal stores, and
+// memmove stores wider than a loop of small elements.
+func (f *filler[T]) run(r []T, st int) {
+	x := f.x
+	if st != 1 {
 		for i := 0; i < len(r); i += st {
 			r[i] = x
 		}
+		return
+	}
+	size := sizeOf[T]()
+	if f.stream && len(r)*size >= streamRunBytes && fillStream(r, x) {
+		return
+	}
+	if f.zero && len(r)*size < 2*fillBlockBytes || size == 0 {
+		clear(r)
+		return
+	}
+	k := len(r)
+	if len(r)*size >= 2*fillBlockBytes {
+		k = fillBlockBytes / size
+	}
+	head := r[:k]
+	if f.zero {
+		clear(head)
+	} else {
+		// A loop over fillSeedBytes, then doubling copies.
+		m := min(k, max(1, fillSeedBytes/size))
+		seed := head[:m]
+		for i := range seed {
+			seed[i] = x
+		}
+		for m < k {
+			m += copy(head[m:], head[:m])
+		}
+	}
+	for i := k; i < len(r); i += k {
+		copy(r[i:], head)
 	}
 }
 

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -195,5 +196,114 @@ func TestConvertMatchesNaive(t *testing.T) {
 				t.Fatalf("convert of extents %v, strides %v from %v: element %d is %v, want %v", ext, ds, ss, i, got[i], want[i])
 			}
 		}
+	}
+}
+
+// testLongFill fills runs around the block and chunk sizes of a long fill,
+// contiguous and with stride 2, offset from a random-filled buffer, and
+// checks every element against a naive loop, the ones outside included.
+func testLongFill[T comparable](t *testing.T, name string, rnd func() T) {
+	size := sizeOf[T]()
+	blk := fillBlockBytes / size
+	chunk := FillChunkBytes / size
+	for _, n := range []int{1, 2*blk - 1, 2 * blk, 2*blk + 1, 3*blk + 7, chunk + blk/2 + 3, 2*chunk + 5, StreamFillBytes/size + 5} {
+		for _, st := range []int{1, 2} {
+			for _, par := range []Parallel{serial, concurrent} {
+				const off = 3
+				buf := make([]T, off+(n-1)*st+1+5)
+				for i := range buf {
+					buf[i] = rnd()
+				}
+				want := append([]T(nil), buf...)
+				for _, x := range []T{rnd(), *new(T)} {
+					Fill(par, buf[off:], []int{st}, []int{n}, x)
+					for i := 0; i < n; i++ {
+						want[off+i*st] = x
+					}
+					for i := range buf {
+						if buf[i] != want[i] {
+							t.Fatalf("%s n %d stride %d: element %d is %v, want %v", name, n, st, i, buf[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+type triple struct{ a, b, c int64 }
+
+func TestLongFillMatchesNaive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills of tens of megabytes")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	testLongFill(t, "int8", func() int8 { return int8(rng.IntN(255) + 1) })
+	testLongFill(t, "float32", func() float32 { return rng.Float32() + 1 })
+	testLongFill(t, "float64", func() float64 { return rng.Float64() + 1 })
+	testLongFill(t, "triple", func() triple { return triple{rng.Int64(), rng.Int64(), 1} })
+}
+
+// TestLongFillShort is TestLongFillMatchesNaive's short form: one size
+// above the block path's threshold.
+func TestLongFillShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	n := 2*fillBlockBytes/8 + 13
+	buf := make([]float64, n+2)
+	for i := range buf {
+		buf[i] = rng.Float64() + 1
+	}
+	head, tail := buf[0], buf[n+1]
+	x := rng.Float64() + 2
+	Fill(concurrent, buf[1:], []int{1}, []int{n}, x)
+	if buf[0] != head || buf[n+1] != tail {
+		t.Fatal("fill wrote outside its run")
+	}
+	for i := 1; i <= n; i++ {
+		if buf[i] != x {
+			t.Fatalf("element %d is %v, want %v", i, buf[i], x)
+		}
+	}
+}
+
+// testFillStream checks fillStream against a loop on random data, for
+// every start offset within 16 bytes and lengths around the 64-byte
+// blocks of its non-temporal stores.
+func testFillStream[T comparable](t *testing.T, name string, rnd func() T) {
+	for off := range 17 {
+		for n := 0; n < 300; n += 1 + n/16 {
+			buf := make([]T, off+n+3)
+			for i := range buf {
+				buf[i] = rnd()
+			}
+			want := append([]T(nil), buf...)
+			x := rnd()
+			if !fillStream(buf[off:off+n], x) {
+				if n > 0 && runtime.GOARCH == "amd64" {
+					t.Fatalf("%s: fillStream refused %d elements at offset %d", name, n, off)
+				}
+				continue
+			}
+			for i := off; i < off+n; i++ {
+				want[i] = x
+			}
+			for i := range buf {
+				if buf[i] != want[i] {
+					t.Fatalf("%s offset %d n %d: element %d is %v, want %v", name, off, n, i, buf[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestFillStream(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	testFillStream(t, "int8", func() int8 { return int8(rng.IntN(255) + 1) })
+	testFillStream(t, "int16", func() int16 { return int16(rng.IntN(60000) + 1) })
+	testFillStream(t, "float32", func() float32 { return rng.Float32() + 1 })
+	testFillStream(t, "float64", func() float64 { return rng.Float64() + 1 })
+	testFillStream(t, "[2]int64", func() [2]int64 { return [2]int64{rng.Int64(), rng.Int64() | 1} })
+	if fillStream(make([]triple, 100), triple{1, 2, 3}) {
+		t.Fatal("fillStream took 24-byte elements")
 	}
 }

@@ -1,0 +1,41 @@
+package plan
+
+import "unsafe"
+
+// ntStore stores the 16 bytes of *pat over n bytes at p with non-temporal
+// stores, which write memory without reading its lines first: p is 16-byte
+// aligned, n a positive multiple of 64. It ends with a store fence.
+//
+//go:noescape
+func ntStore(p unsafe.Pointer, n uintptr, pat *[16]byte)
+
+// fillStream stores x in every element of r with non-temporal stores and
+// reports true, or does nothing and reports false when the size of T is
+// not 1, 2, 4, 8 or 16 bytes or r does not start at a multiple of it.
+func fillStream[T any](r []T, x T) bool {
+	size := sizeOf[T]()
+	if size == 0 || 16%size != 0 || len(r) == 0 {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(r)))
+	if base%uintptr(size) != 0 {
+		return false
+	}
+	var pat [16]byte
+	b := BytesOf(&x)
+	for i := 0; i < 16; i += size {
+		copy(pat[i:], b)
+	}
+	head := min(len(r), int((16-base%16)%16)/size)
+	body := (len(r) - head) * size &^ 63
+	for i := range head {
+		r[i] = x
+	}
+	if body > 0 {
+		ntStore(unsafe.Pointer(&r[head]), uintptr(body), &pat)
+	}
+	for i := head + body/size; i < len(r); i++ {
+		r[i] = x
+	}
+	return true
+}
