@@ -35,6 +35,7 @@ func runAlloc(cfg config, add func(measure)) error {
 	if err != nil {
 		return err
 	}
+	sinkInt += len(sinkSlice) + sinkView1.Extent(0)
 	us := func(sec float64) float64 { return sec / count * 1e6 }
 	add(measure{Name: "NewView1[float64] of 1000, dropped", Unit: "µs", Value: us(kt), Baseline: us(bt), Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: make([]float64, 1000), dropped; the garbage collector's share included in both"})
