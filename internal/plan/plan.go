@@ -33,7 +33,7 @@ const (
 	CopyChunkBytes = 4 << 20
 	// RowChunkBytes is the minimum work of one chunk of rows or tiles.
 	RowChunkBytes = 256 << 10
-	// FillChunkBytes is the grain of a parallel contiguous fill.
+	// FillChunkBytes is the largest grain of a parallel contiguous fill.
 	FillChunkBytes = 8 << 20
 	// fillBlockBytes is the block a long fill stores and then copies:
 	// above memmove's non-temporal threshold (1 MiB), small enough to be
@@ -347,8 +347,12 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 	rows := nt.Count(in)
 	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes && dst == 1}
 	if rows == 1 {
-		// One run: split it.
-		par(L, max(1, FillChunkBytes/size/max(dst, 1)), func(lo, hi int) {
+		// One run: split it into pieces of at most FillChunkBytes, and
+		// into at least fillPieces of them, so that every worker of a
+		// large pool gets some (64 MiB in 8 MiB pieces kept 8 of 16
+		// cores busy).
+		grain := min(FillChunkBytes, max(fillMinPieceBytes, L*size/fillPieces))
+		par(L, max(1, grain/size/max(dst, 1)), func(lo, hi int) {
 			f.run(d[lo*dst:(hi-1)*dst+1], dst)
 		})
 		return
@@ -413,6 +417,13 @@ func (f *filler[T]) run(r []T, st int) {
 		copy(r[i:], head)
 	}
 }
+
+// A contiguous fill is cut into at least fillPieces pieces, each of at
+// least fillMinPieceBytes (a multiple of the page size).
+const (
+	fillPieces        = 64
+	fillMinPieceBytes = 256 << 10
+)
 
 // Number is the set of Go integer and floating-point types, as
 // kokkos.Number.
