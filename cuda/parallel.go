@@ -516,6 +516,18 @@ func (lp *launchPlan) scratchFor() *scratch {
 	return &lp.dev.kernels().legacy
 }
 
+// lockScratch locks the scratch memory of the launch's stream, allocating
+// it on first use; the caller unlocks s.mu.
+func (lp *launchPlan) lockScratch(c ctxCall) (*scratch, error) {
+	s := lp.scratchFor()
+	s.mu.Lock()
+	if err := s.ensure(c); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
+	return s, nil
+}
+
 // ParallelReduce runs body on the GPU once for each index of policy and
 // combines what it adds to its accumulator acc with r, as
 // Kokkos::parallel_reduce does:
@@ -544,12 +556,11 @@ func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body strin
 	maxBlocks := min(maxPartials, 8*max(lp.dev.sms, 1))
 	var result T
 	err = lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
-		s := lp.scratchFor()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if err := s.ensure(c); err != nil {
+		s, err := lp.lockScratch(c)
+		if err != nil {
 			return err
 		}
+		defer s.mu.Unlock()
 		p := &lb.p
 		p.reset()
 		var grid, block [3]int
@@ -688,12 +699,11 @@ func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], 
 	blocks = max(ceilDiv(n, chunk), 1)
 	var result T
 	err = lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
-		s := lp.scratchFor()
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if err := s.ensure(c); err != nil {
+		s, err := lp.lockScratch(c)
+		if err != nil {
 			return err
 		}
+		defer s.mu.Unlock()
 		p := &lb.p
 		head := func() {
 			p.reset()
