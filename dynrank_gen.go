@@ -25,19 +25,38 @@ func (d *DynRankView[T]) Traits() Trait { return d.traits }
 func (d *DynRankView[T]) Allocation() *Allocation { return d.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (d *DynRankView[T]) UseCount() int { return d.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (d *DynRankView[T]) UseCount() int {
+	if d.traits&Unmanaged != 0 {
+		return 0
+	}
+	return d.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (d *DynRankView[T]) Retain() { d.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (d *DynRankView[T]) Retain() {
+	if d.traits&Unmanaged == 0 {
+		d.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (d *DynRankView[T]) Release() error { return d.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (d *DynRankView[T]) Release() error {
+	if d.traits&Unmanaged != 0 {
+		return nil
+	}
+	return d.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (d *DynRankView[T]) IsAllocated() bool { return d.rec != nil && !d.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (d *DynRankView[T]) IsAllocated() bool {
+	return d.rec != nil && !d.rec.Released() && (d.data != nil || d.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }

@@ -235,19 +235,38 @@ func (o *OffsetView1[T]) Traits() Trait { return o.traits }
 func (o *OffsetView1[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView1[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView1[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView1[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView1[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView1[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView1[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView1[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView1[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView1[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -594,19 +613,38 @@ func (o *OffsetView2[T]) Traits() Trait { return o.traits }
 func (o *OffsetView2[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView2[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView2[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView2[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView2[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView2[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView2[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView2[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView2[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView2[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -979,19 +1017,38 @@ func (o *OffsetView3[T]) Traits() Trait { return o.traits }
 func (o *OffsetView3[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView3[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView3[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView3[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView3[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView3[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView3[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView3[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView3[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView3[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -1390,19 +1447,38 @@ func (o *OffsetView4[T]) Traits() Trait { return o.traits }
 func (o *OffsetView4[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView4[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView4[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView4[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView4[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView4[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView4[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView4[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView4[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView4[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -1827,19 +1903,38 @@ func (o *OffsetView5[T]) Traits() Trait { return o.traits }
 func (o *OffsetView5[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView5[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView5[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView5[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView5[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView5[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView5[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView5[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView5[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView5[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -2290,19 +2385,38 @@ func (o *OffsetView6[T]) Traits() Trait { return o.traits }
 func (o *OffsetView6[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView6[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView6[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView6[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView6[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView6[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView6[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView6[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView6[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView6[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -2779,19 +2893,38 @@ func (o *OffsetView7[T]) Traits() Trait { return o.traits }
 func (o *OffsetView7[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView7[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView7[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView7[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView7[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView7[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView7[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView7[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView7[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView7[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
@@ -3296,19 +3429,38 @@ func (o *OffsetView8[T]) Traits() Trait { return o.traits }
 func (o *OffsetView8[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (o *OffsetView8[T]) UseCount() int { return o.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (o *OffsetView8[T]) UseCount() int {
+	if o.traits&Unmanaged != 0 {
+		return 0
+	}
+	return o.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (o *OffsetView8[T]) Retain() { o.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (o *OffsetView8[T]) Retain() {
+	if o.traits&Unmanaged == 0 {
+		o.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (o *OffsetView8[T]) Release() error { return o.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (o *OffsetView8[T]) Release() error {
+	if o.traits&Unmanaged != 0 {
+		return nil
+	}
+	return o.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (o *OffsetView8[T]) IsAllocated() bool { return o.rec != nil && !o.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (o *OffsetView8[T]) IsAllocated() bool {
+	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (o *OffsetView8[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }

@@ -16,6 +16,8 @@ type config struct {
 	traits  Trait
 	// wrapLabel is the label of a view made by a Wrap constructor.
 	wrapLabel string
+	// addr is the address a Wrap constructor wraps (AtAddress).
+	addr uintptr
 }
 
 type optionFunc func(*config)
@@ -35,8 +37,18 @@ var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
 // more whose element size divides 64.
 var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
 
-// InSpace allocates the view in s instead of HostSpace.
+// InSpace allocates the view in s instead of HostSpace. With AtAddress,
+// it names the space of the memory a Wrap constructor wraps.
 func InSpace(s MemorySpace) Option { return optionFunc(func(c *config) { c.space = s }) }
+
+// AtAddress makes a Wrap constructor wrap the memory at addr, in the space
+// that InSpace names, instead of a slice (pass nil for the slice): a device
+// pointer made by another library, as Kokkos's View(ptr, extents...) over
+// memory of any space. The space must be one the host cannot access (host
+// memory is wrapped as a slice). The view is unmanaged: the caller keeps
+// the memory alive, at least the view's span, until the last use of the
+// view and of work queued on it, and frees it afterwards.
+func AtAddress(addr uintptr) Option { return optionFunc(func(c *config) { c.addr = addr }) }
 
 // WithTraits sets memory traits on the view. Unmanaged is implied by the
 // Wrap constructors and is rejected by the allocating ones.
@@ -66,8 +78,9 @@ func makeConfig(opts []Option) config {
 type Trait uint8
 
 const (
-	// Unmanaged marks a view over memory the caller owns; such views do not
-	// count holders.
+	// Unmanaged marks a view over memory the caller owns, or an alias
+	// (AsTraits) of another view that does not count holders: its
+	// UseCount is 0, and its Retain and Release do nothing.
 	Unmanaged Trait = 1 << iota
 	// Atomic makes every access to the view's elements atomic, as Kokkos's
 	// Atomic memory trait: they are read, written and updated only through

@@ -121,10 +121,15 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	return data, rec, cfg.layout, flags, nil
 }
 
-// wrap checks caller memory for an unmanaged view of extents ext.
+// wrap checks caller memory for an unmanaged view of extents ext: the
+// slice data, or the memory at cfg.addr in cfg.space (AtAddress).
 func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, Layout, viewFlags, error) {
+	what := "a slice"
+	if cfg.addr != 0 {
+		what = fmt.Sprintf("address %#x in %s", cfg.addr, cfg.space.Name())
+	}
 	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
-		return nil, nil, 0, 0, fmt.Errorf("kokkos: wrapping a slice as view %q with extents %s: %w", cfg.label(), fmtInts(ext), err)
+		return nil, nil, 0, 0, fmt.Errorf("kokkos: wrapping %s as view %q with extents %s: %w", what, cfg.label(), fmtInts(ext), err)
 	}
 	flags, err := traitFlags[T](cfg.traits)
 	if err != nil {
@@ -134,17 +139,106 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	if err != nil {
 		return fail(err)
 	}
+	if cfg.addr != 0 || cfg.space != HostSpace {
+		switch {
+		case data != nil:
+			return fail(errorf(ErrShape, "give either a slice or AtAddress: a slice is Go memory, in HostSpace"))
+		case cfg.space.HostAccessible():
+			return fail(errorf(ErrNoCopySpace, "memory space %s is accessible from the host: wrap its memory as a slice (unsafe.Slice) in HostSpace", cfg.space.Name()))
+		case cfg.addr == 0:
+			return fail(errorf(ErrNotHostAccessible, "memory space %s needs the memory's address: give AtAddress", cfg.space.Name()))
+		case flags&flagAtomic != 0 && cfg.addr%uintptr(sizeOf[T]()) != 0:
+			return fail(errorf(ErrElementType, "the Atomic trait needs elements aligned to their size"))
+		}
+		rec := unmanagedAllocation(cfg.label(), cfg.space, span*sizeOf[T]())
+		rec.addr = cfg.addr
+		return nil, rec, cfg.layout, flags | flagNoHost, nil
+	}
 	if len(data) < span {
 		return fail(errorf(ErrShape, "the slice holds %d elements, the view needs %d", len(data), span))
 	}
 	if err := atomicDataError(flags, data); err != nil {
 		return fail(err)
 	}
-	if data == nil {
-		data = []T{}
-	}
 	rec := unmanagedAllocation(cfg.label(), HostSpace, span*sizeOf[T]())
+	if data == nil {
+		// A nil slice wraps nothing: the view reports IsAllocated false,
+		// as a Kokkos view over a null pointer.
+		return nil, rec, cfg.layout, flags, nil
+	}
 	return data[:span:span], rec, cfg.layout, flags, nil
+}
+
+// withTraits returns d with memory traits t (AsTraits). A view that is
+// unmanaged stays unmanaged.
+func withTraits[T any](d desc[T], t Trait) (desc[T], error) {
+	flags, err := traitFlags[T](t)
+	if err == nil {
+		err = atomicDataError(flags, d.data)
+	}
+	if err != nil {
+		return desc[T]{}, fmt.Errorf("kokkos: view %q with traits %v: %w", d.label(), t, err)
+	}
+	d.flags = d.flags&(flagReadOnly|flagNoHost) | flags
+	d.traits = t | d.traits&Unmanaged
+	return d, nil
+}
+
+// assignData re-points d at data (AssignData).
+func assignData[T any](d *desc[T], data []T) error {
+	span := d.span()
+	fail := func(err error) error {
+		return fmt.Errorf("kokkos: AssignData of view %q with extents %s: %w", d.label(), fmtInts(d.extents()), err)
+	}
+	switch {
+	case d.flags&flagNoHost != 0:
+		return fail(errorf(ErrNotHostAccessible, "the view lives in %s, which the host cannot access: wrap memory there with a WrapView constructor and AtAddress", d.rec.Space().Name()))
+	case len(data) < span:
+		return fail(errorf(ErrShape, "the slice holds %d elements, the view needs %d", len(data), span))
+	}
+	if err := atomicDataError(d.flags, data); err != nil {
+		return fail(err)
+	}
+	var space MemorySpace = HostSpace
+	if d.rec != nil {
+		space = d.rec.Space()
+	}
+	d.rec = unmanagedAllocation(d.label(), space, span*sizeOf[T]())
+	d.off = 0
+	d.traits |= Unmanaged
+	d.data = nil
+	if data != nil {
+		d.data = data[:span:span]
+	}
+	return nil
+}
+
+// sameView reports whether a and b are the same view (Equal): rank,
+// layout, space, first element, extents and strides.
+func sameView[T any](a, b desc[T]) bool {
+	if a.rank != b.rank || a.layout != b.layout || a.ext != b.ext || a.str != b.str || (a.rec == nil) != (b.rec == nil) {
+		return false
+	}
+	if a.rec == nil {
+		return true
+	}
+	ma, mb := memOf(&a), memOf(&b)
+	return ma.space == mb.space && ma.lo == mb.lo && a.rec.Space() == b.rec.Space()
+}
+
+// ReadOnlyData returns the elements of v's span as a slice sharing its
+// memory, read-only views included, as Kokkos's data() of a View<const T>:
+// the way to hand a view's elements to code that reads a slice. Go has no
+// read-only slice, so nothing stops a write through it; writing through the
+// slice of a read-only view breaks that view's promise and is a bug. It
+// panics, naming the view, for a view with the Atomic trait and where the
+// host cannot access the view's memory; it returns nil for the zero view.
+func ReadOnlyData[T any](v View[T]) []T {
+	d := v.viewDesc()
+	if d.rec != nil && (d.data == nil && d.span() > 0 || d.flags&(flagNoHost|flagAtomic) != 0) {
+		viewPanic("ReadOnlyData", d.rec, d.flags)
+	}
+	return d.data
 }
 
 // traitFlags returns the view flags of traits t and element type T, and an

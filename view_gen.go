@@ -200,19 +200,38 @@ func (v *View0[T]) Traits() Trait { return v.traits }
 func (v *View0[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View0[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View0[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View0[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View0[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View0[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View0[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View0[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View0[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View0[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -243,11 +262,41 @@ func (v *View0[T]) AsLayout(l Layout) (View0[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View0[T]) Equal(w View0[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View0[T]) AsTraits(t Trait) (View0[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View0[T]{}, err
+	}
+	return view0Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView0
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View0[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view0Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View0[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View0[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 0, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -487,19 +536,38 @@ func (v *View1[T]) Traits() Trait { return v.traits }
 func (v *View1[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View1[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View1[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View1[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View1[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View1[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View1[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View1[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View1[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View1[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -530,11 +598,41 @@ func (v *View1[T]) AsLayout(l Layout) (View1[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View1[T]) Equal(w View1[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View1[T]) AsTraits(t Trait) (View1[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View1[T]{}, err
+	}
+	return view1Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView1
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View1[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view1Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View1[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View1[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 1, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -913,19 +1011,38 @@ func (v *View2[T]) Traits() Trait { return v.traits }
 func (v *View2[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View2[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View2[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View2[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View2[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View2[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View2[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View2[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View2[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View2[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -956,11 +1073,41 @@ func (v *View2[T]) AsLayout(l Layout) (View2[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View2[T]) Equal(w View2[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View2[T]) AsTraits(t Trait) (View2[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View2[T]{}, err
+	}
+	return view2Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView2
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View2[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view2Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View2[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View2[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 2, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -1376,19 +1523,38 @@ func (v *View3[T]) Traits() Trait { return v.traits }
 func (v *View3[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View3[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View3[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View3[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View3[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View3[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View3[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View3[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View3[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View3[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -1419,11 +1585,41 @@ func (v *View3[T]) AsLayout(l Layout) (View3[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View3[T]) Equal(w View3[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View3[T]) AsTraits(t Trait) (View3[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View3[T]{}, err
+	}
+	return view3Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView3
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View3[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view3Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View3[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View3[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 3, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -1886,19 +2082,38 @@ func (v *View4[T]) Traits() Trait { return v.traits }
 func (v *View4[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View4[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View4[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View4[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View4[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View4[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View4[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View4[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View4[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View4[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -1929,11 +2144,41 @@ func (v *View4[T]) AsLayout(l Layout) (View4[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View4[T]) Equal(w View4[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View4[T]) AsTraits(t Trait) (View4[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View4[T]{}, err
+	}
+	return view4Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView4
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View4[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view4Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View4[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View4[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 4, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -2453,19 +2698,38 @@ func (v *View5[T]) Traits() Trait { return v.traits }
 func (v *View5[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View5[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View5[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View5[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View5[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View5[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View5[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View5[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View5[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View5[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -2496,11 +2760,41 @@ func (v *View5[T]) AsLayout(l Layout) (View5[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View5[T]) Equal(w View5[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View5[T]) AsTraits(t Trait) (View5[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View5[T]{}, err
+	}
+	return view5Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView5
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View5[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view5Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View5[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View5[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 5, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -3087,19 +3381,38 @@ func (v *View6[T]) Traits() Trait { return v.traits }
 func (v *View6[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View6[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View6[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View6[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View6[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View6[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View6[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View6[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View6[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View6[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -3130,11 +3443,41 @@ func (v *View6[T]) AsLayout(l Layout) (View6[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View6[T]) Equal(w View6[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View6[T]) AsTraits(t Trait) (View6[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View6[T]{}, err
+	}
+	return view6Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView6
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View6[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view6Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View6[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View6[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 6, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -3798,19 +4141,38 @@ func (v *View7[T]) Traits() Trait { return v.traits }
 func (v *View7[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View7[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View7[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View7[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View7[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View7[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View7[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View7[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View7[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View7[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -3841,11 +4203,41 @@ func (v *View7[T]) AsLayout(l Layout) (View7[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View7[T]) Equal(w View7[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View7[T]) AsTraits(t Trait) (View7[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View7[T]{}, err
+	}
+	return view7Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView7
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View7[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view7Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View7[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View7[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 7, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -4596,19 +4988,38 @@ func (v *View8[T]) Traits() Trait { return v.traits }
 func (v *View8[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
-// Allocation); it is 0 for unmanaged views.
-func (v *View8[T]) UseCount() int { return v.rec.UseCount() }
+// Allocation); it is 0 for views with the Unmanaged trait.
+func (v *View8[T]) UseCount() int {
+	if v.traits&Unmanaged != 0 {
+		return 0
+	}
+	return v.rec.UseCount()
+}
 
-// Retain adds a holder to the view's allocation.
-func (v *View8[T]) Retain() { v.rec.Retain() }
+// Retain adds a holder to the view's allocation; it does nothing for a
+// view with the Unmanaged trait.
+func (v *View8[T]) Retain() {
+	if v.traits&Unmanaged == 0 {
+		v.rec.Retain()
+	}
+}
 
 // Release removes a holder from the view's allocation; the last release
-// frees memory outside the Go heap.
-func (v *View8[T]) Release() error { return v.rec.Release() }
+// frees memory outside the Go heap. It does nothing for a view with the
+// Unmanaged trait.
+func (v *View8[T]) Release() error {
+	if v.traits&Unmanaged != 0 {
+		return nil
+	}
+	return v.rec.Release()
+}
 
-// IsAllocated reports whether the view refers to memory that has not been
-// released.
-func (v *View8[T]) IsAllocated() bool { return v.rec != nil && !v.rec.Released() }
+// IsAllocated reports whether the view refers to memory, as Kokkos's
+// is_allocated (data() != nullptr): false for the zero view, for a view
+// wrapped over a nil slice, and after the final Release of its allocation.
+func (v *View8[T]) IsAllocated() bool {
+	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
+}
 
 // IsReadOnly reports whether writes through the view panic.
 func (v *View8[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
@@ -4639,11 +5050,41 @@ func (v *View8[T]) AsLayout(l Layout) (View8[T], error) {
 	return w, nil
 }
 
-// Equal reports whether v and w refer to the same elements in the same
-// way: same memory, layout, space, extents and strides.
-func (v *View8[T]) Equal(w View8[T]) bool {
-	return v.rec == w.rec && v.off == w.off && v.layout == w.layout && v.ext == w.ext && v.str == w.str
+// AsTraits returns the same elements as a view with memory traits t, as
+// Kokkos's assignment to a View of other MemoryTraits
+// (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
+// allocation and label; see [Trait] for what each trait does. It returns
+// an error wrapping ErrElementType when T cannot take the Atomic trait.
+func (v *View8[T]) AsTraits(t Trait) (View8[T], error) {
+	d, err := withTraits(v.viewDesc(), t)
+	if err != nil {
+		return View8[T]{}, err
+	}
+	return view8Of(d, d.traits), nil
 }
+
+// AssignData re-points v at the elements of data, as Kokkos's assign_data:
+// v keeps its extents, strides, layout, label, space and traits and becomes
+// unmanaged, over memory the caller owns; other views of its old memory
+// are not affected. data must hold at least v's span. It returns an error
+// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
+// space is one the host cannot access (wrap such memory with WrapView8
+// and AtAddress), and ErrElementType when v has the Atomic trait and data
+// is misaligned; v is unchanged then.
+func (v *View8[T]) AssignData(data []T) error {
+	d := v.viewDesc()
+	if err := assignData(&d, data); err != nil {
+		return err
+	}
+	*v = view8Of(d, d.traits)
+	return nil
+}
+
+// Equal reports whether v and w are the same view, as Kokkos's operator==:
+// the same rank, layout and space, the same first element, and the same
+// extents and strides. w may be any view kind of T, such as a DynRankView
+// of v's elements.
+func (v *View8[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View8[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 8, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
