@@ -122,7 +122,7 @@ func FuzzSubview(f *testing.F) {
 	f.Add([]byte{3, 4, 4, 4, 4, 3, 7, 7, 2, 0, 4, 0, 3, 2, 1, 1, 2, 2, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &fuzzIn{data}
-		rank := 1 + in.n(MaxRank)
+		rank := 1 + in.n(MaxDynRank)
 		ext := in.extents(rank, 5)
 		rng := in.rng()
 		p, err := NewDynRankView[int64]("P", ext, in.layoutOpts(rng, ext)...)
@@ -435,10 +435,11 @@ func FuzzOffsetBounds(f *testing.F) {
 	})
 }
 
-// FuzzDynRankRanks builds DynRankViews of random rank (past MaxRank
-// included): ranks above MaxRank fail with ErrShape; others must keep
-// every value written by Set, read the same through At, AtN and the
-// rank-typed ViewN, and report extents 1 past the rank.
+// FuzzDynRankRanks builds DynRankViews of random rank (past MaxDynRank
+// included): ranks above MaxDynRank fail with ErrShape; others must keep
+// every value written by Set, read the same through At (also with a 0
+// past the rank), AtN and the rank-typed ViewN, and report extents 1 past
+// the rank.
 func FuzzDynRankRanks(f *testing.F) {
 	f.Add([]byte{0, 1})
 	f.Add([]byte{3, 2, 3, 4, 5})
@@ -446,11 +447,11 @@ func FuzzDynRankRanks(f *testing.F) {
 	f.Add([]byte{9, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &fuzzIn{data}
-		rank := in.n(MaxRank + 2)
+		rank := in.n(MaxDynRank + 2)
 		ext := in.extents(rank, 4)
 		rng := in.rng()
 		d, err := NewDynRankView[int64]("D", ext, in.layoutOpts(rng, ext)...)
-		if rank > MaxRank {
+		if rank > MaxDynRank {
 			if !errors.Is(err, ErrShape) {
 				t.Fatalf("rank %d: %v, want ErrShape", rank, err)
 			}
@@ -484,6 +485,11 @@ func FuzzDynRankRanks(f *testing.F) {
 			}
 			if got := d.At(idx...); got != want {
 				t.Fatalf("At%v = %d, want %d", idx, got, want)
+			}
+			if rank < MaxDynRank {
+				if got := d.At(append(slices.Clone(idx), 0)...); got != want {
+					t.Fatalf("At%v with a 0 past the rank = %d, want %d", idx, got, want)
+				}
 			}
 			if got := atN.Call(vals)[0].Int(); got != want {
 				t.Fatalf("At%d%v = %d, want %d", rank, idx, got, want)

@@ -93,6 +93,27 @@ func OffsetView1Of[T any](v View1[T], begins [1]int) (OffsetView1[T], error) {
 	return offsetView1(v, begins), nil
 }
 
+// WrapOffsetView1 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView1 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView1's errors.
+func WrapOffsetView1[T any](data []T, begins, ends [1]int, opts ...Option) (OffsetView1[T], error) {
+	var ext [1]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView1[T]{}, err
+	}
+	v, err := WrapView1(data, ext[0], opts...)
+	if err != nil {
+		return OffsetView1[T]{}, err
+	}
+	return offsetView1(v, begins), nil
+}
+
 // fromDesc returns the OffsetView1 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
@@ -337,6 +358,19 @@ func (e offsetAccessError1[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView1[T]) Subview0(a0 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [1]any{a0}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -443,6 +477,27 @@ func NewOffsetView2From[T any](label string, spec LayoutSpec, begins [2]int, opt
 // returns an error when an End would overflow int.
 func OffsetView2Of[T any](v View2[T], begins [2]int) (OffsetView2[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView2[T]{}, err
+	}
+	return offsetView2(v, begins), nil
+}
+
+// WrapOffsetView2 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView2 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView2's errors.
+func WrapOffsetView2[T any](data []T, begins, ends [2]int, opts ...Option) (OffsetView2[T], error) {
+	var ext [2]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView2[T]{}, err
+	}
+	v, err := WrapView2(data, ext[0], ext[1], opts...)
+	if err != nil {
 		return OffsetView2[T]{}, err
 	}
 	return offsetView2(v, begins), nil
@@ -696,6 +751,19 @@ func (e offsetAccessError2[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [2]any{a0, a1}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -824,6 +892,27 @@ func NewOffsetView3From[T any](label string, spec LayoutSpec, begins [3]int, opt
 // returns an error when an End would overflow int.
 func OffsetView3Of[T any](v View3[T], begins [3]int) (OffsetView3[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView3[T]{}, err
+	}
+	return offsetView3(v, begins), nil
+}
+
+// WrapOffsetView3 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView3 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView3's errors.
+func WrapOffsetView3[T any](data []T, begins, ends [3]int, opts ...Option) (OffsetView3[T], error) {
+	var ext [3]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView3[T]{}, err
+	}
+	v, err := WrapView3(data, ext[0], ext[1], ext[2], opts...)
+	if err != nil {
 		return OffsetView3[T]{}, err
 	}
 	return offsetView3(v, begins), nil
@@ -1081,6 +1170,19 @@ func (e offsetAccessError3[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [3]any{a0, a1, a2}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -1231,6 +1333,27 @@ func NewOffsetView4From[T any](label string, spec LayoutSpec, begins [4]int, opt
 // returns an error when an End would overflow int.
 func OffsetView4Of[T any](v View4[T], begins [4]int) (OffsetView4[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView4[T]{}, err
+	}
+	return offsetView4(v, begins), nil
+}
+
+// WrapOffsetView4 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView4 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView4's errors.
+func WrapOffsetView4[T any](data []T, begins, ends [4]int, opts ...Option) (OffsetView4[T], error) {
+	var ext [4]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView4[T]{}, err
+	}
+	v, err := WrapView4(data, ext[0], ext[1], ext[2], ext[3], opts...)
+	if err != nil {
 		return OffsetView4[T]{}, err
 	}
 	return offsetView4(v, begins), nil
@@ -1492,6 +1615,19 @@ func (e offsetAccessError4[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [4]any{a0, a1, a2, a3}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -1664,6 +1800,27 @@ func NewOffsetView5From[T any](label string, spec LayoutSpec, begins [5]int, opt
 // returns an error when an End would overflow int.
 func OffsetView5Of[T any](v View5[T], begins [5]int) (OffsetView5[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView5[T]{}, err
+	}
+	return offsetView5(v, begins), nil
+}
+
+// WrapOffsetView5 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView5 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView5's errors.
+func WrapOffsetView5[T any](data []T, begins, ends [5]int, opts ...Option) (OffsetView5[T], error) {
+	var ext [5]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView5[T]{}, err
+	}
+	v, err := WrapView5(data, ext[0], ext[1], ext[2], ext[3], ext[4], opts...)
+	if err != nil {
 		return OffsetView5[T]{}, err
 	}
 	return offsetView5(v, begins), nil
@@ -1929,6 +2086,19 @@ func (e offsetAccessError5[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [5]any{a0, a1, a2, a3, a4}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -2123,6 +2293,27 @@ func NewOffsetView6From[T any](label string, spec LayoutSpec, begins [6]int, opt
 // returns an error when an End would overflow int.
 func OffsetView6Of[T any](v View6[T], begins [6]int) (OffsetView6[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView6[T]{}, err
+	}
+	return offsetView6(v, begins), nil
+}
+
+// WrapOffsetView6 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView6 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView6's errors.
+func WrapOffsetView6[T any](data []T, begins, ends [6]int, opts ...Option) (OffsetView6[T], error) {
+	var ext [6]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView6[T]{}, err
+	}
+	v, err := WrapView6(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], opts...)
+	if err != nil {
 		return OffsetView6[T]{}, err
 	}
 	return offsetView6(v, begins), nil
@@ -2392,6 +2583,19 @@ func (e offsetAccessError6[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [6]any{a0, a1, a2, a3, a4, a5}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -2608,6 +2812,27 @@ func NewOffsetView7From[T any](label string, spec LayoutSpec, begins [7]int, opt
 // returns an error when an End would overflow int.
 func OffsetView7Of[T any](v View7[T], begins [7]int) (OffsetView7[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView7[T]{}, err
+	}
+	return offsetView7(v, begins), nil
+}
+
+// WrapOffsetView7 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView7 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView7's errors.
+func WrapOffsetView7[T any](data []T, begins, ends [7]int, opts ...Option) (OffsetView7[T], error) {
+	var ext [7]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView7[T]{}, err
+	}
+	v, err := WrapView7(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], opts...)
+	if err != nil {
 		return OffsetView7[T]{}, err
 	}
 	return offsetView7(v, begins), nil
@@ -2881,6 +3106,19 @@ func (e offsetAccessError7[T]) Error() string {
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
 }
 
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+}
+
 // Subview1 returns the rank-1 offset view of the elements that the
 // arguments select, sharing o's memory, allocation and label. Arguments are
 // in o's index space: an int index (the dimension is dropped), All (the
@@ -3119,6 +3357,27 @@ func NewOffsetView8From[T any](label string, spec LayoutSpec, begins [8]int, opt
 // returns an error when an End would overflow int.
 func OffsetView8Of[T any](v View8[T], begins [8]int) (OffsetView8[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView8[T]{}, err
+	}
+	return offsetView8(v, begins), nil
+}
+
+// WrapOffsetView8 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView8 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView8's errors.
+func WrapOffsetView8[T any](data []T, begins, ends [8]int, opts ...Option) (OffsetView8[T], error) {
+	var ext [8]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView8[T]{}, err
+	}
+	v, err := WrapView8(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], opts...)
+	if err != nil {
 		return OffsetView8[T]{}, err
 	}
 	return offsetView8(v, begins), nil
@@ -3396,6 +3655,19 @@ type offsetAccessError8[T any] struct {
 func (e offsetAccessError8[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
