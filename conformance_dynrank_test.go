@@ -219,10 +219,10 @@ func TestConformanceDynRankAccessDefaults(t *testing.T) {
 	if d.Access() != at(0, 0, 0) {
 		t.Fatal("Access() is not element (0, 0, 0)")
 	}
-	drvWantPanic(t, func() { d.Access(3) }, `Access index (3, 0, 0) out of bounds for view "A" with extents (3, 4, 2)`)
-	drvWantPanic(t, func() { d.Access(0, 0, 0, 1) }, "Access index (0, 0, 0, 1)", "past the rank must be 0")
+	drvWantPanic(t, func() { d.Access(3) }, `index (3, 0, 0) out of bounds for view "A" with extents (3, 4, 2)`)
+	drvWantPanic(t, func() { d.Access(0, 0, 0, 1) }, "index (0, 0, 0, 1)", "past the rank must be 0")
 	e := drvNew(t, "E", []int{3, 0})
-	drvWantPanic(t, func() { e.Access(1) }, `Access index (1, 0) out of bounds for view "E" with extents (3, 0)`)
+	drvWantPanic(t, func() { e.Access(1) }, `index (1, 0) out of bounds for view "E" with extents (3, 0)`)
 }
 
 // Kokkos: containers/unit_tests/TestDynViewAPI.hpp, run_test_resize_realloc

@@ -199,7 +199,7 @@ func (d *DynRankView[T]) Access(idx ...int) T {
 	for r := range max(len(idx), d.rank) {
 		i := full[r]
 		if uint(i) >= uint(d.ext[r]) {
-			e := dynAccessError[T]{d: *d, op: opAt, n: max(len(idx), d.rank), access: true}
+			e := dynAccessError[T]{d: *d, op: opAt, n: max(len(idx), d.rank)}
 			copy(e.idx[:], full[:])
 			panic(e)
 		}
@@ -238,13 +238,13 @@ func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 }
 
 // dynAccessError is the panic value of a failed access by op to view d with
-// n indices; access marks Access, whose missing indices were 0.
+// n indices. It holds no more than this: a larger panic value costs the
+// fixed-arity accessors their inlining.
 type dynAccessError[T any] struct {
-	d      DynRankView[T]
-	op     accessOp
-	n      int
-	idx    [MaxRank]int
-	access bool
+	d   DynRankView[T]
+	op  accessOp
+	n   int
+	idx [MaxRank]int
 }
 
 func (e dynAccessError[T]) Error() string {
@@ -262,18 +262,14 @@ func (e dynAccessError[T]) Error() string {
 		if uint(i) < uint(d.ext[r]) {
 			continue
 		}
-		op := ""
-		if e.access {
-			op = "Access "
-		}
 		switch {
 		case d.rec == nil:
-			return fmt.Sprintf("kokkos: %sindex %s out of bounds: the DynRankView is not allocated", op, fmtInts(idx))
+			return fmt.Sprintf("kokkos: index %s out of bounds: the DynRankView is not allocated", fmtInts(idx))
 		case r >= d.rank:
-			return fmt.Sprintf("kokkos: %sindex %s out of bounds for rank-%d DynRankView %q with extents %s: indices past the rank must be 0",
-				op, fmtInts(idx), d.rank, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+			return fmt.Sprintf("kokkos: index %s out of bounds for rank-%d DynRankView %q with extents %s: indices past the rank must be 0",
+				fmtInts(idx), d.rank, d.rec.Label(), fmtInts(d.ext[:d.rank]))
 		}
-		return fmt.Sprintf("kokkos: %sindex %s out of bounds for view %q with extents %s", op, fmtInts(idx), d.rec.Label(), fmtInts(d.ext[:d.rank]))
+		return fmt.Sprintf("kokkos: index %s out of bounds for view %q with extents %s", fmtInts(idx), d.rec.Label(), fmtInts(d.ext[:d.rank]))
 	}
 	return accessKindMessage(d.rec, e.op, d.flags, idx)
 }

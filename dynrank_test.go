@@ -188,7 +188,7 @@ func TestDynRankAccessPanics(t *testing.T) {
 	mustPanic(t, func() { d.At(1) }, `At of rank-2 DynRankView "A" with 1 indices`, "give between 2 and 7")
 	mustPanic(t, func() { d.At(1, 9) }, `index (1, 9) out of bounds for view "A" with extents (3, 4)`)
 	mustPanic(t, func() { d.Access(1, 1, 1) }, "index (1, 1, 1) out of bounds", "past the rank must be 0")
-	mustPanic(t, func() { d.Access(3) }, "Access index (3, 0) out of bounds")
+	mustPanic(t, func() { d.Access(3) }, "index (3, 0) out of bounds")
 	mustPanic(t, func() { d.Access(0, 0, 0, 0, 0, 0, 0, 0) }, "with 8 indices", "at most 7")
 	r := d.ReadOnly()
 	if !r.IsReadOnly() || r.At2(1, 1) != 0 {
