@@ -35,3 +35,32 @@ func ExampleOffsetView3_Subview2() {
 	fmt.Println(s.Rank(), s.Begin(0), s.End(0), s.Begin(1), s.End(1))
 	// Output: 2 -20 31 0 9
 }
+
+// Kokkos's OffsetView(ptr, begins, ends) over caller memory: the indices of
+// dimension r run from begins[r] to ends[r]-1.
+func ExampleWrapOffsetView2() {
+	data := []float64{1, 2, 3, 4, 5, 6}
+	ov, err := kokkos.WrapOffsetView2(data, [2]int{-1, 10}, [2]int{1, 13})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ov.Extent(0), ov.Extent(1), ov.At(-1, 10), ov.At(0, 12), ov.UseCount())
+	ov.Set(0, 11, 50)
+	fmt.Println(data)
+	_, err = kokkos.WrapOffsetView2(data, [2]int{0, 0}, [2]int{-1, 3})
+	fmt.Println(err)
+	// Output:
+	// 2 3 1 6 0
+	// [1 2 3 4 50 6]
+	// kokkos: offset view "": end -1 of dimension 0 is before its begin 0; give end >= begin
+}
+
+// A subview of an offset view with only indices is a rank-0 view.
+func ExampleOffsetView2_Subview0() {
+	ov, _ := kokkos.NewOffsetView2[int]("o", kokkos.Bounds(-2, 2), kokkos.Bounds(1, 3))
+	ov.Set(-2, 3, 7)
+	s := ov.Subview0(-2, 3)
+	fmt.Println(s.Rank(), s.At(), s.Label())
+	// Output: 0 7 o
+}

@@ -332,10 +332,13 @@ func (o *OffsetView1[T]) View() View1[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View1, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View1, compare View().
 func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -725,10 +728,13 @@ func (o *OffsetView2[T]) View() View2[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View2, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View2, compare View().
 func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1144,10 +1150,13 @@ func (o *OffsetView3[T]) View() View3[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View3, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View3, compare View().
 func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1589,10 +1598,13 @@ func (o *OffsetView4[T]) View() View4[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View4, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View4, compare View().
 func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2060,10 +2072,13 @@ func (o *OffsetView5[T]) View() View5[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View5, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View5, compare View().
 func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2557,10 +2572,13 @@ func (o *OffsetView6[T]) View() View6[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View6, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View6, compare View().
 func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -3080,10 +3098,13 @@ func (o *OffsetView7[T]) View() View7[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View7, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View7, compare View().
 func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -3631,10 +3652,13 @@ func (o *OffsetView8[T]) View() View8[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View8, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View8, compare View().
 func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
