@@ -64,3 +64,16 @@ func ExampleOffsetView2_Subview0() {
 	fmt.Println(s.Rank(), s.At(), s.Label())
 	// Output: 0 7 o
 }
+
+// Row and Line give a contiguous line of an offset view as a slice; the
+// fixed indices are counted from the begins, the slice from 0.
+func ExampleOffsetView2_Row() {
+	ov, _ := kokkos.NewOffsetView2[int]("o", kokkos.Bounds(-1, 0), kokkos.Bounds(10, 12))
+	for i := ov.Begin(0); i < ov.End(0); i++ {
+		for j := ov.Begin(1); j < ov.End(1); j++ {
+			ov.Set(i, j, 100*i+j)
+		}
+	}
+	fmt.Println(ov.Row(-1), ov.Line(0), ov.LineDim())
+	// Output: [-90 -89 -88] [10 11 12] 1
+}

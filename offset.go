@@ -157,6 +157,14 @@ func offsetSubArgs(op string, rec *Allocation, ext, beg []int, args []any, obeg 
 	}
 }
 
+// offsetLinePanic explains Row, Col or Line of an offset view at indices
+// idx, one of which is outside its range; line is the dimension that the
+// line runs along.
+func offsetLinePanic(op string, rec *Allocation, idx, beg, ext []int, line int) {
+	panic(fmt.Sprintf("kokkos: %s%s of view %q with index ranges %s: an index is outside its range (the line runs along dimension %d)",
+		op, fmtInts(idx), rec.Label(), fmtRanges(beg, ext), line))
+}
+
 func offsetSubPanic(op string, rec *Allocation, ext, beg []int, r int, what string) {
 	panic(fmt.Sprintf("kokkos: %s of view %q with index ranges %s: %s of dimension %d is out of range", op, rec.Label(), fmtRanges(beg, ext), what, r))
 }

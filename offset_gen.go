@@ -633,6 +633,64 @@ func (o *OffsetView2[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, Begin(1):End(1)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, Begin(1)+k). It panics like View2.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView2[T]) Row(i0 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 {
+		o.linePanic("Row", []int{i0}, 1)
+	}
+	v := o.View()
+	return v.Row(i0 - o.b0)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1). It panics like View2.Col, and for
+// indices outside their ranges.
+func (o *OffsetView2[T]) Col(i1 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 {
+		o.linePanic("Col", []int{i1}, 0)
+	}
+	v := o.View()
+	return v.Col(i1 - o.b1)
+}
+
+// LineDim returns the dimension that Line runs along, as View2.LineDim.
+func (o *OffsetView2[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0: Row(j0)
+// for a LayoutRight view, Col(j0) for a LayoutLeft one. It panics
+// like View2.Line, and for indices outside their ranges.
+func (o *OffsetView2[T]) Line(j0 int) []T {
+	j := [1]int{j0}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView2[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView2[T]) Label() string { return o.rec.Label() }
@@ -1053,6 +1111,64 @@ func (o *OffsetView3[T]) Size() int {
 func (o *OffsetView3[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, Begin(2):End(2)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, Begin(2)+k). It panics like View3.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView3[T]) Row(i0, i1 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
+		o.linePanic("Row", []int{i0, i1}, 2)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2). It panics like View3.Col, and for
+// indices outside their ranges.
+func (o *OffsetView3[T]) Col(i1, i2 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		o.linePanic("Col", []int{i1, i2}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2)
+}
+
+// LineDim returns the dimension that Line runs along, as View3.LineDim.
+func (o *OffsetView3[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1: Row(j0, j1)
+// for a LayoutRight view, Col(j0, j1) for a LayoutLeft one. It panics
+// like View3.Line, and for indices outside their ranges.
+func (o *OffsetView3[T]) Line(j0, j1 int) []T {
+	j := [2]int{j0, j1}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView3[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
@@ -1501,6 +1617,64 @@ func (o *OffsetView4[T]) Size() int {
 func (o *OffsetView4[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, i2, Begin(3):End(3)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, Begin(3)+k). It panics like View4.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView4[T]) Row(i0, i1, i2 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		o.linePanic("Row", []int{i0, i1, i2}, 3)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3). It panics like View4.Col, and for
+// indices outside their ranges.
+func (o *OffsetView4[T]) Col(i1, i2, i3 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		o.linePanic("Col", []int{i1, i2, i3}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3)
+}
+
+// LineDim returns the dimension that Line runs along, as View4.LineDim.
+func (o *OffsetView4[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2: Row(j0, j1, j2)
+// for a LayoutRight view, Col(j0, j1, j2) for a LayoutLeft one. It panics
+// like View4.Line, and for indices outside their ranges.
+func (o *OffsetView4[T]) Line(j0, j1, j2 int) []T {
+	j := [3]int{j0, j1, j2}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView4[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
@@ -1975,6 +2149,64 @@ func (o *OffsetView5[T]) Size() int {
 func (o *OffsetView5[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, i2, i3, Begin(4):End(4)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, Begin(4)+k). It panics like View5.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView5[T]) Row(i0, i1, i2, i3 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		o.linePanic("Row", []int{i0, i1, i2, i3}, 4)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4). It panics like View5.Col, and for
+// indices outside their ranges.
+func (o *OffsetView5[T]) Col(i1, i2, i3, i4 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		o.linePanic("Col", []int{i1, i2, i3, i4}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4)
+}
+
+// LineDim returns the dimension that Line runs along, as View5.LineDim.
+func (o *OffsetView5[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3: Row(j0, j1, j2, j3)
+// for a LayoutRight view, Col(j0, j1, j2, j3) for a LayoutLeft one. It panics
+// like View5.Line, and for indices outside their ranges.
+func (o *OffsetView5[T]) Line(j0, j1, j2, j3 int) []T {
+	j := [4]int{j0, j1, j2, j3}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView5[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
@@ -2475,6 +2707,64 @@ func (o *OffsetView6[T]) Size() int {
 func (o *OffsetView6[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, i2, i3, i4, Begin(5):End(5)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, Begin(5)+k). It panics like View6.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView6[T]) Row(i0, i1, i2, i3, i4 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4}, 5)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5). It panics like View6.Col, and for
+// indices outside their ranges.
+func (o *OffsetView6[T]) Col(i1, i2, i3, i4, i5 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5)
+}
+
+// LineDim returns the dimension that Line runs along, as View6.LineDim.
+func (o *OffsetView6[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4: Row(j0, j1, j2, j3, j4)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4) for a LayoutLeft one. It panics
+// like View6.Line, and for indices outside their ranges.
+func (o *OffsetView6[T]) Line(j0, j1, j2, j3, j4 int) []T {
+	j := [5]int{j0, j1, j2, j3, j4}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView6[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
@@ -3001,6 +3291,64 @@ func (o *OffsetView7[T]) Size() int {
 func (o *OffsetView7[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, i2, i3, i4, i5, Begin(6):End(6)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, i5, Begin(6)+k). It panics like View7.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4, i5}, 6)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5, i6), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5, i6). It panics like View7.Col, and for
+// indices outside their ranges.
+func (o *OffsetView7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5, i6}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6)
+}
+
+// LineDim returns the dimension that Line runs along, as View7.LineDim.
+func (o *OffsetView7[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4, j5: Row(j0, j1, j2, j3, j4, j5)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4, j5) for a LayoutLeft one. It panics
+// like View7.Line, and for indices outside their ranges.
+func (o *OffsetView7[T]) Line(j0, j1, j2, j3, j4, j5 int) []T {
+	j := [6]int{j0, j1, j2, j3, j4, j5}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4], j[5])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView7[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
@@ -3555,6 +3903,64 @@ func (o *OffsetView8[T]) Size() int {
 func (o *OffsetView8[T]) Data() []T {
 	v := o.View()
 	return v.Data()
+}
+
+// Row returns the elements o(i0, i1, i2, i3, i4, i5, i6, Begin(7):End(7)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, i5, i6, Begin(7)+k). It panics like View8.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4, i5, i6}, 7)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5, i6, i7), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5, i6, i7). It panics like View8.Col, and for
+// indices outside their ranges.
+func (o *OffsetView8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5, i6, i7}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6, i7-o.b7)
+}
+
+// LineDim returns the dimension that Line runs along, as View8.LineDim.
+func (o *OffsetView8[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4, j5, j6: Row(j0, j1, j2, j3, j4, j5, j6)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4, j5, j6) for a LayoutLeft one. It panics
+// like View8.Line, and for indices outside their ranges.
+func (o *OffsetView8[T]) Line(j0, j1, j2, j3, j4, j5, j6 int) []T {
+	j := [7]int{j0, j1, j2, j3, j4, j5, j6}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4], j[5], j[6])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView8[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
 }
 
 // Label returns the label given at allocation; subviews and conversions
