@@ -500,3 +500,129 @@ func FuzzDynRankRanks(f *testing.F) {
 		})
 	})
 }
+
+// FuzzDynRankArity gives a DynRankView of random rank and layout a random
+// number of indices and Subview arguments, fewer or more than the rank, as
+// Kokkos's rules allow: At takes at least Rank indices, those past the rank
+// 0; Access also takes fewer, the missing ones 0; Subview's missing
+// arguments are the index 0 and those past the rank select index 0 of an
+// extent-1 dimension. Every valid call must reach the model's element at
+// the naive index, and every invalid one must panic.
+func FuzzDynRankArity(f *testing.F) {
+	f.Add([]byte{2, 3, 4, 0, 0, 3, 1, 2, 0, 4, 1, 1, 0})
+	f.Add([]byte{3, 2, 2, 2, 1, 9, 1, 1, 5, 1, 0, 2, 3, 1})
+	f.Add([]byte{0, 5, 7, 0, 0, 0, 4, 2, 2, 1})
+	f.Add([]byte{7, 2, 2, 2, 2, 2, 2, 2, 0, 1, 1, 2, 7, 1, 1, 1, 1, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzIn{data}
+		rank := in.n(MaxDynRank + 1)
+		ext := in.extents(rank, 3)
+		rng := in.rng()
+		d, err := NewDynRankView[int64]("D", ext, in.layoutOpts(rng, ext)...)
+		if err != nil {
+			t.Fatalf("extents %v: %v", ext, err)
+		}
+		model := fillModel(rng, &d, ext)
+
+		// indices for At and Access
+		k := in.n(MaxDynRank + 2)
+		idx := make([]int, k)
+		for r := range idx {
+			if r < rank {
+				idx[r] = in.n(ext[r]+2) - 1
+			} else {
+				idx[r] = []int{0, 0, 1, -1}[in.n(4)]
+			}
+		}
+		full := make([]int, max(k, rank))
+		copy(full, idx)
+		inRange := true
+		for r, i := range full {
+			e := 1
+			if r < rank {
+				e = ext[r]
+			}
+			inRange = inRange && i >= 0 && i < e
+		}
+		var got int64
+		msg := panics(func() { got = d.At(idx...) })
+		if ok := k >= rank && k <= MaxDynRank && inRange; ok != (msg == "") {
+			t.Fatalf("extents %v: At%v panicked %q, valid %v", ext, idx, msg, ok)
+		} else if ok && got != model[linear(ext, full[:rank])] {
+			t.Fatalf("extents %v: At%v = %d, want %d", ext, idx, got, model[linear(ext, full[:rank])])
+		}
+		msg = panics(func() { got = d.Access(idx...) })
+		if ok := k <= MaxDynRank && inRange; ok != (msg == "") {
+			t.Fatalf("extents %v: Access%v panicked %q, valid %v", ext, idx, msg, ok)
+		} else if ok && got != model[linear(ext, full[:rank])] {
+			t.Fatalf("extents %v: Access%v = %d, want %d", ext, idx, got, model[linear(ext, full[:rank])])
+		}
+
+		// Subview arguments
+		k = in.n(MaxDynRank + 2)
+		args := make([]any, k)
+		valid := k <= MaxDynRank
+		for r := range args {
+			if r >= rank {
+				args[r] = []any{0, All, Pair(0, 1), 1, Pair(0, 0)}[in.n(5)]
+				valid = valid && (args[r] == 0 || args[r] == All || args[r] == Pair(0, 1))
+				continue
+			}
+			switch in.n(3) {
+			case 0:
+				i := in.n(ext[r]+2) - 1
+				args[r], valid = i, valid && i >= 0 && i < ext[r]
+			case 1:
+				args[r] = All
+			default:
+				b := in.n(ext[r] + 2)
+				e := b + in.n(ext[r]+2) - 1
+				args[r], valid = Pair(b, e), valid && b <= e && e <= ext[r]
+			}
+		}
+		for r := k; r < rank; r++ {
+			valid = valid && ext[r] > 0 // the missing index 0 must exist
+		}
+		var s DynRankView[int64]
+		msg = panics(func() { s = d.Subview(args...) })
+		if valid != (msg == "") {
+			t.Fatalf("extents %v: Subview%v panicked %q, valid %v", ext, args, msg, valid)
+		}
+		if !valid {
+			return
+		}
+		var sub []int
+		for r := range rank {
+			if r < k {
+				switch a := args[r].(type) {
+				case AllType:
+					sub = append(sub, ext[r])
+				case PairRange:
+					sub = append(sub, a.End-a.Begin)
+				}
+			}
+		}
+		if s.Rank() != len(sub) || !slices.Equal(s.Extents(), sub) || s.Layout() != LayoutStride {
+			t.Fatalf("extents %v: Subview%v has rank %d extents %v, want %v", ext, args, s.Rank(), s.Extents(), sub)
+		}
+		testutil.ForEachIndex(sub, func(si []int) {
+			p, m := make([]int, rank), 0
+			for r := range rank {
+				if r >= k {
+					continue
+				}
+				switch a := args[r].(type) {
+				case int:
+					p[r] = a
+				case AllType:
+					p[r], m = si[m], m+1
+				case PairRange:
+					p[r], m = a.Begin+si[m], m+1
+				}
+			}
+			if got, want := s.At(si...), model[linear(ext, p)]; got != want {
+				t.Fatalf("extents %v: Subview%v at %v = %d, want parent %v = %d", ext, args, si, got, p, want)
+			}
+		})
+	})
+}
