@@ -275,7 +275,7 @@ func (e dynAccessError[T]) Error() string {
 	return accessKindMessage(d.rec, e.op, d.flags, idx)
 }
 
-// Rank returns the number of dimensions, 0 to 8.
+// Rank returns the number of dimensions, 0 to MaxDynRank (7).
 func (d *DynRankView[T]) Rank() int { return d.rank }
 
 // Extent returns the extent of dimension r: the number of valid indices.
