@@ -12,10 +12,9 @@ const MaxDynRank = 7
 
 // DynRankView is a view whose rank, 0 to MaxDynRank (7), is chosen at run
 // time by the number of extents it is made with, as Kokkos's DynRankView.
-// It shares the
-// layout mapping, the subview mapping and the allocation record of the
-// rank-typed views (View0 to View7) and converts to and from them without
-// copying.
+// It shares the layout mapping, the subview mapping and the allocation
+// record of the rank-typed views (View0 to View7) and converts to and from
+// them without copying.
 //
 // As in Kokkos, the dimensions past the rank have extent 1, so that an
 // index past the rank may be given and must be 0. Element access has a
@@ -49,11 +48,11 @@ type DynRankView[T any] struct {
 }
 
 // NewDynRankView allocates a view labelled label whose rank is
-// len(extents), at most MaxDynRank (7). By default it is LayoutRight in HostSpace,
-// zero-filled; options choose the layout, padding, memory space and traits,
-// as for NewView2. It returns an error wrapping ErrShape when there are
-// more than 7 extents,
-// when an extent is invalid and when the space cannot allocate.
+// len(extents), at most MaxDynRank (7). By default it is LayoutRight in
+// HostSpace, zero-filled; options choose the layout, padding, memory space
+// and traits, as for NewView2. It returns an error wrapping ErrShape when
+// there are more than 7 extents or an extent is invalid, and an error when
+// the space cannot allocate.
 func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRankView[T], error) {
 	var d DynRankView[T]
 	if err := d.setExtents(label, extents); err != nil {
