@@ -626,3 +626,56 @@ func FuzzDynRankArity(f *testing.F) {
 		})
 	})
 }
+
+// FuzzWrapOffsetView builds rank-2 offset views over caller slices from
+// random begins, ends, slice lengths and layouts: an end before its begin
+// must be an ErrShape error, other shapes must fail exactly when WrapView2
+// fails, and every element must be the slice's at the naive offset of its
+// layout.
+func FuzzWrapOffsetView(f *testing.F) {
+	f.Add([]byte{2, 7, 1, 5, 30, 0})
+	f.Add([]byte{4, 2, 0, 3, 6, 1})
+	f.Add([]byte{3, 3, 5, 9, 0, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzIn{data}
+		beg := [2]int{in.n(9) - 4, in.n(9) - 4}
+		end := [2]int{beg[0] + in.n(7) - 1, beg[1] + in.n(7) - 1}
+		buf := make([]int64, in.n(40))
+		for i := range buf {
+			buf[i] = int64(i)*7 + 3
+		}
+		l := []Layout{LayoutRight, LayoutLeft}[in.n(2)]
+		o, err := WrapOffsetView2(buf, beg, end, l)
+		if end[0] < beg[0] || end[1] < beg[1] {
+			if !errors.Is(err, ErrShape) {
+				t.Fatalf("begins %v ends %v: %v, want ErrShape", beg, end, err)
+			}
+			return
+		}
+		e0, e1 := end[0]-beg[0], end[1]-beg[1]
+		_, werr := WrapView2(buf, e0, e1, l)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("begins %v ends %v over %d: %v, WrapView2: %v", beg, end, len(buf), err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if o.Begins() != beg || o.End(0) != end[0] || o.End(1) != end[1] || o.Layout() != l {
+			t.Fatalf("begins %v ends %v: got %v, %d, %d", beg, end, o.Begins(), o.End(0), o.End(1))
+		}
+		for i := beg[0]; i < end[0]; i++ {
+			for j := beg[1]; j < end[1]; j++ {
+				k := (i-beg[0])*e1 + (j - beg[1])
+				if l == LayoutLeft {
+					k = (i - beg[0]) + (j-beg[1])*e0
+				}
+				if o.At(i, j) != buf[k] || o.Ptr(i, j) != &buf[k] {
+					t.Fatalf("begins %v ends %v %v: (%d, %d) = %d, want buf[%d] = %d", beg, end, l, i, j, o.At(i, j), k, buf[k])
+				}
+			}
+		}
+		if panics(func() { o.At(beg[0]-1, beg[1]) }) == "" || panics(func() { o.At(beg[0], end[1]) }) == "" {
+			t.Fatal("an index outside the ranges did not panic")
+		}
+	})
+}
