@@ -710,3 +710,41 @@ func TestConformanceDynRankMaxRank(t *testing.T) {
 		t.Fatal("rank 7")
 	}
 }
+
+// Kokkos: containers/src/Kokkos_DynRankView.hpp, resize and realloc:
+// "Can only resize managed views", "Can only realloc managed views"
+// (compile-time there; errors here), and const views do not compile.
+func TestConformanceDynRankResizeManagedOnly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 10))
+	data := make([]float64, 12)
+	for i := range data {
+		data[i] = 1 + rng.Float64()
+	}
+	w, err := kokkos.WrapDynRankView(data, []int{3, 4}, kokkos.WithLabel("w"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := w
+	for _, err := range []error{w.Resize([]int{2, 2}), w.Realloc([]int{6})} {
+		if !errors.Is(err, kokkos.ErrUnmanaged) || !strings.Contains(err.Error(), `"w"`) {
+			t.Fatalf("unmanaged: %v", err)
+		}
+	}
+	if !w.Equal(before) || w.At2(2, 3) != data[11] {
+		t.Fatal("a refused Resize changed the view")
+	}
+	m := drvNew(t, "m", []int{3, 4})
+	r := m.ReadOnly()
+	if err := r.Resize([]int{2}); !errors.Is(err, kokkos.ErrReadOnly) {
+		t.Fatalf("read-only Resize: %v", err)
+	}
+	if err := r.Realloc([]int{2}); !errors.Is(err, kokkos.ErrReadOnly) {
+		t.Fatalf("read-only Realloc: %v", err)
+	}
+	if err := m.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Resize([]int{2}); !errors.Is(err, kokkos.ErrReleased) {
+		t.Fatalf("released Resize: %v", err)
+	}
+}

@@ -456,8 +456,13 @@ func selectsZero(a any) bool {
 // len(extents), with d's label, layout (LayoutRight if d is LayoutStride),
 // memory space and traits. The elements are not preserved; the new view is
 // zero-filled unless WithoutInitializing is given. Other copies of d keep
-// the old elements. On error d is unchanged.
+// the old elements. As Kokkos's realloc, it refuses, with an error wrapping
+// ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, an unmanaged
+// one (over caller memory) and a released one. On error d is unchanged.
 func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
+	if err := d.replaceError("Realloc"); err != nil {
+		return err
+	}
 	l := d.layout
 	if l == LayoutStride {
 		l = LayoutRight
@@ -476,11 +481,12 @@ func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 // becomes rank 2. The elements in the overlap of the old and new index
 // ranges are kept, indices past the smaller rank being 0; the rest of the
 // new view is zero (unless WithoutInitializing). Unchanged extents keep the
-// view as it is. Other copies of d keep the old elements.
+// view as it is. Other copies of d keep the old elements. It refuses the
+// views that Realloc refuses, with the same errors.
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
-	if old.rec != nil && old.flags&flagReadOnly != 0 {
-		return errorf(ErrReadOnly, "kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
+	if err := d.replaceError("Resize"); err != nil {
+		return err
 	}
 	if old.rec != nil && slices.Equal(old.extents(), extents) {
 		return nil
@@ -509,6 +515,22 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	}
 	if err := fenced("Resize", &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
 		return fmt.Errorf("kokkos: Resize: %w", err)
+	}
+	return nil
+}
+
+// replaceError returns why op (Resize or Realloc) cannot replace d: it is
+// read-only, unmanaged or released. The zero view can be replaced.
+func (d *DynRankView[T]) replaceError(op string) error {
+	switch {
+	case d.rec == nil:
+		return nil
+	case d.flags&flagReadOnly != 0:
+		return errorf(ErrReadOnly, "kokkos: %s of read-only DynRankView %q with extents %s", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+	case !d.rec.managed:
+		return errorf(ErrUnmanaged, "kokkos: %s of DynRankView %q with extents %s: the view is unmanaged (it wraps caller memory); make a new view with NewDynRankView", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+	case d.rec.Released():
+		return errorf(ErrReleased, "kokkos: %s of DynRankView %q with extents %s: its allocation was released", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
 	}
 	return nil
 }
