@@ -387,7 +387,8 @@ func TestAtomicViewPanics(t *testing.T) {
 		{"Ref out of bounds", func() { v.Ref(0, 4) }, `index (0, 4) out of bounds for view "A2" with extents (3, 4)`},
 		{"OffsetView2.Ref out of range", func() { o.Ref(-2, 5) }, `index (-2, 5) out of bounds for view "A2"`},
 		{"DynRankView.Ref2 out of bounds", func() { d.Ref2(3, 0) }, `index (3, 0) out of bounds for view "A2"`},
-		{"DynRankView.Ref3 wrong rank", func() { d.Ref3(0, 0, 0) }, `Ref3 of rank-2 DynRankView "A2"`},
+		{"DynRankView.Ref1 wrong rank", func() { d.Ref1(0) }, `Ref1 of rank-2 DynRankView "A2"`},
+		{"DynRankView.Ref3 past the rank", func() { d.Ref3(0, 0, 1) }, `index (0, 0, 1) out of bounds for rank-2 DynRankView "A2"`},
 		{"DynRankView.Ref wrong arity", func() { d.Ref(0) }, `Ref of rank-2 DynRankView "A2" with 1 indices`},
 	} {
 		msg := panicMessage(c.f)

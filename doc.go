@@ -50,7 +50,8 @@
 //
 // Every view kind implements View[T]. ShapeOf returns what generic code
 // reads of any view (rank, extents, strides, begins, label, space, traits),
-// and DynRankFrom gives indexed access to any of them.
+// and DynRankFrom gives indexed access to any of rank at most 7 (Kokkos's
+// limit for DynRankView).
 //
 // # Memory spaces and ownership
 //

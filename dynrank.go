@@ -3,20 +3,28 @@ package kokkos
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
-// DynRankView is a view whose rank, 0 to 8, is chosen at run time by the
-// number of extents it is made with, as Kokkos's DynRankView. It shares the
-// layout mapping, the subview mapping and the allocation record of the
-// rank-typed views (View0 to View8) and converts to and from them without
-// copying.
+// MaxDynRank is the largest rank of a DynRankView: 7, as in Kokkos, whose
+// DynRankView is a rank-7 view underneath. A rank-8 view is a View8.
+const MaxDynRank = 7
+
+// DynRankView is a view whose rank, 0 to MaxDynRank (7), is chosen at run
+// time by the number of extents it is made with, as Kokkos's DynRankView.
+// It shares the layout mapping, the subview mapping and the allocation
+// record of the rank-typed views (View0 to View7) and converts to and from
+// them without copying.
 //
-// Element access has a fixed-arity form per rank (At2(i, j), Set3(i, j, k,
-// x), Ptr1(i), Ref2(i, j), ...), which inlines to the same index arithmetic
-// as a View2 or View3 plus one check of the rank, a variadic form At(idx...)
-// and Kokkos's Access form, which also takes indices past the rank when they
-// are 0. A view with the Atomic trait is accessed only through Ref (see
-// View1).
+// As in Kokkos, the dimensions past the rank have extent 1, so that an
+// index past the rank may be given and must be 0. Element access has a
+// fixed-arity form per count of indices (At2(i, j), Set3(i, j, k, x),
+// Ptr1(i), Ref2(i, j), ...), which inlines to the same index arithmetic as
+// a View2 or View3 plus one check of the rank, and a variadic form
+// At(idx...). Both take at least Rank indices, as Kokkos's operator(); At3
+// of a rank-2 view reads (i, j, 0). Kokkos's Access also takes fewer: the
+// missing trailing indices are 0. A view with the Atomic trait is accessed
+// only through Ref (see View1).
 //
 // Copying a DynRankView copies the reference, not the elements. The zero
 // value is an unallocated view of rank 0. Methods take pointer receivers so
@@ -24,10 +32,11 @@ import (
 type DynRankView[T any] struct {
 	data []T
 	rank int
-	// hostRank is rank+1 where the host can access the elements with
-	// plain loads (data is not nil and the view has no Atomic trait) and 0
-	// elsewhere, the zero view included, so that one compare checks both
-	// the rank and the access in At0 ... At8.
+	// hostRank is rank-MaxRank, which is negative, where the host can
+	// access the elements with plain loads (data is not nil and the view
+	// has no Atomic trait) and 0 elsewhere, the zero view included, so that
+	// one compare with a constant, hostRank > n-MaxRank, refuses both a
+	// rank above n and no access in At0 ... At7.
 	hostRank int
 	ext      [MaxRank]int // 1 past the rank
 	str      [MaxRank]int // 0 past the rank
@@ -39,10 +48,11 @@ type DynRankView[T any] struct {
 }
 
 // NewDynRankView allocates a view labelled label whose rank is
-// len(extents), at most 8. By default it is LayoutRight in HostSpace,
-// zero-filled; options choose the layout, padding, memory space and traits,
-// as for NewView2. It returns an error when there are more than 8 extents,
-// when an extent is invalid and when the space cannot allocate.
+// len(extents), at most MaxDynRank (7). By default it is LayoutRight in
+// HostSpace, zero-filled; options choose the layout, padding, memory space
+// and traits, as for NewView2. It returns an error wrapping ErrShape when
+// there are more than 7 extents or an extent is invalid, and an error when
+// the space cannot allocate.
 func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRankView[T], error) {
 	var d DynRankView[T]
 	if err := d.setExtents(label, extents); err != nil {
@@ -87,8 +97,8 @@ func WrapDynRankView[T any](data []T, extents []int, opts ...Option) (DynRankVie
 
 // setExtents sets the rank and the extents, 1 past the rank.
 func (d *DynRankView[T]) setExtents(label string, extents []int) error {
-	if len(extents) > MaxRank {
-		return errorf(ErrShape, "kokkos: DynRankView %q with extents %s: rank %d exceeds %d", label, fmtInts(extents), len(extents), MaxRank)
+	if len(extents) > MaxDynRank {
+		return errorf(ErrShape, "kokkos: DynRankView %q with extents %s: rank %d exceeds %d, the largest rank of a DynRankView (as in Kokkos); use a View8 for rank 8", label, fmtInts(extents), len(extents), MaxDynRank)
 	}
 	d.rank = len(extents)
 	for r := range d.ext {
@@ -99,10 +109,16 @@ func (d *DynRankView[T]) setExtents(label string, extents []int) error {
 }
 
 // DynRankFrom returns a DynRankView of the elements of v, any view kind of
-// rank 0 to 8, sharing its memory, allocation, label, layout, traits and
+// rank 0 to 7, sharing its memory, allocation, label, layout, traits and
 // read-only-ness. An OffsetView gives its underlying view, indexed from 0.
+// A rank-8 view has no DynRankView, as in Kokkos, where the conversion does
+// not compile: DynRankFrom panics for it, naming the view and the limit.
 func DynRankFrom[T any](v View[T]) DynRankView[T] {
 	vd := v.viewDesc()
+	if vd.rank > MaxDynRank {
+		panic(fmt.Sprintf("kokkos: DynRankFrom of rank-%d view %q with extents %s: a DynRankView has rank at most %d, as in Kokkos; use the View%d itself",
+			vd.rank, vd.label(), fmtInts(vd.extents()), MaxDynRank, vd.rank))
+	}
 	return dynRankOf(vd, vd.traits)
 }
 
@@ -122,7 +138,7 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 func (d *DynRankView[T]) setHostRank() {
 	d.hostRank = 0
 	if d.data != nil && d.flags&flagAtomic == 0 {
-		d.hostRank = d.rank + 1
+		d.hostRank = d.rank - MaxRank
 	}
 }
 
@@ -137,48 +153,65 @@ func (d *DynRankView[T]) rankError(op string, want int) error {
 	return errorf(ErrShape, "kokkos: %s of DynRankView %q: the view has rank %d, %s needs rank %d", op, d.rec.Label(), d.rank, op, want)
 }
 
-// At returns the element at the given indices; there must be exactly Rank
-// of them. It panics like At2, and when the number of indices is not the
-// rank. The fixed-arity forms (At2, At3, ...) are faster.
+// At returns the element at the given indices: at least Rank and at most
+// MaxDynRank of them, those past the rank being 0, as Kokkos's operator().
+// It panics like At2, and when there are fewer indices than the rank. The
+// fixed-arity forms (At2, At3, ...) are faster.
 func (d *DynRankView[T]) At(idx ...int) T {
 	return d.data[d.offset(opAt, idx)]
 }
 
-// Set stores x at the given indices; there must be exactly Rank of them.
-// It panics like Set2, and when the number of indices is not the rank.
+// Set stores x at the given indices, at least Rank of them (see At). It
+// panics like Set2, and when there are fewer indices than the rank.
 func (d *DynRankView[T]) Set(x T, idx ...int) {
 	d.data[d.offset(opSet, idx)] = x
 }
 
-// Ptr returns a pointer to the element at the given indices; there must be
-// exactly Rank of them. It panics like Ptr2, and when the number of indices
-// is not the rank.
+// Ptr returns a pointer to the element at the given indices, at least Rank
+// of them (see At). It panics like Ptr2, and when there are fewer indices
+// than the rank.
 func (d *DynRankView[T]) Ptr(idx ...int) *T {
 	return &d.data[d.offset(opPtr, idx)]
 }
 
 // Ref returns a reference to the element at the given indices, through
 // which it is loaded, stored and updated atomically (see Ref); there must be
-// exactly Rank of them. It panics like Ref2, and when the number of indices
-// is not the rank.
+// at least Rank of them (see At). It panics like Ref2, and when there are
+// fewer indices than the rank.
 func (d *DynRankView[T]) Ref(idx ...int) Ref[T] {
 	return Ref[T]{&d.data[d.offset(opRef, idx)], d.rec, d.flags}
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between Rank and 8 indices, and those past the rank must be 0. It
-// panics like At2.
+// takes up to MaxDynRank indices; missing trailing indices are 0, and those
+// past the rank must be 0. Access(i) of a rank-2 view reads (i, 0). It
+// panics like At2 when an index, given or missing, is out of bounds.
 func (d *DynRankView[T]) Access(idx ...int) T {
 	if d.data == nil || d.flags&flagAtomic != 0 {
 		noDataPanic("Access", d.rec, d.flags, d.data != nil)
 	}
-	return d.data[accessOffset(d.rec, d.ext[:d.rank], d.str[:d.rank], idx)]
+	if len(idx) > MaxDynRank {
+		panic(fmt.Sprintf("kokkos: Access of rank-%d DynRankView %q with %d indices %s: give at most %d", d.rank, d.rec.Label(), len(idx), fmtInts(idx), MaxDynRank))
+	}
+	var full [MaxDynRank]int
+	copy(full[:], idx)
+	o := 0
+	for r := range max(len(idx), d.rank) {
+		i := full[r]
+		if uint(i) >= uint(d.ext[r]) {
+			e := dynAccessError[T]{d: *d, op: opAt, n: max(len(idx), d.rank)}
+			copy(e.idx[:], full[:])
+			panic(e)
+		}
+		o += i * d.str[r]
+	}
+	return d.data[o]
 }
 
 // offset checks a variadic access by op and returns the element's offset.
 func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
-	if len(idx) != d.rank {
-		panic(fmt.Sprintf("kokkos: %v of rank-%d DynRankView %q with %d indices %s: give exactly %d", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank))
+	if len(idx) < d.rank || len(idx) > MaxDynRank {
+		panic(fmt.Sprintf("kokkos: %v of rank-%d DynRankView %q with %d indices %s: give between %d and %d, those past the rank being 0", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank, MaxDynRank))
 	}
 	bad := d.data == nil
 	switch op {
@@ -187,6 +220,8 @@ func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 	case opSet, opPtr:
 		bad = bad || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
 	}
+	// Past the rank, extents are 1 and strides 0: an index there must be
+	// 0 and adds nothing.
 	o := 0
 	for r, i := range idx {
 		if uint(i) >= uint(d.ext[r]) {
@@ -195,7 +230,7 @@ func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 		o += i * d.str[r]
 	}
 	if bad {
-		e := dynAccessError[T]{d: *d, op: op, n: d.rank}
+		e := dynAccessError[T]{d: *d, op: op, n: len(idx)}
 		copy(e.idx[:], idx)
 		panic(e)
 	}
@@ -203,7 +238,8 @@ func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 }
 
 // dynAccessError is the panic value of a failed access by op to view d with
-// n indices.
+// n indices. It holds no more than this: a larger panic value costs the
+// fixed-arity accessors their inlining.
 type dynAccessError[T any] struct {
 	d   DynRankView[T]
 	op  accessOp
@@ -213,18 +249,32 @@ type dynAccessError[T any] struct {
 
 func (e dynAccessError[T]) Error() string {
 	d := &e.d
-	if e.n != d.rank {
+	idx := e.idx[:e.n]
+	if e.n < d.rank {
 		op := e.op.String()
 		if e.op.writes() {
 			op = "Set or Ptr"
 		}
-		return fmt.Sprintf("kokkos: %s%d of rank-%d DynRankView %q at %s: use the form with %d indices",
-			op, e.n, d.rank, d.rec.Label(), fmtInts(e.idx[:e.n]), d.rank)
+		return fmt.Sprintf("kokkos: %s%d of rank-%d DynRankView %q at %s: give at least %d indices",
+			op, e.n, d.rank, d.rec.Label(), fmtInts(idx), d.rank)
 	}
-	return accessMessage(d.rec, e.op, d.flags, e.idx[:e.n], d.ext[:d.rank])
+	for r, i := range idx {
+		if uint(i) < uint(d.ext[r]) {
+			continue
+		}
+		switch {
+		case d.rec == nil:
+			return fmt.Sprintf("kokkos: index %s out of bounds: the DynRankView is not allocated", fmtInts(idx))
+		case r >= d.rank:
+			return fmt.Sprintf("kokkos: index %s out of bounds for rank-%d DynRankView %q with extents %s: indices past the rank must be 0",
+				fmtInts(idx), d.rank, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+		}
+		return fmt.Sprintf("kokkos: index %s out of bounds for view %q with extents %s", fmtInts(idx), d.rec.Label(), fmtInts(d.ext[:d.rank]))
+	}
+	return accessKindMessage(d.rec, e.op, d.flags, idx)
 }
 
-// Rank returns the number of dimensions, 0 to 8.
+// Rank returns the number of dimensions, 0 to MaxDynRank (7).
 func (d *DynRankView[T]) Rank() int { return d.rank }
 
 // Extent returns the extent of dimension r: the number of valid indices.
@@ -323,31 +373,58 @@ func (d *DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
 }
 
 // Equal reports whether d and w refer to the same elements in the same
-// way: same memory, rank, layout, extents and strides.
+// way, as Kokkos's ==: the same first element (two views wrapping the same
+// slice are equal), rank, layout, extents and strides.
 func (d *DynRankView[T]) Equal(w DynRankView[T]) bool {
-	return d.rec == w.rec && d.off == w.off && d.rank == w.rank && d.layout == w.layout &&
-		d.ext == w.ext && d.str == w.str
+	return d.rank == w.rank && d.layout == w.layout && d.ext == w.ext && d.str == w.str &&
+		sameFirst(d.rec, w.rec, d.off, w.off, d.data, w.data)
+}
+
+// sameFirst reports whether two views, of records ra and rb, offsets oa and
+// ob in them and host elements a and b, start at the same element: in the
+// same record at the same offset, or at the same host address.
+func sameFirst[T any](ra, rb *Allocation, oa, ob int, a, b []T) bool {
+	if ra == rb {
+		return oa == ob
+	}
+	pa := unsafe.SliceData(a)
+	return pa != nil && pa == unsafe.SliceData(b)
 }
 
 // Subview returns the view of the elements that the arguments select,
 // sharing d's memory, allocation and label, as Kokkos's subdynrankview.
-// There is one argument per dimension: an int index (the dimension is
-// dropped), All or Pair(begin, end) (the dimension is kept, re-based to 0).
-// The result's rank is the number of ranges and its layout is LayoutStride.
-// It panics on a wrong number of arguments and on out-of-bounds arguments.
+// Argument r is for dimension r: an int index (the dimension is dropped),
+// All or Pair(begin, end) (the dimension is kept, re-based to 0). As in
+// Kokkos, missing trailing arguments are the index 0, and arguments past
+// the rank, up to MaxDynRank in all, must select the one index of their
+// extent-1 dimension (0, All or Pair(0, 1)) and add no dimension. The
+// result's rank is the number of ranges before the rank and its layout is
+// LayoutStride. It panics on out-of-bounds arguments, naming the label, the
+// argument and the extents.
 func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
-	if len(args) != d.rank {
-		panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with %d arguments: give one per dimension", d.rank, d.rec.Label(), len(args)))
+	if len(args) > MaxDynRank {
+		panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with %d arguments: give at most %d", d.rank, d.rec.Label(), len(args), MaxDynRank))
 	}
+	var full [MaxDynRank]any
 	m := 0
-	for _, a := range args {
-		switch a.(type) {
+	for r := range d.rank {
+		full[r] = 0
+		if r < len(args) {
+			full[r] = args[r]
+		}
+		switch full[r].(type) {
 		case AllType, PairRange:
 			m++
 		}
 	}
+	for r := d.rank; r < len(args); r++ {
+		if !selectsZero(args[r]) {
+			panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with extents %s: argument %d (%v) is past the rank and must be 0, All or Pair(0, 1)",
+				d.rank, d.rec.Label(), fmtInts(d.ext[:d.rank]), r, args[r]))
+		}
+	}
 	w := DynRankView[T]{rank: m, rec: d.rec, flags: d.flags, traits: d.traits, layout: LayoutStride}
-	off, span, _ := subMap("Subview", d.rec, d.layout, d.ext[:d.rank], d.str[:d.rank], args, w.ext[:m], w.str[:m])
+	off, span, _ := subMap("Subview", d.rec, d.layout, d.ext[:d.rank], d.str[:d.rank], full[:d.rank], w.ext[:m], w.str[:m])
 	for r := m; r < MaxRank; r++ {
 		w.ext[r] = 1
 	}
@@ -357,12 +434,35 @@ func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	return w
 }
 
+// selectsZero reports whether the Subview argument a selects exactly the
+// index 0 of an extent-1 dimension.
+func selectsZero(a any) bool {
+	switch a := a.(type) {
+	case AllType:
+		return true
+	case PairRange:
+		return a == Pair(0, 1)
+	case int:
+		return a == 0
+	case int32:
+		return a == 0
+	case int64:
+		return a == 0
+	}
+	return false
+}
+
 // Realloc replaces d with a new view of the given extents, whose rank is
 // len(extents), with d's label, layout (LayoutRight if d is LayoutStride),
 // memory space and traits. The elements are not preserved; the new view is
 // zero-filled unless WithoutInitializing is given. Other copies of d keep
-// the old elements. On error d is unchanged.
+// the old elements. As Kokkos's realloc, it refuses, with an error wrapping
+// ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, an unmanaged
+// one (over caller memory) and a released one. On error d is unchanged.
 func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
+	if err := d.replaceError("Realloc"); err != nil {
+		return err
+	}
 	l := d.layout
 	if l == LayoutStride {
 		l = LayoutRight
@@ -381,11 +481,12 @@ func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 // becomes rank 2. The elements in the overlap of the old and new index
 // ranges are kept, indices past the smaller rank being 0; the rest of the
 // new view is zero (unless WithoutInitializing). Unchanged extents keep the
-// view as it is. Other copies of d keep the old elements.
+// view as it is. Other copies of d keep the old elements. It refuses the
+// views that Realloc refuses, with the same errors.
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
-	if old.rec != nil && old.flags&flagReadOnly != 0 {
-		return errorf(ErrReadOnly, "kokkos: Resize of read-only DynRankView %q with extents %s", old.label(), fmtInts(old.extents()))
+	if err := d.replaceError("Resize"); err != nil {
+		return err
 	}
 	if old.rec != nil && slices.Equal(old.extents(), extents) {
 		return nil
@@ -414,6 +515,22 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	}
 	if err := fenced("Resize", &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
 		return fmt.Errorf("kokkos: Resize: %w", err)
+	}
+	return nil
+}
+
+// replaceError returns why op (Resize or Realloc) cannot replace d: it is
+// read-only, unmanaged or released. The zero view can be replaced.
+func (d *DynRankView[T]) replaceError(op string) error {
+	switch {
+	case d.rec == nil:
+		return nil
+	case d.flags&flagReadOnly != 0:
+		return errorf(ErrReadOnly, "kokkos: %s of read-only DynRankView %q with extents %s", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+	case !d.rec.managed:
+		return errorf(ErrUnmanaged, "kokkos: %s of DynRankView %q with extents %s: the view is unmanaged (it wraps caller memory); make a new view with NewDynRankView", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
+	case d.rec.Released():
+		return errorf(ErrReleased, "kokkos: %s of DynRankView %q with extents %s: its allocation was released", op, d.rec.Label(), fmtInts(d.ext[:d.rank]))
 	}
 	return nil
 }

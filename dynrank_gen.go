@@ -65,43 +65,44 @@ func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
 // view, so that Data holds exactly the view's elements.
 func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
 
-// At0 returns the element at the only position of a rank-0 view. It panics
-// when the view's rank is not 0, when an index is out of bounds (naming
+// At0 returns the element at the only position of a view of rank at most 0; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 0, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref0).
 func (d *DynRankView[T]) At0() T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 0+1 {
+	if d.hostRank > 0-MaxRank {
 		panic(dynAccessError[T]{d: *d, n: 0, idx: [MaxRank]int{}})
 	}
 	return *p
 }
 
-// Set0 stores x at the only position of a rank-0 view. It panics like
+// Set0 stores x at the only position of a view of rank at most 0. It panics like
 // At0, and for a read-only view.
 func (d *DynRankView[T]) Set0(x T) {
-	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 0, [MaxRank]int{}})
+	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 0, idx: [MaxRank]int{}})
 	}
 	d.data[0] = x
 }
 
-// Ptr0 returns a pointer to the element at the only position of a rank-0
-// view. It panics like At0, and for a read-only view.
+// Ptr0 returns a pointer to the element at the only position of a view of
+// rank at most 0. It panics like At0, and for a read-only view.
 func (d *DynRankView[T]) Ptr0() *T {
-	if d.rank != 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 0, [MaxRank]int{}})
+	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 0, idx: [MaxRank]int{}})
 	}
 	return &d.data[0]
 }
 
-// Ref0 returns a reference to the element at the only position of a rank-0 view,
+// Ref0 returns a reference to the element at the only position of a view of rank at most 0,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At0, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref0() Ref[T] {
-	if d.rank != 0 || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 0, [MaxRank]int{}})
+	if d.rank > 0 || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 0, idx: [MaxRank]int{}})
 	}
 	return Ref[T]{&d.data[0], d.rec, d.flags}
 }
@@ -116,13 +117,14 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 	return view0Of(d.viewDesc(), d.traits), nil
 }
 
-// At1 returns the element at (i0) of a rank-1 view. It panics
-// when the view's rank is not 1, when an index is out of bounds (naming
+// At1 returns the element at (i0) of a view of rank at most 1; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 1, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref1).
 func (d *DynRankView[T]) At1(i0 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 1+1 || uint(i0) >= uint(d.ext[0]) {
+	if d.hostRank > 1-MaxRank || uint(i0) >= uint(d.ext[0]) {
 		panic(dynAccessError[T]{d: *d, n: 1, idx: [MaxRank]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -130,31 +132,31 @@ func (d *DynRankView[T]) At1(i0 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0])*unsafe.Sizeof(*p)))
 }
 
-// Set1 stores x at (i0) of a rank-1 view. It panics like
+// Set1 stores x at (i0) of a view of rank at most 1. It panics like
 // At1, and for a read-only view.
 func (d *DynRankView[T]) Set1(i0 int, x T) {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 1, [MaxRank]int{i0}})
+	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 1, idx: [MaxRank]int{i0}})
 	}
 	d.data[i0*d.str[0]] = x
 }
 
-// Ptr1 returns a pointer to the element at (i0) of a rank-1
-// view. It panics like At1, and for a read-only view.
+// Ptr1 returns a pointer to the element at (i0) of a view of
+// rank at most 1. It panics like At1, and for a read-only view.
 func (d *DynRankView[T]) Ptr1(i0 int) *T {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 1, [MaxRank]int{i0}})
+	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 1, idx: [MaxRank]int{i0}})
 	}
 	return &d.data[i0*d.str[0]]
 }
 
-// Ref1 returns a reference to the element at (i0) of a rank-1 view,
+// Ref1 returns a reference to the element at (i0) of a view of rank at most 1,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At1, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref1(i0 int) Ref[T] {
-	if d.rank != 1 || uint(i0) >= uint(d.ext[0]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 1, [MaxRank]int{i0}})
+	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 1, idx: [MaxRank]int{i0}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]], d.rec, d.flags}
 }
@@ -169,13 +171,14 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 	return view1Of(d.viewDesc(), d.traits), nil
 }
 
-// At2 returns the element at (i0, i1) of a rank-2 view. It panics
-// when the view's rank is not 2, when an index is out of bounds (naming
+// At2 returns the element at (i0, i1) of a view of rank at most 2; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 2, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref2).
 func (d *DynRankView[T]) At2(i0, i1 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 2+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
+	if d.hostRank > 2-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
 		panic(dynAccessError[T]{d: *d, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -183,31 +186,31 @@ func (d *DynRankView[T]) At2(i0, i1 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1])*unsafe.Sizeof(*p)))
 }
 
-// Set2 stores x at (i0, i1) of a rank-2 view. It panics like
+// Set2 stores x at (i0, i1) of a view of rank at most 2. It panics like
 // At2, and for a read-only view.
 func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 2, [MaxRank]int{i0, i1}})
+	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]] = x
 }
 
-// Ptr2 returns a pointer to the element at (i0, i1) of a rank-2
-// view. It panics like At2, and for a read-only view.
+// Ptr2 returns a pointer to the element at (i0, i1) of a view of
+// rank at most 2. It panics like At2, and for a read-only view.
 func (d *DynRankView[T]) Ptr2(i0, i1 int) *T {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 2, [MaxRank]int{i0, i1}})
+	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]]
 }
 
-// Ref2 returns a reference to the element at (i0, i1) of a rank-2 view,
+// Ref2 returns a reference to the element at (i0, i1) of a view of rank at most 2,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At2, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref2(i0, i1 int) Ref[T] {
-	if d.rank != 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 2, [MaxRank]int{i0, i1}})
+	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]], d.rec, d.flags}
 }
@@ -222,13 +225,14 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 	return view2Of(d.viewDesc(), d.traits), nil
 }
 
-// At3 returns the element at (i0, i1, i2) of a rank-3 view. It panics
-// when the view's rank is not 3, when an index is out of bounds (naming
+// At3 returns the element at (i0, i1, i2) of a view of rank at most 3; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 3, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref3).
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 3+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
+	if d.hostRank > 3-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
 		panic(dynAccessError[T]{d: *d, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -236,31 +240,31 @@ func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2])*unsafe.Sizeof(*p)))
 }
 
-// Set3 stores x at (i0, i1, i2) of a rank-3 view. It panics like
+// Set3 stores x at (i0, i1, i2) of a view of rank at most 3. It panics like
 // At3, and for a read-only view.
 func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]] = x
 }
 
-// Ptr3 returns a pointer to the element at (i0, i1, i2) of a rank-3
-// view. It panics like At3, and for a read-only view.
+// Ptr3 returns a pointer to the element at (i0, i1, i2) of a view of
+// rank at most 3. It panics like At3, and for a read-only view.
 func (d *DynRankView[T]) Ptr3(i0, i1, i2 int) *T {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 }
 
-// Ref3 returns a reference to the element at (i0, i1, i2) of a rank-3 view,
+// Ref3 returns a reference to the element at (i0, i1, i2) of a view of rank at most 3,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At3, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref3(i0, i1, i2 int) Ref[T] {
-	if d.rank != 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 3, [MaxRank]int{i0, i1, i2}})
+	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]], d.rec, d.flags}
 }
@@ -275,13 +279,14 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 	return view3Of(d.viewDesc(), d.traits), nil
 }
 
-// At4 returns the element at (i0, i1, i2, i3) of a rank-4 view. It panics
-// when the view's rank is not 4, when an index is out of bounds (naming
+// At4 returns the element at (i0, i1, i2, i3) of a view of rank at most 4; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 4, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref4).
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 4+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
+	if d.hostRank > 4-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
 		panic(dynAccessError[T]{d: *d, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -289,31 +294,31 @@ func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3])*unsafe.Sizeof(*p)))
 }
 
-// Set4 stores x at (i0, i1, i2, i3) of a rank-4 view. It panics like
+// Set4 stores x at (i0, i1, i2, i3) of a view of rank at most 4. It panics like
 // At4, and for a read-only view.
 func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]] = x
 }
 
-// Ptr4 returns a pointer to the element at (i0, i1, i2, i3) of a rank-4
-// view. It panics like At4, and for a read-only view.
+// Ptr4 returns a pointer to the element at (i0, i1, i2, i3) of a view of
+// rank at most 4. It panics like At4, and for a read-only view.
 func (d *DynRankView[T]) Ptr4(i0, i1, i2, i3 int) *T {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
 }
 
-// Ref4 returns a reference to the element at (i0, i1, i2, i3) of a rank-4 view,
+// Ref4 returns a reference to the element at (i0, i1, i2, i3) of a view of rank at most 4,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At4, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref4(i0, i1, i2, i3 int) Ref[T] {
-	if d.rank != 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 4, [MaxRank]int{i0, i1, i2, i3}})
+	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]], d.rec, d.flags}
 }
@@ -328,13 +333,14 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 	return view4Of(d.viewDesc(), d.traits), nil
 }
 
-// At5 returns the element at (i0, i1, i2, i3, i4) of a rank-5 view. It panics
-// when the view's rank is not 5, when an index is out of bounds (naming
+// At5 returns the element at (i0, i1, i2, i3, i4) of a view of rank at most 5; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 5, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref5).
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 5+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
+	if d.hostRank > 5-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
 		panic(dynAccessError[T]{d: *d, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -342,31 +348,31 @@ func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4])*unsafe.Sizeof(*p)))
 }
 
-// Set5 stores x at (i0, i1, i2, i3, i4) of a rank-5 view. It panics like
+// Set5 stores x at (i0, i1, i2, i3, i4) of a view of rank at most 5. It panics like
 // At5, and for a read-only view.
 func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]] = x
 }
 
-// Ptr5 returns a pointer to the element at (i0, i1, i2, i3, i4) of a rank-5
-// view. It panics like At5, and for a read-only view.
+// Ptr5 returns a pointer to the element at (i0, i1, i2, i3, i4) of a view of
+// rank at most 5. It panics like At5, and for a read-only view.
 func (d *DynRankView[T]) Ptr5(i0, i1, i2, i3, i4 int) *T {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
 }
 
-// Ref5 returns a reference to the element at (i0, i1, i2, i3, i4) of a rank-5 view,
+// Ref5 returns a reference to the element at (i0, i1, i2, i3, i4) of a view of rank at most 5,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At5, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref5(i0, i1, i2, i3, i4 int) Ref[T] {
-	if d.rank != 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 5, [MaxRank]int{i0, i1, i2, i3, i4}})
+	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]], d.rec, d.flags}
 }
@@ -381,13 +387,14 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 	return view5Of(d.viewDesc(), d.traits), nil
 }
 
-// At6 returns the element at (i0, i1, i2, i3, i4, i5) of a rank-6 view. It panics
-// when the view's rank is not 6, when an index is out of bounds (naming
+// At6 returns the element at (i0, i1, i2, i3, i4, i5) of a view of rank at most 6; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 6, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref6).
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 6+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
+	if d.hostRank > 6-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
 		panic(dynAccessError[T]{d: *d, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -395,31 +402,31 @@ func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5])*unsafe.Sizeof(*p)))
 }
 
-// Set6 stores x at (i0, i1, i2, i3, i4, i5) of a rank-6 view. It panics like
+// Set6 stores x at (i0, i1, i2, i3, i4, i5) of a view of rank at most 6. It panics like
 // At6, and for a read-only view.
 func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]] = x
 }
 
-// Ptr6 returns a pointer to the element at (i0, i1, i2, i3, i4, i5) of a rank-6
-// view. It panics like At6, and for a read-only view.
+// Ptr6 returns a pointer to the element at (i0, i1, i2, i3, i4, i5) of a view of
+// rank at most 6. It panics like At6, and for a read-only view.
 func (d *DynRankView[T]) Ptr6(i0, i1, i2, i3, i4, i5 int) *T {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
 }
 
-// Ref6 returns a reference to the element at (i0, i1, i2, i3, i4, i5) of a rank-6 view,
+// Ref6 returns a reference to the element at (i0, i1, i2, i3, i4, i5) of a view of rank at most 6,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At6, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref6(i0, i1, i2, i3, i4, i5 int) Ref[T] {
-	if d.rank != 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 6, [MaxRank]int{i0, i1, i2, i3, i4, i5}})
+	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]], d.rec, d.flags}
 }
@@ -434,13 +441,14 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 	return view6Of(d.viewDesc(), d.traits), nil
 }
 
-// At7 returns the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view. It panics
-// when the view's rank is not 7, when an index is out of bounds (naming
+// At7 returns the element at (i0, i1, i2, i3, i4, i5, i6) of a view of rank at most 7; the
+// indices past the rank must be 0, as for Kokkos's operator(). It panics
+// when the view's rank exceeds 7, when an index is out of bounds (naming
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref7).
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(d.data)
-	if d.hostRank != 7+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
+	if d.hostRank > 7-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
 		panic(dynAccessError[T]{d: *d, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
@@ -448,31 +456,31 @@ func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6])*unsafe.Sizeof(*p)))
 }
 
-// Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view. It panics like
+// Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a view of rank at most 7. It panics like
 // At7, and for a read-only view.
 func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opSet, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]] = x
 }
 
-// Ptr7 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7
-// view. It panics like At7, and for a read-only view.
+// Ptr7 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6) of a view of
+// rank at most 7. It panics like At7, and for a read-only view.
 func (d *DynRankView[T]) Ptr7(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opPtr, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
 }
 
-// Ref7 returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6) of a rank-7 view,
+// Ref7 returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6) of a view of rank at most 7,
 // through which it is loaded, stored and updated atomically (see Ref and
 // View1.Ref). It panics like At7, but works on read-only views and on
 // views with the Atomic trait.
 func (d *DynRankView[T]) Ref7(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
-	if d.rank != 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 7, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
+	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&flagNoHost != 0 || d.data == nil {
+		panic(dynAccessError[T]{d: *d, op: opRef, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]], d.rec, d.flags}
 }
@@ -485,57 +493,4 @@ func (d *DynRankView[T]) View7() (View7[T], error) {
 		return View7[T]{}, d.rankError("View7", 7)
 	}
 	return view7Of(d.viewDesc(), d.traits), nil
-}
-
-// At8 returns the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view. It panics
-// when the view's rank is not 8, when an index is out of bounds (naming
-// the label, the indices and the extents), when the host cannot access the
-// view's memory, and for a view with the Atomic trait (use Ref8).
-func (d *DynRankView[T]) At8(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank != 8+1 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) {
-		panic(dynAccessError[T]{d: *d, n: 8, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
-	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7])*unsafe.Sizeof(*p)))
-}
-
-// Set8 stores x at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view. It panics like
-// At8, and for a read-only view.
-func (d *DynRankView[T]) Set8(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opSet, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
-	}
-	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]] = x
-}
-
-// Ptr8 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8
-// view. It panics like At8, and for a read-only view.
-func (d *DynRankView[T]) Ptr8(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opPtr, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
-	}
-	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]]
-}
-
-// Ref8 returns a reference to the element at (i0, i1, i2, i3, i4, i5, i6, i7) of a rank-8 view,
-// through which it is loaded, stored and updated atomically (see Ref and
-// View1.Ref). It panics like At8, but works on read-only views and on
-// views with the Atomic trait.
-func (d *DynRankView[T]) Ref8(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
-	if d.rank != 8 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || uint(i7) >= uint(d.ext[7]) || d.flags&flagNoHost != 0 || d.data == nil {
-		panic(dynAccessError[T]{*d, opRef, 8, [MaxRank]int{i0, i1, i2, i3, i4, i5, i6, i7}})
-	}
-	return Ref[T]{&d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]+i7*d.str[7]], d.rec, d.flags}
-}
-
-// View8 returns the rank-typed view of the same elements, sharing the
-// memory, the allocation, the label, the layout and read-only-ness. It
-// returns an error naming both ranks when the view's rank is not 8.
-func (d *DynRankView[T]) View8() (View8[T], error) {
-	if d.rank != 8 {
-		return View8[T]{}, d.rankError("View8", 8)
-	}
-	return view8Of(d.viewDesc(), d.traits), nil
 }

@@ -50,3 +50,25 @@ func ExampleDynRankView_Subview() {
 	fmt.Println(s.Rank(), s.Extent(0), s.Extent(1), s.Layout(), s.At2(2, 1))
 	// Output: 2 4 3 LayoutStride 7
 }
+
+// As in Kokkos, the dimensions past the rank have extent 1: an accessor
+// takes at least Rank indices, those past the rank being 0, and Access and
+// Subview default missing trailing indices to 0.
+func ExampleDynRankView_Access() {
+	d, _ := kokkos.NewDynRankView[int]("D", []int{2, 3})
+	for i := range 2 {
+		for j := range 3 {
+			d.Set2(i, j, 10*i+j)
+		}
+	}
+	fmt.Println(d.Extent(2), d.At3(1, 2, 0), d.At(1, 2, 0, 0), d.Access(1))
+	col := d.Subview(kokkos.All)                // d(:, 0)
+	row := d.Subview(1, kokkos.All, kokkos.All) // past the rank, All adds no dimension
+	fmt.Println(col.Rank(), col.At1(1), row.Rank(), row.At1(2))
+	defer func() { fmt.Println(recover()) }()
+	d.At3(1, 2, 1)
+	// Output:
+	// 1 12 12 10
+	// 1 10 1 12
+	// kokkos: index (1, 2, 1) out of bounds for rank-2 DynRankView "D" with extents (2, 3): indices past the rank must be 0
+}

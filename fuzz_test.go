@@ -122,7 +122,7 @@ func FuzzSubview(f *testing.F) {
 	f.Add([]byte{3, 4, 4, 4, 4, 3, 7, 7, 2, 0, 4, 0, 3, 2, 1, 1, 2, 2, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &fuzzIn{data}
-		rank := 1 + in.n(MaxRank)
+		rank := 1 + in.n(MaxDynRank)
 		ext := in.extents(rank, 5)
 		rng := in.rng()
 		p, err := NewDynRankView[int64]("P", ext, in.layoutOpts(rng, ext)...)
@@ -435,10 +435,11 @@ func FuzzOffsetBounds(f *testing.F) {
 	})
 }
 
-// FuzzDynRankRanks builds DynRankViews of random rank (past MaxRank
-// included): ranks above MaxRank fail with ErrShape; others must keep
-// every value written by Set, read the same through At, AtN and the
-// rank-typed ViewN, and report extents 1 past the rank.
+// FuzzDynRankRanks builds DynRankViews of random rank (past MaxDynRank
+// included): ranks above MaxDynRank fail with ErrShape; others must keep
+// every value written by Set, read the same through At (also with a 0
+// past the rank), AtN and the rank-typed ViewN, and report extents 1 past
+// the rank.
 func FuzzDynRankRanks(f *testing.F) {
 	f.Add([]byte{0, 1})
 	f.Add([]byte{3, 2, 3, 4, 5})
@@ -446,11 +447,11 @@ func FuzzDynRankRanks(f *testing.F) {
 	f.Add([]byte{9, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &fuzzIn{data}
-		rank := in.n(MaxRank + 2)
+		rank := in.n(MaxDynRank + 2)
 		ext := in.extents(rank, 4)
 		rng := in.rng()
 		d, err := NewDynRankView[int64]("D", ext, in.layoutOpts(rng, ext)...)
-		if rank > MaxRank {
+		if rank > MaxDynRank {
 			if !errors.Is(err, ErrShape) {
 				t.Fatalf("rank %d: %v, want ErrShape", rank, err)
 			}
@@ -485,6 +486,11 @@ func FuzzDynRankRanks(f *testing.F) {
 			if got := d.At(idx...); got != want {
 				t.Fatalf("At%v = %d, want %d", idx, got, want)
 			}
+			if rank < MaxDynRank {
+				if got := d.At(append(slices.Clone(idx), 0)...); got != want {
+					t.Fatalf("At%v with a 0 past the rank = %d, want %d", idx, got, want)
+				}
+			}
 			if got := atN.Call(vals)[0].Int(); got != want {
 				t.Fatalf("At%d%v = %d, want %d", rank, idx, got, want)
 			}
@@ -492,5 +498,184 @@ func FuzzDynRankRanks(f *testing.F) {
 				t.Fatalf("View%d.Access%v = %d, want %d", rank, idx, got, want)
 			}
 		})
+	})
+}
+
+// FuzzDynRankArity gives a DynRankView of random rank and layout a random
+// number of indices and Subview arguments, fewer or more than the rank, as
+// Kokkos's rules allow: At takes at least Rank indices, those past the rank
+// 0; Access also takes fewer, the missing ones 0; Subview's missing
+// arguments are the index 0 and those past the rank select index 0 of an
+// extent-1 dimension. Every valid call must reach the model's element at
+// the naive index, and every invalid one must panic.
+func FuzzDynRankArity(f *testing.F) {
+	f.Add([]byte{2, 3, 4, 0, 0, 3, 1, 2, 0, 4, 1, 1, 0})
+	f.Add([]byte{3, 2, 2, 2, 1, 9, 1, 1, 5, 1, 0, 2, 3, 1})
+	f.Add([]byte{0, 5, 7, 0, 0, 0, 4, 2, 2, 1})
+	f.Add([]byte{7, 2, 2, 2, 2, 2, 2, 2, 0, 1, 1, 2, 7, 1, 1, 1, 1, 1, 1, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzIn{data}
+		rank := in.n(MaxDynRank + 1)
+		ext := in.extents(rank, 3)
+		rng := in.rng()
+		d, err := NewDynRankView[int64]("D", ext, in.layoutOpts(rng, ext)...)
+		if err != nil {
+			t.Fatalf("extents %v: %v", ext, err)
+		}
+		model := fillModel(rng, &d, ext)
+
+		// indices for At and Access
+		k := in.n(MaxDynRank + 2)
+		idx := make([]int, k)
+		for r := range idx {
+			if r < rank {
+				idx[r] = in.n(ext[r]+2) - 1
+			} else {
+				idx[r] = []int{0, 0, 1, -1}[in.n(4)]
+			}
+		}
+		full := make([]int, max(k, rank))
+		copy(full, idx)
+		inRange := true
+		for r, i := range full {
+			e := 1
+			if r < rank {
+				e = ext[r]
+			}
+			inRange = inRange && i >= 0 && i < e
+		}
+		var got int64
+		msg := panics(func() { got = d.At(idx...) })
+		if ok := k >= rank && k <= MaxDynRank && inRange; ok != (msg == "") {
+			t.Fatalf("extents %v: At%v panicked %q, valid %v", ext, idx, msg, ok)
+		} else if ok && got != model[linear(ext, full[:rank])] {
+			t.Fatalf("extents %v: At%v = %d, want %d", ext, idx, got, model[linear(ext, full[:rank])])
+		}
+		msg = panics(func() { got = d.Access(idx...) })
+		if ok := k <= MaxDynRank && inRange; ok != (msg == "") {
+			t.Fatalf("extents %v: Access%v panicked %q, valid %v", ext, idx, msg, ok)
+		} else if ok && got != model[linear(ext, full[:rank])] {
+			t.Fatalf("extents %v: Access%v = %d, want %d", ext, idx, got, model[linear(ext, full[:rank])])
+		}
+
+		// Subview arguments
+		k = in.n(MaxDynRank + 2)
+		args := make([]any, k)
+		valid := k <= MaxDynRank
+		for r := range args {
+			if r >= rank {
+				args[r] = []any{0, All, Pair(0, 1), 1, Pair(0, 0)}[in.n(5)]
+				valid = valid && (args[r] == 0 || args[r] == All || args[r] == Pair(0, 1))
+				continue
+			}
+			switch in.n(3) {
+			case 0:
+				i := in.n(ext[r]+2) - 1
+				args[r], valid = i, valid && i >= 0 && i < ext[r]
+			case 1:
+				args[r] = All
+			default:
+				b := in.n(ext[r] + 2)
+				e := b + in.n(ext[r]+2) - 1
+				args[r], valid = Pair(b, e), valid && b <= e && e <= ext[r]
+			}
+		}
+		for r := k; r < rank; r++ {
+			valid = valid && ext[r] > 0 // the missing index 0 must exist
+		}
+		var s DynRankView[int64]
+		msg = panics(func() { s = d.Subview(args...) })
+		if valid != (msg == "") {
+			t.Fatalf("extents %v: Subview%v panicked %q, valid %v", ext, args, msg, valid)
+		}
+		if !valid {
+			return
+		}
+		var sub []int
+		for r := range rank {
+			if r < k {
+				switch a := args[r].(type) {
+				case AllType:
+					sub = append(sub, ext[r])
+				case PairRange:
+					sub = append(sub, a.End-a.Begin)
+				}
+			}
+		}
+		if s.Rank() != len(sub) || !slices.Equal(s.Extents(), sub) || s.Layout() != LayoutStride {
+			t.Fatalf("extents %v: Subview%v has rank %d extents %v, want %v", ext, args, s.Rank(), s.Extents(), sub)
+		}
+		testutil.ForEachIndex(sub, func(si []int) {
+			p, m := make([]int, rank), 0
+			for r := range rank {
+				if r >= k {
+					continue
+				}
+				switch a := args[r].(type) {
+				case int:
+					p[r] = a
+				case AllType:
+					p[r], m = si[m], m+1
+				case PairRange:
+					p[r], m = a.Begin+si[m], m+1
+				}
+			}
+			if got, want := s.At(si...), model[linear(ext, p)]; got != want {
+				t.Fatalf("extents %v: Subview%v at %v = %d, want parent %v = %d", ext, args, si, got, p, want)
+			}
+		})
+	})
+}
+
+// FuzzWrapOffsetView builds rank-2 offset views over caller slices from
+// random begins, ends, slice lengths and layouts: an end before its begin
+// must be an ErrShape error, other shapes must fail exactly when WrapView2
+// fails, and every element must be the slice's at the naive offset of its
+// layout.
+func FuzzWrapOffsetView(f *testing.F) {
+	f.Add([]byte{2, 7, 1, 5, 30, 0})
+	f.Add([]byte{4, 2, 0, 3, 6, 1})
+	f.Add([]byte{3, 3, 5, 9, 0, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &fuzzIn{data}
+		beg := [2]int{in.n(9) - 4, in.n(9) - 4}
+		end := [2]int{beg[0] + in.n(7) - 1, beg[1] + in.n(7) - 1}
+		buf := make([]int64, in.n(40))
+		for i := range buf {
+			buf[i] = int64(i)*7 + 3
+		}
+		l := []Layout{LayoutRight, LayoutLeft}[in.n(2)]
+		o, err := WrapOffsetView2(buf, beg, end, l)
+		if end[0] < beg[0] || end[1] < beg[1] {
+			if !errors.Is(err, ErrShape) {
+				t.Fatalf("begins %v ends %v: %v, want ErrShape", beg, end, err)
+			}
+			return
+		}
+		e0, e1 := end[0]-beg[0], end[1]-beg[1]
+		_, werr := WrapView2(buf, e0, e1, l)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("begins %v ends %v over %d: %v, WrapView2: %v", beg, end, len(buf), err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if o.Begins() != beg || o.End(0) != end[0] || o.End(1) != end[1] || o.Layout() != l {
+			t.Fatalf("begins %v ends %v: got %v, %d, %d", beg, end, o.Begins(), o.End(0), o.End(1))
+		}
+		for i := beg[0]; i < end[0]; i++ {
+			for j := beg[1]; j < end[1]; j++ {
+				k := (i-beg[0])*e1 + (j - beg[1])
+				if l == LayoutLeft {
+					k = (i - beg[0]) + (j-beg[1])*e0
+				}
+				if o.At(i, j) != buf[k] || o.Ptr(i, j) != &buf[k] {
+					t.Fatalf("begins %v ends %v %v: (%d, %d) = %d, want buf[%d] = %d", beg, end, l, i, j, o.At(i, j), k, buf[k])
+				}
+			}
+		}
+		if panics(func() { o.At(beg[0]-1, beg[1]) }) == "" || panics(func() { o.At(beg[0], end[1]) }) == "" {
+			t.Fatal("an index outside the ranges did not panic")
+		}
 	})
 }

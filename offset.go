@@ -37,6 +37,22 @@ func rangesExtents(label string, ranges []IndexRange, ext, beg []int) error {
 	return nil
 }
 
+// beginsEnds fills the extents of an offset view from its begins and
+// exclusive ends, as Kokkos's unmanaged OffsetView constructor checks them.
+func beginsEnds(label string, beg, end, ext []int) error {
+	for r := range beg {
+		if end[r] < beg[r] {
+			return errorf(ErrShape, "kokkos: offset view %q: end %d of dimension %d is before its begin %d; give end >= begin", label, end[r], r, beg[r])
+		}
+		e := end[r] - beg[r]
+		if e < 0 {
+			return errorf(ErrShape, "kokkos: offset view %q: end %d - begin %d of dimension %d overflows int", label, end[r], beg[r], r)
+		}
+		ext[r] = e
+	}
+	return nil
+}
+
 // checkBegins reports an error when some begin + extent overflows int.
 func checkBegins(rec *Allocation, ext, beg []int) error {
 	for r, b := range beg {
@@ -139,6 +155,14 @@ func offsetSubArgs(op string, rec *Allocation, ext, beg []int, args []any, obeg 
 		}
 		k++
 	}
+}
+
+// offsetLinePanic explains Row, Col or Line of an offset view at indices
+// idx, one of which is outside its range; line is the dimension that the
+// line runs along.
+func offsetLinePanic(op string, rec *Allocation, idx, beg, ext []int, line int) {
+	panic(fmt.Sprintf("kokkos: %s%s of view %q with index ranges %s: an index is outside its range (the line runs along dimension %d)",
+		op, fmtInts(idx), rec.Label(), fmtRanges(beg, ext), line))
 }
 
 func offsetSubPanic(op string, rec *Allocation, ext, beg []int, r int, what string) {

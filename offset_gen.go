@@ -93,6 +93,27 @@ func OffsetView1Of[T any](v View1[T], begins [1]int) (OffsetView1[T], error) {
 	return offsetView1(v, begins), nil
 }
 
+// WrapOffsetView1 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView1 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView1's errors.
+func WrapOffsetView1[T any](data []T, begins, ends [1]int, opts ...Option) (OffsetView1[T], error) {
+	var ext [1]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView1[T]{}, err
+	}
+	v, err := WrapView1(data, ext[0], opts...)
+	if err != nil {
+		return OffsetView1[T]{}, err
+	}
+	return offsetView1(v, begins), nil
+}
+
 // fromDesc returns the OffsetView1 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
@@ -330,10 +351,13 @@ func (o *OffsetView1[T]) View() View1[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View1, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View1, compare View().
 func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -354,6 +378,19 @@ type offsetAccessError1[T any] struct {
 func (e offsetAccessError1[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView1[T]) Subview0(a0 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [1]any{a0}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -462,6 +499,27 @@ func NewOffsetView2From[T any](label string, spec LayoutSpec, begins [2]int, opt
 // returns an error when an End would overflow int.
 func OffsetView2Of[T any](v View2[T], begins [2]int) (OffsetView2[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView2[T]{}, err
+	}
+	return offsetView2(v, begins), nil
+}
+
+// WrapOffsetView2 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView2 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView2's errors.
+func WrapOffsetView2[T any](data []T, begins, ends [2]int, opts ...Option) (OffsetView2[T], error) {
+	var ext [2]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView2[T]{}, err
+	}
+	v, err := WrapView2(data, ext[0], ext[1], opts...)
+	if err != nil {
 		return OffsetView2[T]{}, err
 	}
 	return offsetView2(v, begins), nil
@@ -594,6 +652,64 @@ func (o *OffsetView2[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, Begin(1):End(1)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, Begin(1)+k). It panics like View2.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView2[T]) Row(i0 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 {
+		o.linePanic("Row", []int{i0}, 1)
+	}
+	v := o.View()
+	return v.Row(i0 - o.b0)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1). It panics like View2.Col, and for
+// indices outside their ranges.
+func (o *OffsetView2[T]) Col(i1 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 {
+		o.linePanic("Col", []int{i1}, 0)
+	}
+	v := o.View()
+	return v.Col(i1 - o.b1)
+}
+
+// LineDim returns the dimension that Line runs along, as View2.LineDim.
+func (o *OffsetView2[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0: Row(j0)
+// for a LayoutRight view, Col(j0) for a LayoutLeft one. It panics
+// like View2.Line, and for indices outside their ranges.
+func (o *OffsetView2[T]) Line(j0 int) []T {
+	j := [1]int{j0}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView2[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView2[T]) Label() string { return o.rec.Label() }
@@ -708,10 +824,13 @@ func (o *OffsetView2[T]) View() View2[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View2, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View2, compare View().
 func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -732,6 +851,19 @@ type offsetAccessError2[T any] struct {
 func (e offsetAccessError2[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [2]any{a0, a1}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -862,6 +994,27 @@ func NewOffsetView3From[T any](label string, spec LayoutSpec, begins [3]int, opt
 // returns an error when an End would overflow int.
 func OffsetView3Of[T any](v View3[T], begins [3]int) (OffsetView3[T], error) {
 	if err := checkBegins(v.rec, v.ext[:], begins[:]); err != nil {
+		return OffsetView3[T]{}, err
+	}
+	return offsetView3(v, begins), nil
+}
+
+// WrapOffsetView3 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView3 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView3's errors.
+func WrapOffsetView3[T any](data []T, begins, ends [3]int, opts ...Option) (OffsetView3[T], error) {
+	var ext [3]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView3[T]{}, err
+	}
+	v, err := WrapView3(data, ext[0], ext[1], ext[2], opts...)
+	if err != nil {
 		return OffsetView3[T]{}, err
 	}
 	return offsetView3(v, begins), nil
@@ -998,6 +1151,64 @@ func (o *OffsetView3[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, Begin(2):End(2)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, Begin(2)+k). It panics like View3.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView3[T]) Row(i0, i1 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
+		o.linePanic("Row", []int{i0, i1}, 2)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2). It panics like View3.Col, and for
+// indices outside their ranges.
+func (o *OffsetView3[T]) Col(i1, i2 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		o.linePanic("Col", []int{i1, i2}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2)
+}
+
+// LineDim returns the dimension that Line runs along, as View3.LineDim.
+func (o *OffsetView3[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1: Row(j0, j1)
+// for a LayoutRight view, Col(j0, j1) for a LayoutLeft one. It panics
+// like View3.Line, and for indices outside their ranges.
+func (o *OffsetView3[T]) Line(j0, j1 int) []T {
+	j := [2]int{j0, j1}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView3[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView3[T]) Label() string { return o.rec.Label() }
@@ -1112,10 +1323,13 @@ func (o *OffsetView3[T]) View() View3[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View3, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View3, compare View().
 func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1136,6 +1350,19 @@ type offsetAccessError3[T any] struct {
 func (e offsetAccessError3[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [3]any{a0, a1, a2}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1293,6 +1520,27 @@ func OffsetView4Of[T any](v View4[T], begins [4]int) (OffsetView4[T], error) {
 	return offsetView4(v, begins), nil
 }
 
+// WrapOffsetView4 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView4 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView4's errors.
+func WrapOffsetView4[T any](data []T, begins, ends [4]int, opts ...Option) (OffsetView4[T], error) {
+	var ext [4]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView4[T]{}, err
+	}
+	v, err := WrapView4(data, ext[0], ext[1], ext[2], ext[3], opts...)
+	if err != nil {
+		return OffsetView4[T]{}, err
+	}
+	return offsetView4(v, begins), nil
+}
+
 // fromDesc returns the OffsetView4 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
@@ -1428,6 +1676,64 @@ func (o *OffsetView4[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, i2, Begin(3):End(3)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, Begin(3)+k). It panics like View4.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView4[T]) Row(i0, i1, i2 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+		o.linePanic("Row", []int{i0, i1, i2}, 3)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3). It panics like View4.Col, and for
+// indices outside their ranges.
+func (o *OffsetView4[T]) Col(i1, i2, i3 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		o.linePanic("Col", []int{i1, i2, i3}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3)
+}
+
+// LineDim returns the dimension that Line runs along, as View4.LineDim.
+func (o *OffsetView4[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2: Row(j0, j1, j2)
+// for a LayoutRight view, Col(j0, j1, j2) for a LayoutLeft one. It panics
+// like View4.Line, and for indices outside their ranges.
+func (o *OffsetView4[T]) Line(j0, j1, j2 int) []T {
+	j := [3]int{j0, j1, j2}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView4[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView4[T]) Label() string { return o.rec.Label() }
@@ -1542,10 +1848,13 @@ func (o *OffsetView4[T]) View() View4[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View4, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View4, compare View().
 func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1566,6 +1875,19 @@ type offsetAccessError4[T any] struct {
 func (e offsetAccessError4[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [4]any{a0, a1, a2, a3}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -1745,6 +2067,27 @@ func OffsetView5Of[T any](v View5[T], begins [5]int) (OffsetView5[T], error) {
 	return offsetView5(v, begins), nil
 }
 
+// WrapOffsetView5 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView5 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView5's errors.
+func WrapOffsetView5[T any](data []T, begins, ends [5]int, opts ...Option) (OffsetView5[T], error) {
+	var ext [5]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView5[T]{}, err
+	}
+	v, err := WrapView5(data, ext[0], ext[1], ext[2], ext[3], ext[4], opts...)
+	if err != nil {
+		return OffsetView5[T]{}, err
+	}
+	return offsetView5(v, begins), nil
+}
+
 // fromDesc returns the OffsetView5 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
@@ -1884,6 +2227,64 @@ func (o *OffsetView5[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, i2, i3, Begin(4):End(4)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, Begin(4)+k). It panics like View5.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView5[T]) Row(i0, i1, i2, i3 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+		o.linePanic("Row", []int{i0, i1, i2, i3}, 4)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4). It panics like View5.Col, and for
+// indices outside their ranges.
+func (o *OffsetView5[T]) Col(i1, i2, i3, i4 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		o.linePanic("Col", []int{i1, i2, i3, i4}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4)
+}
+
+// LineDim returns the dimension that Line runs along, as View5.LineDim.
+func (o *OffsetView5[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3: Row(j0, j1, j2, j3)
+// for a LayoutRight view, Col(j0, j1, j2, j3) for a LayoutLeft one. It panics
+// like View5.Line, and for indices outside their ranges.
+func (o *OffsetView5[T]) Line(j0, j1, j2, j3 int) []T {
+	j := [4]int{j0, j1, j2, j3}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView5[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView5[T]) Label() string { return o.rec.Label() }
@@ -1998,10 +2399,13 @@ func (o *OffsetView5[T]) View() View5[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View5, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View5, compare View().
 func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2022,6 +2426,19 @@ type offsetAccessError5[T any] struct {
 func (e offsetAccessError5[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [5]any{a0, a1, a2, a3, a4}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2223,6 +2640,27 @@ func OffsetView6Of[T any](v View6[T], begins [6]int) (OffsetView6[T], error) {
 	return offsetView6(v, begins), nil
 }
 
+// WrapOffsetView6 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView6 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView6's errors.
+func WrapOffsetView6[T any](data []T, begins, ends [6]int, opts ...Option) (OffsetView6[T], error) {
+	var ext [6]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView6[T]{}, err
+	}
+	v, err := WrapView6(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], opts...)
+	if err != nil {
+		return OffsetView6[T]{}, err
+	}
+	return offsetView6(v, begins), nil
+}
+
 // fromDesc returns the OffsetView6 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
@@ -2366,6 +2804,64 @@ func (o *OffsetView6[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, i2, i3, i4, Begin(5):End(5)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, Begin(5)+k). It panics like View6.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView6[T]) Row(i0, i1, i2, i3, i4 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4}, 5)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5). It panics like View6.Col, and for
+// indices outside their ranges.
+func (o *OffsetView6[T]) Col(i1, i2, i3, i4, i5 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5)
+}
+
+// LineDim returns the dimension that Line runs along, as View6.LineDim.
+func (o *OffsetView6[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4: Row(j0, j1, j2, j3, j4)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4) for a LayoutLeft one. It panics
+// like View6.Line, and for indices outside their ranges.
+func (o *OffsetView6[T]) Line(j0, j1, j2, j3, j4 int) []T {
+	j := [5]int{j0, j1, j2, j3, j4}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView6[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView6[T]) Label() string { return o.rec.Label() }
@@ -2480,10 +2976,13 @@ func (o *OffsetView6[T]) View() View6[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View6, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View6, compare View().
 func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2504,6 +3003,19 @@ type offsetAccessError6[T any] struct {
 func (e offsetAccessError6[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [6]any{a0, a1, a2, a3, a4, a5}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -2727,6 +3239,27 @@ func OffsetView7Of[T any](v View7[T], begins [7]int) (OffsetView7[T], error) {
 	return offsetView7(v, begins), nil
 }
 
+// WrapOffsetView7 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView7 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView7's errors.
+func WrapOffsetView7[T any](data []T, begins, ends [7]int, opts ...Option) (OffsetView7[T], error) {
+	var ext [7]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView7[T]{}, err
+	}
+	v, err := WrapView7(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], opts...)
+	if err != nil {
+		return OffsetView7[T]{}, err
+	}
+	return offsetView7(v, begins), nil
+}
+
 // fromDesc returns the OffsetView7 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
@@ -2874,6 +3407,64 @@ func (o *OffsetView7[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, i2, i3, i4, i5, Begin(6):End(6)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, i5, Begin(6)+k). It panics like View7.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4, i5}, 6)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5, i6), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5, i6). It panics like View7.Col, and for
+// indices outside their ranges.
+func (o *OffsetView7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5, i6}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6)
+}
+
+// LineDim returns the dimension that Line runs along, as View7.LineDim.
+func (o *OffsetView7[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4, j5: Row(j0, j1, j2, j3, j4, j5)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4, j5) for a LayoutLeft one. It panics
+// like View7.Line, and for indices outside their ranges.
+func (o *OffsetView7[T]) Line(j0, j1, j2, j3, j4, j5 int) []T {
+	j := [6]int{j0, j1, j2, j3, j4, j5}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4], j[5])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView7[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView7[T]) Label() string { return o.rec.Label() }
@@ -2988,10 +3579,13 @@ func (o *OffsetView7[T]) View() View7[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View7, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View7, compare View().
 func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -3012,6 +3606,19 @@ type offsetAccessError7[T any] struct {
 func (e offsetAccessError7[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5], args[6])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the
@@ -3257,6 +3864,27 @@ func OffsetView8Of[T any](v View8[T], begins [8]int) (OffsetView8[T], error) {
 	return offsetView8(v, begins), nil
 }
 
+// WrapOffsetView8 returns an unmanaged offset view over the caller's slice
+// data, whose indices in dimension r run from begins[r] to ends[r]-1, as
+// Kokkos's OffsetView(ptr, begins, ends). An end equal to its begin gives
+// an empty dimension. The view never frees data and does not count
+// holders; data must hold at least the view's span, and the view uses only
+// that prefix. Options are those of WrapView8 (WithLabel, WithStrides).
+// It returns an error wrapping ErrShape when an end is before its begin or
+// when end - begin overflows int, and WrapView8's errors.
+func WrapOffsetView8[T any](data []T, begins, ends [8]int, opts ...Option) (OffsetView8[T], error) {
+	var ext [8]int
+	cfg := makeConfig(opts)
+	if err := beginsEnds(cfg.label(), begins[:], ends[:], ext[:]); err != nil {
+		return OffsetView8[T]{}, err
+	}
+	v, err := WrapView8(data, ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], opts...)
+	if err != nil {
+		return OffsetView8[T]{}, err
+	}
+	return offsetView8(v, begins), nil
+}
+
 // fromDesc returns the OffsetView8 over the view that d describes, with o's
 // begins; the mirror functions use it.
 func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
@@ -3410,6 +4038,64 @@ func (o *OffsetView8[T]) Data() []T {
 	return v.Data()
 }
 
+// Row returns the elements o(i0, i1, i2, i3, i4, i5, i6, Begin(7):End(7)), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(i0, i1, i2, i3, i4, i5, i6, Begin(7)+k). It panics like View8.Row, and for
+// indices outside their ranges, naming the label and the index ranges.
+func (o *OffsetView8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+		o.linePanic("Row", []int{i0, i1, i2, i3, i4, i5, i6}, 7)
+	}
+	v := o.View()
+	return v.Row(i0-o.b0, i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6)
+}
+
+// Col returns the elements o(Begin(0):End(0), i1, i2, i3, i4, i5, i6, i7), the indices counted
+// from the begins, as a slice that shares the view's memory; its element
+// k is o(Begin(0)+k, i1, i2, i3, i4, i5, i6, i7). It panics like View8.Col, and for
+// indices outside their ranges.
+func (o *OffsetView8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
+	if i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
+		o.linePanic("Col", []int{i1, i2, i3, i4, i5, i6, i7}, 0)
+	}
+	v := o.View()
+	return v.Col(i1-o.b1, i2-o.b2, i3-o.b3, i4-o.b4, i5-o.b5, i6-o.b6, i7-o.b7)
+}
+
+// LineDim returns the dimension that Line runs along, as View8.LineDim.
+func (o *OffsetView8[T]) LineDim() int {
+	v := o.View()
+	return v.LineDim()
+}
+
+// Line returns the line of elements along dimension LineDim() whose other
+// indices, in order and counted from their begins, are j0, j1, j2, j3, j4, j5, j6: Row(j0, j1, j2, j3, j4, j5, j6)
+// for a LayoutRight view, Col(j0, j1, j2, j3, j4, j5, j6) for a LayoutLeft one. It panics
+// like View8.Line, and for indices outside their ranges.
+func (o *OffsetView8[T]) Line(j0, j1, j2, j3, j4, j5, j6 int) []T {
+	j := [7]int{j0, j1, j2, j3, j4, j5, j6}
+	d := o.LineDim() // j[k] indexes dimension k below d and k+1 from d on
+	for k := range j {
+		r := k
+		if d >= 0 && k >= d {
+			r++
+		}
+		if j[k] < o.Begin(r) || j[k] >= o.End(r) {
+			o.linePanic("Line", j[:], max(d, 0))
+		}
+		j[k] -= o.Begin(r)
+	}
+	v := o.View()
+	return v.Line(j[0], j[1], j[2], j[3], j[4], j[5], j[6])
+}
+
+// linePanic explains Row, Col or Line at indices idx, one of which is
+// outside its range; line is the dimension they do not index.
+func (o *OffsetView8[T]) linePanic(op string, idx []int, line int) {
+	beg, ext, _ := o.dims()
+	offsetLinePanic(op, o.rec, idx, beg[:], ext[:], line)
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o *OffsetView8[T]) Label() string { return o.rec.Label() }
@@ -3524,10 +4210,13 @@ func (o *OffsetView8[T]) View() View8[T] {
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
-// and have the same begins. To compare with a View8, compare View().
+// and have the same begins, as Kokkos's ==: the same first element (two
+// views wrapping the same slice are equal), layout, extents and strides.
+// To compare with a View8, compare View().
 func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
-	v := o.View()
-	return o.Begins() == w.Begins() && v.Equal(w.View())
+	ob, oe, os := o.dims()
+	wb, we, ws := w.dims()
+	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
 }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -3548,6 +4237,19 @@ type offsetAccessError8[T any] struct {
 func (e offsetAccessError8[T]) Error() string {
 	beg, ext, _ := e.o.dims()
 	return offsetAccessMessage(e.o.rec, e.op, e.o.flags, e.idx[:], beg[:], ext[:])
+}
+
+// Subview0 returns the rank-0 view of the element that the int arguments
+// select, each in o's index space, sharing o's memory, allocation and
+// label: Kokkos's subview of an OffsetView with only indices, which is an
+// offset view of rank 0, that is a View0. It panics on an argument that is
+// not an index or is outside its dimension's index range.
+func (o *OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+	beg, ext, _ := o.dims()
+	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
+	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
+	v := o.View()
+	return v.Subview0(args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
 }
 
 // Subview1 returns the rank-1 offset view of the elements that the

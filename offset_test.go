@@ -211,3 +211,79 @@ func TestOffsetEqual(t *testing.T) {
 		t.Fatal("DynRankFrom(OffsetView) gives the underlying view")
 	}
 }
+
+// TestOffsetRowColLine reads the rows, columns and lines of rank-2 and
+// rank-3 offset views of both layouts against At over random values, and
+// checks that indices outside their ranges panic with the index ranges.
+func TestOffsetRowColLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, l := range []Layout{LayoutRight, LayoutLeft} {
+		o, err := NewOffsetView2[float64]("L2", Bounds(-2, 1), Bounds(3, 7), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := o.Begin(0); i < o.End(0); i++ {
+			for j := o.Begin(1); j < o.End(1); j++ {
+				o.Set(i, j, 1+rng.Float64())
+			}
+		}
+		if l == LayoutRight {
+			for i := o.Begin(0); i < o.End(0); i++ {
+				row, line := o.Row(i), o.Line(i)
+				for k := range o.Extent(1) {
+					if row[k] != o.At(i, o.Begin(1)+k) || line[k] != row[k] {
+						t.Fatalf("%v: Row(%d)[%d] differs", l, i, k)
+					}
+				}
+			}
+			mustPanic(t, func() { o.Row(2) }, `Row(2) of view "L2" with index ranges [-2, 1] x [3, 7]`)
+		} else {
+			for j := o.Begin(1); j < o.End(1); j++ {
+				col, line := o.Col(j), o.Line(j)
+				for k := range o.Extent(0) {
+					if col[k] != o.At(o.Begin(0)+k, j) || line[k] != col[k] {
+						t.Fatalf("%v: Col(%d)[%d] differs", l, j, k)
+					}
+				}
+			}
+			mustPanic(t, func() { o.Col(2) }, `Col(2) of view "L2" with index ranges [-2, 1] x [3, 7]`)
+			mustPanic(t, func() { o.Line(8) }, `Line(8) of view "L2"`)
+		}
+		o3, err := NewOffsetView3[float64]("L3", Bounds(-1, 1), Bounds(5, 6), Bounds(-3, 0), l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := o3.Begin(0); i < o3.End(0); i++ {
+			for j := o3.Begin(1); j < o3.End(1); j++ {
+				for k := o3.Begin(2); k < o3.End(2); k++ {
+					o3.Set(i, j, k, 1+rng.Float64())
+				}
+			}
+		}
+		d := o3.LineDim()
+		for a := range 3 {
+			for b := range 4 {
+				var line []float64
+				var at func(k int) float64
+				if d == 2 {
+					if a > 2 || b > 1 {
+						continue
+					}
+					i, j := o3.Begin(0)+a, o3.Begin(1)+b
+					line, at = o3.Line(i, j), func(k int) float64 { return o3.At(i, j, o3.Begin(2)+k) }
+				} else {
+					if a > 1 || b > 3 {
+						continue
+					}
+					j, k := o3.Begin(1)+a, o3.Begin(2)+b
+					line, at = o3.Line(j, k), func(i int) float64 { return o3.At(o3.Begin(0)+i, j, k) }
+				}
+				for k, x := range line {
+					if x != at(k) {
+						t.Fatalf("%v: Line of rank 3 differs at %d", l, k)
+					}
+				}
+			}
+		}
+	}
+}

@@ -5,8 +5,8 @@ package kokkos
 // ShapeOf returns it for any view kind, so that a function generic over
 // View[T] can ask what it was given, as code over image.Image asks Bounds
 // and code over gonum's mat.Matrix asks Dims. For element access, such a
-// function converts the view with DynRankFrom, whose accessors take any
-// number of indices.
+// function converts the view with DynRankFrom (ranks 0 to 7), whose
+// accessors take any number of indices from the rank to 7.
 type Shape struct {
 	Label string // the label given at allocation, kept by subviews
 	Rank  int
