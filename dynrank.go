@@ -3,7 +3,6 @@ package kokkos
 import (
 	"fmt"
 	"slices"
-	"unsafe"
 )
 
 // MaxDynRank is the largest rank of a DynRankView: 7, as in Kokkos, whose
@@ -372,24 +371,11 @@ func (d *DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
 	return w, nil
 }
 
-// Equal reports whether d and w refer to the same elements in the same
-// way, as Kokkos's ==: the same first element (two views wrapping the same
-// slice are equal), rank, layout, extents and strides.
-func (d *DynRankView[T]) Equal(w DynRankView[T]) bool {
-	return d.rank == w.rank && d.layout == w.layout && d.ext == w.ext && d.str == w.str &&
-		sameFirst(d.rec, w.rec, d.off, w.off, d.data, w.data)
-}
-
-// sameFirst reports whether two views, of records ra and rb, offsets oa and
-// ob in them and host elements a and b, start at the same element: in the
-// same record at the same offset, or at the same host address.
-func sameFirst[T any](ra, rb *Allocation, oa, ob int, a, b []T) bool {
-	if ra == rb {
-		return oa == ob
-	}
-	pa := unsafe.SliceData(a)
-	return pa != nil && pa == unsafe.SliceData(b)
-}
+// Equal reports whether d and w are the same view, as Kokkos's ==: the
+// same rank, layout and space, the same first element (two views wrapping
+// the same slice are equal), extents and strides. w may be any view kind of
+// T, such as the View2 that d was made from.
+func (d *DynRankView[T]) Equal(w View[T]) bool { return sameView(d.viewDesc(), w.viewDesc()) }
 
 // Subview returns the view of the elements that the arguments select,
 // sharing d's memory, allocation and label, as Kokkos's subdynrankview.

@@ -355,9 +355,7 @@ func (o *OffsetView1[T]) View() View1[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View1, compare View().
 func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -828,9 +826,7 @@ func (o *OffsetView2[T]) View() View2[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View2, compare View().
 func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1327,9 +1323,7 @@ func (o *OffsetView3[T]) View() View3[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View3, compare View().
 func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -1852,9 +1846,7 @@ func (o *OffsetView4[T]) View() View4[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View4, compare View().
 func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2403,9 +2395,7 @@ func (o *OffsetView5[T]) View() View5[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View5, compare View().
 func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -2980,9 +2970,7 @@ func (o *OffsetView6[T]) View() View6[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View6, compare View().
 func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -3583,9 +3571,7 @@ func (o *OffsetView7[T]) View() View7[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View7, compare View().
 func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
@@ -4214,9 +4200,7 @@ func (o *OffsetView8[T]) View() View8[T] {
 // views wrapping the same slice are equal), layout, extents and strides.
 // To compare with a View8, compare View().
 func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
-	ob, oe, os := o.dims()
-	wb, we, ws := w.dims()
-	return ob == wb && oe == we && os == ws && o.layout == w.layout && sameFirst(o.rec, w.rec, o.off, w.off, o.data, w.data)
+	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
 }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }

@@ -3,6 +3,7 @@ package kokkos
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/backend"
@@ -216,7 +217,7 @@ func assignData[T any](d *desc[T], data []T) error {
 // sameView reports whether a and b are the same view (Equal): rank,
 // layout, space, first element, extents and strides.
 func sameView[T any](a, b desc[T]) bool {
-	if a.rank != b.rank || a.layout != b.layout || a.ext != b.ext || a.str != b.str || (a.rec == nil) != (b.rec == nil) {
+	if a.rank != b.rank || a.layout != b.layout || !slices.Equal(a.extents(), b.extents()) || !slices.Equal(a.strides(), b.strides()) || (a.rec == nil) != (b.rec == nil) {
 		return false
 	}
 	if a.rec == nil {
