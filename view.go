@@ -396,11 +396,17 @@ func noDataPanic(op string, rec *Allocation, flags viewFlags, hasData bool) {
 	viewPanic(op, rec, flags)
 }
 
-// access implements the Access methods: indices past the rank must be 0.
+// accessOffset implements the Access methods, as Kokkos's access: up to 8
+// indices, missing trailing ones are 0 and those past the rank must be 0.
 func accessOffset(rec *Allocation, ext, str []int, idx []int) int {
 	rank := len(ext)
-	if len(idx) < rank || len(idx) > MaxRank {
-		panic(fmt.Sprintf("kokkos: Access of rank-%d view %q with %d indices: give between %d and %d", rank, rec.Label(), len(idx), rank, MaxRank))
+	if len(idx) > MaxRank {
+		panic(fmt.Sprintf("kokkos: Access of rank-%d view %q with %d indices: give at most %d", rank, rec.Label(), len(idx), MaxRank))
+	}
+	if len(idx) < rank {
+		var full [MaxRank]int
+		copy(full[:], idx)
+		idx = full[:rank]
 	}
 	off := 0
 	for r, i := range idx {

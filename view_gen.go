@@ -112,8 +112,8 @@ func (v *View0[T]) Ref() Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 0 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View0[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -446,8 +446,8 @@ func (v *View1[T]) Ref(i0 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 1 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View1[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -835,8 +835,8 @@ func (v *View2[T]) Ref(i0, i1 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 2 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View2[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -1347,8 +1347,8 @@ func (v *View3[T]) Ref(i0, i1, i2 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 3 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View3[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -1906,8 +1906,8 @@ func (v *View4[T]) Ref(i0, i1, i2, i3 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 4 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View4[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -2522,8 +2522,8 @@ func (v *View5[T]) Ref(i0, i1, i2, i3, i4 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 5 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View5[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -3205,8 +3205,8 @@ func (v *View6[T]) Ref(i0, i1, i2, i3, i4, i5 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 6 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View6[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -3965,8 +3965,8 @@ func (v *View7[T]) Ref(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 7 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View7[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
@@ -4812,8 +4812,8 @@ func (v *View8[T]) Ref(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes between 8 and 8 indices, and those past the rank must be 0. It
-// panics like At.
+// takes up to 8 indices; missing trailing ones are 0, and those past the
+// rank must be 0. It panics like At.
 func (v *View8[T]) Access(idx ...int) T {
 	if v.data == nil || v.flags&flagAtomic != 0 {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
