@@ -1,0 +1,384 @@
+package kokkos_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend/backendtest"
+	"github.com/gokkos/kokkos/internal/testutil"
+)
+
+// Scenarios of Kokkos's deep_copy and mirror unit tests, ported to gokkos.
+// Kokkos's device memory space is a fake device (Go memory the host may
+// not touch, copied through backend.CopySpace), its device execution space
+// an asynchronous Threads instance. Views hold random data, checked
+// element by element against a model over logical indices.
+
+// fakeDevice returns a fake device space that fails t on leaked blocks.
+func fakeDevice(t *testing.T) kokkos.MemorySpace {
+	t.Helper()
+	cs := backendtest.NewCheckedSpace(backendtest.FakeDevice(false))
+	t.Cleanup(func() { cs.AssertNoLeaks(t) })
+	return cs
+}
+
+func must[V any](t *testing.T) func(V, error) V {
+	return func(v V, err error) V {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// read2 returns v's elements in row-major logical order, through a host
+// copy when v lives on the device.
+func read2(t *testing.T, v kokkos.View2[int]) []int {
+	t.Helper()
+	h := must[kokkos.View2[int]](t)(kokkos.NewView2[int]("read", v.Extent(0), v.Extent(1)))
+	if err := kokkos.DeepCopy[int](h, v); err != nil {
+		t.Fatal(err)
+	}
+	return slices.Clone(h.Data())
+}
+
+// copyModel runs the steps of TestViewCopy_a on views a, b (device), h_a,
+// h_b (their mirrors) and m_a (a mirror view of a), and keeps what each
+// must hold.
+type copyModel struct {
+	t     *testing.T
+	n, m  int
+	exec  kokkos.ExecutionSpace // nil: the calls without an instance
+	views map[string]kokkos.View2[int]
+	want  map[string][]int
+}
+
+func (c *copyModel) fence() {
+	c.t.Helper()
+	if c.exec != nil {
+		if err := c.exec.Fence(); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+}
+
+// col returns column 1 of view name, as Kokkos's subview(v, ALL, 1).
+func (c *copyModel) col(name string) kokkos.View1[int] {
+	v := c.views[name]
+	return v.Subview1(kokkos.All, 1)
+}
+
+func (c *copyModel) fill(name string, x int) {
+	c.t.Helper()
+	if err := kokkos.FillOn[int](c.exec, c.views[name], x); err != nil {
+		c.t.Fatal(err)
+	}
+	for i := range c.want[name] {
+		c.want[name][i] = x
+	}
+	c.check(name)
+}
+
+func (c *copyModel) copy(dst, src string) {
+	c.t.Helper()
+	if err := kokkos.DeepCopyOn[int](c.exec, c.views[dst], c.views[src]); err != nil {
+		c.t.Fatal(err)
+	}
+	copy(c.want[dst], c.want[src])
+	c.check(dst)
+}
+
+func (c *copyModel) fillCol(name string, x int) {
+	c.t.Helper()
+	if err := kokkos.FillOn[int](c.exec, c.col(name), x); err != nil {
+		c.t.Fatal(err)
+	}
+	for i := range c.n {
+		c.want[name][i*c.m+1] = x
+	}
+	c.check(name)
+}
+
+func (c *copyModel) copyCol(dst, src string) {
+	c.t.Helper()
+	if err := kokkos.DeepCopyOn[int](c.exec, c.col(dst), c.col(src)); err != nil {
+		c.t.Fatal(err)
+	}
+	for i := range c.n {
+		c.want[dst][i*c.m+1] = c.want[src][i*c.m+1]
+	}
+	c.check(dst)
+}
+
+// check fences, as Kokkos's run_check does, and compares every view.
+func (c *copyModel) check(step string) {
+	c.t.Helper()
+	c.fence()
+	for name, v := range c.views {
+		if got := read2(c.t, v); !slices.Equal(got, c.want[name]) {
+			c.t.Fatalf("after %s: view %s differs from the model", step, name)
+		}
+	}
+}
+
+// TestConformanceCopyViewCopyTests: contiguous and non-contiguous copies
+// and fills between device views and their host mirrors, without an
+// instance, on a device instance and on the host space. Where Kokkos
+// throws for a non-contiguous copy between a device and the host that no
+// execution space reaches, gokkos stages it through the host.
+// Kokkos: core/unit_test/TestViewCopy_a.hpp, view_copy_tests.
+func TestConformanceCopyViewCopyTests(t *testing.T) {
+	rng := rand.New(rand.NewPCG(101, 102))
+	dev := fakeDevice(t)
+	const n, m = 1000, 10
+	execs := []kokkos.ExecutionSpace{nil, kokkos.DefaultHostExecutionSpace().NewInstance(), kokkos.DefaultHostExecutionSpace()}
+	for _, exec := range execs {
+		a := must[kokkos.View2[int]](t)(kokkos.NewView2[int]("A", n, m, kokkos.InSpace(dev)))
+		b := must[kokkos.View2[int]](t)(kokkos.NewView2[int]("B", n, m, kokkos.InSpace(dev)))
+		c := &copyModel{t: t, n: n, m: m, exec: exec, views: map[string]kokkos.View2[int]{
+			"a": a, "b": b,
+			"h_a": must[kokkos.View2[int]](t)(kokkos.CreateMirror(a)),
+			"h_b": must[kokkos.View2[int]](t)(kokkos.CreateMirror(b)),
+			"m_a": must[kokkos.View2[int]](t)(kokkos.CreateMirrorView(a)),
+		}, want: map[string][]int{}}
+		if ma, ha := c.views["m_a"], c.views["h_a"]; ma.Space() != kokkos.HostSpace || ha.Label() != "A_mirror" {
+			t.Fatalf("mirror of a device view: %s in %s", ha.Label(), ma.Space().Name())
+		}
+		// Random contents everywhere, through the host mirrors.
+		for _, name := range []string{"h_a", "h_b", "m_a"} {
+			h := c.views[name]
+			for i := range h.Data() {
+				h.Data()[i] = 1 + rng.IntN(1<<30)
+			}
+			c.want[name] = slices.Clone(h.Data())
+		}
+		for _, p := range [][2]string{{"a", "h_a"}, {"b", "h_b"}} {
+			if err := kokkos.DeepCopy[int](c.views[p[0]], c.views[p[1]]); err != nil {
+				t.Fatal(err)
+			}
+			c.want[p[0]] = slices.Clone(c.want[p[1]])
+		}
+		var empty kokkos.View2[int]
+		if err := kokkos.DeepCopyOn[int](exec, empty, empty); err != nil {
+			t.Fatal(err)
+		}
+		x := func() int { return 1 + rng.IntN(1<<30) }
+		// Contiguous copies.
+		c.fill("a", x())
+		c.fill("a", x())
+		c.copy("a", "a")
+		c.copy("m_a", "a")
+		c.fill("m_a", x())
+		c.copy("a", "m_a")
+		c.fill("b", x())
+		c.fill("h_a", x())
+		c.copy("a", "b")
+		c.copy("h_b", "h_a")
+		c.copy("h_a", "a")
+		c.copy("b", "h_b")
+		// Non-contiguous copies.
+		c.fillCol("a", x())
+		c.fillCol("h_a", x())
+		c.copyCol("b", "a")
+		c.copyCol("h_b", "h_a")
+		c.copyCol("h_b", "b")
+		c.copyCol("a", "h_a")
+		c.fence()
+		a.Release()
+		b.Release()
+	}
+}
+
+// TestConformanceCopyRank0: the same steps on rank-0 views.
+// Kokkos: core/unit_test/TestViewCopy_b.hpp, view_copy_tests_rank_0.
+func TestConformanceCopyRank0(t *testing.T) {
+	rng := rand.New(rand.NewPCG(103, 104))
+	dev := fakeDevice(t)
+	execs := []kokkos.ExecutionSpace{nil, kokkos.DefaultHostExecutionSpace().NewInstance(), kokkos.DefaultHostExecutionSpace()}
+	for _, exec := range execs {
+		a := must[kokkos.View0[int]](t)(kokkos.NewView0[int]("A", kokkos.InSpace(dev)))
+		b := must[kokkos.View0[int]](t)(kokkos.NewView0[int]("B", kokkos.InSpace(dev)))
+		views := map[string]kokkos.View0[int]{
+			"a": a, "b": b,
+			"h_a": must[kokkos.View0[int]](t)(kokkos.CreateMirror(a)),
+			"h_b": must[kokkos.View0[int]](t)(kokkos.CreateMirror(b)),
+			"m_a": must[kokkos.View0[int]](t)(kokkos.CreateMirrorView(a)),
+		}
+		want := map[string]int{}
+		check := func(step string) {
+			t.Helper()
+			if exec != nil {
+				if err := exec.Fence(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for name, v := range views {
+				var got int
+				if err := kokkos.DeepCopyToScalar(&got, kokkos.View[int](v)); err != nil {
+					t.Fatal(err)
+				}
+				if got != want[name] {
+					t.Fatalf("after %s: %s = %d, want %d", step, name, got, want[name])
+				}
+			}
+		}
+		fill := func(name string) {
+			t.Helper()
+			x := 1 + rng.IntN(1<<30)
+			if err := kokkos.FillOn[int](exec, views[name], x); err != nil {
+				t.Fatal(err)
+			}
+			want[name] = x
+			check("fill " + name)
+		}
+		cp := func(dst, src string) {
+			t.Helper()
+			if err := kokkos.DeepCopyOn[int](exec, views[dst], views[src]); err != nil {
+				t.Fatal(err)
+			}
+			want[dst] = want[src]
+			check("copy " + src + " to " + dst)
+		}
+		var empty kokkos.View0[int]
+		if err := kokkos.DeepCopyOn[int](exec, empty, empty); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"a", "b", "h_a", "h_b", "m_a"} {
+			fill(name)
+		}
+		fill("a")
+		cp("a", "a")
+		cp("m_a", "a")
+		fill("m_a")
+		cp("a", "m_a")
+		fill("b")
+		fill("h_a")
+		cp("a", "b")
+		cp("h_b", "h_a")
+		cp("h_a", "a")
+		cp("b", "h_b")
+		a.Release()
+		b.Release()
+	}
+}
+
+// TestConformanceCopyDegenerated: copies between the zero view, wrapped
+// and allocated views of no element, in every pairing, do nothing.
+// Kokkos: core/unit_test/TestViewCopy_b.hpp, view_copy_degenerated.
+func TestConformanceCopyDegenerated(t *testing.T) {
+	views := func() []kokkos.View1[int] {
+		var def kokkos.View1[int]
+		um := must[kokkos.View1[int]](t)(kokkos.WrapView1([]int{}, 0))
+		var umDef kokkos.View1[int]
+		m := must[kokkos.View1[int]](t)(kokkos.NewView1[int]("v_m", 0))
+		return []kokkos.View1[int]{umDef, um, def, m}
+	}
+	for i, d := range views() {
+		for j, s := range views() {
+			if err := kokkos.DeepCopy[int](d, s); err != nil {
+				t.Errorf("%d from %d: %v", i, j, err)
+			}
+		}
+	}
+}
+
+// sub8 returns the subview of v keeping its first k dimensions (the
+// others at index 0), and for k == 8 the first two indices of the last
+// one, with the kept indices as a predicate over v's logical indices.
+func sub8(v kokkos.View8[int], k int) (kokkos.View[int], func(idx []int) bool) {
+	a := make([]any, 8)
+	for r := range a {
+		a[r] = 0
+		if r < k {
+			a[r] = kokkos.All
+		}
+	}
+	in := func(idx []int) bool {
+		for r := k; r < 8; r++ {
+			if idx[r] != 0 {
+				return false
+			}
+		}
+		return k < 8 || idx[7] < 2
+	}
+	switch k {
+	case 0:
+		return v.Subview0(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 1:
+		return v.Subview1(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 2:
+		return v.Subview2(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 3:
+		return v.Subview3(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 4:
+		return v.Subview4(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 5:
+		return v.Subview5(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 6:
+		return v.Subview6(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	case 7:
+		return v.Subview7(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]), in
+	}
+	return v.Subview8(a[0], a[1], a[2], a[3], a[4], a[5], a[6], kokkos.Pair(0, 2)), in
+}
+
+// TestConformanceCopyFill: FillOn of subviews of ranks 0 to 8 of a rank-8
+// view with decreasing and increasing extents stores the value in every
+// element of the subview and in no other, in each layout, on the host and
+// on the device.
+// Kokkos: core/unit_test/TestViewCopy_c.hpp, view_fill_tests_layout_right and view_fill_tests_layout_left.
+func TestConformanceCopyFill(t *testing.T) {
+	rng := rand.New(rand.NewPCG(105, 106))
+	dev := fakeDevice(t)
+	exec := kokkos.DefaultHostExecutionSpace().NewInstance()
+	exts := [][]int{{7, 5, 4, 3, 3, 2, 2, 3}, {3, 2, 2, 3, 3, 4, 5, 7}}
+	layouts := []kokkos.Option{kokkos.LayoutRight, kokkos.LayoutLeft}
+	for _, ext := range exts {
+		for _, lay := range layouts {
+			for _, space := range []kokkos.MemorySpace{kokkos.HostSpace, dev} {
+				e := func(r int) int { return ext[r] }
+				host := must[kokkos.View8[int]](t)(kokkos.NewView8[int]("a", e(0), e(1), e(2), e(3), e(4), e(5), e(6), e(7), lay))
+				for k := range 9 {
+					for i := range host.Data() {
+						host.Data()[i] = 1 + rng.IntN(1<<30)
+					}
+					snap := slices.Clone(host.Data())
+					p := host
+					if space != kokkos.HostSpace {
+						p = must[kokkos.View8[int]](t)(kokkos.NewView8[int]("a", e(0), e(1), e(2), e(3), e(4), e(5), e(6), e(7), lay, kokkos.InSpace(space)))
+						if err := kokkos.DeepCopy[int](p, host); err != nil {
+							t.Fatal(err)
+						}
+					}
+					sub, in := sub8(p, k)
+					magic := -1 - rng.IntN(1000)
+					if err := kokkos.FillOn(exec, sub, magic); err != nil {
+						t.Fatal(err)
+					}
+					if err := exec.Fence(); err != nil {
+						t.Fatal(err)
+					}
+					if space != kokkos.HostSpace {
+						if err := kokkos.DeepCopy[int](host, p); err != nil {
+							t.Fatal(err)
+						}
+						p.Release()
+					}
+					hostSnap := must[kokkos.View8[int]](t)(kokkos.WrapView8(snap, e(0), e(1), e(2), e(3), e(4), e(5), e(6), e(7), lay))
+					testutil.ForEachIndex(ext, func(idx []int) {
+						want := hostSnap.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7])
+						if in(idx) {
+							want = magic
+						}
+						if got := host.At(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]); got != want {
+							t.Fatalf("extents %v, %v, rank-%d subview in %s: %v = %d, want %d", ext, lay, k, space.Name(), idx, got, want)
+						}
+					})
+				}
+			}
+		}
+	}
+}
