@@ -382,3 +382,213 @@ func TestConformanceCopyFill(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceCopyAlignment: byte views starting and ending at every
+// alignment are copied between the host and the device and back, each
+// byte in place.
+// Kokkos: core/unit_test/TestDeepCopyAlignment.hpp, deep_copy_alignment.
+func TestConformanceCopyAlignment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(107, 108))
+	dev := fakeDevice(t)
+	const n = 100000 + 128
+	pairs := [][2]kokkos.MemorySpace{{dev, dev}, {kokkos.HostSpace, dev}, {dev, kokkos.HostSpace}}
+	bounds := [][4]int{{0, 0, 0, 0}, {0, 5, 0, 5}, {3, 0, 3, 0}, {3, 6, 3, 6}, {5, 4, 3, 6}, {0, 8, 2, 6}, {2, 6, 0, 8}}
+	for _, sp := range pairs {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(1 + rng.IntN(255))
+		}
+		hostA := must[kokkos.View1[byte]](t)(kokkos.WrapView1(src, n))
+		a := must[kokkos.View1[byte]](t)(kokkos.NewView1[byte]("a", n, kokkos.InSpace(sp[0])))
+		aCopy := must[kokkos.View1[byte]](t)(kokkos.NewView1[byte]("a_copy", n, kokkos.InSpace(sp[0])))
+		b := must[kokkos.View1[byte]](t)(kokkos.NewView1[byte]("b", n, kokkos.InSpace(sp[1])))
+		if err := kokkos.DeepCopy[byte](a, hostA); err != nil {
+			t.Fatal(err)
+		}
+		for _, bd := range bounds {
+			if err := kokkos.Fill[byte](aCopy, 0); err != nil {
+				t.Fatal(err)
+			}
+			sa := a.Subview1(kokkos.Pair(bd[0], n-bd[1]))
+			sb := b.Subview1(kokkos.Pair(bd[2], n-bd[3]))
+			sc := aCopy.Subview1(kokkos.Pair(bd[0], n-bd[1]))
+			if err := kokkos.DeepCopy[byte](sb, sa); err != nil {
+				t.Fatal(err)
+			}
+			if err := kokkos.DeepCopy[byte](sc, sb); err != nil {
+				t.Fatal(err)
+			}
+			got := must[kokkos.View1[byte]](t)(kokkos.CreateMirrorViewAndCopy(aCopy))
+			for i := range n {
+				want := byte(0)
+				if i >= bd[0] && i < n-bd[1] {
+					want = src[i]
+				}
+				if got.At(i) != want {
+					t.Fatalf("%s to %s, bounds %v: byte %d = %d, want %d", sp[0].Name(), sp[1].Name(), bd, i, got.At(i), want)
+				}
+			}
+			if got.Space() != kokkos.HostSpace {
+				t.Fatal("the copy back is not on the host")
+			}
+			if !got.Equal(aCopy) {
+				got.Release()
+			}
+		}
+		for _, v := range []kokkos.View1[byte]{a, aCopy, b} {
+			v.Release()
+		}
+	}
+}
+
+// convertCase runs TestDeepCopyScalarConversion for element types D and S
+// and the layouts of the destination and the source (a LayoutStride view
+// is one over LayoutLeft storage).
+func convertCase[D, S kokkos.Number](t *testing.T, dl, sl kokkos.Layout, n0, n1 int) {
+	t.Helper()
+	mk1 := func(l kokkos.Layout) []kokkos.Option {
+		if l == kokkos.LayoutStride {
+			return []kokkos.Option{kokkos.WithStrides(1)}
+		}
+		return []kokkos.Option{l}
+	}
+	mk2 := func(l kokkos.Layout) []kokkos.Option {
+		if l == kokkos.LayoutStride {
+			return []kokkos.Option{kokkos.WithStrides(1, n0)}
+		}
+		return []kokkos.Option{l}
+	}
+	d1 := must[kokkos.View1[D]](t)(kokkos.NewView1[D]("b_s1_1d", n0, mk1(dl)...))
+	s1 := must[kokkos.View1[S]](t)(kokkos.NewView1[S]("b_s2_1d", n0, mk1(sl)...))
+	d2 := must[kokkos.View2[D]](t)(kokkos.NewView2[D]("b_s1_2d", n0, n1, mk2(dl)...))
+	s2 := must[kokkos.View2[S]](t)(kokkos.NewView2[S]("b_s2_2d", n0, n1, mk2(sl)...))
+	for i := range n0 {
+		s1.Set(i, S(i+1))
+		for j := range n1 {
+			s2.Set(i, j, S((i+1)*1000+j+1))
+		}
+	}
+	errs := func() int {
+		e := 0
+		for i := range n0 {
+			if d1.At(i) != D(S(i+1)) {
+				e++
+			}
+			for j := range n1 {
+				if d2.At(i, j) != D(S((i+1)*1000+j+1)) {
+					e++
+				}
+			}
+		}
+		return e
+	}
+	for range 2 {
+		if err := kokkos.DeepCopyConvert[D, S](d1, s1); err != nil {
+			t.Fatal(err)
+		}
+		if err := kokkos.DeepCopyConvert[D, S](d2, s2); err != nil {
+			t.Fatal(err)
+		}
+		if e := errs(); e != 0 {
+			t.Fatalf("%v from %v: %d elements differ", dl, sl, e)
+		}
+		if err := kokkos.Fill[D](d1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := kokkos.Fill[D](d2, 0); err != nil {
+			t.Fatal(err)
+		}
+		if errs() == 0 {
+			t.Fatal("the fill changed nothing")
+		}
+	}
+}
+
+// TestConformanceCopyConversion: DeepCopyConvert between float64 and
+// float64 or float32 views of every pair of layouts that Kokkos tests.
+// gokkos has no DeepCopyConvert on an execution space: the second round
+// repeats the synchronous conversion.
+// Kokkos: core/unit_test/TestDeepCopyAlignment.hpp, deep_copy_conversion.
+func TestConformanceCopyConversion(t *testing.T) {
+	const n0, n1 = 1931, 17
+	r, l, s := kokkos.LayoutRight, kokkos.LayoutLeft, kokkos.LayoutStride
+	for _, p := range [][2]kokkos.Layout{{r, r}, {r, l}, {l, r}, {s, r}, {r, s}} {
+		convertCase[float64, float64](t, p[0], p[1], n0, n1)
+		convertCase[float64, float32](t, p[0], p[1], n0, n1)
+	}
+}
+
+// TestConformanceCopyCreateMirrorSpaces: the memory space of every mirror
+// call's result, for a device view and a host view. Kokkos's execution
+// space argument (create_mirror(exec, v)) is InSpace(exec.MemorySpace())
+// here; view_alloc(exec) with create_mirror_view_and_copy is
+// CreateMirrorViewAndCopyOn.
+// Kokkos: core/unit_test/TestCreateMirror.cpp, test_create_mirror_properties.
+func TestConformanceCopyCreateMirrorSpaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(109, 110))
+	dev := fakeDevice(t)
+	exec := kokkos.DefaultHostExecutionSpace().NewInstance()
+	hostData := make([]int, 10)
+	for i := range hostData {
+		hostData[i] = 1 + rng.IntN(1000)
+	}
+	hostView := must[kokkos.View1[int]](t)(kokkos.NewView1[int]("host view", 10))
+	copy(hostView.Data(), hostData)
+	deviceView := must[kokkos.View1[int]](t)(kokkos.CreateMirrorViewAndCopy(hostView, kokkos.InSpace(dev), kokkos.WithLabel("device view")))
+	defer deviceView.Release()
+	for _, v := range []kokkos.View1[int]{deviceView, hostView} {
+		type call struct {
+			name  string
+			f     func() (kokkos.View1[int], error)
+			space kokkos.MemorySpace
+			fresh bool // a new allocation, to Release when in the device
+			copy  bool // holds v's elements
+		}
+		calls := []call{
+			{"create_mirror(WithoutInitializing, v)", func() (kokkos.View1[int], error) { return kokkos.CreateMirror(v, kokkos.WithoutInitializing) }, kokkos.HostSpace, true, false},
+			{"create_mirror(v)", func() (kokkos.View1[int], error) { return kokkos.CreateMirror(v) }, kokkos.HostSpace, true, false},
+			{"create_mirror(WithoutInitializing, dev, v)", func() (kokkos.View1[int], error) {
+				return kokkos.CreateMirror(v, kokkos.WithoutInitializing, kokkos.InSpace(dev))
+			}, dev, true, false},
+			{"create_mirror(view_alloc(dev), v)", func() (kokkos.View1[int], error) { return kokkos.CreateMirror(v, kokkos.InSpace(dev)) }, dev, true, false},
+			{"create_mirror_view(v)", func() (kokkos.View1[int], error) { return kokkos.CreateMirrorView(v) }, kokkos.HostSpace, v.Space() != kokkos.HostSpace, v.Space() == kokkos.HostSpace},
+			{"create_mirror_view(WithoutInitializing, dev, v)", func() (kokkos.View1[int], error) {
+				return kokkos.CreateMirrorView(v, kokkos.WithoutInitializing, kokkos.InSpace(dev))
+			}, dev, v.Space() != dev, v.Space() == dev},
+			{"create_mirror_view_and_copy(HostSpace, v)", func() (kokkos.View1[int], error) {
+				return kokkos.CreateMirrorViewAndCopy(v, kokkos.InSpace(kokkos.HostSpace))
+			}, kokkos.HostSpace, v.Space() != kokkos.HostSpace, true},
+			{"create_mirror_view_and_copy(dev, v)", func() (kokkos.View1[int], error) { return kokkos.CreateMirrorViewAndCopy(v, kokkos.InSpace(dev)) }, dev, v.Space() != dev, true},
+			{"create_mirror_view_and_copy(view_alloc(HostSpace, exec), v)", func() (kokkos.View1[int], error) {
+				return kokkos.CreateMirrorViewAndCopyOn(exec, v, kokkos.InSpace(kokkos.HostSpace))
+			}, kokkos.HostSpace, v.Space() != kokkos.HostSpace, true},
+			{"create_mirror_view_and_copy(view_alloc(dev, exec), v)", func() (kokkos.View1[int], error) {
+				return kokkos.CreateMirrorViewAndCopyOn(exec, v, kokkos.InSpace(dev))
+			}, dev, v.Space() != dev, true},
+		}
+		for _, c := range calls {
+			m, err := c.f()
+			if err != nil {
+				t.Fatalf("%s of %q: %v", c.name, v.Label(), err)
+			}
+			if m.Space() != c.space {
+				t.Errorf("%s of %q: in %s, want %s", c.name, v.Label(), m.Space().Name(), c.space.Name())
+			}
+			if m.Equal(v) == c.fresh {
+				t.Errorf("%s of %q: a new allocation is %v, want %v", c.name, v.Label(), !m.Equal(v), c.fresh)
+			}
+			if err := exec.Fence(); err != nil {
+				t.Fatal(err)
+			}
+			if c.copy {
+				h := must[kokkos.View1[int]](t)(kokkos.CreateMirrorViewAndCopy(m))
+				if !slices.Equal(h.Data(), hostData) {
+					t.Errorf("%s of %q: elements %v, want %v", c.name, v.Label(), h.Data(), hostData)
+				}
+			}
+			if c.fresh && m.Space() == dev {
+				m.Release()
+			}
+		}
+	}
+}
