@@ -1,8 +1,11 @@
 package kokkos_test
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -590,5 +593,280 @@ func TestConformanceCopyCreateMirrorSpaces(t *testing.T) {
 				m.Release()
 			}
 		}
+	}
+}
+
+// hostVec returns a rank-1 host view of n random elements in layout l,
+// wrapped over a Go slice (Kokkos's Unmanaged trait) when unmanaged.
+func hostVec(t *testing.T, rng *rand.Rand, n int, l kokkos.Layout, unmanaged bool) kokkos.View1[float64] {
+	t.Helper()
+	var v kokkos.View1[float64]
+	if unmanaged {
+		v = must[kokkos.View1[float64]](t)(kokkos.WrapView1(make([]float64, n), n, l, kokkos.WithLabel("A")))
+	} else {
+		v = must[kokkos.View1[float64]](t)(kokkos.NewView1[float64]("A", n, l))
+	}
+	for i := range n {
+		v.Set(i, rng.Float64()+1)
+	}
+	return v
+}
+
+// TestConformanceCopyViewMirror: create_mirror always allocates;
+// create_mirror_view and create_mirror_view_and_copy return the view
+// itself in its own space and a copy elsewhere; a mirror view made
+// without initializing, written on the device, copies back; for both
+// layouts, managed and unmanaged views.
+// Kokkos: core/unit_test/TestViewAPI.hpp, TestViewMirror::testit.
+func TestConformanceCopyViewMirror(t *testing.T) {
+	rng := rand.New(rand.NewPCG(111, 112))
+	dev := fakeDevice(t)
+	for _, l := range []kokkos.Layout{kokkos.LayoutLeft, kokkos.LayoutRight} {
+		for _, unmanaged := range []bool{false, true} {
+			name := fmt.Sprintf("%v unmanaged=%v", l, unmanaged)
+			// test_mirror
+			ah := hostVec(t, rng, 1000, l, unmanaged)
+			ah2 := must[kokkos.View1[float64]](t)(kokkos.CreateMirror(ah, kokkos.InSpace(kokkos.HostSpace)))
+			ad := must[kokkos.View1[float64]](t)(kokkos.CreateMirror(ah, kokkos.InSpace(dev)))
+			if ah.Equal(ah2) || ah.Equal(ad) || ah2.Equal(ad) || ah2.Extent(0) != 1000 || ad.Extent(0) != 1000 {
+				t.Fatalf("%s: create_mirror did not allocate", name)
+			}
+			if ah2.Label() != "A_mirror" || ah2.Layout() != l || ah2.Traits() != 0 {
+				t.Fatalf("%s: mirror %q %v %v", name, ah2.Label(), ah2.Layout(), ah2.Traits())
+			}
+			ad.Release()
+			// test_mirror_view
+			ah2 = must[kokkos.View1[float64]](t)(kokkos.CreateMirrorView(ah, kokkos.InSpace(kokkos.HostSpace)))
+			ad = must[kokkos.View1[float64]](t)(kokkos.CreateMirrorView(ah, kokkos.InSpace(dev)))
+			if !ah.Equal(ah2) || ah.Equal(ad) || ad.Extent(0) != 1000 {
+				t.Fatalf("%s: create_mirror_view", name)
+			}
+			ad.Release()
+			// test_mirror_copy
+			org := hostVec(t, rng, 10, l, unmanaged)
+			ah2 = must[kokkos.View1[float64]](t)(kokkos.CreateMirrorViewAndCopy(org, kokkos.InSpace(kokkos.HostSpace)))
+			ad = must[kokkos.View1[float64]](t)(kokkos.CreateMirrorViewAndCopy(org, kokkos.InSpace(dev)))
+			ah3 := must[kokkos.View1[float64]](t)(kokkos.CreateMirrorViewAndCopy(ad, kokkos.InSpace(kokkos.HostSpace)))
+			if !org.Equal(ah2) || org.Equal(ad) || ah3.Equal(ad) || ad.Label() != "A" || ah3.Label() != "A" {
+				t.Fatalf("%s: create_mirror_view_and_copy: labels %q %q", name, ad.Label(), ah3.Label())
+			}
+			for i := range 10 {
+				if ah3.At(i) != org.At(i) {
+					t.Fatalf("%s: element %d = %v, want %v", name, i, ah3.At(i), org.At(i))
+				}
+			}
+			ad.Release()
+			// test_mirror_no_initialize
+			ah = hostVec(t, rng, 10, l, unmanaged)
+			ad = must[kokkos.View1[float64]](t)(kokkos.CreateMirrorView(ah, kokkos.WithoutInitializing, kokkos.InSpace(dev)))
+			if ad.Equal(ah) {
+				t.Fatalf("%s: the device mirror view is the host view", name)
+			}
+			w := hostVec(t, rng, 10, kokkos.LayoutRight, false) // the device kernel's values
+			if err := kokkos.DeepCopy[float64](ad, w); err != nil {
+				t.Fatal(err)
+			}
+			if err := kokkos.DeepCopy[float64](ah, ad); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 10 {
+				if ah.At(i) != w.At(i) {
+					t.Fatalf("%s: element %d = %v, want %v", name, i, ah.At(i), w.At(i))
+				}
+			}
+			ad.Release()
+		}
+	}
+}
+
+// TestConformanceCopyMirrorConst: create_mirror_view_and_copy of a
+// read-only view, to the host and to its own space.
+// Kokkos: core/unit_test/TestViewAPI.hpp, test_mirror_copy_const_data_type.
+func TestConformanceCopyMirrorConst(t *testing.T) {
+	dev := fakeDevice(t)
+	v := must[kokkos.View1[int]](t)(kokkos.NewView1[int]("v", 100, kokkos.InSpace(dev)))
+	defer v.Release()
+	if err := kokkos.Fill(kokkos.View[int](v), 255); err != nil {
+		t.Fatal(err)
+	}
+	ro := v.ReadOnly()
+	m1 := must[kokkos.View1[int]](t)(kokkos.CreateMirrorViewAndCopyOn(kokkos.DefaultHostExecutionSpace(), ro))
+	m2 := must[kokkos.View1[int]](t)(kokkos.CreateMirrorViewAndCopy(ro, kokkos.InSpace(dev)))
+	if m1.Space() != kokkos.HostSpace || m1.At(99) != 255 || !m2.Equal(ro) {
+		t.Fatalf("mirrors of a read-only view: %s %d %v", m1.Space().Name(), m1.At(99), m2.Equal(ro))
+	}
+	// The new host mirror is writable.
+	m1.Set(0, 1)
+}
+
+// TestConformanceCopyMirrorRank0: a rank-0 host view's mirror view is
+// itself; its mirror is a new allocation.
+// Kokkos: core/unit_test/TestViewAPI.hpp, run_test_mirror.
+func TestConformanceCopyMirrorRank0(t *testing.T) {
+	a := must[kokkos.View0[int]](t)(kokkos.NewView0[int]("a"))
+	am := must[kokkos.View0[int]](t)(kokkos.CreateMirrorView(a))
+	ax := must[kokkos.View0[int]](t)(kokkos.CreateMirror(a))
+	if !am.Equal(a) || ax.Equal(a) || ax.Label() != "a_mirror" {
+		t.Fatal("rank-0 mirrors")
+	}
+}
+
+// TestConformanceCopyScalar: a rank-0 value through device views and
+// back, and into a scalar, with and without an instance.
+// Kokkos: core/unit_test/TestViewAPI.hpp, run_test_scalar.
+func TestConformanceCopyScalar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(113, 114))
+	dev := fakeDevice(t)
+	dx := must[kokkos.View0[float64]](t)(kokkos.NewView0[float64]("dx", kokkos.InSpace(dev)))
+	dy := must[kokkos.View0[float64]](t)(kokkos.NewView0[float64]("dy", kokkos.InSpace(dev)))
+	defer dx.Release()
+	defer dy.Release()
+	hx := must[kokkos.View0[float64]](t)(kokkos.CreateMirror(dx))
+	hy := must[kokkos.View0[float64]](t)(kokkos.CreateMirror(dy))
+	exec := kokkos.DefaultHostExecutionSpace().NewInstance()
+	for _, e := range []kokkos.ExecutionSpace{nil, exec} {
+		x := rng.Float64() + 1
+		hx.Set(x)
+		for _, p := range [][2]kokkos.View0[float64]{{dx, hx}, {dy, dx}, {hy, dy}} {
+			if err := kokkos.DeepCopyOn[float64](e, p[0], p[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var s float64
+		if err := kokkos.DeepCopyToScalarOn(e, &s, kokkos.View[float64](dy)); err != nil {
+			t.Fatal(err)
+		}
+		if err := exec.Fence(); err != nil {
+			t.Fatal(err)
+		}
+		if hy.At() != x || s != x {
+			t.Fatalf("exec %v: hy %v, scalar %v, want %v", e, hy.At(), s, x)
+		}
+	}
+	// A null source leaves the scalar alone, as Kokkos does.
+	var zero kokkos.View0[float64]
+	s := 7.5
+	if err := kokkos.DeepCopyToScalar(&s, kokkos.View[float64](zero)); err != nil || s != 7.5 {
+		t.Fatalf("from the zero view: %v, %v", s, err)
+	}
+	if err := kokkos.DeepCopyToScalarOn(exec, &s, kokkos.View[float64](zero)); err != nil || exec.Fence() != nil || s != 7.5 {
+		t.Fatalf("from the zero view on an instance: %v, %v", s, err)
+	}
+}
+
+// TestConformanceCopyAsyncRank4: rank-4 copies host → device → device →
+// host ordered on the host instance, on a device instance and without
+// one, then a fill and a copy back.
+// Kokkos: core/unit_test/TestViewAPI.hpp, run_test (asynchronous deep copy with respect to device / host, synchronous deep copy).
+func TestConformanceCopyAsyncRank4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(115, 116))
+	dev := fakeDevice(t)
+	const n0, n1, n2, n3 = 1000, 3, 4, 2
+	dx := must[kokkos.View4[float64]](t)(kokkos.NewView4[float64]("dx", n0, n1, n2, n3, kokkos.InSpace(dev)))
+	dy := must[kokkos.View4[float64]](t)(kokkos.NewView4[float64]("dy", n0, n1, n2, n3, kokkos.InSpace(dev)))
+	defer dx.Release()
+	defer dy.Release()
+	hx := must[kokkos.View4[float64]](t)(kokkos.CreateMirror(dx))
+	hy := must[kokkos.View4[float64]](t)(kokkos.CreateMirror(dy))
+	execs := []kokkos.ExecutionSpace{kokkos.DefaultHostExecutionSpace(), kokkos.DefaultHostExecutionSpace().NewInstance(), nil}
+	for _, e := range execs {
+		fence := func() {
+			if e != nil {
+				if err := e.Fence(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i := range hx.Data() {
+			hx.Data()[i] = rng.Float64() + 1
+		}
+		for _, p := range [][2]kokkos.View4[float64]{{dx, hx}, {dy, dx}, {hy, dy}} {
+			if err := kokkos.DeepCopyOn[float64](e, p[0], p[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fence()
+		if !slices.Equal(hx.Data(), hy.Data()) {
+			t.Fatalf("exec %v: hy differs from hx", e)
+		}
+		x := rng.Float64() - 2
+		if err := kokkos.FillOn[float64](e, dx, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := kokkos.DeepCopyOn[float64](e, hx, dx); err != nil {
+			t.Fatal(err)
+		}
+		fence()
+		for i, v := range hx.Data() {
+			if v != x {
+				t.Fatalf("exec %v: element %d = %v, want %v", e, i, v, x)
+			}
+		}
+	}
+}
+
+// TestConformanceCopyEmpty: copies between views of different layouts and
+// spaces, and between zero views of rank 1 and 2.
+// Kokkos: core/unit_test/TestViewAPI.hpp, run_test_deep_copy_empty.
+func TestConformanceCopyEmpty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(117, 118))
+	dev := fakeDevice(t)
+	dll := must[kokkos.View1[float64]](t)(kokkos.NewView1[float64]("dll", 10, kokkos.LayoutLeft, kokkos.InSpace(dev)))
+	defer dll.Release()
+	hlr := hostVec(t, rng, 10, kokkos.LayoutRight, false)
+	want := slices.Clone(hlr.Data())
+	if err := kokkos.DeepCopy[float64](dll, hlr); err != nil {
+		t.Fatal(err)
+	}
+	clear(hlr.Data())
+	if err := kokkos.DeepCopy[float64](hlr, dll); err != nil || !slices.Equal(hlr.Data(), want) {
+		t.Fatalf("LayoutLeft device ↔ LayoutRight host: %v", err)
+	}
+	var d1, h1 kokkos.View1[float64]
+	var d2, h2 kokkos.View2[float64]
+	for _, err := range []error{kokkos.DeepCopy[float64](d1, h1), kokkos.DeepCopy[float64](h1, d1), kokkos.DeepCopy[float64](d2, h2), kokkos.DeepCopy[float64](h2, d2)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestConformanceCopyMirrorOptions: Kokkos rejects a label and padding
+// among create_mirror's properties at compile time; gokkos returns an
+// error wrapping ErrOption that names the option, also for the options
+// a mirror has no use for (a layout, strides, traits).
+// create_mirror_view_and_copy takes a name.
+// Kokkos: core/src/Kokkos_CopyViews.hpp, check_view_ctor_args_create_mirror.
+func TestConformanceCopyMirrorOptions(t *testing.T) {
+	v := must[kokkos.View2[int]](t)(kokkos.NewView2[int]("v", 3, 4))
+	bad := []struct {
+		opt  kokkos.Option
+		name string
+	}{
+		{kokkos.WithLabel("m"), `WithLabel("m")`},
+		{kokkos.AllowPadding, "AllowPadding"},
+		{kokkos.LayoutLeft, "a layout"},
+		{kokkos.WithStrides(1, 3), "WithStrides"},
+		{kokkos.WithTraits(kokkos.RandomAccess), "WithTraits(RandomAccess)"},
+	}
+	for _, b := range bad {
+		_, e1 := kokkos.CreateMirror(v, b.opt)
+		_, e2 := kokkos.CreateMirrorView(v, b.opt)
+		for _, err := range []error{e1, e2} {
+			if !errors.Is(err, kokkos.ErrOption) || !strings.Contains(err.Error(), b.name) || !strings.Contains(err.Error(), `"v"`) {
+				t.Errorf("option %s: %v", b.name, err)
+			}
+		}
+		if !strings.HasPrefix(b.name, "WithLabel") { // it takes a label
+			if _, err := kokkos.CreateMirrorViewAndCopy(v, b.opt, kokkos.InSpace(fakeDevice(t))); !errors.Is(err, kokkos.ErrOption) {
+				t.Errorf("CreateMirrorViewAndCopy with %s: %v", b.name, err)
+			}
+		}
+	}
+	dev := fakeDevice(t)
+	m := must[kokkos.View2[int]](t)(kokkos.CreateMirrorViewAndCopy(v, kokkos.InSpace(dev), kokkos.WithLabel("named")))
+	defer m.Release()
+	if m.Label() != "named" {
+		t.Fatalf("label %q", m.Label())
 	}
 }
