@@ -19,17 +19,16 @@ import (
 // oneArrayCase is a DeepCopy between two random subviews of one random
 // parent, and what it must do.
 type oneArrayCase struct {
-	name       string
-	pext       []int
-	opts       []Option
-	dargs      []any
-	sargs      []any
-	dofs, sofs []int // element offsets in the parent, in dst's logical order
+	name  string
+	pext  []int
+	opts  []Option
+	dargs []any
+	sargs []any
 }
 
 // randSubArgs returns Subview arguments of a parent of extents pext that
 // keep the parent dimensions dims (sorted) with extents ext and fix the
-// others at random indices, and the offsets of the kept ranges' starts.
+// others at random indices.
 func randSubArgs(rng *rand.Rand, pext, dims, ext []int) []any {
 	args := make([]any, len(pext))
 	k := 0
