@@ -845,6 +845,7 @@ func TestConformanceCopyMirrorOptions(t *testing.T) {
 	}{
 		{kokkos.WithLabel("m"), `WithLabel("m")`},
 		{kokkos.AllowPadding, "AllowPadding"},
+		{kokkos.AtAddress(0x1000), "AtAddress"},
 		{kokkos.LayoutLeft, "a layout"},
 		{kokkos.WithStrides(1, 3), "WithStrides"},
 		{kokkos.WithTraits(kokkos.RandomAccess), "WithTraits(RandomAccess)"},

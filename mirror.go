@@ -22,10 +22,10 @@ type viewKind[V any, T any] interface {
 // to the zero view.
 //
 // The options a mirror takes are WithoutInitializing and InSpace. The
-// others (WithLabel, AllowPadding, a layout, WithStrides, WithTraits) are
-// refused with an error wrapping ErrOption, as Kokkos refuses a label or
-// padding among create_mirror's properties: the label, layout and traits
-// of a mirror follow from v.
+// others (WithLabel, AtAddress, AllowPadding, a layout, WithStrides,
+// WithTraits) are refused with an error wrapping ErrOption, as Kokkos
+// refuses a label, a pointer or padding among create_mirror's properties:
+// the label, memory, layout and traits of a mirror follow from v.
 //
 // Pass views as values (CreateMirror(v), not CreateMirror(&v)), so that V
 // is the view kind.
@@ -72,6 +72,8 @@ func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (conf
 	switch {
 	case cfg.wrapLabel != "" && !named:
 		bad, why = fmt.Sprintf("WithLabel(%q)", cfg.wrapLabel), `a mirror is labelled with its source's label + "_mirror"; CreateMirrorViewAndCopy takes a label`
+	case cfg.addr != 0:
+		bad, why = "AtAddress", "a mirror allocates its own memory"
 	case cfg.pad:
 		bad, why = "AllowPadding", "a mirror is compact"
 	case cfg.given&givenLayout != 0:
