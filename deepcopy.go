@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/layout"
 	"github.com/gokkos/kokkos/internal/plan"
 )
 
@@ -24,11 +25,20 @@ import (
 //
 // In Kokkos's order of checks: views of different ranks are an error; a
 // read-only dst is an error; when either view is empty (no elements, or
-// the zero view) it does nothing, after checking that the extents agree; a
-// released allocation on either side is an error; when dst and src are the
-// same view (same memory and mapping) it does nothing; overlapping memory is
-// an error; different extents are an error. Error messages name both views'
-// labels and extents.
+// the zero view) it does nothing but wait, after checking that the extents
+// agree; a released allocation on either side is an error; when dst and
+// src are the same view (same memory and mapping) it does nothing but
+// wait; views that share an element without being the same view are an
+// error wrapping ErrOverlap; different extents are an error. Error
+// messages name both views' labels and extents.
+//
+// Views of one array whose elements are disjoint are copied even where
+// their address ranges interleave: two rows of a LayoutLeft matrix, two
+// columns of a LayoutRight one, two blocks of a matrix. Whether two views
+// share an element is decided exactly for such views; for strides chosen
+// so that the decision would take long, the copy goes through a temporary
+// buffer instead, which gives the result of copying from a snapshot of
+// src.
 //
 // Contiguous views with the same strides are copied as one byte copy, in
 // parallel when large; layout changes are tiled transpositions; other
@@ -38,11 +48,26 @@ import (
 // memory) layout changes and strided views are one device kernel.
 func DeepCopy[T any](dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
-	skip, err := checkCopy("DeepCopy", &d, &s)
-	if err != nil || skip {
+	mode, err := checkCopy("DeepCopy", &d, &s)
+	if err != nil {
 		return err
 	}
-	return fenced("DeepCopy", &d, &s, func() error { return copyDesc(&d, &s) })
+	return fenced("DeepCopy", &d, &s, func() error { return copyMode(mode, &d, &s) })
+}
+
+// copyMode copies src into dst as checkCopy's mode says.
+func copyMode[T any](mode copyKind, dst, src *desc[T]) error {
+	switch mode {
+	case copySkip, copySame:
+		return nil
+	case copyStaged:
+		tmp := packedLike(src)
+		if err := copyDesc(&tmp, src); err != nil {
+			return err
+		}
+		return copyDesc(dst, &tmp)
+	}
+	return copyDesc(dst, src)
 }
 
 // DeepCopyOn is DeepCopy ordered on an execution-space instance exec, as
@@ -50,7 +75,8 @@ func DeepCopy[T any](dst, src View[T]) error {
 // submitted to exec and before the work submitted after it, and may still
 // be running when DeepCopyOn returns; fence exec before using dst. The
 // arguments are checked at once and their errors returned; errors of the
-// copy itself are reported by exec's fence.
+// copy itself are reported by exec's fence. Views of any rank, 0 included,
+// are copied this way.
 //
 // On a host instance (Serial, Threads) the copy runs as work submitted to
 // the instance, without fences: on Serial and a pool's synchronous
@@ -64,22 +90,30 @@ func DeepCopy[T any](dst, src View[T]) error {
 // included.
 func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
-	skip, err := checkCopy("DeepCopyOn", &d, &s)
-	if err != nil || skip {
+	mode, err := checkCopy("DeepCopyOn", &d, &s)
+	if err != nil {
 		return err
 	}
 	if exec == nil {
-		return fenced("DeepCopyOn", &d, &s, func() error { return copyDesc(&d, &s) })
+		return fenced("DeepCopyOn", &d, &s, func() error { return copyMode(mode, &d, &s) })
 	}
-	if d.data == nil || s.data == nil {
-		if queued, err := copyAsync(exec, &d, &s); queued || err != nil {
+	return copyOn(exec, mode, &d, &s)
+}
+
+// copyOn is DeepCopyOn after the checks, with a non-nil exec.
+func copyOn[T any](exec ExecutionSpace, mode copyKind, d, s *desc[T]) error {
+	if mode == copySkip || mode == copySame {
+		return nil
+	}
+	if mode == copyDirect && (d.data == nil || s.data == nil) {
+		if queued, err := copyAsync(exec, d, s); queued || err != nil {
 			return err
 		}
-		if queued, err := copyStrided(exec, &d, &s); queued || err != nil {
+		if queued, err := copyStrided(exec, d, s); queued || err != nil {
 			return err
 		}
 	}
-	return submitOn(exec, "kokkos.DeepCopy", func() error { return copyDesc(&d, &s) })
+	return submitOn(exec, "kokkos.DeepCopy", func() error { return copyMode(mode, d, s) })
 }
 
 // copyAsync queues a contiguous same-stride copy with a side outside the
@@ -143,22 +177,59 @@ func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 
 // DeepCopyToScalar stores the only element of the rank-0 view src in *dst,
 // as Kokkos's deep_copy(value, view). It works for views in any space; src
-// of another rank, empty or released is an error. (The other direction is
-// Fill.) It waits for all outstanding work first, as DeepCopy does.
+// of another rank, or released, is an error; an unallocated src (the zero
+// view) leaves *dst alone, as Kokkos's null view does. (The other direction
+// is Fill.) It waits for all outstanding work first, as DeepCopy does.
 func DeepCopyToScalar[T any](dst *T, src View[T]) error {
-	s := src.viewDesc()
-	if s.rank != 0 {
-		return errorf(ErrShape, "kokkos: DeepCopyToScalar from view %q with extents %s: the view must have rank 0, not %d", s.label(), fmtInts(s.extents()), s.rank)
-	}
-	if s.rec == nil {
-		return errorf(ErrShape, "kokkos: DeepCopyToScalar from an unallocated rank-0 view")
-	}
-	d := desc[T]{data: unsafe.Slice(dst, 1), rec: unmanagedAllocation("scalar", HostSpace, sizeOf[T]())}
-	skip, err := checkCopy("DeepCopyToScalar", &d, &s)
-	if err != nil || skip {
+	d, s, err := scalarCopy("DeepCopyToScalar", dst, src)
+	if err != nil {
 		return err
 	}
-	return fenced("DeepCopyToScalar", &d, &s, func() error { return copyDesc(&d, &s) })
+	return fenced("DeepCopyToScalar", &d, &s, func() error {
+		if s.rec == nil {
+			return nil
+		}
+		return copyDesc(&d, &s)
+	})
+}
+
+// DeepCopyToScalarOn is DeepCopyToScalar ordered on the execution-space
+// instance exec, as Kokkos's deep_copy(exec, value, view): the copy runs
+// after the work already submitted to exec and may still be running when
+// DeepCopyToScalarOn returns, so *dst holds src's element only once
+// exec.Fence() (or the package Fence) has returned; until then dst must
+// not be read or written. The arguments are checked at once; errors of the
+// copy itself come back from exec's fence. See DeepCopyOn for what exec
+// may be; a nil exec makes it DeepCopyToScalar.
+func DeepCopyToScalarOn[T any](exec ExecutionSpace, dst *T, src View[T]) error {
+	if exec == nil {
+		return DeepCopyToScalar(dst, src)
+	}
+	d, s, err := scalarCopy("DeepCopyToScalarOn", dst, src)
+	if err != nil || s.rec == nil {
+		return err
+	}
+	return copyOn(exec, copyDirect, &d, &s)
+}
+
+// scalarCopy checks a copy from the rank-0 view src to *dst and returns
+// their descs; s.rec is nil for the zero view, which copies nothing.
+func scalarCopy[T any](op string, dst *T, src View[T]) (desc[T], desc[T], error) {
+	s := src.viewDesc()
+	if s.rank != 0 {
+		return desc[T]{}, s, errorf(ErrShape, "kokkos: %s from view %q with extents %s: the view must have rank 0, not %d", op, s.label(), fmtInts(s.extents()), s.rank)
+	}
+	if dst == nil {
+		panic(fmt.Sprintf("kokkos: %s from view %q to a nil pointer", op, s.label()))
+	}
+	d := desc[T]{data: unsafe.Slice(dst, 1), rec: unmanagedAllocation("scalar", HostSpace, sizeOf[T]())}
+	if s.rec == nil {
+		return d, s, nil
+	}
+	if _, err := checkCopy(op, &d, &s); err != nil {
+		return d, s, err
+	}
+	return d, s, nil
 }
 
 // DeepCopyConvert copies src into dst converting each element with Go's
@@ -167,13 +238,25 @@ func DeepCopyToScalar[T any](dst *T, src View[T]) error {
 // host are staged through host buffers.
 func DeepCopyConvert[D, S Number](dst View[D], src View[S]) error {
 	d, s := dst.viewDesc(), src.viewDesc()
-	if err := checkConvert(&d, &s); err != nil {
+	mode, err := checkPair("DeepCopyConvert", sideOf(&d), sideOf(&s))
+	if err != nil {
 		return err
 	}
-	if d.rec == nil || s.rec == nil || d.size() == 0 {
-		return nil
-	}
-	return fencedCopy("DeepCopyConvert", outsideGoHeap(&d) || outsideGoHeap(&s), func() error { return convertDesc(&d, &s) })
+	return fencedCopy("DeepCopyConvert", outsideGoHeap(&d) || outsideGoHeap(&s), func() error {
+		switch mode {
+		case copySkip:
+			return nil
+		case copyStaged:
+			tmp := packedLike(&s)
+			if err := copyDesc(&tmp, &s); err != nil {
+				return err
+			}
+			return convertDesc(&d, &tmp)
+		}
+		// copySame: the same bytes as another type; each element is read
+		// before it is written.
+		return convertDesc(&d, &s)
+	})
 }
 
 // convertDesc is DeepCopyConvert after the checks.
@@ -201,12 +284,6 @@ func convertHost[D, S Number](d []D, ds []int, s []S, ss []int, ext []int) {
 	plan.Convert(parallelRange, d, ds, s, ss, ext)
 }
 
-// checkConvert applies DeepCopy's checks to views of different types.
-func checkConvert[D, S any](d *desc[D], s *desc[S]) error {
-	_, err := checkPair("DeepCopyConvert", sideOf(d), sideOf(s))
-	return err
-}
-
 // side is what the checks need to know of one view of a copy.
 type side struct {
 	rank     int
@@ -215,14 +292,15 @@ type side struct {
 	rec      *Allocation
 	mem      memRange
 	label    string
+	esz      int // element size in bytes
 }
 
 func sideOf[T any](d *desc[T]) side {
-	return side{d.rank, d.extents(), d.strides(), d.flags, d.rec, memOf(d), d.label()}
+	return side{d.rank, d.extents(), d.strides(), d.flags, d.rec, memOf(d), d.label(), sizeOf[T]()}
 }
 
 // memRange is where a view's span lies: host addresses, or addresses in a
-// space the host cannot access.
+// space the host cannot access. lo is the view's origin.
 type memRange struct {
 	space  MemorySpace // nil for host memory
 	lo, hi uintptr
@@ -242,17 +320,31 @@ func memOf[T any](d *desc[T]) memRange {
 	return memRange{space: d.rec.Space(), lo: lo, hi: lo + span*size}
 }
 
-// checkCopy applies DeepCopy's checks; skip reports a copy with nothing to
-// do.
-func checkCopy[T any](op string, d, s *desc[T]) (skip bool, err error) {
+// copyKind is what a checked copy has to do.
+type copyKind uint8
+
+const (
+	// copyDirect: copy element by element, in any order.
+	copyDirect copyKind = iota
+	// copySkip: nothing to copy (an empty view).
+	copySkip
+	// copySame: dst and src are the same elements with the same mapping.
+	copySame
+	// copyStaged: the views' elements could not be proven disjoint in
+	// bounded time: copy src to a temporary first.
+	copyStaged
+)
+
+// checkCopy applies DeepCopy's checks and says what the copy has to do.
+func checkCopy[T any](op string, d, s *desc[T]) (copyKind, error) {
 	return checkPair(op, sideOf(d), sideOf(s))
 }
 
 // checkPair applies DeepCopy's checks, in Kokkos's order, to destination d
-// and source s.
-func checkPair(op string, d, s side) (skip bool, err error) {
-	fail := func(kind error, why string) (bool, error) {
-		return false, errorf(kind, "kokkos: %s from view %q with extents %s to view %q with extents %s: %s",
+// and source s, and says what the copy has to do.
+func checkPair(op string, d, s side) (copyKind, error) {
+	fail := func(kind error, why string) (copyKind, error) {
+		return copyDirect, errorf(kind, "kokkos: %s from view %q with extents %s to view %q with extents %s: %s",
 			op, s.label, fmtInts(s.ext), d.label, fmtInts(d.ext), why)
 	}
 	if d.rank != s.rank {
@@ -266,7 +358,7 @@ func checkPair(op string, d, s side) (skip bool, err error) {
 		if !sameExt {
 			return fail(ErrShape, "the extents differ")
 		}
-		return true, nil
+		return copySkip, nil
 	}
 	if d.rec.Released() {
 		return fail(ErrReleased, "the destination's allocation was released")
@@ -274,16 +366,46 @@ func checkPair(op string, d, s side) (skip bool, err error) {
 	if s.rec.Released() {
 		return fail(ErrReleased, "the source's allocation was released")
 	}
+	mode := copyDirect
 	if d.mem.space == s.mem.space && d.mem.lo < s.mem.hi && s.mem.lo < d.mem.hi {
-		if d.mem == s.mem && sameExt && slices.Equal(d.str, s.str) {
-			return true, nil
+		if sameExt && sameMapping(d, s) {
+			return copySame, nil
 		}
-		return fail(ErrOverlap, "the views overlap in memory")
+		switch layout.Shared(elementsOf(d), elementsOf(s)) {
+		case layout.Intersect:
+			return fail(ErrOverlap, "the views overlap in memory: they share elements without being the same view; copy the source into a new view first")
+		case layout.Unknown:
+			mode = copyStaged
+		}
 	}
 	if !sameExt {
 		return fail(ErrShape, "the extents differ")
 	}
-	return false, nil
+	return mode, nil
+}
+
+// sameMapping reports whether d and s, of equal extents, are the same
+// elements in the same order: the same origin, element size and strides
+// (those of dimensions of extent 1 do not count).
+func sameMapping(d, s side) bool {
+	if d.mem.lo != s.mem.lo || d.esz != s.esz {
+		return false
+	}
+	for r, e := range d.ext {
+		if e > 1 && d.str[r] != s.str[r] {
+			return false
+		}
+	}
+	return true
+}
+
+// elementsOf returns the bytes of a side's elements, for layout.Shared.
+func elementsOf(v side) layout.Elements {
+	str := make([]int, len(v.str))
+	for r, x := range v.str {
+		str[r] = x * v.esz
+	}
+	return layout.Elements{Base: int(v.mem.lo), Size: v.esz, Ext: v.ext, Str: str}
 }
 
 // checkFill applies Fill's checks; skip reports a fill with nothing to do.

@@ -47,6 +47,10 @@ var (
 	// was made from work running on that same instance, where waiting could
 	// never end.
 	ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
+	// ErrOption: an option that the call does not take (a label, padding,
+	// a layout or traits for a mirror, whose properties follow from its
+	// source).
+	ErrOption = errors.New("kokkos: option not allowed")
 )
 
 // errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,

@@ -48,10 +48,11 @@ func TestSentinelErrors(t *testing.T) {
 		{"pointers outside the Go heap", err2(NewView1[*int]("P", 3, InSpace(newFakeSpace(true)))), ErrElementType, `"P"`},
 		{"DynRankView rank", err2(NewDynRankView[int]("D", make([]int, MaxRank+1))), ErrShape, `"D"`},
 		{"offset range", err2(NewOffsetView1[int]("OV", Bounds(3, 1))), ErrShape, `"OV"`},
+		{"CreateMirror label", err2(CreateMirror(a, WithLabel("M"))), ErrOption, `WithLabel("M")`},
 		{"DeepCopy device to host without CopySpace", DeepCopy[float64](host, Must(NewView1[float64]("NC", 8, InSpace(noCopySpace{})))), ErrNoCopySpace, `"NC"`},
 	}
 	sentinels := []error{ErrShape, ErrLayout, ErrReadOnly, ErrReleased, ErrUnmanaged, ErrOverlap,
-		ErrNotHostAccessible, ErrNoCopySpace, ErrElementType, ErrWouldDeadlock}
+		ErrNotHostAccessible, ErrNoCopySpace, ErrElementType, ErrWouldDeadlock, ErrOption}
 	for _, c := range cases {
 		if c.err == nil {
 			t.Errorf("%s: no error", c.name)

@@ -1,9 +1,11 @@
 package kokkos_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
 // A LayoutRight view copied into a LayoutLeft one, then a column of it
@@ -79,4 +81,81 @@ func ExampleDeepCopyConvert() {
 	fmt.Println(i.At(0), i.At(1), i.At(2))
 	// Output:
 	// 1 -2 3
+}
+
+// Two rows of a LayoutLeft matrix interleave in memory but share no
+// element: DeepCopy copies one into the other. A row and a column share
+// an element and are refused.
+func ExampleDeepCopy_rows() {
+	a, _ := kokkos.NewView2[int]("A", 3, 3, kokkos.LayoutLeft)
+	for i := range 3 {
+		for j := range 3 {
+			a.Set(i, j, 10*i+j)
+		}
+	}
+	if err := kokkos.DeepCopy(a.Subview1(0, kokkos.All), a.Subview1(2, kokkos.All)); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(a.At(0, 0), a.At(0, 1), a.At(0, 2))
+
+	err := kokkos.DeepCopy(a.Subview1(1, kokkos.All), a.Subview1(kokkos.All, 1))
+	fmt.Println(errors.Is(err, kokkos.ErrOverlap))
+	// Output:
+	// 20 21 22
+	// true
+}
+
+// The element of a rank-0 view copied into a Go variable on an
+// asynchronous instance: the variable holds it once the instance is
+// fenced.
+func ExampleDeepCopyToScalarOn() {
+	v, _ := kokkos.NewView0[float64]("v")
+	v.Set(2.5)
+	inst := kokkos.DefaultHostExecutionSpace().NewInstance()
+	var x float64
+	if err := kokkos.DeepCopyToScalarOn(inst, &x, kokkos.View[float64](v)); err != nil {
+		fmt.Println(err)
+	}
+	if err := inst.Fence(); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(x)
+	// Output:
+	// 2.5
+}
+
+// A mirror in another space, copied on an instance: the new view is
+// labelled as its source, or as WithLabel says, and holds the elements
+// once the instance is fenced.
+func ExampleCreateMirrorViewAndCopyOn() {
+	space := backendtest.FakeDevice(false) // a memory space the host cannot access
+	v, _ := kokkos.NewView1[int]("v", 3)
+	for i := range 3 {
+		v.Set(i, i+1)
+	}
+	inst := kokkos.DefaultHostExecutionSpace().NewInstance()
+	d, err := kokkos.CreateMirrorViewAndCopyOn(inst, v, kokkos.InSpace(space), kokkos.WithLabel("v on the device"))
+	if err != nil {
+		fmt.Println(err)
+	}
+	defer d.Release()
+	if err := inst.Fence(); err != nil {
+		fmt.Println(err)
+	}
+	h, _ := kokkos.CreateMirrorViewAndCopy(d)
+	fmt.Println(d.Label(), h.Label(), h.Data())
+	// Output:
+	// v on the device v on the device [1 2 3]
+}
+
+// A mirror takes its label, layout and traits from its source: the
+// options that would set them are refused.
+func ExampleCreateMirror_options() {
+	v, _ := kokkos.NewView1[float64]("v", 4)
+	_, err := kokkos.CreateMirror(v, kokkos.WithLabel("m"))
+	fmt.Println(errors.Is(err, kokkos.ErrOption))
+	fmt.Println(err)
+	// Output:
+	// true
+	// kokkos: CreateMirror of view "v" with extents (4): option WithLabel("m") is not allowed: a mirror is labelled with its source's label + "_mirror"; CreateMirrorViewAndCopy takes a label
 }

@@ -70,7 +70,7 @@ func advice(op string) string {
 		return "the package Fence waits for every instance: call it from outside asynchronous work"
 	case "Threads.Fence", "Threads.Close":
 		return "fence the instance from outside its own work"
-	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert":
+	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert", "CreateMirrorViewAndCopy":
 		return "a copy without an execution space waits for every instance: order it on the instance with DeepCopyOn or FillOn(inst, ...), or run it at once, without fences, with DeepCopyOn or FillOn(Serial{}, ...)"
 	}
 	return "wait from outside the instance's work"

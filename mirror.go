@@ -1,5 +1,7 @@
 package kokkos
 
+import "fmt"
+
 // viewKind is satisfied by the view kinds that the generic mirror and
 // resize functions return: V is the kind itself (View2[T], ...), which can
 // rebuild a view of its kind from a desc.
@@ -19,15 +21,31 @@ type viewKind[V any, T any] interface {
 // LayoutRight otherwise. Memory traits are not kept. The zero view mirrors
 // to the zero view.
 //
+// The options a mirror takes are WithoutInitializing and InSpace. The
+// others (WithLabel, AtAddress, AllowPadding, a layout, WithStrides,
+// WithTraits) are refused with an error wrapping ErrOption, as Kokkos
+// refuses a label, a pointer or padding among create_mirror's properties:
+// the label, memory, layout and traits of a mirror follow from v.
+//
 // Pass views as values (CreateMirror(v), not CreateMirror(&v)), so that V
 // is the view kind.
 func CreateMirror[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
+	d := v.viewDesc()
+	cfg, err := mirrorConfig("CreateMirror", &d, opts, false)
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	return createMirror(v, d.label()+"_mirror", cfg)
+}
+
+// createMirror is CreateMirror after the checks, with the label given.
+func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, error) {
 	d := v.viewDesc()
 	var zero V
 	if d.rec == nil {
 		return zero, nil
 	}
-	cfg := makeConfig(opts)
 	cfg.layout, cfg.strides, cfg.pad, cfg.traits = d.layout, nil, false, 0
 	if d.layout == LayoutStride {
 		if d.span() == d.size() {
@@ -38,39 +56,107 @@ func CreateMirror[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 	}
 	m := desc[T]{rank: d.rank, ext: d.ext}
 	var err error
-	m.data, m.rec, m.layout, m.flags, err = build[T](d.label()+"_mirror", d.extents(), cfg, m.str[:d.rank])
+	m.data, m.rec, m.layout, m.flags, err = build[T](label, d.extents(), cfg, m.str[:d.rank])
 	if err != nil {
 		return zero, err
 	}
 	return v.fromDesc(m), nil
 }
 
+// mirrorConfig applies the options of op, a mirror of d, and refuses those
+// that a mirror does not take; named allows WithLabel (the name of
+// CreateMirrorViewAndCopy's new view).
+func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (config, error) {
+	cfg := makeConfig(opts)
+	var bad, why string
+	switch {
+	case cfg.wrapLabel != "" && !named:
+		bad, why = fmt.Sprintf("WithLabel(%q)", cfg.wrapLabel), `a mirror is labelled with its source's label + "_mirror"; CreateMirrorViewAndCopy takes a label`
+	case cfg.addr != 0:
+		bad, why = "AtAddress", "a mirror allocates its own memory"
+	case cfg.pad:
+		bad, why = "AllowPadding", "a mirror is compact"
+	case cfg.given&givenLayout != 0:
+		bad, why = "a layout or WithStrides", "a mirror has its source's layout"
+	case cfg.traits != 0:
+		bad, why = fmt.Sprintf("WithTraits(%s)", cfg.traits), "a mirror has no memory traits"
+	default:
+		return cfg, nil
+	}
+	return cfg, errorf(ErrOption, "kokkos: %s of view %q with extents %s: option %s is not allowed: %s", op, d.label(), fmtInts(d.extents()), bad, why)
+}
+
 // CreateMirrorView returns v itself when it already lives where a mirror
 // would (host-accessible memory, or the space given with InSpace), and
 // CreateMirror(v, opts...) otherwise, as Kokkos's create_mirror_view. The
-// result has the same type as v; see CreateMirror.
+// result has the same type as v; see CreateMirror, also for the options.
 func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
-	if mirrorIsView(v.viewDesc(), makeConfig(opts).space) {
+	d := v.viewDesc()
+	cfg, err := mirrorConfig("CreateMirrorView", &d, opts, false)
+	if err != nil {
+		var zero V
+		return zero, err
+	}
+	if mirrorIsView(d, cfg.space) {
 		return v, nil
 	}
-	return CreateMirror(v, opts...)
+	return createMirror(v, d.label()+"_mirror", cfg)
 }
 
 // CreateMirrorViewAndCopy returns v itself when it already lives where a
-// mirror would (see CreateMirrorView), and otherwise a new mirror holding a
+// mirror would (see CreateMirrorView), and otherwise a new view holding a
 // copy of v's elements, as Kokkos's create_mirror_view_and_copy. InSpace
-// chooses the mirror's space (HostSpace by default). The new mirror is
-// allocated without initialization, since the copy overwrites it.
+// chooses the mirror's space (HostSpace by default). The new view is
+// labelled as v, or with the label given by WithLabel (Kokkos's name
+// argument), and allocated without initialization, since the copy
+// overwrites it; its layout follows CreateMirror's rules, and the other
+// options are refused as there.
+//
+// As DeepCopy, it waits for all outstanding work first, also when it
+// returns v, and the copy is complete when it returns.
 func CreateMirrorViewAndCopy[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
-	if mirrorIsView(v.viewDesc(), makeConfig(opts).space) {
+	return mirrorAndCopy[V, T]("CreateMirrorViewAndCopy", nil, v, opts)
+}
+
+// CreateMirrorViewAndCopyOn is CreateMirrorViewAndCopy with the copy
+// ordered on the execution-space instance exec, as Kokkos's
+// create_mirror_view_and_copy(view_alloc(space, exec), v): it waits for
+// nothing, and the new view holds v's elements once exec.Fence() (or the
+// package Fence) has returned. When v itself is returned there is nothing
+// to copy. See DeepCopyOn for what exec may be; a nil exec makes it
+// CreateMirrorViewAndCopy.
+func CreateMirrorViewAndCopyOn[V viewKind[V, T], T any](exec ExecutionSpace, v V, opts ...Option) (V, error) {
+	return mirrorAndCopy[V, T]("CreateMirrorViewAndCopyOn", exec, v, opts)
+}
+
+func mirrorAndCopy[V viewKind[V, T], T any](op string, exec ExecutionSpace, v V, opts []Option) (V, error) {
+	var zero V
+	d := v.viewDesc()
+	cfg, err := mirrorConfig(op, &d, opts, true)
+	if err != nil {
+		return zero, err
+	}
+	if mirrorIsView(d, cfg.space) {
+		if exec == nil {
+			if err := fenced("CreateMirrorViewAndCopy", &d, nil, func() error { return nil }); err != nil {
+				return zero, err
+			}
+		}
 		return v, nil
 	}
-	m, err := CreateMirror(v, append(opts, WithoutInitializing)...)
-	if err != nil {
-		return m, err
+	label := cfg.wrapLabel
+	if label == "" {
+		label = d.label()
 	}
-	if err := DeepCopy[T](m, v); err != nil {
-		var zero V
+	cfg.noInit = true
+	m, err := createMirror(v, label, cfg)
+	if err != nil {
+		return zero, err
+	}
+	if err := DeepCopyOn[T](exec, m, v); err != nil {
+		if md := m.viewDesc(); md.rec != nil && md.rec.managed {
+			_ = md.rec.Release()
+		}
 		return zero, err
 	}
 	return m, nil

@@ -125,7 +125,7 @@ func TestFakeDeviceContiguousIsOneCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Label() != "d_mirror" || m.Space() != HostSpace || m.At(9, 19, 29) != h.At(9, 19, 29) || m.At(3, 4, 5) != h.At(3, 4, 5) {
+	if m.Label() != "d" || m.Space() != HostSpace || m.At(9, 19, 29) != h.At(9, 19, 29) || m.At(3, 4, 5) != h.At(3, 4, 5) {
 		t.Fatalf("mirror %q in %s: %d", m.Label(), m.Space().Name(), m.At(9, 19, 29))
 	}
 	// Fill of a device subview, then check through a mirror.

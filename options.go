@@ -18,13 +18,21 @@ type config struct {
 	wrapLabel string
 	// addr is the address a Wrap constructor wraps (AtAddress).
 	addr uintptr
+	// given records options whose effect cannot be told from the
+	// fields' values (an explicit LayoutRight).
+	given optionSet
 }
+
+// optionSet records which options were given.
+type optionSet uint8
+
+const givenLayout optionSet = 1 << iota
 
 type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-func (l Layout) apply(c *config) { c.layout = l }
+func (l Layout) apply(c *config) { c.layout = l; c.given |= givenLayout }
 
 // WithoutInitializing skips filling a new view with zero values. Go-heap
 // memory is always zeroed by the runtime, so it matters only for spaces
@@ -58,7 +66,7 @@ func WithTraits(t Trait) Option { return optionFunc(func(c *config) { c.traits |
 // selects LayoutStride.
 func WithStrides(strides ...int) Option {
 	s := append([]int(nil), strides...)
-	return optionFunc(func(c *config) { c.layout = LayoutStride; c.strides = s })
+	return optionFunc(func(c *config) { c.layout = LayoutStride; c.strides = s; c.given |= givenLayout })
 }
 
 func makeConfig(opts []Option) config {
