@@ -129,7 +129,7 @@ type teamPlan struct {
 	space          HostExecutionSpace
 }
 
-func (p TeamPolicy) check(pattern, label string) *teamPlan {
+func (p TeamPolicy) check(pattern, label string) teamPlan {
 	fail := func(format string, args ...any) {
 		panic(fmt.Sprintf("kokkos: %s %q: %v: ", pattern, label, p) + fmt.Sprintf(format, args...))
 	}
@@ -150,7 +150,7 @@ func (p TeamPolicy) check(pattern, label string) *teamPlan {
 	if _, ok := s.(Serial); ok && size > 1 {
 		fail("Serial runs teams of one thread; use team size 1 or Auto, or a Threads space")
 	}
-	return &teamPlan{
+	return teamPlan{
 		pattern: pattern, label: label,
 		league: p.league, size: size,
 		chunk:   defaultChunk(p.league, p.chunk, s),
@@ -372,8 +372,9 @@ type crew struct {
 	size    int
 	members []TeamMember
 	body    func(m *TeamMember)
-	league  int  // the team being run, written by thread 0 before start
-	stop    bool // set by thread 0 before start: the helpers leave
+	scratch [2][2]int // the scratch sizes the pads were made for
+	league  int       // the team being run, written by thread 0 before start
+	stop    bool      // set by thread 0 before start: the helpers leave
 
 	teamMem   [2][]uint64 // per-team scratch of levels 0 and 1
 	threadMem [2][]uint64 // per-thread scratch, one padded piece per thread
@@ -432,6 +433,10 @@ func (pl *teamPlan) runTeams(lo, hi int, body func(m *TeamMember), after func(c 
 // getCrew returns a crew for pl, with scratch of pl's sizes.
 func getCrew(pl *teamPlan, body func(m *TeamMember)) *crew {
 	c, _ := crewPool.Get().(*crew)
+	if c != nil && c.size == pl.size && c.scratch == pl.scratch {
+		c.plan, c.body, c.stop = pl, body, false
+		return c
+	}
 	if c == nil || c.size != pl.size {
 		c = &crew{size: pl.size, members: make([]TeamMember, pl.size)}
 		c.start.n, c.end.n, c.sync.n = int32(pl.size), int32(pl.size), int32(pl.size)
@@ -440,7 +445,7 @@ func getCrew(pl *teamPlan, body func(m *TeamMember)) *crew {
 			c.members[r] = TeamMember{c: c, rank: r}
 		}
 	}
-	c.plan, c.body, c.stop = pl, body, false
+	c.plan, c.body, c.stop, c.scratch = pl, body, false, pl.scratch
 	for l := range 2 {
 		team := scratchWords(pl.scratch[l][0])
 		if len(c.teamMem[l]) < team {
