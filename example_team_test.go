@@ -116,3 +116,11 @@ func ExampleNestedScan() {
 	fmt.Println(out, seen)
 	// Output: [0 1 3 6 10] [30 30 30]
 }
+
+// A policy of 100 teams of the host's size with a 32x32 float64 tile of
+// level-0 scratch per team.
+func ExampleTeams() {
+	p := kokkos.Teams(100, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](32, 32), 0)
+	fmt.Println(p, p.LeagueSize())
+	// Output: TeamPolicy(100, Auto).SetScratchSize(0, 8192, 0) 100
+}
