@@ -82,3 +82,115 @@ func scratchSlice[T any](s *ScratchPad, ext ...int) ([]T, string) {
 	s.used += need
 	return data, fmt.Sprintf("%s %s scratch %d", pl.label, what, s.level)
 }
+
+// ScratchView1 returns an unmanaged rank-1 view of extents (n0) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView1[T any](s *ScratchPad, n0 int, opts ...Option) View1[T] {
+	data, label := scratchSlice[T](s, n0)
+	v, err := WrapView1(data, n0, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView2 returns an unmanaged rank-2 view of extents (n0, n1) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView2[T any](s *ScratchPad, n0, n1 int, opts ...Option) View2[T] {
+	data, label := scratchSlice[T](s, n0, n1)
+	v, err := WrapView2(data, n0, n1, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView3 returns an unmanaged rank-3 view of extents (n0, n1, n2) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView3[T any](s *ScratchPad, n0, n1, n2 int, opts ...Option) View3[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2)
+	v, err := WrapView3(data, n0, n1, n2, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView4 returns an unmanaged rank-4 view of extents (n0, n1, n2, n3) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView4[T any](s *ScratchPad, n0, n1, n2, n3 int, opts ...Option) View4[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3)
+	v, err := WrapView4(data, n0, n1, n2, n3, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView5 returns an unmanaged rank-5 view of extents (n0, n1, n2, n3, n4) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView5[T any](s *ScratchPad, n0, n1, n2, n3, n4 int, opts ...Option) View5[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4)
+	v, err := WrapView5(data, n0, n1, n2, n3, n4, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView6 returns an unmanaged rank-6 view of extents (n0, n1, n2, n3, n4, n5) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView6[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5 int, opts ...Option) View6[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5)
+	v, err := WrapView6(data, n0, n1, n2, n3, n4, n5, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView7 returns an unmanaged rank-7 view of extents (n0, n1, n2, n3, n4, n5, n6) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView7[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) View7[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6)
+	v, err := WrapView7(data, n0, n1, n2, n3, n4, n5, n6, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// ScratchView8 returns an unmanaged rank-8 view of extents (n0, n1, n2, n3, n4, n5, n6, n7) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout. It panics when s has too few bytes left (naming the pattern's
+// label, the extents and the sizes). The view is valid during the team
+// only.
+func ScratchView8[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Option) View8[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6, n7)
+	v, err := WrapView8(data, n0, n1, n2, n3, n4, n5, n6, n7, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
