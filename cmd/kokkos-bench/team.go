@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/gokkos/kokkos"
@@ -90,6 +91,7 @@ func runTeam(cfg config, add func(measure)) error {
 	add(measure{Name: "ParallelForTeam of 1 team, empty body, fenced", Unit: "ns", Value: median(ts), Baseline: median(fs), Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: fenced ParallelFor over 2 indices"})
 	sinkTeam += yd[n/2] + float64(cell[0][0])
+	runtime.KeepAlive(sinkTeam)
 	return nil
 }
 
