@@ -71,17 +71,17 @@ func BenchmarkTeamTranspose(b *testing.B) {
 	dst := kokkos.Must(kokkos.NewView2[float64]("bench.left", n, n, kokkos.LayoutLeft))
 	sd, dd := src.Data(), dst.Data()
 	nt := n / tile
-	p := kokkos.Teams(nt*nt, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](tile, tile), 0)
+	p := kokkos.Teams(nt*nt, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](tile, tile+1), 0)
 	b.Run("Scratch", func(b *testing.B) {
 		b.SetBytes(16 * n * n)
 		for b.Loop() {
 			kokkos.ParallelForTeam("transpose", p, func(m *kokkos.TeamMember) {
 				bi, bj := m.LeagueRank()/nt*tile, m.LeagueRank()%nt*tile
-				v := kokkos.ScratchView2[float64](m.TeamScratch(0), tile, tile)
+				v := kokkos.ScratchView2[float64](m.TeamScratch(0), tile, tile+1) // a padded row: no cache-set conflicts
 				sc := v.Data()
 				kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, tile), func(lo, hi int) {
 					for i := lo; i < hi; i++ {
-						copy(sc[i*tile:i*tile+tile], sd[(bi+i)*n+bj:(bi+i)*n+bj+tile])
+						copy(sc[i*(tile+1):i*(tile+1)+tile], sd[(bi+i)*n+bj:(bi+i)*n+bj+tile])
 					}
 				})
 				m.TeamBarrier()
@@ -89,7 +89,7 @@ func BenchmarkTeamTranspose(b *testing.B) {
 					for j := lo; j < hi; j++ {
 						col := dd[(bj+j)*n+bi : (bj+j)*n+bi+tile]
 						for i := range col {
-							col[i] = sc[i*tile+j]
+							col[i] = sc[i*(tile+1)+j]
 						}
 					}
 				})

@@ -60,6 +60,15 @@ func runTeam(cfg config, add func(measure)) error {
 	l := kokkos.Must(kokkos.NewView2[float64]("team.left", n, n, kokkos.LayoutLeft))
 	gb := func(sec float64) float64 { return 16 * float64(n) * float64(n) / sec / 1e9 }
 	kt, bt = timeAlternating(cfg.reps, func() { teamTranspose(l, a) }, func() { must(kokkos.DeepCopy(l, a)) })
+	must(kokkos.Fill(l, -1))
+	teamTranspose(l, a)
+	for i := range n {
+		for j := range n {
+			if l.At(i, j) != a.At(i, j) {
+				return fmt.Errorf("team transpose: (%d, %d) = %v, want %v", i, j, l.At(i, j), a.At(i, j))
+			}
+		}
+	}
 	add(measure{Name: fmt.Sprintf("transpose through team scratch (%d² tiles), %dx%d", teamTile, n, n), Unit: "GB/s",
 		Value: gb(kt), Baseline: gb(bt), Goal: 0.8, GoalOp: ">=", Note: "baseline: DeepCopy LayoutLeft ← LayoutRight"})
 
@@ -102,16 +111,16 @@ func teamTranspose(dst, src kokkos.View2[float64]) {
 	n0, n1 := src.Extent(0), src.Extent(1)
 	t0, t1 := (n0+teamTile-1)/teamTile, (n1+teamTile-1)/teamTile
 	sd, dd := src.Data(), dst.Data()
-	p := kokkos.Teams(t0*t1, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](teamTile, teamTile), 0)
+	p := kokkos.Teams(t0*t1, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](teamTile, teamTile+1), 0)
 	kokkos.ParallelForTeam("team.transpose", p, func(m *kokkos.TeamMember) {
 		bi, bj := m.LeagueRank()/t1*teamTile, m.LeagueRank()%t1*teamTile
 		ei, ej := min(bi+teamTile, n0), min(bj+teamTile, n1)
 		w := ej - bj
-		tile := kokkos.ScratchView2[float64](m.TeamScratch(0), teamTile, teamTile)
+		tile := kokkos.ScratchView2[float64](m.TeamScratch(0), teamTile, teamTile+1) // padded rows: no cache-set conflicts
 		sc := tile.Data()
 		kokkos.NestedForChunks(kokkos.TeamThreadRange(m, bi, ei), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				copy(sc[(i-bi)*teamTile:(i-bi)*teamTile+w], sd[i*n1+bj:i*n1+ej])
+				copy(sc[(i-bi)*(teamTile+1):(i-bi)*(teamTile+1)+w], sd[i*n1+bj:i*n1+ej])
 			}
 		})
 		m.TeamBarrier()
@@ -119,7 +128,7 @@ func teamTranspose(dst, src kokkos.View2[float64]) {
 			for j := lo; j < hi; j++ {
 				col := dd[j*n0+bi : j*n0+ei]
 				for i := range col {
-					col[i] = sc[i*teamTile+j-bj]
+					col[i] = sc[i*(teamTile+1)+j-bj]
 				}
 			}
 		})
