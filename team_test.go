@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -616,5 +617,40 @@ func TestTeamPolicyChecks(t *testing.T) {
 	}
 	if s := p.String(); s != "TeamPolicy(4, Auto).WithVectorLength(8).SetScratchSize(1, 10, 20)" {
 		t.Errorf("String: %q", s)
+	}
+}
+
+// TestTeamGoexit: runtime.Goexit in a team thread, while the others wait at
+// a barrier, is reported as a panic and leaves no team waiting.
+func TestTeamGoexit(t *testing.T) {
+	th := NewThreads(2)
+	defer th.Close()
+	for _, size := range []int{1, 3} {
+		for _, culprit := range []int{0, size - 1} {
+			done := make(chan any)
+			go func() {
+				defer func() { done <- recover() }()
+				ParallelForTeam("exit", Teams(6, size).On(th), func(m *TeamMember) {
+					if m.LeagueRank() == 2 && m.TeamRank() == culprit {
+						runtime.Goexit()
+					}
+					m.TeamBarrier()
+				})
+			}()
+			r := <-done
+			if culprit == 0 {
+				// Goexit on the goroutine that started the pattern ends it,
+				// as for other patterns; on a pool worker it is a panic.
+				continue
+			}
+			var pe *PanicError
+			if err, _ := r.(error); !errors.As(err, &pe) || pe.Label != "exit" {
+				t.Fatalf("team size %d culprit %d: got %v, want a *PanicError", size, culprit, r)
+			}
+		}
+		// The pool keeps working.
+		if got := ParallelReduceTeam("after", Teams(5, size).On(th), Sum[int](), func(m *TeamMember, acc *int) { *acc++ }); got != 5*size {
+			t.Fatalf("after Goexit: %d, want %d", got, 5*size)
+		}
 	}
 }
