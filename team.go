@@ -374,7 +374,7 @@ type crew struct {
 	body    func(m *TeamMember)
 	scratch [2][2]int // the scratch sizes the pads were made for
 	league  int       // the team being run, written by thread 0 before start
-	stop    bool      // set by thread 0 before start: the helpers leave
+	stop    bool      // set by thread 0 before start: the other threads leave
 
 	teamMem   [2][]uint64 // per-team scratch of levels 0 and 1
 	threadMem [2][]uint64 // per-thread scratch, one padded piece per thread
@@ -401,7 +401,7 @@ func (pl *teamPlan) runTeams(lo, hi int, body func(m *TeamMember), after func(c 
 	c := getCrew(pl, body)
 	if c.size > 1 {
 		for r := 1; r < c.size; r++ {
-			go c.helper(&c.members[r])
+			go c.thread(&c.members[r])
 		}
 	}
 	for t := lo; t < hi; t++ {
@@ -414,7 +414,7 @@ func (pl *teamPlan) runTeams(lo, hi int, body func(m *TeamMember), after func(c 
 			c.end.wait()
 		}
 		if p := c.panicked.Load(); p != nil {
-			c.start.breakAll() // the helpers leave; the crew is dropped
+			c.start.breakAll() // the other threads leave; the crew is dropped
 			panic(p)
 		}
 		if after != nil {
@@ -465,8 +465,8 @@ func getCrew(pl *teamPlan, body func(m *TeamMember)) *crew {
 	return c
 }
 
-// helper runs thread m.rank of the crew's teams until thread 0 stops it.
-func (c *crew) helper(m *TeamMember) {
+// thread runs thread m.rank of the crew's teams until thread 0 stops it.
+func (c *crew) thread(m *TeamMember) {
 	for {
 		if !c.start.wait() {
 			return
@@ -511,7 +511,7 @@ func (c *crew) runThread(m *TeamMember) (ok bool) {
 		ok = r != nil
 		if r == nil && c.size > 1 {
 			// runtime.Goexit goes on ending this goroutine: leave the team
-			// as the end of the team, and, on thread 0, let the helpers go.
+			// as the end of the team, and, on thread 0, let the other threads go.
 			c.end.wait()
 			if m.rank == 0 {
 				c.start.breakAll()
