@@ -90,10 +90,20 @@ type Panic struct {
 }
 
 // recovered records a panic value r; it is called by the deferred function
-// that recovered it, while the panicking stack is still there.
+// that recovered it, while the panicking stack is still there. A *Panic
+// value, one recorded on another goroutine (by Recovered) and panicked
+// again, is kept as it is.
 func recovered(r any) *Panic {
+	if p, ok := r.(*Panic); ok {
+		return p
+	}
 	return &Panic{Value: r, Stack: debug.Stack(), Where: PanicSite()}
 }
+
+// Recovered records a panic value r recovered on a goroutine of the
+// caller's own, where it happened; panicking with the result in a region
+// reports it as that panic.
+func Recovered(r any) *Panic { return recovered(r) }
 
 // NewPool starts a pool of n participants: the caller of a region and n-1
 // worker goroutines. The workers hold the pool; Close stops them.
