@@ -170,7 +170,9 @@ func TestLocReducerJoins(t *testing.T) {
 	if id := MinMaxFirstLastLoc[uint8, int8]().Identity(); id != (MinMaxValLoc[uint8, int8]{255, 0, 127, -128}) {
 		t.Errorf("MinMaxFirstLastLoc identity %v", id)
 	}
-	same := func(a, b VL) bool { return a.Loc == b.Loc && (a.Val == b.Val || math.IsNaN(a.Val) && math.IsNaN(b.Val)) }
+	same := func(a, b VL) bool {
+		return a.Loc == b.Loc && (a.Val == b.Val || math.IsNaN(a.Val) && math.IsNaN(b.Val))
+	}
 	for _, c := range []struct {
 		name      string
 		r         Reducer[VL]
