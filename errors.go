@@ -47,6 +47,10 @@ var (
 	// was made from work running on that same instance, where waiting could
 	// never end.
 	ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
+	// ErrPartition: PartitionSpace cannot split the execution space by the
+	// weights given (none, a weight that is not a positive finite number,
+	// or more instances than the space has workers).
+	ErrPartition = errors.New("kokkos: invalid partition")
 )
 
 // errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,
