@@ -264,3 +264,30 @@ func testFloatConcurrent[T Float](t *testing.T) {
 		t.Errorf("%T: %v, want %v", e[0], e, want)
 	}
 }
+
+// TestRefOpsConcurrent updates four neighbouring 1-byte elements of an
+// Atomic view, one word, through Ref's new methods from many goroutines at
+// once: the counts of Inc and Dec, the bits of Nand and the product of Mul
+// must be exact.
+func TestRefOpsConcurrent(t *testing.T) {
+	v := Must(NewView1[uint8]("bytes", 4, WithTraits(Atomic)))
+	v.Ref(2).Store(0xff)
+	v.Ref(3).Store(1)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				v.Ref(0).Inc()
+				v.Ref(1).Dec()
+				v.Ref(2).Nand(0xff) // flips every bit: 200 flips leave 0xff
+				if i == 0 {
+					v.Ref(3).Mul(2)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := [4]uint8{v.Ref(0).Load(), v.Ref(1).Load(), v.Ref(2).Load(), v.Ref(3).Load()}; got != [4]uint8{200, 56, 0xff, 0} {
+		t.Errorf("%v, want [200 56 255 0]", got)
+	}
+}
