@@ -203,3 +203,40 @@ func TestPartitionSpaceSerial(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPartitionSizes checks, for any participants and weights, that
+// partitionSizes either refuses with ErrPartition exactly when the weights
+// are bad, or returns shares of at least one that sum to n.
+func FuzzPartitionSizes(f *testing.F) {
+	f.Add(4, 1.0, 1.0, 0.0)
+	f.Add(7, 1.0, 2.0, 3.0)
+	f.Add(2, 1e-300, 1e300, 1.0)
+	f.Fuzz(func(t *testing.T, n int, w0, w1, w2 float64) {
+		n = n%200 + 1
+		if n <= 0 {
+			n += 200
+		}
+		weights := []float64{w0, w1}
+		if w2 != 0 {
+			weights = append(weights, w2)
+		}
+		bad := len(weights) > n
+		for _, w := range weights {
+			bad = bad || !(w > 0) || math.IsInf(w, 1)
+		}
+		got, err := partitionSizes(n, weights)
+		if bad != (err != nil) || err != nil && !errors.Is(err, ErrPartition) {
+			t.Fatalf("partitionSizes(%d, %v): %v, %v", n, weights, got, err)
+		}
+		sum := 0
+		for _, s := range got {
+			if s < 1 {
+				t.Fatalf("partitionSizes(%d, %v) = %v", n, weights, got)
+			}
+			sum += s
+		}
+		if err == nil && sum != n {
+			t.Fatalf("partitionSizes(%d, %v) = %v sums to %d", n, weights, got, sum)
+		}
+	})
+}
