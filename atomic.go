@@ -29,6 +29,23 @@ type Number interface {
 // Floating-point operations run as a compare-and-swap loop on the bits;
 // CompareExchange compares bit patterns (so -0 != +0 and a NaN equals
 // itself). 64-bit values must be 8-byte aligned, as sync/atomic requires.
+//
+// Each update op comes in Kokkos's three forms: AtomicOp (atomic_op)
+// returns nothing, AtomicFetchOp (atomic_fetch_op) returns the value *p
+// held before, and AtomicOpFetch (atomic_op_fetch) the value it holds
+// after. The ops are Add, Sub, Mul, Div, Min, Max and Inc, Dec (all
+// numbers) and Mod, And, Or, Xor, Nand, Lshift, Rshift (integers).
+// Integers wrap around on overflow as Go's operators do; integer Div and
+// Mod by zero panic, as Go's / and % do, before *p is touched; a
+// floating-point division by zero gives an infinity or NaN. Min and Max
+// keep *p only when it is less (greater) than v and otherwise store v, as
+// Kokkos does: a NaN v replaces *p, and a NaN in *p is replaced by v.
+
+// AtomicLoad returns *p, read atomically (atomic_load).
+func AtomicLoad[T Number](p *T) T { return atomicLoad(p) }
+
+// AtomicStore stores v in *p atomically (atomic_store).
+func AtomicStore[T Number](p *T, v T) { atomicStore(p, v) }
 
 // AtomicAdd adds v to *p.
 func AtomicAdd[T Number](p *T, v T) { AtomicFetchAdd(p, v) }
@@ -43,45 +60,116 @@ func AtomicFetchAdd[T Number](p *T, v T) T {
 			return T(atomic.AddUint32((*uint32)(unsafe.Pointer(p)), uint32(v)) - uint32(v))
 		}
 	}
-	for {
-		old := atomicLoad(p)
-		if atomicCAS(p, old, old+v) {
-			return old
-		}
-	}
+	return fetchOp(p, v, opAdd[T])
 }
 
+// AtomicAddFetch adds v to *p and returns the new value.
+func AtomicAddFetch[T Number](p *T, v T) T { return AtomicFetchAdd(p, v) + v }
+
 // AtomicSub subtracts v from *p.
-func AtomicSub[T Number](p *T, v T) { AtomicFetchAdd(p, -v) }
+func AtomicSub[T Number](p *T, v T) { AtomicFetchSub(p, v) }
 
 // AtomicFetchSub subtracts v from *p and returns the old value.
-func AtomicFetchSub[T Number](p *T, v T) T { return AtomicFetchAdd(p, -v) }
+func AtomicFetchSub[T Number](p *T, v T) T {
+	if isFloat[T]() {
+		return fetchOp(p, v, opSub[T])
+	}
+	return AtomicFetchAdd(p, -v)
+}
+
+// AtomicSubFetch subtracts v from *p and returns the new value.
+func AtomicSubFetch[T Number](p *T, v T) T { return AtomicFetchSub(p, v) - v }
+
+// AtomicInc adds 1 to *p.
+func AtomicInc[T Number](p *T) { AtomicFetchAdd(p, 1) }
+
+// AtomicFetchInc adds 1 to *p and returns the old value.
+func AtomicFetchInc[T Number](p *T) T { return AtomicFetchAdd(p, 1) }
+
+// AtomicIncFetch adds 1 to *p and returns the new value.
+func AtomicIncFetch[T Number](p *T) T { return AtomicFetchAdd(p, 1) + 1 }
+
+// AtomicDec subtracts 1 from *p.
+func AtomicDec[T Number](p *T) { AtomicFetchSub(p, 1) }
+
+// AtomicFetchDec subtracts 1 from *p and returns the old value.
+func AtomicFetchDec[T Number](p *T) T { return AtomicFetchSub(p, 1) }
+
+// AtomicDecFetch subtracts 1 from *p and returns the new value.
+func AtomicDecFetch[T Number](p *T) T { return AtomicFetchSub(p, 1) - 1 }
+
+// AtomicMul multiplies *p by v.
+func AtomicMul[T Number](p *T, v T) { fetchOp(p, v, opMul[T]) }
+
+// AtomicFetchMul multiplies *p by v and returns the old value.
+func AtomicFetchMul[T Number](p *T, v T) T { return fetchOp(p, v, opMul[T]) }
+
+// AtomicMulFetch multiplies *p by v and returns the new value.
+func AtomicMulFetch[T Number](p *T, v T) T { return fetchOp(p, v, opMul[T]) * v }
+
+// AtomicDiv divides *p by v; an integer v of 0 panics.
+func AtomicDiv[T Number](p *T, v T) { AtomicFetchDiv(p, v) }
+
+// AtomicFetchDiv divides *p by v and returns the old value; an integer v
+// of 0 panics.
+func AtomicFetchDiv[T Number](p *T, v T) T {
+	checkDivisor("AtomicFetchDiv", v)
+	return fetchOp(p, v, opDiv[T])
+}
+
+// AtomicDivFetch divides *p by v and returns the new value; an integer v
+// of 0 panics.
+func AtomicDivFetch[T Number](p *T, v T) T { return AtomicFetchDiv(p, v) / v }
+
+// AtomicMod sets *p to *p % v; a v of 0 panics.
+func AtomicMod[T Integer](p *T, v T) { AtomicFetchMod(p, v) }
+
+// AtomicFetchMod sets *p to *p % v and returns the old value; a v of 0
+// panics.
+func AtomicFetchMod[T Integer](p *T, v T) T {
+	checkDivisor("AtomicFetchMod", v)
+	return fetchOp(p, v, opMod[T])
+}
+
+// AtomicModFetch sets *p to *p % v and returns the new value; a v of 0
+// panics.
+func AtomicModFetch[T Integer](p *T, v T) T { return AtomicFetchMod(p, v) % v }
 
 // AtomicMin sets *p to min(*p, v).
 func AtomicMin[T Number](p *T, v T) { AtomicFetchMin(p, v) }
 
-// AtomicFetchMin sets *p to min(*p, v) and returns the old value.
+// AtomicFetchMin sets *p to min(*p, v) and returns the old value: *p stays
+// when it is less than v, and v is stored otherwise (also when either is
+// a NaN).
 func AtomicFetchMin[T Number](p *T, v T) T {
 	for {
 		old := atomicLoad(p)
-		if !(v < old) || atomicCAS(p, old, v) {
+		if old < v || atomicCAS(p, old, v) {
 			return old
 		}
 	}
 }
+
+// AtomicMinFetch sets *p to min(*p, v) and returns the new value.
+func AtomicMinFetch[T Number](p *T, v T) T { return opMin(AtomicFetchMin(p, v), v) }
 
 // AtomicMax sets *p to max(*p, v).
 func AtomicMax[T Number](p *T, v T) { AtomicFetchMax(p, v) }
 
-// AtomicFetchMax sets *p to max(*p, v) and returns the old value.
+// AtomicFetchMax sets *p to max(*p, v) and returns the old value: *p stays
+// when it is greater than v, and v is stored otherwise (also when either
+// is a NaN).
 func AtomicFetchMax[T Number](p *T, v T) T {
 	for {
 		old := atomicLoad(p)
-		if !(v > old) || atomicCAS(p, old, v) {
+		if old > v || atomicCAS(p, old, v) {
 			return old
 		}
 	}
 }
+
+// AtomicMaxFetch sets *p to max(*p, v) and returns the new value.
+func AtomicMaxFetch[T Number](p *T, v T) T { return opMax(AtomicFetchMax(p, v), v) }
 
 // AtomicAnd sets *p to *p & v.
 func AtomicAnd[T Integer](p *T, v T) { AtomicFetchAnd(p, v) }
@@ -94,13 +182,11 @@ func AtomicFetchAnd[T Integer](p *T, v T) T {
 	case 4:
 		return T(atomic.AndUint32((*uint32)(unsafe.Pointer(p)), uint32(v)))
 	}
-	for {
-		old := atomicLoad(p)
-		if atomicCAS(p, old, old&v) {
-			return old
-		}
-	}
+	return fetchOp(p, v, opAnd[T])
 }
+
+// AtomicAndFetch sets *p to *p & v and returns the new value.
+func AtomicAndFetch[T Integer](p *T, v T) T { return AtomicFetchAnd(p, v) & v }
 
 // AtomicOr sets *p to *p | v.
 func AtomicOr[T Integer](p *T, v T) { AtomicFetchOr(p, v) }
@@ -113,26 +199,52 @@ func AtomicFetchOr[T Integer](p *T, v T) T {
 	case 4:
 		return T(atomic.OrUint32((*uint32)(unsafe.Pointer(p)), uint32(v)))
 	}
-	for {
-		old := atomicLoad(p)
-		if atomicCAS(p, old, old|v) {
-			return old
-		}
-	}
+	return fetchOp(p, v, opOr[T])
 }
+
+// AtomicOrFetch sets *p to *p | v and returns the new value.
+func AtomicOrFetch[T Integer](p *T, v T) T { return AtomicFetchOr(p, v) | v }
 
 // AtomicXor sets *p to *p ^ v.
-func AtomicXor[T Integer](p *T, v T) { AtomicFetchXor(p, v) }
+func AtomicXor[T Integer](p *T, v T) { fetchOp(p, v, opXor[T]) }
 
 // AtomicFetchXor sets *p to *p ^ v and returns the old value.
-func AtomicFetchXor[T Integer](p *T, v T) T {
-	for {
-		old := atomicLoad(p)
-		if atomicCAS(p, old, old^v) {
-			return old
-		}
-	}
+func AtomicFetchXor[T Integer](p *T, v T) T { return fetchOp(p, v, opXor[T]) }
+
+// AtomicXorFetch sets *p to *p ^ v and returns the new value.
+func AtomicXorFetch[T Integer](p *T, v T) T { return fetchOp(p, v, opXor[T]) ^ v }
+
+// AtomicNand sets *p to ^(*p & v).
+func AtomicNand[T Integer](p *T, v T) { fetchOp(p, v, opNand[T]) }
+
+// AtomicFetchNand sets *p to ^(*p & v) and returns the old value.
+func AtomicFetchNand[T Integer](p *T, v T) T { return fetchOp(p, v, opNand[T]) }
+
+// AtomicNandFetch sets *p to ^(*p & v) and returns the new value.
+func AtomicNandFetch[T Integer](p *T, v T) T { return opNand(fetchOp(p, v, opNand[T]), v) }
+
+// AtomicLshift shifts *p left by n bits (0 from n >= the width of T).
+func AtomicLshift[T Integer](p *T, n uint) { AtomicFetchLshift(p, n) }
+
+// AtomicFetchLshift shifts *p left by n bits and returns the old value.
+func AtomicFetchLshift[T Integer](p *T, n uint) T {
+	return update(p, func(o T) T { return o << n })
 }
+
+// AtomicLshiftFetch shifts *p left by n bits and returns the new value.
+func AtomicLshiftFetch[T Integer](p *T, n uint) T { return AtomicFetchLshift(p, n) << n }
+
+// AtomicRshift shifts *p right by n bits, arithmetically for signed T
+// (0 or -1 from n >= the width of T).
+func AtomicRshift[T Integer](p *T, n uint) { AtomicFetchRshift(p, n) }
+
+// AtomicFetchRshift shifts *p right by n bits and returns the old value.
+func AtomicFetchRshift[T Integer](p *T, n uint) T {
+	return update(p, func(o T) T { return o >> n })
+}
+
+// AtomicRshiftFetch shifts *p right by n bits and returns the new value.
+func AtomicRshiftFetch[T Integer](p *T, n uint) T { return AtomicFetchRshift(p, n) >> n }
 
 // AtomicExchange stores v in *p and returns the old value.
 func AtomicExchange[T Number](p *T, v T) T {
@@ -142,12 +254,7 @@ func AtomicExchange[T Number](p *T, v T) T {
 	case 4:
 		return fromBits[T](uint64(atomic.SwapUint32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(v)))))
 	}
-	for {
-		old := atomicLoad(p)
-		if atomicCAS(p, old, v) {
-			return old
-		}
-	}
+	return fetchOp(p, v, opSecond[T])
 }
 
 // AtomicCompareExchange stores desired in *p if *p holds expected, and
@@ -162,6 +269,48 @@ func AtomicCompareExchange[T Number](p *T, expected, desired T) T {
 		if atomicCAS(p, old, desired) {
 			return old
 		}
+	}
+}
+
+// The binary operations of the updates: each returns the new value of an
+// element that holds o, updated with v.
+
+func opAdd[T Number](o, v T) T    { return o + v }
+func opSub[T Number](o, v T) T    { return o - v }
+func opMul[T Number](o, v T) T    { return o * v }
+func opDiv[T Number](o, v T) T    { return o / v }
+func opMod[T Integer](o, v T) T   { return o % v }
+func opXor[T Integer](o, v T) T   { return o ^ v }
+func opAnd[T Integer](o, v T) T   { return o & v }
+func opOr[T Integer](o, v T) T    { return o | v }
+func opNand[T Integer](o, v T) T  { return ^(o & v) }
+func opSecond[T Number](_, v T) T { return v }
+
+func opMin[T Number](o, v T) T {
+	if o < v {
+		return o
+	}
+	return v
+}
+
+func opMax[T Number](o, v T) T {
+	if o > v {
+		return o
+	}
+	return v
+}
+
+// fetchOp replaces *p, holding o, by op(o, v) atomically, by a
+// compare-and-swap loop, and returns o.
+func fetchOp[T Number](p *T, v T, op func(o, v T) T) T {
+	return update(p, func(o T) T { return op(o, v) })
+}
+
+// checkDivisor panics when v, the divisor of op, is an integer 0, before
+// the element is touched.
+func checkDivisor[T Number](op string, v T) {
+	if !isFloat[T]() && v == 0 {
+		panic("kokkos: " + op + " by an integer zero")
 	}
 }
 

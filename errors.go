@@ -51,6 +51,10 @@ var (
 	// a layout or traits for a mirror, whose properties follow from its
 	// source).
 	ErrOption = errors.New("kokkos: option not allowed")
+	// ErrPartition: PartitionSpace cannot split the execution space by the
+	// weights given (none, a weight that is not a positive finite number,
+	// or more instances than the space has workers).
+	ErrPartition = errors.New("kokkos: invalid partition")
 )
 
 // errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,

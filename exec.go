@@ -202,6 +202,7 @@ type Threads struct {
 	q         *sched.Queue // nil for the synchronous instance
 	root      *Threads     // an asynchronous instance's synchronous instance
 	isDefault bool         // the default pool's, which cannot be closed
+	ownsPool  bool         // a PartitionSpace instance, whose Close closes its pool
 }
 
 // NewThreads starts a pool of n participants (the caller and n-1 worker
@@ -317,7 +318,9 @@ func (t *Threads) launch(d dispatch, wait bool) {
 
 // Close on an asynchronous instance fences it (see Fence) and ends the
 // goroutine that runs its work; work given to it later starts a new one
-// (an unreachable instance ends it too).
+// (an unreachable instance ends it too). On an instance of PartitionSpace,
+// which has a pool of its own, Close also stops that pool's workers, as
+// Close of a synchronous instance does below.
 //
 // On a pool's synchronous instance, Close waits for the work submitted to
 // the pool's asynchronous instances (their errors stay for their fences),
@@ -328,8 +331,12 @@ func (t *Threads) launch(d dispatch, wait bool) {
 func (t *Threads) Close() error {
 	if t.q != nil {
 		err := t.q.Fence("Threads.Close")
-		if !errors.Is(err, ErrWouldDeadlock) {
-			t.q.Stop()
+		if errors.Is(err, ErrWouldDeadlock) {
+			return err
+		}
+		t.q.Stop()
+		if t.ownsPool {
+			return errors.Join(err, t.root.Close())
 		}
 		return err
 	}

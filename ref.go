@@ -35,9 +35,11 @@ import (
 //
 // Load, Store and Update take any such type. T is not constrained to
 // numbers, so the arithmetic methods check the type when called and panic
-// for a type they do not fit: Add and Sub need an integer, floating-point or
-// complex64 type; Min and Max an integer or floating-point one; And, Or and
-// Xor an integer one.
+// for a type they do not fit: Add, Sub, Mul, Div, Inc and Dec need an
+// integer, floating-point or complex64 type; Min and Max an integer or
+// floating-point one; Mod, And, Or, Xor, Nand, Lshift and Rshift an integer
+// one. They compute as the AtomicFetch functions of the same name do
+// (integer division and Mod by zero panic).
 //
 // The update methods return the value the element held before the update,
 // as Kokkos's atomic_fetch_add and its siblings. Floating-point values are
@@ -129,7 +131,9 @@ func (r Ref[T]) Sub(x T) (old T) {
 }
 
 // Min sets the element to the smaller of its value and x, and returns the
-// value it held before. A NaN x leaves the element as it is.
+// value it held before: the element stays when it is less than x, and x is
+// stored otherwise, as AtomicFetchMin does (so a NaN x replaces the element,
+// and x replaces a NaN element).
 func (r Ref[T]) Min(x T) (old T) {
 	switch r.kind("Min", true) {
 	case kindInt:
@@ -143,7 +147,8 @@ func (r Ref[T]) Min(x T) (old T) {
 }
 
 // Max sets the element to the larger of its value and x, and returns the
-// value it held before. A NaN x leaves the element as it is.
+// value it held before: the element stays when it is greater than x, and x
+// is stored otherwise, as AtomicFetchMax does.
 func (r Ref[T]) Max(x T) (old T) {
 	switch r.kind("Max", true) {
 	case kindInt:
@@ -183,6 +188,114 @@ func (r Ref[T]) Xor(x T) (old T) {
 	panic(r.typeMessage("Xor", "an integer"))
 }
 
+// Inc adds 1 to the element and returns the value it held before.
+func (r Ref[T]) Inc() (old T) { return r.Add(r.one("Inc")) }
+
+// Dec subtracts 1 from the element and returns the value it held before.
+func (r Ref[T]) Dec() (old T) { return r.Sub(r.one("Dec")) }
+
+// Mul multiplies the element by x and returns the value it held before.
+func (r Ref[T]) Mul(x T) (old T) {
+	switch r.kind("Mul", true) {
+	case kindInt, kindUint:
+		return byUint(r.p, x, AtomicFetchMul[uint8], AtomicFetchMul[uint16], AtomicFetchMul[uint32], AtomicFetchMul[uint64])
+	case kindFloat:
+		return byFloat(r.p, x, AtomicFetchMul[float32], AtomicFetchMul[float64])
+	case kindComplex:
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) * bitcast[complex64](x)) })
+	}
+	panic(r.typeMessage("Mul", "an integer, floating-point or complex64"))
+}
+
+// Div divides the element by x and returns the value it held before. An
+// integer x of 0 panics.
+func (r Ref[T]) Div(x T) (old T) {
+	switch r.kind("Div", true) {
+	case kindInt:
+		return byInt(r.p, x, AtomicFetchDiv[int8], AtomicFetchDiv[int16], AtomicFetchDiv[int32], AtomicFetchDiv[int64])
+	case kindUint:
+		return byUint(r.p, x, AtomicFetchDiv[uint8], AtomicFetchDiv[uint16], AtomicFetchDiv[uint32], AtomicFetchDiv[uint64])
+	case kindFloat:
+		return byFloat(r.p, x, AtomicFetchDiv[float32], AtomicFetchDiv[float64])
+	case kindComplex:
+		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) / bitcast[complex64](x)) })
+	}
+	panic(r.typeMessage("Div", "an integer, floating-point or complex64"))
+}
+
+// Mod sets the element to its value % x and returns the value it held
+// before. An x of 0 panics.
+func (r Ref[T]) Mod(x T) (old T) {
+	switch r.kind("Mod", true) {
+	case kindInt:
+		return byInt(r.p, x, AtomicFetchMod[int8], AtomicFetchMod[int16], AtomicFetchMod[int32], AtomicFetchMod[int64])
+	case kindUint:
+		return byUint(r.p, x, AtomicFetchMod[uint8], AtomicFetchMod[uint16], AtomicFetchMod[uint32], AtomicFetchMod[uint64])
+	}
+	panic(r.typeMessage("Mod", "an integer"))
+}
+
+// Nand sets the element to ^(its value & x) and returns the value it held
+// before.
+func (r Ref[T]) Nand(x T) (old T) {
+	if k := r.kind("Nand", true); k == kindInt || k == kindUint {
+		return byUint(r.p, x, AtomicFetchNand[uint8], AtomicFetchNand[uint16], AtomicFetchNand[uint32], AtomicFetchNand[uint64])
+	}
+	panic(r.typeMessage("Nand", "an integer"))
+}
+
+// Lshift shifts the element left by n bits and returns the value it held
+// before.
+func (r Ref[T]) Lshift(n uint) (old T) {
+	if k := r.kind("Lshift", true); k == kindInt || k == kindUint {
+		return byUint(r.p, shiftCount[T](n), shiftBy(AtomicFetchLshift[uint8]), shiftBy(AtomicFetchLshift[uint16]),
+			shiftBy(AtomicFetchLshift[uint32]), shiftBy(AtomicFetchLshift[uint64]))
+	}
+	panic(r.typeMessage("Lshift", "an integer"))
+}
+
+// Rshift shifts the element right by n bits, arithmetically for a signed
+// type, and returns the value it held before.
+func (r Ref[T]) Rshift(n uint) (old T) {
+	switch r.kind("Rshift", true) {
+	case kindInt:
+		return byInt(r.p, shiftCount[T](n), shiftBy(AtomicFetchRshift[int8]), shiftBy(AtomicFetchRshift[int16]),
+			shiftBy(AtomicFetchRshift[int32]), shiftBy(AtomicFetchRshift[int64]))
+	case kindUint:
+		return byUint(r.p, shiftCount[T](n), shiftBy(AtomicFetchRshift[uint8]), shiftBy(AtomicFetchRshift[uint16]),
+			shiftBy(AtomicFetchRshift[uint32]), shiftBy(AtomicFetchRshift[uint64]))
+	}
+	panic(r.typeMessage("Rshift", "an integer"))
+}
+
+// shiftCount carries the shift count n to byUint and byInt as a T: counts
+// of 64 and more shift every bit out, so they are clipped to 64, which
+// every integer type holds.
+func shiftCount[T any](n uint) T { return fromBits[T](uint64(min(n, 64))) }
+
+// shiftBy adapts a shift to the signature byUint and byInt take, with the
+// count passed as the element type (see shiftCount).
+func shiftBy[U Integer](f func(*U, uint) U) func(*U, U) U {
+	return func(p *U, n U) U { return f(p, uint(n)) }
+}
+
+// one returns 1 as a T for Inc and Dec, or panics naming op when T is not
+// a number.
+func (r Ref[T]) one(op string) T {
+	switch r.kind(op, true) {
+	case kindInt, kindUint:
+		return fromBits[T](1)
+	case kindFloat:
+		if unsafe.Sizeof(*r.p) == 8 {
+			return bitcast[T](float64(1))
+		}
+		return fromBits[T](uint64(math.Float32bits(1)))
+	case kindComplex:
+		return bitcast[T](complex64(1))
+	}
+	panic(r.typeMessage(op, "an integer, floating-point or complex64"))
+}
+
 // elemKind says what the Ref methods can do with an element type. A view
 // records its element type's kind in its flags (see flagKindShift), so
 // that a Ref's methods need not look at the type each time.
@@ -194,8 +307,8 @@ const (
 	kindBits                    // Load, Store and Update: bool, arrays and structs
 	kindInt                     // all methods, signed
 	kindUint                    // all methods, unsigned
-	kindFloat                   // all but And, Or and Xor
-	kindComplex                 // complex64: Load, Store, Update, Add and Sub
+	kindFloat                   // all but the integer ones (Mod and the bit operations)
+	kindComplex                 // complex64: Load, Store, Update, Add, Sub, Mul, Div, Inc and Dec
 )
 
 // elemKindOf returns the elemKind of T, through reflect; it walks the

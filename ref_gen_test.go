@@ -10,7 +10,7 @@ import (
 	"github.com/gokkos/kokkos/internal/testutil"
 )
 
-// TestDynRankViewRef0 stores, updates and loads random values at every
+// TestDynRankViewRef0 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-0 DynRankView through Ref0 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At0,
 // Set0 and Ptr0 of the Atomic one panic, naming the view and Ref.
@@ -31,7 +31,12 @@ func TestDynRankViewRef0(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 0 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref0().Nand(y); old != x^y {
+				t.Fatalf("rank 0 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -60,7 +65,7 @@ func TestDynRankViewRef0(t *testing.T) {
 	}
 }
 
-// TestOffsetView1Ref stores, updates and loads random values at every
+// TestOffsetView1Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView1 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -87,7 +92,10 @@ func TestOffsetView1Ref(t *testing.T) {
 			if old := o.Ref(beg[0] + idx[0]).Sub(y); old != x {
 				t.Fatalf("rank 1 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0] + idx[0]).Mul(2); old != x-y {
+				t.Fatalf("rank 1 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -116,7 +124,7 @@ func TestOffsetView1Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef1 stores, updates and loads random values at every
+// TestDynRankViewRef1 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-1 DynRankView through Ref1 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At1,
 // Set1 and Ptr1 of the Atomic one panic, naming the view and Ref.
@@ -137,7 +145,12 @@ func TestDynRankViewRef1(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 1 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref1(idx[0]).Nand(y); old != x^y {
+				t.Fatalf("rank 1 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -166,7 +179,7 @@ func TestDynRankViewRef1(t *testing.T) {
 	}
 }
 
-// TestOffsetView2Ref stores, updates and loads random values at every
+// TestOffsetView2Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView2 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -193,7 +206,10 @@ func TestOffsetView2Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1]).Sub(y); old != x {
 				t.Fatalf("rank 2 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1]).Mul(2); old != x-y {
+				t.Fatalf("rank 2 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -222,7 +238,7 @@ func TestOffsetView2Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef2 stores, updates and loads random values at every
+// TestDynRankViewRef2 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-2 DynRankView through Ref2 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At2,
 // Set2 and Ptr2 of the Atomic one panic, naming the view and Ref.
@@ -243,7 +259,12 @@ func TestDynRankViewRef2(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 2 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref2(idx[0], idx[1]).Nand(y); old != x^y {
+				t.Fatalf("rank 2 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -272,7 +293,7 @@ func TestDynRankViewRef2(t *testing.T) {
 	}
 }
 
-// TestOffsetView3Ref stores, updates and loads random values at every
+// TestOffsetView3Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView3 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -299,7 +320,10 @@ func TestOffsetView3Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2]).Sub(y); old != x {
 				t.Fatalf("rank 3 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2]).Mul(2); old != x-y {
+				t.Fatalf("rank 3 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -328,7 +352,7 @@ func TestOffsetView3Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef3 stores, updates and loads random values at every
+// TestDynRankViewRef3 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-3 DynRankView through Ref3 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At3,
 // Set3 and Ptr3 of the Atomic one panic, naming the view and Ref.
@@ -349,7 +373,12 @@ func TestDynRankViewRef3(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 3 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref3(idx[0], idx[1], idx[2]).Nand(y); old != x^y {
+				t.Fatalf("rank 3 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -378,7 +407,7 @@ func TestDynRankViewRef3(t *testing.T) {
 	}
 }
 
-// TestOffsetView4Ref stores, updates and loads random values at every
+// TestOffsetView4Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView4 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -405,7 +434,10 @@ func TestOffsetView4Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3]).Sub(y); old != x {
 				t.Fatalf("rank 4 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3]).Mul(2); old != x-y {
+				t.Fatalf("rank 4 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -434,7 +466,7 @@ func TestOffsetView4Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef4 stores, updates and loads random values at every
+// TestDynRankViewRef4 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-4 DynRankView through Ref4 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At4,
 // Set4 and Ptr4 of the Atomic one panic, naming the view and Ref.
@@ -455,7 +487,12 @@ func TestDynRankViewRef4(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 4 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref4(idx[0], idx[1], idx[2], idx[3]).Nand(y); old != x^y {
+				t.Fatalf("rank 4 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -484,7 +521,7 @@ func TestDynRankViewRef4(t *testing.T) {
 	}
 }
 
-// TestOffsetView5Ref stores, updates and loads random values at every
+// TestOffsetView5Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView5 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -511,7 +548,10 @@ func TestOffsetView5Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4]).Sub(y); old != x {
 				t.Fatalf("rank 5 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4]).Mul(2); old != x-y {
+				t.Fatalf("rank 5 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -540,7 +580,7 @@ func TestOffsetView5Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef5 stores, updates and loads random values at every
+// TestDynRankViewRef5 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-5 DynRankView through Ref5 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At5,
 // Set5 and Ptr5 of the Atomic one panic, naming the view and Ref.
@@ -561,7 +601,12 @@ func TestDynRankViewRef5(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 5 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref5(idx[0], idx[1], idx[2], idx[3], idx[4]).Nand(y); old != x^y {
+				t.Fatalf("rank 5 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -590,7 +635,7 @@ func TestDynRankViewRef5(t *testing.T) {
 	}
 }
 
-// TestOffsetView6Ref stores, updates and loads random values at every
+// TestOffsetView6Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView6 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -617,7 +662,10 @@ func TestOffsetView6Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5]).Sub(y); old != x {
 				t.Fatalf("rank 6 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5]).Mul(2); old != x-y {
+				t.Fatalf("rank 6 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -646,7 +694,7 @@ func TestOffsetView6Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef6 stores, updates and loads random values at every
+// TestDynRankViewRef6 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-6 DynRankView through Ref6 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At6,
 // Set6 and Ptr6 of the Atomic one panic, naming the view and Ref.
@@ -667,7 +715,12 @@ func TestDynRankViewRef6(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 6 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref6(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]).Nand(y); old != x^y {
+				t.Fatalf("rank 6 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -696,7 +749,7 @@ func TestDynRankViewRef6(t *testing.T) {
 	}
 }
 
-// TestOffsetView7Ref stores, updates and loads random values at every
+// TestOffsetView7Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView7 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -723,7 +776,10 @@ func TestOffsetView7Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5], beg[6]+idx[6]).Sub(y); old != x {
 				t.Fatalf("rank 7 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5], beg[6]+idx[6]).Mul(2); old != x-y {
+				t.Fatalf("rank 7 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -752,7 +808,7 @@ func TestOffsetView7Ref(t *testing.T) {
 	}
 }
 
-// TestDynRankViewRef7 stores, updates and loads random values at every
+// TestDynRankViewRef7 stores, updates (Xor, Nand) and loads random values at every
 // index of a rank-7 DynRankView through Ref7 and Ref, with the Atomic
 // trait and without it, against a reference map, and checks that At7,
 // Set7 and Ptr7 of the Atomic one panic, naming the view and Ref.
@@ -773,7 +829,12 @@ func TestDynRankViewRef7(t *testing.T) {
 			if old := d.Ref(idx...).Xor(y); old != x {
 				t.Fatalf("rank 7 %v: Xor at %v returned %d, want %d", traits, idx, old, x)
 			}
-			ref[k] = x ^ y
+			// a second update through the other form of the index, with an
+			// op of Kokkos's full set: Nand leaves ^((x^y) & y)
+			if old := d.Ref7(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]).Nand(y); old != x^y {
+				t.Fatalf("rank 7 %v: Nand at %v returned %d, want %d", traits, idx, old, x^y)
+			}
+			ref[k] = ^((x ^ y) & y)
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
@@ -802,7 +863,7 @@ func TestDynRankViewRef7(t *testing.T) {
 	}
 }
 
-// TestOffsetView8Ref stores, updates and loads random values at every
+// TestOffsetView8Ref stores, updates (Sub, Mul) and loads random values at every
 // index of an OffsetView8 through Ref, with the Atomic trait and without it,
 // against a reference map, and checks that the plain accessors of the
 // Atomic one panic, naming the view and Ref.
@@ -829,7 +890,10 @@ func TestOffsetView8Ref(t *testing.T) {
 			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5], beg[6]+idx[6], beg[7]+idx[7]).Sub(y); old != x {
 				t.Fatalf("rank 8 %v: Sub at %v returned %v, want %v", traits, idx, old, x)
 			}
-			ref[k] = x - y
+			if old := o.Ref(beg[0]+idx[0], beg[1]+idx[1], beg[2]+idx[2], beg[3]+idx[3], beg[4]+idx[4], beg[5]+idx[5], beg[6]+idx[6], beg[7]+idx[7]).Mul(2); old != x-y {
+				t.Fatalf("rank 8 %v: Mul at %v returned %v, want %v", traits, idx, old, x-y)
+			}
+			ref[k] = (x - y) * 2
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
 			var k [MaxRank]int
