@@ -120,10 +120,10 @@ func subArg(a any, e int) (begin, n int, kind uint32) {
 
 // subLayoutOf applies Kokkos's subview layout rules in the form the
 // generated Subview methods use (layout.SubviewOf): kinds holds two bits
-// per argument, and the clear/pattern pairs, from layout.SubviewPatterns,
-// say which argument kinds keep LayoutRight and LayoutLeft.
-func subLayoutOf(l Layout, kinds, rClear, rPat, lClear, lPat uint32) Layout {
-	return Layout(layout.SubviewOf(layout.Layout(l), kinds, rClear, rPat, lClear, lPat))
+// per argument, and the rules' masks, from layout.SubviewPatterns, say
+// which argument kinds keep LayoutRight and LayoutLeft.
+func subLayoutOf(l Layout, kinds, rClear, rPat, rAny, lClear, lPat, lAny uint32) Layout {
+	return Layout(layout.SubviewOf(layout.Layout(l), kinds, layout.Rule{Clear: rClear, Pat: rPat, Any: rAny}, layout.Rule{Clear: lClear, Pat: lPat, Any: lAny}))
 }
 
 // subSpan returns the span of a subview from the product of its extents

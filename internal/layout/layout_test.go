@@ -143,12 +143,12 @@ func FuzzMapStrides(f *testing.F) {
 	})
 }
 
-// subviewRule is Kokkos's subview layout rule read literally from the
-// argument kinds: LayoutRight stays when the arguments are indices, then
-// one range (All or Pair), then only All; LayoutLeft when they are only
-// All, then one range, then indices. A subview of no range keeps l.
+// subviewRule is Kokkos's subview layout rule transcribed literally from
+// Kokkos_ViewMapping.hpp: SubviewLegalArgsCompileTime's recursion over the
+// arguments, or a result of rank 1 or 2 whose first (LayoutLeft) or last
+// (LayoutRight) argument is a range. A subview of no range keeps l.
 func subviewRule(l Layout, kinds []uint32) Layout {
-	m := 0
+	n, m := len(kinds), 0
 	for _, k := range kinds {
 		if k != ArgIndex {
 			m++
@@ -157,32 +157,33 @@ func subviewRule(l Layout, kinds []uint32) Layout {
 	if m == 0 || l == Stride {
 		return l
 	}
-	// reads reports whether kinds are before up to p, a range at p, and
-	// after from p on, for some p.
-	reads := func(before, after uint32) bool {
-	next:
-		for p := range kinds {
-			for r, k := range kinds {
-				switch {
-				case r < p && k != before, r == p && k == ArgIndex, r > p && k != after:
-					continue next
-				}
-			}
-			return true
+	isRange := func(k uint32) bool { return k != ArgIndex }
+	legal := true
+	for i, k := range kinds {
+		var ok bool
+		switch {
+		case l == Left && i < n-1:
+			ok = (i == m-1 && isRange(k)) || (i >= m && k == ArgIndex) || (i < m && k == ArgAll) || (i == 0 && isRange(k))
+		case l == Left:
+			ok = i == m-1 || k == ArgIndex
+		case i < n-1:
+			ok = (i == n-m && isRange(k)) || (i < n-m && k == ArgIndex) || (i >= n-m && k == ArgAll)
+		default:
+			ok = k == ArgAll
 		}
-		return false
+		legal = legal && ok
 	}
 	switch {
-	case l == Right && reads(ArgIndex, ArgAll):
-		return Right
-	case l == Left && reads(ArgAll, ArgIndex):
-		return Left
+	case legal,
+		m <= 2 && l == Left && isRange(kinds[0]),
+		m <= 2 && l == Right && isRange(kinds[n-1]):
+		return l
 	}
 	return Stride
 }
 
 // FuzzSubview checks Subview, and SubviewOf with SubviewPatterns's
-// constants, against the rule read literally from the argument kinds.
+// rules, against the rule transcribed literally from Kokkos.
 func FuzzSubview(f *testing.F) {
 	f.Add([]byte{3, 0, 0, 1, 1})
 	f.Add([]byte{3, 1, 2, 1, 0})
@@ -206,16 +207,44 @@ func FuzzSubview(f *testing.F) {
 			t.Fatalf("%v with argument kinds %v: Subview gives %v, want %v", name(l), kinds, name(got), name(want))
 		}
 		if m > 0 {
-			rc, rp, lc, lp := SubviewPatterns(n, m)
-			if got := SubviewOf(l, word, rc, rp, lc, lp); got != want {
+			r, lt := SubviewPatterns(n, m)
+			if got := SubviewOf(l, word, r, lt); got != want {
 				t.Fatalf("%v with argument kinds %v: SubviewOf gives %v, want %v", name(l), kinds, name(got), name(want))
 			}
 		}
 	})
 }
 
-// TestSubviewTable is the table of kokkos's TestSubviewLayoutRules, on the
-// rule alone.
+// TestSubviewAll checks Subview against the literal rule for every
+// argument pattern of every rank.
+func TestSubviewAll(t *testing.T) {
+	for n := 1; n <= MaxRank; n++ {
+		kinds := make([]uint32, n)
+		total := 1
+		for range n {
+			total *= 3
+		}
+		for c := range total {
+			var word uint32
+			m := 0
+			for r, x := 0, c; r < n; r, x = r+1, x/3 {
+				kinds[r] = uint32(x % 3)
+				word |= kinds[r] << (2 * r)
+				if kinds[r] != ArgIndex {
+					m++
+				}
+			}
+			for _, l := range []Layout{Right, Left, Stride} {
+				if got, want := Subview(l, word, n, m), subviewRule(l, kinds); got != want {
+					t.Fatalf("%v%v: %v, want %v", name(l), kinds, name(got), name(want))
+				}
+			}
+		}
+	}
+}
+
+// TestSubviewTable is a table of subview layouts that Kokkos's compile-time
+// rule gives (Kokkos_ViewMapping.hpp), on the rule alone.
 func TestSubviewTable(t *testing.T) {
 	const I, A, P = ArgIndex, ArgAll, ArgPair
 	cases := []struct {
@@ -225,16 +254,30 @@ func TestSubviewTable(t *testing.T) {
 	}{
 		{Right, []uint32{I, A, A}, Right},
 		{Right, []uint32{I, P, A}, Right},
-		{Right, []uint32{I, A, P}, Stride},
+		{Right, []uint32{I, A, P}, Right}, // rank 2, last argument a range
+		{Right, []uint32{P, I, P}, Right},
+		{Right, []uint32{P, P}, Right},
+		{Right, []uint32{A, P}, Right},
+		{Right, []uint32{A, I}, Stride},
 		{Right, []uint32{I, I, A}, Right},
 		{Right, []uint32{I, A, I}, Stride},
 		{Right, []uint32{P, A, A}, Right},
-		{Right, []uint32{A, I, A}, Stride},
+		{Right, []uint32{A, P, A}, Stride},
+		{Right, []uint32{A, A, P}, Stride}, // rank 3: the last must be All
+		{Right, []uint32{A, I, A}, Right},  // rank 2, last argument a range
+		{Right, []uint32{A, I, A, A}, Stride},
 		{Left, []uint32{A, A, I}, Left},
 		{Left, []uint32{A, P, I}, Left},
 		{Left, []uint32{A, I, I}, Left},
 		{Left, []uint32{I, A, I}, Stride},
-		{Left, []uint32{P, A, I}, Stride},
+		{Left, []uint32{P, A, I}, Left}, // a Pair first
+		{Left, []uint32{P, I, P}, Left}, // rank 2, first argument a range
+		{Left, []uint32{P, P}, Left},
+		{Left, []uint32{I, A}, Stride},
+		{Left, []uint32{P, P, P}, Stride},
+		{Left, []uint32{P, A, A}, Left},
+		{Left, []uint32{A, A, P}, Left},
+		{Left, []uint32{A, A, I, A}, Stride},
 		{Stride, []uint32{I, A, A}, Stride},
 		{Right, []uint32{I, I, I}, Right},
 	}
