@@ -61,7 +61,7 @@ func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRank
 // NewDynRankViewFrom allocates a view with the rank, layout, extents and
 // (for LayoutStride) strides of spec, such as another view's LayoutSpec.
 func NewDynRankViewFrom[T any](label string, spec LayoutSpec, opts ...Option) (DynRankView[T], error) {
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewDynRankView[T](label, spec.Extents, opts...)
 }
 

@@ -1,6 +1,9 @@
 package kokkos
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // An Option adjusts how a view is allocated: its layout, padding,
 // initialization, memory space and traits. Layout values (LayoutRight,
@@ -10,6 +13,11 @@ type Option interface{ apply(*config) }
 type config struct {
 	layout  Layout
 	strides []int
+	// layoutBy names the option that set the layout ("" for the default),
+	// and err is the first conflict between options, which the
+	// constructors return.
+	layoutBy string
+	err      error
 	noInit  bool
 	pad     bool
 	space   MemorySpace
@@ -22,7 +30,29 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-func (l Layout) apply(c *config) { c.layout = l }
+func (l Layout) apply(c *config) { c.setLayout(l, nil, l.String()) }
+
+// setLayout records layout l with strides (nil: computed) given by option
+// by. A second option may repeat the layout, and leave out the strides,
+// but not change them: that is a conflict, which c.err records naming
+// both options.
+func (c *config) setLayout(l Layout, strides []int, by string) {
+	if c.layoutBy != "" {
+		if c.layout != l || strides != nil && c.strides != nil && !slices.Equal(strides, c.strides) {
+			if c.err == nil {
+				c.err = errorf(ErrLayout, "options %s and %s conflict: give one layout", c.layoutBy, by)
+			}
+			return
+		}
+		if strides == nil {
+			return
+		}
+	}
+	c.layout, c.layoutBy = l, by
+	if strides != nil {
+		c.strides = strides
+	}
+}
 
 // WithoutInitializing skips filling a new view with zero values. Go-heap
 // memory is always zeroed by the runtime, so it matters only for spaces
@@ -43,10 +73,26 @@ func InSpace(s MemorySpace) Option { return optionFunc(func(c *config) { c.space
 func WithTraits(t Trait) Option { return optionFunc(func(c *config) { c.traits |= t }) }
 
 // WithStrides gives explicit strides, in elements, one per dimension, and
-// selects LayoutStride.
+// selects LayoutStride. Another layout among the same options (LayoutRight,
+// LayoutLeft, or WithStrides with other strides) is a conflict: the
+// constructor returns an error wrapping ErrLayout.
 func WithStrides(strides ...int) Option {
-	s := append([]int(nil), strides...)
-	return optionFunc(func(c *config) { c.layout = LayoutStride; c.strides = s })
+	s := append([]int{}, strides...)
+	by := "WithStrides" + fmtInts(s)
+	return optionFunc(func(c *config) { c.setLayout(LayoutStride, s, by) })
+}
+
+// specOption is the layout option of a LayoutSpec given to a From
+// constructor: its layout and, when it has them, its strides.
+func specOption(spec LayoutSpec) Option {
+	var s []int
+	by := "LayoutSpec{" + spec.Layout.String()
+	if len(spec.Strides) > 0 {
+		s = append([]int{}, spec.Strides...)
+		by += ", strides " + fmtInts(s)
+	}
+	by += "}"
+	return optionFunc(func(c *config) { c.setLayout(spec.Layout, s, by) })
 }
 
 func makeConfig(opts []Option) config {

@@ -70,6 +70,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: view %q with extents %s: %w", label, fmtInts(ext), err)
 	}
+	if cfg.err != nil {
+		return fail(cfg.err)
+	}
 	if cfg.traits&Unmanaged != 0 {
 		return fail(errorf(ErrUnmanaged, "the Unmanaged trait needs caller memory: use a WrapView constructor"))
 	}
@@ -125,6 +128,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, Layout, viewFlags, error) {
 	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: wrapping a slice as view %q with extents %s: %w", cfg.label(), fmtInts(ext), err)
+	}
+	if cfg.err != nil {
+		return fail(cfg.err)
 	}
 	flags, err := traitFlags[T](cfg.traits)
 	if err != nil {

@@ -46,7 +46,7 @@ func NewView0From[T any](label string, spec LayoutSpec, opts ...Option) (View0[T
 	if spec.Rank() != 0 {
 		return View0[T]{}, errSpecRank(label, spec, 0)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView0[T](label, opts...)
 }
 
@@ -324,7 +324,7 @@ func NewView1From[T any](label string, spec LayoutSpec, opts ...Option) (View1[T
 	if spec.Rank() != 1 {
 		return View1[T]{}, errSpecRank(label, spec, 1)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView1[T](label, spec.Extents[0], opts...)
 }
 
@@ -664,7 +664,7 @@ func NewView2From[T any](label string, spec LayoutSpec, opts ...Option) (View2[T
 	if spec.Rank() != 2 {
 		return View2[T]{}, errSpecRank(label, spec, 2)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView2[T](label, spec.Extents[0], spec.Extents[1], opts...)
 }
 
@@ -1127,7 +1127,7 @@ func NewView3From[T any](label string, spec LayoutSpec, opts ...Option) (View3[T
 	if spec.Rank() != 3 {
 		return View3[T]{}, errSpecRank(label, spec, 3)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView3[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], opts...)
 }
 
@@ -1637,7 +1637,7 @@ func NewView4From[T any](label string, spec LayoutSpec, opts ...Option) (View4[T
 	if spec.Rank() != 4 {
 		return View4[T]{}, errSpecRank(label, spec, 4)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView4[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], opts...)
 }
 
@@ -2204,7 +2204,7 @@ func NewView5From[T any](label string, spec LayoutSpec, opts ...Option) (View5[T
 	if spec.Rank() != 5 {
 		return View5[T]{}, errSpecRank(label, spec, 5)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView5[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], opts...)
 }
 
@@ -2838,7 +2838,7 @@ func NewView6From[T any](label string, spec LayoutSpec, opts ...Option) (View6[T
 	if spec.Rank() != 6 {
 		return View6[T]{}, errSpecRank(label, spec, 6)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView6[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], opts...)
 }
 
@@ -3549,7 +3549,7 @@ func NewView7From[T any](label string, spec LayoutSpec, opts ...Option) (View7[T
 	if spec.Rank() != 7 {
 		return View7[T]{}, errSpecRank(label, spec, 7)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView7[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], spec.Extents[6], opts...)
 }
 
@@ -4347,7 +4347,7 @@ func NewView8From[T any](label string, spec LayoutSpec, opts ...Option) (View8[T
 	if spec.Rank() != 8 {
 		return View8[T]{}, errSpecRank(label, spec, 8)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView8[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], spec.Extents[6], spec.Extents[7], opts...)
 }
 

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -46,6 +47,83 @@ func offsets(ext, str []int) []int {
 	}
 }
 
+// injectiveBrute reports whether every index tuple of extents ext has its
+// own offset under strides str, by listing them all.
+func injectiveBrute(ext, str []int) bool {
+	seen := map[int]bool{}
+	for _, o := range offsets(ext, str) {
+		if seen[o] {
+			return false
+		}
+		seen[o] = true
+	}
+	return true
+}
+
+// FuzzInjective checks Injective against the brute-force set of offsets on
+// ranks up to 6, extents up to 7 and strides up to 40, where it always
+// knows the answer.
+func FuzzInjective(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 3, 2})       // extents (2, 3)... interleaved
+	f.Add([]byte{1, 3, 2, 2, 3})       // (3, 2) strides (2, 3): distinct
+	f.Add([]byte{2, 2, 2, 2, 2, 3, 5}) // three dimensions
+	f.Add([]byte{1, 4, 4, 3, 4})       // (4, 4) strides (3, 4): 0+... collide
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := &bytesIn{data}
+		rank := 1 + in.n(6)
+		ext := make([]int, rank)
+		str := make([]int, rank)
+		for r := range ext {
+			ext[r] = in.n(8)
+		}
+		for r := range str {
+			str[r] = in.n(41)
+		}
+		got, known := Injective(ext, str)
+		if !known {
+			t.Fatalf("extents %v, strides %v: not decided", ext, str)
+		}
+		if want := injectiveBrute(ext, str); got != want {
+			t.Fatalf("extents %v, strides %v: Injective %v, want %v", ext, str, got, want)
+		}
+	})
+}
+
+// TestInjectiveCases lists interleaved strides the sorted test alone would
+// refuse, and overlapping ones.
+func TestInjectiveCases(t *testing.T) {
+	cases := []struct {
+		ext, str []int
+		want     bool
+	}{
+		{[]int{3, 2}, []int{2, 3}, true},  // 0 2 4 / 3 5 7
+		{[]int{2, 2}, []int{2, 3}, true},  // 0 2 / 3 5
+		{[]int{4, 2}, []int{2, 3}, true},  // 0 2 4 6 / 3 5 7 9
+		{[]int{4, 3}, []int{2, 3}, false}, // 3·2 = 2·3
+		{[]int{2, 3}, []int{3, 2}, true},  // the first, transposed
+		{[]int{2, 2, 2}, []int{1, 1, 4}, false},
+		{[]int{3, 3}, []int{1, 2}, false}, // 2·1 = 1·2
+		{[]int{2, 2, 2}, []int{3, 5, 7}, true},
+		{[]int{2, 2, 2, 2}, []int{3, 5, 7, 9}, false}, // 3+9 = 5+7
+		{[]int{1000, 3}, []int{3, 1000}, true},
+		{[]int{1000, 3}, []int{3, 999}, false}, // 333·3 = 999
+		{[]int{5, 1, 0}, []int{1, 0, 0}, true},
+	}
+	for _, c := range cases {
+		got, known := Injective(c.ext, c.str)
+		if !known || got != c.want || injectiveBrute(c.ext, c.str) != c.want {
+			t.Errorf("extents %v, strides %v: Injective %v (known %v), want %v", c.ext, c.str, got, known, c.want)
+		}
+	}
+	// too large to search: refused, with the reason
+	if _, known := Injective([]int{2, 1 << 22}, []int{1 << 21, 1}); known {
+		t.Errorf("a search over 2^23 elements was made")
+	}
+	if err := CheckStrides([]int{2, 1 << 22}, []int{1 << 21, 1}); err == nil {
+		t.Errorf("CheckStrides accepted strides it could not check")
+	}
+}
+
 // FuzzCheckStrides checks CheckStrides and Span against brute force: strides
 // that CheckStrides accepts give every index tuple its own offset, within
 // [0, Span); negative strides and zero strides of a dimension with more
@@ -80,12 +158,19 @@ func FuzzCheckStrides(f *testing.F) {
 				return
 			}
 		}
+		distinct := injectiveBrute(ext, str)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) || e.Kind != Invalid {
 				t.Fatalf("extents %v, strides %v: error %v is not an Invalid *Error", ext, str, err)
 			}
+			if distinct {
+				t.Fatalf("extents %v, strides %v: refused (%v), but every offset is distinct", ext, str, err)
+			}
 			return
+		}
+		if !distinct {
+			t.Fatalf("extents %v, strides %v: accepted, but two index tuples share an offset", ext, str)
 		}
 		span, err := Span(ext, str)
 		if err != nil {
@@ -312,5 +397,63 @@ func TestErrors(t *testing.T) {
 	}
 	if s := FormatInts([]int{1, 2}); s != "(1, 2)" {
 		t.Errorf("FormatInts: %q", s)
+	}
+}
+
+// TestPad checks Kokkos's padding rule: only extents above the alignment
+// in elements, and not a multiple of it, are rounded up.
+func TestPad(t *testing.T) {
+	cases := []struct{ n, size, want int }{
+		{5, 8, 5}, {8, 8, 8}, {9, 8, 16}, {13, 8, 16}, {16, 8, 16}, {17, 8, 24},
+		{10, 4, 10}, {16, 4, 16}, {17, 4, 32}, {65, 1, 128}, {64, 1, 64},
+		{3, 16, 3}, {5, 16, 8}, {2, 64, 2}, {7, 3, 7}, {7, 0, 7}, {9, 128, 9},
+	}
+	for _, c := range cases {
+		if got := Pad(c.n, c.size); got != c.want {
+			t.Errorf("Pad(%d, %d) = %d, want %d", c.n, c.size, got, c.want)
+		}
+	}
+}
+
+// TestMapStridesGiven checks Right and Left views given every stride: a
+// padding of the layout is kept, anything else refused.
+func TestMapStridesGiven(t *testing.T) {
+	cases := []struct {
+		l        Layout
+		ext, str []int
+		ok       bool
+	}{
+		{Left, []int{3, 4}, []int{1, 10}, true},
+		{Left, []int{3, 4}, []int{1, 3}, true},
+		{Left, []int{3, 4}, []int{1, 2}, false}, // leading dimension below the extent
+		{Left, []int{3, 4}, []int{2, 10}, false},
+		{Left, []int{3, 4, 5}, []int{1, 10, 40}, true},
+		{Left, []int{3, 4, 5}, []int{1, 10, 41}, false},
+		{Right, []int{3, 4}, []int{10, 1}, true},
+		{Right, []int{2, 3, 4}, []int{24, 8, 1}, true},
+		{Right, []int{2, 3, 4}, []int{25, 8, 1}, false},
+		{Right, []int{2, 3, 4}, []int{12, 4}, false}, // too few
+		{Right, []int{5}, []int{1}, true},
+		{Right, []int{5}, []int{2}, false},
+		{Right, []int{3, 4}, []int{-4, 1}, false},
+	}
+	for _, c := range cases {
+		str := make([]int, len(c.ext))
+		span, err := MapStrides(c.l, c.ext, c.str, 8, true, str)
+		if c.ok != (err == nil) {
+			t.Errorf("%v %v strides %v: error %v, want ok %v", name(c.l), c.ext, c.str, err, c.ok)
+			continue
+		}
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != Invalid {
+				t.Errorf("%v %v strides %v: error %v is not Invalid", name(c.l), c.ext, c.str, err)
+			}
+			continue
+		}
+		want, _ := Span(c.ext, c.str)
+		if !slices.Equal(str, c.str) || span != want {
+			t.Errorf("%v %v strides %v: got strides %v span %d", name(c.l), c.ext, c.str, str, span)
+		}
 	}
 }
