@@ -18,10 +18,10 @@ type config struct {
 	// constructors return.
 	layoutBy string
 	err      error
-	noInit  bool
-	pad     bool
-	space   MemorySpace
-	traits  Trait
+	noInit   bool
+	pad      bool
+	space    MemorySpace
+	traits   Trait
 	// wrapLabel is the label of a view made by a Wrap constructor.
 	wrapLabel string
 }

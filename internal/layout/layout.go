@@ -353,7 +353,7 @@ func shift(dst, src []uint64, k int) {
 	clear(dst)
 	words, bitsK := k/64, k%64
 	if k < 0 {
-		words, bitsK = -((-k)/64), -((-k) % 64)
+		words, bitsK = -((-k) / 64), -((-k) % 64)
 	}
 	n := len(src)
 	if bitsK >= 0 {
