@@ -201,7 +201,7 @@ func TestSubviewPanics(t *testing.T) {
 	expectPanic(t, `range [3, 2) of dimension 2`, func() { v.Subview2(0, All, Pair(3, 2)) })
 	expectPanic(t, `Subview2 of view "A": 1 of the 3 arguments are ranges (All or Pair), so the result has rank 1, not 2`, func() { v.Subview2(0, 1, All) })
 	expectPanic(t, `Subview1 of view "A": more than 1 of the 3 arguments are ranges`, func() { v.Subview1(0, All, All) })
-	expectPanic(t, `Subview1 of view "A": argument 2 has type string; use an int, All or Pair(begin, end)`, func() { v.Subview1(0, All, "x") })
+	expectPanic(t, `Subview1 of view "A": argument 2 has type string; use an integer, All or Pair(begin, end)`, func() { v.Subview1(0, All, "x") })
 	if s := v.Subview1(int64(1), int32(2), All); s.Extent(0) != 6 {
 		t.Fatal("int64 and int32 indices")
 	}
