@@ -59,10 +59,12 @@ func (c *config) setLayout(l Layout, strides []int, by string) {
 // outside the Go heap, where the contents are then unspecified.
 var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
 
-// AllowPadding lets the allocation pad the leading dimension (the last one
-// for LayoutRight, the first one for LayoutLeft) so that each row or column
-// starts on a 64-byte boundary. Padding is applied to views of rank 2 and
-// more whose element size divides 64.
+// AllowPadding lets the allocation pad the contiguous dimension (the last
+// one for LayoutRight, the first one for LayoutLeft) so that each row or
+// column starts on a 64-byte boundary, by Kokkos's rule: for views of rank
+// 2 and more whose element size divides 64, an extent greater than the
+// elements in 64 bytes and not a multiple of them is rounded up to the
+// next multiple; smaller extents are not padded.
 var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
 
 // InSpace allocates the view in s instead of HostSpace.
