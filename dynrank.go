@@ -249,12 +249,16 @@ func (d *DynRankView[T]) Stride(r int) int {
 	panic(dimError{"Stride", d.rank, r})
 }
 
-// Strides returns the Rank strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the Rank strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span for rank 0).
 func (d *DynRankView[T]) Strides() []int {
 	s := make([]int, d.rank+1)
 	copy(s, d.str[:d.rank])
-	s[d.rank] = d.Span()
+	if d.rank == 0 {
+		s[0] = d.Span()
+	} else {
+		s[d.rank] = strideTotal(d.ext[:d.rank], d.str[:d.rank])
+	}
 	return s
 }
 

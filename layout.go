@@ -163,3 +163,16 @@ func isLayoutMapping(l Layout, ext, str []int) bool {
 }
 
 func fmtInts(a []int) string { return layout.FormatInts(a) }
+
+// strideTotal is the last element of Strides for a view of rank ≥ 1, as
+// Kokkos's stride(int*) writes it: the largest stride (the first, among
+// equal ones) times its dimension's extent.
+func strideTotal(ext, str []int) int {
+	best := 0
+	for r := range str {
+		if str[r] > str[best] {
+			best = r
+		}
+	}
+	return str[best] * ext[best]
+}

@@ -139,8 +139,8 @@ func (v *View0[T]) Stride(r int) int {
 	panic(dimError{"Stride", 0, r})
 }
 
-// Strides returns the 0 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 0 strides followed by, as Kokkos's stride(int*),
+// the span.
 func (v *View0[T]) Strides() []int {
 	s := make([]int, 0+1)
 	s[0] = v.Span()
@@ -430,12 +430,13 @@ func (v *View1[T]) Stride(r int) int {
 	panic(dimError{"Stride", 1, r})
 }
 
-// Strides returns the 1 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 1 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View1[T]) Strides() []int {
 	s := make([]int, 1+1)
 	copy(s, v.str[:])
-	s[1] = v.Span()
+	s[1] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -856,12 +857,13 @@ func (v *View2[T]) Stride(r int) int {
 	panic(dimError{"Stride", 2, r})
 }
 
-// Strides returns the 2 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 2 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View2[T]) Strides() []int {
 	s := make([]int, 2+1)
 	copy(s, v.str[:])
-	s[2] = v.Span()
+	s[2] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -1319,12 +1321,13 @@ func (v *View3[T]) Stride(r int) int {
 	panic(dimError{"Stride", 3, r})
 }
 
-// Strides returns the 3 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 3 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View3[T]) Strides() []int {
 	s := make([]int, 3+1)
 	copy(s, v.str[:])
-	s[3] = v.Span()
+	s[3] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -1829,12 +1832,13 @@ func (v *View4[T]) Stride(r int) int {
 	panic(dimError{"Stride", 4, r})
 }
 
-// Strides returns the 4 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 4 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View4[T]) Strides() []int {
 	s := make([]int, 4+1)
 	copy(s, v.str[:])
-	s[4] = v.Span()
+	s[4] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -2396,12 +2400,13 @@ func (v *View5[T]) Stride(r int) int {
 	panic(dimError{"Stride", 5, r})
 }
 
-// Strides returns the 5 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 5 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View5[T]) Strides() []int {
 	s := make([]int, 5+1)
 	copy(s, v.str[:])
-	s[5] = v.Span()
+	s[5] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -3030,12 +3035,13 @@ func (v *View6[T]) Stride(r int) int {
 	panic(dimError{"Stride", 6, r})
 }
 
-// Strides returns the 6 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 6 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View6[T]) Strides() []int {
 	s := make([]int, 6+1)
 	copy(s, v.str[:])
-	s[6] = v.Span()
+	s[6] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -3741,12 +3747,13 @@ func (v *View7[T]) Stride(r int) int {
 	panic(dimError{"Stride", 7, r})
 }
 
-// Strides returns the 7 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 7 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View7[T]) Strides() []int {
 	s := make([]int, 7+1)
 	copy(s, v.str[:])
-	s[7] = v.Span()
+	s[7] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -4539,12 +4546,13 @@ func (v *View8[T]) Stride(r int) int {
 	panic(dimError{"Stride", 8, r})
 }
 
-// Strides returns the 8 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 8 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View8[T]) Strides() []int {
 	s := make([]int, 8+1)
 	copy(s, v.str[:])
-	s[8] = v.Span()
+	s[8] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
