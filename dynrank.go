@@ -70,7 +70,7 @@ func NewDynRankView[T any](label string, extents []int, opts ...Option) (DynRank
 // NewDynRankViewFrom allocates a view with the rank, layout, extents and
 // (for LayoutStride) strides of spec, such as another view's LayoutSpec.
 func NewDynRankViewFrom[T any](label string, spec LayoutSpec, opts ...Option) (DynRankView[T], error) {
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewDynRankView[T](label, spec.Extents, opts...)
 }
 
@@ -298,12 +298,16 @@ func (d *DynRankView[T]) Stride(r int) int {
 	panic(dimError{"Stride", d.rank, r})
 }
 
-// Strides returns the Rank strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the Rank strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span for rank 0).
 func (d *DynRankView[T]) Strides() []int {
 	s := make([]int, d.rank+1)
 	copy(s, d.str[:d.rank])
-	s[d.rank] = d.Span()
+	if d.rank == 0 {
+		s[0] = d.Span()
+	} else {
+		s[d.rank] = strideTotal(d.ext[:d.rank], d.str[:d.rank])
+	}
 	return s
 }
 

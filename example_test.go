@@ -37,14 +37,15 @@ func ExampleView3_Subview2() {
 			}
 		}
 	}
-	// Kokkos: subview(a, 2, ALL, make_pair(1, 4))
+	// Kokkos: subview(a, 2, ALL, make_pair(1, 4)) keeps LayoutRight: a
+	// result of rank 2 whose last argument is a range, with a row stride of 6
 	s := a.Subview2(2, kokkos.All, kokkos.Pair(1, 4))
 	fmt.Println(s.Extent(0), s.Extent(1), s.Layout(), s.At(3, 0))
 	// Kokkos: subview(a, 1, 2, ALL) keeps LayoutRight: its row is a slice
 	row := a.Subview1(1, 2, kokkos.All)
 	fmt.Println(row.Layout(), row.Data())
 	// Output:
-	// 5 3 LayoutStride 231
+	// 5 3 LayoutRight 231
 	// LayoutRight [120 121 122 123 124 125]
 }
 

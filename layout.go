@@ -39,8 +39,15 @@ const MaxRank = 8
 
 // A LayoutSpec is a view's layout object: its layout, extents and strides.
 // A view's LayoutSpec builds other views of the same shape with the
-// NewViewNFrom constructors. Strides are in elements; they are ignored for
-// LayoutRight and LayoutLeft, where the constructor computes them.
+// NewViewNFrom constructors. Strides are in elements, one per dimension.
+// For LayoutStride they are required. For LayoutRight and LayoutLeft they
+// may be left empty, and the constructor computes them, or given in full,
+// which keeps a padded leading dimension (Kokkos's layout stride, BLAS's
+// lda): LayoutLeft's Strides[1] and LayoutRight's Strides[rank-2] may
+// exceed the contiguous extent, and every other stride must be that of the
+// layout (1 for the contiguous dimension, the product of the inner one's
+// stride and extent for the rest); other strides are an error wrapping
+// ErrLayout. A view's LayoutSpec gives them in full.
 type LayoutSpec struct {
 	Layout  Layout
 	Extents []int
@@ -156,3 +163,16 @@ func isLayoutMapping(l Layout, ext, str []int) bool {
 }
 
 func fmtInts(a []int) string { return layout.FormatInts(a) }
+
+// strideTotal is the last element of Strides for a view of rank ≥ 1, as
+// Kokkos's stride(int*) writes it: the largest stride (the first, among
+// equal ones) times its dimension's extent.
+func strideTotal(ext, str []int) int {
+	best := 0
+	for r := range str {
+		if str[r] > str[best] {
+			best = r
+		}
+	}
+	return str[best] * ext[best]
+}

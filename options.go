@@ -1,6 +1,9 @@
 package kokkos
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // An Option adjusts how a view is allocated: its layout, padding,
 // initialization, memory space and traits. Layout values (LayoutRight,
@@ -10,10 +13,15 @@ type Option interface{ apply(*config) }
 type config struct {
 	layout  Layout
 	strides []int
-	noInit  bool
-	pad     bool
-	space   MemorySpace
-	traits  Trait
+	// layoutBy names the option that set the layout ("" for the default),
+	// and err is the first conflict between options, which the
+	// constructors return.
+	layoutBy string
+	err      error
+	noInit   bool
+	pad      bool
+	space    MemorySpace
+	traits   Trait
 	// wrapLabel is the label of a view made by a Wrap constructor.
 	wrapLabel string
 	// addr is the address a Wrap constructor wraps (AtAddress).
@@ -32,17 +40,42 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-func (l Layout) apply(c *config) { c.layout = l; c.given |= givenLayout }
+func (l Layout) apply(c *config) { c.setLayout(l, nil, l.String()) }
+
+// setLayout records layout l with strides (nil: computed) given by option
+// by. A second option may repeat the layout, and leave out the strides,
+// but not change them: that is a conflict, which c.err records naming
+// both options.
+func (c *config) setLayout(l Layout, strides []int, by string) {
+	if c.layoutBy != "" {
+		if c.layout != l || strides != nil && c.strides != nil && !slices.Equal(strides, c.strides) {
+			if c.err == nil {
+				c.err = errorf(ErrLayout, "options %s and %s conflict: give one layout", c.layoutBy, by)
+			}
+			return
+		}
+		if strides == nil {
+			return
+		}
+	}
+	c.layout, c.layoutBy = l, by
+	c.given |= givenLayout
+	if strides != nil {
+		c.strides = strides
+	}
+}
 
 // WithoutInitializing skips filling a new view with zero values. Go-heap
 // memory is always zeroed by the runtime, so it matters only for spaces
 // outside the Go heap, where the contents are then unspecified.
 var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
 
-// AllowPadding lets the allocation pad the leading dimension (the last one
-// for LayoutRight, the first one for LayoutLeft) so that each row or column
-// starts on a 64-byte boundary. Padding is applied to views of rank 2 and
-// more whose element size divides 64.
+// AllowPadding lets the allocation pad the contiguous dimension (the last
+// one for LayoutRight, the first one for LayoutLeft) so that each row or
+// column starts on a 64-byte boundary, by Kokkos's rule: for views of rank
+// 2 and more whose element size divides 64, an extent greater than the
+// elements in 64 bytes and not a multiple of them is rounded up to the
+// next multiple; smaller extents are not padded.
 var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
 
 // InSpace allocates the view in s instead of HostSpace. With AtAddress,
@@ -63,10 +96,26 @@ func AtAddress(addr uintptr) Option { return optionFunc(func(c *config) { c.addr
 func WithTraits(t Trait) Option { return optionFunc(func(c *config) { c.traits |= t }) }
 
 // WithStrides gives explicit strides, in elements, one per dimension, and
-// selects LayoutStride.
+// selects LayoutStride. Another layout among the same options (LayoutRight,
+// LayoutLeft, or WithStrides with other strides) is a conflict: the
+// constructor returns an error wrapping ErrLayout.
 func WithStrides(strides ...int) Option {
-	s := append([]int(nil), strides...)
-	return optionFunc(func(c *config) { c.layout = LayoutStride; c.strides = s; c.given |= givenLayout })
+	s := append([]int{}, strides...)
+	by := "WithStrides" + fmtInts(s)
+	return optionFunc(func(c *config) { c.setLayout(LayoutStride, s, by) })
+}
+
+// specOption is the layout option of a LayoutSpec given to a From
+// constructor: its layout and, when it has them, its strides.
+func specOption(spec LayoutSpec) Option {
+	var s []int
+	by := "LayoutSpec{" + spec.Layout.String()
+	if len(spec.Strides) > 0 {
+		s = append([]int{}, spec.Strides...)
+		by += ", strides " + fmtInts(s)
+	}
+	by += "}"
+	return optionFunc(func(c *config) { c.setLayout(spec.Layout, s, by) })
 }
 
 func makeConfig(opts []Option) config {

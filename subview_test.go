@@ -170,16 +170,18 @@ func TestSubviewLayoutRules(t *testing.T) {
 	}{
 		{ptr(r3.Subview2(1, All, All)).Layout(), LayoutRight, "R(i, All, All)"},
 		{ptr(r3.Subview2(1, Pair(1, 3), All)).Layout(), LayoutRight, "R(i, Pair, All)"},
-		{ptr(r3.Subview2(1, All, Pair(1, 3))).Layout(), LayoutStride, "R(i, All, Pair)"},
+		{ptr(r3.Subview2(1, All, Pair(1, 3))).Layout(), LayoutRight, "R(i, All, Pair)"},
 		{ptr(r3.Subview1(1, 2, All)).Layout(), LayoutRight, "R(i, j, All)"},
 		{ptr(r3.Subview1(1, All, 2)).Layout(), LayoutStride, "R(i, All, k)"},
 		{ptr(r3.Subview3(Pair(1, 2), All, All)).Layout(), LayoutRight, "R(Pair, All, All)"},
-		{ptr(r3.Subview2(All, 1, All)).Layout(), LayoutStride, "R(All, j, All)"},
+		{ptr(r3.Subview2(All, 1, All)).Layout(), LayoutRight, "R(All, j, All)"},
 		{ptr(l3.Subview2(All, All, 1)).Layout(), LayoutLeft, "L(All, All, k)"},
 		{ptr(l3.Subview2(All, Pair(0, 2), 1)).Layout(), LayoutLeft, "L(All, Pair, k)"},
 		{ptr(l3.Subview1(All, 1, 2)).Layout(), LayoutLeft, "L(All, j, k)"},
 		{ptr(l3.Subview1(1, All, 2)).Layout(), LayoutStride, "L(i, All, k)"},
-		{ptr(l3.Subview2(Pair(0, 2), All, 1)).Layout(), LayoutStride, "L(Pair, All, k)"},
+		{ptr(l3.Subview2(Pair(0, 2), All, 1)).Layout(), LayoutLeft, "L(Pair, All, k)"},
+		{ptr(r3.Subview3(All, Pair(1, 3), All)).Layout(), LayoutStride, "R(All, Pair, All)"},
+		{ptr(l3.Subview3(Pair(0, 2), Pair(0, 2), Pair(0, 2))).Layout(), LayoutStride, "L(Pair, Pair, Pair)"},
 		{ptr(s3.Subview2(1, All, All)).Layout(), LayoutStride, "S(i, All, All)"},
 		{ptr(r3.Subview0(1, 2, 3)).Layout(), LayoutRight, "R(i, j, k)"},
 	}
@@ -199,7 +201,7 @@ func TestSubviewPanics(t *testing.T) {
 	expectPanic(t, `range [3, 2) of dimension 2`, func() { v.Subview2(0, All, Pair(3, 2)) })
 	expectPanic(t, `Subview2 of view "A": 1 of the 3 arguments are ranges (All or Pair), so the result has rank 1, not 2`, func() { v.Subview2(0, 1, All) })
 	expectPanic(t, `Subview1 of view "A": more than 1 of the 3 arguments are ranges`, func() { v.Subview1(0, All, All) })
-	expectPanic(t, `Subview1 of view "A": argument 2 has type string; use an int, All or Pair(begin, end)`, func() { v.Subview1(0, All, "x") })
+	expectPanic(t, `Subview1 of view "A": argument 2 has type string; use an integer, All or Pair(begin, end)`, func() { v.Subview1(0, All, "x") })
 	if s := v.Subview1(int64(1), int32(2), All); s.Extent(0) != 6 {
 		t.Fatal("int64 and int32 indices")
 	}

@@ -71,6 +71,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: view %q with extents %s: %w", label, fmtInts(ext), err)
 	}
+	if cfg.err != nil {
+		return fail(cfg.err)
+	}
 	if cfg.traits&Unmanaged != 0 {
 		return fail(errorf(ErrUnmanaged, "the Unmanaged trait needs caller memory: use a WrapView constructor"))
 	}
@@ -131,6 +134,9 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	}
 	fail := func(err error) ([]T, *Allocation, Layout, viewFlags, error) {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: wrapping %s as view %q with extents %s: %w", what, cfg.label(), fmtInts(ext), err)
+	}
+	if cfg.err != nil {
+		return fail(cfg.err)
 	}
 	flags, err := traitFlags[T](cfg.traits)
 	if err != nil {

@@ -46,7 +46,7 @@ func NewView0From[T any](label string, spec LayoutSpec, opts ...Option) (View0[T
 	if spec.Rank() != 0 {
 		return View0[T]{}, errSpecRank(label, spec, 0)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView0[T](label, opts...)
 }
 
@@ -139,8 +139,8 @@ func (v *View0[T]) Stride(r int) int {
 	panic(dimError{"Stride", 0, r})
 }
 
-// Strides returns the 0 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 0 strides followed by, as Kokkos's stride(int*),
+// the span.
 func (v *View0[T]) Strides() []int {
 	s := make([]int, 0+1)
 	s[0] = v.Span()
@@ -373,7 +373,7 @@ func NewView1From[T any](label string, spec LayoutSpec, opts ...Option) (View1[T
 	if spec.Rank() != 1 {
 		return View1[T]{}, errSpecRank(label, spec, 1)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView1[T](label, spec.Extents[0], opts...)
 }
 
@@ -479,12 +479,13 @@ func (v *View1[T]) Stride(r int) int {
 	panic(dimError{"Stride", 1, r})
 }
 
-// Strides returns the 1 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 1 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View1[T]) Strides() []int {
 	s := make([]int, 1+1)
 	copy(s, v.str[:])
-	s[1] = v.Span()
+	s[1] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -707,7 +708,7 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -762,7 +763,7 @@ func NewView2From[T any](label string, spec LayoutSpec, opts ...Option) (View2[T
 	if spec.Rank() != 2 {
 		return View2[T]{}, errSpecRank(label, spec, 2)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView2[T](label, spec.Extents[0], spec.Extents[1], opts...)
 }
 
@@ -954,12 +955,13 @@ func (v *View2[T]) Stride(r int) int {
 	panic(dimError{"Stride", 2, r})
 }
 
-// Strides returns the 2 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 2 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View2[T]) Strides() []int {
 	s := make([]int, 2+1)
 	copy(s, v.str[:])
-	s[2] = v.Span()
+	s[2] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -1188,7 +1190,7 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 12, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -1219,7 +1221,7 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -1274,7 +1276,7 @@ func NewView3From[T any](label string, spec LayoutSpec, opts ...Option) (View3[T
 	if spec.Rank() != 3 {
 		return View3[T]{}, errSpecRank(label, spec, 3)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView3[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], opts...)
 }
 
@@ -1466,12 +1468,13 @@ func (v *View3[T]) Stride(r int) int {
 	panic(dimError{"Stride", 3, r})
 }
 
-// Strides returns the 3 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 3 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View3[T]) Strides() []int {
 	s := make([]int, 3+1)
 	copy(s, v.str[:])
-	s[3] = v.Span()
+	s[3] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -1706,7 +1709,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 48, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -1742,7 +1745,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 48, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -1778,7 +1781,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -1833,7 +1836,7 @@ func NewView4From[T any](label string, spec LayoutSpec, opts ...Option) (View4[T
 	if spec.Rank() != 4 {
 		return View4[T]{}, errSpecRank(label, spec, 4)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView4[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], opts...)
 }
 
@@ -2025,12 +2028,13 @@ func (v *View4[T]) Stride(r int) int {
 	panic(dimError{"Stride", 4, r})
 }
 
-// Strides returns the 4 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 4 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View4[T]) Strides() []int {
 	s := make([]int, 4+1)
 	copy(s, v.str[:])
-	s[4] = v.Span()
+	s[4] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -2271,7 +2275,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 192, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2312,7 +2316,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 192, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2353,7 +2357,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2394,7 +2398,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 192, 21)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2449,7 +2453,7 @@ func NewView5From[T any](label string, spec LayoutSpec, opts ...Option) (View5[T
 	if spec.Rank() != 5 {
 		return View5[T]{}, errSpecRank(label, spec, 5)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView5[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], opts...)
 }
 
@@ -2641,12 +2645,13 @@ func (v *View5[T]) Stride(r int) int {
 	panic(dimError{"Stride", 5, r})
 }
 
-// Strides returns the 5 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 5 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View5[T]) Strides() []int {
 	s := make([]int, 5+1)
 	copy(s, v.str[:])
-	s[5] = v.Span()
+	s[5] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -2893,7 +2898,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 768, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2939,7 +2944,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 768, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -2985,7 +2990,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3031,7 +3036,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 192, 21)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3077,7 +3082,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 768, 85)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3132,7 +3137,7 @@ func NewView6From[T any](label string, spec LayoutSpec, opts ...Option) (View6[T
 	if spec.Rank() != 6 {
 		return View6[T]{}, errSpecRank(label, spec, 6)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView6[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], opts...)
 }
 
@@ -3324,12 +3329,13 @@ func (v *View6[T]) Stride(r int) int {
 	panic(dimError{"Stride", 6, r})
 }
 
-// Strides returns the 6 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 6 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View6[T]) Strides() []int {
 	s := make([]int, 6+1)
 	copy(s, v.str[:])
-	s[6] = v.Span()
+	s[6] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -3582,7 +3588,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3072, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3633,7 +3639,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 3072, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3684,7 +3690,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3735,7 +3741,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 192, 21)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3786,7 +3792,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 768, 85)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3837,7 +3843,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 3072, 341)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -3892,7 +3898,7 @@ func NewView7From[T any](label string, spec LayoutSpec, opts ...Option) (View7[T
 	if spec.Rank() != 7 {
 		return View7[T]{}, errSpecRank(label, spec, 7)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView7[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], spec.Extents[6], opts...)
 }
 
@@ -4084,12 +4090,13 @@ func (v *View7[T]) Stride(r int) int {
 	panic(dimError{"Stride", 7, r})
 }
 
-// Strides returns the 7 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 7 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View7[T]) Strides() []int {
 	s := make([]int, 7+1)
 	copy(s, v.str[:])
-	s[7] = v.Span()
+	s[7] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -4348,7 +4355,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 12288, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4404,7 +4411,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12288, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4460,7 +4467,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4516,7 +4523,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 192, 21)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4572,7 +4579,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 768, 85)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4628,7 +4635,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 3072, 341)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4684,7 +4691,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 12288, 1365)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 0, 12291, 1364, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -4739,7 +4746,7 @@ func NewView8From[T any](label string, spec LayoutSpec, opts ...Option) (View8[T
 	if spec.Rank() != 8 {
 		return View8[T]{}, errSpecRank(label, spec, 8)
 	}
-	opts = append([]Option{spec.Layout, optionFunc(func(c *config) { c.strides = spec.Strides })}, opts...)
+	opts = append([]Option{specOption(spec)}, opts...)
 	return NewView8[T](label, spec.Extents[0], spec.Extents[1], spec.Extents[2], spec.Extents[3], spec.Extents[4], spec.Extents[5], spec.Extents[6], spec.Extents[7], opts...)
 }
 
@@ -4931,12 +4938,13 @@ func (v *View8[T]) Stride(r int) int {
 	panic(dimError{"Stride", 8, r})
 }
 
-// Strides returns the 8 strides followed by the span, as Kokkos's
-// stride(int*).
+// Strides returns the 8 strides followed by, as Kokkos's stride(int*),
+// the largest stride times its dimension's extent (the span of a compact
+// view; Span gives the addressed span of any view).
 func (v *View8[T]) Strides() []int {
 	s := make([]int, 8+1)
 	copy(s, v.str[:])
-	s[8] = v.Span()
+	s[8] = strideTotal(v.ext[:], v.str[:])
 	return s
 }
 
@@ -5201,7 +5209,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 3, 0)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 49152, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5262,7 +5270,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 12, 1)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 49152, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5323,7 +5331,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 48, 5)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5384,7 +5392,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 192, 21)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5445,7 +5453,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 768, 85)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5506,7 +5514,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 3072, 341)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5567,7 +5575,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 12288, 1365)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 0, 12291, 1364, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }
@@ -5628,7 +5636,7 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
 	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
-	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 49152, 5461)
+	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 0, 49155, 5460, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
 }

@@ -35,11 +35,16 @@ func TestView0Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 0 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 0 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
 		if v.Extent(0) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[0] != v.Span() ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
@@ -165,13 +170,18 @@ func TestView1Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 1 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 1 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(1) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[1] != v.Span() ||
+		if v.Extent(1) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[1] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 1 %v: size, span or data", l)
 		}
@@ -308,13 +318,18 @@ func TestView2Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 2 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 2 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(2) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[2] != v.Span() ||
+		if v.Extent(2) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[2] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 2 %v: size, span or data", l)
 		}
@@ -469,13 +484,18 @@ func TestView3Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 3 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 3 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(3) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[3] != v.Span() ||
+		if v.Extent(3) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[3] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 3 %v: size, span or data", l)
 		}
@@ -630,13 +650,18 @@ func TestView4Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 4 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 4 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(4) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[4] != v.Span() ||
+		if v.Extent(4) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[4] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 4 %v: size, span or data", l)
 		}
@@ -791,13 +816,18 @@ func TestView5Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 5 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 5 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(5) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[5] != v.Span() ||
+		if v.Extent(5) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[5] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 5 %v: size, span or data", l)
 		}
@@ -952,13 +982,18 @@ func TestView6Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 6 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 6 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(6) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[6] != v.Span() ||
+		if v.Extent(6) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[6] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 6 %v: size, span or data", l)
 		}
@@ -1113,13 +1148,18 @@ func TestView7Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 7 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 7 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Extent(7) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[7] != v.Span() ||
+		if v.Extent(7) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[7] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 7 %v: size, span or data", l)
 		}
@@ -1274,13 +1314,18 @@ func TestView8Methods(t *testing.T) {
 		}
 		d := v.viewDesc()
 		size := 1
+		best := 0 // the dimension of the largest stride, the first among equal ones
+		_ = best
 		for r := range 8 {
 			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
 				t.Fatalf("rank 8 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
+			if d.str[r] > d.str[best] {
+				best = r
+			}
 		}
-		if v.Size() != size || v.Span() != d.span() || v.Strides()[8] != v.Span() ||
+		if v.Size() != size || v.Span() != d.span() || v.Strides()[8] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 8 %v: size, span or data", l)
 		}

@@ -33,14 +33,13 @@ func newRank(n int) rank {
 // patterns (two bits per dimension: 0 index, 1 All, 2 Pair) under which
 // LayoutRight and LayoutLeft are kept (layout.SubviewPatterns).
 type sub struct {
-	N, M         int
-	RClear, RPat uint32
-	LClear, LPat uint32
+	N, M int
+	R, L layout.Rule
 }
 
 func newSub(n, m int) sub {
 	s := sub{N: n, M: m}
-	s.RClear, s.RPat, s.LClear, s.LPat = layout.SubviewPatterns(n, m)
+	s.R, s.L = layout.SubviewPatterns(n, m)
 	return s
 }
 

@@ -80,11 +80,16 @@ func Product(ext []int) (int, error) {
 }
 
 // MapStrides is the one layout mapping: it fills str with the strides of a
-// view of extents ext in layout l (given holds Stride's strides) and
-// returns the span, the number of elements between the first and one past
-// the last addressed element. With pad, the contiguous dimension of a view
-// of rank 2 or more is rounded up to 64 bytes of elements of elemSize
-// bytes.
+// view of extents ext in layout l and returns the span, the number of
+// elements between the first and one past the last addressed element.
+//
+// For Stride, given holds the strides, which must be non-negative and give
+// every index tuple its own offset (CheckStrides). For Right and Left,
+// given is either empty, and the strides are computed, or it holds every
+// dimension's stride, which must be a padding of the layout (IsMapping):
+// that is how a view keeps a leading dimension, as BLAS's lda. With pad
+// and no given strides, the contiguous dimension of a view of rank 2 or
+// more is padded as Kokkos pads it (Pad).
 func MapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (int, error) {
 	rank := len(ext)
 	if rank > MaxRank {
@@ -93,9 +98,28 @@ func MapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (
 	if _, err := Product(ext); err != nil {
 		return 0, err
 	}
-	padTo := 1
-	if pad && rank >= 2 && elemSize > 0 && elemSize <= 64 && 64%elemSize == 0 {
-		padTo = 64 / elemSize
+	if l != Stride && len(given) > 0 {
+		if len(given) != rank {
+			return 0, errorf(Invalid, "%v of rank %d needs no strides or %d, got %d", name(l), rank, rank, len(given))
+		}
+		for r, s := range given {
+			if s < 0 {
+				return 0, errorf(Invalid, "stride %d of dimension %d is negative", s, r)
+			}
+		}
+		if l != Right && l != Left {
+			return 0, errorf(Invalid, "unknown layout %v", name(l))
+		}
+		if !IsMapping(l, ext, given) {
+			lead, cont := rank-2, rank-1
+			if l == Left {
+				lead, cont = 1, 0
+			}
+			return 0, errorf(Invalid, "strides %s are not those of %v for extents %s: dimension %d must have stride 1, dimension %d a stride of at least its extent %d (the leading dimension), and each other dimension the product of the next inner one's stride and extent",
+				FormatInts(given), name(l), FormatInts(ext), cont, max(lead, 0), ext[cont])
+		}
+		copy(str, given)
+		return Span(ext, str)
 	}
 	switch l {
 	case Right:
@@ -103,8 +127,8 @@ func MapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (
 		for r := rank - 1; r >= 0; r-- {
 			str[r] = s
 			e := ext[r]
-			if r == rank-1 {
-				e = roundUp(e, padTo)
+			if pad && r == rank-1 && rank >= 2 {
+				e = Pad(e, elemSize)
 			}
 			s = mulClamp(s, max(e, 1))
 		}
@@ -113,8 +137,8 @@ func MapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (
 		for r := 0; r < rank; r++ {
 			str[r] = s
 			e := ext[r]
-			if r == 0 {
-				e = roundUp(e, padTo)
+			if pad && r == 0 && rank >= 2 {
+				e = Pad(e, elemSize)
 			}
 			s = mulClamp(s, max(e, 1))
 		}
@@ -132,6 +156,29 @@ func MapStrides(l Layout, ext, given []int, elemSize int, pad bool, str []int) (
 	return Span(ext, str)
 }
 
+// Alignment and AlignmentThreshold are Kokkos's MEMORY_ALIGNMENT (bytes)
+// and MEMORY_ALIGNMENT_THRESHOLD, the padding parameters.
+const (
+	Alignment          = 64
+	AlignmentThreshold = 1
+)
+
+// Pad returns the padded extent of a view's contiguous dimension of extent
+// n and elements of elemSize bytes, as Kokkos pads it: where elemSize
+// divides Alignment, an extent greater than AlignmentThreshold times the
+// alignment in elements (Alignment/elemSize) and not a multiple of it is
+// rounded up to the next multiple; any other extent is kept.
+func Pad(n, elemSize int) int {
+	if elemSize <= 0 || Alignment%elemSize != 0 {
+		return n
+	}
+	align := Alignment / elemSize
+	if n > AlignmentThreshold*align && n%align != 0 {
+		return n + align - n%align
+	}
+	return n
+}
+
 // name is l's Kokkos name, as kokkos.Layout's String method gives it.
 func name(l Layout) string {
 	switch l {
@@ -143,13 +190,6 @@ func name(l Layout) string {
 		return "LayoutStride"
 	}
 	return fmt.Sprintf("Layout(%d)", uint8(l))
-}
-
-func roundUp(n, m int) int {
-	if m <= 1 {
-		return n
-	}
-	return (n + m - 1) / m * m
 }
 
 // mulClamp multiplies, saturating instead of overflowing; Span reports
@@ -183,10 +223,10 @@ func Span(ext, str []int) (int, error) {
 }
 
 // CheckStrides verifies that explicit strides are non-negative and that no
-// two index tuples share an offset: sorted by stride, each dimension must
-// step past everything the smaller ones address. The test is sufficient,
-// not necessary: it refuses some interleaved strides whose offsets happen
-// to be distinct, as Kokkos does.
+// two index tuples share an offset. Sorted by stride, dimensions that each
+// step past everything the smaller ones address are accepted at once;
+// strides that interleave are decided exactly by Injective, up to the size
+// it can search (MaxSearch), and refused beyond it.
 func CheckStrides(ext, str []int) error {
 	for r := range ext {
 		if str[r] < 0 {
@@ -196,12 +236,47 @@ func CheckStrides(ext, str []int) error {
 	if slices.Contains(ext, 0) {
 		return nil // no element, no two that could share an offset
 	}
+	for r := range ext {
+		if ext[r] > 1 && str[r] == 0 {
+			return errorf(Invalid, "stride of dimension %d is 0 but its extent is %d", r, ext[r])
+		}
+	}
+	injective, known := Injective(ext, str)
+	switch {
+	case !known:
+		return errorf(Invalid, "strides %s interleave for extents %s over more than %d elements, too many to prove that no two index tuples share an offset; use strides that, sorted, each step past everything the smaller ones address", FormatInts(str), FormatInts(ext), MaxSearch)
+	case !injective:
+		return errorf(Invalid, "strides %s overlap for extents %s: two index tuples share an offset", FormatInts(str), FormatInts(ext))
+	}
+	return nil
+}
+
+// MaxSearch bounds Injective's exact search: the span of the offset
+// differences it tracks, in elements.
+const MaxSearch = 1 << 22
+
+// Injective reports whether extents ext and non-negative strides str give
+// every index tuple its own offset, and whether it could tell: it answers
+// at once for strides that, sorted, each step past everything the smaller
+// ones address (the layouts of every view the package makes), and
+// otherwise searches the offset differences exactly when they span at most
+// MaxSearch elements (known is false beyond that).
+//
+// The search: two tuples collide exactly when some non-zero d, |d_r| <
+// ext[r], has Σ d_r·str[r] = 0. Taking the dimensions in order, with the
+// last non-zero d_k positive, that is some multiple j·str[k], 0 < j <
+// ext[k], among the sums P of the earlier dimensions' differences; P grows
+// by each dimension's multiples as a bit set.
+func Injective(ext, str []int) (injective, known bool) {
+	if slices.Contains(ext, 0) {
+		return true, true
+	}
 	var order [MaxRank]int
 	n := 0
 	for r := range ext {
 		if ext[r] > 1 {
-			if str[r] == 0 {
-				return errorf(Invalid, "stride of dimension %d is 0 but its extent is %d", r, ext[r])
+			if str[r] <= 0 {
+				return false, true
 			}
 			order[n] = r
 			n++
@@ -214,13 +289,106 @@ func CheckStrides(ext, str []int) error {
 		}
 	}
 	reach := 1 // offsets 0..reach-1 are addressed by the dimensions so far
+	nested := true
+	g := 0 // gcd of the strides
 	for _, r := range order[:n] {
 		if str[r] < reach {
-			return errorf(Invalid, "strides %s overlap for extents %s", FormatInts(str), FormatInts(ext))
+			nested = false
 		}
 		reach = mulClamp(str[r], ext[r]-1) + reach
+		g = gcd(g, str[r])
 	}
-	return nil
+	if nested {
+		return true, true
+	}
+	// The sums of the differences lie in [-S, S], S = Σ (ext-1)·str/g.
+	S := 0
+	for _, r := range order[:n] {
+		S += mulClamp(str[r]/g, ext[r]-1)
+		if S > MaxSearch/2 {
+			return false, false
+		}
+	}
+	w := 2*S + 1
+	p := make([]uint64, (w+63)/64)
+	q := make([]uint64, len(p))
+	setBit(p, S) // the empty sum
+	for _, r := range order[:n] {
+		s, e := str[r]/g, ext[r]
+		for j := 1; j < e && j*s <= S; j++ {
+			if getBit(p, S+j*s) {
+				return false, true
+			}
+		}
+		// P += {d·s : |d| < e}: shift down by (e-1)·s, then add each of
+		// the binary parts of [0, 2(e-1)] multiples of s.
+		shift(q, p, -(e-1)*s)
+		p, q = q, p
+		for left, part := 2*(e-1), 1; left > 0; part *= 2 {
+			k := min(part, left)
+			shift(q, p, k*s)
+			for i := range p {
+				p[i] |= q[i]
+			}
+			left -= k
+		}
+		clearTail(p, w)
+	}
+	return true, true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func setBit(b []uint64, i int)      { b[i/64] |= 1 << (i % 64) }
+func getBit(b []uint64, i int) bool { return b[i/64]>>(i%64)&1 != 0 }
+
+// shift sets dst to src shifted by k bits, towards higher indices for
+// k > 0 and lower ones for k < 0.
+func shift(dst, src []uint64, k int) {
+	clear(dst)
+	words, bitsK := k/64, k%64
+	if k < 0 {
+		words, bitsK = -((-k) / 64), -((-k) % 64)
+	}
+	n := len(src)
+	if bitsK >= 0 {
+		for i := n - 1; i >= 0; i-- {
+			j := i - words
+			if j < 0 || j >= n {
+				continue
+			}
+			v := src[j] << bitsK
+			if bitsK > 0 && j > 0 {
+				v |= src[j-1] >> (64 - bitsK)
+			}
+			dst[i] = v
+		}
+		return
+	}
+	b := -bitsK
+	for i := 0; i < n; i++ {
+		j := i - words
+		if j < 0 || j >= n {
+			continue
+		}
+		v := src[j] >> b
+		if j+1 < n {
+			v |= src[j+1] << (64 - b)
+		}
+		dst[i] = v
+	}
+}
+
+// clearTail clears the bits of b from w on.
+func clearTail(b []uint64, w int) {
+	if w%64 != 0 {
+		b[len(b)-1] &= 1<<(w%64) - 1
+	}
 }
 
 // IsMapping reports whether strides are those of layout l (Right or

@@ -142,13 +142,6 @@ func (s *search) find(k, L, H int) Verdict {
 	return Disjoint
 }
 
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 func floorDiv(a, b int) int {
 	q := a / b
 	if a%b != 0 && (a < 0) != (b < 0) {

@@ -8,40 +8,56 @@ const (
 	ArgPair  uint32 = 2
 )
 
+// A Rule says, for one layout, which argument kinds keep it in a subview:
+// those with kinds&^Clear == Pat, or with kinds&Any != 0 (some range among
+// the positions Any marks). The generated Subview methods hold a Rule per
+// layout as constants, so the decision costs two masks and compares.
+type Rule struct{ Clear, Pat, Any uint32 }
+
+// Keeps reports whether argument kinds keep the layout of r.
+func (r Rule) Keeps(kinds uint32) bool { return kinds&^r.Clear == r.Pat || kinds&r.Any != 0 }
+
 // SubviewPatterns returns Kokkos's rule for the layout of a subview of a
-// rank-n view with m ranges (All or Pair) among its n arguments, as the
-// argument-kind patterns (see Subview) under which a layout is kept:
+// rank-n view with m ranges (All or Pair) among its n arguments, one Rule
+// for LayoutRight and one for LayoutLeft. Kokkos keeps the source's layout
+// when
 //
-//   - Right stays Right when the arguments are indices, then one range
-//     (All or Pair), at n-m, then only All: kinds&^rClear == rPat;
-//   - Left stays Left when they are only All, then one range at m-1, then
-//     indices: kinds&^lClear == lPat.
+//   - Right: the arguments are indices, then one range at n-m, then only
+//     All (the last argument All), or the result has rank 1 or 2 and the
+//     last argument is a range;
+//   - Left: the first m arguments are ranges, all All but the first and
+//     the m-th, which may be Pairs, and the rest are indices, or the result
+//     has rank 1 or 2 and the first argument is a range.
 //
-// Every other subview of m > 0 ranges is Stride. For m = 0 all four are 0.
-// The generated Subview methods hold these patterns as constants.
-func SubviewPatterns(n, m int) (rClear, rPat, lClear, lPat uint32) {
+// Every other subview of m > 0 ranges is Stride. For m = 0 both rules are
+// zero (the caller keeps the layout).
+func SubviewPatterns(n, m int) (right, left Rule) {
 	if m <= 0 || m > n {
-		return 0, 0, 0, 0
+		return Rule{}, Rule{}
 	}
-	rClear = 3 << (2 * (n - m))
+	right.Clear = 3 << (2 * (n - m))
 	for r := n - m + 1; r < n; r++ {
-		rPat |= ArgAll << (2 * r)
+		right.Pat |= ArgAll << (2 * r)
 	}
-	lClear = 3 << (2 * (m - 1))
-	for r := range m - 1 {
-		lPat |= ArgAll << (2 * r)
+	left.Clear = 3 | 3<<(2*(m-1))
+	for r := 1; r < m-1; r++ {
+		left.Pat |= ArgAll << (2 * r)
 	}
-	return rClear, rPat, lClear, lPat
+	if m <= 2 {
+		right.Any = 3 << (2 * (n - 1))
+		left.Any = 3
+	}
+	return right, left
 }
 
 // SubviewOf returns the layout of a subview of a view of layout l from the
 // kinds of its arguments (two bits per argument, ArgIndex, ArgAll or
-// ArgPair) and the patterns SubviewPatterns returns.
-func SubviewOf(l Layout, kinds, rClear, rPat, lClear, lPat uint32) Layout {
+// ArgPair) and the rules SubviewPatterns returns.
+func SubviewOf(l Layout, kinds uint32, right, left Rule) Layout {
 	switch {
-	case l == Right && kinds&^rClear == rPat:
+	case l == Right && right.Keeps(kinds):
 		return Right
-	case l == Left && kinds&^lClear == lPat:
+	case l == Left && left.Keeps(kinds):
 		return Left
 	}
 	return Stride
@@ -54,6 +70,6 @@ func Subview(l Layout, kinds uint32, n, m int) Layout {
 	if m == 0 || l == Stride {
 		return l
 	}
-	rc, rp, lc, lp := SubviewPatterns(n, m)
-	return SubviewOf(l, kinds, rc, rp, lc, lp)
+	r, lt := SubviewPatterns(n, m)
+	return SubviewOf(l, kinds, r, lt)
 }
