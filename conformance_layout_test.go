@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
 // fill3 sets every element of v to a fresh random value and returns the
@@ -366,6 +367,21 @@ func TestConformanceLayoutOptions(t *testing.T) {
 	w, err := kokkos.NewView2[float64]("O", 2, 3, kokkos.LayoutStride, kokkos.WithStrides(1, 2), kokkos.WithStrides(1, 2))
 	if err != nil || w.Stride(1) != 2 {
 		t.Errorf("LayoutStride with WithStrides twice: %v", err)
+	}
+	// two memory spaces, at every constructor that takes options
+	dev := backendtest.FakeDevice(false)
+	two := []kokkos.Option{kokkos.InSpace(kokkos.HostSpace), kokkos.InSpace(dev)}
+	if _, err := kokkos.NewView1[float64]("S", 4, two...); !errors.Is(err, kokkos.ErrOption) || !strings.Contains(err.Error(), "InSpace(HostSpace) and InSpace(FakeDeviceSpace)") {
+		t.Errorf("two spaces: %v", err)
+	}
+	if _, err := kokkos.NewDynRankView[float64]("S", []int{4}, two...); !errors.Is(err, kokkos.ErrOption) {
+		t.Errorf("two spaces, DynRankView: %v", err)
+	}
+	if _, err := kokkos.CreateMirror(v, two...); !errors.Is(err, kokkos.ErrOption) {
+		t.Errorf("two spaces, CreateMirror: %v", err)
+	}
+	if err := kokkos.Resize2(&v, 3, 3, kokkos.LayoutLeft, kokkos.LayoutRight); !errors.Is(err, kokkos.ErrLayout) {
+		t.Errorf("two layouts, Resize: %v", err)
 	}
 }
 

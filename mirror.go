@@ -68,6 +68,9 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 // CreateMirrorViewAndCopy's new view).
 func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (config, error) {
 	cfg := makeConfig(opts)
+	if cfg.err != nil {
+		return cfg, fmt.Errorf("kokkos: %s of view %q with extents %s: %w", op, d.label(), fmtInts(d.extents()), cfg.err)
+	}
 	var bad, why string
 	switch {
 	case cfg.wrapLabel != "" && !named:

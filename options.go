@@ -34,7 +34,10 @@ type config struct {
 // optionSet records which options were given.
 type optionSet uint8
 
-const givenLayout optionSet = 1 << iota
+const (
+	givenLayout optionSet = 1 << iota
+	givenSpace
+)
 
 type optionFunc func(*config)
 
@@ -79,8 +82,27 @@ var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
 var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
 
 // InSpace allocates the view in s instead of HostSpace. With AtAddress,
-// it names the space of the memory a Wrap constructor wraps.
-func InSpace(s MemorySpace) Option { return optionFunc(func(c *config) { c.space = s }) }
+// it names the space of the memory a Wrap constructor wraps. Two InSpace
+// options naming different spaces conflict: the constructor returns an
+// error wrapping ErrOption.
+func InSpace(s MemorySpace) Option {
+	return optionFunc(func(c *config) {
+		if c.given&givenSpace != 0 && c.space != s {
+			if c.err == nil {
+				c.err = errorf(ErrOption, "options InSpace(%s) and InSpace(%s) conflict: give one memory space", memSpaceName(c.space), memSpaceName(s))
+			}
+			return
+		}
+		c.space, c.given = s, c.given|givenSpace
+	})
+}
+
+func memSpaceName(s MemorySpace) string {
+	if s == nil {
+		return "nil"
+	}
+	return s.Name()
+}
 
 // AtAddress makes a Wrap constructor wrap the memory at addr, in the space
 // that InSpace names, instead of a slice (pass nil for the slice): a device

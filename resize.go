@@ -26,6 +26,9 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 		}
 	}
 	cfg := makeConfig(opts)
+	if cfg.err != nil {
+		return fmt.Errorf("kokkos: %s of view %q with extents %s: %w", op, old.label(), fmtInts(old.extents()), cfg.err)
+	}
 	if old.rec != nil && slices.Equal(old.extents(), ext) {
 		if keep || cfg.noInit {
 			return nil
