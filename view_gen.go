@@ -395,6 +395,20 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	return v, nil
 }
 
+// ScratchView1 returns an unmanaged rank-1 view of extents (n0) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView1[T any](s *ScratchPad, n0 int, opts ...Option) View1[T] {
+	data, label := scratchSlice[T](s, n0)
+	v, err := WrapView1(data, n0, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 // At returns the element at (i0). It panics, naming the
 // label, the indices and the extents, when an index is out of bounds, when
 // the host cannot access the view's memory, and for a view with the Atomic
@@ -783,6 +797,20 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView2 returns an unmanaged rank-2 view of extents (n0, n1) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView2[T any](s *ScratchPad, n0, n1 int, opts ...Option) View2[T] {
+	data, label := scratchSlice[T](s, n0, n1)
+	v, err := WrapView2(data, n0, n1, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1). It panics, naming the
@@ -1296,6 +1324,20 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView3 returns an unmanaged rank-3 view of extents (n0, n1, n2) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView3[T any](s *ScratchPad, n0, n1, n2 int, opts ...Option) View3[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2)
+	v, err := WrapView3(data, n0, n1, n2, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2). It panics, naming the
@@ -1856,6 +1898,20 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView4 returns an unmanaged rank-4 view of extents (n0, n1, n2, n3) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView4[T any](s *ScratchPad, n0, n1, n2, n3 int, opts ...Option) View4[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3)
+	v, err := WrapView4(data, n0, n1, n2, n3, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2, i3). It panics, naming the
@@ -2473,6 +2529,20 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView5 returns an unmanaged rank-5 view of extents (n0, n1, n2, n3, n4) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView5[T any](s *ScratchPad, n0, n1, n2, n3, n4 int, opts ...Option) View5[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4)
+	v, err := WrapView5(data, n0, n1, n2, n3, n4, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2, i3, i4). It panics, naming the
@@ -3157,6 +3227,20 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView6 returns an unmanaged rank-6 view of extents (n0, n1, n2, n3, n4, n5) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView6[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5 int, opts ...Option) View6[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5)
+	v, err := WrapView6(data, n0, n1, n2, n3, n4, n5, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5). It panics, naming the
@@ -3918,6 +4002,20 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView7 returns an unmanaged rank-7 view of extents (n0, n1, n2, n3, n4, n5, n6) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView7[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) View7[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6)
+	v, err := WrapView7(data, n0, n1, n2, n3, n4, n5, n6, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6). It panics, naming the
@@ -4766,6 +4864,20 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
 	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v, nil
+}
+
+// ScratchView8 returns an unmanaged rank-8 view of extents (n0, n1, n2, n3, n4, n5, n6, n7) over the
+// next ScratchSize bytes of s, LayoutRight unless opts choose another
+// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// has too few bytes left (naming the pattern's label, the extents and the
+// sizes). The view is valid during the team only.
+func ScratchView8[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Option) View8[T] {
+	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6, n7)
+	v, err := WrapView8(data, n0, n1, n2, n3, n4, n5, n6, n7, append([]Option{WithLabel(label)}, opts...)...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // At returns the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics, naming the
