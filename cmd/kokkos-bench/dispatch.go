@@ -15,16 +15,7 @@ func init() {
 var sinkInt int
 
 func runDispatch(cfg config, add func(measure)) error {
-	count := scaled(20000, cfg.scale*4)
-	perOp := func(f func()) func() float64 {
-		return func() float64 {
-			t := time.Now()
-			for range count {
-				f()
-			}
-			return time.Since(t).Seconds() / float64(count) * 1e9
-		}
-	}
+	perOp := nsPerOp(scaled(20000, cfg.scale*4))
 	// one cache line per index, so that the measure is dispatch, not false sharing
 	var x [2][8]int
 	pf := perOp(func() {
@@ -55,4 +46,17 @@ func runDispatch(cfg config, add func(measure)) error {
 		Note: "baseline: 2 goroutines + WaitGroup"})
 	add(measure{Name: "ParallelReduce over 2 indices", Unit: "ns", Value: median(rs), Baseline: median(ss)})
 	return nil
+}
+
+// nsPerOp returns a timer of count calls of f, in nanoseconds per call.
+func nsPerOp(count int) func(f func()) func() float64 {
+	return func(f func()) func() float64 {
+		return func() float64 {
+			t := time.Now()
+			for range count {
+				f()
+			}
+			return time.Since(t).Seconds() / float64(count) * 1e9
+		}
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"runtime"
-	"time"
 
 	"github.com/gokkos/kokkos"
 )
@@ -73,16 +72,7 @@ func runTeam(cfg config, add func(measure)) error {
 		Value: gb(kt), Baseline: gb(bt), Goal: 0.8, GoalOp: ">=", Note: "baseline: DeepCopy LayoutLeft ← LayoutRight"})
 
 	// Dispatch of one team with an empty body vs a fenced ParallelFor.
-	count := scaled(20000, cfg.scale*4)
-	perOp := func(f func()) func() float64 {
-		return func() float64 {
-			t := time.Now()
-			for range count {
-				f()
-			}
-			return time.Since(t).Seconds() / float64(count) * 1e9
-		}
-	}
+	perOp := nsPerOp(scaled(20000, cfg.scale*4))
 	var cell [2][8]int
 	team := perOp(func() {
 		kokkos.ParallelForTeam("team.dispatch", kokkos.Teams(1, kokkos.Auto), func(*kokkos.TeamMember) {})
