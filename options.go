@@ -142,6 +142,15 @@ func specOption(spec LayoutSpec) Option {
 
 func makeConfig(opts []Option) config {
 	c := config{layout: LayoutRight, space: HostSpace}
+	if len(opts) == 0 {
+		// The options' apply methods make c escape: without options, the
+		// constructors allocate nothing for it.
+		return c
+	}
+	return applyOptions(c, opts)
+}
+
+func applyOptions(c config, opts []Option) config {
 	for _, o := range opts {
 		if o != nil {
 			o.apply(&c)

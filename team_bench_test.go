@@ -64,32 +64,38 @@ func BenchmarkTeamMatVec(b *testing.B) {
 }
 
 // BenchmarkTeamTranspose: LayoutLeft ← LayoutRight of a 4096² view through
-// 64² tiles of team scratch (Scratch) and by DeepCopy (DeepCopy).
+// 128² tiles of team scratch (Scratch) and by DeepCopy (DeepCopy). Teams
+// walk down the columns of the destination, and write four columns at a
+// time from scratch.
 func BenchmarkTeamTranspose(b *testing.B) {
-	const n, tile = 4096, 64
+	const n, tile, ld = 4096, 128, 129 // padded scratch rows: no cache-set conflicts
 	src, _ := benchMatrix(n)
 	dst := kokkos.Must(kokkos.NewView2[float64]("bench.left", n, n, kokkos.LayoutLeft))
 	sd, dd := src.Data(), dst.Data()
 	nt := n / tile
-	p := kokkos.Teams(nt*nt, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](tile, tile+1), 0)
+	p := kokkos.Teams(nt*nt, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](tile, ld), 0)
 	b.Run("Scratch", func(b *testing.B) {
 		b.SetBytes(16 * n * n)
 		for b.Loop() {
 			kokkos.ParallelForTeam("transpose", p, func(m *kokkos.TeamMember) {
-				bi, bj := m.LeagueRank()/nt*tile, m.LeagueRank()%nt*tile
-				v := kokkos.ScratchView2[float64](m.TeamScratch(0), tile, tile+1) // a padded row: no cache-set conflicts
+				bi, bj := m.LeagueRank()%nt*tile, m.LeagueRank()/nt*tile
+				v := kokkos.ScratchView2[float64](m.TeamScratch(0), tile, ld)
 				sc := v.Data()
 				kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, tile), func(lo, hi int) {
 					for i := lo; i < hi; i++ {
-						copy(sc[i*(tile+1):i*(tile+1)+tile], sd[(bi+i)*n+bj:(bi+i)*n+bj+tile])
+						copy(sc[i*ld:i*ld+tile], sd[(bi+i)*n+bj:(bi+i)*n+bj+tile])
 					}
 				})
 				m.TeamBarrier()
-				kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, tile), func(lo, hi int) {
-					for j := lo; j < hi; j++ {
-						col := dd[(bj+j)*n+bi : (bj+j)*n+bi+tile]
-						for i := range col {
-							col[i] = sc[i*(tile+1)+j]
+				kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, tile/4), func(lo, hi int) {
+					for j := 4 * lo; j < 4*hi; j += 4 {
+						c0 := dd[(bj+j)*n+bi : (bj+j)*n+bi+tile]
+						c1 := dd[(bj+j+1)*n+bi:][:len(c0)]
+						c2 := dd[(bj+j+2)*n+bi:][:len(c0)]
+						c3 := dd[(bj+j+3)*n+bi:][:len(c0)]
+						for i := range c0 {
+							r := sc[i*ld+j:][:4]
+							c0[i], c1[i], c2[i], c3[i] = r[0], r[1], r[2], r[3]
 						}
 					}
 				})

@@ -23,6 +23,10 @@ type ScratchPad struct {
 	mem    []uint64
 	size   int // bytes set on the policy
 	used   int // bytes taken since the start of the team
+	// rec is the allocation record of the views made of the pad during
+	// the launch of plan: one per pad and launch, not one per view.
+	rec  *Allocation
+	plan *teamPlan
 }
 
 // Size returns the pad's bytes, as set on the policy.
@@ -47,38 +51,49 @@ func ScratchSize[T any](extents ...int) int {
 
 func scratchWords(bytes int) int { return (bytes + 7) / 8 }
 
-// scratchSlice takes ScratchSize[T](ext...) bytes from s and returns them
-// as a []T, with the label of the views made of it. It panics, naming the
-// pattern's label, the extents and the sizes, when the pad has too few
-// bytes left, and for an element type with pointers, which the garbage
-// collector cannot see in scratch memory.
-func scratchSlice[T any](s *ScratchPad, ext ...int) ([]T, string) {
+// scratchView takes the memory of a scratch view of element type T,
+// extents ext and options opts from s, fills its strides in str and returns
+// its elements, allocation record, layout, flags and traits. It panics, naming the
+// pattern's label, the extents and the sizes, when the options are
+// invalid, when the pad has too few bytes left, and for an element type
+// with pointers, which the garbage collector cannot see in scratch memory.
+func scratchView[T any](s *ScratchPad, ext []int, opts []Option, str []int) ([]T, *Allocation, Layout, viewFlags, Trait) {
 	pl := s.m.c.plan
 	what := "team"
 	if s.thread {
 		what = "thread"
 	}
 	fail := func(format string, args ...any) {
-		panic(fmt.Sprintf("kokkos: %s %q: %s scratch level %d: scratch view of %v with extents %v: ", pl.pattern, pl.label, what, s.level, reflect.TypeFor[T](), ext) + fmt.Sprintf(format, args...))
-	}
-	n := 1
-	for _, e := range ext {
-		if e < 0 {
-			fail("negative extent")
-		}
-		n *= e
+		panic(fmt.Sprintf("kokkos: %s %q: %s scratch level %d: scratch view of %v with extents %s: ", pl.pattern, pl.label, what, s.level, reflect.TypeFor[T](), fmtInts(ext)) + fmt.Sprintf(format, args...))
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		fail("the element type holds pointers; scratch memory holds plain values only")
 	}
-	need := ScratchSize[T](ext...)
+	cfg := makeConfig(opts)
+	flags, err := traitFlags[T](cfg.traits)
+	if err == nil {
+		err = cfg.err
+	}
+	if err != nil {
+		fail("%v", err)
+	}
+	size := sizeOf[T]()
+	span, err := mapStrides(cfg.layout, ext, cfg.strides, size, false, str)
+	if err != nil {
+		fail("%v", err)
+	}
+	need := (span*size + 7) &^ 7
 	if need > s.size-s.used {
 		fail("needs %d bytes, %d of the %d bytes per %s set by SetScratchSize(%d, ...) are left", need, s.size-s.used, s.size, what, s.level)
 	}
 	var data []T
-	if n > 0 {
-		data = unsafe.Slice((*T)(unsafe.Pointer(&s.mem[s.used/8])), n)
+	if span > 0 {
+		data = unsafe.Slice((*T)(unsafe.Pointer(&s.mem[s.used/8])), span)
 	}
 	s.used += need
-	return data, fmt.Sprintf("%s %s scratch %d", pl.label, what, s.level)
+	if s.plan != pl {
+		s.rec = unmanagedAllocation(fmt.Sprintf("%s %s scratch %d", pl.label, what, s.level), HostSpace, s.size)
+		s.plan = pl
+	}
+	return data, s.rec, cfg.layout, flags, cfg.traits | Unmanaged
 }

@@ -451,7 +451,7 @@ func TestTeamScratchTooSmall(t *testing.T) {
 			t.Fatalf("team size %d: got %v, want a *PanicError", size, r)
 		}
 		msg := fmt.Sprint(pe.Value)
-		for _, s := range []string{`"tiles"`, "team scratch level 0", "[2 3]", "needs 48 bytes", "32 of the 64 bytes"} {
+		for _, s := range []string{`"tiles"`, "team scratch level 0", "(2, 3)", "needs 48 bytes", "32 of the 64 bytes"} {
 			if !strings.Contains(msg, s) {
 				t.Errorf("team size %d: message %q lacks %q", size, msg, s)
 			}

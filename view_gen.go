@@ -396,16 +396,15 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 }
 
 // ScratchView1 returns an unmanaged rank-1 view of extents (n0) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView1[T any](s *ScratchPad, n0 int, opts ...Option) View1[T] {
-	data, label := scratchSlice[T](s, n0)
-	v, err := WrapView1(data, n0, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View1[T]{ext: [1]int{n0}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -800,16 +799,15 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 }
 
 // ScratchView2 returns an unmanaged rank-2 view of extents (n0, n1) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView2[T any](s *ScratchPad, n0, n1 int, opts ...Option) View2[T] {
-	data, label := scratchSlice[T](s, n0, n1)
-	v, err := WrapView2(data, n0, n1, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View2[T]{ext: [2]int{n0, n1}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1327,16 +1325,15 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 }
 
 // ScratchView3 returns an unmanaged rank-3 view of extents (n0, n1, n2) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView3[T any](s *ScratchPad, n0, n1, n2 int, opts ...Option) View3[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2)
-	v, err := WrapView3(data, n0, n1, n2, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View3[T]{ext: [3]int{n0, n1, n2}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1901,16 +1898,15 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 }
 
 // ScratchView4 returns an unmanaged rank-4 view of extents (n0, n1, n2, n3) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView4[T any](s *ScratchPad, n0, n1, n2, n3 int, opts ...Option) View4[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2, n3)
-	v, err := WrapView4(data, n0, n1, n2, n3, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View4[T]{ext: [4]int{n0, n1, n2, n3}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2532,16 +2528,15 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 }
 
 // ScratchView5 returns an unmanaged rank-5 view of extents (n0, n1, n2, n3, n4) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView5[T any](s *ScratchPad, n0, n1, n2, n3, n4 int, opts ...Option) View5[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4)
-	v, err := WrapView5(data, n0, n1, n2, n3, n4, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View5[T]{ext: [5]int{n0, n1, n2, n3, n4}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -3230,16 +3225,15 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 }
 
 // ScratchView6 returns an unmanaged rank-6 view of extents (n0, n1, n2, n3, n4, n5) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView6[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5 int, opts ...Option) View6[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5)
-	v, err := WrapView6(data, n0, n1, n2, n3, n4, n5, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View6[T]{ext: [6]int{n0, n1, n2, n3, n4, n5}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4005,16 +3999,15 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 }
 
 // ScratchView7 returns an unmanaged rank-7 view of extents (n0, n1, n2, n3, n4, n5, n6) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView7[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) View7[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6)
-	v, err := WrapView7(data, n0, n1, n2, n3, n4, n5, n6, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View7[T]{ext: [7]int{n0, n1, n2, n3, n4, n5, n6}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4867,16 +4860,15 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 }
 
 // ScratchView8 returns an unmanaged rank-8 view of extents (n0, n1, n2, n3, n4, n5, n6, n7) over the
-// next ScratchSize bytes of s, LayoutRight unless opts choose another
-// layout: Kokkos's View(team.team_scratch(level), n...). It panics when s
+// next ScratchSize bytes of s (its span's, for a LayoutStride view),
+// LayoutRight unless opts choose another layout or traits: Kokkos's
+// View(team.team_scratch(level), n...). It allocates nothing. It panics when s
 // has too few bytes left (naming the pattern's label, the extents and the
 // sizes). The view is valid during the team only.
 func ScratchView8[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Option) View8[T] {
-	data, label := scratchSlice[T](s, n0, n1, n2, n3, n4, n5, n6, n7)
-	v, err := WrapView8(data, n0, n1, n2, n3, n4, n5, n6, n7, append([]Option{WithLabel(label)}, opts...)...)
-	if err != nil {
-		panic(err)
-	}
+	v := View8[T]{ext: [8]int{n0, n1, n2, n3, n4, n5, n6, n7}}
+	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
+	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
 	return v
 }
 

@@ -14,7 +14,7 @@ func init() {
 var sinkTeam float64
 
 // teamTile is the tile edge of the transpose through team scratch.
-const teamTile = 64
+const teamTile = 128
 
 func runTeam(cfg config, add func(measure)) error {
 	n := scaled(4096, cfg.scale)
@@ -96,29 +96,45 @@ func runTeam(cfg config, add func(measure)) error {
 
 // teamTranspose copies a LayoutRight view into a LayoutLeft one tile by
 // tile: a team reads a tile's rows into level-0 scratch, then writes the
-// tile's columns, contiguous in dst, from scratch.
+// tile's columns, contiguous in dst, from scratch, four at a time. Teams
+// walk down the columns (league rank by tile row fastest), so that
+// consecutive teams continue the same columns of dst.
 func teamTranspose(dst, src kokkos.View2[float64]) {
+	const ld = teamTile + 1 // padded scratch rows: no cache-set conflicts
 	n0, n1 := src.Extent(0), src.Extent(1)
 	t0, t1 := (n0+teamTile-1)/teamTile, (n1+teamTile-1)/teamTile
 	sd, dd := src.Data(), dst.Data()
-	p := kokkos.Teams(t0*t1, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](teamTile, teamTile+1), 0)
+	p := kokkos.Teams(t0*t1, kokkos.Auto).SetScratchSize(0, kokkos.ScratchSize[float64](teamTile, ld), 0)
 	kokkos.ParallelForTeam("team.transpose", p, func(m *kokkos.TeamMember) {
-		bi, bj := m.LeagueRank()/t1*teamTile, m.LeagueRank()%t1*teamTile
+		bi, bj := m.LeagueRank()%t0*teamTile, m.LeagueRank()/t0*teamTile
 		ei, ej := min(bi+teamTile, n0), min(bj+teamTile, n1)
-		w := ej - bj
-		tile := kokkos.ScratchView2[float64](m.TeamScratch(0), teamTile, teamTile+1) // padded rows: no cache-set conflicts
+		h, w := ei-bi, ej-bj
+		tile := kokkos.ScratchView2[float64](m.TeamScratch(0), teamTile, ld)
 		sc := tile.Data()
-		kokkos.NestedForChunks(kokkos.TeamThreadRange(m, bi, ei), func(lo, hi int) {
+		kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, h), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				copy(sc[(i-bi)*(teamTile+1):(i-bi)*(teamTile+1)+w], sd[i*n1+bj:i*n1+ej])
+				copy(sc[i*ld:i*ld+w], sd[(bi+i)*n1+bj:(bi+i)*n1+ej])
 			}
 		})
 		m.TeamBarrier()
-		kokkos.NestedForChunks(kokkos.TeamThreadRange(m, bj, ej), func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				col := dd[j*n0+bi : j*n0+ei]
-				for i := range col {
-					col[i] = sc[i*(teamTile+1)+j-bj]
+		kokkos.NestedForChunks(kokkos.TeamThreadRange(m, 0, (w+3)/4), func(lo, hi int) {
+			for j := 4 * lo; j < min(4*hi, w); j += 4 {
+				if j+4 > w {
+					for ; j < w; j++ {
+						col := dd[(bj+j)*n0+bi : (bj+j)*n0+ei]
+						for i := range col {
+							col[i] = sc[i*ld+j]
+						}
+					}
+					break
+				}
+				c0 := dd[(bj+j)*n0+bi : (bj+j)*n0+ei]
+				c1 := dd[(bj+j+1)*n0+bi:][:len(c0)]
+				c2 := dd[(bj+j+2)*n0+bi:][:len(c0)]
+				c3 := dd[(bj+j+3)*n0+bi:][:len(c0)]
+				for i := range c0 {
+					r := sc[i*ld+j:][:4]
+					c0[i], c1[i], c2[i], c3[i] = r[0], r[1], r[2], r[3]
 				}
 			}
 		})
