@@ -61,13 +61,20 @@ func copyMode[T any](mode copyKind, dst, src *desc[T]) error {
 	case copySkip, copySame:
 		return nil
 	case copyStaged:
-		tmp := packedLike(src)
-		if err := copyDesc(&tmp, src); err != nil {
+		tmp, err := snapshot(src)
+		if err != nil {
 			return err
 		}
 		return copyDesc(dst, &tmp)
 	}
 	return copyDesc(dst, src)
+}
+
+// snapshot returns a packed copy of src's elements, the source of a
+// staged copy.
+func snapshot[T any](src *desc[T]) (desc[T], error) {
+	tmp := packedLike(src)
+	return tmp, copyDesc(&tmp, src)
 }
 
 // DeepCopyOn is DeepCopy ordered on an execution-space instance exec, as
@@ -247,8 +254,8 @@ func DeepCopyConvert[D, S Number](dst View[D], src View[S]) error {
 		case copySkip:
 			return nil
 		case copyStaged:
-			tmp := packedLike(&s)
-			if err := copyDesc(&tmp, &s); err != nil {
+			tmp, err := snapshot(&s)
+			if err != nil {
 				return err
 			}
 			return convertDesc(&d, &tmp)

@@ -155,14 +155,7 @@ func TestMDRangeFor(t *testing.T) {
 						seen[c.flat(ix)]++
 						mu.Unlock()
 					})
-					if err := s.Fence(); err != nil {
-						t.Fatal(err)
-					}
-					for i, v := range seen {
-						if v != 1 {
-							t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
-						}
-					}
+					checkVisitedOnce(t, s, c, seen)
 				}
 			}
 		}
@@ -337,14 +330,7 @@ func TestMDRangeTiles(t *testing.T) {
 							mu.Unlock()
 						})
 					})
-					if err := s.Fence(); err != nil {
-						t.Fatal(err)
-					}
-					for i, v := range seen {
-						if v != 1 {
-							t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
-						}
-					}
+					checkVisitedOnce(t, s, c, seen)
 					// The tile reduction is the per-index one, bit for bit.
 					got := reduceTilesRank("sum", p.On(s).WithChunk(chunk), Sum[float64](), func(lo, hi [maxMDRank]int, acc *float64) {
 						visitBox(rank, lo, hi, right, func(ix [maxMDRank]int) { *acc += x[c.flat(ix)] })
@@ -369,5 +355,19 @@ func TestMDRangeTiles(t *testing.T) {
 	}).(*PanicError)
 	if !ok || pe.Label != "t2" {
 		t.Errorf("panic in ParallelReduceTiles2: %v", pe)
+	}
+}
+
+// checkVisitedOnce fences s and checks that every index of c was visited
+// once: seen counts the visits by flat index.
+func checkVisitedOnce(t *testing.T, s HostExecutionSpace, c any, seen []int) {
+	t.Helper()
+	if err := s.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range seen {
+		if v != 1 {
+			t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
+		}
 	}
 }

@@ -117,10 +117,11 @@ func newOneArrayCase(rng *rand.Rand) oneArrayCase {
 	return c
 }
 
-// checkOneArray runs c on a host parent, or on a parent in space (copied
-// from and back to a host twin of the same strides), and checks the
-// result against the reference. It returns the kind of the case.
-func checkOneArray(t *testing.T, rng *rand.Rand, c oneArrayCase, space MemorySpace) string {
+// oneArrayParent returns c's parent filled with random values: host, a
+// host view, and p, the parent the copy runs on (host itself, or a view in
+// space with host's strides and values), and the values in host's memory
+// order.
+func oneArrayParent(t *testing.T, rng *rand.Rand, c oneArrayCase, space MemorySpace) (host, p DynRankView[float64], snap []float64) {
 	t.Helper()
 	host, err := NewDynRankView[float64]("P", c.pext, c.opts...)
 	if err != nil {
@@ -130,23 +131,34 @@ func checkOneArray(t *testing.T, rng *rand.Rand, c oneArrayCase, space MemorySpa
 	for i := range hd.data {
 		hd.data[i] = float64(1 + rng.IntN(1<<20))
 	}
-	snap := slices.Clone(hd.data)
-	p := host
+	snap = slices.Clone(hd.data)
+	if space == nil {
+		return host, host, snap
+	}
+	if p, err = NewDynRankView[float64]("P", c.pext, append(c.opts, InSpace(space))...); err != nil {
+		t.Fatal(err)
+	}
+	if pd := p.viewDesc(); !slices.Equal(pd.strides(), hd.strides()) {
+		t.Fatalf("%s: device strides %v, host %v", c.name, pd.strides(), hd.strides())
+	}
+	if err := DeepCopy[float64](p, host); err != nil {
+		t.Fatal(err)
+	}
+	return host, p, snap
+}
+
+// checkOneArray runs c on a host parent, or on a parent in space (copied
+// from and back to a host twin of the same strides), and checks the
+// result against the reference. It returns the kind of the case.
+func checkOneArray(t *testing.T, rng *rand.Rand, c oneArrayCase, space MemorySpace) string {
+	t.Helper()
+	host, p, snap := oneArrayParent(t, rng, c, space)
+	hd := host.viewDesc()
 	if space != nil {
-		p, err = NewDynRankView[float64]("P", c.pext, append(c.opts, InSpace(space))...)
-		if err != nil {
-			t.Fatal(err)
-		}
 		defer p.Release()
-		if pd := p.viewDesc(); !slices.Equal(pd.strides(), hd.strides()) {
-			t.Fatalf("%s: device strides %v, host %v", c.name, pd.strides(), hd.strides())
-		}
-		if err := DeepCopy[float64](p, host); err != nil {
-			t.Fatal(err)
-		}
 	}
 	dst, src := p.Subview(c.dargs...), p.Subview(c.sargs...)
-	err = DeepCopy[float64](dst, src)
+	err := DeepCopy[float64](dst, src)
 	if space != nil {
 		if err := DeepCopy[float64](host, p); err != nil {
 			t.Fatal(err)
@@ -286,19 +298,8 @@ func TestDeepCopyStaged(t *testing.T) {
 	for _, space := range []MemorySpace{nil, fs} {
 		for range 200 {
 			c := newOneArrayCase(rng)
-			host, _ := NewDynRankView[float64]("P", c.pext, c.opts...)
+			host, p, snap := oneArrayParent(t, rng, c, space)
 			hd := host.viewDesc()
-			for i := range hd.data {
-				hd.data[i] = float64(1 + rng.IntN(1<<20))
-			}
-			snap := slices.Clone(hd.data)
-			p := host
-			if space != nil {
-				p, _ = NewDynRankView[float64]("P", c.pext, append(c.opts, InSpace(space))...)
-				if err := DeepCopy[float64](p, host); err != nil {
-					t.Fatal(err)
-				}
-			}
 			dst, src := p.Subview(c.dargs...), p.Subview(c.sargs...)
 			dd, sd := dst.viewDesc(), src.viewDesc()
 			if err := copyMode(copyStaged, &dd, &sd); err != nil {

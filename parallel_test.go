@@ -519,18 +519,25 @@ func TestParallelForSmallRangeSpreads(t *testing.T) {
 	defer th.Close()
 	for _, chunk := range []int{0, 1} {
 		const n = 64
-		last := make(chan struct{})
-		ParallelFor("spread", Range(0, n).WithChunk(chunk).On(th), func(i int) {
-			switch i {
-			case 0:
-				select {
-				case <-last:
-				case <-time.After(10 * time.Second):
-					panic("the last index did not run concurrently with the first")
-				}
-			case n - 1:
-				close(last)
+		ParallelFor("spread", Range(0, n).WithChunk(chunk).On(th), waitForLast(n))
+	}
+}
+
+// waitForLast returns a body over [0, n) whose index 0 waits (up to 10 s,
+// then panics) for index n-1 to run: it returns only when the range runs
+// on more than one goroutine.
+func waitForLast(n int) func(i int) {
+	last := make(chan struct{})
+	return func(i int) {
+		switch i {
+		case 0:
+			select {
+			case <-last:
+			case <-time.After(10 * time.Second):
+				panic("the last index did not run concurrently with the first")
 			}
-		})
+		case n - 1:
+			close(last)
+		}
 	}
 }

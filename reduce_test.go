@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 )
 
 func TestReduceReproducible(t *testing.T) {
@@ -219,18 +218,9 @@ func TestReduceSmallRangeSpreads(t *testing.T) {
 				if chunk >= n {
 					continue // one chunk: one goroutine
 				}
-				last := make(chan struct{})
+				wait := waitForLast(n)
 				got := ParallelReduce("spread", Range(0, n).WithChunk(chunk).On(th), Sum[int](), func(i int, acc *int) {
-					switch i {
-					case 0:
-						select {
-						case <-last:
-						case <-time.After(10 * time.Second):
-							panic("the last index did not run concurrently with the first")
-						}
-					case n - 1:
-						close(last)
-					}
+					wait(i)
 					*acc += i
 				})
 				if got != n*(n-1)/2 {
