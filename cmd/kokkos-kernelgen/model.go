@@ -1,0 +1,69 @@
+package main
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// The model of a package's kernels, shared by the checker (check.go), the
+// host emitter (host.go) and the CUDA C emitter (cuda.go). The loader
+// (load.go) fills it from go/parser and go/types; the checker then refuses
+// anything outside the subset, so the emitters may assume a checked body.
+
+// pkgInfo is one package being generated.
+type pkgInfo struct {
+	fset    *token.FileSet
+	pkg     *types.Package
+	info    *types.Info
+	files   []*ast.File
+	dir     string        // the package's directory
+	kernels []*kernelFunc // every //kokkos:kernel function, in source order
+	byObj   map[*types.Func]*kernelFunc
+}
+
+// pattern is the parallel pattern a kernel is launched with.
+type pattern uint8
+
+const (
+	patFor    pattern = iota // func(i int, views and scalars...)
+	patReduce                // func(i int, views and scalars..., acc *T)
+	patScan                  // func(i int, views and scalars..., acc *T, final bool)
+)
+
+// kernelFunc is one //kokkos:kernel function.
+//
+// A kernel's first parameters of type int are its indices: one for a
+// RangePolicy, 2 to 6 for an MDRangePolicy. Then come views (View1 to
+// View6 of the kokkos package, element types int8..int64, uint8..uint64,
+// float32, float64) and scalars (those types, bool, and int), and, for a
+// reduction, the accumulator acc *T last, or, for a scan, acc *T and
+// final bool last. A kernel has no results.
+//
+// A helper is a //kokkos:kernel function that has results, or no leading
+// int parameter: kernels call it; it takes and returns scalars only.
+type kernelFunc struct {
+	decl    *ast.FuncDecl
+	obj     *types.Func
+	name    string // the Go name
+	helper  bool
+	pattern pattern      // kernels only
+	index   []*types.Var // the index parameters, kernels only
+	params  []*param     // kernels: the views and scalars between the indices and acc; helpers: all parameters
+	acc     *types.Var   // the accumulator parameter (*T), reductions and scans
+	accElem *types.Basic // T
+	final   *types.Var   // the final flag, scans
+	results []*types.Basic
+}
+
+// param is a view or scalar parameter.
+type param struct {
+	v     *types.Var
+	name  string       // the Go name
+	rank  int          // 1 to 6 for a view, 0 for a scalar
+	elem  *types.Basic // a view's element type, or the scalar's type
+	write bool         // the body stores through the view (Set, Ptr, atomics); views only
+}
+
+// isView reports whether p is a view.
+func (p *param) isView() bool { return p.rank > 0 }
