@@ -26,16 +26,23 @@ import (
 type Reducer[T any] struct {
 	Identity func() T
 	Join     func(a, b T) T
+	builtin  string // the constructor's name, for Builtin; "" for a custom reducer
 }
+
+// Builtin returns the name of the constructor that made r when it is one
+// of Sum, Prod, Min, Max, LAnd, LOr, BAnd and BOr, and "" otherwise (a
+// custom or a location reducer): a device backend maps it to its own
+// reducer.
+func (r Reducer[T]) Builtin() string { return r.builtin }
 
 // Sum adds: identity 0.
 func Sum[T Number]() Reducer[T] {
-	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a + b }}
+	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a + b }, builtin: "Sum"}
 }
 
 // Prod multiplies: identity 1.
 func Prod[T Number]() Reducer[T] {
-	return Reducer[T]{Identity: func() T { return 1 }, Join: func(a, b T) T { return a * b }}
+	return Reducer[T]{Identity: func() T { return 1 }, Join: func(a, b T) T { return a * b }, builtin: "Prod"}
 }
 
 // Min keeps the least value: identity the greatest value of T (+Inf for
@@ -47,7 +54,7 @@ func Min[T Number]() Reducer[T] {
 			return b
 		}
 		return a
-	}}
+	}, builtin: "Min"}
 }
 
 // Max keeps the greatest value: identity the least value of T (-Inf for
@@ -58,7 +65,7 @@ func Max[T Number]() Reducer[T] {
 			return b
 		}
 		return a
-	}}
+	}, builtin: "Max"}
 }
 
 // A ValLoc is a value and where it was found, the result of MinLoc,
@@ -283,22 +290,22 @@ func locIdentity[L any]() L {
 
 // LAnd is logical and: identity true.
 func LAnd() Reducer[bool] {
-	return Reducer[bool]{Identity: func() bool { return true }, Join: func(a, b bool) bool { return a && b }}
+	return Reducer[bool]{Identity: func() bool { return true }, Join: func(a, b bool) bool { return a && b }, builtin: "LAnd"}
 }
 
 // LOr is logical or: identity false.
 func LOr() Reducer[bool] {
-	return Reducer[bool]{Identity: zero[bool], Join: func(a, b bool) bool { return a || b }}
+	return Reducer[bool]{Identity: zero[bool], Join: func(a, b bool) bool { return a || b }, builtin: "LOr"}
 }
 
 // BAnd is bitwise and: identity all ones.
 func BAnd[T Integer]() Reducer[T] {
-	return Reducer[T]{Identity: func() T { return ^T(0) }, Join: func(a, b T) T { return a & b }}
+	return Reducer[T]{Identity: func() T { return ^T(0) }, Join: func(a, b T) T { return a & b }, builtin: "BAnd"}
 }
 
 // BOr is bitwise or: identity 0.
 func BOr[T Integer]() Reducer[T] {
-	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a | b }}
+	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a | b }, builtin: "BOr"}
 }
 
 func zero[T any]() T {

@@ -238,3 +238,20 @@ func TestReduceBlockSize(t *testing.T) {
 		}
 	}
 }
+
+func TestReducerBuiltin(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Sum[float64]().Builtin(), "Sum"}, {Prod[int32]().Builtin(), "Prod"},
+		{Min[uint8]().Builtin(), "Min"}, {Max[float32]().Builtin(), "Max"},
+		{LAnd().Builtin(), "LAnd"}, {LOr().Builtin(), "LOr"},
+		{BAnd[int64]().Builtin(), "BAnd"}, {BOr[uint16]().Builtin(), "BOr"},
+		{MinLoc[float64, int]().Builtin(), ""},
+		{Reducer[int]{Identity: func() int { return 0 }, Join: func(a, b int) int { return a + b }}.Builtin(), ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("Builtin() = %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -32,6 +32,14 @@ func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i 
 	return scanRange("ParallelScan", label, p, r, body)
 }
 
+// ParallelScanChunks is ParallelScan with a body that runs the indices
+// lo, ..., hi-1 in order, all with the same final, as ParallelScan's body
+// would one by one. It works in the same blocks as ParallelScan, so the
+// two give the same bits.
+func ParallelScanChunks[T any](label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T, final bool)) T {
+	return scanChunks("ParallelScanChunks", label, p, r, body)
+}
+
 // InclusiveScan sets dst[i] = src[p.Begin] + ... + src[i] for every index i
 // of p and returns the sum of all of them. It panics, naming the label, if
 // dst or src is shorter than p.End. dst may be src. It reads src once from
@@ -156,9 +164,18 @@ const scanChunkBytes = 256 << 10
 // scanBodyBlocks is the number of blocks of one chunk of ParallelScan.
 const scanBodyBlocks = 8
 
-// scanRange is ParallelScan: scanBlocks over the blocks of p, each block
-// reduced with final false and scanned with final true.
+// scanRange is ParallelScan: scanChunks with a body per index.
 func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
+	return scanChunks(pattern, label, p, r, func(lo, hi int, acc *T, final bool) {
+		for i := lo; i < hi; i++ {
+			body(i, acc, final)
+		}
+	})
+}
+
+// scanChunks is ParallelScanChunks: scanBlocks over the blocks of p, each
+// block reduced with final false and scanned with final true.
+func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T, final bool)) T {
 	s := p.check(pattern, label)
 	n := p.End - p.Begin
 	nb := (n + reduceBlock - 1) / reduceBlock
@@ -172,18 +189,14 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 			a := new(T)
 			*a = r.Identity()
 			lo := p.Begin + b*reduceBlock
-			for i := lo; i < min(lo+reduceBlock, p.End); i++ {
-				body(i, a, false)
-			}
+			body(lo, min(lo+reduceBlock, p.End), a, false)
 			return *a
 		},
 		func(b int, pre T) {
 			a := new(T)
 			*a = pre
 			lo := p.Begin + b*reduceBlock
-			for i := lo; i < min(lo+reduceBlock, p.End); i++ {
-				body(i, a, true)
-			}
+			body(lo, min(lo+reduceBlock, p.End), a, true)
 		})
 }
 

@@ -226,3 +226,43 @@ func BenchmarkParallelScanInt32(b *testing.B) {
 		})
 	}
 }
+
+// TestScanChunksMatchesScan checks that ParallelScanChunks gives the bits of
+// ParallelScan on every space, each chunk a run of increasing indices with
+// one final.
+func TestScanChunksMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{0, 1, 1000, 20011} {
+		x := randFloats(r, n)
+		for _, s := range testSpaces(t) {
+			want := make([]float64, n)
+			wantTotal := ParallelScan("scan", Range(0, n).On(s), Sum[float64](), func(i int, acc *float64, final bool) {
+				*acc += x[i]
+				if final {
+					want[i] = *acc
+				}
+			})
+			got := make([]float64, n)
+			gotTotal := ParallelScanChunks("scan", Range(0, n).On(s), Sum[float64](), func(lo, hi int, acc *float64, final bool) {
+				if lo >= hi || lo < 0 || hi > n {
+					t.Errorf("chunk [%d, %d) of %d", lo, hi, n)
+					return
+				}
+				for i := lo; i < hi; i++ {
+					*acc += x[i]
+					if final {
+						got[i] = *acc
+					}
+				}
+			})
+			if math.Float64bits(gotTotal) != math.Float64bits(wantTotal) {
+				t.Fatalf("%s n %d: total %v, want %v", spaceName(s), n, gotTotal, wantTotal)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%s n %d: out[%d] = %v, want %v", spaceName(s), n, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
