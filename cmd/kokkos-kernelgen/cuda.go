@@ -1,19 +1,21 @@
 package main
 
+import "errors"
+
+// errNoCUDA is matched by emitCUDA's error for a kernel that has no CUDA
+// translation; the generator then writes the host kernel only.
+var errNoCUDA = errors.New("no CUDA translation")
+
 // cudaCode is a kernel's CUDA C translation, for package cuda's patterns.
 type cudaCode struct {
-	// Body is the body of the loop, over the index names of package cuda
-	// (i for a RangePolicy, i0..i5 for an MDRangePolicy), acc and final,
-	// and the bindings named in Names.
-	Body string
-	// Helpers holds the __device__ functions of the helpers the kernel
-	// calls, directly or not, each defined before its callers.
-	Helpers string
-	// Names is the C name each of k.params is bound to.
-	Names []string
+	Body, Helpers string
+	Names         []string
 }
+
+// conv returns how param j is passed to the CUDA body (kernel.Param.CUDAConv).
+func (c cudaCode) conv(j int) string { return "" }
 
 // emitCUDA translates kernel k (not a helper) into CUDA C.
 func (p *pkgInfo) emitCUDA(k *kernelFunc) (cudaCode, error) {
-	return cudaCode{}, nil
+	return cudaCode{}, errNoCUDA
 }

@@ -34,5 +34,5 @@ func run(dir string) error {
 	if err := p.checkBodies(); err != nil {
 		return err
 	}
-	return nil
+	return p.write()
 }

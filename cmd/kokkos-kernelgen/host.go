@@ -1,0 +1,271 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path"
+	"sort"
+	"strings"
+)
+
+// The host kernel of a kernel is its body, as the user wrote it, inside a
+// loop over the indices of one chunk (or tile) of the policy. Each view
+// parameter becomes a local accessor of package kernel (A1 to A6) of the
+// same name, whose At, Set, Ptr and Extent the body calls as it called the
+// view's: they inline to a bounds check and a load or store. The few edits
+// to the body's text are:
+//
+//   - *acc becomes gkAcc, a local accumulator stored back at the chunk's end;
+//   - a return (a kernel's returns are bare) becomes continue gkNext, the
+//     label of the innermost index loop;
+//   - a package qualifier (math.Sqrt, kokkos.AtomicAdd) becomes the
+//     generated file's name for that package (gkmath, gkkokkos).
+//
+// Identifiers starting with gk are refused in kernels, so the generated
+// names cannot collide with the body's.
+
+// imports collects the packages the generated file refers to, by path,
+// and gives each a name that starts with gk.
+type imports struct {
+	names map[string]string // path → name
+	used  map[string]bool   // names given
+}
+
+func newImports() *imports {
+	return &imports{names: map[string]string{}, used: map[string]bool{}}
+}
+
+// name returns the name of the package at path in the generated file.
+func (im *imports) name(p string) string {
+	if n, ok := im.names[p]; ok {
+		return n
+	}
+	base := "gk" + strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, path.Base(p))
+	n := base
+	for i := 2; im.used[n]; i++ {
+		n = fmt.Sprintf("%s%d", base, i)
+	}
+	im.names[p], im.used[n] = n, true
+	return n
+}
+
+// decls returns the import declarations, sorted by path.
+func (im *imports) decls() string {
+	paths := make([]string, 0, len(im.names))
+	for p := range im.names {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	b.WriteString("import (\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "\t%s %q\n", im.names[p], p)
+	}
+	b.WriteString(")\n")
+	return b.String()
+}
+
+// qualifier writes types of other packages with the generated file's
+// names for them.
+func (im *imports) qualifier(self *types.Package) types.Qualifier {
+	return func(p *types.Package) string {
+		if p == self {
+			return ""
+		}
+		return im.name(p.Path())
+	}
+}
+
+// edit replaces the source text in [pos, end) with text.
+type edit struct {
+	pos, end token.Pos
+	text     string
+}
+
+// hostBody returns k's body, as the statements inside its braces, with the
+// edits above, and whether it had a return.
+func (p *pkgInfo) hostBody(k *kernelFunc, im *imports) (string, bool, error) {
+	var edits []edit
+	returns := false
+	ast.Inspect(k.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.StarExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && k.acc != nil && p.info.Uses[id] == k.acc {
+				edits = append(edits, edit{n.Pos(), n.End(), "gkAcc"})
+				return false
+			}
+		case *ast.ReturnStmt:
+			edits = append(edits, edit{n.Pos(), n.End(), "continue gkNext"})
+			returns = true
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				if pn, ok := p.info.Uses[id].(*types.PkgName); ok {
+					edits = append(edits, edit{id.Pos(), id.End(), im.name(pn.Imported().Path())})
+				}
+			}
+		}
+		return true
+	})
+	src, err := p.source(k.decl.Body.Lbrace+1, k.decl.Body.Rbrace)
+	if err != nil {
+		return "", false, err
+	}
+	base := k.decl.Body.Lbrace + 1
+	sort.Slice(edits, func(i, j int) bool { return edits[i].pos < edits[j].pos })
+	var b strings.Builder
+	at := 0
+	for _, e := range edits {
+		b.WriteString(src[at : e.pos-base])
+		b.WriteString(e.text)
+		at = int(e.end - base)
+	}
+	b.WriteString(src[at:])
+	return strings.TrimSpace(b.String()), returns, nil
+}
+
+// source returns the text of the file between pos and end.
+func (p *pkgInfo) source(pos, end token.Pos) (string, error) {
+	f := p.fset.File(pos)
+	src, err := os.ReadFile(f.Name())
+	if err != nil {
+		return "", err
+	}
+	return string(src[f.Offset(pos):f.Offset(end)]), nil
+}
+
+// used reports whether the body of k refers to v.
+func (p *pkgInfo) used(k *kernelFunc, v *types.Var) bool {
+	found := false
+	ast.Inspect(k.decl.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && p.info.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hostName returns the name a generated function gives the Go name n: n,
+// or a gk name for the blank identifier.
+func hostName(n, blank string) string {
+	if n == "_" || n == "" {
+		return blank
+	}
+	return n
+}
+
+// emitHost writes k's host binder, gkHost<Name>: it takes the arguments,
+// builds the accessors (which check that the host can run the kernel on
+// each view) and returns the chunk (or tile) function.
+func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, error) {
+	body, returns, err := p.hostBody(k, im)
+	if err != nil {
+		return "", err
+	}
+	q := im.qualifier(p.pkg)
+	kern := im.name(kernelPath)
+	rank := len(k.index)
+	var b strings.Builder
+	// The signature (see kernel.Spec.Host).
+	lohi := "int"
+	if rank > 1 {
+		lohi = fmt.Sprintf("[%d]int", rank)
+	}
+	chunk := "gkLo, gkHi " + lohi
+	if k.acc != nil {
+		chunk += ", gkAccP *" + types.TypeString(k.accElem, q)
+	}
+	if k.final != nil {
+		chunk += ", " + k.final.Name() + " bool"
+	}
+	right := ""
+	if rank > 1 {
+		right = ", gkRight bool"
+	}
+	fmt.Fprintf(&b, "func gkHost%s(gkArgs []any%s) (func(%s), error) {\n", k.name, right, chunk)
+	// The parameters, as locals of their Go names.
+	var copies []string
+	for j, pr := range k.params {
+		used := pr.name != "_" && p.used(k, pr.v)
+		name := pr.name
+		if !used {
+			name = "_"
+		}
+		typ := types.TypeString(pr.v.Type(), q)
+		if pr.isView() {
+			fmt.Fprintf(&b, "%s, gkErr%d := %s.View%d(%q, %q, gkArgs[%d].(%s), %v)\n", name, j, kern, pr.rank, qname, pr.name, j, typ, pr.write)
+			fmt.Fprintf(&b, "if gkErr%d != nil {\nreturn nil, gkErr%d\n}\n", j, j)
+		} else if used {
+			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
+		}
+		if used {
+			copies = append(copies, name)
+		}
+	}
+	orders := [][]int{rightOrder(rank)}
+	if rank > 1 {
+		orders = append(orders, leftOrder(rank))
+	}
+	for o, order := range orders {
+		if rank > 1 && o == 0 {
+			b.WriteString("if gkRight {\n")
+		}
+		fmt.Fprintf(&b, "return func(%s) {\n", chunk)
+		if len(copies) > 0 {
+			// Locals of the chunk, not variables of the closure.
+			fmt.Fprintf(&b, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+		}
+		if k.acc != nil {
+			b.WriteString("gkAcc := *gkAccP\n")
+		}
+		for d, r := range order {
+			if d == len(order)-1 && returns {
+				b.WriteString("gkNext:\n")
+			}
+			lo, hi := "gkLo", "gkHi"
+			if rank > 1 {
+				lo, hi = fmt.Sprintf("gkLo[%d]", r), fmt.Sprintf("gkHi[%d]", r)
+			}
+			i := hostName(k.index[r].Name(), fmt.Sprintf("gkI%d", r))
+			fmt.Fprintf(&b, "for %s := %s; %s < %s; %s++ {\n", i, lo, i, hi, i)
+		}
+		b.WriteString(body)
+		b.WriteString("\n")
+		b.WriteString(strings.Repeat("}\n", rank))
+		if k.acc != nil {
+			b.WriteString("*gkAccP = gkAcc\n")
+		}
+		b.WriteString("}, nil\n")
+		if rank > 1 && o == 0 {
+			b.WriteString("}\n")
+		}
+	}
+	b.WriteString("}\n")
+	return b.String(), nil
+}
+
+// rightOrder is the loop nest with the last index innermost: 0, 1, ...
+func rightOrder(rank int) []int {
+	o := make([]int, rank)
+	for r := range o {
+		o[r] = r
+	}
+	return o
+}
+
+// leftOrder is the loop nest with the first index innermost.
+func leftOrder(rank int) []int {
+	o := make([]int, rank)
+	for r := range o {
+		o[r] = rank - 1 - r
+	}
+	return o
+}

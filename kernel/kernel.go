@@ -1,0 +1,320 @@
+// Package kernel launches Go kernels: functions in a subset of Go, marked
+// //kokkos:kernel, that the command kokkos-kernelgen compiles, when go
+// generate runs, into a host kernel (the body inlined in a loop over each
+// chunk of indices) and a CUDA C translation. One body then runs on the
+// host pool and on a GPU:
+//
+//	//go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
+//
+//	//kokkos:kernel
+//	func Triad(i int, a, b, c kokkos.View1[float64], s float64) {
+//		a.Set(i, b.At(i)+s*c.At(i))
+//	}
+//
+//	err := kernel.For("triad", kokkos.Range(0, n), Triad, a, b, c, 2.0)                // host
+//	err = kernel.For("triad", kokkos.Range(0, n).On(stream), Triad, da, db, dc, 2.0)   // GPU
+//
+// The arguments after the kernel are its parameters after the indices (and
+// before a reduction's accumulator), views by value. docs/kernels.md
+// describes the subset, the kernel shapes and the generated code.
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sync"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/internal/kernelsrc"
+)
+
+// ErrNotGenerated is matched (errors.Is) by the error of a launch of a
+// function that has no generated code: mark it //kokkos:kernel and run go
+// generate in its package.
+var ErrNotGenerated = errors.New("kernel: no generated code")
+
+// ErrStale is matched by the error of a launch of a kernel whose source
+// (or a helper's) changed after go generate ran: run go generate again.
+// The check reads the source where the binary was built, when it is still
+// there; a binary built with -trimpath, or moved, is not checked.
+var ErrStale = errors.New("kernel: generated code is stale")
+
+// ErrArgs is matched by the error of a launch whose arguments do not fit
+// the kernel: their number or types, a policy of another rank, a view the
+// space cannot reach, a read-only view the kernel writes.
+var ErrArgs = errors.New("kernel: bad arguments")
+
+// ErrNoDevice is matched by the error of a device launch of a kernel that
+// has no CUDA translation (its message says why): run it on the host.
+var ErrNoDevice = errors.New("kernel: no CUDA translation")
+
+// Pattern is the parallel pattern a kernel is written for.
+type Pattern uint8
+
+const (
+	PatternFor    Pattern = iota // func(i int, ...)
+	PatternReduce                // func(i int, ..., acc *T)
+	PatternScan                  // func(i int, ..., acc *T, final bool)
+)
+
+func (p Pattern) String() string {
+	switch p {
+	case PatternFor:
+		return "For"
+	case PatternReduce:
+		return "Reduce"
+	case PatternScan:
+		return "Scan"
+	}
+	return fmt.Sprintf("Pattern(%d)", uint8(p))
+}
+
+// A Spec is what kokkos-kernelgen generates for one kernel and registers
+// in the generated file's init function.
+type Spec struct {
+	Func    any      // the kernel
+	Name    string   // package name and function name: "stream.Triad"
+	Hash    string   // the hash of the source of Funcs (internal/kernelsrc)
+	Funcs   []string // the kernel and the helpers it calls
+	Pattern Pattern
+	Rank    int     // the number of indices: 1 for a RangePolicy, 2 to 6
+	Params  []Param // the parameters after the indices, before acc
+	// Host returns the host kernel over the arguments (already of the
+	// parameters' types); its type depends on the pattern and the rank:
+	//
+	//	For, rank 1:     func(args []any) (func(lo, hi int), error)
+	//	For, rank N:     func(args []any, right bool) (func(lo, hi [N]int), error)
+	//	Reduce, rank 1:  func(args []any) (func(lo, hi int, acc *T), error)
+	//	Reduce, rank N:  func(args []any, right bool) (func(lo, hi [N]int, acc *T), error)
+	//	Scan:            func(args []any) (func(lo, hi int, acc *T, final bool), error)
+	//
+	// right says that a tile's last index runs innermost.
+	Host any
+	// CUDA is the body in CUDA C for package cuda's patterns, Helpers the
+	// __device__ functions it calls; NoCUDA says why CUDA is empty.
+	CUDA, Helpers, NoCUDA string
+}
+
+// A Param is a kernel parameter after the indices.
+type Param struct {
+	Name  string // the Go name
+	View  bool
+	Write bool // the kernel writes the view
+	// CUDAName is the name the CUDA body binds it to; CUDAConv says how a
+	// scalar is passed there: "" as it is, "int32" or "uint32" widened,
+	// "bool" as an int32 0 or 1.
+	CUDAName, CUDAConv string
+}
+
+type entry struct {
+	Spec
+	fn    reflect.Type
+	stale sync.Once
+	err   error
+}
+
+var (
+	regMu    sync.RWMutex
+	registry = map[uintptr]*entry{}
+)
+
+// Register records the generated code of a kernel. Generated files call
+// it from init; a second Spec for the same function replaces the first.
+func Register(s Spec) {
+	v := reflect.ValueOf(s.Func)
+	if v.Kind() != reflect.Func {
+		panic(fmt.Sprintf("kernel.Register(%s): Func is %T, not a function", s.Name, s.Func))
+	}
+	regMu.Lock()
+	registry[v.Pointer()] = &entry{Spec: s, fn: v.Type()}
+	regMu.Unlock()
+}
+
+// lookup returns the entry of fn, checked for staleness.
+func lookup(fn any, pat Pattern, rank int) (*entry, error) {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func {
+		return nil, fmt.Errorf("%w: %T is not a function", ErrArgs, fn)
+	}
+	regMu.RLock()
+	e := registry[v.Pointer()]
+	regMu.RUnlock()
+	if e == nil {
+		name := "the function"
+		if f := runtime.FuncForPC(v.Pointer()); f != nil {
+			name = f.Name()
+		}
+		return nil, fmt.Errorf("%w for %s: mark it //kokkos:kernel and run go generate in its package "+
+			"(with //go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen)", ErrNotGenerated, name)
+	}
+	e.stale.Do(func() { e.err = e.checkSource(v.Pointer()) })
+	if e.err != nil {
+		return nil, e.err
+	}
+	if e.Pattern != pat {
+		return nil, fmt.Errorf("%w: kernel %s is written for kernel.%s, not kernel.%s", ErrArgs, e.Name, e.Pattern, pat)
+	}
+	if e.Rank != rank {
+		return nil, fmt.Errorf("%w: kernel %s takes %d indices, the policy has rank %d", ErrArgs, e.Name, e.Rank, rank)
+	}
+	return e, nil
+}
+
+// checkSource compares the hash of the kernel's source, where the binary
+// was built, with the generated one.
+func (e *entry) checkSource(pc uintptr) error {
+	f := runtime.FuncForPC(pc)
+	if f == nil {
+		return nil
+	}
+	file, _ := f.FileLine(pc)
+	dir := filepath.Dir(file)
+	if !filepath.IsAbs(dir) {
+		return nil
+	}
+	h, err := kernelsrc.Hash(dir, e.Funcs)
+	if err != nil {
+		// No source to compare with (a deployed binary), or not as it
+		// was: a removed helper shows as a changed kernel.
+		if errors.Is(err, kernelsrc.ErrNoSource) {
+			return nil
+		}
+		return fmt.Errorf("%w: kernel %s: %v: run go generate in %s", ErrStale, e.Name, err, dir)
+	}
+	if h != e.Hash {
+		return fmt.Errorf("%w: kernel %s: its source in %s changed after go generate ran: run go generate there", ErrStale, e.Name, dir)
+	}
+	return nil
+}
+
+// convert returns args as the kernel's parameter types: each view of
+// exactly its parameter's type; a number of another numeric type when
+// its value converts exactly (a float64 to a float32 rounds), so that
+// untyped constants fit any parameter.
+func (e *entry) convert(args []any) ([]any, error) {
+	first := e.Rank
+	if len(args) != len(e.Params) {
+		return nil, fmt.Errorf("%w: kernel %s takes %d arguments (%s), got %d", ErrArgs, e.Name, len(e.Params), e.paramList(), len(args))
+	}
+	out := make([]any, len(args))
+	for j, a := range args {
+		want := e.fn.In(first + j)
+		if a != nil && reflect.TypeOf(a) == want {
+			out[j] = a
+			continue
+		}
+		if c, ok := convertNumber(a, want); ok {
+			out[j] = c
+			continue
+		}
+		hint := ""
+		if a != nil && reflect.TypeOf(a).Kind() == reflect.Pointer && reflect.TypeOf(a).Elem() == want {
+			hint = ": pass the view itself, not a pointer to it"
+		}
+		return nil, fmt.Errorf("%w: kernel %s: argument %d (%s) is %T, want %v%s", ErrArgs, e.Name, j+1, e.Params[j].Name, a, want, hint)
+	}
+	return out, nil
+}
+
+func (e *entry) paramList() string {
+	s := ""
+	for j, p := range e.Params {
+		if j > 0 {
+			s += ", "
+		}
+		s += p.Name + " " + e.fn.In(e.Rank+j).String()
+	}
+	return s
+}
+
+// convertNumber converts a number to the numeric type want when the value
+// survives the conversion (a float64 to a float32 rounds).
+func convertNumber(a any, want reflect.Type) (any, bool) {
+	if a == nil || !numeric(want.Kind()) {
+		return nil, false
+	}
+	v := reflect.ValueOf(a)
+	if !numeric(v.Kind()) || !v.CanConvert(want) {
+		return nil, false
+	}
+	c := v.Convert(want)
+	if v.Kind() == reflect.Float64 && want.Kind() == reflect.Float32 {
+		f := v.Float()
+		if math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) <= math.MaxFloat32 {
+			return c.Interface(), true
+		}
+		return nil, false
+	}
+	if !c.CanConvert(v.Type()) || c.Convert(v.Type()).Interface() != v.Interface() {
+		return nil, false
+	}
+	// The way back must not hide a change of sign (int8(-1) to uint8 and back).
+	if isInt(v.Kind()) && isUint(want.Kind()) && v.Int() < 0 || isUint(v.Kind()) && isInt(want.Kind()) && c.Int() < 0 {
+		return nil, false
+	}
+	return c.Interface(), true
+}
+
+func numeric(k reflect.Kind) bool {
+	return isInt(k) || isUint(k) || k == reflect.Float32 || k == reflect.Float64
+}
+
+func isInt(k reflect.Kind) bool { return k >= reflect.Int && k <= reflect.Int64 }
+
+func isUint(k reflect.Kind) bool {
+	return k >= reflect.Uint8 && k <= reflect.Uint64 && k != reflect.Uint
+}
+
+// hostSpace returns the host space of s, or nil, false for a device space.
+func hostSpace(s kokkos.ExecutionSpace) bool {
+	if s == nil {
+		return true
+	}
+	_, ok := s.(kokkos.HostExecutionSpace)
+	return ok
+}
+
+// info names a view parameter, for the panics of the accessors.
+type info struct {
+	kernel, name, label string
+	ext                 []int
+}
+
+// hostInfo checks that the host can run kernel k on the view d, parameter
+// name, and returns its names.
+func hostInfo(k, name string, d *kokkos.Description, write bool) (*info, error) {
+	in := &info{kernel: k, name: name, label: d.Label, ext: d.Extents[:d.Rank:d.Rank]}
+	switch {
+	case d.Allocation != nil && d.Allocation.Released():
+		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) was released: %w", ErrArgs, k, name, d.Label, kokkos.ErrReleased)
+	case d.Host == nil && size(d) > 0:
+		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is in %s, which the host cannot access: "+
+			"launch on a cuda stream (policy.On(stream)), or DeepCopy the view to a host mirror", ErrArgs, k, name, d.Label, d.Space.Name())
+	case d.Traits&kokkos.Atomic != 0:
+		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) has the Atomic trait, which host kernels do not honour: "+
+			"pass a view without it and use the kokkos.Atomic functions in the kernel", ErrArgs, k, name, d.Label)
+	case write && d.ReadOnly:
+		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrArgs, k, name, d.Label)
+	}
+	return in, nil
+}
+
+func size(d *kokkos.Description) int {
+	n := 1
+	for r := range d.Rank {
+		n *= d.Extents[r]
+	}
+	return n
+}
+
+// outOfBounds panics for an access at idx outside the view's extents.
+//
+//go:noinline
+func (in *info) outOfBounds(op string, idx ...int) {
+	panic(fmt.Sprintf("kernel %s: %s.%s%v out of bounds of view %s (label %q) with extents %v",
+		in.kernel, in.name, op, idx, in.name, in.label, in.ext))
+}
