@@ -608,17 +608,20 @@ func (c *checker) viewMethod(x *ast.CallExpr, pr *param, m string) {
 		pr.write = true
 	case "Extent":
 		r := x.Args[0]
-		instead := fmt.Sprintf("use a constant from 0 to %d", pr.rank-1)
+		instead := "use 0"
+		if pr.rank > 1 {
+			instead = fmt.Sprintf("use a constant from 0 to %d", pr.rank-1)
+		}
 		v := c.p.info.Types[r].Value
 		if v == nil {
 			c.refuse(r.Pos(), "a non-constant rank in "+pr.name+".Extent", instead)
 			return
 		}
 		if n, exact := constant.Int64Val(constant.ToInt(v)); !exact || n < 0 || n >= int64(pr.rank) {
-			c.refuse(r.Pos(), fmt.Sprintf("rank %s in %s.Extent of a rank-%d view", v, pr.name, pr.rank), instead)
+			c.refuse(r.Pos(), fmt.Sprintf("%s.Extent(%s) of a rank-%d view", pr.name, v, pr.rank), instead)
 		}
 	case "Ptr":
-		c.refuse(x.Pos(), pr.name+".Ptr(...) but in *"+pr.name+".Ptr(...) or an atomic", "dereference it, or pass it to a kokkos atomic")
+		c.refuse(x.Pos(), pr.name+".Ptr(...) outside *"+pr.name+".Ptr(...) and the atomics", "dereference it, or pass it to a kokkos atomic")
 	default:
 		c.refuse(x.Pos(), "a call of "+pr.name+"."+m, "call only At, Set, Ptr and Extent")
 	}
