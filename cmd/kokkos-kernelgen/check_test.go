@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -203,18 +205,120 @@ func Prefix(i int, in, out kokkos.View1[int64], acc *int64, final bool) {
 }
 
 //kokkos:kernel
+func Stores(i int, a, b, c, d kokkos.View1[int32], e kokkos.View2[int32], k int32) {
+	*a.Ptr(i) = k
+	(*b.Ptr(i))++
+	*c.Ptr(i) <<= 1
+	kokkos.AtomicInc(d.Ptr(i))
+	_ = e.At(i, 0) + *e.Ptr(i, 1) + kokkos.AtomicLoad(e.Ptr(i, 2)) + int32(e.Extent(1))
+}
+
+//kokkos:kernel
 func Box(i0, i1, i2 int, c kokkos.View3[uint8], d kokkos.View3[uint16]) {
 	c.Set(i0, i1, i2, uint8(d.At(i0, i1, i2)>>8)+uint8(c.Extent(2)))
 }
 `
 
-func TestCheckAllows(t *testing.T) {
+// checkedAllowed is allowedSrc, loaded and checked once.
+var checkedAllowed = sync.OnceValues(func() (*pkgInfo, error) {
 	p, err := loadSource(".", map[string]string{"k.go": allowedSrc})
+	if err != nil {
+		return nil, err
+	}
+	return p, p.checkBodies()
+})
+
+func TestCheckAllows(t *testing.T) {
+	if _, err := checkedAllowed(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCheckMarksWrites(t *testing.T) {
+	p, err := checkedAllowed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.checkBodies(); err != nil {
+	written := map[string][]string{
+		"Math":       {"out"},
+		"Atomics":    {"n", "f"}, // r is only loaded
+		"Statements": {"m", "v"},
+		"Dot":        nil, // *a.Ptr(i) is only read
+		"Any":        nil,
+		"Prefix":     {"out"},
+		"Stores":     {"a", "b", "c", "d"},
+		"Box":        {"c"},
+	}
+	seen := 0
+	for _, k := range p.kernels {
+		if k.helper {
+			continue
+		}
+		want, ok := written[k.name]
+		if !ok {
+			t.Errorf("kernel %s not in the table", k.name)
+			continue
+		}
+		seen++
+		for _, pr := range k.params {
+			if w := slices.Contains(want, pr.name); pr.write != w {
+				t.Errorf("kernel %s: %s.write = %v, want %v", k.name, pr.name, pr.write, w)
+			}
+		}
+	}
+	if seen != len(written) {
+		t.Errorf("%d kernels checked, want %d", seen, len(written))
+	}
+}
+
+// TestCheckOrder checks that the refusals of several kernels in several
+// files come in position order, whatever the order they are found in (a
+// right-hand side before its left, recursion after every body).
+func TestCheckOrder(t *testing.T) {
+	p, err := loadSource(".", map[string]string{
+		"b.go": `package k
+
+var counter int
+
+//kokkos:kernel
+func B(i int) {
+	counter = len("ab")
+}
+`,
+		"a.go": `package k
+
+import "github.com/gokkos/kokkos"
+
+//kokkos:kernel
+func loop(n int) int { return loop(n) }
+
+//kokkos:kernel
+func A(i int, v kokkos.View1[float64]) {
+	i = v.Extent(1)
+	_ = map[int]int{}
+}
+`})
+	if err != nil {
 		t.Fatal(err)
+	}
+	err = p.checkBodies()
+	if err == nil {
+		t.Fatal("no refusals")
+	}
+	var got []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		got = append(got, l[strings.LastIndex(l, "/")+1:])
+	}
+	want := []string{
+		"a.go:6:31: kernel loop: a recursive call of loop is not allowed in a kernel (use a loop)",
+		"a.go:10:2: kernel A: an assignment to index parameter i is not allowed in a kernel (copy it to a local)",
+		"a.go:10:15: kernel A: v.Extent(1) of a rank-1 view is not allowed in a kernel (use 0)",
+		"a.go:11:6: kernel A: a composite literal is not allowed in a kernel (use scalars or a view)",
+		"b.go:7:2: kernel B: the package-level variable counter is not allowed in a kernel (pass it as a parameter)",
+		"b.go:7:12: kernel B: a call of len is not allowed in a kernel (use v.Extent(r))",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
 
