@@ -7,6 +7,7 @@ package kernelsrc
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -26,7 +27,7 @@ import (
 func Hash(dir string, names []string) (string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %v", ErrNoSource, err)
 	}
 	var files []string
 	for _, e := range ents {
@@ -71,6 +72,9 @@ func Hash(dir string, names []string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
+
+// ErrNoSource is matched by Hash's error when dir cannot be read.
+var ErrNoSource = errors.New("no source")
 
 // GeneratedSuffix ends the name of the file kokkos-kernelgen writes.
 const GeneratedSuffix = "_kernels_gen.go"

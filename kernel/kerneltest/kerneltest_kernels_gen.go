@@ -13,7 +13,7 @@ func init() {
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: true},
 			{Name: "b", View: true, Write: false},
 			{Name: "c", View: true, Write: false},
 			{Name: "s"},
@@ -35,7 +35,7 @@ func init() {
 		Func: SetC, Name: "kerneltest.SetC", Hash: "602db34374fddeff46c72c7086bf86c6", Funcs: []string{"SetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: false},
+			{Name: "c", View: true, Write: true},
 			{Name: "a", View: true, Write: false},
 			{Name: "b", View: true, Write: false},
 		},
@@ -47,7 +47,7 @@ func init() {
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "in", View: true, Write: false},
-			{Name: "out", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host:   gkHostPrefixSum,
 		NoCUDA: "no CUDA translation",
@@ -56,7 +56,7 @@ func init() {
 		Func: Stencil7, Name: "kerneltest.Stencil7", Hash: "4673e045b3d73819ba733e3b0c7ba958", Funcs: []string{"Stencil7", "scale"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 			{Name: "in", View: true, Write: false},
 			{Name: "h"},
 		},
@@ -67,7 +67,7 @@ func init() {
 		Func: Soft, Name: "kerneltest.Soft", Hash: "f58fc90c297d12e05def067586df00f7", Funcs: []string{"Soft"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: false},
+			{Name: "y", View: true, Write: true},
 			{Name: "x", View: true, Write: false},
 			{Name: "t"},
 		},
@@ -79,7 +79,7 @@ func init() {
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
-			{Name: "bins", View: true, Write: false},
+			{Name: "bins", View: true, Write: true},
 			{Name: "nb"},
 		},
 		Host:   gkHostHistogram,
@@ -97,7 +97,7 @@ func init() {
 }
 
 func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
-	a, gkErr0 := gkkernel.View1("kerneltest.Triad", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	a, gkErr0 := gkkernel.View1("kerneltest.Triad", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -138,7 +138,7 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 }
 
 func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
-	c, gkErr0 := gkkernel.View2("kerneltest.SetC", "c", gkArgs[0].(gkkokkos.View2[float64]), false)
+	c, gkErr0 := gkkernel.View2("kerneltest.SetC", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -175,7 +175,7 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	out, gkErr1 := gkkernel.View1("kerneltest.PrefixSum", "out", gkArgs[1].(gkkokkos.View1[int64]), false)
+	out, gkErr1 := gkkernel.View1("kerneltest.PrefixSum", "out", gkArgs[1].(gkkokkos.View1[int64]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
@@ -193,7 +193,7 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 }
 
 func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
-	out, gkErr0 := gkkernel.View3("kerneltest.Stencil7", "out", gkArgs[0].(gkkokkos.View3[float64]), false)
+	out, gkErr0 := gkkernel.View3("kerneltest.Stencil7", "out", gkArgs[0].(gkkokkos.View3[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -239,7 +239,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 }
 
 func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
-	y, gkErr0 := gkkernel.View1("kerneltest.Soft", "y", gkArgs[0].(gkkokkos.View1[float32]), false)
+	y, gkErr0 := gkkernel.View1("kerneltest.Soft", "y", gkArgs[0].(gkkokkos.View1[float32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -270,7 +270,7 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	bins, gkErr1 := gkkernel.View1("kerneltest.Histogram", "bins", gkArgs[1].(gkkokkos.View1[int64]), false)
+	bins, gkErr1 := gkkernel.View1("kerneltest.Histogram", "bins", gkArgs[1].(gkkokkos.View1[int64]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
