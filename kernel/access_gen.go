@@ -39,7 +39,7 @@ func View1[T any](k, name string, v kokkos.View1[T], write bool) (A1[T], error) 
 // At returns the element at (i0).
 func (a *A1[T]) At(i0 int) T {
 	if uint(i0) >= uint(a.ext[0]) {
-		a.in.outOfBounds("At", i0)
+		panic(outOfBounds{a.in, opAt, 1, [6]int{i0}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]))
 }
@@ -47,7 +47,7 @@ func (a *A1[T]) At(i0 int) T {
 // Set stores x at (i0).
 func (a *A1[T]) Set(i0 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) {
-		a.in.outOfBounds("Set", i0)
+		panic(outOfBounds{a.in, opSet, 1, [6]int{i0}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0])) = x
 }
@@ -55,7 +55,7 @@ func (a *A1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0).
 func (a *A1[T]) Ptr(i0 int) *T {
 	if uint(i0) >= uint(a.ext[0]) {
-		a.in.outOfBounds("Ptr", i0)
+		panic(outOfBounds{a.in, opPtr, 1, [6]int{i0}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]))
 }
@@ -94,7 +94,7 @@ func View2[T any](k, name string, v kokkos.View2[T], write bool) (A2[T], error) 
 // At returns the element at (i0, i1).
 func (a *A2[T]) At(i0, i1 int) T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) {
-		a.in.outOfBounds("At", i0, i1)
+		panic(outOfBounds{a.in, opAt, 2, [6]int{i0, i1}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]))
 }
@@ -102,7 +102,7 @@ func (a *A2[T]) At(i0, i1 int) T {
 // Set stores x at (i0, i1).
 func (a *A2[T]) Set(i0, i1 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) {
-		a.in.outOfBounds("Set", i0, i1)
+		panic(outOfBounds{a.in, opSet, 2, [6]int{i0, i1}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1])) = x
 }
@@ -110,7 +110,7 @@ func (a *A2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1).
 func (a *A2[T]) Ptr(i0, i1 int) *T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) {
-		a.in.outOfBounds("Ptr", i0, i1)
+		panic(outOfBounds{a.in, opPtr, 2, [6]int{i0, i1}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]))
 }
@@ -149,7 +149,7 @@ func View3[T any](k, name string, v kokkos.View3[T], write bool) (A3[T], error) 
 // At returns the element at (i0, i1, i2).
 func (a *A3[T]) At(i0, i1, i2 int) T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
-		a.in.outOfBounds("At", i0, i1, i2)
+		panic(outOfBounds{a.in, opAt, 3, [6]int{i0, i1, i2}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]))
 }
@@ -157,7 +157,7 @@ func (a *A3[T]) At(i0, i1, i2 int) T {
 // Set stores x at (i0, i1, i2).
 func (a *A3[T]) Set(i0, i1, i2 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
-		a.in.outOfBounds("Set", i0, i1, i2)
+		panic(outOfBounds{a.in, opSet, 3, [6]int{i0, i1, i2}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2])) = x
 }
@@ -165,7 +165,7 @@ func (a *A3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2).
 func (a *A3[T]) Ptr(i0, i1, i2 int) *T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
-		a.in.outOfBounds("Ptr", i0, i1, i2)
+		panic(outOfBounds{a.in, opPtr, 3, [6]int{i0, i1, i2}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]))
 }
@@ -204,7 +204,7 @@ func View4[T any](k, name string, v kokkos.View4[T], write bool) (A4[T], error) 
 // At returns the element at (i0, i1, i2, i3).
 func (a *A4[T]) At(i0, i1, i2, i3 int) T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
-		a.in.outOfBounds("At", i0, i1, i2, i3)
+		panic(outOfBounds{a.in, opAt, 4, [6]int{i0, i1, i2, i3}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]))
 }
@@ -212,7 +212,7 @@ func (a *A4[T]) At(i0, i1, i2, i3 int) T {
 // Set stores x at (i0, i1, i2, i3).
 func (a *A4[T]) Set(i0, i1, i2, i3 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
-		a.in.outOfBounds("Set", i0, i1, i2, i3)
+		panic(outOfBounds{a.in, opSet, 4, [6]int{i0, i1, i2, i3}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3])) = x
 }
@@ -220,7 +220,7 @@ func (a *A4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3).
 func (a *A4[T]) Ptr(i0, i1, i2, i3 int) *T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
-		a.in.outOfBounds("Ptr", i0, i1, i2, i3)
+		panic(outOfBounds{a.in, opPtr, 4, [6]int{i0, i1, i2, i3}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]))
 }
@@ -259,7 +259,7 @@ func View5[T any](k, name string, v kokkos.View5[T], write bool) (A5[T], error) 
 // At returns the element at (i0, i1, i2, i3, i4).
 func (a *A5[T]) At(i0, i1, i2, i3, i4 int) T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
-		a.in.outOfBounds("At", i0, i1, i2, i3, i4)
+		panic(outOfBounds{a.in, opAt, 5, [6]int{i0, i1, i2, i3, i4}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]))
 }
@@ -267,7 +267,7 @@ func (a *A5[T]) At(i0, i1, i2, i3, i4 int) T {
 // Set stores x at (i0, i1, i2, i3, i4).
 func (a *A5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
-		a.in.outOfBounds("Set", i0, i1, i2, i3, i4)
+		panic(outOfBounds{a.in, opSet, 5, [6]int{i0, i1, i2, i3, i4}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4])) = x
 }
@@ -275,7 +275,7 @@ func (a *A5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4).
 func (a *A5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
-		a.in.outOfBounds("Ptr", i0, i1, i2, i3, i4)
+		panic(outOfBounds{a.in, opPtr, 5, [6]int{i0, i1, i2, i3, i4}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]))
 }
@@ -314,7 +314,7 @@ func View6[T any](k, name string, v kokkos.View6[T], write bool) (A6[T], error) 
 // At returns the element at (i0, i1, i2, i3, i4, i5).
 func (a *A6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
-		a.in.outOfBounds("At", i0, i1, i2, i3, i4, i5)
+		panic(outOfBounds{a.in, opAt, 6, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return *(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]+i5*a.str[5]))
 }
@@ -322,7 +322,7 @@ func (a *A6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // Set stores x at (i0, i1, i2, i3, i4, i5).
 func (a *A6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
-		a.in.outOfBounds("Set", i0, i1, i2, i3, i4, i5)
+		panic(outOfBounds{a.in, opSet, 6, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]+i5*a.str[5])) = x
 }
@@ -330,7 +330,7 @@ func (a *A6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5).
 func (a *A6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
-		a.in.outOfBounds("Ptr", i0, i1, i2, i3, i4, i5)
+		panic(outOfBounds{a.in, opPtr, 6, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]+i5*a.str[5]))
 }

@@ -311,10 +311,25 @@ func size(d *kokkos.Description) int {
 	return n
 }
 
-// outOfBounds panics for an access at idx outside the view's extents.
-//
-//go:noinline
-func (in *info) outOfBounds(op string, idx ...int) {
-	panic(fmt.Sprintf("kernel %s: %s.%s%v out of bounds of view %s (label %q) with extents %v",
-		in.kernel, in.name, op, idx, in.name, in.label, in.ext))
+// outOfBounds is the panic of an accessor given an index outside the
+// view's extents; the accessors build it in place so that they stay
+// within the inlining budget.
+type outOfBounds struct {
+	in   *info
+	op   accessOp
+	rank int
+	idx  [6]int
+}
+
+type accessOp uint8
+
+const (
+	opAt accessOp = iota + 1
+	opSet
+	opPtr
+)
+
+func (e outOfBounds) Error() string {
+	return fmt.Sprintf("kernel %s: %s.%s%v out of bounds of view %s (label %q) with extents %v",
+		e.in.kernel, e.in.name, [...]string{"", "At", "Set", "Ptr"}[e.op], e.idx[:e.rank], e.in.name, e.in.label, e.in.ext)
 }
