@@ -117,8 +117,12 @@ func TestSetCLayouts(t *testing.T) {
 		for _, lay := range []kokkos.Option{kokkos.LayoutRight, kokkos.LayoutLeft} {
 			for _, it := range []kokkos.Iterate{kokkos.IterateDefault, kokkos.IterateLeft, kokkos.IterateRight} {
 				c, _ := kokkos.NewView2[float64]("c", n0, n1, lay, kokkos.InSpace(w.mem))
-				mka := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("a", n0, o...) }
-				mkb := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("b", n1, o...) }
+				mka := func(o ...kokkos.Option) (kokkos.View1[float64], error) {
+					return kokkos.NewView1[float64]("a", n0, o...)
+				}
+				mkb := func(o ...kokkos.Option) (kokkos.View1[float64], error) {
+					return kokkos.NewView1[float64]("b", n1, o...)
+				}
 				p := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Tile(4, 8).Order(it, it).On(w.space)
 				if err := kernel.For("setc", p, SetC, c, onDevice(t, w, a, mka), onDevice(t, w, b, mkb)); err != nil {
 					t.Fatalf("%s: %v", w.name, err)
@@ -180,7 +184,9 @@ func TestStencil7(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out, _ := kokkos.NewView3[float64]("out", n0, n1, n2, kokkos.InSpace(w.mem))
-		mk := func(o ...kokkos.Option) (kokkos.View3[float64], error) { return kokkos.NewView3[float64]("in", n0, n1, n2, o...) }
+		mk := func(o ...kokkos.Option) (kokkos.View3[float64], error) {
+			return kokkos.NewView3[float64]("in", n0, n1, n2, o...)
+		}
 		p := kokkos.MDRange([]int{0, 0, 0}, []int{n0, n1, n2}).On(w.space)
 		if err := kernel.For("stencil", p, Stencil7, out, onDevice(t, w, in, mk), h); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
