@@ -63,6 +63,15 @@ func (a *A1[T]) Ptr(i0 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A1[T]) Extent(r int) int { return a.ext[r] }
 
+// Base returns the address of the element at (0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A1[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A1[T]) ByteStride(r int) int { return a.str[r] }
+
 // A2 is a rank-2 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
@@ -117,6 +126,15 @@ func (a *A2[T]) Ptr(i0, i1 int) *T {
 
 // Extent returns the extent of dimension r.
 func (a *A2[T]) Extent(r int) int { return a.ext[r] }
+
+// Base returns the address of the element at (0, 0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A2[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A2[T]) ByteStride(r int) int { return a.str[r] }
 
 // A3 is a rank-3 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
@@ -173,6 +191,15 @@ func (a *A3[T]) Ptr(i0, i1, i2 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A3[T]) Extent(r int) int { return a.ext[r] }
 
+// Base returns the address of the element at (0, 0, 0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A3[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A3[T]) ByteStride(r int) int { return a.str[r] }
+
 // A4 is a rank-4 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
@@ -227,6 +254,15 @@ func (a *A4[T]) Ptr(i0, i1, i2, i3 int) *T {
 
 // Extent returns the extent of dimension r.
 func (a *A4[T]) Extent(r int) int { return a.ext[r] }
+
+// Base returns the address of the element at (0, 0, 0, 0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A4[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A4[T]) ByteStride(r int) int { return a.str[r] }
 
 // A5 is a rank-5 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
@@ -283,6 +319,15 @@ func (a *A5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A5[T]) Extent(r int) int { return a.ext[r] }
 
+// Base returns the address of the element at (0, 0, 0, 0, 0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A5[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A5[T]) ByteStride(r int) int { return a.str[r] }
+
 // A6 is a rank-6 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
@@ -337,3 +382,12 @@ func (a *A6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 
 // Extent returns the extent of dimension r.
 func (a *A6[T]) Extent(r int) int { return a.ext[r] }
+
+// Base returns the address of the element at (0, 0, 0, 0, 0, 0), for
+// generated code that has checked its indices against the extents for a
+// whole chunk.
+func (a *A6[T]) Base() unsafe.Pointer { return a.p }
+
+// ByteStride returns the distance in bytes between elements adjacent in
+// dimension r.
+func (a *A6[T]) ByteStride(r int) int { return a.str[r] }

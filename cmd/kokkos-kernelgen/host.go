@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -90,20 +91,139 @@ type edit struct {
 	text     string
 }
 
+// An access is a view method call (At, Set, Ptr) of a kernel body whose
+// indices are all affine in the index parameters: an index parameter plus
+// or minus a constant, or a constant. Over a chunk of indices its indices
+// span a box that one test per chunk checks against the extents; a chunk
+// that passes runs a copy of the body in which the access is a plain load
+// or store, without a bounds check.
+type access struct {
+	v      *param
+	method string
+	idx    []affine
+}
+
+// affine is an index expression r + c (r an index parameter's position),
+// or the constant c when r is -1.
+type affine struct {
+	r int
+	c int64
+}
+
+// accesses returns the affine accesses of k's body.
+func (p *pkgInfo) accesses(k *kernelFunc) map[*ast.CallExpr]*access {
+	acc := map[*ast.CallExpr]*access{}
+	ast.Inspect(k.decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		v, m, ok := p.isViewMethod(k, call)
+		if !ok || m == "Extent" {
+			return true
+		}
+		nidx := len(call.Args)
+		if m == "Set" {
+			nidx--
+		}
+		a := &access{v: v, method: m}
+		for _, e := range call.Args[:nidx] {
+			af, ok := p.affineOf(k, e)
+			if !ok {
+				return true
+			}
+			a.idx = append(a.idx, af)
+		}
+		acc[call] = a
+		return true
+	})
+	return acc
+}
+
+// affineOf returns e as an affine index, if it is one.
+func (p *pkgInfo) affineOf(k *kernelFunc, e ast.Expr) (affine, bool) {
+	e = ast.Unparen(e)
+	if c, ok := p.intConst(e); ok {
+		return affine{-1, c}, true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		for r, v := range k.index {
+			if p.info.Uses[e] == v {
+				return affine{r, 0}, true
+			}
+		}
+	case *ast.BinaryExpr:
+		if e.Op != token.ADD && e.Op != token.SUB {
+			break
+		}
+		x, okx := p.affineOf(k, e.X)
+		y, oky := p.affineOf(k, e.Y)
+		if !okx || !oky || x.r >= 0 && y.r >= 0 {
+			break
+		}
+		if e.Op == token.SUB {
+			if y.r >= 0 {
+				break
+			}
+			y.c = -y.c
+		}
+		r := max(x.r, y.r)
+		return affine{r, x.c + y.c}, true
+	}
+	return affine{}, false
+}
+
+// intConst returns the value of a constant integer expression that fits
+// an int64 with room to add to an index.
+func (p *pkgInfo) intConst(e ast.Expr) (int64, bool) {
+	tv, ok := p.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	c, exact := constant.Int64Val(tv.Value)
+	if !exact || c > 1<<40 || c < -(1<<40) {
+		return 0, false
+	}
+	return c, true
+}
+
 // hostBody returns k's body, as the statements inside its braces, with the
-// edits above, and whether it had a return.
-func (p *pkgInfo) hostBody(k *kernelFunc, im *imports) (string, bool, error) {
+// edits above, and whether it had a return. With unchecked, the accesses
+// of acc become loads and stores through the gkP (base) and gkS (byte
+// stride) locals of their views; next is the label a return continues.
+func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, unchecked bool, next string) (string, bool, error) {
 	var edits []edit
 	returns := false
-	ast.Inspect(k.decl.Body, func(n ast.Node) bool {
+	q := im.qualifier(p.pkg)
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.CallExpr:
+			a := acc[n]
+			if !unchecked || a == nil {
+				break
+			}
+			elem := types.TypeString(a.v.elem, q)
+			ptr := fmt.Sprintf("(*%s)(%s.Add(gkP_%s, %s))", elem, im.name("unsafe"), a.v.name, offset(k, a))
+			switch a.method {
+			case "At":
+				edits = append(edits, edit{n.Pos(), n.End(), "(*" + ptr + ")"})
+			case "Ptr":
+				edits = append(edits, edit{n.Pos(), n.End(), ptr})
+			case "Set":
+				x := n.Args[len(n.Args)-1]
+				edits = append(edits, edit{n.Pos(), x.Pos(), "*" + ptr + " = ("}, edit{x.End(), n.End(), ")"})
+				ast.Inspect(x, visit)
+			}
+			return false
 		case *ast.StarExpr:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && k.acc != nil && p.info.Uses[id] == k.acc {
 				edits = append(edits, edit{n.Pos(), n.End(), "gkAcc"})
 				return false
 			}
 		case *ast.ReturnStmt:
-			edits = append(edits, edit{n.Pos(), n.End(), "continue gkNext"})
+			edits = append(edits, edit{n.Pos(), n.End(), "continue " + next})
 			returns = true
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok {
@@ -113,7 +233,8 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports) (string, bool, error) {
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(k.decl.Body, visit)
 	src, err := p.source(k.decl.Body.Lbrace+1, k.decl.Body.Rbrace)
 	if err != nil {
 		return "", false, err
@@ -129,6 +250,66 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports) (string, bool, error) {
 	}
 	b.WriteString(src[at:])
 	return strings.TrimSpace(b.String()), returns, nil
+}
+
+// offset returns the byte offset of access a from its view's base.
+func offset(k *kernelFunc, a *access) string {
+	var terms []string
+	for d, af := range a.idx {
+		terms = append(terms, fmt.Sprintf("(%s)*gkS_%s_%d", affineText(k, af), a.v.name, d))
+	}
+	return strings.Join(terms, " + ")
+}
+
+// affineText writes an affine index as Go.
+func affineText(k *kernelFunc, af affine) string {
+	if af.r < 0 {
+		return fmt.Sprint(af.c)
+	}
+	i := hostName(k.index[af.r].Name(), fmt.Sprintf("gkI%d", af.r))
+	switch {
+	case af.c > 0:
+		return fmt.Sprintf("%s+%d", i, af.c)
+	case af.c < 0:
+		return fmt.Sprintf("%s-%d", i, -af.c)
+	}
+	return i
+}
+
+// chunkTest returns the condition under which every access of acc stays
+// within its view's extents for all the indices of a chunk (gkLo, gkHi),
+// or "" when there is no access to check.
+func chunkTest(k *kernelFunc, acc map[*ast.CallExpr]*access) string {
+	seen := map[string]bool{}
+	var conds []string
+	for _, a := range acc {
+		for d, af := range a.idx {
+			var cs []string
+			if af.r < 0 {
+				cs = []string{fmt.Sprintf("%d < %s.Extent(%d)", af.c, a.v.name, d)}
+				if af.c < 0 {
+					cs = []string{"false"}
+				}
+			} else {
+				lo, hi := "gkLo", "gkHi"
+				if len(k.index) > 1 {
+					lo, hi = fmt.Sprintf("gkLo[%d]", af.r), fmt.Sprintf("gkHi[%d]", af.r)
+				}
+				if af.c != 0 {
+					lo, hi = fmt.Sprintf("%s%+d", lo, af.c), fmt.Sprintf("%s%+d", hi, af.c)
+				}
+				cs = []string{lo + " >= 0", fmt.Sprintf("%s <= %s.Extent(%d)", hi, a.v.name, d)}
+			}
+			for _, c := range cs {
+				if !seen[c] {
+					seen[c] = true
+					conds = append(conds, c)
+				}
+			}
+		}
+	}
+	sort.Strings(conds)
+	return strings.Join(conds, " && ")
 }
 
 // source returns the text of the file between pos and end.
@@ -166,9 +347,17 @@ func hostName(n, blank string) string {
 // builds the accessors (which check that the host can run the kernel on
 // each view) and returns the chunk (or tile) function.
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, error) {
-	body, returns, err := p.hostBody(k, im)
+	accs := p.accesses(k)
+	test := chunkTest(k, accs)
+	body, returns, err := p.hostBody(k, im, accs, false, "gkNext")
 	if err != nil {
 		return "", err
+	}
+	fast := ""
+	if test != "" {
+		if fast, _, err = p.hostBody(k, im, accs, true, "gkNextU"); err != nil {
+			return "", err
+		}
 	}
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
@@ -226,20 +415,26 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 		if k.acc != nil {
 			b.WriteString("gkAcc := *gkAccP\n")
 		}
-		for d, r := range order {
-			if d == len(order)-1 && returns {
-				b.WriteString("gkNext:\n")
+		if test != "" {
+			// The bases and byte strides of the views whose accesses the
+			// chunk test covers.
+			for _, pr := range k.params {
+				if !accessed(accs, pr) {
+					continue
+				}
+				fmt.Fprintf(&b, "gkP_%s := %s.Base()\n", pr.name, pr.name)
+				for d := range pr.rank {
+					fmt.Fprintf(&b, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
+				}
 			}
-			lo, hi := "gkLo", "gkHi"
-			if rank > 1 {
-				lo, hi = fmt.Sprintf("gkLo[%d]", r), fmt.Sprintf("gkHi[%d]", r)
-			}
-			i := hostName(k.index[r].Name(), fmt.Sprintf("gkI%d", r))
-			fmt.Fprintf(&b, "for %s := %s; %s < %s; %s++ {\n", i, lo, i, hi, i)
+			fmt.Fprintf(&b, "if %s {\n", test)
+			writeLoops(&b, k, order, fast, returns, "gkNextU")
+			b.WriteString("} else {\n")
+			writeLoops(&b, k, order, body, returns, "gkNext")
+			b.WriteString("}\n")
+		} else {
+			writeLoops(&b, k, order, body, returns, "gkNext")
 		}
-		b.WriteString(body)
-		b.WriteString("\n")
-		b.WriteString(strings.Repeat("}\n", rank))
 		if k.acc != nil {
 			b.WriteString("*gkAccP = gkAcc\n")
 		}
@@ -250,6 +445,36 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 	}
 	b.WriteString("}\n")
 	return b.String(), nil
+}
+
+// writeLoops writes the loop nest over a chunk in order, with body
+// innermost and, when it returns, the label next on the innermost loop.
+func writeLoops(b *strings.Builder, k *kernelFunc, order []int, body string, returns bool, next string) {
+	rank := len(k.index)
+	for d, r := range order {
+		if d == len(order)-1 && returns {
+			fmt.Fprintf(b, "%s:\n", next)
+		}
+		lo, hi := "gkLo", "gkHi"
+		if rank > 1 {
+			lo, hi = fmt.Sprintf("gkLo[%d]", r), fmt.Sprintf("gkHi[%d]", r)
+		}
+		i := hostName(k.index[r].Name(), fmt.Sprintf("gkI%d", r))
+		fmt.Fprintf(b, "for %s := %s; %s < %s; %s++ {\n", i, lo, i, hi, i)
+	}
+	b.WriteString(body)
+	b.WriteString("\n")
+	b.WriteString(strings.Repeat("}\n", rank))
+}
+
+// accessed reports whether acc has an access of view pr.
+func accessed(acc map[*ast.CallExpr]*access, pr *param) bool {
+	for _, a := range acc {
+		if a.v == pr {
+			return true
+		}
+	}
+	return false
 }
 
 // rightOrder is the loop nest with the last index innermost: 0, 1, ...

@@ -6,6 +6,7 @@ import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
 	gkmath "math"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -112,8 +113,20 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 	s := gkArgs[3].(float64)
 	return func(gkLo, gkHi int) {
 		a, b, c, s := a, b, c, s
-		for i := gkLo; i < gkHi; i++ {
-			a.Set(i, b.At(i)+s*c.At(i))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkP_c := c.Base()
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				a.Set(i, b.At(i)+s*c.At(i))
+			}
 		}
 	}, nil
 }
@@ -130,8 +143,18 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		a, b := a, b
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc += a.At(i) * b.At(i)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += a.At(i) * b.At(i)
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -153,18 +176,48 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			c, a, b := c, a, b
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					c.Set(i, j, a.At(i)*b.At(j))
+			gkP_c := c.Base()
+			gkS_c_0 := c.ByteStride(0)
+			gkS_c_1 := c.ByteStride(1)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkP_b := b.Base()
+			gkS_b_0 := b.ByteStride(0)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0))))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						c.Set(i, j, a.At(i)*b.At(j))
+					}
 				}
 			}
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
 		c, a, b := c, a, b
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				c.Set(i, j, a.At(i)*b.At(j))
+		gkP_c := c.Base()
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0))))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					c.Set(i, j, a.At(i)*b.At(j))
+				}
 			}
 		}
 	}, nil
@@ -182,10 +235,23 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 	return func(gkLo, gkHi int, gkAccP *int64, final bool) {
 		in, out := in, out
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc += in.At(i)
-			if final {
-				out.Set(i, gkAcc)
+		gkP_in := in.Base()
+		gkS_in_0 := in.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+				if final {
+					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += in.At(i)
+				if final {
+					out.Set(i, gkAcc)
+				}
 			}
 		}
 		*gkAccP = gkAcc
@@ -205,16 +271,40 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
 			out, in, h := out, in, h
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkNext:
-					for k := gkLo[2]; k < gkHi[2]; k++ {
-						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
-							continue gkNext
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkP_in := in.Base()
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_in_2 := in.ByteStride(2)
+			if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[0]-1 <= in.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[1]-1 <= in.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkHi[2]-1 <= in.Extent(2) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 && gkLo[2] >= 0 && gkLo[2]+1 >= 0 && gkLo[2]-1 >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkNextU:
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								continue gkNextU
+							}
+							c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
+							s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
+							*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-6*c, h))
 						}
-						c := in.At(i, j, k)
-						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
-						out.Set(i, j, k, scale(s-6*c, h))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkNext:
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								continue gkNext
+							}
+							c := in.At(i, j, k)
+							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+							out.Set(i, j, k, scale(s-6*c, h))
+						}
 					}
 				}
 			}
@@ -222,16 +312,40 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 	}
 	return func(gkLo, gkHi [3]int) {
 		out, in, h := out, in, h
-		for k := gkLo[2]; k < gkHi[2]; k++ {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-			gkNext:
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
-						continue gkNext
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkP_in := in.Base()
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_in_2 := in.ByteStride(2)
+		if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[0]-1 <= in.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[1]-1 <= in.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkHi[2]-1 <= in.Extent(2) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 && gkLo[2] >= 0 && gkLo[2]+1 >= 0 && gkLo[2]-1 >= 0 {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkNextU:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+							continue gkNextU
+						}
+						c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
+						s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
+						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-6*c, h))
 					}
-					c := in.At(i, j, k)
-					s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
-					out.Set(i, j, k, scale(s-6*c, h))
+				}
+			}
+		} else {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkNext:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+							continue gkNext
+						}
+						c := in.At(i, j, k)
+						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+						out.Set(i, j, k, scale(s-6*c, h))
+					}
 				}
 			}
 		}
@@ -250,17 +364,36 @@ func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
 	t := gkArgs[2].(float64)
 	return func(gkLo, gkHi int) {
 		y, x, t := y, x, t
-		for i := gkLo; i < gkHi; i++ {
-			v := x.At(i)
-			switch {
-			case v > t:
-				v -= t
-			case v < -t:
-				v += t
-			default:
-				v = 0
+		gkP_y := y.Base()
+		gkS_y_0 := y.ByteStride(0)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				switch {
+				case v > t:
+					v -= t
+				case v < -t:
+					v += t
+				default:
+					v = 0
+				}
+				*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
 			}
-			y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := x.At(i)
+				switch {
+				case v > t:
+					v -= t
+				case v < -t:
+					v += t
+				default:
+					v = 0
+				}
+				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
+			}
 		}
 	}, nil
 }
@@ -277,10 +410,20 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 	nb := gkArgs[2].(int)
 	return func(gkLo, gkHi int) {
 		x, bins, nb := x, bins, nb
-		for i := gkLo; i < gkHi; i++ {
-			b := int(x.At(i) * float64(nb))
-			b = min(max(b, 0), nb-1)
-			gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				b := int((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb))
+				b = min(max(b, 0), nb-1)
+				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				b := int(x.At(i) * float64(nb))
+				b = min(max(b, 0), nb-1)
+				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+			}
 		}
 	}, nil
 }
@@ -294,9 +437,20 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			a := a
 			gkAcc := *gkAccP
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)))))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+					}
 				}
 			}
 			*gkAccP = gkAcc
@@ -305,9 +459,20 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		a := a
 		gkAcc := *gkAccP
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)))))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+				}
 			}
 		}
 		*gkAccP = gkAcc
