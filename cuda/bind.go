@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -28,6 +29,7 @@ type argSet struct {
 	noFMAD  bool
 	into    any // ReduceInto's view
 	check   bool
+	helpers string // Helpers' sources, in order
 	errs    []error
 }
 
@@ -122,6 +124,24 @@ func Scalar(name string, x any) Arg {
 // instruction (NVRTC's --fmad, on by default). Off, floating-point results
 // round as the host's Go code does, operation by operation.
 func FMAD(on bool) Arg { return argFunc(func(s *argSet) { s.noFMAD = !on }) }
+
+// Helpers returns the option that places src, CUDA C++ source, at file
+// scope before the body: __device__ functions, types and constants the
+// body calls and uses. It comes after the package's own declarations
+// (the gk_i64 and gk_u64 typedefs, the atomic functions, gk_idx) and
+// before the views' accessor types and the body's function. Several
+// Helpers are placed in the order given. The source is part of the
+// kernel's identity: launches with other helpers compile their own
+// kernel. Its names must not start with gk_ or __ (the generated code's
+// own) nor be one of a binding's names.
+func Helpers(src string) Arg {
+	return argFunc(func(s *argSet) {
+		if s.helpers != "" && !strings.HasSuffix(s.helpers, "\n") {
+			s.helpers += "\n"
+		}
+		s.helpers += src
+	})
+}
 
 // CheckBounds returns the option that turns on bounds checking for the
 // launch: every element access in the body checks its indices against the

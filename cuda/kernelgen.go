@@ -88,6 +88,7 @@ type kernelSig struct {
 	views   []viewSig
 	scalars []scalarSig
 	value   valueSig
+	helpers string // file-scope source placed before the views (Helpers)
 }
 
 // reduceBlock is the block size of reductions and scans.
@@ -348,6 +349,12 @@ func generate(sig *kernelSig, body, label string) string {
 		b.WriteString("typedef long long gk_idx;\n\n")
 	} else {
 		b.WriteString("typedef int gk_idx;\n\n")
+	}
+	if sig.helpers != "" {
+		b.WriteString(sig.helpers)
+		if !strings.HasSuffix(sig.helpers, "\n") {
+			b.WriteString("\n")
+		}
 	}
 	for k, v := range sig.views {
 		writeView(&b, k, v, sig.check)

@@ -179,3 +179,35 @@ func TestBindingNamesDoNotCollide(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpersPlacedBeforeBody checks that Helpers' source reaches the
+// generated kernel before the body, in order, that it enters the kernel's
+// identity, and that a body calling a helper compiles.
+func TestHelpersPlacedBeforeBody(t *testing.T) {
+	var s argSet
+	Helpers("__device__ static double twice(double x) { return 2 * x; }").apply(&s)
+	Helpers("__device__ static double thrice(double x) { return 3 * x; }\n").apply(&s)
+	want := "__device__ static double twice(double x) { return 2 * x; }\n__device__ static double thrice(double x) { return 3 * x; }\n"
+	if s.helpers != want {
+		t.Fatalf("helpers %q, want %q", s.helpers, want)
+	}
+	sig := kernelSig{pattern: patFor, rank: 1, views: []viewSig{{name: "a", elem: elemFloat64, rank: 1, unit: 0}}, helpers: s.helpers}
+	body := "a(i) = twice(a(i)) + thrice(1.0);"
+	src := generate(&sig, body, "helpers")
+	h, v, f := strings.Index(src, "twice(double x)"), strings.Index(src, "struct gk_view_0"), strings.Index(src, "void gk_body(")
+	if h < 0 || !(h < v && v < f) || h < strings.Index(src, "typedef int gk_idx;") {
+		t.Errorf("helpers at %d, views at %d, body at %d: want the helpers after gk_idx and before the views", h, v, f)
+	}
+	plain := sig
+	plain.helpers = ""
+	if string(appendKey(nil, &sig, body, false)) == string(appendKey(nil, &plain, body, false)) {
+		t.Error("the helpers do not enter the kernel's key")
+	}
+	requireNVRTC(t)
+	if err := compileOnly(t, &sig, body); err != nil {
+		t.Fatal(err)
+	}
+	if err := compileOnly(t, &plain, body); !errors.Is(err, ErrCompile) {
+		t.Errorf("the body without its helpers: error %v, want ErrCompile", err)
+	}
+}

@@ -257,6 +257,8 @@ func appendKey(b []byte, sig *kernelSig, body string, noFMAD bool) []byte {
 		b = append(b, s.name...)
 		b = append(b, 0)
 	}
+	b = append(b, sig.helpers...)
+	b = append(b, 0)
 	if sig.pattern != patFor {
 		b = append(b, sig.value.ctype...)
 		b = append(b, 0)

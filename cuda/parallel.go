@@ -248,6 +248,7 @@ func plan(lb *launchBuf, label string, pattern patternKind, policy Policy, args 
 		return nil, err
 	}
 	lp.sig.check = a.check
+	lp.sig.helpers = a.helpers
 	lp.sig.wide = !a.fitsNarrow() || lp.begin < -maxNarrow || lp.end >= maxNarrow
 	for k := 0; k < lp.sig.rank && lp.sig.rank > 1; k++ {
 		if lp.lower[k] < -maxNarrow || lp.upper[k] >= maxNarrow {
