@@ -107,6 +107,13 @@ func (p *pkgInfo) emitCUDA(k *kernelFunc) (code cudaCode, err error) {
 			case types.Uint8, types.Uint16:
 				bound, cv = "gkb_"+name, "uint32"
 				e.line("const %s %s = (%s)%s;", cType(pr.elem), name, cType(pr.elem), bound)
+			default:
+				// package cuda binds scalars const: one the body
+				// assigns is a copy.
+				if e.assigns(k.decl.Body, pr.v) {
+					bound = "gkb_" + name
+					e.line("%s %s = %s;", cType(pr.elem), name, bound)
+				}
 			}
 		}
 		code.Names = append(code.Names, bound)
@@ -204,6 +211,9 @@ type cFunc struct {
 	results []*types.Var  // a helper's named results
 	called  []*kernelFunc // helpers called, in order of first call
 	frames  []*frame      // enclosing loops and switches
+	// unsigned maps the text of a wrapped signed operation, (T)(u), to
+	// u, so that an enclosing operation goes on in the unsigned type.
+	unsigned map[string]cx
 }
 
 // frame is an enclosing loop or switch: what break and continue target.
@@ -214,7 +224,7 @@ type frame struct {
 }
 
 func (g *cGen) newFunc(k *kernelFunc) *cFunc {
-	return &cFunc{g: g, p: g.p, k: k, names: map[types.Object]string{}, views: map[types.Object]string{}, used: map[string]bool{}}
+	return &cFunc{g: g, p: g.p, k: k, names: map[types.Object]string{}, views: map[types.Object]string{}, used: map[string]bool{}, unsigned: map[string]cx{}}
 }
 
 // fail stops the translation with an error at pos.
@@ -440,48 +450,48 @@ var supportCode = []struct{ name, src string }{
 	{"div", `// Integer division and remainder as Go's: MinInt / -1 is MinInt and
 // MinInt % -1 is 0. Go panics on division by zero; here x / 0 is 0 and
 // x % 0 is x.
-__device__ static __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
-__device__ static __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
-__device__ static __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
-__device__ static __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
-__device__ static __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ static __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ static __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
-__device__ static __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
+__device__ __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
+__device__ __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
+__device__ __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
+__device__ __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
+__device__ __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
+__device__ __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
 `},
 	{"shift", `// Shifts as Go's: a count of the width or more shifts every bit out (a
 // negative signed value shifted right gives -1). Go panics on a negative
 // count; here it is taken as a count of 2^64 minus its magnitude.
-__device__ static __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
-__device__ static __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
-__device__ static __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
-__device__ static __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
-__device__ static __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ static __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
-__device__ static __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ static __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
+__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
+__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
+__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
+__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
+__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
+__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
 `},
-	{"signbit", `__device__ static __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ static __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+	{"signbit", `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
 `},
 	{"minmax", `// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ static __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ static __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ static __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ static __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ static __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ static __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
 `},
 	{"inf", `// math.Inf, NaN, IsNaN and IsInf.
-__device__ static __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
-__device__ static __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
-__device__ static __forceinline__ bool gkx_isnan(double x) { return x != x; }
-__device__ static __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
+__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
+__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
+__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
+__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
 `},
 	{"mathminmax", `// math.Min and math.Max: an infinity of the right sign wins over a NaN,
 // then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
-__device__ static __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
-__device__ static __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
+__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
+__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
 `},
 }
 
@@ -721,7 +731,7 @@ func (e *cFunc) unaryExpr(x *ast.UnaryExpr) cx {
 			if width(t) == 64 {
 				zero = "0ull"
 			}
-			return cast(cType(t), infix(cx{zero, pPrimary}, "-", toUnsigned(v, t), pAdd))
+			return cast(cType(t), infix(cx{zero, pPrimary}, "-", e.toUnsigned(v, t), pAdd))
 		}
 	}
 	e.fail(x.Pos(), "operator %s has no C translation", x.Op)
@@ -760,7 +770,10 @@ func (e *cFunc) binary(op token.Token, l, r cx, t *types.Basic, rc constant.Valu
 		case narrow:
 			return cast(cType(t), infix(l, op.String(), r, p))
 		}
-		return cast(cType(t), infix(toUnsigned(l, t), op.String(), toUnsigned(r, t), p))
+		inner := infix(e.toUnsigned(l, t), op.String(), e.toUnsigned(r, t), p)
+		c := cast(cType(t), inner)
+		e.unsigned[c.s] = inner
+		return c
 	case token.QUO, token.REM:
 		if isFloat(t) {
 			return infix(l, "/", r, pMul)
@@ -791,7 +804,10 @@ func (e *cFunc) binary(op token.Token, l, r cx, t *types.Basic, rc constant.Valu
 
 // toUnsigned converts c, of signed type t of 32 or 64 bits, to wideU(t);
 // a non-negative literal is written as the unsigned literal.
-func toUnsigned(c cx, t *types.Basic) cx {
+func (e *cFunc) toUnsigned(c cx, t *types.Basic) cx {
+	if u, ok := e.unsigned[c.s]; ok {
+		return u
+	}
 	digits := strings.TrimSuffix(c.s, "ll")
 	if digits != "" && strings.Trim(digits, "0123456789") == "" {
 		if width(t) == 64 {
@@ -820,7 +836,7 @@ func (e *cFunc) shiftCx(op token.Token, l cx, t *types.Basic, count ast.Expr, cv
 			case w < 32:
 				return cast(cType(t), infix(cast("unsigned int", l), "<<", c, pShift))
 			case isSigned(t):
-				return cast(cType(t), infix(toUnsigned(l, t), "<<", c, pShift))
+				return cast(cType(t), infix(e.toUnsigned(l, t), "<<", c, pShift))
 			}
 			return infix(l, "<<", c, pShift)
 		}
@@ -905,7 +921,7 @@ func (e *cFunc) lvalueOf(x ast.Expr) lvalue {
 			obj = e.p.info.Defs[y]
 		}
 		if name, ok := e.names[obj]; ok && obj != e.k.acc {
-			return lvalue{write: name, read: cx{name, pPrimary}, t: e.typeOf(y)}
+			return lvalue{write: name, read: cx{name, pPrimary}, t: basicOf(obj.Type())}
 		}
 	case *ast.StarExpr:
 		return e.deref(y)
@@ -1020,7 +1036,7 @@ func (e *cFunc) conversion(c *ast.CallExpr) cx {
 	x := c.Args[0]
 	s := e.typeOf(x)
 	v := e.expr(x)
-	if types.Identical(s, t) {
+	if cType(s) == cType(t) {
 		return v
 	}
 	if isFloat(s) && !isFloat(t) {
@@ -1110,7 +1126,7 @@ func (e *cFunc) stmts(list []ast.Stmt) {
 
 // block writes list in braces after head ("if (c)", "else", ...).
 func (e *cFunc) block(head string, list []ast.Stmt) {
-	e.line("%s {", head)
+	e.line("%s", strings.TrimSpace(head+" {"))
 	e.depth++
 	e.stmts(list)
 	e.depth--
