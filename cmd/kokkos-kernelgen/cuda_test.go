@@ -78,7 +78,6 @@ func withoutSupport(h string) string {
 	return strings.Join(keep, "")
 }
 
-
 // casesFile holds kernels using every construct the translation handles.
 const casesFile = "testdata/cuda_cases.go.txt"
 
@@ -268,7 +267,7 @@ func M(i int, a kokkos.View1[float64]) { a.Set(i, math.Max(a.At(i), 0)) }
 func TestCUDAErrors(t *testing.T) {
 	for _, c := range []struct {
 		src, name, want string
-		noCUDA         bool
+		noCUDA          bool
 	}{
 		{"//kokkos:kernel\nfunc K(i int, a kokkos.View1[int8]) { a.Set(i, 1) }", "K", "view a has elements of type int8", true},
 		{"//kokkos:kernel\nfunc K(i int, a kokkos.View1[uint16]) { a.Set(i, 1) }", "K", "view a has elements of type uint16", true},
