@@ -61,7 +61,7 @@ func (p *pkgInfo) generate() ([]byte, error) {
 			}
 			if cerr == nil {
 				fmt.Fprintf(&inits, ", CUDAName: %q", code.Names[j])
-				if c := code.conv(j); c != "" {
+				if c := code.Conv[j]; c != "" {
 					fmt.Fprintf(&inits, ", CUDAConv: %q", c)
 				}
 			}

@@ -14,86 +14,138 @@ func init() {
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: true},
-			{Name: "b", View: true, Write: false},
-			{Name: "c", View: true, Write: false},
-			{Name: "s"},
+			{Name: "a", View: true, Write: true, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "c", View: true, Write: false, CUDAName: "c"},
+			{Name: "s", CUDAName: "s"},
 		},
-		Host:   gkHostTriad,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostTriad,
+		CUDA: `a(i) = b(i) + s * c(i);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Dot, Name: "kerneltest.Dot", Hash: "fef3998a0fde1efdda2f98ffc5f10abd", Funcs: []string{"Dot"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
 		},
-		Host:   gkHostDot,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostDot,
+		CUDA: `acc = acc + a(i) * b(i);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: SetC, Name: "kerneltest.SetC", Hash: "602db34374fddeff46c72c7086bf86c6", Funcs: []string{"SetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: true, CUDAName: "c"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
 		},
-		Host:   gkHostSetC,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSetC,
+		CUDA: `c(i0, i1) = a(i0) * b(i1);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: PrefixSum, Name: "kerneltest.PrefixSum", Hash: "204662d41f1df85fb6c6d4bbc5a61bb3", Funcs: []string{"PrefixSum"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false, CUDAName: "in"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostPrefixSum,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostPrefixSum,
+		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)in(i));
+if (final) {
+	out(i) = acc;
+}
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Stencil7, Name: "kerneltest.Stencil7", Hash: "4673e045b3d73819ba733e3b0c7ba958", Funcs: []string{"Stencil7", "scale"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "in", View: true, Write: false},
-			{Name: "h"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "in", View: true, Write: false, CUDAName: "in"},
+			{Name: "h", CUDAName: "h"},
 		},
-		Host:   gkHostStencil7,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostStencil7,
+		CUDA: `if (i0 == 0ll || i1 == 0ll || i2 == 0ll || i0 == (gk_i64)((gk_u64)(gk_i64)in.extent(0) - 1ull) || i1 == (gk_i64)((gk_u64)(gk_i64)in.extent(1) - 1ull) || i2 == (gk_i64)((gk_u64)(gk_i64)in.extent(2) - 1ull)) {
+	return;
+}
+double c = in(i0, i1, i2);
+double s = in((gk_i64)((gk_u64)i0 - 1ull), i1, i2) + in((gk_i64)((gk_u64)i0 + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)i1 - 1ull), i2) + in(i0, (gk_i64)((gk_u64)i1 + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)i2 - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)i2 + 1ull));
+out(i0, i1, i2) = gk_h_scale(s - 6.0 * c, h);
+`,
+		Helpers: `__device__ static double gk_h_scale(double x, double h) {
+	return x / (h * h);
+}
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Soft, Name: "kerneltest.Soft", Hash: "f58fc90c297d12e05def067586df00f7", Funcs: []string{"Soft"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: true},
-			{Name: "x", View: true, Write: false},
-			{Name: "t"},
+			{Name: "y", View: true, Write: true, CUDAName: "y"},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "t", CUDAName: "t"},
 		},
-		Host:   gkHostSoft,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSoft,
+		CUDA: `double v = x(i);
+{
+	if (v > t) {
+		v = v - t;
+	} else if (v < -t) {
+		v = v + t;
+	} else {
+		v = 0.0;
+	}
+}
+y(i) = (float)(sqrt(fabs(v)) + floor(v));
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Histogram, Name: "kerneltest.Histogram", Hash: "ca3892704b32d124ca16c200d6d3adfc", Funcs: []string{"Histogram"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "bins", View: true, Write: true},
-			{Name: "nb"},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "bins", View: true, Write: true, CUDAName: "bins"},
+			{Name: "nb", CUDAName: "nb"},
 		},
-		Host:   gkHostHistogram,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostHistogram,
+		CUDA: `gk_i64 b = (gk_i64)(x(i) * (double)nb);
+b = gkx_min(gkx_max(b, 0ll), (gk_i64)((gk_u64)nb - 1ull));
+atomic_add(&bins(b), 1ll);
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MaxAbs2, Name: "kerneltest.MaxAbs2", Hash: "228ef948e7c42965294a35ab597e1891", Funcs: []string{"MaxAbs2"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMaxAbs2,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMaxAbs2,
+		CUDA: `acc = gkx_max(acc, fabs(a(i0, i1)));
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 }
 
