@@ -1,19 +1,22 @@
 // Command viewouter is the Kokkos View page's example in Go: it fills
-// a(i) = i and b(i) = i with ParallelFor, computes the outer product
-// c(i0, i1) = a(i0)*b(i1) into a LayoutLeft view through read-only views of
-// a and b with an MDRange ParallelFor (iterating left, to match the
-// layout), and checks the sum of c with a ParallelReduce against the closed
-// form.
+// a(i) = i and b(i) = i, computes the outer product c(i0, i1) = a(i0)*b(i1)
+// into a LayoutLeft view through read-only views of a and b with an MDRange
+// loop (iterating left, to match the layout), and checks the sum of c, a
+// reduction, against the closed form.
 //
 //	go run ./examples/viewouter -n0 300 -n1 200
-//	go run ./examples/viewouter -space cuda    # the same on the GPU
+//	go run ./examples/viewouter -space cuda    # the same on the GPU, checked against the host
 //
-// With -space cuda the views are in cuda.Space and the four loops are
-// CUDA C++ bodies run by cuda.ParallelFor and cuda.ParallelReduce. Every
-// value is an integer held exactly by a float64: the products i0*i1 and
-// every partial sum stay below 2^53 while the total does, so the sum is
-// exact whatever the order of the additions, and host and device print the
-// same checksum.
+// The loop bodies are written once, as the //kokkos:kernel functions InitA,
+// InitB, SetC and SumC, which go generate compiles into host loops and CUDA
+// C (viewouter_kernels_gen.go). kernel.For and kernel.Reduce run them on
+// the host pool, or, with -space cuda, on a cuda stream over views in
+// cuda.Space; the GPU's C is then copied back with
+// kokkos.CreateMirrorViewAndCopy and compared, element by element, with the
+// host's. Every value is an integer held exactly by a float64: the products
+// i0*i1 and every partial sum stay below 2^53 while the total does, so the
+// sum is exact whatever the order of the additions, and host and device
+// print the same checksum and the same C.
 package main
 
 import (
@@ -23,12 +26,37 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/kernel"
 )
+
+//go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
+
+// InitA sets a(i) = i.
+//
+//kokkos:kernel
+func InitA(i int, a kokkos.View1[float64]) { a.Set(i, float64(i)) }
+
+// InitB sets b(i) = i.
+//
+//kokkos:kernel
+func InitB(i int, b kokkos.View1[float64]) { b.Set(i, float64(i)) }
+
+// SetC sets c(i0, i1) = a(i0)*b(i1).
+//
+//kokkos:kernel
+func SetC(i0, i1 int, c kokkos.View2[float64], a, b kokkos.View1[float64]) {
+	c.Set(i0, i1, a.At(i0)*b.At(i1))
+}
+
+// SumC adds c(i0, i1) to the sum.
+//
+//kokkos:kernel
+func SumC(i0, i1 int, c kokkos.View2[float64], acc *float64) { *acc += c.At(i0, i1) }
 
 func main() {
 	n0 := flag.Int("n0", 1000, "extent of a")
 	n1 := flag.Int("n1", 800, "extent of b")
-	space := flag.String("space", "host", "where the views live and the loops run: host or cuda")
+	space := flag.String("space", "host", "where the views live and the loops run: host or cuda (checked against the host)")
 	flag.Parse()
 	var err error
 	switch *space {
@@ -45,81 +73,122 @@ func main() {
 	}
 }
 
+// run computes C on the host pool and checks its sum.
 func run(n0, n1 int) error {
-	a, err := kokkos.NewView1[float64]("A", n0)
+	c, sum, err := outer(n0, n1, nil)
 	if err != nil {
 		return err
 	}
-	b, err := kokkos.NewView1[float64]("B", n1)
-	if err != nil {
-		return err
-	}
-	kokkos.ParallelFor("InitA", kokkos.Range(0, n0), func(i int) { a.Set(i, float64(i)) })
-	kokkos.ParallelFor("InitB", kokkos.Range(0, n1), func(i int) { b.Set(i, float64(i)) })
-	c, err := kokkos.NewView2[float64]("C", n0, n1, kokkos.LayoutLeft)
-	if err != nil {
-		return err
-	}
-	constA, constB := a.ReadOnly(), b.ReadOnly()
-	policy := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Order(kokkos.IterateLeft, kokkos.IterateLeft)
-	kokkos.ParallelFor2("SetC", policy, func(i0, i1 int) {
-		c.Set(i0, i1, constA.At(i0)*constB.At(i1))
-	})
-
-	// check: sum of c = (sum of 0..n0-1) * (sum of 0..n1-1)
-	sum := kokkos.ParallelReduce("SumC", kokkos.Range(0, n1), kokkos.Sum[float64](), func(i1 int, acc *float64) {
-		for _, x := range c.Col(i1) {
-			*acc += x
-		}
-	})
 	return report(c.Extent(0), c.Extent(1), c.Layout(), sum)
 }
 
-// runCUDA is run with the views in cuda.Space and the loops on the GPU.
-// FMAD(false) keeps the compiler from contracting a*b + acc, so each
-// product is rounded (here: exact) before it is added, as on the host.
+// runCUDA computes C on a GPU stream and checks its sum, then computes it
+// on the host too and checks that the two agree exactly.
 func runCUDA(n0, n1 int) error {
 	if err := cuda.Available(); err != nil {
 		return err
 	}
-	a, err := kokkos.NewView1[float64]("A", n0, kokkos.InSpace(cuda.Space))
+	st, err := cuda.NewStream()
 	if err != nil {
 		return err
+	}
+	defer st.Release()
+	dc, dsum, err := outer(n0, n1, st)
+	if err != nil {
+		return err
+	}
+	if err := report(dc.Extent(0), dc.Extent(1), dc.Layout(), dsum); err != nil {
+		return err
+	}
+	hc, hsum, err := outer(n0, n1, nil)
+	if err != nil {
+		return err
+	}
+	if err := same(hc, dc); err != nil {
+		return err
+	}
+	if hsum != dsum {
+		return fmt.Errorf("host and GPU differ: sum %v on the host, %v on the GPU", hsum, dsum)
+	}
+	fmt.Println("host and GPU agree: C and its sum are identical")
+	return nil
+}
+
+// outer fills a and b, computes C = a b^T in a LayoutLeft view and sums it,
+// with the views in host memory and the kernels on the host pool when st
+// is nil, and otherwise with the views in cuda.Space and the kernels on st.
+// It returns C in host memory (a copy of the device's C for a stream).
+func outer(n0, n1 int, st *cuda.Stream) (kokkos.View2[float64], float64, error) {
+	var (
+		space kokkos.ExecutionSpace // nil: the host pool
+		mem   = kokkos.InSpace(kokkos.HostSpace)
+		zero  kokkos.View2[float64]
+	)
+	if st != nil {
+		space, mem = st, kokkos.InSpace(cuda.Space)
+	}
+	a, err := kokkos.NewView1[float64]("A", n0, mem)
+	if err != nil {
+		return zero, 0, err
 	}
 	defer a.Release()
-	b, err := kokkos.NewView1[float64]("B", n1, kokkos.InSpace(cuda.Space))
+	b, err := kokkos.NewView1[float64]("B", n1, mem)
 	if err != nil {
-		return err
+		return zero, 0, err
 	}
 	defer b.Release()
-	if err := cuda.ParallelFor("InitA", kokkos.Range(0, n0), "a(i) = i;", cuda.Bind("a", a)); err != nil {
-		return err
+	if err := kernel.For("InitA", kokkos.Range(0, n0).On(space), InitA, a); err != nil {
+		return zero, 0, err
 	}
-	if err := cuda.ParallelFor("InitB", kokkos.Range(0, n1), "b(i) = i;", cuda.Bind("b", b)); err != nil {
-		return err
+	if err := kernel.For("InitB", kokkos.Range(0, n1).On(space), InitB, b); err != nil {
+		return zero, 0, err
 	}
-	c, err := kokkos.NewView2[float64]("C", n0, n1, kokkos.LayoutLeft, kokkos.InSpace(cuda.Space))
+	c, err := kokkos.NewView2[float64]("C", n0, n1, kokkos.LayoutLeft, mem)
 	if err != nil {
-		return err
+		return zero, 0, err
+	}
+	policy := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Order(kokkos.IterateLeft, kokkos.IterateLeft).On(space)
+	if err := kernel.For("SetC", policy, SetC, c, a.ReadOnly(), b.ReadOnly()); err != nil {
+		c.Release()
+		return zero, 0, err
+	}
+	// check: sum of c = (sum of 0..n0-1) * (sum of 0..n1-1). An empty C
+	// sums to 0. (cuda.ParallelReduce over an MDRange with an empty
+	// dimension divides by zero sizing its grid.) On a stream the
+	// reduction waits for its result, after SetC.
+	sum := 0.0
+	if n0 > 0 && n1 > 0 {
+		sum, err = kernel.Reduce("SumC", policy, kokkos.Sum[float64](), SumC, c.ReadOnly())
+		if err != nil {
+			c.Release()
+			return zero, 0, err
+		}
+	}
+	if st == nil {
+		return c, sum, nil
 	}
 	defer c.Release()
-	policy := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Order(kokkos.IterateLeft, kokkos.IterateLeft)
-	if err := cuda.ParallelFor("SetC", policy, "c(i0, i1) = a(i0) * b(i1);",
-		cuda.Bind("a", a.ReadOnly()), cuda.Bind("b", b.ReadOnly()), cuda.Bind("c", c), cuda.FMAD(false)); err != nil {
-		return err
+	if err := st.Fence(); err != nil {
+		return zero, 0, err
 	}
-	if n0 == 0 || n1 == 0 {
-		// An empty C sums to 0. (cuda.ParallelReduce over an MDRange with
-		// an empty dimension divides by zero sizing its grid.)
-		return report(n0, n1, c.Layout(), 0)
-	}
-	// The reduction waits for its result, after SetC on the same stream.
-	sum, err := cuda.ParallelReduce("SumC", policy, cuda.Sum[float64](), "acc += c(i0, i1);",
-		cuda.Bind("c", c.ReadOnly()), cuda.FMAD(false))
+	hc, err := kokkos.CreateMirrorViewAndCopy(c)
 	if err != nil {
-		return err
+		return zero, 0, err
 	}
-	return report(c.Extent(0), c.Extent(1), c.Layout(), sum)
+	return hc, sum, nil
+}
+
+// same returns an error naming the first element where the host's C and
+// the GPU's differ.
+func same(host, dev kokkos.View2[float64]) error {
+	for i1 := range host.Extent(1) {
+		for i0 := range host.Extent(0) {
+			if h, d := host.At(i0, i1), dev.At(i0, i1); h != d {
+				return fmt.Errorf("host and GPU differ: C(%d, %d) is %v on the host, %v on the GPU", i0, i1, h, d)
+			}
+		}
+	}
+	return nil
 }
 
 // report prints the checksum and compares it with the closed form.
