@@ -15,7 +15,7 @@
 //	err = kernel.For("triad", kokkos.Range(0, n).On(stream), Triad, da, db, dc, 2.0)   // GPU
 //
 // The arguments after the kernel are its parameters after the indices (and
-// before a reduction's accumulator), views by value. docs/kernels.md
+// before a reduction's accumulator), views by value. docs/guide/kernels.md
 // describes the subset, the kernel shapes and the generated code.
 package kernel
 

@@ -232,6 +232,12 @@ func (e *cFunc) fail(pos token.Pos, format string, args ...any) {
 	panic(emitError{e.p.errorf(pos, e.k.name, format, args...)})
 }
 
+// hostOnly stops the translation of a kernel that is valid Go but has no
+// CUDA counterpart: the kernel is generated for the host only.
+func (e *cFunc) hostOnly(pos token.Pos, format string, args ...any) {
+	panic(emitError{fmt.Errorf("%w: %w", errNoCUDA, e.p.errorf(pos, e.k.name, format, args...))})
+}
+
 // line writes one line at the current depth.
 func (e *cFunc) line(format string, args ...any) {
 	e.b.WriteString(strings.Repeat("\t", e.depth))
@@ -1082,7 +1088,7 @@ func (e *cFunc) mathCall(c *ast.CallExpr, name string) cx {
 func (e *cFunc) atomicCall(c *ast.CallExpr, name string) cx {
 	a, ok := cudaAtomics[name]
 	if !ok {
-		e.fail(c.Pos(), "kokkos.%s has no CUDA translation: package cuda has no such atomic function", name)
+		e.hostOnly(c.Pos(), "kokkos.%s has no CUDA translation: package cuda has no such atomic function", name)
 	}
 	if len(c.Args) == 0 {
 		e.fail(c.Pos(), "kokkos.%s without arguments", name)
@@ -1244,7 +1250,7 @@ func (e *cFunc) assign(s *ast.AssignStmt) {
 		return
 	}
 	if len(s.Rhs) != len(s.Lhs) {
-		e.fail(s.Pos(), "an assignment of a call with several results has no C translation")
+		e.hostOnly(s.Pos(), "an assignment of a call with several results has no C translation")
 	}
 	// Which left sides a := declares.
 	isNew := make([]bool, len(s.Lhs))
@@ -1643,6 +1649,6 @@ func (e *cFunc) returnStmt(s *ast.ReturnStmt) {
 	case len(s.Results) == 0:
 		e.line("return;")
 	default:
-		e.fail(s.Pos(), "a return of several results has no C translation")
+		e.hostOnly(s.Pos(), "a return of several results has no C translation")
 	}
 }

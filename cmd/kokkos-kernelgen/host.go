@@ -85,10 +85,34 @@ func (im *imports) qualifier(self *types.Package) types.Qualifier {
 	}
 }
 
-// edit replaces the source text in [pos, end) with text.
+// edit replaces the source text in [pos, end) with text; an edit with
+// pos == end inserts. close marks the insertion of a closing parenthesis,
+// seq the order in which the edits were made.
 type edit struct {
 	pos, end token.Pos
 	text     string
+	close    bool
+	seq      int
+}
+
+// sortEdits orders edits by position; at one position, insertions come
+// before replacements, and of the closing parentheses of nested
+// expressions, the inner one (made later) first.
+func sortEdits(edits []edit) {
+	for i := range edits {
+		edits[i].seq = i
+	}
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		if a.pos != b.pos {
+			return a.pos < b.pos
+		}
+		az, bz := a.pos == a.end, b.pos == b.end
+		if az != bz {
+			return az
+		}
+		return az && a.close && b.close && a.seq > b.seq
+	})
 }
 
 // An access is a view method call (At, Set, Ptr) of a kernel body whose
@@ -208,27 +232,35 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 			ptr := fmt.Sprintf("(*%s)(%s.Add(gkP_%s, %s))", elem, im.name("unsafe"), a.v.name, offset(k, a))
 			switch a.method {
 			case "At":
-				edits = append(edits, edit{n.Pos(), n.End(), "(*" + ptr + ")"})
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "(*" + ptr + ")"})
 			case "Ptr":
-				edits = append(edits, edit{n.Pos(), n.End(), ptr})
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: ptr})
 			case "Set":
 				x := n.Args[len(n.Args)-1]
-				edits = append(edits, edit{n.Pos(), x.Pos(), "*" + ptr + " = ("}, edit{x.End(), n.End(), ")"})
+				edits = append(edits, edit{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, edit{pos: x.End(), end: n.End(), text: ")"})
 				ast.Inspect(x, visit)
 			}
 			return false
+		case *ast.BinaryExpr:
+			// Go may fuse x*y + z into one multiply-add (on arm64, or
+			// amd64 with GOAMD64=v3); an explicit conversion of the
+			// product rounds it, as the CUDA code (compiled with fused
+			// multiply-adds off) does.
+			if t, ok := p.info.Types[n].Type.(*types.Basic); ok && n.Op == token.MUL && t.Info()&types.IsFloat != 0 && p.info.Types[n].Value == nil {
+				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: t.Name() + "("}, edit{pos: n.End(), end: n.End(), text: ")", close: true})
+			}
 		case *ast.StarExpr:
 			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && k.acc != nil && p.info.Uses[id] == k.acc {
-				edits = append(edits, edit{n.Pos(), n.End(), "gkAcc"})
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "gkAcc"})
 				return false
 			}
 		case *ast.ReturnStmt:
-			edits = append(edits, edit{n.Pos(), n.End(), "continue " + next})
+			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "continue " + next})
 			returns = true
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok {
 				if pn, ok := p.info.Uses[id].(*types.PkgName); ok {
-					edits = append(edits, edit{id.Pos(), id.End(), im.name(pn.Imported().Path())})
+					edits = append(edits, edit{pos: id.Pos(), end: id.End(), text: im.name(pn.Imported().Path())})
 				}
 			}
 		}
@@ -240,7 +272,7 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 		return "", false, err
 	}
 	base := k.decl.Body.Lbrace + 1
-	sort.Slice(edits, func(i, j int) bool { return edits[i].pos < edits[j].pos })
+	sortEdits(edits)
 	var b strings.Builder
 	at := 0
 	for _, e := range edits {

@@ -7,7 +7,7 @@
 //
 // It works on the package in the current directory (or the one named by
 // -dir) and exits non-zero, naming each position, when a kernel uses Go
-// outside the subset that docs/kernels.md describes.
+// outside the subset that docs/guide/kernels.md describes.
 package main
 
 import (

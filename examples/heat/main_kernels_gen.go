@@ -6,6 +6,7 @@ import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
 	gkmath "math"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -13,31 +14,71 @@ func init() {
 		Func: Init, Name: "main.Init", Hash: "e2d95643ceb937d2ba93f4ea919d53b5", Funcs: []string{"Init"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "u", View: true, Write: true},
+			{Name: "u", View: true, Write: true, CUDAName: "u"},
 		},
-		Host:   gkHostInit,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostInit,
+		CUDA: `gk_i64 n = (gk_i64)u.extent(0);
+gk_i64 r1 = gkx_max(n / 8ll, 1ll);
+gk_i64 r2 = gkx_max(n / 10ll, 1ll);
+gk_i64 d1 = (gk_i64)(((gk_u64)i0 - (gk_u64)(n / 3ll)) * ((gk_u64)i0 - (gk_u64)(n / 3ll)) + ((gk_u64)i1 - (gk_u64)(n / 3ll)) * ((gk_u64)i1 - (gk_u64)(n / 3ll)));
+gk_i64 d2 = (gk_i64)(((gk_u64)i0 - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) * ((gk_u64)i0 - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) + ((gk_u64)i1 - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)) * ((gk_u64)i1 - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)));
+double v = 0.0;
+if (d1 <= (gk_i64)((gk_u64)r1 * (gk_u64)r1)) {
+	v = 1.0;
+} else if (d2 <= (gk_i64)((gk_u64)r2 * (gk_u64)r2)) {
+	v = 0.75;
+}
+u(i0, i1) = v;
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Step, Name: "main.Step", Hash: "61097df70d8806506f9d1e8b8d28e0c3", Funcs: []string{"Step"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "next", View: true, Write: true},
-			{Name: "cur", View: true, Write: false},
-			{Name: "alpha"},
+			{Name: "next", View: true, Write: true, CUDAName: "next"},
+			{Name: "cur", View: true, Write: false, CUDAName: "cur"},
+			{Name: "alpha", CUDAName: "alpha"},
 		},
-		Host:   gkHostStep,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostStep,
+		CUDA: `if (i0 == 0ll || i1 == 0ll || i0 == (gk_i64)((gk_u64)(gk_i64)cur.extent(0) - 1ull) || i1 == (gk_i64)((gk_u64)(gk_i64)cur.extent(1) - 1ull)) {
+	next(i0, i1) = cur(i0, i1);
+	return;
+}
+double c = cur(i0, i1);
+double s = cur((gk_i64)((gk_u64)i0 - 1ull), i1) + cur((gk_i64)((gk_u64)i0 + 1ull), i1) + cur(i0, (gk_i64)((gk_u64)i1 - 1ull)) + cur(i0, (gk_i64)((gk_u64)i1 + 1ull));
+next(i0, i1) = c + alpha * (s - 4.0 * c);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Residual, Name: "main.Residual", Hash: "2eedefe8f59524a47b4711c8abf1dc32", Funcs: []string{"Residual"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "next", View: true, Write: false},
-			{Name: "cur", View: true, Write: false},
+			{Name: "next", View: true, Write: false, CUDAName: "next"},
+			{Name: "cur", View: true, Write: false, CUDAName: "cur"},
 		},
-		Host:   gkHostResidual,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostResidual,
+		CUDA: `acc = gkx_max(acc, fabs(next(i0, i1) - cur(i0, i1)));
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 }
 
@@ -49,8 +90,68 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			u := u
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
+			gkP_u := u.Base()
+			gkS_u_0 := u.ByteStride(0)
+			gkS_u_1 := u.ByteStride(1)
+			if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						n := u.Extent(0)
+						r1, r2 := max(n/8, 1), max(n/10, 1)
+						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						v := 0.0
+						if d1 <= r1*r1 {
+							v = 1
+						} else if d2 <= r2*r2 {
+							v = 0.75
+						}
+						*(*float64)(gkunsafe.Add(gkP_u, (i)*gkS_u_0+(j)*gkS_u_1)) = (v)
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						n := u.Extent(0)
+						r1, r2 := max(n/8, 1), max(n/10, 1)
+						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						v := 0.0
+						if d1 <= r1*r1 {
+							v = 1
+						} else if d2 <= r2*r2 {
+							v = 0.75
+						}
+						u.Set(i, j, v)
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		u := u
+		gkP_u := u.Base()
+		gkS_u_0 := u.ByteStride(0)
+		gkS_u_1 := u.ByteStride(1)
+		if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					n := u.Extent(0)
+					r1, r2 := max(n/8, 1), max(n/10, 1)
+					d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+					d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+					v := 0.0
+					if d1 <= r1*r1 {
+						v = 1
+					} else if d2 <= r2*r2 {
+						v = 0.75
+					}
+					*(*float64)(gkunsafe.Add(gkP_u, (i)*gkS_u_0+(j)*gkS_u_1)) = (v)
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
 					n := u.Extent(0)
 					r1, r2 := max(n/8, 1), max(n/10, 1)
 					d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
@@ -63,24 +164,6 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 					}
 					u.Set(i, j, v)
 				}
-			}
-		}, nil
-	}
-	return func(gkLo, gkHi [2]int) {
-		u := u
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				n := u.Extent(0)
-				r1, r2 := max(n/8, 1), max(n/10, 1)
-				d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
-				d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
-				v := 0.0
-				if d1 <= r1*r1 {
-					v = 1
-				} else if d2 <= r2*r2 {
-					v = 0.75
-				}
-				u.Set(i, j, v)
 			}
 		}
 	}, nil
@@ -99,9 +182,78 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			next, cur, alpha := next, cur, alpha
-			for i := gkLo[0]; i < gkHi[0]; i++ {
+			gkP_next := next.Base()
+			gkS_next_0 := next.ByteStride(0)
+			gkS_next_1 := next.ByteStride(1)
+			gkP_cur := cur.Base()
+			gkS_cur_0 := cur.ByteStride(0)
+			gkS_cur_1 := cur.ByteStride(1)
+			if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[0]-1 <= cur.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkHi[1]-1 <= cur.Extent(1) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+				gkNextU:
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)) = (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))
+							continue gkNextU
+						}
+						c := (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))
+						s := (*(*float64)(gkunsafe.Add(gkP_cur, (i-1)*gkS_cur_0+(j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0+(j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j-1)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j+1)*gkS_cur_1)))
+						// The conversions round each product before it is added: Go may
+						// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+						// multiply-adds, does not.
+						*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+				gkNext:
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							next.Set(i, j, cur.At(i, j))
+							continue gkNext
+						}
+						c := cur.At(i, j)
+						s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
+						// The conversions round each product before it is added: Go may
+						// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+						// multiply-adds, does not.
+						next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		next, cur, alpha := next, cur, alpha
+		gkP_next := next.Base()
+		gkS_next_0 := next.ByteStride(0)
+		gkS_next_1 := next.ByteStride(1)
+		gkP_cur := cur.Base()
+		gkS_cur_0 := cur.ByteStride(0)
+		gkS_cur_1 := cur.ByteStride(1)
+		if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[0]-1 <= cur.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkHi[1]-1 <= cur.Extent(1) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+			gkNextU:
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+						*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)) = (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))
+						continue gkNextU
+					}
+					c := (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))
+					s := (*(*float64)(gkunsafe.Add(gkP_cur, (i-1)*gkS_cur_0+(j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0+(j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j-1)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j+1)*gkS_cur_1)))
+					// The conversions round each product before it is added: Go may
+					// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+					// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+					// multiply-adds, does not.
+					*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
 			gkNext:
-				for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
 					if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 						next.Set(i, j, cur.At(i, j))
 						continue gkNext
@@ -112,27 +264,8 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 					// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
 					// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 					// multiply-adds, does not.
-					next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
+					next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
 				}
-			}
-		}, nil
-	}
-	return func(gkLo, gkHi [2]int) {
-		next, cur, alpha := next, cur, alpha
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-		gkNext:
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
-					next.Set(i, j, cur.At(i, j))
-					continue gkNext
-				}
-				c := cur.At(i, j)
-				s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
-				// The conversions round each product before it is added: Go may
-				// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
-				// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
-				// multiply-adds, does not.
-				next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
 			}
 		}
 	}, nil
@@ -151,9 +284,23 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			next, cur := next, cur
 			gkAcc := *gkAccP
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+			gkP_next := next.Base()
+			gkS_next_0 := next.ByteStride(0)
+			gkS_next_1 := next.ByteStride(1)
+			gkP_cur := cur.Base()
+			gkS_cur_0 := cur.ByteStride(0)
+			gkS_cur_1 := cur.ByteStride(1)
+			if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+					}
 				}
 			}
 			*gkAccP = gkAcc
@@ -162,9 +309,23 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		next, cur := next, cur
 		gkAcc := *gkAccP
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+		gkP_next := next.Base()
+		gkS_next_0 := next.ByteStride(0)
+		gkS_next_1 := next.ByteStride(1)
+		gkP_cur := cur.Base()
+		gkS_cur_0 := cur.ByteStride(0)
+		gkS_cur_1 := cur.ByteStride(1)
+		if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_next, (i)*gkS_next_0+(j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkP_cur, (i)*gkS_cur_0+(j)*gkS_cur_1)))))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+				}
 			}
 		}
 		*gkAccP = gkAcc

@@ -5,6 +5,7 @@ package main
 import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -12,39 +13,43 @@ func init() {
 		Func: InitA, Name: "main.InitA", Hash: "b51eab7eb05d7877dfbd03937cd8916f", Funcs: []string{"InitA"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: true},
+			{Name: "a", View: true, Write: true, CUDAName: "a"},
 		},
-		Host:   gkHostInitA,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostInitA,
+		CUDA: `a(i) = (double)i;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: InitB, Name: "main.InitB", Hash: "f65f013e8992fc589b003bdff3e97025", Funcs: []string{"InitB"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "b", View: true, Write: true},
+			{Name: "b", View: true, Write: true, CUDAName: "b"},
 		},
-		Host:   gkHostInitB,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostInitB,
+		CUDA: `b(i) = (double)i;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: SetC, Name: "main.SetC", Hash: "38f7703389735f7e26192ad896a8cf37", Funcs: []string{"SetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: true, CUDAName: "c"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
 		},
-		Host:   gkHostSetC,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSetC,
+		CUDA: `c(i0, i1) = a(i0) * b(i1);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: SumC, Name: "main.SumC", Hash: "c779afb9565505c2bbce6036e0734124", Funcs: []string{"SumC"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: false},
+			{Name: "c", View: true, Write: false, CUDAName: "c"},
 		},
-		Host:   gkHostSumC,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSumC,
+		CUDA: `acc = acc + c(i0, i1);
+`,
 	})
 }
 
@@ -55,8 +60,16 @@ func gkHostInitA(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		a := a
-		for i := gkLo; i < gkHi; i++ {
-			a.Set(i, float64(i))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float64(i))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				a.Set(i, float64(i))
+			}
 		}
 	}, nil
 }
@@ -68,8 +81,16 @@ func gkHostInitB(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		b := b
-		for i := gkLo; i < gkHi; i++ {
-			b.Set(i, float64(i))
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		if gkHi <= b.Extent(0) && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(i))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				b.Set(i, float64(i))
+			}
 		}
 	}, nil
 }
@@ -90,18 +111,48 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			c, a, b := c, a, b
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					c.Set(i0, i1, a.At(i0)*b.At(i1))
+			gkP_c := c.Base()
+			gkS_c_0 := c.ByteStride(0)
+			gkS_c_1 := c.ByteStride(1)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkP_b := b.Base()
+			gkS_b_0 := b.ByteStride(0)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						*(*float64)(gkunsafe.Add(gkP_c, (i0)*gkS_c_0+(i1)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+					}
 				}
 			}
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
 		c, a, b := c, a, b
-		for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				c.Set(i0, i1, a.At(i0)*b.At(i1))
+		gkP_c := c.Base()
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					*(*float64)(gkunsafe.Add(gkP_c, (i0)*gkS_c_0+(i1)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+				}
+			}
+		} else {
+			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+				}
 			}
 		}
 	}, nil
@@ -116,9 +167,20 @@ func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *flo
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			c := c
 			gkAcc := *gkAccP
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					gkAcc += c.At(i0, i1)
+			gkP_c := c.Base()
+			gkS_c_0 := c.ByteStride(0)
+			gkS_c_1 := c.ByteStride(1)
+			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						gkAcc += (*(*float64)(gkunsafe.Add(gkP_c, (i0)*gkS_c_0+(i1)*gkS_c_1)))
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						gkAcc += c.At(i0, i1)
+					}
 				}
 			}
 			*gkAccP = gkAcc
@@ -127,9 +189,20 @@ func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *flo
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		c := c
 		gkAcc := *gkAccP
-		for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				gkAcc += c.At(i0, i1)
+		gkP_c := c.Base()
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					gkAcc += (*(*float64)(gkunsafe.Add(gkP_c, (i0)*gkS_c_0+(i1)*gkS_c_1)))
+				}
+			}
+		} else {
+			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					gkAcc += c.At(i0, i1)
+				}
 			}
 		}
 		*gkAccP = gkAcc

@@ -11,6 +11,10 @@ import (
 	"github.com/gokkos/kokkos/kernel"
 )
 
+// The references below convert each floating-point product explicitly, as
+// the host kernels do, so that Go does not fuse it with an addition (on
+// arm64, or amd64 with GOAMD64=v3).
+
 // where is one place the kernels run: the host pool, or a GPU stream.
 type where struct {
 	name  string
@@ -42,10 +46,21 @@ func onDevice[V interface{ kokkos.View[T] }, T any](t *testing.T, w where, v V, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	keep(t, &d)
 	if err := kokkos.DeepCopy[T](d, v); err != nil {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// keep releases the view *v when the test ends: device memory is outside
+// the Go heap.
+func keep[V any](t *testing.T, v *V) {
+	t.Cleanup(func() {
+		if r, ok := any(v).(interface{ Release() error }); ok {
+			r.Release()
+		}
+	})
 }
 
 // fence waits for w's queued work.
@@ -76,6 +91,7 @@ func TestTriad(t *testing.T) {
 	const s = 1.7
 	for _, w := range places(t) {
 		a, _ := kokkos.NewView1[float64]("a", n, kokkos.InSpace(w.mem))
+		keep(t, &a)
 		mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("d", n, o...) }
 		db, dc := onDevice(t, w, b, mk), onDevice(t, w, c, mk)
 		if err := kernel.For("triad", kokkos.Range(0, n).On(w.space), Triad, a, db, dc, s); err != nil {
@@ -84,7 +100,7 @@ func TestTriad(t *testing.T) {
 		fence(t, w)
 		got, _ := kokkos.CreateMirrorViewAndCopy(a)
 		for i := range n {
-			if want := b.At(i) + s*c.At(i); got.At(i) != want {
+			if want := b.At(i) + float64(s*c.At(i)); got.At(i) != want {
 				t.Fatalf("%s: a(%d) = %v, want %v", w.name, i, got.At(i), want)
 			}
 		}
@@ -95,7 +111,7 @@ func TestDot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 100, 100003} {
 		a, b := randView1(t, rng, "a", n), randView1(t, rng, "b", n)
-		want := kokkos.ParallelReduce("dot", kokkos.Range(0, n), kokkos.Sum[float64](), func(i int, acc *float64) { *acc += a.At(i) * b.At(i) })
+		want := kokkos.ParallelReduce("dot", kokkos.Range(0, n), kokkos.Sum[float64](), func(i int, acc *float64) { *acc += float64(a.At(i) * b.At(i)) })
 		for _, w := range places(t) {
 			mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("d", n, o...) }
 			got, err := kernel.Reduce("dot", kokkos.Range(0, n).On(w.space), kokkos.Sum[float64](), Dot, onDevice(t, w, a, mk), onDevice(t, w, b, mk))
@@ -117,6 +133,7 @@ func TestSetCLayouts(t *testing.T) {
 		for _, lay := range []kokkos.Option{kokkos.LayoutRight, kokkos.LayoutLeft} {
 			for _, it := range []kokkos.Iterate{kokkos.IterateDefault, kokkos.IterateLeft, kokkos.IterateRight} {
 				c, _ := kokkos.NewView2[float64]("c", n0, n1, lay, kokkos.InSpace(w.mem))
+				keep(t, &c)
 				mka := func(o ...kokkos.Option) (kokkos.View1[float64], error) {
 					return kokkos.NewView1[float64]("a", n0, o...)
 				}
@@ -150,6 +167,7 @@ func TestPrefixSum(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			out, _ := kokkos.NewView1[int64]("out", n, kokkos.InSpace(w.mem))
+			keep(t, &out)
 			mk := func(o ...kokkos.Option) (kokkos.View1[int64], error) { return kokkos.NewView1[int64]("in", n, o...) }
 			total, err := kernel.Scan("scan", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), PrefixSum, onDevice(t, w, in, mk), out)
 			if err != nil {
@@ -184,6 +202,7 @@ func TestStencil7(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out, _ := kokkos.NewView3[float64]("out", n0, n1, n2, kokkos.InSpace(w.mem))
+		keep(t, &out)
 		mk := func(o ...kokkos.Option) (kokkos.View3[float64], error) {
 			return kokkos.NewView3[float64]("in", n0, n1, n2, o...)
 		}
@@ -199,7 +218,7 @@ func TestStencil7(t *testing.T) {
 					want := 0.0
 					if i > 0 && j > 0 && k > 0 && i < n0-1 && j < n1-1 && k < n2-1 {
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
-						want = (s - 6*in.At(i, j, k)) / (h * h)
+						want = (s - float64(6*in.At(i, j, k))) / float64(h*h)
 					}
 					if got.At(i, j, k) != want {
 						t.Fatalf("%s: out(%d, %d, %d) = %v, want %v", w.name, i, j, k, got.At(i, j, k), want)
@@ -221,7 +240,9 @@ func TestSoftAndHistogram(t *testing.T) {
 		mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("x", n, o...) }
 		dx := onDevice(t, w, x, mk)
 		y, _ := kokkos.NewView1[float32]("y", n, kokkos.InSpace(w.mem))
+		keep(t, &y)
 		bins, _ := kokkos.NewView1[int64]("bins", nb, kokkos.InSpace(w.mem))
+		keep(t, &bins)
 		const th = 0.25
 		if err := kernel.For("soft", kokkos.Range(0, n).On(w.space), Soft, y, dx, th); err != nil {
 			t.Fatalf("%s: %v", w.name, err)

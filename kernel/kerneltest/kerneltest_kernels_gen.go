@@ -173,11 +173,11 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
-				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
+				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a.Set(i, b.At(i)+s*c.At(i))
+				a.Set(i, b.At(i)+float64(s*c.At(i)))
 			}
 		}
 	}, nil
@@ -201,11 +201,11 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+				gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += a.At(i) * b.At(i)
+				gkAcc += float64(a.At(i) * b.At(i))
 			}
 		}
 		*gkAccP = gkAcc
@@ -238,13 +238,13 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0))))
+						*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						c.Set(i, j, a.At(i)*b.At(j))
+						c.Set(i, j, float64(a.At(i)*b.At(j)))
 					}
 				}
 			}
@@ -262,13 +262,13 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0))))
+					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					c.Set(i, j, a.At(i)*b.At(j))
+					c.Set(i, j, float64(a.At(i)*b.At(j)))
 				}
 			}
 		}
@@ -341,7 +341,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 							}
 							c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
 							s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
-							*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-6*c, h))
+							*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-float64(6*c), h))
 						}
 					}
 				}
@@ -355,7 +355,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 							}
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
-							out.Set(i, j, k, scale(s-6*c, h))
+							out.Set(i, j, k, scale(s-float64(6*c), h))
 						}
 					}
 				}
@@ -382,7 +382,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 						}
 						c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
 						s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
-						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-6*c, h))
+						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-float64(6*c), h))
 					}
 				}
 			}
@@ -396,7 +396,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 						}
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
-						out.Set(i, j, k, scale(s-6*c, h))
+						out.Set(i, j, k, scale(s-float64(6*c), h))
 					}
 				}
 			}
@@ -466,13 +466,13 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
-				b := int((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb))
+				b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b := int(x.At(i) * float64(nb))
+				b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
 			}
