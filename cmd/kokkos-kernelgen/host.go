@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -213,10 +214,12 @@ func (p *pkgInfo) intConst(e ast.Expr) (int64, bool) {
 }
 
 // hostBody returns k's body, as the statements inside its braces, with the
-// edits above, and whether it had a return. With unchecked, the accesses
-// of acc become loads and stores through the gkP (base) and gkS (byte
-// stride) locals of their views; next is the label a return continues.
-func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, unchecked bool, next string) (string, bool, error) {
+// edits above, and whether it had a return. With rows, the accesses of
+// acc become loads and stores through the gkP (base) and gkS (byte
+// stride) locals of their views and the row bases of rows; next is the
+// label a return continues.
+func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, rows *rowBases, next string) (string, bool, error) {
+	unchecked := rows != nil
 	var edits []edit
 	returns := false
 	q := im.qualifier(p.pkg)
@@ -229,7 +232,7 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 				break
 			}
 			elem := types.TypeString(a.v.elem, q)
-			ptr := fmt.Sprintf("(*%s)(%s.Add(gkP_%s, %s))", elem, im.name("unsafe"), a.v.name, offset(k, a))
+			ptr := fmt.Sprintf("(*%s)(%s)", elem, rows.ptr(a))
 			switch a.method {
 			case "At":
 				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "(*" + ptr + ")"})
@@ -284,13 +287,43 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 	return strings.TrimSpace(b.String()), returns, nil
 }
 
-// offset returns the byte offset of access a from its view's base.
-func offset(k *kernelFunc, a *access) string {
-	var terms []string
+// rowBases hoists, out of the innermost loop of the unchecked body, the
+// part of each access's address that does not depend on the innermost
+// index: the view's base plus the outer indices times their strides.
+type rowBases struct {
+	k      *kernelFunc
+	inner  int               // the innermost index's position
+	unsafe string            // the generated file's name for package unsafe
+	names  map[string]string // the text of a row base → its variable
+	decls  []string          // the declarations, before the innermost loop
+}
+
+// ptr returns the address of access a.
+func (rb *rowBases) ptr(a *access) string {
+	var outer, inner []string
 	for d, af := range a.idx {
-		terms = append(terms, fmt.Sprintf("(%s)*gkS_%s_%d", affineText(k, af), a.v.name, d))
+		t := fmt.Sprintf("(%s)*gkS_%s_%d", affineText(rb.k, af), a.v.name, d)
+		if af.r == rb.inner {
+			inner = append(inner, t)
+		} else {
+			outer = append(outer, t)
+		}
 	}
-	return strings.Join(terms, " + ")
+	base := "gkP_" + a.v.name
+	if len(outer) > 0 {
+		text := fmt.Sprintf("%s.Add(%s, %s)", rb.unsafe, base, strings.Join(outer, "+"))
+		name, ok := rb.names[text]
+		if !ok {
+			name = fmt.Sprintf("gkR%d", len(rb.names))
+			rb.names[text] = name
+			rb.decls = append(rb.decls, name+" := "+text)
+		}
+		base = name
+	}
+	if len(inner) == 0 {
+		return base
+	}
+	return fmt.Sprintf("%s.Add(%s, %s)", rb.unsafe, base, strings.Join(inner, "+"))
 }
 
 // affineText writes an affine index as Go.
@@ -310,38 +343,53 @@ func affineText(k *kernelFunc, af affine) string {
 
 // chunkTest returns the condition under which every access of acc stays
 // within its view's extents for all the indices of a chunk (gkLo, gkHi),
-// or "" when there is no access to check.
+// which must not be empty, or "" when there is no access to check.
 func chunkTest(k *kernelFunc, acc map[*ast.CallExpr]*access) string {
-	seen := map[string]bool{}
-	var conds []string
+	// The least and greatest offset from each index, per view dimension.
+	type key struct {
+		view string
+		d, r int
+	}
+	lo, hi := map[key]int64{}, map[key]int64{}
 	for _, a := range acc {
 		for d, af := range a.idx {
-			var cs []string
-			if af.r < 0 {
-				cs = []string{fmt.Sprintf("%d < %s.Extent(%d)", af.c, a.v.name, d)}
-				if af.c < 0 {
-					cs = []string{"false"}
-				}
-			} else {
-				lo, hi := "gkLo", "gkHi"
-				if len(k.index) > 1 {
-					lo, hi = fmt.Sprintf("gkLo[%d]", af.r), fmt.Sprintf("gkHi[%d]", af.r)
-				}
-				if af.c != 0 {
-					lo, hi = fmt.Sprintf("%s%+d", lo, af.c), fmt.Sprintf("%s%+d", hi, af.c)
-				}
-				cs = []string{lo + " >= 0", fmt.Sprintf("%s <= %s.Extent(%d)", hi, a.v.name, d)}
+			kk := key{a.v.name, d, af.r}
+			if c, ok := lo[kk]; !ok || af.c < c {
+				lo[kk] = af.c
 			}
-			for _, c := range cs {
-				if !seen[c] {
-					seen[c] = true
-					conds = append(conds, c)
-				}
+			if c, ok := hi[kk]; !ok || af.c > c {
+				hi[kk] = af.c
 			}
 		}
 	}
+	if len(lo) == 0 {
+		return ""
+	}
+	var conds []string
+	for r := range k.index {
+		conds = append(conds, fmt.Sprintf("%s < %s", bound(k, "gkLo", r, 0), bound(k, "gkHi", r, 0)))
+	}
+	for kk, c := range lo {
+		if kk.r < 0 {
+			conds = append(conds, fmt.Sprintf("%d >= 0", c), fmt.Sprintf("%d < %s.Extent(%d)", hi[kk], kk.view, kk.d))
+			continue
+		}
+		conds = append(conds, bound(k, "gkLo", kk.r, c)+" >= 0", fmt.Sprintf("%s <= %s.Extent(%d)", bound(k, "gkHi", kk.r, hi[kk]), kk.view, kk.d))
+	}
 	sort.Strings(conds)
-	return strings.Join(conds, " && ")
+	return strings.Join(slices.Compact(conds), " && ")
+}
+
+// bound writes gkLo or gkHi of index r, plus c.
+func bound(k *kernelFunc, name string, r int, c int64) string {
+	s := name
+	if len(k.index) > 1 {
+		s = fmt.Sprintf("%s[%d]", name, r)
+	}
+	if c != 0 {
+		s += fmt.Sprintf("%+d", c)
+	}
+	return s
 }
 
 // source returns the text of the file between pos and end.
@@ -381,15 +429,9 @@ func hostName(n, blank string) string {
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, error) {
 	accs := p.accesses(k)
 	test := chunkTest(k, accs)
-	body, returns, err := p.hostBody(k, im, accs, false, "gkNext")
+	body, returns, err := p.hostBody(k, im, accs, nil, "gkNext")
 	if err != nil {
 		return "", err
-	}
-	fast := ""
-	if test != "" {
-		if fast, _, err = p.hostBody(k, im, accs, true, "gkNextU"); err != nil {
-			return "", err
-		}
 	}
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
@@ -459,13 +501,18 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 					fmt.Fprintf(&b, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
 				}
 			}
+			rows := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}}
+			fast, _, err := p.hostBody(k, im, accs, rows, "gkNextU")
+			if err != nil {
+				return "", err
+			}
 			fmt.Fprintf(&b, "if %s {\n", test)
-			writeLoops(&b, k, order, fast, returns, "gkNextU")
+			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
 			b.WriteString("} else {\n")
-			writeLoops(&b, k, order, body, returns, "gkNext")
+			writeLoops(&b, k, order, body, returns, "gkNext", nil)
 			b.WriteString("}\n")
 		} else {
-			writeLoops(&b, k, order, body, returns, "gkNext")
+			writeLoops(&b, k, order, body, returns, "gkNext", nil)
 		}
 		if k.acc != nil {
 			b.WriteString("*gkAccP = gkAcc\n")
@@ -480,12 +527,18 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 }
 
 // writeLoops writes the loop nest over a chunk in order, with body
-// innermost and, when it returns, the label next on the innermost loop.
-func writeLoops(b *strings.Builder, k *kernelFunc, order []int, body string, returns bool, next string) {
+// innermost, pre (the row bases) before the innermost loop and, when the
+// body returns, the label next on the innermost loop.
+func writeLoops(b *strings.Builder, k *kernelFunc, order []int, body string, returns bool, next string, pre []string) {
 	rank := len(k.index)
 	for d, r := range order {
-		if d == len(order)-1 && returns {
-			fmt.Fprintf(b, "%s:\n", next)
+		if d == len(order)-1 {
+			for _, l := range pre {
+				b.WriteString(l + "\n")
+			}
+			if returns {
+				fmt.Fprintf(b, "%s:\n", next)
+			}
 		}
 		lo, hi := "gkLo", "gkHi"
 		if rank > 1 {

@@ -171,7 +171,7 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_b_0 := b.ByteStride(0)
 		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
-		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo >= 0 {
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
 				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
 			}
@@ -199,7 +199,7 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 		gkS_a_0 := a.ByteStride(0)
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo >= 0 {
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
 				gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
 			}
@@ -235,10 +235,12 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkS_a_0 := a.ByteStride(0)
 			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
-			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+					gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
 					}
 				}
 			} else {
@@ -259,10 +261,12 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkS_a_0 := a.ByteStride(0)
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+				gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0+(j)*gkS_c_1)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
 				}
 			}
 		} else {
@@ -291,7 +295,7 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 		gkS_in_0 := in.ByteStride(0)
 		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
-		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo >= 0 {
+		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
 				gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
 				if final {
@@ -331,17 +335,23 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 			gkS_in_0 := in.ByteStride(0)
 			gkS_in_1 := in.ByteStride(1)
 			gkS_in_2 := in.ByteStride(2)
-			if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[0]-1 <= in.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[1]-1 <= in.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkHi[2]-1 <= in.Extent(2) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 && gkLo[2] >= 0 && gkLo[2]+1 >= 0 && gkLo[2]-1 >= 0 {
+			if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+						gkR1 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
+						gkR2 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
+						gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
+						gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
+						gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 					gkNextU:
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 								continue gkNextU
 							}
-							c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
-							s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
-							*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-float64(6*c), h))
+							c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
+							s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
+							*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
 						}
 					}
 				}
@@ -372,17 +382,23 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 		gkS_in_0 := in.ByteStride(0)
 		gkS_in_1 := in.ByteStride(1)
 		gkS_in_2 := in.ByteStride(2)
-		if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[0]-1 <= in.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[1]-1 <= in.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkHi[2]-1 <= in.Extent(2) && gkLo[0] >= 0 && gkLo[0]+1 >= 0 && gkLo[0]-1 >= 0 && gkLo[1] >= 0 && gkLo[1]+1 >= 0 && gkLo[1]-1 >= 0 && gkLo[2] >= 0 && gkLo[2]+1 >= 0 && gkLo[2]-1 >= 0 {
+		if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+					gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
+					gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
+					gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
+					gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
+					gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 				gkNextU:
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 							continue gkNextU
 						}
-						c := (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2)))
-						s := (*(*float64)(gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1+(k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1+(k+1)*gkS_in_2)))
-						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)) = (scale(s-float64(6*c), h))
+						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
+						s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
+						*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
 					}
 				}
 			}
@@ -420,7 +436,7 @@ func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_y_0 := y.ByteStride(0)
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
-		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo >= 0 {
+		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
 				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 				switch {
@@ -464,7 +480,7 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 		x, bins, nb := x, bins, nb
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
-		if gkHi <= x.Extent(0) && gkLo >= 0 {
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			for i := gkLo; i < gkHi; i++ {
 				b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 				b = min(max(b, 0), nb-1)
@@ -492,10 +508,11 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
-			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)))))
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
 					}
 				}
 			} else {
@@ -514,10 +531,11 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
-		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] >= 0 && gkLo[1] >= 0 {
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)))))
+					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
 				}
 			}
 		} else {
