@@ -1038,3 +1038,28 @@ func TestMDRangeRanks(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkMix3 times a rank-3 MDRange kernel against the same function
+// called from a closure, per index, as kokkos.ParallelFor3's body.
+func BenchmarkMix3(b *testing.B) {
+	const n0, n1, n2 = 64, 64, 64
+	a := kokkos.Must(kokkos.NewView3[int64]("a", n0, n1, n2))
+	out := kokkos.Must(kokkos.NewView3[int64]("out", n0, n1, n2))
+	rng := rand.New(rand.NewPCG(121, 1))
+	fill(a, randInt[int64](rng))
+	p := kokkos.MDRange([]int{0, 0, 0}, []int{n0, n1, n2})
+	b.Run("kernel", func(b *testing.B) {
+		b.SetBytes(2 * 8 * n0 * n1 * n2)
+		for b.Loop() {
+			if err := kernel.For("mix3", p, Mix3, out, a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("closure", func(b *testing.B) {
+		b.SetBytes(2 * 8 * n0 * n1 * n2)
+		for b.Loop() {
+			kokkos.ParallelFor3("mix3", p, func(i, j, k int) { Mix3(i, j, k, out, a) })
+		}
+	})
+}
