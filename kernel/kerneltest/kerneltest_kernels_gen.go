@@ -147,6 +147,437 @@ __device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a :
 __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
 `,
 	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a8", View: true, Write: true},
+			{Name: "a16", View: true, Write: true},
+			{Name: "b8", View: true, Write: true},
+			{Name: "b16", View: true, Write: true},
+			{Name: "k"},
+		},
+		Host:   gkHostWrapNarrow,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: WrapWide, Name: "kerneltest.WrapWide", Hash: "f6f39d81d44b2c38a9ed0279fc9a2d0e", Funcs: []string{"WrapWide"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a32", View: true, Write: true},
+			{Name: "a64", View: true, Write: true},
+			{Name: "b32", View: true, Write: true},
+			{Name: "b64", View: true, Write: true},
+			{Name: "k"},
+		},
+		Host:   gkHostWrapWide,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: DivRem, Name: "kerneltest.DivRem", Hash: "e80289010a3f8538373d2df85e84eddd", Funcs: []string{"DivRem"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostDivRem,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Shifts, Name: "kerneltest.Shifts", Hash: "432aca517f18df3fa6495185d5e7ced0", Funcs: []string{"Shifts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "s", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostShifts,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: FloatOps, Name: "kerneltest.FloatOps", Hash: "257f489857b84aa15e388d769e47f434", Funcs: []string{"FloatOps"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "y", View: true, Write: false},
+			{Name: "f", View: true, Write: false},
+			{Name: "g", View: true, Write: false},
+			{Name: "o64", View: true, Write: true},
+			{Name: "o32", View: true, Write: true},
+		},
+		Host:   gkHostFloatOps,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Convert, Name: "kerneltest.Convert", Hash: "d3d864c53d0c82c7d42b170f842aec84", Funcs: []string{"Convert"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "n", View: true, Write: false},
+			{Name: "oi", View: true, Write: true},
+			{Name: "of", View: true, Write: true},
+		},
+		Host:   gkHostConvert,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Classify, Name: "kerneltest.Classify", Hash: "3680b96d7a9cd002a496594750882cb9", Funcs: []string{"Classify"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "code", View: true, Write: true},
+		},
+		Host:   gkHostClassify,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Collatz, Name: "kerneltest.Collatz", Hash: "1b702f1ec7c3639eab1379fdadb538b0", Funcs: []string{"Collatz"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "start", View: true, Write: false},
+			{Name: "steps", View: true, Write: true},
+			{Name: "limit"},
+		},
+		Host:   gkHostCollatz,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: FirstMatch, Name: "kerneltest.FirstMatch", Hash: "1180e2f1136ff80cf3c1c78ee97b34b4", Funcs: []string{"FirstMatch"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "target"},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostFirstMatch,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Loops, Name: "kerneltest.Loops", Hash: "c184c8e35d6f1f06e700c1bf1039f1ea", Funcs: []string{"Loops"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "n"},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostLoops,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Helpers, Name: "kerneltest.Helpers", Hash: "f9fe845184274a32ef6e0168e614d60e", Funcs: []string{"Helpers", "blend", "clampTo", "odd"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+			{Name: "cnt", View: true, Write: true},
+			{Name: "flip"},
+		},
+		Host:   gkHostHelpers,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MathUnary, Name: "kerneltest.MathUnary", Hash: "133a8caf68da82d28f4eee3c5184306c", Funcs: []string{"MathUnary"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostMathUnary,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MathBinary, Name: "kerneltest.MathBinary", Hash: "4bbb8ac8b19d592ffd2b5f07854b8d4d", Funcs: []string{"MathBinary"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "y", View: true, Write: false},
+			{Name: "z", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostMathBinary,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MathSpecial, Name: "kerneltest.MathSpecial", Hash: "cb79e43ef12dc56767098f10796b8a71", Funcs: []string{"MathSpecial"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "flags", View: true, Write: true},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostMathSpecial,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MinMax, Name: "kerneltest.MinMax", Hash: "f429a118e3ca52591687d27a655f0dee", Funcs: []string{"MinMax"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "f", View: true, Write: false},
+			{Name: "g", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "o32", View: true, Write: true},
+			{Name: "oi", View: true, Write: true},
+		},
+		Host:   gkHostMinMax,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: AtomicInts, Name: "kerneltest.AtomicInts", Hash: "205e7c41a4c90cfe453112bc2e470f94", Funcs: []string{"AtomicInts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "s32", View: true, Write: true},
+			{Name: "s64", View: true, Write: true},
+			{Name: "u32", View: true, Write: true},
+			{Name: "u64", View: true, Write: true},
+			{Name: "nb"},
+		},
+		Host:   gkHostAtomicInts,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: AtomicFloats, Name: "kerneltest.AtomicFloats", Hash: "f5d5fb35342680667c87f083b6d6d3d2", Funcs: []string{"AtomicFloats"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "f64", View: true, Write: true},
+			{Name: "f32", View: true, Write: true},
+			{Name: "nb"},
+		},
+		Host:   gkHostAtomicFloats,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: SumInt64, Name: "kerneltest.SumInt64", Hash: "5bde0ddbc6a24fa1195a7decbf43a73f", Funcs: []string{"SumInt64"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostSumInt64,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: ProdFloat64, Name: "kerneltest.ProdFloat64", Hash: "b512f79ee38d3ce972bbe7603d5fa8d6", Funcs: []string{"ProdFloat64"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostProdFloat64,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MinFloat32, Name: "kerneltest.MinFloat32", Hash: "cacdf41d792738c63c07e749125be36c", Funcs: []string{"MinFloat32"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMinFloat32,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: MaxInt32, Name: "kerneltest.MaxInt32", Hash: "39221c95ff04ff8f871b83d41a98231f", Funcs: []string{"MaxInt32"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMaxInt32,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: AndUint32, Name: "kerneltest.AndUint32", Hash: "47d2331d70248344537cf3b2e2df26cb", Funcs: []string{"AndUint32"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostAndUint32,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: OrUint64, Name: "kerneltest.OrUint64", Hash: "ff7d6f88f27601e2d42fb17b752bd27d", Funcs: []string{"OrUint64"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostOrUint64,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: AllBelow, Name: "kerneltest.AllBelow", Hash: "434cbea68367c678255115c45bd5e116", Funcs: []string{"AllBelow"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "t"},
+		},
+		Host:   gkHostAllBelow,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: AnyAbove, Name: "kerneltest.AnyAbove", Hash: "c7057efec3193fd6038b913f03df592d", Funcs: []string{"AnyAbove"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "t"},
+		},
+		Host:   gkHostAnyAbove,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Sum3, Name: "kerneltest.Sum3", Hash: "240936c2eb99d7261c9060f1c00343f1", Funcs: []string{"Sum3"},
+		Pattern: gkkernel.PatternReduce, Rank: 3,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostSum3,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Max4, Name: "kerneltest.Max4", Hash: "d2de4dbb95fbfb8c179c8773e4bb521b", Funcs: []string{"Max4"},
+		Pattern: gkkernel.PatternReduce, Rank: 4,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMax4,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Sum5, Name: "kerneltest.Sum5", Hash: "ba55487a9347601d5f619b981f895fa2", Funcs: []string{"Sum5"},
+		Pattern: gkkernel.PatternReduce, Rank: 5,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostSum5,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Min6, Name: "kerneltest.Min6", Hash: "faf1f2d9716c5bebe695e50105e7d5e6", Funcs: []string{"Min6"},
+		Pattern: gkkernel.PatternReduce, Rank: 6,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMin6,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Prod6, Name: "kerneltest.Prod6", Hash: "03ad6a686aa04e04d07e85b5fbb81b09", Funcs: []string{"Prod6"},
+		Pattern: gkkernel.PatternReduce, Rank: 6,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostProd6,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: ScanInclusive32, Name: "kerneltest.ScanInclusive32", Hash: "d5d3b3a95d5c17c74cb2e82c3af77ee4", Funcs: []string{"ScanInclusive32"},
+		Pattern: gkkernel.PatternScan, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "in", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostScanInclusive32,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: ScanExclusive64, Name: "kerneltest.ScanExclusive64", Hash: "eb8ee6c3c7327aa26426acc44e9bb0ee", Funcs: []string{"ScanExclusive64"},
+		Pattern: gkkernel.PatternScan, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "in", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host:   gkHostScanExclusive64,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Axpy2, Name: "kerneltest.Axpy2", Hash: "1f3c37961770da0774cf4c8ea180adb1", Funcs: []string{"Axpy2"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
+		},
+		Host:   gkHostAxpy2,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Scale1, Name: "kerneltest.Scale1", Hash: "31cb6c909a03be54d209422cc0c33f6f", Funcs: []string{"Scale1"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "v", View: true, Write: true},
+			{Name: "s"},
+		},
+		Host:   gkHostScale1,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Scalars, Name: "kerneltest.Scalars", Hash: "d7da3089af811efbd3e9228786f86319", Funcs: []string{"Scalars"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "f", View: true, Write: true},
+			{Name: "neg"},
+			{Name: "k"},
+			{Name: "u"},
+			{Name: "s"},
+			{Name: "n"},
+			{Name: "m"},
+		},
+		Host:   gkHostScalars,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Mix2, Name: "kerneltest.Mix2", Hash: "94b59ae89920279a7eead862e216fd23", Funcs: []string{"Mix2"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+		},
+		Host:   gkHostMix2,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Mix3, Name: "kerneltest.Mix3", Hash: "305058f2ae50d2f593ee360307472f47", Funcs: []string{"Mix3"},
+		Pattern: gkkernel.PatternFor, Rank: 3,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMix3,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Mix4, Name: "kerneltest.Mix4", Hash: "0aac9beb1339d054afe18c3ee3d69cb6", Funcs: []string{"Mix4"},
+		Pattern: gkkernel.PatternFor, Rank: 4,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host:   gkHostMix4,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Mix5, Name: "kerneltest.Mix5", Hash: "561e0fefcd34c5a4279c5e2a30318f1f", Funcs: []string{"Mix5"},
+		Pattern: gkkernel.PatternFor, Rank: 5,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMix5,
+		NoCUDA: "no CUDA translation",
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: Mix6, Name: "kerneltest.Mix6", Hash: "f2f09cbbef9635f9ed70db289abd05f0", Funcs: []string{"Mix6"},
+		Pattern: gkkernel.PatternFor, Rank: 6,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host:   gkHostMix6,
+		NoCUDA: "no CUDA translation",
+	})
 }
 
 func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -546,5 +977,1403 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 			}
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a8, gkErr0 := gkkernel.View1("kerneltest.WrapNarrow", "a8", gkArgs[0].(gkkokkos.View1[int8]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a16, gkErr1 := gkkernel.View1("kerneltest.WrapNarrow", "a16", gkArgs[1].(gkkokkos.View1[int16]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b8, gkErr2 := gkkernel.View1("kerneltest.WrapNarrow", "b8", gkArgs[2].(gkkokkos.View1[uint8]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	b16, gkErr3 := gkkernel.View1("kerneltest.WrapNarrow", "b16", gkArgs[3].(gkkokkos.View1[uint16]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	k := gkArgs[4].(int8)
+	return func(gkLo, gkHi int) {
+		a8, a16, b8, b16, k := a8, a16, b8, b16, k
+		for i := gkLo; i < gkHi; i++ {
+			x8 := a8.At(i)
+			a8.Set(i, x8*x8*k+x8+127-(-x8)+int8(i))
+			x16 := a16.At(i)
+			a16.Set(i, x16*x16*int16(k)+x16*x16+int16(i)*1000)
+			y8 := b8.At(i)
+			b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
+			y16 := b16.At(i)
+			b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
+		}
+	}, nil
+}
+
+func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a32, gkErr0 := gkkernel.View1("kerneltest.WrapWide", "a32", gkArgs[0].(gkkokkos.View1[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a64, gkErr1 := gkkernel.View1("kerneltest.WrapWide", "a64", gkArgs[1].(gkkokkos.View1[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b32, gkErr2 := gkkernel.View1("kerneltest.WrapWide", "b32", gkArgs[2].(gkkokkos.View1[uint32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	b64, gkErr3 := gkkernel.View1("kerneltest.WrapWide", "b64", gkArgs[3].(gkkokkos.View1[uint64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	k := gkArgs[4].(int32)
+	return func(gkLo, gkHi int) {
+		a32, a64, b32, b64, k := a32, a64, b32, b64, k
+		for i := gkLo; i < gkHi; i++ {
+			x32 := a32.At(i)
+			n8 := int8(x32) * int8(x32>>8)
+			u16 := uint16(x32) * uint16(k)
+			a32.Set(i, x32*x32*k+x32+gkmath.MaxInt32+int32(n8)+int32(u16))
+			x64 := a64.At(i)
+			a64.Set(i, x64*x64*int64(k)+x64*gkmath.MaxInt64-gkmath.MinInt64+int64(i))
+			y32 := b32.At(i)
+			y32 -= uint32(k)
+			b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
+			y64 := b64.At(i)
+			b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
+		}
+	}, nil
+}
+
+func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.DivRem", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.DivRem", "b", gkArgs[1].(gkkokkos.View1[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View2("kerneltest.DivRem", "out", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkLo, gkHi int) {
+		a, b, out := a, b, out
+		for i := gkLo; i < gkHi; i++ {
+			x, y := a.At(i), b.At(i)
+			out.Set(i, 0, x/y)
+			out.Set(i, 1, x%y)
+			x32, y32 := int32(x), int32(y)
+			out.Set(i, 2, int64(x32/y32))
+			out.Set(i, 3, int64(x32%y32))
+			x16, y16 := int16(x), int16(y)
+			out.Set(i, 4, int64(x16/y16))
+			out.Set(i, 5, int64(x16%y16))
+			x8, y8 := int8(x), int8(y)
+			out.Set(i, 6, int64(x8/y8))
+			out.Set(i, 7, int64(x8%y8))
+			ux, uy := uint64(x), uint64(y)
+			out.Set(i, 8, int64(ux/uy))
+			out.Set(i, 9, int64(ux%uy))
+			out.Set(i, 10, int64(uint32(x)/uint32(y)))
+			out.Set(i, 11, int64(uint8(x)%uint8(y)))
+			out.Set(i, 12, x/-7+x%8)
+			out.Set(i, 13, int64(uint16(x)/10+uint16(y)%7))
+			q := x
+			q /= y
+			q %= 1000
+			out.Set(i, 14, q)
+		}
+	}, nil
+}
+
+func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.Shifts", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	s, gkErr1 := gkkernel.View1("kerneltest.Shifts", "s", gkArgs[1].(gkkokkos.View1[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View2("kerneltest.Shifts", "out", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkLo, gkHi int) {
+		a, s, out := a, s, out
+		for i := gkLo; i < gkHi; i++ {
+			x, c := a.At(i), s.At(i)
+			out.Set(i, 0, x<<c)
+			out.Set(i, 1, x>>c)
+			out.Set(i, 2, int64(uint64(x)>>c))
+			out.Set(i, 3, int64(int32(x)<<c))
+			out.Set(i, 4, int64(int32(x)>>c))
+			out.Set(i, 5, int64(uint32(x)>>c))
+			out.Set(i, 6, int64(int8(x)>>c))
+			out.Set(i, 7, int64(int8(x)<<c))
+			out.Set(i, 8, int64(uint8(x)>>c))
+			out.Set(i, 9, int64(uint16(x)<<c))
+			out.Set(i, 10, int64(int16(x)>>c))
+			u := uint64(c)
+			out.Set(i, 11, x<<u>>(u/2))
+			out.Set(i, 12, x&^(x>>3))
+			out.Set(i, 13, (x|int64(c))^(x&0x5555)^^x)
+			out.Set(i, 14, int64(uint32(x)&^mask|uint32(c)<<(c%32)))
+			out.Set(i, 15, x>>int(c)+1<<(c%64))
+			y := x
+			y <<= c % 8
+			y >>= 2
+			y &^= 0xFF
+			y |= int64(c)
+			y ^= x
+			out.Set(i, 16, y)
+		}
+	}, nil
+}
+
+func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.FloatOps", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	y, gkErr1 := gkkernel.View1("kerneltest.FloatOps", "y", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	f, gkErr2 := gkkernel.View1("kerneltest.FloatOps", "f", gkArgs[2].(gkkokkos.View1[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	g, gkErr3 := gkkernel.View1("kerneltest.FloatOps", "g", gkArgs[3].(gkkokkos.View1[float32]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	o64, gkErr4 := gkkernel.View2("kerneltest.FloatOps", "o64", gkArgs[4].(gkkokkos.View2[float64]), true)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	o32, gkErr5 := gkkernel.View2("kerneltest.FloatOps", "o32", gkArgs[5].(gkkokkos.View2[float32]), true)
+	if gkErr5 != nil {
+		return nil, gkErr5
+	}
+	return func(gkLo, gkHi int) {
+		x, y, f, g, o64, o32 := x, y, f, g, o64, o32
+		for i := gkLo; i < gkHi; i++ {
+			a, b := x.At(i), y.At(i)
+			p, q := f.At(i), g.At(i)
+			o64.Set(i, 0, a+b*third)
+			o64.Set(i, 1, (a-b)/(a*b))
+			o64.Set(i, 2, gkmath.Sqrt(a*a+b*b))
+			o64.Set(i, 3, a/(b-b))
+			o64.Set(i, 4, -a*2.5e-3+b*1e300*1e10)
+			o64.Set(i, 5, float64(p)*float64(q)+a)
+			o64.Set(i, 6, gkmath.Sqrt(a))
+			o32.Set(i, 0, p*(1.0/3.0))
+			o32.Set(i, 1, p*third+q/3)
+			o32.Set(i, 2, float32(a)+p-q*0.1)
+			o32.Set(i, 3, float32(gkmath.Sqrt(float64(p*p+q))))
+			o32.Set(i, 4, p/q-1e-7*q)
+			o32.Set(i, 5, float32(a*b))
+			o32.Set(i, 6, p*1e30*1e10)
+			v := p
+			v++
+			v -= q
+			v *= 2
+			v /= 3
+			v--
+			o32.Set(i, 7, -v)
+		}
+	}, nil
+}
+
+func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.Convert", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	n, gkErr1 := gkkernel.View1("kerneltest.Convert", "n", gkArgs[1].(gkkokkos.View1[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	oi, gkErr2 := gkkernel.View2("kerneltest.Convert", "oi", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	of, gkErr3 := gkkernel.View2("kerneltest.Convert", "of", gkArgs[3].(gkkokkos.View2[float64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	return func(gkLo, gkHi int) {
+		x, n, oi, of := x, n, oi, of
+		for i := gkLo; i < gkHi; i++ {
+			v, m := x.At(i), n.At(i)
+			oi.Set(i, 0, int64(int8(m)))
+			oi.Set(i, 1, int64(uint8(m)))
+			oi.Set(i, 2, int64(int16(m)))
+			oi.Set(i, 3, int64(uint16(m)))
+			oi.Set(i, 4, int64(int32(m)))
+			oi.Set(i, 5, int64(uint32(m)))
+			oi.Set(i, 6, int64(uint64(m)>>1))
+			oi.Set(i, 7, int64(int8(v)))
+			oi.Set(i, 8, int64(uint8(v+100)))
+			oi.Set(i, 9, int64(int16(v*300)))
+			oi.Set(i, 10, int64(uint16(v*300+30000)))
+			oi.Set(i, 11, int64(int32(v*1e7)))
+			oi.Set(i, 12, int64(uint32(v*1e7+1e9)))
+			oi.Set(i, 13, int64(v*1e15))
+			oi.Set(i, 14, int64(uint64(v*1e15+1e17)))
+			oi.Set(i, 15, int64(float32(v)*1000))
+			oi.Set(i, 16, int64(int(v*3)))
+			oi.Set(i, 17, int64(int8(float32(v))+int8(uint16(m))))
+			of.Set(i, 0, float64(m))
+			of.Set(i, 1, float64(float32(m)))
+			of.Set(i, 2, float64(uint64(m)))
+			of.Set(i, 3, float64(float32(uint64(m))))
+			of.Set(i, 4, float64(int8(m))+float64(uint16(m)))
+			of.Set(i, 5, float64(float32(uint32(m))))
+			of.Set(i, 6, float64(float32(v)))
+			of.Set(i, 7, float64(float32(int32(m))))
+			of.Set(i, 8, float64(int(m)>>3))
+			of.Set(i, 9, float64(uint8(m))*v)
+		}
+	}, nil
+}
+
+func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.Classify", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	code, gkErr1 := gkkernel.View1("kerneltest.Classify", "code", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkLo, gkHi int) {
+		x, code := x, code
+		for i := gkLo; i < gkHi; i++ {
+			v := x.At(i)
+			var c int32
+			if v < -0.5 {
+				c = 1
+			} else if v < 0 {
+				c = 2
+			} else if v < 0.5 {
+				c = 3
+			} else {
+				c = 4
+			}
+			switch k := int(v*100) % 7; k {
+			case 0, 1:
+				c += 10
+			case -1, -2, -3:
+				c += 20
+			case 5:
+				c -= 30
+			default:
+				c *= 3
+			}
+			switch {
+			case v > 0.9 || v < -0.9:
+				c += 100
+			case v > 0.25 && v < 0.3:
+				c += 200
+			}
+			switch c % 4 {
+			case 1:
+				c++
+			}
+			code.Set(i, c)
+		}
+	}, nil
+}
+
+func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
+	start, gkErr0 := gkkernel.View1("kerneltest.Collatz", "start", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	steps, gkErr1 := gkkernel.View1("kerneltest.Collatz", "steps", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	limit := gkArgs[2].(int32)
+	return func(gkLo, gkHi int) {
+		start, steps, limit := start, steps, limit
+		for i := gkLo; i < gkHi; i++ {
+			n := start.At(i)
+			var s int32
+			for n != 1 {
+				if s >= limit {
+					break
+				}
+				s++
+				if n%2 == 0 {
+					n /= 2
+					continue
+				}
+				n = 3*n + 1
+			}
+			steps.Set(i, s)
+		}
+	}, nil
+}
+
+func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View3("kerneltest.FirstMatch", "a", gkArgs[0].(gkkokkos.View3[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	target := gkArgs[1].(int32)
+	out, gkErr2 := gkkernel.View1("kerneltest.FirstMatch", "out", gkArgs[2].(gkkokkos.View1[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkLo, gkHi int) {
+		a, target, out := a, target, out
+	gkNext:
+		for i := gkLo; i < gkHi; i++ {
+			out.Set(i, -1)
+			for j := 0; j < a.Extent(1); j++ {
+				for k := range a.Extent(2) {
+					if a.At(i, j, k) == target {
+						out.Set(i, int32(j*100+k))
+						continue gkNext
+					}
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.Loops", "x", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	n := gkArgs[1].(int)
+	out, gkErr2 := gkkernel.View2("kerneltest.Loops", "out", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkLo, gkHi int) {
+		x, n, out := x, n, out
+		for i := gkLo; i < gkHi; i++ {
+			v := x.At(i)
+			var s0 int64
+			for k := 0; k < n; k += 2 {
+				s0 += v ^ int64(k)
+			}
+			var s1 int64
+			for range n {
+				s1 = s1*3 + v
+			}
+			var s2 int64
+			for k := range n + i%3 {
+				switch {
+				case k%3 == 0:
+					continue
+				case k == 7:
+					if v > 0 {
+						break
+					}
+					s2 -= 1000
+				default:
+					s2 += int64(k)
+				}
+				s2 ^= v >> k
+			}
+			var s3 int64
+			k := 0
+			for {
+				k++
+				if k > n {
+					break
+				}
+				switch k % 4 {
+				case 3:
+					if v%2 == 0 {
+						break
+					}
+					s3 *= 3
+				case 1:
+					s3 += v
+					continue
+				}
+				s3 -= int64(k)
+			}
+			out.Set(i, 0, s0)
+			out.Set(i, 1, s1)
+			out.Set(i, 2, s2)
+			out.Set(i, 3, s3)
+		}
+	}, nil
+}
+
+func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.Helpers", "a", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.Helpers", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View1("kerneltest.Helpers", "out", gkArgs[2].(gkkokkos.View1[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	cnt, gkErr3 := gkkernel.View1("kerneltest.Helpers", "cnt", gkArgs[3].(gkkokkos.View1[int32]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	flip := gkArgs[4].(bool)
+	return func(gkLo, gkHi int) {
+		a, x, out, cnt, flip := a, x, out, cnt, flip
+		for i := gkLo; i < gkHi; i++ {
+			y, m := blend(a.At(i), x.At(i), flip, uint8(i))
+			if odd(m) {
+				y += 1
+			}
+			var z float64
+			z, _ = blend(m, y, !flip, 3)
+			out.Set(i, y+z)
+			cnt.Set(i, m)
+		}
+	}, nil
+}
+
+func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.MathUnary", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	out, gkErr1 := gkkernel.View2("kerneltest.MathUnary", "out", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkLo, gkHi int) {
+		x, out := x, out
+		for i := gkLo; i < gkHi; i++ {
+			v := x.At(i)
+			a := gkmath.Abs(v)
+			out.Set(i, 0, gkmath.Sqrt(a))
+			out.Set(i, 1, gkmath.Cbrt(v))
+			out.Set(i, 2, gkmath.Exp(v*5))
+			out.Set(i, 3, gkmath.Exp2(v*10))
+			out.Set(i, 4, gkmath.Expm1(v))
+			out.Set(i, 5, gkmath.Log(a))
+			out.Set(i, 6, gkmath.Log2(a*100))
+			out.Set(i, 7, gkmath.Log10(a*1000))
+			out.Set(i, 8, gkmath.Log1p(v))
+			out.Set(i, 9, gkmath.Sin(v*10))
+			out.Set(i, 10, gkmath.Cos(v*10))
+			out.Set(i, 11, gkmath.Tan(v))
+			out.Set(i, 12, gkmath.Asin(v))
+			out.Set(i, 13, gkmath.Acos(v))
+			out.Set(i, 14, gkmath.Atan(v*10))
+			out.Set(i, 15, gkmath.Sinh(v*3))
+			out.Set(i, 16, gkmath.Cosh(v*3))
+			out.Set(i, 17, gkmath.Tanh(v*3))
+			out.Set(i, 18, gkmath.Asinh(v*10))
+			out.Set(i, 19, gkmath.Acosh(1+a*10))
+			out.Set(i, 20, gkmath.Atanh(v))
+			out.Set(i, 21, gkmath.Abs(v))
+			out.Set(i, 22, gkmath.Floor(v*10))
+			out.Set(i, 23, gkmath.Ceil(v*10))
+			out.Set(i, 24, gkmath.Trunc(v*10))
+			out.Set(i, 25, gkmath.Round(v*10))
+			out.Set(i, 26, gkmath.RoundToEven(v*10))
+			out.Set(i, 27, gkmath.Erf(v*2))
+			out.Set(i, 28, gkmath.Erfc(v*2))
+			out.Set(i, 29, gkmath.Gamma(v*5))
+		}
+	}, nil
+}
+
+func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.MathBinary", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	y, gkErr1 := gkkernel.View1("kerneltest.MathBinary", "y", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	z, gkErr2 := gkkernel.View1("kerneltest.MathBinary", "z", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	out, gkErr3 := gkkernel.View2("kerneltest.MathBinary", "out", gkArgs[3].(gkkokkos.View2[float64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	return func(gkLo, gkHi int) {
+		x, y, z, out := x, y, z, out
+		for i := gkLo; i < gkHi; i++ {
+			a, b, c := x.At(i), y.At(i), z.At(i)
+			out.Set(i, 0, gkmath.Atan2(a, b))
+			out.Set(i, 1, gkmath.Pow(a, b))
+			out.Set(i, 2, gkmath.Mod(a, b))
+			out.Set(i, 3, gkmath.Remainder(a, b))
+			out.Set(i, 4, gkmath.Min(a, b))
+			out.Set(i, 5, gkmath.Max(a, b))
+			out.Set(i, 6, gkmath.FMA(a, b, c))
+			out.Set(i, 7, gkmath.Hypot(a, b))
+			out.Set(i, 8, gkmath.Copysign(a, b))
+			out.Set(i, 9, min(a, b))
+			out.Set(i, 10, max(a, b))
+			out.Set(i, 11, min(a, b, c))
+			out.Set(i, 12, max(c, a, b))
+			out.Set(i, 13, a*b+c)
+		}
+	}, nil
+}
+
+func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.MathSpecial", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	flags, gkErr1 := gkkernel.View1("kerneltest.MathSpecial", "flags", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View2("kerneltest.MathSpecial", "out", gkArgs[2].(gkkokkos.View2[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkLo, gkHi int) {
+		x, flags, out := x, flags, out
+		for i := gkLo; i < gkHi; i++ {
+			v := x.At(i)
+			var bits int32
+			if gkmath.IsNaN(v) {
+				bits |= 1
+			}
+			if gkmath.IsInf(v, 0) {
+				bits |= 2
+			}
+			if gkmath.IsInf(v, 1) {
+				bits |= 4
+			}
+			if gkmath.IsInf(v, -1) {
+				bits |= 8
+			}
+			if gkmath.Signbit(v) {
+				bits |= 16
+			}
+			if v == gkmath.Inf(1) {
+				bits |= 32
+			}
+			if v != v {
+				bits |= 64
+			}
+			if v == 0 {
+				bits |= 128
+			}
+			flags.Set(i, bits)
+			out.Set(i, 0, gkmath.Inf(int(bits%3)-1))
+			out.Set(i, 1, gkmath.Copysign(gkmath.Inf(1), v))
+			out.Set(i, 2, v*gkmath.Inf(-1))
+			out.Set(i, 3, gkmath.Copysign(0, v))
+			out.Set(i, 4, 1/v)
+			out.Set(i, 5, v-v)
+			out.Set(i, 6, gkmath.Max(v, gkmath.NaN()))
+			out.Set(i, 7, gkmath.Min(v, 0))
+			out.Set(i, 8, gkmath.Max(v, gkmath.Copysign(0, -1)))
+			out.Set(i, 9, gkmath.Pow(v, 0))
+			out.Set(i, 10, gkmath.Pow(v, -1))
+			out.Set(i, 11, gkmath.Pow(v, 3))
+			out.Set(i, 12, gkmath.Pow(v, 0.5))
+			out.Set(i, 13, gkmath.Pow(1, v))
+			out.Set(i, 14, gkmath.Pow(-1, v))
+			out.Set(i, 15, gkmath.Pow(v, gkmath.Inf(1)))
+			out.Set(i, 16, gkmath.Pow(v, gkmath.Inf(-1)))
+			out.Set(i, 17, gkmath.Sqrt(v))
+			out.Set(i, 18, gkmath.Floor(v))
+			out.Set(i, 19, gkmath.Mod(7.5, v))
+		}
+	}, nil
+}
+
+func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
+	f, gkErr0 := gkkernel.View1("kerneltest.MinMax", "f", gkArgs[0].(gkkokkos.View1[float32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	g, gkErr1 := gkkernel.View1("kerneltest.MinMax", "g", gkArgs[1].(gkkokkos.View1[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View1("kerneltest.MinMax", "a", gkArgs[2].(gkkokkos.View1[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	b, gkErr3 := gkkernel.View1("kerneltest.MinMax", "b", gkArgs[3].(gkkokkos.View1[int32]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	o32, gkErr4 := gkkernel.View2("kerneltest.MinMax", "o32", gkArgs[4].(gkkokkos.View2[float32]), true)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	oi, gkErr5 := gkkernel.View2("kerneltest.MinMax", "oi", gkArgs[5].(gkkokkos.View2[int64]), true)
+	if gkErr5 != nil {
+		return nil, gkErr5
+	}
+	return func(gkLo, gkHi int) {
+		f, g, a, b, o32, oi := f, g, a, b, o32, oi
+		for i := gkLo; i < gkHi; i++ {
+			p, q := f.At(i), g.At(i)
+			o32.Set(i, 0, min(p, q))
+			o32.Set(i, 1, max(p, q))
+			o32.Set(i, 2, min(p, q, 0.5))
+			o32.Set(i, 3, max(p, -q, float32(gkmath.Inf(-1))))
+			o32.Set(i, 4, float32(gkmath.Min(float64(p), float64(q))))
+			o32.Set(i, 5, float32(gkmath.Max(float64(p), float64(q))))
+			m, n := a.At(i), b.At(i)
+			oi.Set(i, 0, int64(min(m, n)))
+			oi.Set(i, 1, int64(max(m, n)))
+			oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
+			oi.Set(i, 3, max(int64(m), 7, int64(n)))
+			oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
+		}
+	}, nil
+}
+
+func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.AtomicInts", "x", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	s32, gkErr1 := gkkernel.View1("kerneltest.AtomicInts", "s32", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	s64, gkErr2 := gkkernel.View1("kerneltest.AtomicInts", "s64", gkArgs[2].(gkkokkos.View1[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	u32, gkErr3 := gkkernel.View1("kerneltest.AtomicInts", "u32", gkArgs[3].(gkkokkos.View1[uint32]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	u64, gkErr4 := gkkernel.View1("kerneltest.AtomicInts", "u64", gkArgs[4].(gkkokkos.View1[uint64]), true)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	nb := gkArgs[5].(int)
+	return func(gkLo, gkHi int) {
+		x, s32, s64, u32, u64, nb := x, s32, s64, u32, u64, nb
+		for i := gkLo; i < gkHi; i++ {
+			b := i % nb
+			v := x.At(i)
+			gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
+			gkkokkos.AtomicInc(s32.Ptr(nb + b))
+			gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
+			gkkokkos.AtomicSub(s64.Ptr(b), v)
+			gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
+			gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
+			gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
+			gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
+			gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
+			gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
+			gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
+			gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
+			// Tickets: each index fetches a distinct value of a counter, so
+			// their sum, minimum and maximum do not depend on the order.
+			t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
+			gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
+			gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
+			gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
+			d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
+			gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
+			e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
+			gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
+			// The first fetch of a minimum gets the initial value, the largest.
+			m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
+			gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+		}
+	}, nil
+}
+
+func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.AtomicFloats", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	f64, gkErr1 := gkkernel.View1("kerneltest.AtomicFloats", "f64", gkArgs[1].(gkkokkos.View1[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	f32, gkErr2 := gkkernel.View1("kerneltest.AtomicFloats", "f32", gkArgs[2].(gkkokkos.View1[float32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	nb := gkArgs[3].(int)
+	return func(gkLo, gkHi int) {
+		x, f64, f32, nb := x, f64, f32, nb
+		for i := gkLo; i < gkHi; i++ {
+			b := i % nb
+			v := x.At(i)
+			w := gkmath.Floor(v * 64)
+			gkkokkos.AtomicAdd(f64.Ptr(b), w)
+			gkkokkos.AtomicSub(f64.Ptr(nb+b), w*0.25)
+			gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
+			gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
+			gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
+			gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
+			gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
+			old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
+			gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
+			gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+		}
+	}, nil
+}
+
+func gkHostSumInt64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.SumInt64", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *int64) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc += a.At(i) * a.At(i)
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostProdFloat64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.ProdFloat64", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *float64) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc *= 1 + a.At(i)/64
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMinFloat32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.MinFloat32", "a", gkArgs[0].(gkkokkos.View1[float32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *float32) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc = min(gkAcc, a.At(i))
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMaxInt32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.MaxInt32", "a", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *int32) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			if v := a.At(i); v > gkAcc {
+				gkAcc = v
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostAndUint32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.AndUint32", "a", gkArgs[0].(gkkokkos.View1[uint32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *uint32) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc &= a.At(i) | 1<<(i%32)
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostOrUint64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.OrUint64", "a", gkArgs[0].(gkkokkos.View1[uint64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	return func(gkLo, gkHi int, gkAccP *uint64) {
+		a := a
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc |= a.At(i)
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostAllBelow(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.AllBelow", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	t := gkArgs[1].(float64)
+	return func(gkLo, gkHi int, gkAccP *bool) {
+		a, t := a, t
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc = gkAcc && a.At(i) < t
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostAnyAbove(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.AnyAbove", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	t := gkArgs[1].(float64)
+	return func(gkLo, gkHi int, gkAccP *bool) {
+		a, t := a, t
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc = gkAcc || a.At(i) > t
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *float64), error) {
+	a, gkErr0 := gkkernel.View3("kerneltest.Sum3", "a", gkArgs[0].(gkkokkos.View3[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [3]int, gkAccP *float64) {
+			a := a
+			gkAcc := *gkAccP
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						gkAcc += a.At(i, j, k) * float64(i+2*j+3*k)
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [3]int, gkAccP *float64) {
+		a := a
+		gkAcc := *gkAccP
+		for k := gkLo[2]; k < gkHi[2]; k++ {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkAcc += a.At(i, j, k) * float64(i+2*j+3*k)
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int32), error) {
+	a, gkErr0 := gkkernel.View4("kerneltest.Max4", "a", gkArgs[0].(gkkokkos.View4[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [4]int, gkAccP *int32) {
+			a := a
+			gkAcc := *gkAccP
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for l := gkLo[3]; l < gkHi[3]; l++ {
+							gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+						}
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [4]int, gkAccP *int32) {
+		a := a
+		gkAcc := *gkAccP
+		for l := gkLo[3]; l < gkHi[3]; l++ {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+					}
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int64), error) {
+	a, gkErr0 := gkkernel.View5("kerneltest.Sum5", "a", gkArgs[0].(gkkokkos.View5[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [5]int, gkAccP *int64) {
+			a := a
+			gkAcc := *gkAccP
+			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+								gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+							}
+						}
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [5]int, gkAccP *int64) {
+		a := a
+		gkAcc := *gkAccP
+		for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+			for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+				for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+							gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+						}
+					}
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float32), error) {
+	a, gkErr0 := gkkernel.View6("kerneltest.Min6", "a", gkArgs[0].(gkkokkos.View6[float32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [6]int, gkAccP *float32) {
+			a := a
+			gkAcc := *gkAccP
+			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+									gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+								}
+							}
+						}
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [6]int, gkAccP *float32) {
+		a := a
+		gkAcc := *gkAccP
+		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+							}
+						}
+					}
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float64), error) {
+	a, gkErr0 := gkkernel.View6("kerneltest.Prod6", "a", gkArgs[0].(gkkokkos.View6[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [6]int, gkAccP *float64) {
+			a := a
+			gkAcc := *gkAccP
+			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+									gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+								}
+							}
+						}
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [6]int, gkAccP *float64) {
+		a := a
+		gkAcc := *gkAccP
+		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+							}
+						}
+					}
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
+	in, gkErr0 := gkkernel.View1("kerneltest.ScanInclusive32", "in", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	out, gkErr1 := gkkernel.View1("kerneltest.ScanInclusive32", "out", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
+		in, out := in, out
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			gkAcc += in.At(i)
+			if final {
+				out.Set(i, gkAcc)
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, final bool), error) {
+	in, gkErr0 := gkkernel.View1("kerneltest.ScanExclusive64", "in", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	out, gkErr1 := gkkernel.View1("kerneltest.ScanExclusive64", "out", gkArgs[1].(gkkokkos.View1[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkLo, gkHi int, gkAccP *float64, final bool) {
+		in, out := in, out
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			if final {
+				out.Set(i, gkAcc)
+			}
+			gkAcc += in.At(i)
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	y, gkErr0 := gkkernel.View2("kerneltest.Axpy2", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Axpy2", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a := gkArgs[2].(float64)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			y, x, a := y, x, a
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					y.Set(i, j, y.At(i, j)+a*x.At(i, j))
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		y, x, a := y, x, a
+		for j := gkLo[1]; j < gkHi[1]; j++ {
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				y.Set(i, j, y.At(i, j)+a*x.At(i, j))
+			}
+		}
+	}, nil
+}
+
+func gkHostScale1(gkArgs []any) (func(gkLo, gkHi int), error) {
+	v, gkErr0 := gkkernel.View1("kerneltest.Scale1", "v", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	s := gkArgs[1].(float64)
+	return func(gkLo, gkHi int) {
+		v, s := v, s
+		for i := gkLo; i < gkHi; i++ {
+			*v.Ptr(i) *= s
+		}
+	}, nil
+}
+
+func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.Scalars", "out", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	f, gkErr1 := gkkernel.View1("kerneltest.Scalars", "f", gkArgs[1].(gkkokkos.View1[float32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	neg := gkArgs[2].(bool)
+	k := gkArgs[3].(int8)
+	u := gkArgs[4].(uint16)
+	s := gkArgs[5].(float32)
+	n := gkArgs[6].(int)
+	m := gkArgs[7].(uint64)
+	return func(gkLo, gkHi int) {
+		out, f, neg, k, u, s, n, m := out, f, neg, k, u, s, n, m
+		for i := gkLo; i < gkHi; i++ {
+			v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+			if neg {
+				v = -v
+			}
+			out.Set(i, v)
+			f.Set(i, float32(i)*s+float32(k))
+		}
+	}, nil
+}
+
+func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.Mix2", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.Mix2", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.Mix2", "b", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			out, a, b := out, a, b
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					out.Set(i, j, a.At(i, j)*2+float64(b.At(i, j))-float64(i*j))
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		out, a, b := out, a, b
+		for j := gkLo[1]; j < gkHi[1]; j++ {
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				out.Set(i, j, a.At(i, j)*2+float64(b.At(i, j))-float64(i*j))
+			}
+		}
+	}, nil
+}
+
+func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+	out, gkErr0 := gkkernel.View3("kerneltest.Mix3", "out", gkArgs[0].(gkkokkos.View3[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View3("kerneltest.Mix3", "a", gkArgs[1].(gkkokkos.View3[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	if gkRight {
+		return func(gkLo, gkHi [3]int) {
+			out, a := out, a
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [3]int) {
+		out, a := out, a
+		for k := gkLo[2]; k < gkHi[2]; k++ {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
+	out, gkErr0 := gkkernel.View4("kerneltest.Mix4", "out", gkArgs[0].(gkkokkos.View4[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View4("kerneltest.Mix4", "a", gkArgs[1].(gkkokkos.View4[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	s := gkArgs[2].(float32)
+	if gkRight {
+		return func(gkLo, gkHi [4]int) {
+			out, a, s := out, a, s
+			for i := gkLo[0]; i < gkHi[0]; i++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for l := gkLo[3]; l < gkHi[3]; l++ {
+							out.Set(i, j, k, l, a.At(i, j, k, l)*s+float32(i-j+k-l))
+						}
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [4]int) {
+		out, a, s := out, a, s
+		for l := gkLo[3]; l < gkHi[3]; l++ {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						out.Set(i, j, k, l, a.At(i, j, k, l)*s+float32(i-j+k-l))
+					}
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
+	out, gkErr0 := gkkernel.View5("kerneltest.Mix5", "out", gkArgs[0].(gkkokkos.View5[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View5("kerneltest.Mix5", "a", gkArgs[1].(gkkokkos.View5[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	if gkRight {
+		return func(gkLo, gkHi [5]int) {
+			out, a := out, a
+			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						gkNext:
+							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+								if i2 == 1 {
+									continue gkNext
+								}
+								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+							}
+						}
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [5]int) {
+		out, a := out, a
+		for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+			for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+				for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					gkNext:
+						for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+							if i2 == 1 {
+								continue gkNext
+							}
+							out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+						}
+					}
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
+	out, gkErr0 := gkkernel.View6("kerneltest.Mix6", "out", gkArgs[0].(gkkokkos.View6[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View6("kerneltest.Mix6", "a", gkArgs[1].(gkkokkos.View6[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	if gkRight {
+		return func(gkLo, gkHi [6]int) {
+			out, a := out, a
+			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+m*0.5)
+								}
+							}
+						}
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [6]int) {
+		out, a := out, a
+		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+								out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+m*0.5)
+							}
+						}
+					}
+				}
+			}
+		}
 	}, nil
 }
