@@ -331,9 +331,9 @@ func (c *checker) star(x *ast.StarExpr, store bool) {
 	case *ast.CallExpr:
 		if pr, m, ok := c.p.isViewMethod(c.k, in); ok && m == "Ptr" {
 			c.exprs(in.Args)
-			if store {
-				pr.write = true
-			}
+			// As View.Ptr, a kernel's Ptr refuses read-only views, read
+			// or written through: the kernel behaves as its Go function.
+			pr.write = true
 			return
 		}
 	}
@@ -627,9 +627,7 @@ func (c *checker) atomic(x *ast.CallExpr, name string, stores bool) {
 	}
 	if ok && m == "Ptr" {
 		c.exprs(call.Args)
-		if stores {
-			pr.write = true
-		}
+		pr.write = true // even a load: Ptr refuses read-only views
 	} else {
 		c.refuse(ptr.Pos(), "the pointer "+types.ExprString(ptr)+" of "+types.ExprString(x.Fun), "pass v.Ptr(...) of a view parameter")
 	}

@@ -264,7 +264,13 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 			if id, ok := n.X.(*ast.Ident); ok {
 				if pn, ok := p.info.Uses[id].(*types.PkgName); ok {
 					edits = append(edits, edit{pos: id.Pos(), end: id.End(), text: im.name(pn.Imported().Path())})
+					return false
 				}
+			}
+		case *ast.Ident:
+			// A name of another package, dot-imported: qualified.
+			if obj := p.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != p.pkg && obj.Parent() == obj.Pkg().Scope() {
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: im.name(obj.Pkg().Path()) + "." + n.Name})
 			}
 		}
 		return true

@@ -158,111 +158,388 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "k"},
 		},
 		Host:   gkHostWrapNarrow,
-		NoCUDA: "no CUDA translation",
+		NoCUDA: "no CUDA translation: suite.go:24:24: kernel WrapNarrow: view a8 has elements of type int8; package cuda binds views of float32, float64, int32, int64, uint32 and uint64 only, so the kernel runs on the host only",
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: WrapWide, Name: "kerneltest.WrapWide", Hash: "f6f39d81d44b2c38a9ed0279fc9a2d0e", Funcs: []string{"WrapWide"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a32", View: true, Write: true},
-			{Name: "a64", View: true, Write: true},
-			{Name: "b32", View: true, Write: true},
-			{Name: "b64", View: true, Write: true},
-			{Name: "k"},
+			{Name: "a32", View: true, Write: true, CUDAName: "a32"},
+			{Name: "a64", View: true, Write: true, CUDAName: "a64"},
+			{Name: "b32", View: true, Write: true, CUDAName: "b32"},
+			{Name: "b64", View: true, Write: true, CUDAName: "b64"},
+			{Name: "k", CUDAName: "k"},
 		},
-		Host:   gkHostWrapWide,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostWrapWide,
+		CUDA: `int x32 = a32(i);
+signed char n8 = (signed char)((unsigned int)(signed char)x32 * (unsigned int)(signed char)(x32 >> 8));
+unsigned short u16 = (unsigned short)((unsigned int)(unsigned short)x32 * (unsigned int)(unsigned short)k);
+a32(i) = (int)((unsigned int)x32 * (unsigned int)x32 * (unsigned int)k + (unsigned int)x32 + 2147483647u + (unsigned int)(int)n8 + (unsigned int)(int)u16);
+gk_i64 x64 = a64(i);
+a64(i) = (gk_i64)((gk_u64)x64 * (gk_u64)x64 * (gk_u64)(gk_i64)k + (gk_u64)x64 * 9223372036854775807ull - (gk_u64)(-9223372036854775807ll - 1) + (gk_u64)i);
+unsigned int y32 = b32(i);
+y32 = y32 - (unsigned int)k;
+b32(i) = y32 * y32 * (unsigned int)k + y32 + 4294967295u - ~y32;
+gk_u64 y64 = b64(i);
+b64(i) = y64 * y64 * 11400714819323198485ull + y64 + (gk_u64)x64 - 18446744073709551615ull;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: DivRem, Name: "kerneltest.DivRem", Hash: "e80289010a3f8538373d2df85e84eddd", Funcs: []string{"DivRem"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostDivRem,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostDivRem,
+		CUDA: `gk_i64 x = a(i);
+gk_i64 y = b(i);
+out(i, 0ll) = gkx_div(x, y);
+out(i, 1ll) = gkx_rem(x, y);
+int x32 = (int)x;
+int y32 = (int)y;
+out(i, 2ll) = (gk_i64)gkx_div(x32, y32);
+out(i, 3ll) = (gk_i64)gkx_rem(x32, y32);
+short x16 = (short)x;
+short y16 = (short)y;
+out(i, 4ll) = (gk_i64)(short)gkx_div((int)x16, (int)y16);
+out(i, 5ll) = (gk_i64)(short)gkx_rem((int)x16, (int)y16);
+signed char x8 = (signed char)x;
+signed char y8 = (signed char)y;
+out(i, 6ll) = (gk_i64)(signed char)gkx_div((int)x8, (int)y8);
+out(i, 7ll) = (gk_i64)(signed char)gkx_rem((int)x8, (int)y8);
+gk_u64 ux = (gk_u64)x;
+gk_u64 uy = (gk_u64)y;
+out(i, 8ll) = (gk_i64)gkx_div(ux, uy);
+out(i, 9ll) = (gk_i64)gkx_rem(ux, uy);
+out(i, 10ll) = (gk_i64)gkx_div((unsigned int)x, (unsigned int)y);
+out(i, 11ll) = (gk_i64)(unsigned char)gkx_rem((unsigned int)(unsigned char)x, (unsigned int)(unsigned char)y);
+out(i, 12ll) = (gk_i64)((gk_u64)(x / -7ll) + (gk_u64)(x % 8ll));
+out(i, 13ll) = (gk_i64)(unsigned short)((unsigned short)((unsigned short)x / (unsigned short)10) + (unsigned short)((unsigned short)y % (unsigned short)7));
+gk_i64 q = x;
+q = gkx_div(q, y);
+q = q % 1000ll;
+out(i, 14ll) = q;
+`,
+		Helpers: `// Integer division and remainder as Go's: MinInt / -1 is MinInt and
+// MinInt % -1 is 0. Go panics on division by zero; here x / 0 is 0 and
+// x % 0 is x.
+__device__ __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
+__device__ __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
+__device__ __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
+__device__ __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
+__device__ __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
+__device__ __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Shifts, Name: "kerneltest.Shifts", Hash: "432aca517f18df3fa6495185d5e7ced0", Funcs: []string{"Shifts"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "s", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "s", View: true, Write: false, CUDAName: "s"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostShifts,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostShifts,
+		CUDA: `gk_i64 x = a(i);
+int c = s(i);
+out(i, 0ll) = gkx_shl(x, (gk_u64)c);
+out(i, 1ll) = gkx_shr(x, (gk_u64)c);
+out(i, 2ll) = (gk_i64)gkx_shr((gk_u64)x, (gk_u64)c);
+out(i, 3ll) = (gk_i64)gkx_shl((int)x, (gk_u64)c);
+out(i, 4ll) = (gk_i64)gkx_shr((int)x, (gk_u64)c);
+out(i, 5ll) = (gk_i64)gkx_shr((unsigned int)x, (gk_u64)c);
+out(i, 6ll) = (gk_i64)(signed char)gkx_shr((int)(signed char)x, (gk_u64)c);
+out(i, 7ll) = (gk_i64)(signed char)gkx_shl((int)(signed char)x, (gk_u64)c);
+out(i, 8ll) = (gk_i64)(unsigned char)gkx_shr((unsigned int)(unsigned char)x, (gk_u64)c);
+out(i, 9ll) = (gk_i64)(unsigned short)gkx_shl((unsigned int)(unsigned short)x, (gk_u64)c);
+out(i, 10ll) = (gk_i64)(short)gkx_shr((int)(short)x, (gk_u64)c);
+gk_u64 u = (gk_u64)c;
+out(i, 11ll) = gkx_shr(gkx_shl(x, (gk_u64)u), (gk_u64)(u / 2ull));
+out(i, 12ll) = x & ~(x >> 3);
+out(i, 13ll) = (x | (gk_i64)c) ^ x & 21845ll ^ ~x;
+out(i, 14ll) = (gk_i64)((unsigned int)x & ~4042322160u | gkx_shl((unsigned int)c, (gk_u64)(c % 32)));
+out(i, 15ll) = (gk_i64)((gk_u64)gkx_shr(x, (gk_u64)(gk_i64)c) + (gk_u64)gkx_shl(1ll, (gk_u64)(c % 64)));
+gk_i64 y = x;
+y = gkx_shl(y, (gk_u64)(c % 8));
+y = y >> 2;
+y = y & ~255ll;
+y = y | (gk_i64)c;
+y = y ^ x;
+out(i, 16ll) = y;
+`,
+		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
+// negative signed value shifted right gives -1). Go panics on a negative
+// count; here it is taken as a count of 2^64 minus its magnitude.
+__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
+__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
+__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
+__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
+__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
+__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: FloatOps, Name: "kerneltest.FloatOps", Hash: "257f489857b84aa15e388d769e47f434", Funcs: []string{"FloatOps"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "y", View: true, Write: false},
-			{Name: "f", View: true, Write: false},
-			{Name: "g", View: true, Write: false},
-			{Name: "o64", View: true, Write: true},
-			{Name: "o32", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "y", View: true, Write: false, CUDAName: "y"},
+			{Name: "f", View: true, Write: false, CUDAName: "f"},
+			{Name: "g", View: true, Write: false, CUDAName: "g"},
+			{Name: "o64", View: true, Write: true, CUDAName: "o64"},
+			{Name: "o32", View: true, Write: true, CUDAName: "o32"},
 		},
-		Host:   gkHostFloatOps,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostFloatOps,
+		CUDA: `double a = x(i);
+double b = y(i);
+float p = f(i);
+float q = g(i);
+o64(i, 0ll) = a + b * 0.3333333333333333;
+o64(i, 1ll) = (a - b) / (a * b);
+o64(i, 2ll) = sqrt(a * a + b * b);
+o64(i, 3ll) = a / (b - b);
+o64(i, 4ll) = -a * 0.0025 + b * 1e+300 * 1e+10;
+o64(i, 5ll) = (double)p * (double)q + a;
+o64(i, 6ll) = sqrt(a);
+o32(i, 0ll) = p * 0.33333334f;
+o32(i, 1ll) = p * 0.33333334f + q / 3.0f;
+o32(i, 2ll) = (float)a + p - q * 0.1f;
+o32(i, 3ll) = (float)sqrt((double)(p * p + q));
+o32(i, 4ll) = p / q - 1e-07f * q;
+o32(i, 5ll) = (float)(a * b);
+o32(i, 6ll) = p * 1e+30f * 1e+10f;
+float v = p;
+v++;
+v = v - q;
+v = v * 2.0f;
+v = v / 3.0f;
+v--;
+o32(i, 7ll) = -v;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Convert, Name: "kerneltest.Convert", Hash: "d3d864c53d0c82c7d42b170f842aec84", Funcs: []string{"Convert"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "n", View: true, Write: false},
-			{Name: "oi", View: true, Write: true},
-			{Name: "of", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "n", View: true, Write: false, CUDAName: "n"},
+			{Name: "oi", View: true, Write: true, CUDAName: "oi"},
+			{Name: "of", View: true, Write: true, CUDAName: "of"},
 		},
-		Host:   gkHostConvert,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostConvert,
+		CUDA: `double v = x(i);
+gk_i64 m = n(i);
+oi(i, 0ll) = (gk_i64)(signed char)m;
+oi(i, 1ll) = (gk_i64)(unsigned char)m;
+oi(i, 2ll) = (gk_i64)(short)m;
+oi(i, 3ll) = (gk_i64)(unsigned short)m;
+oi(i, 4ll) = (gk_i64)(int)m;
+oi(i, 5ll) = (gk_i64)(unsigned int)m;
+oi(i, 6ll) = (gk_i64)((gk_u64)m >> 1);
+oi(i, 7ll) = (gk_i64)(signed char)(gk_i64)v;
+oi(i, 8ll) = (gk_i64)(unsigned char)(gk_i64)(v + 100.0);
+oi(i, 9ll) = (gk_i64)(short)(gk_i64)(v * 300.0);
+oi(i, 10ll) = (gk_i64)(unsigned short)(gk_i64)(v * 300.0 + 30000.0);
+oi(i, 11ll) = (gk_i64)(int)(gk_i64)(v * 1e+07);
+oi(i, 12ll) = (gk_i64)(unsigned int)(gk_i64)(v * 1e+07 + 1e+09);
+oi(i, 13ll) = (gk_i64)(v * 1e+15);
+oi(i, 14ll) = (gk_i64)(gk_u64)(v * 1e+15 + 1e+17);
+oi(i, 15ll) = (gk_i64)((float)v * 1000.0f);
+oi(i, 16ll) = (gk_i64)(v * 3.0);
+oi(i, 17ll) = (gk_i64)(signed char)((signed char)(gk_i64)(float)v + (signed char)(unsigned short)m);
+of(i, 0ll) = (double)m;
+of(i, 1ll) = (double)(float)m;
+of(i, 2ll) = (double)(gk_u64)m;
+of(i, 3ll) = (double)(float)(gk_u64)m;
+of(i, 4ll) = (double)(signed char)m + (double)(unsigned short)m;
+of(i, 5ll) = (double)(float)(unsigned int)m;
+of(i, 6ll) = (double)(float)v;
+of(i, 7ll) = (double)(float)(int)m;
+of(i, 8ll) = (double)(m >> 3);
+of(i, 9ll) = (double)(unsigned char)m * v;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Classify, Name: "kerneltest.Classify", Hash: "3680b96d7a9cd002a496594750882cb9", Funcs: []string{"Classify"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "code", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "code", View: true, Write: true, CUDAName: "code"},
 		},
-		Host:   gkHostClassify,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostClassify,
+		CUDA: `double v = x(i);
+int c = 0;
+if (v < -0.5) {
+	c = 1;
+} else if (v < 0.0) {
+	c = 2;
+} else if (v < 0.5) {
+	c = 3;
+} else {
+	c = 4;
+}
+{
+	gk_i64 k = (gk_i64)(v * 100.0) % 7ll;
+	const gk_i64 gkt1 = k;
+	if (gkt1 == 0ll || gkt1 == 1ll) {
+		c = (int)((unsigned int)c + 10u);
+	} else if (gkt1 == -1ll || gkt1 == -2ll || gkt1 == -3ll) {
+		c = (int)((unsigned int)c + 20u);
+	} else if (gkt1 == 5ll) {
+		c = (int)((unsigned int)c - 30u);
+	} else {
+		c = (int)((unsigned int)c * 3u);
+	}
+}
+{
+	if (v > 0.9 || v < -0.9) {
+		c = (int)((unsigned int)c + 100u);
+	} else if (v > 0.25 && v < 0.3) {
+		c = (int)((unsigned int)c + 200u);
+	}
+}
+{
+	const int gkt2 = c % 4;
+	if (gkt2 == 1) {
+		c = (int)((unsigned int)c + 1u);
+	}
+}
+code(i) = c;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Collatz, Name: "kerneltest.Collatz", Hash: "1b702f1ec7c3639eab1379fdadb538b0", Funcs: []string{"Collatz"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "start", View: true, Write: false},
-			{Name: "steps", View: true, Write: true},
-			{Name: "limit"},
+			{Name: "start", View: true, Write: false, CUDAName: "start"},
+			{Name: "steps", View: true, Write: true, CUDAName: "steps"},
+			{Name: "limit", CUDAName: "limit"},
 		},
-		Host:   gkHostCollatz,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostCollatz,
+		CUDA: `gk_i64 n = start(i);
+int s = 0;
+while (n != 1ll) {
+	if (s >= limit) {
+		break;
+	}
+	s = (int)((unsigned int)s + 1u);
+	if (n % 2ll == 0ll) {
+		n = n / 2ll;
+		continue;
+	}
+	n = (gk_i64)(3ull * (gk_u64)n + 1ull);
+}
+steps(i) = s;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: FirstMatch, Name: "kerneltest.FirstMatch", Hash: "1180e2f1136ff80cf3c1c78ee97b34b4", Funcs: []string{"FirstMatch"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "target"},
-			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "target", CUDAName: "target"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostFirstMatch,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostFirstMatch,
+		CUDA: `out(i) = -1;
+for (gk_i64 j = 0ll; j < (gk_i64)a.extent(1); j = (gk_i64)((gk_u64)j + 1ull)) {
+	for (gk_i64 k = 0ll, gkt1 = (gk_i64)a.extent(2); k < gkt1; k++) {
+		if (a(i, j, k) == target) {
+			out(i) = (int)(gk_i64)((gk_u64)j * 100ull + (gk_u64)k);
+			return;
+		}
+	}
+}
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Loops, Name: "kerneltest.Loops", Hash: "c184c8e35d6f1f06e700c1bf1039f1ea", Funcs: []string{"Loops"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "n"},
-			{Name: "out", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "n", CUDAName: "n"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostLoops,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostLoops,
+		CUDA: `gk_i64 v = x(i);
+gk_i64 s0 = 0ll;
+for (gk_i64 k = 0ll; k < n; k = (gk_i64)((gk_u64)k + 2ull)) {
+	s0 = (gk_i64)((gk_u64)s0 + (gk_u64)(v ^ k));
+}
+gk_i64 s1 = 0ll;
+for (gk_i64 gkt2 = 0ll, gkt1 = n; gkt2 < gkt1; gkt2++) {
+	s1 = (gk_i64)((gk_u64)s1 * 3ull + (gk_u64)v);
+}
+gk_i64 s2 = 0ll;
+for (gk_i64 gkv2_k = 0ll, gkt3 = (gk_i64)((gk_u64)n + (gk_u64)(i % 3ll)); gkv2_k < gkt3; gkv2_k++) {
+	{
+		bool gkt4 = false;
+		do {
+			if (gkv2_k % 3ll == 0ll) {
+				gkt4 = true;
+				break;
+			} else if (gkv2_k == 7ll) {
+				if (v > 0ll) {
+					break;
+				}
+				s2 = (gk_i64)((gk_u64)s2 - 1000ull);
+			} else {
+				s2 = (gk_i64)((gk_u64)s2 + (gk_u64)gkv2_k);
+			}
+		} while (0);
+		if (gkt4) continue;
+	}
+	s2 = s2 ^ gkx_shr(v, (gk_u64)gkv2_k);
+}
+gk_i64 s3 = 0ll;
+gk_i64 gkv3_k = 0ll;
+for (;;) {
+	gkv3_k = (gk_i64)((gk_u64)gkv3_k + 1ull);
+	if (gkv3_k > n) {
+		break;
+	}
+	{
+		const gk_i64 gkt6 = gkv3_k % 4ll;
+		bool gkt5 = false;
+		do {
+			if (gkt6 == 3ll) {
+				if (v % 2ll == 0ll) {
+					break;
+				}
+				s3 = (gk_i64)((gk_u64)s3 * 3ull);
+			} else if (gkt6 == 1ll) {
+				s3 = (gk_i64)((gk_u64)s3 + (gk_u64)v);
+				gkt5 = true;
+				break;
+			}
+		} while (0);
+		if (gkt5) continue;
+	}
+	s3 = (gk_i64)((gk_u64)s3 - (gk_u64)gkv3_k);
+}
+out(i, 0ll) = s0;
+out(i, 1ll) = s1;
+out(i, 2ll) = s2;
+out(i, 3ll) = s3;
+`,
+		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
+// negative signed value shifted right gives -1). Go panics on a negative
+// count; here it is taken as a count of 2^64 minus its magnitude.
+__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
+__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
+__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
+__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
+__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
+__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Helpers, Name: "kerneltest.Helpers", Hash: "f9fe845184274a32ef6e0168e614d60e", Funcs: []string{"Helpers", "blend", "clampTo", "odd"},
@@ -275,54 +552,215 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "flip"},
 		},
 		Host:   gkHostHelpers,
-		NoCUDA: "no CUDA translation",
+		NoCUDA: "no CUDA translation: suite.go:327:2: kernel Helpers: an assignment of a call with several results has no C translation",
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MathUnary, Name: "kerneltest.MathUnary", Hash: "133a8caf68da82d28f4eee3c5184306c", Funcs: []string{"MathUnary"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostMathUnary,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMathUnary,
+		CUDA: `double v = x(i);
+double a = fabs(v);
+out(i, 0ll) = sqrt(a);
+out(i, 1ll) = cbrt(v);
+out(i, 2ll) = exp(v * 5.0);
+out(i, 3ll) = exp2(v * 10.0);
+out(i, 4ll) = expm1(v);
+out(i, 5ll) = log(a);
+out(i, 6ll) = log2(a * 100.0);
+out(i, 7ll) = log10(a * 1000.0);
+out(i, 8ll) = log1p(v);
+out(i, 9ll) = sin(v * 10.0);
+out(i, 10ll) = cos(v * 10.0);
+out(i, 11ll) = tan(v);
+out(i, 12ll) = asin(v);
+out(i, 13ll) = acos(v);
+out(i, 14ll) = atan(v * 10.0);
+out(i, 15ll) = sinh(v * 3.0);
+out(i, 16ll) = cosh(v * 3.0);
+out(i, 17ll) = tanh(v * 3.0);
+out(i, 18ll) = asinh(v * 10.0);
+out(i, 19ll) = acosh(1.0 + a * 10.0);
+out(i, 20ll) = atanh(v);
+out(i, 21ll) = fabs(v);
+out(i, 22ll) = floor(v * 10.0);
+out(i, 23ll) = ceil(v * 10.0);
+out(i, 24ll) = trunc(v * 10.0);
+out(i, 25ll) = round(v * 10.0);
+out(i, 26ll) = rint(v * 10.0);
+out(i, 27ll) = erf(v * 2.0);
+out(i, 28ll) = erfc(v * 2.0);
+out(i, 29ll) = tgamma(v * 5.0);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MathBinary, Name: "kerneltest.MathBinary", Hash: "4bbb8ac8b19d592ffd2b5f07854b8d4d", Funcs: []string{"MathBinary"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "y", View: true, Write: false},
-			{Name: "z", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "y", View: true, Write: false, CUDAName: "y"},
+			{Name: "z", View: true, Write: false, CUDAName: "z"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostMathBinary,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMathBinary,
+		CUDA: `double a = x(i);
+double b = y(i);
+double c = z(i);
+out(i, 0ll) = atan2(a, b);
+out(i, 1ll) = pow(a, b);
+out(i, 2ll) = fmod(a, b);
+out(i, 3ll) = remainder(a, b);
+out(i, 4ll) = gkx_math_min(a, b);
+out(i, 5ll) = gkx_math_max(a, b);
+out(i, 6ll) = fma(a, b, c);
+out(i, 7ll) = hypot(a, b);
+out(i, 8ll) = copysign(a, b);
+out(i, 9ll) = gkx_min(a, b);
+out(i, 10ll) = gkx_max(a, b);
+out(i, 11ll) = gkx_min(gkx_min(a, b), c);
+out(i, 12ll) = gkx_max(gkx_max(c, a), b);
+out(i, 13ll) = a * b + c;
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+// math.Inf, NaN, IsNaN and IsInf.
+__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
+__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
+__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
+__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
+// math.Min and math.Max: an infinity of the right sign wins over a NaN,
+// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
+__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
+__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MathSpecial, Name: "kerneltest.MathSpecial", Hash: "cb79e43ef12dc56767098f10796b8a71", Funcs: []string{"MathSpecial"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "flags", View: true, Write: true},
-			{Name: "out", View: true, Write: true},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "flags", View: true, Write: true, CUDAName: "flags"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostMathSpecial,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMathSpecial,
+		CUDA: `double v = x(i);
+int bits = 0;
+if (gkx_isnan(v)) {
+	bits = bits | 1;
+}
+if (gkx_isinf(v, 0ll)) {
+	bits = bits | 2;
+}
+if (gkx_isinf(v, 1ll)) {
+	bits = bits | 4;
+}
+if (gkx_isinf(v, -1ll)) {
+	bits = bits | 8;
+}
+if (gkx_signbit(v)) {
+	bits = bits | 16;
+}
+if (v == gkx_inf(1ll)) {
+	bits = bits | 32;
+}
+if (v != v) {
+	bits = bits | 64;
+}
+if (v == 0.0) {
+	bits = bits | 128;
+}
+flags(i) = bits;
+out(i, 0ll) = gkx_inf((gk_i64)((gk_u64)(gk_i64)(bits % 3) - 1ull));
+out(i, 1ll) = copysign(gkx_inf(1ll), v);
+out(i, 2ll) = v * gkx_inf(-1ll);
+out(i, 3ll) = copysign(0.0, v);
+out(i, 4ll) = 1.0 / v;
+out(i, 5ll) = v - v;
+out(i, 6ll) = gkx_math_max(v, gkx_nan());
+out(i, 7ll) = gkx_math_min(v, 0.0);
+out(i, 8ll) = gkx_math_max(v, copysign(0.0, -1.0));
+out(i, 9ll) = pow(v, 0.0);
+out(i, 10ll) = pow(v, -1.0);
+out(i, 11ll) = pow(v, 3.0);
+out(i, 12ll) = pow(v, 0.5);
+out(i, 13ll) = pow(1.0, v);
+out(i, 14ll) = pow(-1.0, v);
+out(i, 15ll) = pow(v, gkx_inf(1ll));
+out(i, 16ll) = pow(v, gkx_inf(-1ll));
+out(i, 17ll) = sqrt(v);
+out(i, 18ll) = floor(v);
+out(i, 19ll) = fmod(7.5, v);
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// math.Inf, NaN, IsNaN and IsInf.
+__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
+__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
+__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
+__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
+// math.Min and math.Max: an infinity of the right sign wins over a NaN,
+// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
+__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
+__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MinMax, Name: "kerneltest.MinMax", Hash: "f429a118e3ca52591687d27a655f0dee", Funcs: []string{"MinMax"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "f", View: true, Write: false},
-			{Name: "g", View: true, Write: false},
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
-			{Name: "o32", View: true, Write: true},
-			{Name: "oi", View: true, Write: true},
+			{Name: "f", View: true, Write: false, CUDAName: "f"},
+			{Name: "g", View: true, Write: false, CUDAName: "g"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "o32", View: true, Write: true, CUDAName: "o32"},
+			{Name: "oi", View: true, Write: true, CUDAName: "oi"},
 		},
-		Host:   gkHostMinMax,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMinMax,
+		CUDA: `float p = f(i);
+float q = g(i);
+o32(i, 0ll) = gkx_min(p, q);
+o32(i, 1ll) = gkx_max(p, q);
+o32(i, 2ll) = gkx_min(gkx_min(p, q), 0.5f);
+o32(i, 3ll) = gkx_max(gkx_max(p, -q), (float)gkx_inf(-1ll));
+o32(i, 4ll) = (float)gkx_math_min((double)p, (double)q);
+o32(i, 5ll) = (float)gkx_math_max((double)p, (double)q);
+int m = a(i);
+int n = b(i);
+oi(i, 0ll) = (gk_i64)gkx_min(m, n);
+oi(i, 1ll) = (gk_i64)gkx_max(m, n);
+oi(i, 2ll) = (gk_i64)gkx_min((unsigned int)m, (unsigned int)n);
+oi(i, 3ll) = gkx_max(gkx_max((gk_i64)m, 7ll), (gk_i64)n);
+oi(i, 4ll) = (gk_i64)gkx_max((unsigned char)m, (unsigned char)n);
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+// math.Inf, NaN, IsNaN and IsInf.
+__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
+__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
+__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
+__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
+// math.Min and math.Max: an infinity of the right sign wins over a NaN,
+// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
+__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
+__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: AtomicInts, Name: "kerneltest.AtomicInts", Hash: "205e7c41a4c90cfe453112bc2e470f94", Funcs: []string{"AtomicInts"},
@@ -336,247 +774,372 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "nb"},
 		},
 		Host:   gkHostAtomicInts,
-		NoCUDA: "no CUDA translation",
+		NoCUDA: "no CUDA translation: suite.go:478:2: kernel AtomicInts: kokkos.AtomicXor has no CUDA translation: package cuda has no such atomic function",
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: AtomicFloats, Name: "kerneltest.AtomicFloats", Hash: "f5d5fb35342680667c87f083b6d6d3d2", Funcs: []string{"AtomicFloats"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false},
-			{Name: "f64", View: true, Write: true},
-			{Name: "f32", View: true, Write: true},
-			{Name: "nb"},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "f64", View: true, Write: true, CUDAName: "f64"},
+			{Name: "f32", View: true, Write: true, CUDAName: "f32"},
+			{Name: "nb", CUDAName: "nb"},
 		},
-		Host:   gkHostAtomicFloats,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostAtomicFloats,
+		CUDA: `gk_i64 b = gkx_rem(i, nb);
+double v = x(i);
+double w = floor(v * 64.0);
+atomic_add(&f64(b), w);
+atomic_sub(&f64((gk_i64)((gk_u64)nb + (gk_u64)b)), w * 0.25);
+atomic_min(&f64((gk_i64)(2ull * (gk_u64)nb + (gk_u64)b)), v);
+atomic_max(&f64((gk_i64)(3ull * (gk_u64)nb + (gk_u64)b)), v);
+atomic_add(&f32(b), (float)w);
+atomic_min(&f32((gk_i64)((gk_u64)nb + (gk_u64)b)), (float)v);
+atomic_max(&f32((gk_i64)(2ull * (gk_u64)nb + (gk_u64)b)), (float)v);
+float old = atomic_fetch_add(&f32((gk_i64)(3ull * (gk_u64)nb + (gk_u64)b)), 1.0f);
+atomic_max(&f32((gk_i64)(4ull * (gk_u64)nb + (gk_u64)b)), old);
+atomic_max(&f64((gk_i64)(4ull * (gk_u64)nb + (gk_u64)b)), atomic_fetch_min(&f64((gk_i64)(5ull * (gk_u64)nb + (gk_u64)b)), v));
+`,
+		Helpers: `// Integer division and remainder as Go's: MinInt / -1 is MinInt and
+// MinInt % -1 is 0. Go panics on division by zero; here x / 0 is 0 and
+// x % 0 is x.
+__device__ __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
+__device__ __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
+__device__ __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
+__device__ __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
+__device__ __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
+__device__ __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
+__device__ __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: SumInt64, Name: "kerneltest.SumInt64", Hash: "5bde0ddbc6a24fa1195a7decbf43a73f", Funcs: []string{"SumInt64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostSumInt64,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSumInt64,
+		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)a(i) * (gk_u64)a(i));
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: ProdFloat64, Name: "kerneltest.ProdFloat64", Hash: "b512f79ee38d3ce972bbe7603d5fa8d6", Funcs: []string{"ProdFloat64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostProdFloat64,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostProdFloat64,
+		CUDA: `acc = acc * (1.0 + a(i) / 64.0);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MinFloat32, Name: "kerneltest.MinFloat32", Hash: "cacdf41d792738c63c07e749125be36c", Funcs: []string{"MinFloat32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMinFloat32,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMinFloat32,
+		CUDA: `acc = gkx_min(acc, a(i));
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: MaxInt32, Name: "kerneltest.MaxInt32", Hash: "39221c95ff04ff8f871b83d41a98231f", Funcs: []string{"MaxInt32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMaxInt32,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMaxInt32,
+		CUDA: `{
+	int v = a(i);
+	if (v > acc) {
+		acc = v;
+	}
+}
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: AndUint32, Name: "kerneltest.AndUint32", Hash: "47d2331d70248344537cf3b2e2df26cb", Funcs: []string{"AndUint32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostAndUint32,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostAndUint32,
+		CUDA: `acc = acc & (a(i) | gkx_shl(1u, (gk_u64)(i % 32ll)));
+`,
+		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
+// negative signed value shifted right gives -1). Go panics on a negative
+// count; here it is taken as a count of 2^64 minus its magnitude.
+__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
+__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
+__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
+__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
+__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
+__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: OrUint64, Name: "kerneltest.OrUint64", Hash: "ff7d6f88f27601e2d42fb17b752bd27d", Funcs: []string{"OrUint64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostOrUint64,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostOrUint64,
+		CUDA: `acc = acc | a(i);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: AllBelow, Name: "kerneltest.AllBelow", Hash: "434cbea68367c678255115c45bd5e116", Funcs: []string{"AllBelow"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "t"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "t", CUDAName: "t"},
 		},
-		Host:   gkHostAllBelow,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostAllBelow,
+		CUDA: `acc = acc != 0 && a(i) < t;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: AnyAbove, Name: "kerneltest.AnyAbove", Hash: "c7057efec3193fd6038b913f03df592d", Funcs: []string{"AnyAbove"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
-			{Name: "t"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "t", CUDAName: "t"},
 		},
-		Host:   gkHostAnyAbove,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostAnyAbove,
+		CUDA: `acc = acc != 0 || a(i) > t;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Sum3, Name: "kerneltest.Sum3", Hash: "240936c2eb99d7261c9060f1c00343f1", Funcs: []string{"Sum3"},
 		Pattern: gkkernel.PatternReduce, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostSum3,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSum3,
+		CUDA: `acc = acc + a(i0, i1, i2) * (double)(gk_i64)((gk_u64)i0 + 2ull * (gk_u64)i1 + 3ull * (gk_u64)i2);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Max4, Name: "kerneltest.Max4", Hash: "d2de4dbb95fbfb8c179c8773e4bb521b", Funcs: []string{"Max4"},
 		Pattern: gkkernel.PatternReduce, Rank: 4,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMax4,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMax4,
+		CUDA: `acc = gkx_max(acc, (int)((unsigned int)a(i0, i1, i2, i3) + (unsigned int)(int)(gk_i64)((gk_u64)i0 + (gk_u64)i1 + (gk_u64)i2 + (gk_u64)i3)));
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Sum5, Name: "kerneltest.Sum5", Hash: "ba55487a9347601d5f619b981f895fa2", Funcs: []string{"Sum5"},
 		Pattern: gkkernel.PatternReduce, Rank: 5,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostSum5,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostSum5,
+		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)(a(i0, i1, i2, i3, i4) ^ (gk_i64)((gk_u64)i0 * (gk_u64)i4 + (gk_u64)i2)));
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Min6, Name: "kerneltest.Min6", Hash: "faf1f2d9716c5bebe695e50105e7d5e6", Funcs: []string{"Min6"},
 		Pattern: gkkernel.PatternReduce, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMin6,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMin6,
+		CUDA: `acc = gkx_min(acc, a(i0, i1, i2, i3, i4, i5));
+`,
+		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
+__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
+// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
+template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
+__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
+__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Prod6, Name: "kerneltest.Prod6", Hash: "03ad6a686aa04e04d07e85b5fbb81b09", Funcs: []string{"Prod6"},
 		Pattern: gkkernel.PatternReduce, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostProd6,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostProd6,
+		CUDA: `acc = acc * (1.0 + a(i0, i1, i2, i3, i4, i5) / 32.0);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: ScanInclusive32, Name: "kerneltest.ScanInclusive32", Hash: "d5d3b3a95d5c17c74cb2e82c3af77ee4", Funcs: []string{"ScanInclusive32"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false, CUDAName: "in"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostScanInclusive32,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostScanInclusive32,
+		CUDA: `acc = (int)((unsigned int)acc + (unsigned int)in(i));
+if (final) {
+	out(i) = acc;
+}
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: ScanExclusive64, Name: "kerneltest.ScanExclusive64", Hash: "eb8ee6c3c7327aa26426acc44e9bb0ee", Funcs: []string{"ScanExclusive64"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false},
-			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false, CUDAName: "in"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
 		},
-		Host:   gkHostScanExclusive64,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostScanExclusive64,
+		CUDA: `if (final) {
+	out(i) = acc;
+}
+acc = acc + in(i);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Axpy2, Name: "kerneltest.Axpy2", Hash: "1f3c37961770da0774cf4c8ea180adb1", Funcs: []string{"Axpy2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: true},
-			{Name: "x", View: true, Write: false},
-			{Name: "a"},
+			{Name: "y", View: true, Write: true, CUDAName: "y"},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "a", CUDAName: "a"},
 		},
-		Host:   gkHostAxpy2,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostAxpy2,
+		CUDA: `y(i0, i1) = y(i0, i1) + a * x(i0, i1);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Scale1, Name: "kerneltest.Scale1", Hash: "31cb6c909a03be54d209422cc0c33f6f", Funcs: []string{"Scale1"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "v", View: true, Write: true},
-			{Name: "s"},
+			{Name: "v", View: true, Write: true, CUDAName: "v"},
+			{Name: "s", CUDAName: "s"},
 		},
-		Host:   gkHostScale1,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostScale1,
+		CUDA: `v(i) = v(i) * s;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Scalars, Name: "kerneltest.Scalars", Hash: "d7da3089af811efbd3e9228786f86319", Funcs: []string{"Scalars"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "f", View: true, Write: true},
-			{Name: "neg"},
-			{Name: "k"},
-			{Name: "u"},
-			{Name: "s"},
-			{Name: "n"},
-			{Name: "m"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "f", View: true, Write: true, CUDAName: "f"},
+			{Name: "neg", CUDAName: "gkb_neg", CUDAConv: "int32"},
+			{Name: "k", CUDAName: "gkb_k", CUDAConv: "int32"},
+			{Name: "u", CUDAName: "gkb_u", CUDAConv: "uint32"},
+			{Name: "s", CUDAName: "s"},
+			{Name: "n", CUDAName: "n"},
+			{Name: "m", CUDAName: "m"},
 		},
-		Host:   gkHostScalars,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostScalars,
+		CUDA: `const bool neg = gkb_neg != 0;
+const signed char k = (signed char)gkb_k;
+const unsigned short u = (unsigned short)gkb_u;
+gk_i64 v = (gk_i64)((gk_u64)i * (gk_u64)(gk_i64)k + (gk_u64)(gk_i64)u + (gk_u64)n + (gk_u64)(gk_i64)(m >> 60));
+if (neg) {
+	v = (gk_i64)(0ull - (gk_u64)v);
+}
+out(i) = v;
+f(i) = (float)i * s + (float)k;
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Mix2, Name: "kerneltest.Mix2", Hash: "94b59ae89920279a7eead862e216fd23", Funcs: []string{"Mix2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
-			{Name: "b", View: true, Write: false},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: false, CUDAName: "b"},
 		},
-		Host:   gkHostMix2,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMix2,
+		CUDA: `out(i0, i1) = a(i0, i1) * 2.0 + (double)b(i0, i1) - (double)(gk_i64)((gk_u64)i0 * (gk_u64)i1);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Mix3, Name: "kerneltest.Mix3", Hash: "305058f2ae50d2f593ee360307472f47", Funcs: []string{"Mix3"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMix3,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMix3,
+		CUDA: `out(i0, i1, i2) = (gk_i64)((gk_u64)a(i0, i1, i2) * ((gk_u64)i0 + 1ull) - (gk_u64)gkx_shl(i1, (gk_u64)i2) + (gk_u64)a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)i0), i1, i2));
+`,
+		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
+// negative signed value shifted right gives -1). Go panics on a negative
+// count; here it is taken as a count of 2^64 minus its magnitude.
+__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
+__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
+__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
+__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
+__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
+__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
+__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Mix4, Name: "kerneltest.Mix4", Hash: "0aac9beb1339d054afe18c3ee3d69cb6", Funcs: []string{"Mix4"},
 		Pattern: gkkernel.PatternFor, Rank: 4,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
-			{Name: "s"},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "s", CUDAName: "s"},
 		},
-		Host:   gkHostMix4,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMix4,
+		CUDA: `out(i0, i1, i2, i3) = a(i0, i1, i2, i3) * s + (float)(gk_i64)((gk_u64)i0 - (gk_u64)i1 + (gk_u64)i2 - (gk_u64)i3);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Mix5, Name: "kerneltest.Mix5", Hash: "561e0fefcd34c5a4279c5e2a30318f1f", Funcs: []string{"Mix5"},
 		Pattern: gkkernel.PatternFor, Rank: 5,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMix5,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMix5,
+		CUDA: `if (i2 == 1ll) {
+	return;
+}
+out(i0, i1, i2, i3, i4) = a(i0, i1, i2, i3, i4) ^ (int)((gk_i64)((gk_u64)i0 << 4) | (gk_i64)((gk_u64)i1 << 3) | (gk_i64)((gk_u64)i2 << 2) | (gk_i64)((gk_u64)i3 << 1) | i4);
+`,
 	})
 	gkkernel.Register(gkkernel.Spec{
 		Func: Mix6, Name: "kerneltest.Mix6", Hash: "f2f09cbbef9635f9ed70db289abd05f0", Funcs: []string{"Mix6"},
 		Pattern: gkkernel.PatternFor, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true},
-			{Name: "a", View: true, Write: false},
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
-		Host:   gkHostMix6,
-		NoCUDA: "no CUDA translation",
+		Host: gkHostMix6,
+		CUDA: `double m = a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)i0), (gk_i64)((gk_u64)(gk_i64)a.extent(1) - 1ull - (gk_u64)i1), (gk_i64)((gk_u64)(gk_i64)a.extent(2) - 1ull - (gk_u64)i2), (gk_i64)((gk_u64)(gk_i64)a.extent(3) - 1ull - (gk_u64)i3), (gk_i64)((gk_u64)(gk_i64)a.extent(4) - 1ull - (gk_u64)i4), (gk_i64)((gk_u64)(gk_i64)a.extent(5) - 1ull - (gk_u64)i5));
+out(i0, i1, i2, i3, i4, i5) = a(i0, i1, i2, i3, i4, i5) + m * 0.5;
+`,
 	})
 }
 
@@ -1000,15 +1563,36 @@ func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
 	k := gkArgs[4].(int8)
 	return func(gkLo, gkHi int) {
 		a8, a16, b8, b16, k := a8, a16, b8, b16, k
-		for i := gkLo; i < gkHi; i++ {
-			x8 := a8.At(i)
-			a8.Set(i, x8*x8*k+x8+127-(-x8)+int8(i))
-			x16 := a16.At(i)
-			a16.Set(i, x16*x16*int16(k)+x16*x16+int16(i)*1000)
-			y8 := b8.At(i)
-			b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
-			y16 := b16.At(i)
-			b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
+		gkP_a8 := a8.Base()
+		gkS_a8_0 := a8.ByteStride(0)
+		gkP_a16 := a16.Base()
+		gkS_a16_0 := a16.ByteStride(0)
+		gkP_b8 := b8.Base()
+		gkS_b8_0 := b8.ByteStride(0)
+		gkP_b16 := b16.Base()
+		gkS_b16_0 := b16.ByteStride(0)
+		if gkHi <= a16.Extent(0) && gkHi <= a8.Extent(0) && gkHi <= b16.Extent(0) && gkHi <= b8.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)))
+				*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
+				x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)))
+				*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
+				y8 := (*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)))
+				*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
+				y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
+				*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				x8 := a8.At(i)
+				a8.Set(i, x8*x8*k+x8+127-(-x8)+int8(i))
+				x16 := a16.At(i)
+				a16.Set(i, x16*x16*int16(k)+x16*x16+int16(i)*1000)
+				y8 := b8.At(i)
+				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
+				y16 := b16.At(i)
+				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
+			}
 		}
 	}, nil
 }
@@ -1033,18 +1617,42 @@ func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
 	k := gkArgs[4].(int32)
 	return func(gkLo, gkHi int) {
 		a32, a64, b32, b64, k := a32, a64, b32, b64, k
-		for i := gkLo; i < gkHi; i++ {
-			x32 := a32.At(i)
-			n8 := int8(x32) * int8(x32>>8)
-			u16 := uint16(x32) * uint16(k)
-			a32.Set(i, x32*x32*k+x32+gkmath.MaxInt32+int32(n8)+int32(u16))
-			x64 := a64.At(i)
-			a64.Set(i, x64*x64*int64(k)+x64*gkmath.MaxInt64-gkmath.MinInt64+int64(i))
-			y32 := b32.At(i)
-			y32 -= uint32(k)
-			b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
-			y64 := b64.At(i)
-			b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
+		gkP_a32 := a32.Base()
+		gkS_a32_0 := a32.ByteStride(0)
+		gkP_a64 := a64.Base()
+		gkS_a64_0 := a64.ByteStride(0)
+		gkP_b32 := b32.Base()
+		gkS_b32_0 := b32.ByteStride(0)
+		gkP_b64 := b64.Base()
+		gkS_b64_0 := b64.ByteStride(0)
+		if gkHi <= a32.Extent(0) && gkHi <= a64.Extent(0) && gkHi <= b32.Extent(0) && gkHi <= b64.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)))
+				n8 := int8(x32) * int8(x32>>8)
+				u16 := uint16(x32) * uint16(k)
+				*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
+				x64 := (*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)))
+				*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)) = (x64*x64*int64(k) + x64*gkmath.MaxInt64 - gkmath.MinInt64 + int64(i))
+				y32 := (*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)))
+				y32 -= uint32(k)
+				*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
+				y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
+				*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				x32 := a32.At(i)
+				n8 := int8(x32) * int8(x32>>8)
+				u16 := uint16(x32) * uint16(k)
+				a32.Set(i, x32*x32*k+x32+gkmath.MaxInt32+int32(n8)+int32(u16))
+				x64 := a64.At(i)
+				a64.Set(i, x64*x64*int64(k)+x64*gkmath.MaxInt64-gkmath.MinInt64+int64(i))
+				y32 := b32.At(i)
+				y32 -= uint32(k)
+				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
+				y64 := b64.At(i)
+				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
+			}
 		}
 	}, nil
 }
@@ -1064,30 +1672,80 @@ func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		a, b, out := a, b, out
-		for i := gkLo; i < gkHi; i++ {
-			x, y := a.At(i), b.At(i)
-			out.Set(i, 0, x/y)
-			out.Set(i, 1, x%y)
-			x32, y32 := int32(x), int32(y)
-			out.Set(i, 2, int64(x32/y32))
-			out.Set(i, 3, int64(x32%y32))
-			x16, y16 := int16(x), int16(y)
-			out.Set(i, 4, int64(x16/y16))
-			out.Set(i, 5, int64(x16%y16))
-			x8, y8 := int8(x), int8(y)
-			out.Set(i, 6, int64(x8/y8))
-			out.Set(i, 7, int64(x8%y8))
-			ux, uy := uint64(x), uint64(y)
-			out.Set(i, 8, int64(ux/uy))
-			out.Set(i, 9, int64(ux%uy))
-			out.Set(i, 10, int64(uint32(x)/uint32(y)))
-			out.Set(i, 11, int64(uint8(x)%uint8(y)))
-			out.Set(i, 12, x/-7+x%8)
-			out.Set(i, 13, int64(uint16(x)/10+uint16(y)%7))
-			q := x
-			q /= y
-			q %= 1000
-			out.Set(i, 14, q)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 14 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x / y)
+				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x % y)
+				x32, y32 := int32(x), int32(y)
+				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(x32 / y32))
+				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(x32 % y32))
+				x16, y16 := int16(x), int16(y)
+				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(x16 / y16))
+				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(x16 % y16))
+				x8, y8 := int8(x), int8(y)
+				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(x8 / y8))
+				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(x8 % y8))
+				ux, uy := uint64(x), uint64(y)
+				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(ux / uy))
+				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(ux % uy))
+				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(uint32(x) / uint32(y)))
+				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (int64(uint8(x) % uint8(y)))
+				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x/-7 + x%8)
+				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (int64(uint16(x)/10 + uint16(y)%7))
+				q := x
+				q /= y
+				q %= 1000
+				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				x, y := a.At(i), b.At(i)
+				out.Set(i, 0, x/y)
+				out.Set(i, 1, x%y)
+				x32, y32 := int32(x), int32(y)
+				out.Set(i, 2, int64(x32/y32))
+				out.Set(i, 3, int64(x32%y32))
+				x16, y16 := int16(x), int16(y)
+				out.Set(i, 4, int64(x16/y16))
+				out.Set(i, 5, int64(x16%y16))
+				x8, y8 := int8(x), int8(y)
+				out.Set(i, 6, int64(x8/y8))
+				out.Set(i, 7, int64(x8%y8))
+				ux, uy := uint64(x), uint64(y)
+				out.Set(i, 8, int64(ux/uy))
+				out.Set(i, 9, int64(ux%uy))
+				out.Set(i, 10, int64(uint32(x)/uint32(y)))
+				out.Set(i, 11, int64(uint8(x)%uint8(y)))
+				out.Set(i, 12, x/-7+x%8)
+				out.Set(i, 13, int64(uint16(x)/10+uint16(y)%7))
+				q := x
+				q /= y
+				q %= 1000
+				out.Set(i, 14, q)
+			}
 		}
 	}, nil
 }
@@ -1107,32 +1765,86 @@ func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		a, s, out := a, s, out
-		for i := gkLo; i < gkHi; i++ {
-			x, c := a.At(i), s.At(i)
-			out.Set(i, 0, x<<c)
-			out.Set(i, 1, x>>c)
-			out.Set(i, 2, int64(uint64(x)>>c))
-			out.Set(i, 3, int64(int32(x)<<c))
-			out.Set(i, 4, int64(int32(x)>>c))
-			out.Set(i, 5, int64(uint32(x)>>c))
-			out.Set(i, 6, int64(int8(x)>>c))
-			out.Set(i, 7, int64(int8(x)<<c))
-			out.Set(i, 8, int64(uint8(x)>>c))
-			out.Set(i, 9, int64(uint16(x)<<c))
-			out.Set(i, 10, int64(int16(x)>>c))
-			u := uint64(c)
-			out.Set(i, 11, x<<u>>(u/2))
-			out.Set(i, 12, x&^(x>>3))
-			out.Set(i, 13, (x|int64(c))^(x&0x5555)^^x)
-			out.Set(i, 14, int64(uint32(x)&^mask|uint32(c)<<(c%32)))
-			out.Set(i, 15, x>>int(c)+1<<(c%64))
-			y := x
-			y <<= c % 8
-			y >>= 2
-			y &^= 0xFF
-			y |= int64(c)
-			y ^= x
-			out.Set(i, 16, y)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_s := s.Base()
+		gkS_s_0 := s.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 16 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= out.Extent(0) && gkHi <= s.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*gkS_s_0)))
+				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x << c)
+				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x >> c)
+				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(uint64(x) >> c))
+				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(int32(x) << c))
+				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(int32(x) >> c))
+				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(uint32(x) >> c))
+				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(int8(x) >> c))
+				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(int8(x) << c))
+				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(uint8(x) >> c))
+				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(uint16(x) << c))
+				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(int16(x) >> c))
+				u := uint64(c)
+				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (x << u >> (u / 2))
+				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x &^ (x >> 3))
+				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = ((x | int64(c)) ^ (x & 0x5555) ^ ^x)
+				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (int64(uint32(x)&^mask | uint32(c)<<(c%32)))
+				*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (x>>int(c) + 1<<(c%64))
+				y := x
+				y <<= c % 8
+				y >>= 2
+				y &^= 0xFF
+				y |= int64(c)
+				y ^= x
+				*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				x, c := a.At(i), s.At(i)
+				out.Set(i, 0, x<<c)
+				out.Set(i, 1, x>>c)
+				out.Set(i, 2, int64(uint64(x)>>c))
+				out.Set(i, 3, int64(int32(x)<<c))
+				out.Set(i, 4, int64(int32(x)>>c))
+				out.Set(i, 5, int64(uint32(x)>>c))
+				out.Set(i, 6, int64(int8(x)>>c))
+				out.Set(i, 7, int64(int8(x)<<c))
+				out.Set(i, 8, int64(uint8(x)>>c))
+				out.Set(i, 9, int64(uint16(x)<<c))
+				out.Set(i, 10, int64(int16(x)>>c))
+				u := uint64(c)
+				out.Set(i, 11, x<<u>>(u/2))
+				out.Set(i, 12, x&^(x>>3))
+				out.Set(i, 13, (x|int64(c))^(x&0x5555)^^x)
+				out.Set(i, 14, int64(uint32(x)&^mask|uint32(c)<<(c%32)))
+				out.Set(i, 15, x>>int(c)+1<<(c%64))
+				y := x
+				y <<= c % 8
+				y >>= 2
+				y &^= 0xFF
+				y |= int64(c)
+				y ^= x
+				out.Set(i, 16, y)
+			}
 		}
 	}, nil
 }
@@ -1164,30 +1876,87 @@ func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, y, f, g, o64, o32 := x, y, f, g, o64, o32
-		for i := gkLo; i < gkHi; i++ {
-			a, b := x.At(i), y.At(i)
-			p, q := f.At(i), g.At(i)
-			o64.Set(i, 0, a+b*third)
-			o64.Set(i, 1, (a-b)/(a*b))
-			o64.Set(i, 2, gkmath.Sqrt(a*a+b*b))
-			o64.Set(i, 3, a/(b-b))
-			o64.Set(i, 4, -a*2.5e-3+b*1e300*1e10)
-			o64.Set(i, 5, float64(p)*float64(q)+a)
-			o64.Set(i, 6, gkmath.Sqrt(a))
-			o32.Set(i, 0, p*(1.0/3.0))
-			o32.Set(i, 1, p*third+q/3)
-			o32.Set(i, 2, float32(a)+p-q*0.1)
-			o32.Set(i, 3, float32(gkmath.Sqrt(float64(p*p+q))))
-			o32.Set(i, 4, p/q-1e-7*q)
-			o32.Set(i, 5, float32(a*b))
-			o32.Set(i, 6, p*1e30*1e10)
-			v := p
-			v++
-			v -= q
-			v *= 2
-			v /= 3
-			v--
-			o32.Set(i, 7, -v)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_y := y.Base()
+		gkS_y_0 := y.ByteStride(0)
+		gkP_f := f.Base()
+		gkS_f_0 := f.ByteStride(0)
+		gkP_g := g.Base()
+		gkS_g_0 := g.ByteStride(0)
+		gkP_o64 := o64.Base()
+		gkS_o64_0 := o64.ByteStride(0)
+		gkS_o64_1 := o64.ByteStride(1)
+		gkP_o32 := o32.Base()
+		gkS_o32_0 := o32.ByteStride(0)
+		gkS_o32_1 := o32.ByteStride(1)
+		if 0 >= 0 && 6 < o64.Extent(1) && 7 < o32.Extent(1) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= o64.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
+			gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
+			gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
+			gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
+			gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
+			gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
+			gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
+			gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+			gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+			gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+			gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+			gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+			gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+			gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
+			gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
+			for i := gkLo; i < gkHi; i++ {
+				a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)))
+				p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
+				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_o64_0)) = (a + float64(b*third))
+				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_o64_0)) = ((a - b) / (float64(a * b)))
+				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_o64_0)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
+				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_o64_0)) = (a / (b - b))
+				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_o64_0)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
+				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_o64_0)) = (float64(float64(p)*float64(q)) + a)
+				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_o64_0)) = (gkmath.Sqrt(a))
+				*(*float32)(gkunsafe.Add(gkR7, (i)*gkS_o32_0)) = (float32(p * (1.0 / 3.0)))
+				*(*float32)(gkunsafe.Add(gkR8, (i)*gkS_o32_0)) = (float32(p*third) + q/3)
+				*(*float32)(gkunsafe.Add(gkR9, (i)*gkS_o32_0)) = (float32(a) + p - float32(q*0.1))
+				*(*float32)(gkunsafe.Add(gkR10, (i)*gkS_o32_0)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
+				*(*float32)(gkunsafe.Add(gkR11, (i)*gkS_o32_0)) = (p/q - float32(1e-7*q))
+				*(*float32)(gkunsafe.Add(gkR12, (i)*gkS_o32_0)) = (float32(float64(a * b)))
+				*(*float32)(gkunsafe.Add(gkR13, (i)*gkS_o32_0)) = (float32(float32(p*1e30) * 1e10))
+				v := p
+				v++
+				v -= q
+				v *= 2
+				v /= 3
+				v--
+				*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				a, b := x.At(i), y.At(i)
+				p, q := f.At(i), g.At(i)
+				o64.Set(i, 0, a+float64(b*third))
+				o64.Set(i, 1, (a-b)/(float64(a*b)))
+				o64.Set(i, 2, gkmath.Sqrt(float64(a*a)+float64(b*b)))
+				o64.Set(i, 3, a/(b-b))
+				o64.Set(i, 4, float64(-a*2.5e-3)+float64(float64(b*1e300)*1e10))
+				o64.Set(i, 5, float64(float64(p)*float64(q))+a)
+				o64.Set(i, 6, gkmath.Sqrt(a))
+				o32.Set(i, 0, float32(p*(1.0/3.0)))
+				o32.Set(i, 1, float32(p*third)+q/3)
+				o32.Set(i, 2, float32(a)+p-float32(q*0.1))
+				o32.Set(i, 3, float32(gkmath.Sqrt(float64(float32(p*p)+q))))
+				o32.Set(i, 4, p/q-float32(1e-7*q))
+				o32.Set(i, 5, float32(float64(a*b)))
+				o32.Set(i, 6, float32(float32(p*1e30)*1e10))
+				v := p
+				v++
+				v -= q
+				v *= 2
+				v /= 3
+				v--
+				o32.Set(i, 7, -v)
+			}
 		}
 	}, nil
 }
@@ -1211,36 +1980,108 @@ func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, n, oi, of := x, n, oi, of
-		for i := gkLo; i < gkHi; i++ {
-			v, m := x.At(i), n.At(i)
-			oi.Set(i, 0, int64(int8(m)))
-			oi.Set(i, 1, int64(uint8(m)))
-			oi.Set(i, 2, int64(int16(m)))
-			oi.Set(i, 3, int64(uint16(m)))
-			oi.Set(i, 4, int64(int32(m)))
-			oi.Set(i, 5, int64(uint32(m)))
-			oi.Set(i, 6, int64(uint64(m)>>1))
-			oi.Set(i, 7, int64(int8(v)))
-			oi.Set(i, 8, int64(uint8(v+100)))
-			oi.Set(i, 9, int64(int16(v*300)))
-			oi.Set(i, 10, int64(uint16(v*300+30000)))
-			oi.Set(i, 11, int64(int32(v*1e7)))
-			oi.Set(i, 12, int64(uint32(v*1e7+1e9)))
-			oi.Set(i, 13, int64(v*1e15))
-			oi.Set(i, 14, int64(uint64(v*1e15+1e17)))
-			oi.Set(i, 15, int64(float32(v)*1000))
-			oi.Set(i, 16, int64(int(v*3)))
-			oi.Set(i, 17, int64(int8(float32(v))+int8(uint16(m))))
-			of.Set(i, 0, float64(m))
-			of.Set(i, 1, float64(float32(m)))
-			of.Set(i, 2, float64(uint64(m)))
-			of.Set(i, 3, float64(float32(uint64(m))))
-			of.Set(i, 4, float64(int8(m))+float64(uint16(m)))
-			of.Set(i, 5, float64(float32(uint32(m))))
-			of.Set(i, 6, float64(float32(v)))
-			of.Set(i, 7, float64(float32(int32(m))))
-			of.Set(i, 8, float64(int(m)>>3))
-			of.Set(i, 9, float64(uint8(m))*v)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_n := n.Base()
+		gkS_n_0 := n.ByteStride(0)
+		gkP_oi := oi.Base()
+		gkS_oi_0 := oi.ByteStride(0)
+		gkS_oi_1 := oi.ByteStride(1)
+		gkP_of := of.Base()
+		gkS_of_0 := of.ByteStride(0)
+		gkS_of_1 := of.ByteStride(1)
+		if 0 >= 0 && 17 < oi.Extent(1) && 9 < of.Extent(1) && gkHi <= n.Extent(0) && gkHi <= of.Extent(0) && gkHi <= oi.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+			gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+			gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+			gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+			gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+			gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
+			gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
+			gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
+			gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
+			gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
+			gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
+			gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
+			gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
+			gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
+			gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
+			gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
+			gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
+			gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
+			gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
+			gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
+			gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
+			gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
+			gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
+			gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
+			gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
+			gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
+			gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
+			gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
+			for i := gkLo; i < gkHi; i++ {
+				v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*gkS_n_0)))
+				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_oi_0)) = (int64(int8(m)))
+				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_oi_0)) = (int64(uint8(m)))
+				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_oi_0)) = (int64(int16(m)))
+				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_oi_0)) = (int64(uint16(m)))
+				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_oi_0)) = (int64(int32(m)))
+				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_oi_0)) = (int64(uint32(m)))
+				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(uint64(m) >> 1))
+				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(int8(v)))
+				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(uint8(v + 100)))
+				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (int64(int16(float64(v * 300))))
+				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(uint16(float64(v*300) + 30000)))
+				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_oi_0)) = (int64(int32(float64(v * 1e7))))
+				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_oi_0)) = (int64(uint32(float64(v*1e7) + 1e9)))
+				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_oi_0)) = (int64(float64(v * 1e15)))
+				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_oi_0)) = (int64(uint64(float64(v*1e15) + 1e17)))
+				*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_oi_0)) = (int64(float32(float32(v) * 1000)))
+				*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_oi_0)) = (int64(int(float64(v * 3))))
+				*(*int64)(gkunsafe.Add(gkR17, (i)*gkS_oi_0)) = (int64(int8(float32(v)) + int8(uint16(m))))
+				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_of_0)) = (float64(m))
+				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_of_0)) = (float64(float32(m)))
+				*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_of_0)) = (float64(uint64(m)))
+				*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_of_0)) = (float64(float32(uint64(m))))
+				*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_of_0)) = (float64(int8(m)) + float64(uint16(m)))
+				*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_of_0)) = (float64(float32(uint32(m))))
+				*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_of_0)) = (float64(float32(v)))
+				*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
+				*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
+				*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v, m := x.At(i), n.At(i)
+				oi.Set(i, 0, int64(int8(m)))
+				oi.Set(i, 1, int64(uint8(m)))
+				oi.Set(i, 2, int64(int16(m)))
+				oi.Set(i, 3, int64(uint16(m)))
+				oi.Set(i, 4, int64(int32(m)))
+				oi.Set(i, 5, int64(uint32(m)))
+				oi.Set(i, 6, int64(uint64(m)>>1))
+				oi.Set(i, 7, int64(int8(v)))
+				oi.Set(i, 8, int64(uint8(v+100)))
+				oi.Set(i, 9, int64(int16(float64(v*300))))
+				oi.Set(i, 10, int64(uint16(float64(v*300)+30000)))
+				oi.Set(i, 11, int64(int32(float64(v*1e7))))
+				oi.Set(i, 12, int64(uint32(float64(v*1e7)+1e9)))
+				oi.Set(i, 13, int64(float64(v*1e15)))
+				oi.Set(i, 14, int64(uint64(float64(v*1e15)+1e17)))
+				oi.Set(i, 15, int64(float32(float32(v)*1000)))
+				oi.Set(i, 16, int64(int(float64(v*3))))
+				oi.Set(i, 17, int64(int8(float32(v))+int8(uint16(m))))
+				of.Set(i, 0, float64(m))
+				of.Set(i, 1, float64(float32(m)))
+				of.Set(i, 2, float64(uint64(m)))
+				of.Set(i, 3, float64(float32(uint64(m))))
+				of.Set(i, 4, float64(int8(m))+float64(uint16(m)))
+				of.Set(i, 5, float64(float32(uint32(m))))
+				of.Set(i, 6, float64(float32(v)))
+				of.Set(i, 7, float64(float32(int32(m))))
+				of.Set(i, 8, float64(int(m)>>3))
+				of.Set(i, 9, float64(float64(uint8(m))*v))
+			}
 		}
 	}, nil
 }
@@ -1256,39 +2097,80 @@ func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, code := x, code
-		for i := gkLo; i < gkHi; i++ {
-			v := x.At(i)
-			var c int32
-			if v < -0.5 {
-				c = 1
-			} else if v < 0 {
-				c = 2
-			} else if v < 0.5 {
-				c = 3
-			} else {
-				c = 4
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_code := code.Base()
+		gkS_code_0 := code.ByteStride(0)
+		if gkHi <= code.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				var c int32
+				if v < -0.5 {
+					c = 1
+				} else if v < 0 {
+					c = 2
+				} else if v < 0.5 {
+					c = 3
+				} else {
+					c = 4
+				}
+				switch k := int(float64(v*100)) % 7; k {
+				case 0, 1:
+					c += 10
+				case -1, -2, -3:
+					c += 20
+				case 5:
+					c -= 30
+				default:
+					c *= 3
+				}
+				switch {
+				case v > 0.9 || v < -0.9:
+					c += 100
+				case v > 0.25 && v < 0.3:
+					c += 200
+				}
+				switch c % 4 {
+				case 1:
+					c++
+				}
+				*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
 			}
-			switch k := int(v*100) % 7; k {
-			case 0, 1:
-				c += 10
-			case -1, -2, -3:
-				c += 20
-			case 5:
-				c -= 30
-			default:
-				c *= 3
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := x.At(i)
+				var c int32
+				if v < -0.5 {
+					c = 1
+				} else if v < 0 {
+					c = 2
+				} else if v < 0.5 {
+					c = 3
+				} else {
+					c = 4
+				}
+				switch k := int(float64(v*100)) % 7; k {
+				case 0, 1:
+					c += 10
+				case -1, -2, -3:
+					c += 20
+				case 5:
+					c -= 30
+				default:
+					c *= 3
+				}
+				switch {
+				case v > 0.9 || v < -0.9:
+					c += 100
+				case v > 0.25 && v < 0.3:
+					c += 200
+				}
+				switch c % 4 {
+				case 1:
+					c++
+				}
+				code.Set(i, c)
 			}
-			switch {
-			case v > 0.9 || v < -0.9:
-				c += 100
-			case v > 0.25 && v < 0.3:
-				c += 200
-			}
-			switch c % 4 {
-			case 1:
-				c++
-			}
-			code.Set(i, c)
 		}
 	}, nil
 }
@@ -1305,21 +2187,44 @@ func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
 	limit := gkArgs[2].(int32)
 	return func(gkLo, gkHi int) {
 		start, steps, limit := start, steps, limit
-		for i := gkLo; i < gkHi; i++ {
-			n := start.At(i)
-			var s int32
-			for n != 1 {
-				if s >= limit {
-					break
+		gkP_start := start.Base()
+		gkS_start_0 := start.ByteStride(0)
+		gkP_steps := steps.Base()
+		gkS_steps_0 := steps.ByteStride(0)
+		if gkHi <= start.Extent(0) && gkHi <= steps.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*gkS_start_0)))
+				var s int32
+				for n != 1 {
+					if s >= limit {
+						break
+					}
+					s++
+					if n%2 == 0 {
+						n /= 2
+						continue
+					}
+					n = 3*n + 1
 				}
-				s++
-				if n%2 == 0 {
-					n /= 2
-					continue
-				}
-				n = 3*n + 1
+				*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
 			}
-			steps.Set(i, s)
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				n := start.At(i)
+				var s int32
+				for n != 1 {
+					if s >= limit {
+						break
+					}
+					s++
+					if n%2 == 0 {
+						n /= 2
+						continue
+					}
+					n = 3*n + 1
+				}
+				steps.Set(i, s)
+			}
 		}
 	}, nil
 }
@@ -1336,14 +2241,31 @@ func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		a, target, out := a, target, out
-	gkNext:
-		for i := gkLo; i < gkHi; i++ {
-			out.Set(i, -1)
-			for j := 0; j < a.Extent(1); j++ {
-				for k := range a.Extent(2) {
-					if a.At(i, j, k) == target {
-						out.Set(i, int32(j*100+k))
-						continue gkNext
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+		gkNextU:
+			for i := gkLo; i < gkHi; i++ {
+				*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
+				for j := 0; j < a.Extent(1); j++ {
+					for k := range a.Extent(2) {
+						if a.At(i, j, k) == target {
+							*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+							continue gkNextU
+						}
+					}
+				}
+			}
+		} else {
+		gkNext:
+			for i := gkLo; i < gkHi; i++ {
+				out.Set(i, -1)
+				for j := 0; j < a.Extent(1); j++ {
+					for k := range a.Extent(2) {
+						if a.At(i, j, k) == target {
+							out.Set(i, int32(j*100+k))
+							continue gkNext
+						}
 					}
 				}
 			}
@@ -1363,54 +2285,115 @@ func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, n, out := x, n, out
-		for i := gkLo; i < gkHi; i++ {
-			v := x.At(i)
-			var s0 int64
-			for k := 0; k < n; k += 2 {
-				s0 += v ^ int64(k)
-			}
-			var s1 int64
-			for range n {
-				s1 = s1*3 + v
-			}
-			var s2 int64
-			for k := range n + i%3 {
-				switch {
-				case k%3 == 0:
-					continue
-				case k == 7:
-					if v > 0 {
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				var s0 int64
+				for k := 0; k < n; k += 2 {
+					s0 += v ^ int64(k)
+				}
+				var s1 int64
+				for range n {
+					s1 = s1*3 + v
+				}
+				var s2 int64
+				for k := range n + i%3 {
+					switch {
+					case k%3 == 0:
+						continue
+					case k == 7:
+						if v > 0 {
+							break
+						}
+						s2 -= 1000
+					default:
+						s2 += int64(k)
+					}
+					s2 ^= v >> k
+				}
+				var s3 int64
+				k := 0
+				for {
+					k++
+					if k > n {
 						break
 					}
-					s2 -= 1000
-				default:
-					s2 += int64(k)
+					switch k % 4 {
+					case 3:
+						if v%2 == 0 {
+							break
+						}
+						s3 *= 3
+					case 1:
+						s3 += v
+						continue
+					}
+					s3 -= int64(k)
 				}
-				s2 ^= v >> k
+				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (s0)
+				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
+				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
+				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
 			}
-			var s3 int64
-			k := 0
-			for {
-				k++
-				if k > n {
-					break
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := x.At(i)
+				var s0 int64
+				for k := 0; k < n; k += 2 {
+					s0 += v ^ int64(k)
 				}
-				switch k % 4 {
-				case 3:
-					if v%2 == 0 {
+				var s1 int64
+				for range n {
+					s1 = s1*3 + v
+				}
+				var s2 int64
+				for k := range n + i%3 {
+					switch {
+					case k%3 == 0:
+						continue
+					case k == 7:
+						if v > 0 {
+							break
+						}
+						s2 -= 1000
+					default:
+						s2 += int64(k)
+					}
+					s2 ^= v >> k
+				}
+				var s3 int64
+				k := 0
+				for {
+					k++
+					if k > n {
 						break
 					}
-					s3 *= 3
-				case 1:
-					s3 += v
-					continue
+					switch k % 4 {
+					case 3:
+						if v%2 == 0 {
+							break
+						}
+						s3 *= 3
+					case 1:
+						s3 += v
+						continue
+					}
+					s3 -= int64(k)
 				}
-				s3 -= int64(k)
+				out.Set(i, 0, s0)
+				out.Set(i, 1, s1)
+				out.Set(i, 2, s2)
+				out.Set(i, 3, s3)
 			}
-			out.Set(i, 0, s0)
-			out.Set(i, 1, s1)
-			out.Set(i, 2, s2)
-			out.Set(i, 3, s3)
 		}
 	}, nil
 }
@@ -1435,15 +2418,36 @@ func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
 	flip := gkArgs[4].(bool)
 	return func(gkLo, gkHi int) {
 		a, x, out, cnt, flip := a, x, out, cnt, flip
-		for i := gkLo; i < gkHi; i++ {
-			y, m := blend(a.At(i), x.At(i), flip, uint8(i))
-			if odd(m) {
-				y += 1
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkP_cnt := cnt.Base()
+		gkS_cnt_0 := cnt.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= cnt.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), flip, uint8(i))
+				if odd(m) {
+					y += 1
+				}
+				var z float64
+				z, _ = blend(m, y, !flip, 3)
+				*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
+				*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
 			}
-			var z float64
-			z, _ = blend(m, y, !flip, 3)
-			out.Set(i, y+z)
-			cnt.Set(i, m)
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				y, m := blend(a.At(i), x.At(i), flip, uint8(i))
+				if odd(m) {
+					y += 1
+				}
+				var z float64
+				z, _ = blend(m, y, !flip, 3)
+				out.Set(i, y+z)
+				cnt.Set(i, m)
+			}
 		}
 	}, nil
 }
@@ -1459,39 +2463,111 @@ func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, out := x, out
-		for i := gkLo; i < gkHi; i++ {
-			v := x.At(i)
-			a := gkmath.Abs(v)
-			out.Set(i, 0, gkmath.Sqrt(a))
-			out.Set(i, 1, gkmath.Cbrt(v))
-			out.Set(i, 2, gkmath.Exp(v*5))
-			out.Set(i, 3, gkmath.Exp2(v*10))
-			out.Set(i, 4, gkmath.Expm1(v))
-			out.Set(i, 5, gkmath.Log(a))
-			out.Set(i, 6, gkmath.Log2(a*100))
-			out.Set(i, 7, gkmath.Log10(a*1000))
-			out.Set(i, 8, gkmath.Log1p(v))
-			out.Set(i, 9, gkmath.Sin(v*10))
-			out.Set(i, 10, gkmath.Cos(v*10))
-			out.Set(i, 11, gkmath.Tan(v))
-			out.Set(i, 12, gkmath.Asin(v))
-			out.Set(i, 13, gkmath.Acos(v))
-			out.Set(i, 14, gkmath.Atan(v*10))
-			out.Set(i, 15, gkmath.Sinh(v*3))
-			out.Set(i, 16, gkmath.Cosh(v*3))
-			out.Set(i, 17, gkmath.Tanh(v*3))
-			out.Set(i, 18, gkmath.Asinh(v*10))
-			out.Set(i, 19, gkmath.Acosh(1+a*10))
-			out.Set(i, 20, gkmath.Atanh(v))
-			out.Set(i, 21, gkmath.Abs(v))
-			out.Set(i, 22, gkmath.Floor(v*10))
-			out.Set(i, 23, gkmath.Ceil(v*10))
-			out.Set(i, 24, gkmath.Trunc(v*10))
-			out.Set(i, 25, gkmath.Round(v*10))
-			out.Set(i, 26, gkmath.RoundToEven(v*10))
-			out.Set(i, 27, gkmath.Erf(v*2))
-			out.Set(i, 28, gkmath.Erfc(v*2))
-			out.Set(i, 29, gkmath.Gamma(v*5))
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 29 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+			gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+			gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+			gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+			gkR20 := gkunsafe.Add(gkP_out, (20)*gkS_out_1)
+			gkR21 := gkunsafe.Add(gkP_out, (21)*gkS_out_1)
+			gkR22 := gkunsafe.Add(gkP_out, (22)*gkS_out_1)
+			gkR23 := gkunsafe.Add(gkP_out, (23)*gkS_out_1)
+			gkR24 := gkunsafe.Add(gkP_out, (24)*gkS_out_1)
+			gkR25 := gkunsafe.Add(gkP_out, (25)*gkS_out_1)
+			gkR26 := gkunsafe.Add(gkP_out, (26)*gkS_out_1)
+			gkR27 := gkunsafe.Add(gkP_out, (27)*gkS_out_1)
+			gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
+			gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				a := gkmath.Abs(v)
+				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Sqrt(a))
+				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Cbrt(v))
+				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Exp(float64(v * 5)))
+				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Exp2(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Expm1(v))
+				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Log(a))
+				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Log2(float64(a * 100)))
+				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Log10(float64(a * 1000)))
+				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Log1p(v))
+				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Sin(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Cos(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Tan(v))
+				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Asin(v))
+				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Acos(v))
+				*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Atan(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Sinh(float64(v * 3)))
+				*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Cosh(float64(v * 3)))
+				*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Tanh(float64(v * 3)))
+				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Asinh(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Acosh(1 + float64(a*10)))
+				*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_out_0)) = (gkmath.Atanh(v))
+				*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_out_0)) = (gkmath.Abs(v))
+				*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_out_0)) = (gkmath.Floor(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_out_0)) = (gkmath.Ceil(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_out_0)) = (gkmath.Trunc(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_out_0)) = (gkmath.Round(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_out_0)) = (gkmath.RoundToEven(float64(v * 10)))
+				*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
+				*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
+				*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := x.At(i)
+				a := gkmath.Abs(v)
+				out.Set(i, 0, gkmath.Sqrt(a))
+				out.Set(i, 1, gkmath.Cbrt(v))
+				out.Set(i, 2, gkmath.Exp(float64(v*5)))
+				out.Set(i, 3, gkmath.Exp2(float64(v*10)))
+				out.Set(i, 4, gkmath.Expm1(v))
+				out.Set(i, 5, gkmath.Log(a))
+				out.Set(i, 6, gkmath.Log2(float64(a*100)))
+				out.Set(i, 7, gkmath.Log10(float64(a*1000)))
+				out.Set(i, 8, gkmath.Log1p(v))
+				out.Set(i, 9, gkmath.Sin(float64(v*10)))
+				out.Set(i, 10, gkmath.Cos(float64(v*10)))
+				out.Set(i, 11, gkmath.Tan(v))
+				out.Set(i, 12, gkmath.Asin(v))
+				out.Set(i, 13, gkmath.Acos(v))
+				out.Set(i, 14, gkmath.Atan(float64(v*10)))
+				out.Set(i, 15, gkmath.Sinh(float64(v*3)))
+				out.Set(i, 16, gkmath.Cosh(float64(v*3)))
+				out.Set(i, 17, gkmath.Tanh(float64(v*3)))
+				out.Set(i, 18, gkmath.Asinh(float64(v*10)))
+				out.Set(i, 19, gkmath.Acosh(1+float64(a*10)))
+				out.Set(i, 20, gkmath.Atanh(v))
+				out.Set(i, 21, gkmath.Abs(v))
+				out.Set(i, 22, gkmath.Floor(float64(v*10)))
+				out.Set(i, 23, gkmath.Ceil(float64(v*10)))
+				out.Set(i, 24, gkmath.Trunc(float64(v*10)))
+				out.Set(i, 25, gkmath.Round(float64(v*10)))
+				out.Set(i, 26, gkmath.RoundToEven(float64(v*10)))
+				out.Set(i, 27, gkmath.Erf(float64(v*2)))
+				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
+				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
+			}
 		}
 	}, nil
 }
@@ -1515,22 +2591,65 @@ func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, y, z, out := x, y, z, out
-		for i := gkLo; i < gkHi; i++ {
-			a, b, c := x.At(i), y.At(i), z.At(i)
-			out.Set(i, 0, gkmath.Atan2(a, b))
-			out.Set(i, 1, gkmath.Pow(a, b))
-			out.Set(i, 2, gkmath.Mod(a, b))
-			out.Set(i, 3, gkmath.Remainder(a, b))
-			out.Set(i, 4, gkmath.Min(a, b))
-			out.Set(i, 5, gkmath.Max(a, b))
-			out.Set(i, 6, gkmath.FMA(a, b, c))
-			out.Set(i, 7, gkmath.Hypot(a, b))
-			out.Set(i, 8, gkmath.Copysign(a, b))
-			out.Set(i, 9, min(a, b))
-			out.Set(i, 10, max(a, b))
-			out.Set(i, 11, min(a, b, c))
-			out.Set(i, 12, max(c, a, b))
-			out.Set(i, 13, a*b+c)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_y := y.Base()
+		gkS_y_0 := y.ByteStride(0)
+		gkP_z := z.Base()
+		gkS_z_0 := z.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 13 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkHi <= z.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*gkS_z_0)))
+				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Atan2(a, b))
+				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Pow(a, b))
+				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Mod(a, b))
+				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Remainder(a, b))
+				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Min(a, b))
+				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Max(a, b))
+				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.FMA(a, b, c))
+				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Hypot(a, b))
+				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Copysign(a, b))
+				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (min(a, b))
+				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (max(a, b))
+				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
+				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
+				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				a, b, c := x.At(i), y.At(i), z.At(i)
+				out.Set(i, 0, gkmath.Atan2(a, b))
+				out.Set(i, 1, gkmath.Pow(a, b))
+				out.Set(i, 2, gkmath.Mod(a, b))
+				out.Set(i, 3, gkmath.Remainder(a, b))
+				out.Set(i, 4, gkmath.Min(a, b))
+				out.Set(i, 5, gkmath.Max(a, b))
+				out.Set(i, 6, gkmath.FMA(a, b, c))
+				out.Set(i, 7, gkmath.Hypot(a, b))
+				out.Set(i, 8, gkmath.Copysign(a, b))
+				out.Set(i, 9, min(a, b))
+				out.Set(i, 10, max(a, b))
+				out.Set(i, 11, min(a, b, c))
+				out.Set(i, 12, max(c, a, b))
+				out.Set(i, 13, float64(a*b)+c)
+			}
 		}
 	}, nil
 }
@@ -1550,54 +2669,133 @@ func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		x, flags, out := x, flags, out
-		for i := gkLo; i < gkHi; i++ {
-			v := x.At(i)
-			var bits int32
-			if gkmath.IsNaN(v) {
-				bits |= 1
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkP_flags := flags.Base()
+		gkS_flags_0 := flags.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 19 < out.Extent(1) && gkHi <= flags.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+			gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+			gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+			gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+			for i := gkLo; i < gkHi; i++ {
+				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				var bits int32
+				if gkmath.IsNaN(v) {
+					bits |= 1
+				}
+				if gkmath.IsInf(v, 0) {
+					bits |= 2
+				}
+				if gkmath.IsInf(v, 1) {
+					bits |= 4
+				}
+				if gkmath.IsInf(v, -1) {
+					bits |= 8
+				}
+				if gkmath.Signbit(v) {
+					bits |= 16
+				}
+				if v == gkmath.Inf(1) {
+					bits |= 32
+				}
+				if v != v {
+					bits |= 64
+				}
+				if v == 0 {
+					bits |= 128
+				}
+				*(*int32)(gkunsafe.Add(gkP_flags, (i)*gkS_flags_0)) = (bits)
+				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Inf(int(bits%3) - 1))
+				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Copysign(gkmath.Inf(1), v))
+				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (float64(v * gkmath.Inf(-1)))
+				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Copysign(0, v))
+				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (1 / v)
+				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (v - v)
+				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.NaN()))
+				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Min(v, 0))
+				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.Copysign(0, -1)))
+				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Pow(v, 0))
+				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Pow(v, -1))
+				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Pow(v, 3))
+				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Pow(v, 0.5))
+				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Pow(1, v))
+				*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Pow(-1, v))
+				*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(1)))
+				*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(-1)))
+				*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
+				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
+				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
 			}
-			if gkmath.IsInf(v, 0) {
-				bits |= 2
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := x.At(i)
+				var bits int32
+				if gkmath.IsNaN(v) {
+					bits |= 1
+				}
+				if gkmath.IsInf(v, 0) {
+					bits |= 2
+				}
+				if gkmath.IsInf(v, 1) {
+					bits |= 4
+				}
+				if gkmath.IsInf(v, -1) {
+					bits |= 8
+				}
+				if gkmath.Signbit(v) {
+					bits |= 16
+				}
+				if v == gkmath.Inf(1) {
+					bits |= 32
+				}
+				if v != v {
+					bits |= 64
+				}
+				if v == 0 {
+					bits |= 128
+				}
+				flags.Set(i, bits)
+				out.Set(i, 0, gkmath.Inf(int(bits%3)-1))
+				out.Set(i, 1, gkmath.Copysign(gkmath.Inf(1), v))
+				out.Set(i, 2, float64(v*gkmath.Inf(-1)))
+				out.Set(i, 3, gkmath.Copysign(0, v))
+				out.Set(i, 4, 1/v)
+				out.Set(i, 5, v-v)
+				out.Set(i, 6, gkmath.Max(v, gkmath.NaN()))
+				out.Set(i, 7, gkmath.Min(v, 0))
+				out.Set(i, 8, gkmath.Max(v, gkmath.Copysign(0, -1)))
+				out.Set(i, 9, gkmath.Pow(v, 0))
+				out.Set(i, 10, gkmath.Pow(v, -1))
+				out.Set(i, 11, gkmath.Pow(v, 3))
+				out.Set(i, 12, gkmath.Pow(v, 0.5))
+				out.Set(i, 13, gkmath.Pow(1, v))
+				out.Set(i, 14, gkmath.Pow(-1, v))
+				out.Set(i, 15, gkmath.Pow(v, gkmath.Inf(1)))
+				out.Set(i, 16, gkmath.Pow(v, gkmath.Inf(-1)))
+				out.Set(i, 17, gkmath.Sqrt(v))
+				out.Set(i, 18, gkmath.Floor(v))
+				out.Set(i, 19, gkmath.Mod(7.5, v))
 			}
-			if gkmath.IsInf(v, 1) {
-				bits |= 4
-			}
-			if gkmath.IsInf(v, -1) {
-				bits |= 8
-			}
-			if gkmath.Signbit(v) {
-				bits |= 16
-			}
-			if v == gkmath.Inf(1) {
-				bits |= 32
-			}
-			if v != v {
-				bits |= 64
-			}
-			if v == 0 {
-				bits |= 128
-			}
-			flags.Set(i, bits)
-			out.Set(i, 0, gkmath.Inf(int(bits%3)-1))
-			out.Set(i, 1, gkmath.Copysign(gkmath.Inf(1), v))
-			out.Set(i, 2, v*gkmath.Inf(-1))
-			out.Set(i, 3, gkmath.Copysign(0, v))
-			out.Set(i, 4, 1/v)
-			out.Set(i, 5, v-v)
-			out.Set(i, 6, gkmath.Max(v, gkmath.NaN()))
-			out.Set(i, 7, gkmath.Min(v, 0))
-			out.Set(i, 8, gkmath.Max(v, gkmath.Copysign(0, -1)))
-			out.Set(i, 9, gkmath.Pow(v, 0))
-			out.Set(i, 10, gkmath.Pow(v, -1))
-			out.Set(i, 11, gkmath.Pow(v, 3))
-			out.Set(i, 12, gkmath.Pow(v, 0.5))
-			out.Set(i, 13, gkmath.Pow(1, v))
-			out.Set(i, 14, gkmath.Pow(-1, v))
-			out.Set(i, 15, gkmath.Pow(v, gkmath.Inf(1)))
-			out.Set(i, 16, gkmath.Pow(v, gkmath.Inf(-1)))
-			out.Set(i, 17, gkmath.Sqrt(v))
-			out.Set(i, 18, gkmath.Floor(v))
-			out.Set(i, 19, gkmath.Mod(7.5, v))
 		}
 	}, nil
 }
@@ -1629,20 +2827,63 @@ func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}
 	return func(gkLo, gkHi int) {
 		f, g, a, b, o32, oi := f, g, a, b, o32, oi
-		for i := gkLo; i < gkHi; i++ {
-			p, q := f.At(i), g.At(i)
-			o32.Set(i, 0, min(p, q))
-			o32.Set(i, 1, max(p, q))
-			o32.Set(i, 2, min(p, q, 0.5))
-			o32.Set(i, 3, max(p, -q, float32(gkmath.Inf(-1))))
-			o32.Set(i, 4, float32(gkmath.Min(float64(p), float64(q))))
-			o32.Set(i, 5, float32(gkmath.Max(float64(p), float64(q))))
-			m, n := a.At(i), b.At(i)
-			oi.Set(i, 0, int64(min(m, n)))
-			oi.Set(i, 1, int64(max(m, n)))
-			oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
-			oi.Set(i, 3, max(int64(m), 7, int64(n)))
-			oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
+		gkP_f := f.Base()
+		gkS_f_0 := f.ByteStride(0)
+		gkP_g := g.Base()
+		gkS_g_0 := g.ByteStride(0)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkP_o32 := o32.Base()
+		gkS_o32_0 := o32.ByteStride(0)
+		gkS_o32_1 := o32.ByteStride(1)
+		gkP_oi := oi.Base()
+		gkS_oi_0 := oi.ByteStride(0)
+		gkS_oi_1 := oi.ByteStride(1)
+		if 0 >= 0 && 4 < oi.Extent(1) && 5 < o32.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= oi.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+			gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+			gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+			gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+			gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+			gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+			gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+			gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+			gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+			gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+			gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+			for i := gkLo; i < gkHi; i++ {
+				p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
+				*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_o32_0)) = (min(p, q))
+				*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_o32_0)) = (max(p, q))
+				*(*float32)(gkunsafe.Add(gkR2, (i)*gkS_o32_0)) = (min(p, q, 0.5))
+				*(*float32)(gkunsafe.Add(gkR3, (i)*gkS_o32_0)) = (max(p, -q, float32(gkmath.Inf(-1))))
+				*(*float32)(gkunsafe.Add(gkR4, (i)*gkS_o32_0)) = (float32(gkmath.Min(float64(p), float64(q))))
+				*(*float32)(gkunsafe.Add(gkR5, (i)*gkS_o32_0)) = (float32(gkmath.Max(float64(p), float64(q))))
+				m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(min(m, n)))
+				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(max(m, n)))
+				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
+				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
+				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				p, q := f.At(i), g.At(i)
+				o32.Set(i, 0, min(p, q))
+				o32.Set(i, 1, max(p, q))
+				o32.Set(i, 2, min(p, q, 0.5))
+				o32.Set(i, 3, max(p, -q, float32(gkmath.Inf(-1))))
+				o32.Set(i, 4, float32(gkmath.Min(float64(p), float64(q))))
+				o32.Set(i, 5, float32(gkmath.Max(float64(p), float64(q))))
+				m, n := a.At(i), b.At(i)
+				oi.Set(i, 0, int64(min(m, n)))
+				oi.Set(i, 1, int64(max(m, n)))
+				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
+				oi.Set(i, 3, max(int64(m), 7, int64(n)))
+				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
+			}
 		}
 	}, nil
 }
@@ -1671,34 +2912,68 @@ func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
 	nb := gkArgs[5].(int)
 	return func(gkLo, gkHi int) {
 		x, s32, s64, u32, u64, nb := x, s32, s64, u32, u64, nb
-		for i := gkLo; i < gkHi; i++ {
-			b := i % nb
-			v := x.At(i)
-			gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
-			gkkokkos.AtomicInc(s32.Ptr(nb + b))
-			gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
-			gkkokkos.AtomicSub(s64.Ptr(b), v)
-			gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
-			gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
-			gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
-			gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
-			gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
-			gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
-			gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
-			gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
-			// Tickets: each index fetches a distinct value of a counter, so
-			// their sum, minimum and maximum do not depend on the order.
-			t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
-			gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
-			gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
-			gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
-			d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
-			gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
-			e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
-			gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
-			// The first fetch of a minimum gets the initial value, the largest.
-			m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
-			gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				b := i % nb
+				v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
+				gkkokkos.AtomicInc(s32.Ptr(nb + b))
+				gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
+				gkkokkos.AtomicSub(s64.Ptr(b), v)
+				gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
+				gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
+				gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
+				gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
+				gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
+				gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
+				gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
+				gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
+				// Tickets: each index fetches a distinct value of a counter, so
+				// their sum, minimum and maximum do not depend on the order.
+				t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
+				gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
+				gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
+				gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
+				d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
+				gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
+				e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
+				gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
+				// The first fetch of a minimum gets the initial value, the largest.
+				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
+				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				b := i % nb
+				v := x.At(i)
+				gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
+				gkkokkos.AtomicInc(s32.Ptr(nb + b))
+				gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
+				gkkokkos.AtomicSub(s64.Ptr(b), v)
+				gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
+				gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
+				gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
+				gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
+				gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
+				gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
+				gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
+				gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
+				// Tickets: each index fetches a distinct value of a counter, so
+				// their sum, minimum and maximum do not depend on the order.
+				t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
+				gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
+				gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
+				gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
+				d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
+				gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
+				e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
+				gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
+				// The first fetch of a minimum gets the initial value, the largest.
+				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
+				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+			}
 		}
 	}, nil
 }
@@ -1719,20 +2994,40 @@ func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
 	nb := gkArgs[3].(int)
 	return func(gkLo, gkHi int) {
 		x, f64, f32, nb := x, f64, f32, nb
-		for i := gkLo; i < gkHi; i++ {
-			b := i % nb
-			v := x.At(i)
-			w := gkmath.Floor(v * 64)
-			gkkokkos.AtomicAdd(f64.Ptr(b), w)
-			gkkokkos.AtomicSub(f64.Ptr(nb+b), w*0.25)
-			gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
-			gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
-			gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
-			gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
-			gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
-			old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
-			gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
-			gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				b := i % nb
+				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+				w := gkmath.Floor(float64(v * 64))
+				gkkokkos.AtomicAdd(f64.Ptr(b), w)
+				gkkokkos.AtomicSub(f64.Ptr(nb+b), float64(w*0.25))
+				gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
+				gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
+				gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
+				gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
+				gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
+				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
+				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
+				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				b := i % nb
+				v := x.At(i)
+				w := gkmath.Floor(float64(v * 64))
+				gkkokkos.AtomicAdd(f64.Ptr(b), w)
+				gkkokkos.AtomicSub(f64.Ptr(nb+b), float64(w*0.25))
+				gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
+				gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
+				gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
+				gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
+				gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
+				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
+				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
+				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+			}
 		}
 	}, nil
 }
@@ -1745,8 +3040,16 @@ func gkHostSumInt64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc += a.At(i) * a.At(i)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += a.At(i) * a.At(i)
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1760,8 +3063,16 @@ func gkHostProdFloat64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), err
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc *= 1 + a.At(i)/64
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc *= 1 + a.At(i)/64
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1775,8 +3086,16 @@ func gkHostMinFloat32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), erro
 	return func(gkLo, gkHi int, gkAccP *float32) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc = min(gkAcc, a.At(i))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = min(gkAcc, a.At(i))
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1790,9 +3109,19 @@ func gkHostMaxInt32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
 	return func(gkLo, gkHi int, gkAccP *int32) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			if v := a.At(i); v > gkAcc {
-				gkAcc = v
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
+					gkAcc = v
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				if v := a.At(i); v > gkAcc {
+					gkAcc = v
+				}
 			}
 		}
 		*gkAccP = gkAcc
@@ -1807,8 +3136,16 @@ func gkHostAndUint32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error)
 	return func(gkLo, gkHi int, gkAccP *uint32) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc &= a.At(i) | 1<<(i%32)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc &= a.At(i) | 1<<(i%32)
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1822,8 +3159,16 @@ func gkHostOrUint64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) 
 	return func(gkLo, gkHi int, gkAccP *uint64) {
 		a := a
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc |= a.At(i)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc |= a.At(i)
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1838,8 +3183,16 @@ func gkHostAllBelow(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	return func(gkLo, gkHi int, gkAccP *bool) {
 		a, t := a, t
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc = gkAcc && a.At(i) < t
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = gkAcc && a.At(i) < t
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1854,8 +3207,16 @@ func gkHostAnyAbove(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	return func(gkLo, gkHi int, gkAccP *bool) {
 		a, t := a, t
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc = gkAcc || a.At(i) > t
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc = gkAcc || a.At(i) > t
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -1870,10 +3231,25 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 		return func(gkLo, gkHi [3]int, gkAccP *float64) {
 			a := a
 			gkAcc := *gkAccP
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for k := gkLo[2]; k < gkHi[2]; k++ {
-						gkAcc += a.At(i, j, k) * float64(i+2*j+3*k)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+						}
 					}
 				}
 			}
@@ -1883,10 +3259,25 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 	return func(gkLo, gkHi [3]int, gkAccP *float64) {
 		a := a
 		gkAcc := *gkAccP
-		for k := gkLo[2]; k < gkHi[2]; k++ {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc += a.At(i, j, k) * float64(i+2*j+3*k)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
+					}
+				}
+			}
+		} else {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+					}
 				}
 			}
 		}
@@ -1903,11 +3294,29 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 		return func(gkLo, gkHi [4]int, gkAccP *int32) {
 			a := a
 			gkAcc := *gkAccP
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for k := gkLo[2]; k < gkHi[2]; k++ {
-						for l := gkLo[3]; l < gkHi[3]; l++ {
-							gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+							for l := gkLo[3]; l < gkHi[3]; l++ {
+								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
+							}
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							for l := gkLo[3]; l < gkHi[3]; l++ {
+								gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+							}
 						}
 					}
 				}
@@ -1918,11 +3327,29 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 	return func(gkLo, gkHi [4]int, gkAccP *int32) {
 		a := a
 		gkAcc := *gkAccP
-		for l := gkLo[3]; l < gkHi[3]; l++ {
-			for k := gkLo[2]; k < gkHi[2]; k++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
+			for l := gkLo[3]; l < gkHi[3]; l++ {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
+						}
+					}
+				}
+			}
+		} else {
+			for l := gkLo[3]; l < gkHi[3]; l++ {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+						}
 					}
 				}
 			}
@@ -1940,12 +3367,33 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 		return func(gkLo, gkHi [5]int, gkAccP *int64) {
 			a := a
 			gkAcc := *gkAccP
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-								gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			gkS_a_4 := a.ByteStride(4)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+								}
 							}
 						}
 					}
@@ -1957,12 +3405,33 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 	return func(gkLo, gkHi [5]int, gkAccP *int64) {
 		a := a
 		gkAcc := *gkAccP
-		for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-			for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-				for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-							gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		gkS_a_4 := a.ByteStride(4)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
+							}
+						}
+					}
+				}
+			}
+		} else {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+							}
 						}
 					}
 				}
@@ -1981,13 +3450,37 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 		return func(gkLo, gkHi [6]int, gkAccP *float32) {
 			a := a
 			gkAcc := *gkAccP
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-									gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			gkS_a_4 := a.ByteStride(4)
+			gkS_a_5 := a.ByteStride(5)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+									}
 								}
 							}
 						}
@@ -2000,13 +3493,37 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 	return func(gkLo, gkHi [6]int, gkAccP *float32) {
 		a := a
 		gkAcc := *gkAccP
-		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		gkS_a_4 := a.ByteStride(4)
+		gkS_a_5 := a.ByteStride(5)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
+								}
+							}
+						}
+					}
+				}
+			}
+		} else {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+								}
 							}
 						}
 					}
@@ -2026,13 +3543,37 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 		return func(gkLo, gkHi [6]int, gkAccP *float64) {
 			a := a
 			gkAcc := *gkAccP
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-									gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			gkS_a_4 := a.ByteStride(4)
+			gkS_a_5 := a.ByteStride(5)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+									}
 								}
 							}
 						}
@@ -2045,13 +3586,37 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 	return func(gkLo, gkHi [6]int, gkAccP *float64) {
 		a := a
 		gkAcc := *gkAccP
-		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		gkS_a_4 := a.ByteStride(4)
+		gkS_a_5 := a.ByteStride(5)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
+								}
+							}
+						}
+					}
+				}
+			}
+		} else {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+								}
 							}
 						}
 					}
@@ -2074,10 +3639,23 @@ func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, fi
 	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
 		in, out := in, out
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			gkAcc += in.At(i)
-			if final {
-				out.Set(i, gkAcc)
+		gkP_in := in.Base()
+		gkS_in_0 := in.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+				if final {
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += in.At(i)
+				if final {
+					out.Set(i, gkAcc)
+				}
 			}
 		}
 		*gkAccP = gkAcc
@@ -2096,11 +3674,24 @@ func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, 
 	return func(gkLo, gkHi int, gkAccP *float64, final bool) {
 		in, out := in, out
 		gkAcc := *gkAccP
-		for i := gkLo; i < gkHi; i++ {
-			if final {
-				out.Set(i, gkAcc)
+		gkP_in := in.Base()
+		gkS_in_0 := in.ByteStride(0)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				if final {
+					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+				}
+				gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
 			}
-			gkAcc += in.At(i)
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				if final {
+					out.Set(i, gkAcc)
+				}
+				gkAcc += in.At(i)
+			}
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -2119,18 +3710,50 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			y, x, a := y, x, a
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					y.Set(i, j, y.At(i, j)+a*x.At(i, j))
+			gkP_y := y.Base()
+			gkS_y_0 := y.ByteStride(0)
+			gkS_y_1 := y.ByteStride(1)
+			gkP_x := x.Base()
+			gkS_x_0 := x.ByteStride(0)
+			gkS_x_1 := x.ByteStride(1)
+			if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
+					gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+					}
 				}
 			}
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
 		y, x, a := y, x, a
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				y.Set(i, j, y.At(i, j)+a*x.At(i, j))
+		gkP_y := y.Base()
+		gkS_y_0 := y.ByteStride(0)
+		gkS_y_1 := y.ByteStride(1)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+				}
 			}
 		}
 	}, nil
@@ -2144,8 +3767,16 @@ func gkHostScale1(gkArgs []any) (func(gkLo, gkHi int), error) {
 	s := gkArgs[1].(float64)
 	return func(gkLo, gkHi int) {
 		v, s := v, s
-		for i := gkLo; i < gkHi; i++ {
-			*v.Ptr(i) *= s
+		gkP_v := v.Base()
+		gkS_v_0 := v.ByteStride(0)
+		if gkHi <= v.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				*(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				*v.Ptr(i) *= s
+			}
 		}
 	}, nil
 }
@@ -2167,13 +3798,28 @@ func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
 	m := gkArgs[7].(uint64)
 	return func(gkLo, gkHi int) {
 		out, f, neg, k, u, s, n, m := out, f, neg, k, u, s, n, m
-		for i := gkLo; i < gkHi; i++ {
-			v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
-			if neg {
-				v = -v
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkP_f := f.Base()
+		gkS_f_0 := f.ByteStride(0)
+		if gkHi <= f.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			for i := gkLo; i < gkHi; i++ {
+				v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+				if neg {
+					v = -v
+				}
+				*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
+				*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
 			}
-			out.Set(i, v)
-			f.Set(i, float32(i)*s+float32(k))
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+				if neg {
+					v = -v
+				}
+				out.Set(i, v)
+				f.Set(i, float32(float32(i)*s)+float32(k))
+			}
 		}
 	}, nil
 }
@@ -2194,18 +3840,58 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
 			out, a, b := out, a, b
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					out.Set(i, j, a.At(i, j)*2+float64(b.At(i, j))-float64(i*j))
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkP_b := b.Base()
+			gkS_b_0 := b.ByteStride(0)
+			gkS_b_1 := b.ByteStride(1)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+					gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+					gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+					}
 				}
 			}
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
 		out, a, b := out, a, b
-		for j := gkLo[1]; j < gkHi[1]; j++ {
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				out.Set(i, j, a.At(i, j)*2+float64(b.At(i, j))-float64(i*j))
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+				gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+				}
 			}
 		}
 	}, nil
@@ -2223,10 +3909,30 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
 			out, a := out, a
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for k := gkLo[2]; k < gkHi[2]; k++ {
-						out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							*(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+						}
 					}
 				}
 			}
@@ -2234,10 +3940,30 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	}
 	return func(gkLo, gkHi [3]int) {
 		out, a := out, a
-		for k := gkLo[2]; k < gkHi[2]; k++ {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+					}
+				}
+			}
+		} else {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+					}
 				}
 			}
 		}
@@ -2257,11 +3983,35 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [4]int) {
 			out, a, s := out, a, s
-			for i := gkLo[0]; i < gkHi[0]; i++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for k := gkLo[2]; k < gkHi[2]; k++ {
-						for l := gkLo[3]; l < gkHi[3]; l++ {
-							out.Set(i, j, k, l, a.At(i, j, k, l)*s+float32(i-j+k-l))
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkS_out_3 := out.ByteStride(3)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
+							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+							for l := gkLo[3]; l < gkHi[3]; l++ {
+								*(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
+							}
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							for l := gkLo[3]; l < gkHi[3]; l++ {
+								out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+							}
 						}
 					}
 				}
@@ -2270,11 +4020,35 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 	}
 	return func(gkLo, gkHi [4]int) {
 		out, a, s := out, a, s
-		for l := gkLo[3]; l < gkHi[3]; l++ {
-			for k := gkLo[2]; k < gkHi[2]; k++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					for i := gkLo[0]; i < gkHi[0]; i++ {
-						out.Set(i, j, k, l, a.At(i, j, k, l)*s+float32(i-j+k-l))
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkS_out_3 := out.ByteStride(3)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
+			for l := gkLo[3]; l < gkHi[3]; l++ {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
+						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
+						}
+					}
+				}
+			}
+		} else {
+			for l := gkLo[3]; l < gkHi[3]; l++ {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+						}
 					}
 				}
 			}
@@ -2294,16 +4068,48 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [5]int) {
 			out, a := out, a
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-						gkNext:
-							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-								if i2 == 1 {
-									continue gkNext
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkS_out_3 := out.ByteStride(3)
+			gkS_out_4 := out.ByteStride(4)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			gkS_a_4 := a.ByteStride(4)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3)
+								gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+							gkNextU:
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									if i2 == 1 {
+										continue gkNextU
+									}
+									*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
 								}
-								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+							}
+						}
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							gkNext:
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									if i2 == 1 {
+										continue gkNext
+									}
+									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+								}
 							}
 						}
 					}
@@ -2313,16 +4119,48 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 	}
 	return func(gkLo, gkHi [5]int) {
 		out, a := out, a
-		for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-			for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-				for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					gkNext:
-						for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-							if i2 == 1 {
-								continue gkNext
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkS_out_3 := out.ByteStride(3)
+		gkS_out_4 := out.ByteStride(4)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		gkS_a_4 := a.ByteStride(4)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+							gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+						gkNextU:
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								if i2 == 1 {
+									continue gkNextU
+								}
+								*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
 							}
-							out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+						}
+					}
+				}
+			}
+		} else {
+			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						gkNext:
+							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+								if i2 == 1 {
+									continue gkNext
+								}
+								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+							}
 						}
 					}
 				}
@@ -2343,14 +4181,47 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 	if gkRight {
 		return func(gkLo, gkHi [6]int) {
 			out, a := out, a
-			for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-							for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-								for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
-									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+m*0.5)
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkS_out_3 := out.ByteStride(3)
+			gkS_out_4 := out.ByteStride(4)
+			gkS_out_5 := out.ByteStride(5)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_a_2 := a.ByteStride(2)
+			gkS_a_3 := a.ByteStride(3)
+			gkS_a_4 := a.ByteStride(4)
+			gkS_a_5 := a.ByteStride(5)
+			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkHi[5] <= a.Extent(5) && gkHi[5] <= out.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
+									}
 								}
 							}
 						}
@@ -2361,14 +4232,47 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 	}
 	return func(gkLo, gkHi [6]int) {
 		out, a := out, a
-		for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
-								out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+m*0.5)
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkS_out_3 := out.ByteStride(3)
+		gkS_out_4 := out.ByteStride(4)
+		gkS_out_5 := out.ByteStride(5)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
+		gkS_a_3 := a.ByteStride(3)
+		gkS_a_4 := a.ByteStride(4)
+		gkS_a_5 := a.ByteStride(5)
+		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkHi[5] <= a.Extent(5) && gkHi[5] <= out.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
+								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+									*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
+								}
+							}
+						}
+					}
+				}
+			}
+		} else {
+			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
+								}
 							}
 						}
 					}
