@@ -44,12 +44,13 @@ func readOnly(v any) bool {
 // widen converts a scalar to the type its CUDA binding takes (conv of
 // Param.CUDAConv).
 func widen(v any, conv string) any {
-	switch conv {
-	case "bool":
-		if v.(bool) {
+	if b, ok := v.(bool); ok {
+		if b {
 			return int32(1)
 		}
 		return int32(0)
+	}
+	switch conv {
 	case "int32":
 		return int32(reflect.ValueOf(v).Int())
 	case "uint32":

@@ -105,8 +105,8 @@ type Param struct {
 	View  bool
 	Write bool // the kernel writes the view
 	// CUDAName is the name the CUDA body binds it to; CUDAConv says how a
-	// scalar is passed there: "" as it is, "int32" or "uint32" widened,
-	// "bool" as an int32 0 or 1.
+	// scalar is passed there: "" as it is, "int32" or "uint32" widened (a
+	// bool as an int32 0 or 1).
 	CUDAName, CUDAConv string
 }
 

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -296,19 +297,31 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 // rowBases hoists, out of the innermost loop of the unchecked body, the
 // part of each access's address that does not depend on the innermost
 // index: the view's base plus the outer indices times their strides.
+//
+// With contig, the innermost index's byte stride is the element's size, a
+// constant, in every view dimension it indexes; folded records those
+// dimensions (as the conditions that their strides are the size).
 type rowBases struct {
 	k      *kernelFunc
 	inner  int               // the innermost index's position
 	unsafe string            // the generated file's name for package unsafe
 	names  map[string]string // the text of a row base → its variable
 	decls  []string          // the declarations, before the innermost loop
+	contig bool
+	folded map[string]bool
 }
 
 // ptr returns the address of access a.
 func (rb *rowBases) ptr(a *access) string {
 	var outer, inner []string
 	for d, af := range a.idx {
-		t := fmt.Sprintf("(%s)*gkS_%s_%d", affineText(rb.k, af), a.v.name, d)
+		stride := fmt.Sprintf("gkS_%s_%d", a.v.name, d)
+		if af.r == rb.inner && rb.contig {
+			size := sizes.Sizeof(a.v.elem)
+			rb.folded[fmt.Sprintf("%s == %d", stride, size)] = true
+			stride = fmt.Sprint(size)
+		}
+		t := fmt.Sprintf("(%s)*%s", affineText(rb.k, af), stride)
 		if af.r == rb.inner {
 			inner = append(inner, t)
 		} else {
@@ -331,6 +344,10 @@ func (rb *rowBases) ptr(a *access) string {
 	}
 	return fmt.Sprintf("%s.Add(%s, %s)", rb.unsafe, base, strings.Join(inner, "+"))
 }
+
+// sizes gives the sizes of the element types, which are the same on
+// every platform.
+var sizes = types.SizesFor("gc", "amd64")
 
 // affineText writes an affine index as Go.
 func affineText(k *kernelFunc, af affine) string {
@@ -507,13 +524,29 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 					fmt.Fprintf(&b, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
 				}
 			}
+			// Two unchecked copies: the innermost strides folded to the
+			// element size where they are that, and any strides.
+			contig := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, contig: true, folded: map[string]bool{}}
+			cbody, _, err := p.hostBody(k, im, accs, contig, "gkNextC")
+			if err != nil {
+				return "", err
+			}
 			rows := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}}
 			fast, _, err := p.hostBody(k, im, accs, rows, "gkNextU")
 			if err != nil {
 				return "", err
 			}
 			fmt.Fprintf(&b, "if %s {\n", test)
-			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
+			if len(contig.folded) > 0 {
+				conds := slices.Sorted(maps.Keys(contig.folded))
+				fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
+				writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
+				b.WriteString("} else {\n")
+				writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
+				b.WriteString("}\n")
+			} else {
+				writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
+			}
 			b.WriteString("} else {\n")
 			writeLoops(&b, k, order, body, returns, "gkNext", nil)
 			b.WriteString("}\n")

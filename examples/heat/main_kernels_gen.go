@@ -94,20 +94,39 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkS_u_0 := u.ByteStride(0)
 			gkS_u_1 := u.ByteStride(1)
 			if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						n := u.Extent(0)
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
-						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
-						v := 0.0
-						if d1 <= r1*r1 {
-							v = 1
-						} else if d2 <= r2*r2 {
-							v = 0.75
+				if gkS_u_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							n := u.Extent(0)
+							r1, r2 := max(n/8, 1), max(n/10, 1)
+							d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+							d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+							v := 0.0
+							if d1 <= r1*r1 {
+								v = 1
+							} else if d2 <= r2*r2 {
+								v = 0.75
+							}
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (v)
 						}
-						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_u_1)) = (v)
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							n := u.Extent(0)
+							r1, r2 := max(n/8, 1), max(n/10, 1)
+							d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+							d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+							v := 0.0
+							if d1 <= r1*r1 {
+								v = 1
+							} else if d2 <= r2*r2 {
+								v = 0.75
+							}
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_u_1)) = (v)
+						}
 					}
 				}
 			} else {
@@ -135,20 +154,39 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkS_u_0 := u.ByteStride(0)
 		gkS_u_1 := u.ByteStride(1)
 		if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					n := u.Extent(0)
-					r1, r2 := max(n/8, 1), max(n/10, 1)
-					d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
-					d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
-					v := 0.0
-					if d1 <= r1*r1 {
-						v = 1
-					} else if d2 <= r2*r2 {
-						v = 0.75
+			if gkS_u_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						n := u.Extent(0)
+						r1, r2 := max(n/8, 1), max(n/10, 1)
+						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						v := 0.0
+						if d1 <= r1*r1 {
+							v = 1
+						} else if d2 <= r2*r2 {
+							v = 0.75
+						}
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (v)
 					}
-					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (v)
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						n := u.Extent(0)
+						r1, r2 := max(n/8, 1), max(n/10, 1)
+						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
+						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						v := 0.0
+						if d1 <= r1*r1 {
+							v = 1
+						} else if d2 <= r2*r2 {
+							v = 0.75
+						}
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (v)
+					}
 				}
 			}
 		} else {
@@ -191,24 +229,47 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkS_cur_0 := cur.ByteStride(0)
 			gkS_cur_1 := cur.ByteStride(1)
 			if gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
-					gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
-					gkR2 := gkunsafe.Add(gkP_cur, (i-1)*gkS_cur_0)
-					gkR3 := gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0)
-				gkNextU:
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))
-							continue gkNextU
+				if gkS_cur_1 == 8 && gkS_next_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
+						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
+						gkR2 := gkunsafe.Add(gkP_cur, (i-1)*gkS_cur_0)
+						gkR3 := gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0)
+					gkNextC:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+								*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (*(*float64)(gkunsafe.Add(gkR1, (j)*8)))
+								continue gkNextC
+							}
+							c := (*(*float64)(gkunsafe.Add(gkR1, (j)*8)))
+							s := (*(*float64)(gkunsafe.Add(gkR2, (j)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (j)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (j-1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (j+1)*8)))
+							// The conversions round each product before it is added: Go may
+							// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+							// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+							// multiply-adds, does not.
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
 						}
-						c := (*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))
-						s := (*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j-1)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j+1)*gkS_cur_1)))
-						// The conversions round each product before it is added: Go may
-						// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
-						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
-						// multiply-adds, does not.
-						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
+						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
+						gkR2 := gkunsafe.Add(gkP_cur, (i-1)*gkS_cur_0)
+						gkR3 := gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0)
+					gkNextU:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+								*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))
+								continue gkNextU
+							}
+							c := (*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))
+							s := (*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j-1)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j+1)*gkS_cur_1)))
+							// The conversions round each product before it is added: Go may
+							// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+							// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+							// multiply-adds, does not.
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+						}
 					}
 				}
 			} else {
@@ -240,24 +301,47 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkS_cur_0 := cur.ByteStride(0)
 		gkS_cur_1 := cur.ByteStride(1)
 		if gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
-				gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
-				gkR2 := gkunsafe.Add(gkP_cur, (j-1)*gkS_cur_1)
-				gkR3 := gkunsafe.Add(gkP_cur, (j+1)*gkS_cur_1)
-			gkNextU:
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))
-						continue gkNextU
+			if gkS_cur_0 == 8 && gkS_next_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
+					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
+					gkR2 := gkunsafe.Add(gkP_cur, (j-1)*gkS_cur_1)
+					gkR3 := gkunsafe.Add(gkP_cur, (j+1)*gkS_cur_1)
+				gkNextC:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (*(*float64)(gkunsafe.Add(gkR1, (i)*8)))
+							continue gkNextC
+						}
+						c := (*(*float64)(gkunsafe.Add(gkR1, (i)*8)))
+						s := (*(*float64)(gkunsafe.Add(gkR1, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8)))
+						// The conversions round each product before it is added: Go may
+						// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+						// multiply-adds, does not.
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
 					}
-					c := (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))
-					s := (*(*float64)(gkunsafe.Add(gkR1, (i-1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i+1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_cur_0)))
-					// The conversions round each product before it is added: Go may
-					// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
-					// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
-					// multiply-adds, does not.
-					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
+					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
+					gkR2 := gkunsafe.Add(gkP_cur, (j-1)*gkS_cur_1)
+					gkR3 := gkunsafe.Add(gkP_cur, (j+1)*gkS_cur_1)
+				gkNextU:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))
+							continue gkNextU
+						}
+						c := (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))
+						s := (*(*float64)(gkunsafe.Add(gkR1, (i-1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i+1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_cur_0)))
+						// The conversions round each product before it is added: Go may
+						// otherwise fuse a*b + c into one multiply-add (it does on arm64, and
+						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
+						// multiply-adds, does not.
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+					}
 				}
 			}
 		} else {
@@ -301,11 +385,21 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 			gkS_cur_0 := cur.ByteStride(0)
 			gkS_cur_1 := cur.ByteStride(1)
 			if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
-					gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))))
+				if gkS_cur_1 == 8 && gkS_next_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
+						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
+						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))))
+						}
 					}
 				}
 			} else {
@@ -328,11 +422,21 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 		gkS_cur_0 := cur.ByteStride(0)
 		gkS_cur_1 := cur.ByteStride(1)
 		if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
-				gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))))
+			if gkS_cur_0 == 8 && gkS_next_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
+					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
+					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))))
+					}
 				}
 			}
 		} else {

@@ -63,8 +63,14 @@ func gkHostInitA(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float64(i))
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = (float64(i))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float64(i))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -84,8 +90,14 @@ func gkHostInitB(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(i))
+			if gkS_b_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(i))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(i))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -119,11 +131,21 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
-					gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0)
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+				if gkS_b_0 == 8 && gkS_c_1 == 8 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0)
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							*(*float64)(gkunsafe.Add(gkR0, (i1)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*8)))))
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0)
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+						}
 					}
 				}
 			} else {
@@ -145,11 +167,21 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-				gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
-				gkR1 := gkunsafe.Add(gkP_b, (i1)*gkS_b_0)
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkR1))))
+			if gkS_a_0 == 8 && gkS_c_0 == 8 {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
+					gkR1 := gkunsafe.Add(gkP_b, (i1)*gkS_b_0)
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*8))) * (*(*float64)(gkR1))))
+					}
+				}
+			} else {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
+					gkR1 := gkunsafe.Add(gkP_b, (i1)*gkS_b_0)
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkR1))))
+					}
 				}
 			}
 		} else {
@@ -175,10 +207,19 @@ func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *flo
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
 			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)))
+				if gkS_c_1 == 8 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*8)))
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)))
+						}
 					}
 				}
 			} else {
@@ -198,10 +239,19 @@ func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *flo
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
 		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-				gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)))
+			if gkS_c_0 == 8 {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))
+					}
+				}
+			} else {
+				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)))
+					}
 				}
 			}
 		} else {

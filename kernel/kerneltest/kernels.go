@@ -80,3 +80,12 @@ func Histogram(i int, x kokkos.View1[float64], bins kokkos.View1[int64], nb int)
 func MaxAbs2(i, j int, a kokkos.View2[float64], acc *float64) {
 	*acc = max(*acc, math.Abs(a.At(i, j)))
 }
+
+// Lap7 is the 7-point Laplacian of in at (i, j, k), for a launch over the
+// interior points.
+//
+//kokkos:kernel
+func Lap7(i, j, k int, out, in kokkos.View3[float64], h2 float64) {
+	s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+	out.Set(i, j, k, (s-6*in.At(i, j, k))/h2)
+}

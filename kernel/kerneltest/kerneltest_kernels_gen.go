@@ -148,6 +148,19 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
+		Func: Lap7, Name: "kerneltest.Lap7", Hash: "f05054819844c58ee1b4aae7f3e834b9", Funcs: []string{"Lap7"},
+		Pattern: gkkernel.PatternFor, Rank: 3,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "in", View: true, Write: false, CUDAName: "in"},
+			{Name: "h2", CUDAName: "h2"},
+		},
+		Host: gkHostLap7,
+		CUDA: `double s = in((gk_i64)((gk_u64)i0 - 1ull), i1, i2) + in((gk_i64)((gk_u64)i0 + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)i1 - 1ull), i2) + in(i0, (gk_i64)((gk_u64)i1 + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)i2 - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)i2 + 1ull));
+out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
+`,
+	})
+	gkkernel.Register(gkkernel.Spec{
 		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -1166,8 +1179,14 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1194,8 +1213,14 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+			if gkS_a_0 == 8 && gkS_b_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1230,11 +1255,21 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
-					gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+				if gkS_b_0 == 8 && gkS_c_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+						}
 					}
 				}
 			} else {
@@ -1256,11 +1291,21 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
-				gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+			if gkS_a_0 == 8 && gkS_c_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+					}
 				}
 			}
 		} else {
@@ -1290,10 +1335,19 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-				if final {
-					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*8)))
+					if final {
+						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
+					}
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+					if final {
+						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+					}
 				}
 			}
 		} else {
@@ -1330,22 +1384,44 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 			gkS_in_1 := in.ByteStride(1)
 			gkS_in_2 := in.ByteStride(2)
 			if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
-						gkR1 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
-						gkR2 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
-						gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
-						gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
-						gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
-					gkNextU:
-						for k := gkLo[2]; k < gkHi[2]; k++ {
-							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
-								continue gkNextU
+				if gkS_in_2 == 8 && gkS_out_2 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
+							gkR2 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
+							gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
+							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
+							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+						gkNextC:
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+									continue gkNextC
+								}
+								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
+								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
+								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
 							}
-							c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
-							s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
-							*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
+							gkR2 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
+							gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
+							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
+							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+						gkNextU:
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+									continue gkNextU
+								}
+								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
+								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
+								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
+							}
 						}
 					}
 				}
@@ -1377,22 +1453,44 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 		gkS_in_1 := in.ByteStride(1)
 		gkS_in_2 := in.ByteStride(2)
 		if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
-			for k := gkLo[2]; k < gkHi[2]; k++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
-					gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
-					gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
-					gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
-					gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
-					gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
-				gkNextU:
-					for i := gkLo[0]; i < gkHi[0]; i++ {
-						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
-							continue gkNextU
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
+						gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
+						gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
+						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
+						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+					gkNextC:
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								continue gkNextC
+							}
+							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
+							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
 						}
-						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
-						s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
-						*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
+					}
+				}
+			} else {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
+						gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
+						gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
+						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
+						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+					gkNextU:
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								continue gkNextU
+							}
+							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
+							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
+							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
+						}
 					}
 				}
 			}
@@ -1431,17 +1529,32 @@ func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				switch {
-				case v > t:
-					v -= t
-				case v < -t:
-					v += t
-				default:
-					v = 0
+			if gkS_x_0 == 8 && gkS_y_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					switch {
+					case v > t:
+						v -= t
+					case v < -t:
+						v += t
+					default:
+						v = 0
+					}
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
 				}
-				*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					switch {
+					case v > t:
+						v -= t
+					case v < -t:
+						v += t
+					default:
+						v = 0
+					}
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1475,10 +1588,18 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
-				b = min(max(b, 0), nb-1)
-				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
+					b = min(max(b, 0), nb-1)
+					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
+					b = min(max(b, 0), nb-1)
+					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1503,10 +1624,19 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
+				if gkS_a_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
+						}
 					}
 				}
 			} else {
@@ -1526,10 +1656,19 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
+			if gkS_a_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
+					}
 				}
 			}
 		} else {
@@ -1540,6 +1679,126 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 			}
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+	out, gkErr0 := gkkernel.View3("kerneltest.Lap7", "out", gkArgs[0].(gkkokkos.View3[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View3("kerneltest.Lap7", "in", gkArgs[1].(gkkokkos.View3[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	h2 := gkArgs[2].(float64)
+	if gkRight {
+		return func(gkLo, gkHi [3]int) {
+			out, in, h2 := out, in, h2
+			gkP_out := out.Base()
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkP_in := in.Base()
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_in_2 := in.ByteStride(2)
+			if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
+				if gkS_in_2 == 8 && gkS_out_2 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
+							gkR2 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
+							gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
+							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
+								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0+(j)*gkS_in_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i+1)*gkS_in_0+(j)*gkS_in_1)
+							gkR2 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j-1)*gkS_in_1)
+							gkR3 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j+1)*gkS_in_1)
+							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
+								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
+							}
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+						}
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [3]int) {
+		out, in, h2 := out, in, h2
+		gkP_out := out.Base()
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkP_in := in.Base()
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_in_2 := in.ByteStride(2)
+		if gkHi[0] <= out.Extent(0) && gkHi[0]+1 <= in.Extent(0) && gkHi[1] <= out.Extent(1) && gkHi[1]+1 <= in.Extent(1) && gkHi[2] <= out.Extent(2) && gkHi[2]+1 <= in.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[2]-1 >= 0 {
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
+						gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
+						gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
+						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
+						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
+							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
+						}
+					}
+				}
+			} else {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j-1)*gkS_in_1+(k)*gkS_in_2)
+						gkR2 := gkunsafe.Add(gkP_in, (j+1)*gkS_in_1+(k)*gkS_in_2)
+						gkR3 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k-1)*gkS_in_2)
+						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
+						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
+							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
+						}
+					}
+				}
+			}
+		} else {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+					}
+				}
+			}
+		}
 	}, nil
 }
 
@@ -1572,15 +1831,28 @@ func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_b16 := b16.Base()
 		gkS_b16_0 := b16.ByteStride(0)
 		if gkHi <= a16.Extent(0) && gkHi <= a8.Extent(0) && gkHi <= b16.Extent(0) && gkHi <= b8.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)))
-				*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
-				x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)))
-				*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
-				y8 := (*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)))
-				*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
-				y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
-				*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+			if gkS_a16_0 == 2 && gkS_a8_0 == 1 && gkS_b16_0 == 2 && gkS_b8_0 == 1 {
+				for i := gkLo; i < gkHi; i++ {
+					x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*1)))
+					*(*int8)(gkunsafe.Add(gkP_a8, (i)*1)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
+					x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*2)))
+					*(*int16)(gkunsafe.Add(gkP_a16, (i)*2)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
+					y8 := (*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)))
+					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
+					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
+					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)))
+					*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
+					x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)))
+					*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
+					y8 := (*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)))
+					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
+					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
+					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1626,18 +1898,34 @@ func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_b64 := b64.Base()
 		gkS_b64_0 := b64.ByteStride(0)
 		if gkHi <= a32.Extent(0) && gkHi <= a64.Extent(0) && gkHi <= b32.Extent(0) && gkHi <= b64.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)))
-				n8 := int8(x32) * int8(x32>>8)
-				u16 := uint16(x32) * uint16(k)
-				*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
-				x64 := (*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)))
-				*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)) = (x64*x64*int64(k) + x64*gkmath.MaxInt64 - gkmath.MinInt64 + int64(i))
-				y32 := (*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)))
-				y32 -= uint32(k)
-				*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
-				y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
-				*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+			if gkS_a32_0 == 4 && gkS_a64_0 == 8 && gkS_b32_0 == 4 && gkS_b64_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*4)))
+					n8 := int8(x32) * int8(x32>>8)
+					u16 := uint16(x32) * uint16(k)
+					*(*int32)(gkunsafe.Add(gkP_a32, (i)*4)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
+					x64 := (*(*int64)(gkunsafe.Add(gkP_a64, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkP_a64, (i)*8)) = (x64*x64*int64(k) + x64*gkmath.MaxInt64 - gkmath.MinInt64 + int64(i))
+					y32 := (*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)))
+					y32 -= uint32(k)
+					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
+					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
+					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)))
+					n8 := int8(x32) * int8(x32>>8)
+					u16 := uint16(x32) * uint16(k)
+					*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
+					x64 := (*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)))
+					*(*int64)(gkunsafe.Add(gkP_a64, (i)*gkS_a64_0)) = (x64*x64*int64(k) + x64*gkmath.MaxInt64 - gkmath.MinInt64 + int64(i))
+					y32 := (*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)))
+					y32 -= uint32(k)
+					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
+					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
+					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1680,45 +1968,88 @@ func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 14 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
-			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
-			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
-			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
-			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
-			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
-			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
-			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
-			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
-			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
-			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
-				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x / y)
-				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x % y)
-				x32, y32 := int32(x), int32(y)
-				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(x32 / y32))
-				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(x32 % y32))
-				x16, y16 := int16(x), int16(y)
-				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(x16 / y16))
-				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(x16 % y16))
-				x8, y8 := int8(x), int8(y)
-				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(x8 / y8))
-				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(x8 % y8))
-				ux, uy := uint64(x), uint64(y)
-				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(ux / uy))
-				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(ux % uy))
-				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(uint32(x) / uint32(y)))
-				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (int64(uint8(x) % uint8(y)))
-				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x/-7 + x%8)
-				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (int64(uint16(x)/10 + uint16(y)%7))
-				q := x
-				q /= y
-				q %= 1000
-				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (x / y)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (x % y)
+					x32, y32 := int32(x), int32(y)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(x32 / y32))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (int64(x32 % y32))
+					x16, y16 := int16(x), int16(y)
+					*(*int64)(gkunsafe.Add(gkR4, (i)*8)) = (int64(x16 / y16))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*8)) = (int64(x16 % y16))
+					x8, y8 := int8(x), int8(y)
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(x8 / y8))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(x8 % y8))
+					ux, uy := uint64(x), uint64(y)
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(ux / uy))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (int64(ux % uy))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(uint32(x) / uint32(y)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*8)) = (int64(uint8(x) % uint8(y)))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*8)) = (x/-7 + x%8)
+					*(*int64)(gkunsafe.Add(gkR13, (i)*8)) = (int64(uint16(x)/10 + uint16(y)%7))
+					q := x
+					q /= y
+					q %= 1000
+					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x / y)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x % y)
+					x32, y32 := int32(x), int32(y)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(x32 / y32))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(x32 % y32))
+					x16, y16 := int16(x), int16(y)
+					*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(x16 / y16))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(x16 % y16))
+					x8, y8 := int8(x), int8(y)
+					*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(x8 / y8))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(x8 % y8))
+					ux, uy := uint64(x), uint64(y)
+					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(ux / uy))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(ux % uy))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(uint32(x) / uint32(y)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (int64(uint8(x) % uint8(y)))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x/-7 + x%8)
+					*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (int64(uint16(x)/10 + uint16(y)%7))
+					q := x
+					q /= y
+					q %= 1000
+					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1773,49 +2104,96 @@ func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 16 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= out.Extent(0) && gkHi <= s.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
-			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
-			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
-			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
-			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
-			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
-			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
-			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
-			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
-			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
-			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
-			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
-			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*gkS_s_0)))
-				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x << c)
-				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x >> c)
-				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(uint64(x) >> c))
-				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(int32(x) << c))
-				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(int32(x) >> c))
-				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(uint32(x) >> c))
-				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(int8(x) >> c))
-				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(int8(x) << c))
-				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(uint8(x) >> c))
-				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(uint16(x) << c))
-				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(int16(x) >> c))
-				u := uint64(c)
-				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (x << u >> (u / 2))
-				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x &^ (x >> 3))
-				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = ((x | int64(c)) ^ (x & 0x5555) ^ ^x)
-				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (int64(uint32(x)&^mask | uint32(c)<<(c%32)))
-				*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (x>>int(c) + 1<<(c%64))
-				y := x
-				y <<= c % 8
-				y >>= 2
-				y &^= 0xFF
-				y |= int64(c)
-				y ^= x
-				*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
+			if gkS_a_0 == 8 && gkS_out_0 == 8 && gkS_s_0 == 4 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*4)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (x << c)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (x >> c)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(uint64(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (int64(int32(x) << c))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*8)) = (int64(int32(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*8)) = (int64(uint32(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(int8(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(int8(x) << c))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(uint8(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (int64(uint16(x) << c))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(int16(x) >> c))
+					u := uint64(c)
+					*(*int64)(gkunsafe.Add(gkR11, (i)*8)) = (x << u >> (u / 2))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*8)) = (x &^ (x >> 3))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*8)) = ((x | int64(c)) ^ (x & 0x5555) ^ ^x)
+					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (int64(uint32(x)&^mask | uint32(c)<<(c%32)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*8)) = (x>>int(c) + 1<<(c%64))
+					y := x
+					y <<= c % 8
+					y >>= 2
+					y &^= 0xFF
+					y |= int64(c)
+					y ^= x
+					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*gkS_s_0)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x << c)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x >> c)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(uint64(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (int64(int32(x) << c))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (int64(int32(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (int64(uint32(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (int64(int8(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (int64(int8(x) << c))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (int64(uint8(x) >> c))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (int64(uint16(x) << c))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (int64(int16(x) >> c))
+					u := uint64(c)
+					*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (x << u >> (u / 2))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (x &^ (x >> 3))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = ((x | int64(c)) ^ (x & 0x5555) ^ ^x)
+					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (int64(uint32(x)&^mask | uint32(c)<<(c%32)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (x>>int(c) + 1<<(c%64))
+					y := x
+					y <<= c % 8
+					y >>= 2
+					y &^= 0xFF
+					y |= int64(c)
+					y ^= x
+					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1891,45 +2269,88 @@ func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_o32_0 := o32.ByteStride(0)
 		gkS_o32_1 := o32.ByteStride(1)
 		if 0 >= 0 && 6 < o64.Extent(1) && 7 < o32.Extent(1) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= o64.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
-			gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
-			gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
-			gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
-			gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
-			gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
-			gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
-			gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
-			gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
-			gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
-			gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
-			gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
-			gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
-			gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
-			gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
-			for i := gkLo; i < gkHi; i++ {
-				a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)))
-				p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
-				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_o64_0)) = (a + float64(b*third))
-				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_o64_0)) = ((a - b) / (float64(a * b)))
-				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_o64_0)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
-				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_o64_0)) = (a / (b - b))
-				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_o64_0)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
-				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_o64_0)) = (float64(float64(p)*float64(q)) + a)
-				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_o64_0)) = (gkmath.Sqrt(a))
-				*(*float32)(gkunsafe.Add(gkR7, (i)*gkS_o32_0)) = (float32(p * (1.0 / 3.0)))
-				*(*float32)(gkunsafe.Add(gkR8, (i)*gkS_o32_0)) = (float32(p*third) + q/3)
-				*(*float32)(gkunsafe.Add(gkR9, (i)*gkS_o32_0)) = (float32(a) + p - float32(q*0.1))
-				*(*float32)(gkunsafe.Add(gkR10, (i)*gkS_o32_0)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
-				*(*float32)(gkunsafe.Add(gkR11, (i)*gkS_o32_0)) = (p/q - float32(1e-7*q))
-				*(*float32)(gkunsafe.Add(gkR12, (i)*gkS_o32_0)) = (float32(float64(a * b)))
-				*(*float32)(gkunsafe.Add(gkR13, (i)*gkS_o32_0)) = (float32(float32(p*1e30) * 1e10))
-				v := p
-				v++
-				v -= q
-				v *= 2
-				v /= 3
-				v--
-				*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
+			if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
+				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
+				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
+				gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
+				gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
+				gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
+				gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
+				gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
+				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
+				for i := gkLo; i < gkHi; i++ {
+					a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8)))
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (a + float64(b*third))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = ((a - b) / (float64(a * b)))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (a / (b - b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (float64(float64(p)*float64(q)) + a)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*8)) = (gkmath.Sqrt(a))
+					*(*float32)(gkunsafe.Add(gkR7, (i)*4)) = (float32(p * (1.0 / 3.0)))
+					*(*float32)(gkunsafe.Add(gkR8, (i)*4)) = (float32(p*third) + q/3)
+					*(*float32)(gkunsafe.Add(gkR9, (i)*4)) = (float32(a) + p - float32(q*0.1))
+					*(*float32)(gkunsafe.Add(gkR10, (i)*4)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
+					*(*float32)(gkunsafe.Add(gkR11, (i)*4)) = (p/q - float32(1e-7*q))
+					*(*float32)(gkunsafe.Add(gkR12, (i)*4)) = (float32(float64(a * b)))
+					*(*float32)(gkunsafe.Add(gkR13, (i)*4)) = (float32(float32(p*1e30) * 1e10))
+					v := p
+					v++
+					v -= q
+					v *= 2
+					v /= 3
+					v--
+					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
+				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
+				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
+				gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
+				gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
+				gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
+				gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
+				gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
+				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
+				for i := gkLo; i < gkHi; i++ {
+					a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)))
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_o64_0)) = (a + float64(b*third))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_o64_0)) = ((a - b) / (float64(a * b)))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_o64_0)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_o64_0)) = (a / (b - b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_o64_0)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_o64_0)) = (float64(float64(p)*float64(q)) + a)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_o64_0)) = (gkmath.Sqrt(a))
+					*(*float32)(gkunsafe.Add(gkR7, (i)*gkS_o32_0)) = (float32(p * (1.0 / 3.0)))
+					*(*float32)(gkunsafe.Add(gkR8, (i)*gkS_o32_0)) = (float32(p*third) + q/3)
+					*(*float32)(gkunsafe.Add(gkR9, (i)*gkS_o32_0)) = (float32(a) + p - float32(q*0.1))
+					*(*float32)(gkunsafe.Add(gkR10, (i)*gkS_o32_0)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
+					*(*float32)(gkunsafe.Add(gkR11, (i)*gkS_o32_0)) = (p/q - float32(1e-7*q))
+					*(*float32)(gkunsafe.Add(gkR12, (i)*gkS_o32_0)) = (float32(float64(a * b)))
+					*(*float32)(gkunsafe.Add(gkR13, (i)*gkS_o32_0)) = (float32(float32(p*1e30) * 1e10))
+					v := p
+					v++
+					v -= q
+					v *= 2
+					v /= 3
+					v--
+					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -1991,64 +2412,126 @@ func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_of_0 := of.ByteStride(0)
 		gkS_of_1 := of.ByteStride(1)
 		if 0 >= 0 && 17 < oi.Extent(1) && 9 < of.Extent(1) && gkHi <= n.Extent(0) && gkHi <= of.Extent(0) && gkHi <= oi.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
-			gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
-			gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
-			gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
-			gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
-			gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
-			gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
-			gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
-			gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
-			gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
-			gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
-			gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
-			gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
-			gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
-			gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
-			gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
-			gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
-			gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
-			gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
-			gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
-			gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
-			gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
-			gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
-			gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
-			gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
-			gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
-			gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
-			gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
-			for i := gkLo; i < gkHi; i++ {
-				v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*gkS_n_0)))
-				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_oi_0)) = (int64(int8(m)))
-				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_oi_0)) = (int64(uint8(m)))
-				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_oi_0)) = (int64(int16(m)))
-				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_oi_0)) = (int64(uint16(m)))
-				*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_oi_0)) = (int64(int32(m)))
-				*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_oi_0)) = (int64(uint32(m)))
-				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(uint64(m) >> 1))
-				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(int8(v)))
-				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(uint8(v + 100)))
-				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (int64(int16(float64(v * 300))))
-				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(uint16(float64(v*300) + 30000)))
-				*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_oi_0)) = (int64(int32(float64(v * 1e7))))
-				*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_oi_0)) = (int64(uint32(float64(v*1e7) + 1e9)))
-				*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_oi_0)) = (int64(float64(v * 1e15)))
-				*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_oi_0)) = (int64(uint64(float64(v*1e15) + 1e17)))
-				*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_oi_0)) = (int64(float32(float32(v) * 1000)))
-				*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_oi_0)) = (int64(int(float64(v * 3))))
-				*(*int64)(gkunsafe.Add(gkR17, (i)*gkS_oi_0)) = (int64(int8(float32(v)) + int8(uint16(m))))
-				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_of_0)) = (float64(m))
-				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_of_0)) = (float64(float32(m)))
-				*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_of_0)) = (float64(uint64(m)))
-				*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_of_0)) = (float64(float32(uint64(m))))
-				*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_of_0)) = (float64(int8(m)) + float64(uint16(m)))
-				*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_of_0)) = (float64(float32(uint32(m))))
-				*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_of_0)) = (float64(float32(v)))
-				*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
-				*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
-				*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
+			if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
+				gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
+				gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
+				gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
+				gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
+				gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
+				gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
+				gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
+				gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
+				gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
+				gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
+				gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
+				gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
+				gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
+				gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
+				gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
+				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
+				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
+				for i := gkLo; i < gkHi; i++ {
+					v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(int8(m)))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(uint8(m)))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(int16(m)))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (int64(uint16(m)))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*8)) = (int64(int32(m)))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*8)) = (int64(uint32(m)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(uint64(m) >> 1))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(int8(v)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(uint8(v + 100)))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (int64(int16(float64(v * 300))))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(uint16(float64(v*300) + 30000)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*8)) = (int64(int32(float64(v * 1e7))))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*8)) = (int64(uint32(float64(v*1e7) + 1e9)))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*8)) = (int64(float64(v * 1e15)))
+					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (int64(uint64(float64(v*1e15) + 1e17)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*8)) = (int64(float32(float32(v) * 1000)))
+					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (int64(int(float64(v * 3))))
+					*(*int64)(gkunsafe.Add(gkR17, (i)*8)) = (int64(int8(float32(v)) + int8(uint16(m))))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (float64(m))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (float64(float32(m)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*8)) = (float64(uint64(m)))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*8)) = (float64(float32(uint64(m))))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*8)) = (float64(int8(m)) + float64(uint16(m)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*8)) = (float64(float32(uint32(m))))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*8)) = (float64(float32(v)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
+				gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
+				gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
+				gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
+				gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
+				gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
+				gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
+				gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
+				gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
+				gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
+				gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
+				gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
+				gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
+				gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
+				gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
+				gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
+				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
+				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
+				for i := gkLo; i < gkHi; i++ {
+					v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*gkS_n_0)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_oi_0)) = (int64(int8(m)))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_oi_0)) = (int64(uint8(m)))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_oi_0)) = (int64(int16(m)))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_oi_0)) = (int64(uint16(m)))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*gkS_oi_0)) = (int64(int32(m)))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*gkS_oi_0)) = (int64(uint32(m)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(uint64(m) >> 1))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(int8(v)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(uint8(v + 100)))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (int64(int16(float64(v * 300))))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(uint16(float64(v*300) + 30000)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*gkS_oi_0)) = (int64(int32(float64(v * 1e7))))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*gkS_oi_0)) = (int64(uint32(float64(v*1e7) + 1e9)))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*gkS_oi_0)) = (int64(float64(v * 1e15)))
+					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_oi_0)) = (int64(uint64(float64(v*1e15) + 1e17)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*gkS_oi_0)) = (int64(float32(float32(v) * 1000)))
+					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_oi_0)) = (int64(int(float64(v * 3))))
+					*(*int64)(gkunsafe.Add(gkR17, (i)*gkS_oi_0)) = (int64(int8(float32(v)) + int8(uint16(m))))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_of_0)) = (float64(m))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_of_0)) = (float64(float32(m)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_of_0)) = (float64(uint64(m)))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_of_0)) = (float64(float32(uint64(m))))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_of_0)) = (float64(int8(m)) + float64(uint16(m)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_of_0)) = (float64(float32(uint32(m))))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_of_0)) = (float64(float32(v)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2102,39 +2585,76 @@ func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_code := code.Base()
 		gkS_code_0 := code.ByteStride(0)
 		if gkHi <= code.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				var c int32
-				if v < -0.5 {
-					c = 1
-				} else if v < 0 {
-					c = 2
-				} else if v < 0.5 {
-					c = 3
-				} else {
-					c = 4
+			if gkS_code_0 == 4 && gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					var c int32
+					if v < -0.5 {
+						c = 1
+					} else if v < 0 {
+						c = 2
+					} else if v < 0.5 {
+						c = 3
+					} else {
+						c = 4
+					}
+					switch k := int(float64(v*100)) % 7; k {
+					case 0, 1:
+						c += 10
+					case -1, -2, -3:
+						c += 20
+					case 5:
+						c -= 30
+					default:
+						c *= 3
+					}
+					switch {
+					case v > 0.9 || v < -0.9:
+						c += 100
+					case v > 0.25 && v < 0.3:
+						c += 200
+					}
+					switch c % 4 {
+					case 1:
+						c++
+					}
+					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
 				}
-				switch k := int(float64(v*100)) % 7; k {
-				case 0, 1:
-					c += 10
-				case -1, -2, -3:
-					c += 20
-				case 5:
-					c -= 30
-				default:
-					c *= 3
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					var c int32
+					if v < -0.5 {
+						c = 1
+					} else if v < 0 {
+						c = 2
+					} else if v < 0.5 {
+						c = 3
+					} else {
+						c = 4
+					}
+					switch k := int(float64(v*100)) % 7; k {
+					case 0, 1:
+						c += 10
+					case -1, -2, -3:
+						c += 20
+					case 5:
+						c -= 30
+					default:
+						c *= 3
+					}
+					switch {
+					case v > 0.9 || v < -0.9:
+						c += 100
+					case v > 0.25 && v < 0.3:
+						c += 200
+					}
+					switch c % 4 {
+					case 1:
+						c++
+					}
+					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
 				}
-				switch {
-				case v > 0.9 || v < -0.9:
-					c += 100
-				case v > 0.25 && v < 0.3:
-					c += 200
-				}
-				switch c % 4 {
-				case 1:
-					c++
-				}
-				*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2192,21 +2712,40 @@ func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_steps := steps.Base()
 		gkS_steps_0 := steps.ByteStride(0)
 		if gkHi <= start.Extent(0) && gkHi <= steps.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*gkS_start_0)))
-				var s int32
-				for n != 1 {
-					if s >= limit {
-						break
+			if gkS_start_0 == 8 && gkS_steps_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*8)))
+					var s int32
+					for n != 1 {
+						if s >= limit {
+							break
+						}
+						s++
+						if n%2 == 0 {
+							n /= 2
+							continue
+						}
+						n = 3*n + 1
 					}
-					s++
-					if n%2 == 0 {
-						n /= 2
-						continue
-					}
-					n = 3*n + 1
+					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
 				}
-				*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*gkS_start_0)))
+					var s int32
+					for n != 1 {
+						if s >= limit {
+							break
+						}
+						s++
+						if n%2 == 0 {
+							n /= 2
+							continue
+						}
+						n = 3*n + 1
+					}
+					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2244,14 +2783,29 @@ func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-		gkNextU:
-			for i := gkLo; i < gkHi; i++ {
-				*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
-				for j := 0; j < a.Extent(1); j++ {
-					for k := range a.Extent(2) {
-						if a.At(i, j, k) == target {
-							*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-							continue gkNextU
+			if gkS_out_0 == 4 {
+			gkNextC:
+				for i := gkLo; i < gkHi; i++ {
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
+					for j := 0; j < a.Extent(1); j++ {
+						for k := range a.Extent(2) {
+							if a.At(i, j, k) == target {
+								*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+								continue gkNextC
+							}
+						}
+					}
+				}
+			} else {
+			gkNextU:
+				for i := gkLo; i < gkHi; i++ {
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
+					for j := 0; j < a.Extent(1); j++ {
+						for k := range a.Extent(2) {
+							if a.At(i, j, k) == target {
+								*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+								continue gkNextU
+							}
 						}
 					}
 				}
@@ -2291,58 +2845,114 @@ func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				var s0 int64
-				for k := 0; k < n; k += 2 {
-					s0 += v ^ int64(k)
-				}
-				var s1 int64
-				for range n {
-					s1 = s1*3 + v
-				}
-				var s2 int64
-				for k := range n + i%3 {
-					switch {
-					case k%3 == 0:
-						continue
-					case k == 7:
-						if v > 0 {
+			if gkS_out_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					var s0 int64
+					for k := 0; k < n; k += 2 {
+						s0 += v ^ int64(k)
+					}
+					var s1 int64
+					for range n {
+						s1 = s1*3 + v
+					}
+					var s2 int64
+					for k := range n + i%3 {
+						switch {
+						case k%3 == 0:
+							continue
+						case k == 7:
+							if v > 0 {
+								break
+							}
+							s2 -= 1000
+						default:
+							s2 += int64(k)
+						}
+						s2 ^= v >> k
+					}
+					var s3 int64
+					k := 0
+					for {
+						k++
+						if k > n {
 							break
 						}
-						s2 -= 1000
-					default:
-						s2 += int64(k)
+						switch k % 4 {
+						case 3:
+							if v%2 == 0 {
+								break
+							}
+							s3 *= 3
+						case 1:
+							s3 += v
+							continue
+						}
+						s3 -= int64(k)
 					}
-					s2 ^= v >> k
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
 				}
-				var s3 int64
-				k := 0
-				for {
-					k++
-					if k > n {
-						break
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					var s0 int64
+					for k := 0; k < n; k += 2 {
+						s0 += v ^ int64(k)
 					}
-					switch k % 4 {
-					case 3:
-						if v%2 == 0 {
+					var s1 int64
+					for range n {
+						s1 = s1*3 + v
+					}
+					var s2 int64
+					for k := range n + i%3 {
+						switch {
+						case k%3 == 0:
+							continue
+						case k == 7:
+							if v > 0 {
+								break
+							}
+							s2 -= 1000
+						default:
+							s2 += int64(k)
+						}
+						s2 ^= v >> k
+					}
+					var s3 int64
+					k := 0
+					for {
+						k++
+						if k > n {
 							break
 						}
-						s3 *= 3
-					case 1:
-						s3 += v
-						continue
+						switch k % 4 {
+						case 3:
+							if v%2 == 0 {
+								break
+							}
+							s3 *= 3
+						case 1:
+							s3 += v
+							continue
+						}
+						s3 -= int64(k)
 					}
-					s3 -= int64(k)
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
 				}
-				*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (s0)
-				*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
-				*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
-				*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2427,15 +3037,28 @@ func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_cnt := cnt.Base()
 		gkS_cnt_0 := cnt.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= cnt.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), flip, uint8(i))
-				if odd(m) {
-					y += 1
+			if gkS_a_0 == 4 && gkS_cnt_0 == 4 && gkS_out_0 == 8 && gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), flip, uint8(i))
+					if odd(m) {
+						y += 1
+					}
+					var z float64
+					z, _ = blend(m, y, !flip, 3)
+					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
+					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
 				}
-				var z float64
-				z, _ = blend(m, y, !flip, 3)
-				*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
-				*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), flip, uint8(i))
+					if odd(m) {
+						y += 1
+					}
+					var z float64
+					z, _ = blend(m, y, !flip, 3)
+					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
+					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2469,69 +3092,136 @@ func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 29 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
-			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
-			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
-			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
-			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
-			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
-			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
-			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
-			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
-			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
-			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
-			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
-			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
-			gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
-			gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
-			gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
-			gkR20 := gkunsafe.Add(gkP_out, (20)*gkS_out_1)
-			gkR21 := gkunsafe.Add(gkP_out, (21)*gkS_out_1)
-			gkR22 := gkunsafe.Add(gkP_out, (22)*gkS_out_1)
-			gkR23 := gkunsafe.Add(gkP_out, (23)*gkS_out_1)
-			gkR24 := gkunsafe.Add(gkP_out, (24)*gkS_out_1)
-			gkR25 := gkunsafe.Add(gkP_out, (25)*gkS_out_1)
-			gkR26 := gkunsafe.Add(gkP_out, (26)*gkS_out_1)
-			gkR27 := gkunsafe.Add(gkP_out, (27)*gkS_out_1)
-			gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
-			gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				a := gkmath.Abs(v)
-				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Sqrt(a))
-				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Cbrt(v))
-				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Exp(float64(v * 5)))
-				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Exp2(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Expm1(v))
-				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Log(a))
-				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Log2(float64(a * 100)))
-				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Log10(float64(a * 1000)))
-				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Log1p(v))
-				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Sin(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Cos(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Tan(v))
-				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Asin(v))
-				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Acos(v))
-				*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Atan(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Sinh(float64(v * 3)))
-				*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Cosh(float64(v * 3)))
-				*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Tanh(float64(v * 3)))
-				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Asinh(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Acosh(1 + float64(a*10)))
-				*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_out_0)) = (gkmath.Atanh(v))
-				*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_out_0)) = (gkmath.Abs(v))
-				*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_out_0)) = (gkmath.Floor(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_out_0)) = (gkmath.Ceil(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_out_0)) = (gkmath.Trunc(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_out_0)) = (gkmath.Round(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_out_0)) = (gkmath.RoundToEven(float64(v * 10)))
-				*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
-				*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
-				*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
+			if gkS_out_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+				gkR20 := gkunsafe.Add(gkP_out, (20)*gkS_out_1)
+				gkR21 := gkunsafe.Add(gkP_out, (21)*gkS_out_1)
+				gkR22 := gkunsafe.Add(gkP_out, (22)*gkS_out_1)
+				gkR23 := gkunsafe.Add(gkP_out, (23)*gkS_out_1)
+				gkR24 := gkunsafe.Add(gkP_out, (24)*gkS_out_1)
+				gkR25 := gkunsafe.Add(gkP_out, (25)*gkS_out_1)
+				gkR26 := gkunsafe.Add(gkP_out, (26)*gkS_out_1)
+				gkR27 := gkunsafe.Add(gkP_out, (27)*gkS_out_1)
+				gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
+				gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					a := gkmath.Abs(v)
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (gkmath.Sqrt(a))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (gkmath.Cbrt(v))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (gkmath.Exp(float64(v * 5)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (gkmath.Exp2(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (gkmath.Expm1(v))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (gkmath.Log(a))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*8)) = (gkmath.Log2(float64(a * 100)))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*8)) = (gkmath.Log10(float64(a * 1000)))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*8)) = (gkmath.Log1p(v))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*8)) = (gkmath.Sin(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*8)) = (gkmath.Cos(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (gkmath.Tan(v))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (gkmath.Asin(v))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (gkmath.Acos(v))
+					*(*float64)(gkunsafe.Add(gkR14, (i)*8)) = (gkmath.Atan(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR15, (i)*8)) = (gkmath.Sinh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR16, (i)*8)) = (gkmath.Cosh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Tanh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Asinh(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Acosh(1 + float64(a*10)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*8)) = (gkmath.Atanh(v))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*8)) = (gkmath.Abs(v))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*8)) = (gkmath.Floor(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*8)) = (gkmath.Ceil(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*8)) = (gkmath.Trunc(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (gkmath.Round(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (gkmath.RoundToEven(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
+					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
+					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+				gkR20 := gkunsafe.Add(gkP_out, (20)*gkS_out_1)
+				gkR21 := gkunsafe.Add(gkP_out, (21)*gkS_out_1)
+				gkR22 := gkunsafe.Add(gkP_out, (22)*gkS_out_1)
+				gkR23 := gkunsafe.Add(gkP_out, (23)*gkS_out_1)
+				gkR24 := gkunsafe.Add(gkP_out, (24)*gkS_out_1)
+				gkR25 := gkunsafe.Add(gkP_out, (25)*gkS_out_1)
+				gkR26 := gkunsafe.Add(gkP_out, (26)*gkS_out_1)
+				gkR27 := gkunsafe.Add(gkP_out, (27)*gkS_out_1)
+				gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
+				gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					a := gkmath.Abs(v)
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Sqrt(a))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Cbrt(v))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Exp(float64(v * 5)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Exp2(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Expm1(v))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Log(a))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Log2(float64(a * 100)))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Log10(float64(a * 1000)))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Log1p(v))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Sin(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Cos(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Tan(v))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Asin(v))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Acos(v))
+					*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Atan(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Sinh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Cosh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Tanh(float64(v * 3)))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Asinh(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Acosh(1 + float64(a*10)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*gkS_out_0)) = (gkmath.Atanh(v))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*gkS_out_0)) = (gkmath.Abs(v))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*gkS_out_0)) = (gkmath.Floor(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*gkS_out_0)) = (gkmath.Ceil(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*gkS_out_0)) = (gkmath.Trunc(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_out_0)) = (gkmath.Round(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_out_0)) = (gkmath.RoundToEven(float64(v * 10)))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
+					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
+					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2601,36 +3291,70 @@ func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 13 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkHi <= z.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
-			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
-			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
-			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
-			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
-			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
-			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
-			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
-			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
-			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*gkS_z_0)))
-				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Atan2(a, b))
-				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Pow(a, b))
-				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Mod(a, b))
-				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Remainder(a, b))
-				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Min(a, b))
-				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Max(a, b))
-				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.FMA(a, b, c))
-				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Hypot(a, b))
-				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Copysign(a, b))
-				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (min(a, b))
-				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (max(a, b))
-				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
-				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
-				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
+			if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*8)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (gkmath.Atan2(a, b))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (gkmath.Pow(a, b))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (gkmath.Mod(a, b))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (gkmath.Remainder(a, b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (gkmath.Min(a, b))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (gkmath.Max(a, b))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*8)) = (gkmath.FMA(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*8)) = (gkmath.Hypot(a, b))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*8)) = (gkmath.Copysign(a, b))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*8)) = (min(a, b))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*8)) = (max(a, b))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*gkS_z_0)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Atan2(a, b))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Pow(a, b))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Mod(a, b))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Remainder(a, b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (gkmath.Min(a, b))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (gkmath.Max(a, b))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.FMA(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Hypot(a, b))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Copysign(a, b))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (min(a, b))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (max(a, b))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2677,74 +3401,146 @@ func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 19 < out.Extent(1) && gkHi <= flags.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
-			gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
-			gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
-			gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
-			gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
-			gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
-			gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
-			gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
-			gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
-			gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
-			gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
-			gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
-			gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
-			gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
-			gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
-			gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
-			gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
-			gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
-			gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
-			gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
-			for i := gkLo; i < gkHi; i++ {
-				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				var bits int32
-				if gkmath.IsNaN(v) {
-					bits |= 1
+			if gkS_flags_0 == 4 && gkS_out_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					var bits int32
+					if gkmath.IsNaN(v) {
+						bits |= 1
+					}
+					if gkmath.IsInf(v, 0) {
+						bits |= 2
+					}
+					if gkmath.IsInf(v, 1) {
+						bits |= 4
+					}
+					if gkmath.IsInf(v, -1) {
+						bits |= 8
+					}
+					if gkmath.Signbit(v) {
+						bits |= 16
+					}
+					if v == gkmath.Inf(1) {
+						bits |= 32
+					}
+					if v != v {
+						bits |= 64
+					}
+					if v == 0 {
+						bits |= 128
+					}
+					*(*int32)(gkunsafe.Add(gkP_flags, (i)*4)) = (bits)
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (gkmath.Inf(int(bits%3) - 1))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (gkmath.Copysign(gkmath.Inf(1), v))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (float64(v * gkmath.Inf(-1)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (gkmath.Copysign(0, v))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (1 / v)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (v - v)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*8)) = (gkmath.Max(v, gkmath.NaN()))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*8)) = (gkmath.Min(v, 0))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*8)) = (gkmath.Max(v, gkmath.Copysign(0, -1)))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*8)) = (gkmath.Pow(v, 0))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*8)) = (gkmath.Pow(v, -1))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (gkmath.Pow(v, 3))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (gkmath.Pow(v, 0.5))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (gkmath.Pow(1, v))
+					*(*float64)(gkunsafe.Add(gkR14, (i)*8)) = (gkmath.Pow(-1, v))
+					*(*float64)(gkunsafe.Add(gkR15, (i)*8)) = (gkmath.Pow(v, gkmath.Inf(1)))
+					*(*float64)(gkunsafe.Add(gkR16, (i)*8)) = (gkmath.Pow(v, gkmath.Inf(-1)))
+					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
 				}
-				if gkmath.IsInf(v, 0) {
-					bits |= 2
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
+				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
+				gkR17 := gkunsafe.Add(gkP_out, (17)*gkS_out_1)
+				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
+				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					var bits int32
+					if gkmath.IsNaN(v) {
+						bits |= 1
+					}
+					if gkmath.IsInf(v, 0) {
+						bits |= 2
+					}
+					if gkmath.IsInf(v, 1) {
+						bits |= 4
+					}
+					if gkmath.IsInf(v, -1) {
+						bits |= 8
+					}
+					if gkmath.Signbit(v) {
+						bits |= 16
+					}
+					if v == gkmath.Inf(1) {
+						bits |= 32
+					}
+					if v != v {
+						bits |= 64
+					}
+					if v == 0 {
+						bits |= 128
+					}
+					*(*int32)(gkunsafe.Add(gkP_flags, (i)*gkS_flags_0)) = (bits)
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Inf(int(bits%3) - 1))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Copysign(gkmath.Inf(1), v))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (float64(v * gkmath.Inf(-1)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Copysign(0, v))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (1 / v)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (v - v)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.NaN()))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Min(v, 0))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.Copysign(0, -1)))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Pow(v, 0))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Pow(v, -1))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Pow(v, 3))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Pow(v, 0.5))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Pow(1, v))
+					*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Pow(-1, v))
+					*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(1)))
+					*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(-1)))
+					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
 				}
-				if gkmath.IsInf(v, 1) {
-					bits |= 4
-				}
-				if gkmath.IsInf(v, -1) {
-					bits |= 8
-				}
-				if gkmath.Signbit(v) {
-					bits |= 16
-				}
-				if v == gkmath.Inf(1) {
-					bits |= 32
-				}
-				if v != v {
-					bits |= 64
-				}
-				if v == 0 {
-					bits |= 128
-				}
-				*(*int32)(gkunsafe.Add(gkP_flags, (i)*gkS_flags_0)) = (bits)
-				*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Inf(int(bits%3) - 1))
-				*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Copysign(gkmath.Inf(1), v))
-				*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (float64(v * gkmath.Inf(-1)))
-				*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (gkmath.Copysign(0, v))
-				*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_out_0)) = (1 / v)
-				*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (v - v)
-				*(*float64)(gkunsafe.Add(gkR6, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.NaN()))
-				*(*float64)(gkunsafe.Add(gkR7, (i)*gkS_out_0)) = (gkmath.Min(v, 0))
-				*(*float64)(gkunsafe.Add(gkR8, (i)*gkS_out_0)) = (gkmath.Max(v, gkmath.Copysign(0, -1)))
-				*(*float64)(gkunsafe.Add(gkR9, (i)*gkS_out_0)) = (gkmath.Pow(v, 0))
-				*(*float64)(gkunsafe.Add(gkR10, (i)*gkS_out_0)) = (gkmath.Pow(v, -1))
-				*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (gkmath.Pow(v, 3))
-				*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (gkmath.Pow(v, 0.5))
-				*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (gkmath.Pow(1, v))
-				*(*float64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (gkmath.Pow(-1, v))
-				*(*float64)(gkunsafe.Add(gkR15, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(1)))
-				*(*float64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (gkmath.Pow(v, gkmath.Inf(-1)))
-				*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
-				*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
-				*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2842,31 +3638,60 @@ func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkS_oi_0 := oi.ByteStride(0)
 		gkS_oi_1 := oi.ByteStride(1)
 		if 0 >= 0 && 4 < oi.Extent(1) && 5 < o32.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= oi.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
-			gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
-			gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
-			gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
-			gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
-			gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
-			gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
-			gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
-			gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
-			gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
-			gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
-			for i := gkLo; i < gkHi; i++ {
-				p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
-				*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_o32_0)) = (min(p, q))
-				*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_o32_0)) = (max(p, q))
-				*(*float32)(gkunsafe.Add(gkR2, (i)*gkS_o32_0)) = (min(p, q, 0.5))
-				*(*float32)(gkunsafe.Add(gkR3, (i)*gkS_o32_0)) = (max(p, -q, float32(gkmath.Inf(-1))))
-				*(*float32)(gkunsafe.Add(gkR4, (i)*gkS_o32_0)) = (float32(gkmath.Min(float64(p), float64(q))))
-				*(*float32)(gkunsafe.Add(gkR5, (i)*gkS_o32_0)) = (float32(gkmath.Max(float64(p), float64(q))))
-				m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
-				*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(min(m, n)))
-				*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(max(m, n)))
-				*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
-				*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
-				*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
+			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				for i := gkLo; i < gkHi; i++ {
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (min(p, q))
+					*(*float32)(gkunsafe.Add(gkR1, (i)*4)) = (max(p, q))
+					*(*float32)(gkunsafe.Add(gkR2, (i)*4)) = (min(p, q, 0.5))
+					*(*float32)(gkunsafe.Add(gkR3, (i)*4)) = (max(p, -q, float32(gkmath.Inf(-1))))
+					*(*float32)(gkunsafe.Add(gkR4, (i)*4)) = (float32(gkmath.Min(float64(p), float64(q))))
+					*(*float32)(gkunsafe.Add(gkR5, (i)*4)) = (float32(gkmath.Max(float64(p), float64(q))))
+					m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(min(m, n)))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(max(m, n)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				for i := gkLo; i < gkHi; i++ {
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
+					*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_o32_0)) = (min(p, q))
+					*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_o32_0)) = (max(p, q))
+					*(*float32)(gkunsafe.Add(gkR2, (i)*gkS_o32_0)) = (min(p, q, 0.5))
+					*(*float32)(gkunsafe.Add(gkR3, (i)*gkS_o32_0)) = (max(p, -q, float32(gkmath.Inf(-1))))
+					*(*float32)(gkunsafe.Add(gkR4, (i)*gkS_o32_0)) = (float32(gkmath.Min(float64(p), float64(q))))
+					*(*float32)(gkunsafe.Add(gkR5, (i)*gkS_o32_0)) = (float32(gkmath.Max(float64(p), float64(q))))
+					m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*gkS_oi_0)) = (int64(min(m, n)))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*gkS_oi_0)) = (int64(max(m, n)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2915,34 +3740,66 @@ func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				b := i % nb
-				v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
-				gkkokkos.AtomicInc(s32.Ptr(nb + b))
-				gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
-				gkkokkos.AtomicSub(s64.Ptr(b), v)
-				gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
-				gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
-				gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
-				gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
-				gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
-				gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
-				gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
-				gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
-				// Tickets: each index fetches a distinct value of a counter, so
-				// their sum, minimum and maximum do not depend on the order.
-				t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
-				gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
-				gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
-				gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
-				d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
-				gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
-				e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
-				gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
-				// The first fetch of a minimum gets the initial value, the largest.
-				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
-				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					b := i % nb
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
+					gkkokkos.AtomicInc(s32.Ptr(nb + b))
+					gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
+					gkkokkos.AtomicSub(s64.Ptr(b), v)
+					gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
+					gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
+					gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
+					gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
+					gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
+					gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
+					gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
+					gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
+					// Tickets: each index fetches a distinct value of a counter, so
+					// their sum, minimum and maximum do not depend on the order.
+					t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
+					gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
+					gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
+					gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
+					d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
+					gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
+					e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
+					gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
+					// The first fetch of a minimum gets the initial value, the largest.
+					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
+					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					b := i % nb
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
+					gkkokkos.AtomicInc(s32.Ptr(nb + b))
+					gkkokkos.AtomicMin(s32.Ptr(2*nb+b), int32(v>>7))
+					gkkokkos.AtomicSub(s64.Ptr(b), v)
+					gkkokkos.AtomicXor(s64.Ptr(nb+b), v)
+					gkkokkos.AtomicMax(s64.Ptr(2*nb+b), v)
+					gkkokkos.AtomicMax(u32.Ptr(b), uint32(v))
+					gkkokkos.AtomicOr(u32.Ptr(nb+b), uint32(1)<<(v&31))
+					gkkokkos.AtomicDec(u32.Ptr(2*nb + b))
+					gkkokkos.AtomicMin(u64.Ptr(b), uint64(v))
+					gkkokkos.AtomicAnd(u64.Ptr(nb+b), uint64(v)|0xFFFF)
+					gkkokkos.AtomicAdd(u64.Ptr(2*nb+b), uint64(v))
+					// Tickets: each index fetches a distinct value of a counter, so
+					// their sum, minimum and maximum do not depend on the order.
+					t := gkkokkos.AtomicFetchAdd(s64.Ptr(3*nb), 1)
+					gkkokkos.AtomicAdd(s64.Ptr(3*nb+1), t)
+					gkkokkos.AtomicMax(s64.Ptr(3*nb+2), t)
+					gkkokkos.AtomicMin(s64.Ptr(3*nb+3), t)
+					d := gkkokkos.AtomicFetchSub(u32.Ptr(3*nb), 1)
+					gkkokkos.AtomicAdd(u64.Ptr(3*nb), uint64(d))
+					e := gkkokkos.AtomicAddFetch(s32.Ptr(3*nb), 2)
+					gkkokkos.AtomicMax(s32.Ptr(3*nb+1), e)
+					// The first fetch of a minimum gets the initial value, the largest.
+					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
+					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -2997,20 +3854,38 @@ func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				b := i % nb
-				v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
-				w := gkmath.Floor(float64(v * 64))
-				gkkokkos.AtomicAdd(f64.Ptr(b), w)
-				gkkokkos.AtomicSub(f64.Ptr(nb+b), float64(w*0.25))
-				gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
-				gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
-				gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
-				gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
-				gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
-				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
-				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
-				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					b := i % nb
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					w := gkmath.Floor(float64(v * 64))
+					gkkokkos.AtomicAdd(f64.Ptr(b), w)
+					gkkokkos.AtomicSub(f64.Ptr(nb+b), float64(w*0.25))
+					gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
+					gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
+					gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
+					gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
+					gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
+					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
+					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
+					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					b := i % nb
+					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					w := gkmath.Floor(float64(v * 64))
+					gkkokkos.AtomicAdd(f64.Ptr(b), w)
+					gkkokkos.AtomicSub(f64.Ptr(nb+b), float64(w*0.25))
+					gkkokkos.AtomicMin(f64.Ptr(2*nb+b), v)
+					gkkokkos.AtomicMax(f64.Ptr(3*nb+b), v)
+					gkkokkos.AtomicAdd(f32.Ptr(b), float32(w))
+					gkkokkos.AtomicMin(f32.Ptr(nb+b), float32(v))
+					gkkokkos.AtomicMax(f32.Ptr(2*nb+b), float32(v))
+					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
+					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
+					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3043,8 +3918,14 @@ func gkHostSumInt64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3066,8 +3947,14 @@ func gkHostProdFloat64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), err
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3089,8 +3976,14 @@ func gkHostMinFloat32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), erro
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
+			if gkS_a_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3112,9 +4005,17 @@ func gkHostMaxInt32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
-					gkAcc = v
+			if gkS_a_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
+						gkAcc = v
+					}
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
+						gkAcc = v
+					}
 				}
 			}
 		} else {
@@ -3139,8 +4040,14 @@ func gkHostAndUint32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error)
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
+			if gkS_a_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3162,8 +4069,14 @@ func gkHostOrUint64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) 
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3186,8 +4099,14 @@ func gkHostAllBelow(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3210,8 +4129,14 @@ func gkHostAnyAbove(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
+			if gkS_a_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3236,11 +4161,22 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
-						for k := gkLo[2]; k < gkHi[2]; k++ {
-							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
+				if gkS_a_2 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
+							}
 						}
 					}
 				}
@@ -3264,11 +4200,22 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
-			for k := gkLo[2]; k < gkHi[2]; k++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
-					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
+			if gkS_a_0 == 8 {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
+						}
+					}
+				}
+			} else {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
+						}
 					}
 				}
 			}
@@ -3300,12 +4247,25 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						for k := gkLo[2]; k < gkHi[2]; k++ {
-							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
-							for l := gkLo[3]; l < gkHi[3]; l++ {
-								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
+				if gkS_a_3 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+								for l := gkLo[3]; l < gkHi[3]; l++ {
+									gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
+								}
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+								for l := gkLo[3]; l < gkHi[3]; l++ {
+									gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
+								}
 							}
 						}
 					}
@@ -3333,12 +4293,25 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
-			for l := gkLo[3]; l < gkHi[3]; l++ {
-				for k := gkLo[2]; k < gkHi[2]; k++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
-						for i := gkLo[0]; i < gkHi[0]; i++ {
-							gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
+			if gkS_a_0 == 4 {
+				for l := gkLo[3]; l < gkHi[3]; l++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+							for i := gkLo[0]; i < gkHi[0]; i++ {
+								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
+							}
+						}
+					}
+				}
+			} else {
+				for l := gkLo[3]; l < gkHi[3]; l++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+							for i := gkLo[0]; i < gkHi[0]; i++ {
+								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
+							}
 						}
 					}
 				}
@@ -3374,13 +4347,28 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 			gkS_a_3 := a.ByteStride(3)
 			gkS_a_4 := a.ByteStride(4)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-								gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
-								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
+				if gkS_a_4 == 8 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
+									}
+								}
+							}
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
+									}
 								}
 							}
 						}
@@ -3412,13 +4400,28 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 		gkS_a_3 := a.ByteStride(3)
 		gkS_a_4 := a.ByteStride(4)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
-			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
-							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
+			if gkS_a_0 == 8 {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
+								}
 							}
 						}
 					}
@@ -3458,14 +4461,31 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 			gkS_a_4 := a.ByteStride(4)
 			gkS_a_5 := a.ByteStride(5)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
-									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
+				if gkS_a_5 == 4 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
+										}
+									}
+								}
+							}
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
+										}
 									}
 								}
 							}
@@ -3501,14 +4521,31 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 		gkS_a_4 := a.ByteStride(4)
 		gkS_a_5 := a.ByteStride(5)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
-								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
+			if gkS_a_0 == 4 {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
+									}
 								}
 							}
 						}
@@ -3551,14 +4588,31 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 			gkS_a_4 := a.ByteStride(4)
 			gkS_a_5 := a.ByteStride(5)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
-									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
+				if gkS_a_5 == 8 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
+										}
+									}
+								}
+							}
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
+										}
 									}
 								}
 							}
@@ -3594,14 +4648,31 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 		gkS_a_4 := a.ByteStride(4)
 		gkS_a_5 := a.ByteStride(5)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
-								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
+			if gkS_a_0 == 8 {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
+									}
 								}
 							}
 						}
@@ -3644,10 +4715,19 @@ func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, fi
 		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-				if final {
-					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+			if gkS_in_0 == 4 && gkS_out_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*4)))
+					if final {
+						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
+					}
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+					if final {
+						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+					}
 				}
 			}
 		} else {
@@ -3679,11 +4759,20 @@ func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, 
 		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				if final {
-					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					if final {
+						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
+					}
+					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
 				}
-				gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					if final {
+						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
+					}
+					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3717,11 +4806,21 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkS_x_0 := x.ByteStride(0)
 			gkS_x_1 := x.ByteStride(1)
 			if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
-					gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
+				if gkS_x_1 == 8 && gkS_y_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
+						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
+						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
+						}
 					}
 				}
 			} else {
@@ -3742,11 +4841,21 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
-				gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+			if gkS_x_0 == 8 && gkS_y_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
+					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
+					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+					}
 				}
 			}
 		} else {
@@ -3770,8 +4879,14 @@ func gkHostScale1(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_v := v.Base()
 		gkS_v_0 := v.ByteStride(0)
 		if gkHi <= v.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				*(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
+			if gkS_v_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					*(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3803,13 +4918,24 @@ func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
 		gkP_f := f.Base()
 		gkS_f_0 := f.ByteStride(0)
 		if gkHi <= f.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			for i := gkLo; i < gkHi; i++ {
-				v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
-				if neg {
-					v = -v
+			if gkS_f_0 == 4 && gkS_out_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+					if neg {
+						v = -v
+					}
+					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
+					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
 				}
-				*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
-				*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+					if neg {
+						v = -v
+					}
+					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
+					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
+				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
@@ -3850,12 +4976,23 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 			gkS_b_0 := b.ByteStride(0)
 			gkS_b_1 := b.ByteStride(1)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
-					gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
-					gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
+				if gkS_a_1 == 8 && gkS_b_1 == 4 && gkS_out_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
+						}
 					}
 				}
 			} else {
@@ -3879,12 +5016,23 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		gkS_b_0 := b.ByteStride(0)
 		gkS_b_1 := b.ByteStride(1)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
-			for j := gkLo[1]; j < gkHi[1]; j++ {
-				gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
-				gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
-				gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
+			if gkS_a_0 == 8 && gkS_b_0 == 4 && gkS_out_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
+					}
 				}
 			}
 		} else {
@@ -3918,12 +5066,24 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
-						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
-						for k := gkLo[2]; k < gkHi[2]; k++ {
-							*(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+				if gkS_a_2 == 8 && gkS_out_2 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								*(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								*(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							}
 						}
 					}
 				}
@@ -3949,12 +5109,24 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
-			for k := gkLo[2]; k < gkHi[2]; k++ {
-				for j := gkLo[1]; j < gkHi[1]; j++ {
-					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
-					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
-					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+			if gkS_a_0 == 8 && gkS_out_0 == 8 {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+						}
+					}
+				}
+			} else {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+						}
 					}
 				}
 			}
@@ -3994,13 +5166,27 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
-				for i := gkLo[0]; i < gkHi[0]; i++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						for k := gkLo[2]; k < gkHi[2]; k++ {
-							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
-							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
-							for l := gkLo[3]; l < gkHi[3]; l++ {
-								*(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
+				if gkS_a_3 == 4 && gkS_out_3 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
+								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+								for l := gkLo[3]; l < gkHi[3]; l++ {
+									*(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
+								}
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
+								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
+								for l := gkLo[3]; l < gkHi[3]; l++ {
+									*(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
+								}
 							}
 						}
 					}
@@ -4031,13 +5217,27 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
-			for l := gkLo[3]; l < gkHi[3]; l++ {
-				for k := gkLo[2]; k < gkHi[2]; k++ {
-					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
-						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
-						for i := gkLo[0]; i < gkHi[0]; i++ {
-							*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
+			if gkS_a_0 == 4 && gkS_out_0 == 4 {
+				for l := gkLo[3]; l < gkHi[3]; l++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
+							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+							for i := gkLo[0]; i < gkHi[0]; i++ {
+								*(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
+							}
+						}
+					}
+				}
+			} else {
+				for l := gkLo[3]; l < gkHi[3]; l++ {
+					for k := gkLo[2]; k < gkHi[2]; k++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
+							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
+							for i := gkLo[0]; i < gkHi[0]; i++ {
+								*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
+							}
 						}
 					}
 				}
@@ -4081,18 +5281,38 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 			gkS_a_3 := a.ByteStride(3)
 			gkS_a_4 := a.ByteStride(4)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-								gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3)
-								gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
-							gkNextU:
-								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									if i2 == 1 {
-										continue gkNextU
+				if gkS_a_4 == 4 && gkS_out_4 == 4 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3)
+									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+								gkNextC:
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										if i2 == 1 {
+											continue gkNextC
+										}
+										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
 									}
-									*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+								}
+							}
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3)
+									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
+								gkNextU:
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										if i2 == 1 {
+											continue gkNextU
+										}
+										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+									}
 								}
 							}
 						}
@@ -4132,18 +5352,38 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 		gkS_a_3 := a.ByteStride(3)
 		gkS_a_4 := a.ByteStride(4)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
-			for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-				for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
-							gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
-						gkNextU:
-							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								if i2 == 1 {
-									continue gkNextU
+			if gkS_a_0 == 4 && gkS_out_0 == 4 {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+							gkNextC:
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									if i2 == 1 {
+										continue gkNextC
+									}
+									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
 								}
-								*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+							}
+						}
+					}
+				}
+			} else {
+				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+								gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+							gkNextU:
+								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+									if i2 == 1 {
+										continue gkNextU
+									}
+									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+								}
 							}
 						}
 					}
@@ -4196,16 +5436,35 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 			gkS_a_4 := a.ByteStride(4)
 			gkS_a_5 := a.ByteStride(5)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkHi[5] <= a.Extent(5) && gkHi[5] <= out.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
-									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
-									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
-										*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
+				if gkS_a_5 == 8 && gkS_out_5 == 8 {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+										gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
+										}
+									}
+								}
+							}
+						}
+					}
+				} else {
+					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+										gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
+										gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
+										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+											m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
+										}
 									}
 								}
 							}
@@ -4247,16 +5506,35 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 		gkS_a_4 := a.ByteStride(4)
 		gkS_a_5 := a.ByteStride(5)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[2] <= out.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[3] <= out.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[4] <= out.Extent(4) && gkHi[5] <= a.Extent(5) && gkHi[5] <= out.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
-			for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-					for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
-						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
-							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-								gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
-								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
-								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
-									*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
+			if gkS_a_0 == 8 && gkS_out_0 == 8 {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
+									gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
+									}
+								}
+							}
+						}
+					}
+				}
+			} else {
+				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
+					for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
+						for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
+							for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
+								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
+									gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
+									gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
+									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
+										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
+									}
 								}
 							}
 						}
