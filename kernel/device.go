@@ -117,7 +117,7 @@ func devReduce[E cuda.Elem](e *entry, label string, p any, name string, args []c
 	case "Max":
 		r = cuda.Max[E]()
 	case "BAnd":
-		r = cuda.Custom[E]("value = ~(decltype(value))0;", "dst = dst & src;")
+		r = cuda.Custom[E]("value = 0; value = ~value;", "dst = dst & src;")
 	case "BOr":
 		r = cuda.Custom[E]("value = 0;", "dst = dst | src;")
 	default:

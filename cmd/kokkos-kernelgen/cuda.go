@@ -81,9 +81,12 @@ func (p *pkgInfo) emitCUDA(k *kernelFunc) (code cudaCode, err error) {
 	}()
 	g := &cGen{p: p, support: map[string]bool{}, helpers: map[*kernelFunc]int{}}
 	e := g.newFunc(k)
+	// Package cuda's indices may be 32-bit (gk_idx); Go's are int, 64-bit:
+	// an index is widened where it is used, except as a view's index.
 	idx := indexNames(len(k.index))
 	for n, v := range k.index {
-		e.names[v] = idx[n]
+		e.names[v] = "((gk_i64)" + idx[n] + ")"
+		e.bare[v] = idx[n]
 	}
 	if k.acc != nil {
 		e.names[k.acc] = "acc"
@@ -202,6 +205,7 @@ type cFunc struct {
 	p       *pkgInfo
 	k       *kernelFunc
 	names   map[types.Object]string // C names of parameters and locals
+	bare    map[types.Object]string // the index parameters' names unwidened, for view indices
 	views   map[types.Object]string // view parameters
 	used    map[string]bool         // C names taken in this function
 	tmp     int
@@ -224,7 +228,7 @@ type frame struct {
 }
 
 func (g *cGen) newFunc(k *kernelFunc) *cFunc {
-	return &cFunc{g: g, p: g.p, k: k, names: map[types.Object]string{}, views: map[types.Object]string{}, used: map[string]bool{}, unsigned: map[string]cx{}}
+	return &cFunc{g: g, p: g.p, k: k, names: map[types.Object]string{}, bare: map[types.Object]string{}, views: map[types.Object]string{}, used: map[string]bool{}, unsigned: map[string]cx{}}
 }
 
 // fail stops the translation with an error at pos.
@@ -910,6 +914,10 @@ func (e *cFunc) viewCall(c *ast.CallExpr) (name, method string, args []ast.Expr,
 func (e *cFunc) element(name string, idx []ast.Expr) cx {
 	s := make([]string, len(idx))
 	for n, x := range idx {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok && e.bare[e.p.info.Uses[id]] != "" {
+			s[n] = e.bare[e.p.info.Uses[id]]
+			continue
+		}
 		s[n] = e.exprAs(x, types.Typ[types.Int]).s
 	}
 	return cx{name + "(" + strings.Join(s, ", ") + ")", pPrimary}

@@ -20,8 +20,8 @@ func init() {
 		CUDA: `gk_i64 n = (gk_i64)u.extent(0);
 gk_i64 r1 = gkx_max(n / 8ll, 1ll);
 gk_i64 r2 = gkx_max(n / 10ll, 1ll);
-gk_i64 d1 = (gk_i64)(((gk_u64)i0 - (gk_u64)(n / 3ll)) * ((gk_u64)i0 - (gk_u64)(n / 3ll)) + ((gk_u64)i1 - (gk_u64)(n / 3ll)) * ((gk_u64)i1 - (gk_u64)(n / 3ll)));
-gk_i64 d2 = (gk_i64)(((gk_u64)i0 - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) * ((gk_u64)i0 - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) + ((gk_u64)i1 - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)) * ((gk_u64)i1 - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)));
+gk_i64 d1 = (gk_i64)(((gk_u64)((gk_i64)i0) - (gk_u64)(n / 3ll)) * ((gk_u64)((gk_i64)i0) - (gk_u64)(n / 3ll)) + ((gk_u64)((gk_i64)i1) - (gk_u64)(n / 3ll)) * ((gk_u64)((gk_i64)i1) - (gk_u64)(n / 3ll)));
+gk_i64 d2 = (gk_i64)(((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) * ((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) + ((gk_u64)((gk_i64)i1) - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)) * ((gk_u64)((gk_i64)i1) - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)));
 double v = 0.0;
 if (d1 <= (gk_i64)((gk_u64)r1 * (gk_u64)r1)) {
 	v = 1.0;
@@ -50,12 +50,12 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "alpha", CUDAName: "alpha"},
 		},
 		Host: gkHostStep,
-		CUDA: `if (i0 == 0ll || i1 == 0ll || i0 == (gk_i64)((gk_u64)(gk_i64)cur.extent(0) - 1ull) || i1 == (gk_i64)((gk_u64)(gk_i64)cur.extent(1) - 1ull)) {
+		CUDA: `if (((gk_i64)i0) == 0ll || ((gk_i64)i1) == 0ll || ((gk_i64)i0) == (gk_i64)((gk_u64)(gk_i64)cur.extent(0) - 1ull) || ((gk_i64)i1) == (gk_i64)((gk_u64)(gk_i64)cur.extent(1) - 1ull)) {
 	next(i0, i1) = cur(i0, i1);
 	return;
 }
 double c = cur(i0, i1);
-double s = cur((gk_i64)((gk_u64)i0 - 1ull), i1) + cur((gk_i64)((gk_u64)i0 + 1ull), i1) + cur(i0, (gk_i64)((gk_u64)i1 - 1ull)) + cur(i0, (gk_i64)((gk_u64)i1 + 1ull));
+double s = cur((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + cur((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1) + cur(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull)) + cur(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull));
 next(i0, i1) = c + alpha * (s - 4.0 * c);
 `,
 	})

@@ -16,7 +16,7 @@ func init() {
 			{Name: "a", View: true, Write: true, CUDAName: "a"},
 		},
 		Host: gkHostInitA,
-		CUDA: `a(i) = (double)i;
+		CUDA: `a(i) = (double)((gk_i64)i);
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -26,7 +26,7 @@ func init() {
 			{Name: "b", View: true, Write: true, CUDAName: "b"},
 		},
 		Host: gkHostInitB,
-		CUDA: `b(i) = (double)i;
+		CUDA: `b(i) = (double)((gk_i64)i);
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{

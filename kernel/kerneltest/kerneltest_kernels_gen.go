@@ -69,11 +69,11 @@ if (final) {
 			{Name: "h", CUDAName: "h"},
 		},
 		Host: gkHostStencil7,
-		CUDA: `if (i0 == 0ll || i1 == 0ll || i2 == 0ll || i0 == (gk_i64)((gk_u64)(gk_i64)in.extent(0) - 1ull) || i1 == (gk_i64)((gk_u64)(gk_i64)in.extent(1) - 1ull) || i2 == (gk_i64)((gk_u64)(gk_i64)in.extent(2) - 1ull)) {
+		CUDA: `if (((gk_i64)i0) == 0ll || ((gk_i64)i1) == 0ll || ((gk_i64)i2) == 0ll || ((gk_i64)i0) == (gk_i64)((gk_u64)(gk_i64)in.extent(0) - 1ull) || ((gk_i64)i1) == (gk_i64)((gk_u64)(gk_i64)in.extent(1) - 1ull) || ((gk_i64)i2) == (gk_i64)((gk_u64)(gk_i64)in.extent(2) - 1ull)) {
 	return;
 }
 double c = in(i0, i1, i2);
-double s = in((gk_i64)((gk_u64)i0 - 1ull), i1, i2) + in((gk_i64)((gk_u64)i0 + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)i1 - 1ull), i2) + in(i0, (gk_i64)((gk_u64)i1 + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)i2 - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)i2 + 1ull));
+double s = in((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1, i2) + in((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull), i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) + 1ull));
 out(i0, i1, i2) = gk_h_scale(s - 6.0 * c, h);
 `,
 		Helpers: `__device__ static double gk_h_scale(double x, double h) {
@@ -156,7 +156,7 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "h2", CUDAName: "h2"},
 		},
 		Host: gkHostLap7,
-		CUDA: `double s = in((gk_i64)((gk_u64)i0 - 1ull), i1, i2) + in((gk_i64)((gk_u64)i0 + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)i1 - 1ull), i2) + in(i0, (gk_i64)((gk_u64)i1 + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)i2 - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)i2 + 1ull));
+		CUDA: `double s = in((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1, i2) + in((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull), i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) + 1ull));
 out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
 `,
 	})
@@ -189,7 +189,7 @@ signed char n8 = (signed char)((unsigned int)(signed char)x32 * (unsigned int)(s
 unsigned short u16 = (unsigned short)((unsigned int)(unsigned short)x32 * (unsigned int)(unsigned short)k);
 a32(i) = (int)((unsigned int)x32 * (unsigned int)x32 * (unsigned int)k + (unsigned int)x32 + 2147483647u + (unsigned int)(int)n8 + (unsigned int)(int)u16);
 gk_i64 x64 = a64(i);
-a64(i) = (gk_i64)((gk_u64)x64 * (gk_u64)x64 * (gk_u64)(gk_i64)k + (gk_u64)x64 * 9223372036854775807ull - (gk_u64)(-9223372036854775807ll - 1) + (gk_u64)i);
+a64(i) = (gk_i64)((gk_u64)x64 * (gk_u64)x64 * (gk_u64)(gk_i64)k + (gk_u64)x64 * 9223372036854775807ull - (gk_u64)(-9223372036854775807ll - 1) + (gk_u64)((gk_i64)i));
 unsigned int y32 = b32(i);
 y32 = y32 - (unsigned int)k;
 b32(i) = y32 * y32 * (unsigned int)k + y32 + 4294967295u - ~y32;
@@ -490,7 +490,7 @@ for (gk_i64 gkt2 = 0ll, gkt1 = n; gkt2 < gkt1; gkt2++) {
 	s1 = (gk_i64)((gk_u64)s1 * 3ull + (gk_u64)v);
 }
 gk_i64 s2 = 0ll;
-for (gk_i64 gkv2_k = 0ll, gkt3 = (gk_i64)((gk_u64)n + (gk_u64)(i % 3ll)); gkv2_k < gkt3; gkv2_k++) {
+for (gk_i64 gkv2_k = 0ll, gkt3 = (gk_i64)((gk_u64)n + (gk_u64)(((gk_i64)i) % 3ll)); gkv2_k < gkt3; gkv2_k++) {
 	{
 		bool gkt4 = false;
 		do {
@@ -799,7 +799,7 @@ __device__ __forceinline__ double gkx_math_max(double x, double y) { return x ==
 			{Name: "nb", CUDAName: "nb"},
 		},
 		Host: gkHostAtomicFloats,
-		CUDA: `gk_i64 b = gkx_rem(i, nb);
+		CUDA: `gk_i64 b = gkx_rem(((gk_i64)i), nb);
 double v = x(i);
 double w = floor(v * 64.0);
 atomic_add(&f64(b), w);
@@ -888,7 +888,7 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostAndUint32,
-		CUDA: `acc = acc & (a(i) | gkx_shl(1u, (gk_u64)(i % 32ll)));
+		CUDA: `acc = acc & (a(i) | gkx_shl(1u, (gk_u64)(((gk_i64)i) % 32ll)));
 `,
 		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
 // negative signed value shifted right gives -1). Go panics on a negative
@@ -942,7 +942,7 @@ __device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ?
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostSum3,
-		CUDA: `acc = acc + a(i0, i1, i2) * (double)(gk_i64)((gk_u64)i0 + 2ull * (gk_u64)i1 + 3ull * (gk_u64)i2);
+		CUDA: `acc = acc + a(i0, i1, i2) * (double)(gk_i64)((gk_u64)((gk_i64)i0) + 2ull * (gk_u64)((gk_i64)i1) + 3ull * (gk_u64)((gk_i64)i2));
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -952,7 +952,7 @@ __device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ?
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostMax4,
-		CUDA: `acc = gkx_max(acc, (int)((unsigned int)a(i0, i1, i2, i3) + (unsigned int)(int)(gk_i64)((gk_u64)i0 + (gk_u64)i1 + (gk_u64)i2 + (gk_u64)i3)));
+		CUDA: `acc = gkx_max(acc, (int)((unsigned int)a(i0, i1, i2, i3) + (unsigned int)(int)(gk_i64)((gk_u64)((gk_i64)i0) + (gk_u64)((gk_i64)i1) + (gk_u64)((gk_i64)i2) + (gk_u64)((gk_i64)i3))));
 `,
 		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
 __device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
@@ -972,7 +972,7 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostSum5,
-		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)(a(i0, i1, i2, i3, i4) ^ (gk_i64)((gk_u64)i0 * (gk_u64)i4 + (gk_u64)i2)));
+		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)(a(i0, i1, i2, i3, i4) ^ (gk_i64)((gk_u64)((gk_i64)i0) * (gk_u64)((gk_i64)i4) + (gk_u64)((gk_i64)i2))));
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -1073,12 +1073,12 @@ acc = acc + in(i);
 		CUDA: `const bool neg = gkb_neg != 0;
 const signed char k = (signed char)gkb_k;
 const unsigned short u = (unsigned short)gkb_u;
-gk_i64 v = (gk_i64)((gk_u64)i * (gk_u64)(gk_i64)k + (gk_u64)(gk_i64)u + (gk_u64)n + (gk_u64)(gk_i64)(m >> 60));
+gk_i64 v = (gk_i64)((gk_u64)((gk_i64)i) * (gk_u64)(gk_i64)k + (gk_u64)(gk_i64)u + (gk_u64)n + (gk_u64)(gk_i64)(m >> 60));
 if (neg) {
 	v = (gk_i64)(0ull - (gk_u64)v);
 }
 out(i) = v;
-f(i) = (float)i * s + (float)k;
+f(i) = (float)((gk_i64)i) * s + (float)k;
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -1090,7 +1090,7 @@ f(i) = (float)i * s + (float)k;
 			{Name: "b", View: true, Write: false, CUDAName: "b"},
 		},
 		Host: gkHostMix2,
-		CUDA: `out(i0, i1) = a(i0, i1) * 2.0 + (double)b(i0, i1) - (double)(gk_i64)((gk_u64)i0 * (gk_u64)i1);
+		CUDA: `out(i0, i1) = a(i0, i1) * 2.0 + (double)b(i0, i1) - (double)(gk_i64)((gk_u64)((gk_i64)i0) * (gk_u64)((gk_i64)i1));
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -1101,7 +1101,7 @@ f(i) = (float)i * s + (float)k;
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostMix3,
-		CUDA: `out(i0, i1, i2) = (gk_i64)((gk_u64)a(i0, i1, i2) * ((gk_u64)i0 + 1ull) - (gk_u64)gkx_shl(i1, (gk_u64)i2) + (gk_u64)a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)i0), i1, i2));
+		CUDA: `out(i0, i1, i2) = (gk_i64)((gk_u64)a(i0, i1, i2) * ((gk_u64)((gk_i64)i0) + 1ull) - (gk_u64)gkx_shl(((gk_i64)i1), (gk_u64)((gk_i64)i2)) + (gk_u64)a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)((gk_i64)i0)), i1, i2));
 `,
 		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
 // negative signed value shifted right gives -1). Go panics on a negative
@@ -1125,7 +1125,7 @@ __device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ?
 			{Name: "s", CUDAName: "s"},
 		},
 		Host: gkHostMix4,
-		CUDA: `out(i0, i1, i2, i3) = a(i0, i1, i2, i3) * s + (float)(gk_i64)((gk_u64)i0 - (gk_u64)i1 + (gk_u64)i2 - (gk_u64)i3);
+		CUDA: `out(i0, i1, i2, i3) = a(i0, i1, i2, i3) * s + (float)(gk_i64)((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)i1) + (gk_u64)((gk_i64)i2) - (gk_u64)((gk_i64)i3));
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -1136,10 +1136,10 @@ __device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ?
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostMix5,
-		CUDA: `if (i2 == 1ll) {
+		CUDA: `if (((gk_i64)i2) == 1ll) {
 	return;
 }
-out(i0, i1, i2, i3, i4) = a(i0, i1, i2, i3, i4) ^ (int)((gk_i64)((gk_u64)i0 << 4) | (gk_i64)((gk_u64)i1 << 3) | (gk_i64)((gk_u64)i2 << 2) | (gk_i64)((gk_u64)i3 << 1) | i4);
+out(i0, i1, i2, i3, i4) = a(i0, i1, i2, i3, i4) ^ (int)((gk_i64)((gk_u64)((gk_i64)i0) << 4) | (gk_i64)((gk_u64)((gk_i64)i1) << 3) | (gk_i64)((gk_u64)((gk_i64)i2) << 2) | (gk_i64)((gk_u64)((gk_i64)i3) << 1) | ((gk_i64)i4));
 `,
 	})
 	gkkernel.Register(gkkernel.Spec{
@@ -1150,7 +1150,7 @@ out(i0, i1, i2, i3, i4) = a(i0, i1, i2, i3, i4) ^ (int)((gk_i64)((gk_u64)i0 << 4
 			{Name: "a", View: true, Write: false, CUDAName: "a"},
 		},
 		Host: gkHostMix6,
-		CUDA: `double m = a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)i0), (gk_i64)((gk_u64)(gk_i64)a.extent(1) - 1ull - (gk_u64)i1), (gk_i64)((gk_u64)(gk_i64)a.extent(2) - 1ull - (gk_u64)i2), (gk_i64)((gk_u64)(gk_i64)a.extent(3) - 1ull - (gk_u64)i3), (gk_i64)((gk_u64)(gk_i64)a.extent(4) - 1ull - (gk_u64)i4), (gk_i64)((gk_u64)(gk_i64)a.extent(5) - 1ull - (gk_u64)i5));
+		CUDA: `double m = a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)((gk_i64)i0)), (gk_i64)((gk_u64)(gk_i64)a.extent(1) - 1ull - (gk_u64)((gk_i64)i1)), (gk_i64)((gk_u64)(gk_i64)a.extent(2) - 1ull - (gk_u64)((gk_i64)i2)), (gk_i64)((gk_u64)(gk_i64)a.extent(3) - 1ull - (gk_u64)((gk_i64)i3)), (gk_i64)((gk_u64)(gk_i64)a.extent(4) - 1ull - (gk_u64)((gk_i64)i4)), (gk_i64)((gk_u64)(gk_i64)a.extent(5) - 1ull - (gk_u64)((gk_i64)i5)));
 out(i0, i1, i2, i3, i4, i5) = a(i0, i1, i2, i3, i4, i5) + m * 0.5;
 `,
 	})
