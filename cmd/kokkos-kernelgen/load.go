@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -35,6 +36,11 @@ func loadDir(dir string) (*pkgInfo, error) {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, genSuffix) {
 			continue
 		}
+		// The files of the default build context, as go build sees them
+		// (and as internal/kernelsrc hashes them).
+		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
+			continue
+		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -44,9 +50,6 @@ func loadDir(dir string) (*pkgInfo, error) {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
-		}
-		if !buildable(f) {
-			continue
 		}
 		files = append(files, f)
 	}
@@ -71,23 +74,6 @@ func loadSource(dir string, files map[string]string) (*pkgInfo, error) {
 		}
 	}
 	return loadDir(tmp)
-}
-
-// buildable reports whether f has no build constraint that the generator
-// could get wrong: files with a //go:build line are skipped unless it is
-// satisfied by every platform (the generated code must not depend on one).
-func buildable(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		if cg.Pos() >= f.Package {
-			break
-		}
-		for _, c := range cg.List {
-			if strings.HasPrefix(c.Text, "//go:build ") && strings.Contains(c.Text, "ignore") {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // check type-checks files and finds the kernels.
