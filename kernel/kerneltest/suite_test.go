@@ -72,6 +72,7 @@ func at[V interface{ kokkos.View[T] }, T any](t *testing.T, w where, v V, mirror
 	if err != nil {
 		t.Fatal(err)
 	}
+	keep(t, &d)
 	if err := kokkos.DeepCopy[T](d, v); err != nil {
 		t.Fatal(err)
 	}
@@ -320,6 +321,7 @@ func TestDivRem(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out := kokkos.Must(kokkos.NewView2[int64]("out", n, 15, kokkos.InSpace(w.mem)))
+		keep(t, &out)
 		if launched(t, w, kernel.For("divrem", kokkos.Range(0, n).On(w.space), DivRem, at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror), out)) {
 			check(t, w, "out", out, want)
 		}
@@ -339,6 +341,7 @@ func TestShifts(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out := kokkos.Must(kokkos.NewView2[int64]("out", n, 17, kokkos.InSpace(w.mem)))
+		keep(t, &out)
 		if launched(t, w, kernel.For("shifts", kokkos.Range(0, n).On(w.space), Shifts, at(t, w, a, kokkos.CreateMirror), at(t, w, s, kokkos.CreateMirror), out)) {
 			check(t, w, "out", out, want)
 		}
@@ -363,7 +366,9 @@ func TestFloatOps(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		o64 := kokkos.Must(kokkos.NewView2[float64]("o64", n, 7, kokkos.InSpace(w.mem)))
+		keep(t, &o64)
 		o32 := kokkos.Must(kokkos.NewView2[float32]("o32", n, 8, kokkos.InSpace(w.mem)))
+		keep(t, &o32)
 		if launched(t, w, kernel.For("floatops", kokkos.Range(0, n).On(w.space), FloatOps,
 			at(t, w, x, kokkos.CreateMirror), at(t, w, y, kokkos.CreateMirror),
 			at(t, w, f, kokkos.CreateMirror), at(t, w, g, kokkos.CreateMirror), o64, o32)) {
@@ -390,7 +395,9 @@ func TestConvert(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		oi := kokkos.Must(kokkos.NewView2[int64]("oi", n, 18, kokkos.InSpace(w.mem)))
+		keep(t, &oi)
 		of := kokkos.Must(kokkos.NewView2[float64]("of", n, 10, kokkos.InSpace(w.mem)))
+		keep(t, &of)
 		if launched(t, w, kernel.For("convert", kokkos.Range(0, n).On(w.space), Convert, at(t, w, x, kokkos.CreateMirror), at(t, w, m, kokkos.CreateMirror), oi, of)) {
 			check(t, w, "oi", oi, wi)
 			check(t, w, "of", of, wf)
@@ -418,8 +425,11 @@ func TestBranches(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		gc := kokkos.Must(kokkos.NewView1[int32]("code", n, kokkos.InSpace(w.mem)))
+		keep(t, &gc)
 		gs := kokkos.Must(kokkos.NewView1[int32]("steps", n, kokkos.InSpace(w.mem)))
+		keep(t, &gs)
 		gf := kokkos.Must(kokkos.NewView1[int32]("found", n, kokkos.InSpace(w.mem)))
+		keep(t, &gf)
 		p := kokkos.Range(0, n).On(w.space)
 		if launched(t, w, kernel.For("classify", p, Classify, at(t, w, x, kokkos.CreateMirror), gc)) {
 			check(t, w, "code", gc, code)
@@ -445,6 +455,7 @@ func TestLoops(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			out := kokkos.Must(kokkos.NewView2[int64]("out", n, 4, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			if launched(t, w, kernel.For("loops", kokkos.Range(0, n).On(w.space), Loops, at(t, w, x, kokkos.CreateMirror), loops, out)) {
 				check(t, w, fmt.Sprintf("n %d: out", loops), out, want)
 			}
@@ -467,7 +478,9 @@ func TestHelpers(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			out := kokkos.Must(kokkos.NewView1[float64]("out", n, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			cnt := kokkos.Must(kokkos.NewView1[int32]("cnt", n, kokkos.InSpace(w.mem)))
+			keep(t, &cnt)
 			if launched(t, w, kernel.For("helpers", kokkos.Range(0, n).On(w.space), Helpers, at(t, w, a, kokkos.CreateMirror), at(t, w, x, kokkos.CreateMirror), out, cnt, flip)) {
 				check(t, w, "out", out, wo)
 				check(t, w, "cnt", cnt, wc)
@@ -531,6 +544,7 @@ func TestMathUnary(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out := kokkos.Must(kokkos.NewView2[float64]("out", n, cols, kokkos.InSpace(w.mem)))
+		keep(t, &out)
 		if launched(t, w, kernel.For("mathunary", kokkos.Range(0, n).On(w.space), MathUnary, at(t, w, x, kokkos.CreateMirror), out)) {
 			if w.mem != kokkos.HostSpace {
 				check(t, w, "out", out, wantDev, ulps...)
@@ -564,6 +578,7 @@ func TestMathBinary(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		out := kokkos.Must(kokkos.NewView2[float64]("out", n, len(ulps), kokkos.InSpace(w.mem)))
+		keep(t, &out)
 		if launched(t, w, kernel.For("mathbinary", kokkos.Range(0, n).On(w.space), MathBinary,
 			at(t, w, x, kokkos.CreateMirror), at(t, w, y, kokkos.CreateMirror), at(t, w, z, kokkos.CreateMirror), out)) {
 			check(t, w, "out", out, want, ulps...)
@@ -591,7 +606,9 @@ func TestMathSpecial(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		flags := kokkos.Must(kokkos.NewView1[int32]("flags", n, kokkos.InSpace(w.mem)))
+		keep(t, &flags)
 		out := kokkos.Must(kokkos.NewView2[float64]("out", n, 20, kokkos.InSpace(w.mem)))
+		keep(t, &out)
 		if launched(t, w, kernel.For("mathspecial", kokkos.Range(0, n).On(w.space), MathSpecial, at(t, w, x, kokkos.CreateMirror), flags, out)) {
 			check(t, w, "flags", flags, wf)
 			check(t, w, "out", out, want, ulps...)
@@ -623,7 +640,9 @@ func TestMinMax(t *testing.T) {
 	}
 	for _, w := range places(t) {
 		o32 := kokkos.Must(kokkos.NewView2[float32]("o32", n, 6, kokkos.InSpace(w.mem)))
+		keep(t, &o32)
 		oi := kokkos.Must(kokkos.NewView2[int64]("oi", n, 5, kokkos.InSpace(w.mem)))
+		keep(t, &oi)
 		if launched(t, w, kernel.For("minmax", kokkos.Range(0, n).On(w.space), MinMax,
 			at(t, w, f, kokkos.CreateMirror), at(t, w, g, kokkos.CreateMirror),
 			at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror), o32, oi)) {
@@ -834,7 +853,9 @@ func TestScans(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			o32 := kokkos.Must(kokkos.NewView1[int32]("o32", n, kokkos.InSpace(w.mem)))
+			keep(t, &o32)
 			o64 := kokkos.Must(kokkos.NewView1[float64]("o64", n, kokkos.InSpace(w.mem)))
+			keep(t, &o64)
 			p := kokkos.Range(0, n).On(w.space)
 			got32, err := kernel.Scan("inclusive", p, kokkos.Sum[int32](), ScanInclusive32, at(t, w, in32, kokkos.CreateMirror), o32)
 			if launched(t, w, err) {
@@ -892,6 +913,7 @@ func TestLayoutsAndStrides(t *testing.T) {
 	left := func(w where) kokkos.View2[float64] { return at(t, w, yl, kokkos.CreateMirror) }
 	strided := func(w where) kokkos.View2[float64] {
 		v := kokkos.Must(kokkos.NewView2[float64]("ys", n0, n1, kokkos.WithStrides(2*n1, 2), kokkos.InSpace(w.mem)))
+		keep(t, &v)
 		if err := kokkos.DeepCopy[float64](v, ys); err != nil {
 			t.Fatal(err)
 		}
@@ -963,7 +985,9 @@ func TestScalars(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			out := kokkos.Must(kokkos.NewView1[int64]("out", n, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			f := kokkos.Must(kokkos.NewView1[float32]("f", n, kokkos.InSpace(w.mem)))
+			keep(t, &f)
 			// Untyped constants for the int8, uint16, float32 and int parameters.
 			if launched(t, w, kernel.For("scalars", kokkos.Range(0, n).On(w.space), Scalars, out, f, neg, -3, 65535, 0.5, 7, m)) {
 				check(t, w, "out", out, wo)
@@ -1002,6 +1026,7 @@ func TestMDRangeRanks(t *testing.T) {
 		fill(b, func() int32 { return rng.Int32N(201) - 100 })
 		forMD(t, "mix2", []int{n0, n1}, []int{4, 8}, func(w where, p kokkos.MDRangePolicy, lay kokkos.Layout) (kokkos.View2[float64], error) {
 			out := kokkos.Must(kokkos.NewView2[float64]("out", n0, n1, lay, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			return out, kernel.For("mix2", p, Mix2, out, at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View2[float64] {
 			out := kokkos.Must(kokkos.NewView2[float64]("out", n0, n1, lay))
@@ -1015,6 +1040,7 @@ func TestMDRangeRanks(t *testing.T) {
 		fill(a, func() int64 { return rng.Int64N(1<<40) - 1<<39 })
 		forMD(t, "mix3", ext, []int{2, 3, 4}, func(w where, p kokkos.MDRangePolicy, lay kokkos.Layout) (kokkos.View3[int64], error) {
 			out := kokkos.Must(kokkos.NewView3[int64]("out", 5, 6, 7, lay, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			return out, kernel.For("mix3", p, Mix3, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View3[int64] {
 			out := kokkos.Must(kokkos.NewView3[int64]("out", 5, 6, 7, lay))
@@ -1029,6 +1055,7 @@ func TestMDRangeRanks(t *testing.T) {
 		const s = 1.5
 		forMD(t, "mix4", ext, []int{2, 2, 3, 4}, func(w where, p kokkos.MDRangePolicy, lay kokkos.Layout) (kokkos.View4[float32], error) {
 			out := kokkos.Must(kokkos.NewView4[float32]("out", 3, 4, 5, 6, lay, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			return out, kernel.For("mix4", p, Mix4, out, at(t, w, a, kokkos.CreateMirror), s)
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View4[float32] {
 			out := kokkos.Must(kokkos.NewView4[float32]("out", 3, 4, 5, 6, lay))
@@ -1042,6 +1069,7 @@ func TestMDRangeRanks(t *testing.T) {
 		fill(a, randInt[int32](rng))
 		forMD(t, "mix5", ext, []int{2, 1, 3, 2, 2}, func(w where, p kokkos.MDRangePolicy, lay kokkos.Layout) (kokkos.View5[int32], error) {
 			out := kokkos.Must(kokkos.NewView5[int32]("out", 3, 2, 4, 3, 2, lay, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			return out, kernel.For("mix5", p, Mix5, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View5[int32] {
 			out := kokkos.Must(kokkos.NewView5[int32]("out", 3, 2, 4, 3, 2, lay))
@@ -1055,6 +1083,7 @@ func TestMDRangeRanks(t *testing.T) {
 		fill(a, randFloat[float64](rng, -1, 1))
 		forMD(t, "mix6", ext, []int{1, 2, 2, 2, 1, 3}, func(w where, p kokkos.MDRangePolicy, lay kokkos.Layout) (kokkos.View6[float64], error) {
 			out := kokkos.Must(kokkos.NewView6[float64]("out", 2, 3, 2, 3, 2, 3, lay, kokkos.InSpace(w.mem)))
+			keep(t, &out)
 			return out, kernel.For("mix6", p, Mix6, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View6[float64] {
 			out := kokkos.Must(kokkos.NewView6[float64]("out", 2, 3, 2, 3, 2, 3, lay))
