@@ -36,23 +36,6 @@ func places(t *testing.T) []where {
 	return ws
 }
 
-// onDevice returns v copied to w's memory space (v itself on the host).
-func onDevice[V interface{ kokkos.View[T] }, T any](t *testing.T, w where, v V, mk func(opts ...kokkos.Option) (V, error)) V {
-	t.Helper()
-	if w.mem == kokkos.HostSpace {
-		return v
-	}
-	d, err := mk(kokkos.InSpace(w.mem))
-	if err != nil {
-		t.Fatal(err)
-	}
-	keep(t, &d)
-	if err := kokkos.DeepCopy[T](d, v); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // keep releases the view *v when the test ends: device memory is outside
 // the Go heap.
 func keep[V any](t *testing.T, v *V) {
@@ -92,8 +75,7 @@ func TestTriad(t *testing.T) {
 	for _, w := range places(t) {
 		a, _ := kokkos.NewView1[float64]("a", n, kokkos.InSpace(w.mem))
 		keep(t, &a)
-		mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("d", n, o...) }
-		db, dc := onDevice(t, w, b, mk), onDevice(t, w, c, mk)
+		db, dc := at(t, w, b, kokkos.CreateMirror), at(t, w, c, kokkos.CreateMirror)
 		if err := kernel.For("triad", kokkos.Range(0, n).On(w.space), Triad, a, db, dc, s); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
@@ -113,8 +95,7 @@ func TestDot(t *testing.T) {
 		a, b := randView1(t, rng, "a", n), randView1(t, rng, "b", n)
 		want := kokkos.ParallelReduce("dot", kokkos.Range(0, n), kokkos.Sum[float64](), func(i int, acc *float64) { *acc += float64(a.At(i) * b.At(i)) })
 		for _, w := range places(t) {
-			mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("d", n, o...) }
-			got, err := kernel.Reduce("dot", kokkos.Range(0, n).On(w.space), kokkos.Sum[float64](), Dot, onDevice(t, w, a, mk), onDevice(t, w, b, mk))
+			got, err := kernel.Reduce("dot", kokkos.Range(0, n).On(w.space), kokkos.Sum[float64](), Dot, at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror))
 			if err != nil {
 				t.Fatalf("%s: %v", w.name, err)
 			}
@@ -134,14 +115,8 @@ func TestSetCLayouts(t *testing.T) {
 			for _, it := range []kokkos.Iterate{kokkos.IterateDefault, kokkos.IterateLeft, kokkos.IterateRight} {
 				c, _ := kokkos.NewView2[float64]("c", n0, n1, lay, kokkos.InSpace(w.mem))
 				keep(t, &c)
-				mka := func(o ...kokkos.Option) (kokkos.View1[float64], error) {
-					return kokkos.NewView1[float64]("a", n0, o...)
-				}
-				mkb := func(o ...kokkos.Option) (kokkos.View1[float64], error) {
-					return kokkos.NewView1[float64]("b", n1, o...)
-				}
 				p := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Tile(4, 8).Order(it, it).On(w.space)
-				if err := kernel.For("setc", p, SetC, c, onDevice(t, w, a, mka), onDevice(t, w, b, mkb)); err != nil {
+				if err := kernel.For("setc", p, SetC, c, at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror)); err != nil {
 					t.Fatalf("%s: %v", w.name, err)
 				}
 				fence(t, w)
@@ -168,8 +143,7 @@ func TestPrefixSum(t *testing.T) {
 		for _, w := range places(t) {
 			out, _ := kokkos.NewView1[int64]("out", n, kokkos.InSpace(w.mem))
 			keep(t, &out)
-			mk := func(o ...kokkos.Option) (kokkos.View1[int64], error) { return kokkos.NewView1[int64]("in", n, o...) }
-			total, err := kernel.Scan("scan", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), PrefixSum, onDevice(t, w, in, mk), out)
+			total, err := kernel.Scan("scan", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), PrefixSum, at(t, w, in, kokkos.CreateMirror), out)
 			if err != nil {
 				t.Fatalf("%s: %v", w.name, err)
 			}
@@ -203,11 +177,8 @@ func TestStencil7(t *testing.T) {
 	for _, w := range places(t) {
 		out, _ := kokkos.NewView3[float64]("out", n0, n1, n2, kokkos.InSpace(w.mem))
 		keep(t, &out)
-		mk := func(o ...kokkos.Option) (kokkos.View3[float64], error) {
-			return kokkos.NewView3[float64]("in", n0, n1, n2, o...)
-		}
 		p := kokkos.MDRange([]int{0, 0, 0}, []int{n0, n1, n2}).On(w.space)
-		din := onDevice(t, w, in, mk)
+		din := at(t, w, in, kokkos.CreateMirror)
 		if err := kernel.For("stencil", p, Stencil7, out, din, h); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
@@ -250,8 +221,7 @@ func TestSoftAndHistogram(t *testing.T) {
 		x.Set(i, math.Abs(x.At(i)))
 	}
 	for _, w := range places(t) {
-		mk := func(o ...kokkos.Option) (kokkos.View1[float64], error) { return kokkos.NewView1[float64]("x", n, o...) }
-		dx := onDevice(t, w, x, mk)
+		dx := at(t, w, x, kokkos.CreateMirror)
 		y, _ := kokkos.NewView1[float32]("y", n, kokkos.InSpace(w.mem))
 		keep(t, &y)
 		bins, _ := kokkos.NewView1[int64]("bins", nb, kokkos.InSpace(w.mem))
@@ -303,10 +273,7 @@ func TestMaxAbs2(t *testing.T) {
 		}
 	}
 	for _, w := range places(t) {
-		mk := func(o ...kokkos.Option) (kokkos.View2[float64], error) {
-			return kokkos.NewView2[float64]("a", n0, n1, append(o, kokkos.LayoutLeft)...)
-		}
-		got, err := kernel.Reduce("maxabs", kokkos.MDRange([]int{0, 0}, []int{n0, n1}).On(w.space), kokkos.Max[float64](), MaxAbs2, onDevice(t, w, a, mk))
+		got, err := kernel.Reduce("maxabs", kokkos.MDRange([]int{0, 0}, []int{n0, n1}).On(w.space), kokkos.Max[float64](), MaxAbs2, at(t, w, a, kokkos.CreateMirror))
 		if err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
