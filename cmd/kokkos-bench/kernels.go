@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"runtime"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
@@ -42,8 +44,6 @@ func kLap7(i, j, k int, out, in kokkos.View3[float64], h2 float64) {
 	s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 	out.Set(i, j, k, (s-6*in.At(i, j, k))/h2)
 }
-
-var sinkKernels float64
 
 func runKernels(cfg config, add func(measure)) error {
 	n := scaled(1<<24, cfg.scale)
@@ -103,10 +103,11 @@ func runKernels(cfg config, add func(measure)) error {
 		report(fmt.Sprintf("%s, %d float64", k.name, n), "GB/s", kt, bt, gbs(8*k.bytes*n))
 	}
 	partial := make([]float64, 256)
+	var dot, plainDot float64
 	kt, bt := timeAlternating(cfg.reps, func() {
 		d, err := kernel.Reduce("dot", r, kokkos.Sum[float64](), kDot, a, b)
 		try(err)
-		sinkKernels += d
+		dot = d
 	}, func() {
 		goLoopIdx(n, func(w, lo, hi int) {
 			var acc float64
@@ -115,10 +116,14 @@ func runKernels(cfg config, add func(measure)) error {
 			}
 			partial[w] = acc
 		})
-		for _, p := range partial {
-			sinkKernels += p
+		plainDot = 0
+		for _, p := range partial[:runtime.GOMAXPROCS(0)] {
+			plainDot += p
 		}
 	})
+	if math.Abs(dot-plainDot) > 1e-9*math.Abs(plainDot) {
+		return fmt.Errorf("dot: kernel %v, plain loop %v", dot, plainDot)
+	}
 	report(fmt.Sprintf("Dot, %d float64", n), "GB/s", kt, bt, gbs(16*n))
 
 	// SetC, the outer product, into each layout.
