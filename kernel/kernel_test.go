@@ -1,0 +1,69 @@
+package kernel
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gokkos/kokkos"
+)
+
+// sample is registered by the tests below with made-up generated code.
+func sample(i int, a kokkos.View1[float64], s float32) {}
+
+// device is an execution space that is not a host space.
+type device struct{}
+
+func (device) Name() string     { return "Fake" }
+func (device) Concurrency() int { return 1 }
+func (device) Fence() error     { return nil }
+
+func (device) MemorySpace() kokkos.MemorySpace { return kokkos.HostSpace }
+
+func TestStale(t *testing.T) {
+	// The source of sample is in a test file, which the hash does not
+	// read: the check cannot find it, as after a change that removed it.
+	Register(Spec{Func: sample, Name: "kernel.sample", Hash: "0", Funcs: []string{"sample"}, Rank: 1,
+		Params: []Param{{Name: "a", View: true}, {Name: "s"}}, Host: func([]any) (func(lo, hi int), error) { return func(lo, hi int) {}, nil }})
+	t.Cleanup(func() { regMu.Lock(); delete(registry, reflect.ValueOf(sample).Pointer()); regMu.Unlock() })
+	a, _ := kokkos.NewView1[float64]("a", 4)
+	err := For("x", kokkos.Range(0, 4), sample, a, 1.5)
+	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "go generate") {
+		t.Fatalf("error %v, want ErrStale saying to run go generate", err)
+	}
+}
+
+func TestNoDevice(t *testing.T) {
+	e := &entry{Spec: Spec{Name: "kernel.sample", NoCUDA: "view a has elements of type int8"}}
+	_, err := e.deviceArgs(nil)
+	if !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "int8") {
+		t.Fatalf("error %v, want ErrNoDevice with the reason", err)
+	}
+	if hostSpace(device{}) || !hostSpace(nil) || !hostSpace(kokkos.Serial{}) {
+		t.Fatal("hostSpace")
+	}
+}
+
+func TestConvertNumber(t *testing.T) {
+	e := &entry{Spec: Spec{Name: "kernel.sample", Rank: 1, Params: []Param{{Name: "a", View: true}, {Name: "s"}}}}
+	e.fn = reflect.TypeOf(sample)
+	a, _ := kokkos.NewView1[float64]("a", 4)
+	for _, c := range []struct {
+		arg any
+		ok  bool
+	}{
+		{float32(1.5), true}, {1.5, true}, {2, true}, {int64(1 << 20), true},
+		{0.1, true}, // a float64 rounds to a float32
+		{1e300, false}, {"x", false}, {true, false}, {nil, false},
+		{int64(1<<24 + 1), false}, // not exact in a float32
+	} {
+		_, err := e.convert([]any{a, c.arg})
+		if (err == nil) != c.ok {
+			t.Errorf("%T %v: error %v, want ok %v", c.arg, c.arg, err, c.ok)
+		}
+	}
+	if _, err := e.convert([]any{&a, 1.0}); err == nil || !strings.Contains(err.Error(), "not a pointer") {
+		t.Errorf("a pointer to a view: %v", err)
+	}
+}
