@@ -335,3 +335,35 @@ func TestOutOfBoundsPanics(t *testing.T) {
 	}
 	_ = kernel.For("hist", kokkos.Range(0, 10), Histogram, x, bins, 8)
 }
+
+// TestEmptyRanges launches each pattern over empty ranges: nothing runs,
+// and reductions and scans return the identity.
+func TestEmptyRanges(t *testing.T) {
+	for _, w := range places(t) {
+		a, _ := kokkos.NewView2[float64]("a", 4, 4, kokkos.InSpace(w.mem))
+		keep(t, &a)
+		v, _ := kokkos.NewView1[float64]("v", 4, kokkos.InSpace(w.mem))
+		keep(t, &v)
+		iv, _ := kokkos.NewView1[int64]("iv", 4, kokkos.InSpace(w.mem))
+		keep(t, &iv)
+		for _, p := range []kokkos.MDRangePolicy{
+			kokkos.MDRange([]int{0, 0}, []int{0, 4}), kokkos.MDRange([]int{2, 1}, []int{2, 3}), kokkos.MDRange([]int{0, 0}, []int{0, 0}),
+		} {
+			got, err := kernel.Reduce("empty", p.On(w.space), kokkos.Max[float64](), MaxAbs2, a)
+			if err != nil || got != math.Inf(-1) {
+				t.Errorf("%s: Reduce over %v: %v, %v; want -Inf", w.name, p, got, err)
+			}
+			if err := kernel.For("empty", p.On(w.space), SetC, a, v, v); err != nil {
+				t.Errorf("%s: For over %v: %v", w.name, p, err)
+			}
+		}
+		r := kokkos.Range(3, 3).On(w.space)
+		if got, err := kernel.Reduce("empty", r, kokkos.Sum[float64](), Dot, v, v); err != nil || got != 0 {
+			t.Errorf("%s: Reduce over an empty range: %v, %v", w.name, got, err)
+		}
+		if got, err := kernel.Scan("empty", r, kokkos.Sum[int64](), PrefixSum, iv, iv); err != nil || got != 0 {
+			t.Errorf("%s: Scan over an empty range: %v, %v", w.name, got, err)
+		}
+		fence(t, w)
+	}
+}
