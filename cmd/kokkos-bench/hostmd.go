@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel"
 )
 
 func init() {
@@ -68,6 +69,16 @@ func runMDRange(cfg config, add func(measure)) error {
 		kokkos.ParallelFor2("md.write", all, func(i, j int) { b.Set(i, j, float64(i+j)) })
 	}, plainWrite)
 	report(fmt.Sprintf("ParallelFor2 write (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
+	var kerr error
+	kt, bt = timeAlternating(cfg.reps, func() {
+		if err := kernel.For("md.write", all, kWrite2, b); err != nil && kerr == nil {
+			kerr = err
+		}
+	}, plainWrite)
+	if kerr != nil {
+		return kerr
+	}
+	report(fmt.Sprintf("kernel.For write (per-index Go kernel), %dx%d", n, n), kt, bt, rate, 0.95, "the per-index body as a //kokkos:kernel function")
 
 	// Heat stencil: b = a + 0.1*(laplacian of a), interior points.
 	plainHeat := func() {
@@ -98,6 +109,15 @@ func runMDRange(cfg config, add func(measure)) error {
 		})
 	}, plainHeat)
 	report(fmt.Sprintf("ParallelFor2 heat stencil (per-index body), %dx%d", n, n), kt, bt, stencilRate, 0, "reported, no goal")
+	kt, bt = timeAlternating(cfg.reps, func() {
+		if err := kernel.For("md.heat", inner, kHeat2, b, a); err != nil && kerr == nil {
+			kerr = err
+		}
+	}, plainHeat)
+	if kerr != nil {
+		return kerr
+	}
+	report(fmt.Sprintf("kernel.For heat stencil (per-index Go kernel), %dx%d", n, n), kt, bt, stencilRate, 0.95, "the per-index body as a //kokkos:kernel function")
 
 	// Sum of a.
 	var plainSum float64

@@ -45,6 +45,17 @@ func kLap7(i, j, k int, out, in kokkos.View3[float64], h2 float64) {
 	out.Set(i, j, k, (s-6*in.At(i, j, k))/h2)
 }
 
+// kWrite2 and kHeat2 are the per-index bodies of the mdrange suite.
+//
+//kokkos:kernel
+func kWrite2(i, j int, b kokkos.View2[float64]) { b.Set(i, j, float64(i+j)) }
+
+//kokkos:kernel
+func kHeat2(i, j int, b, a kokkos.View2[float64]) {
+	c := a.At(i, j)
+	b.Set(i, j, c+0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-4*c))
+}
+
 func runKernels(cfg config, add func(measure)) error {
 	n := scaled(1<<24, cfg.scale)
 	var vs [3]kokkos.View1[float64]

@@ -93,6 +93,28 @@ func init() {
 out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
 `,
 	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: kWrite2, Name: "main.kWrite2", Hash: "9b6d0c34905405d9a0813d555bce6a4b", Funcs: []string{"kWrite2"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "b", View: true, Write: true, CUDAName: "b"},
+		},
+		Host: gkHostkWrite2,
+		CUDA: `b(i0, i1) = (double)(gk_i64)((gk_u64)((gk_i64)i0) + (gk_u64)((gk_i64)i1));
+`,
+	})
+	gkkernel.Register(gkkernel.Spec{
+		Func: kHeat2, Name: "main.kHeat2", Hash: "27a6d8d824a564aa6c6e7cbc8d7d6b2d", Funcs: []string{"kHeat2"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "b", View: true, Write: true, CUDAName: "b"},
+			{Name: "a", View: true, Write: false, CUDAName: "a"},
+		},
+		Host: gkHostkHeat2,
+		CUDA: `double c = a(i0, i1);
+b(i0, i1) = c + 0.1 * (a((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + a((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull)) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull)) - 4.0 * c);
+`,
+	})
 }
 
 func gkHostkCopy(gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -477,6 +499,168 @@ func gkHostkLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
 					}
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostkWrite2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	b, gkErr0 := gkkernel.View2("main.kWrite2", "b", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			b := b
+			gkP_b := b.Base()
+			gkS_b_0 := b.ByteStride(0)
+			gkS_b_1 := b.ByteStride(1)
+			if gkHi[0] <= b.Extent(0) && gkHi[1] <= b.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_b_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64(i + j))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_b_1)) = (float64(i + j))
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						b.Set(i, j, float64(i+j))
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		b := b
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		if gkHi[0] <= b.Extent(0) && gkHi[1] <= b.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_b_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(i + j))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_b_0)) = (float64(i + j))
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					b.Set(i, j, float64(i+j))
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostkHeat2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	b, gkErr0 := gkkernel.View2("main.kHeat2", "b", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("main.kHeat2", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			b, a := b, a
+			gkP_b := b.Base()
+			gkS_b_0 := b.ByteStride(0)
+			gkS_b_1 := b.ByteStride(1)
+			gkP_a := a.Base()
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			if gkHi[0] <= b.Extent(0) && gkHi[0]+1 <= a.Extent(0) && gkHi[1] <= b.Extent(1) && gkHi[1]+1 <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
+				if gkS_a_1 == 8 && gkS_b_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkR1 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						gkR2 := gkunsafe.Add(gkP_a, (i-1)*gkS_a_0)
+						gkR3 := gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							c := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
+							*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*8)))-float64(4*c))))
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkR1 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
+						gkR2 := gkunsafe.Add(gkP_a, (i-1)*gkS_a_0)
+						gkR3 := gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							c := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))
+							*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_b_1)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*gkS_a_1)))-float64(4*c))))
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						c := a.At(i, j)
+						b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		b, a := b, a
+		gkP_b := b.Base()
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		gkP_a := a.Base()
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		if gkHi[0] <= b.Extent(0) && gkHi[0]+1 <= a.Extent(0) && gkHi[1] <= b.Extent(1) && gkHi[1]+1 <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					gkR2 := gkunsafe.Add(gkP_a, (j-1)*gkS_a_1)
+					gkR3 := gkunsafe.Add(gkP_a, (j+1)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+						*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*8)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))-float64(4*c))))
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
+					gkR2 := gkunsafe.Add(gkP_a, (j-1)*gkS_a_1)
+					gkR3 := gkunsafe.Add(gkP_a, (j+1)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))
+						*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_b_0)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_a_0)))-float64(4*c))))
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					c := a.At(i, j)
+					b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
 				}
 			}
 		}
