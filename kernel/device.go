@@ -3,10 +3,21 @@ package kernel
 import (
 	"fmt"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 )
+
+var deviceChecks atomic.Bool
+
+// CheckDeviceBounds sets whether launches on a GPU check every view access
+// against the view's extents (cuda.CheckBounds): an access outside them
+// then returns a *cuda.BoundsError, naming the view, its label, the index
+// and the extents, instead of touching memory, and each launch waits for
+// its kernel. It is off by default, as in Kokkos, since it costs time;
+// host kernels always check.
+func CheckDeviceBounds(on bool) { deviceChecks.Store(on) }
 
 // deviceArgs binds vals to the CUDA body's names, with fused multiply-adds
 // off so that floating-point results round as the host kernel's do.
@@ -27,6 +38,9 @@ func (e *entry) deviceArgs(vals []any) ([]cuda.Arg, error) {
 		args = append(args, cuda.Scalar(p.CUDAName, widen(v, p.CUDAConv)))
 	}
 	args = append(args, cuda.FMAD(false))
+	if deviceChecks.Load() {
+		args = append(args, cuda.CheckBounds())
+	}
 	if e.Helpers != "" {
 		args = append(args, cuda.Helpers(e.Helpers))
 	}

@@ -32,8 +32,8 @@ func shape(p any) (rank int, space kokkos.ExecutionSpace, right bool) {
 // host space it returns when the loop is done and panics as
 // kokkos.ParallelFor does for a panic in the body (an index outside a
 // view's extents among them); on a *cuda.Stream it queues the kernel and
-// returns, the stream's Fence waiting for it, and the device's errors
-// (an index outside a view, as a *cuda.BoundsError) come back as errors.
+// returns, the stream's Fence waiting for it; the device's accesses are
+// not checked unless CheckDeviceBounds is on.
 func For[P Policy](label string, p P, fn any, args ...any) error {
 	rank, space, right := shape(any(p))
 	e, vals, err := prepare(fn, PatternFor, rank, args)

@@ -367,3 +367,33 @@ func TestEmptyRanges(t *testing.T) {
 		fence(t, w)
 	}
 }
+
+// TestDeviceBounds checks that CheckDeviceBounds makes a device launch
+// report an access outside a view.
+func TestDeviceBounds(t *testing.T) {
+	if cuda.Available() != nil {
+		t.Skip("no GPU")
+	}
+	st, err := cuda.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Release()
+	x, _ := kokkos.NewView1[float64]("xs", 10, kokkos.InSpace(cuda.Space))
+	keep(t, &x)
+	bins, _ := kokkos.NewView1[int64]("bins", 4, kokkos.InSpace(cuda.Space))
+	keep(t, &bins)
+	if err := kokkos.Fill(x, 0.99); err != nil {
+		t.Fatal(err)
+	}
+	kernel.CheckDeviceBounds(true)
+	defer kernel.CheckDeviceBounds(false)
+	err = kernel.For("hist", kokkos.Range(0, 10).On(st), Histogram, x, bins, 8)
+	var be *cuda.BoundsError
+	if !errors.As(err, &be) || be.Label != "bins" || be.Extents[0] != 4 {
+		t.Fatalf("error %v, want a *cuda.BoundsError for bins", err)
+	}
+	if err := kernel.For("hist", kokkos.Range(0, 10).On(st), Histogram, x, bins, 4); err != nil {
+		t.Fatalf("in bounds: %v", err)
+	}
+}
