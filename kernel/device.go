@@ -137,10 +137,7 @@ func devReduce[E cuda.Elem](e *entry, label string, p any, name string, args []c
 	default:
 		return 0, reducerError(e, name)
 	}
-	if e.Pattern == PatternScan {
-		return cuda.ParallelScan(label, p.(kokkos.RangePolicy), r, e.CUDA, args...)
-	}
-	return cuda.ParallelReduce(label, p.(cuda.Policy), r, e.CUDA, args...)
+	return devRun(e, label, p, r, args)
 }
 
 // devLogical runs e with LAnd or LOr.
@@ -154,6 +151,11 @@ func devLogical(e *entry, label string, p any, name string, args []cuda.Arg) (bo
 	default:
 		return false, reducerError(e, name)
 	}
+	return devRun(e, label, p, r, args)
+}
+
+// devRun runs the reduction or scan e with the device reducer r.
+func devRun[T any](e *entry, label string, p any, r cuda.Reducer[T], args []cuda.Arg) (T, error) {
 	if e.Pattern == PatternScan {
 		return cuda.ParallelScan(label, p.(kokkos.RangePolicy), r, e.CUDA, args...)
 	}

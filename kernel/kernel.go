@@ -30,6 +30,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/internal/kernelsrc"
+	"github.com/gokkos/kokkos/internal/layout"
 )
 
 // ErrNotGenerated is matched (errors.Is) by the error of a launch of a
@@ -176,7 +177,11 @@ func (e *entry) checkSource(pc uintptr) error {
 	if !filepath.IsAbs(dir) {
 		return nil
 	}
-	h, err := kernelsrc.Hash(dir, e.Funcs)
+	funcs, err := sources(dir)
+	var h string
+	if err == nil {
+		h, err = kernelsrc.Hash(funcs, e.Funcs)
+	}
 	if err != nil {
 		// No source to compare with (a deployed binary), or not as it
 		// was: a removed helper shows as a changed kernel.
@@ -189,6 +194,24 @@ func (e *entry) checkSource(pc uintptr) error {
 		return fmt.Errorf("%w: kernel %s: its source in %s changed after go generate ran: run go generate there", ErrStale, e.Name, dir)
 	}
 	return nil
+}
+
+// srcCache holds, per package directory, the source of its functions
+// (kernelsrc.Funcs), read once for all the package's kernels.
+var srcCache sync.Map // dir → *srcEntry
+
+type srcEntry struct {
+	once  sync.Once
+	funcs map[string][]byte
+	err   error
+}
+
+// sources returns kernelsrc.Funcs(dir), read on the first call for dir.
+func sources(dir string) (map[string][]byte, error) {
+	v, _ := srcCache.LoadOrStore(dir, &srcEntry{})
+	s := v.(*srcEntry)
+	s.once.Do(func() { s.funcs, s.err = kernelsrc.Funcs(dir) })
+	return s.funcs, s.err
 }
 
 // convert returns args as the kernel's parameter types: each view of
@@ -304,10 +327,7 @@ func hostInfo(k, name string, d *kokkos.Description, write bool) (*info, error) 
 }
 
 func size(d *kokkos.Description) int {
-	n := 1
-	for r := range d.Rank {
-		n *= d.Extents[r]
-	}
+	n, _ := layout.Product(d.Extents[:d.Rank])
 	return n
 }
 

@@ -7,15 +7,15 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // atomicFuncs are the atomic operations of package kokkos a kernel may
-// call on an element v.Ptr(...) of a view; the value says whether the
-// operation stores (all but AtomicLoad).
+// call on an element v.Ptr(...) of a view.
 var atomicFuncs = map[string]bool{
-	"AtomicLoad": false, "AtomicStore": true, "AtomicExchange": true, "AtomicCompareExchange": true,
+	"AtomicLoad": true, "AtomicStore": true, "AtomicExchange": true, "AtomicCompareExchange": true,
 	"AtomicAdd": true, "AtomicFetchAdd": true, "AtomicAddFetch": true,
 	"AtomicSub": true, "AtomicFetchSub": true, "AtomicSubFetch": true,
 	"AtomicInc": true, "AtomicFetchInc": true, "AtomicIncFetch": true,
@@ -85,7 +85,12 @@ func (p *pkgInfo) checkBodies() error {
 		calls = append(calls, c.calls...)
 	}
 	for _, cl := range calls {
-		if reaches(cl.to, cl.from, calls) {
+		if !slices.Contains(cl.from.callees, cl.to) {
+			cl.from.callees = append(cl.from.callees, cl.to)
+		}
+	}
+	for _, cl := range calls {
+		if reaches(cl.to, cl.from) {
 			errs = append(errs, p.refusal(cl.pos, cl.from.name, "a recursive call of "+cl.to.name, "use a loop"))
 		}
 	}
@@ -102,7 +107,7 @@ func (p *pkgInfo) checkBodies() error {
 
 // reaches reports whether helper from calls helper to, directly or not, or
 // is to.
-func reaches(from, to *kernelFunc, calls []helperCall) bool {
+func reaches(from, to *kernelFunc) bool {
 	seen := map[*kernelFunc]bool{}
 	var walk func(k *kernelFunc) bool
 	walk = func(k *kernelFunc) bool {
@@ -113,12 +118,7 @@ func reaches(from, to *kernelFunc, calls []helperCall) bool {
 			return false
 		}
 		seen[k] = true
-		for _, cl := range calls {
-			if cl.from == k && walk(cl.to) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(k.callees, walk)
 	}
 	return walk(from)
 }
@@ -290,7 +290,7 @@ func (c *checker) lvalue(e ast.Expr) {
 			c.refuse(x.Pos(), "an assignment to parameter "+v.Name(), "copy it to a local")
 		}
 	case *ast.StarExpr:
-		c.star(x, true)
+		c.star(x)
 	default:
 		c.expr(x)
 	}
@@ -321,8 +321,8 @@ func isPkgVar(v *types.Var) bool {
 	return v.Parent() != nil && v.Parent().Parent() == types.Universe
 }
 
-// star checks *x, stored to when store is set: x must be acc or v.Ptr(...).
-func (c *checker) star(x *ast.StarExpr, store bool) {
+// star checks *x, read or stored to: x must be acc or v.Ptr(...).
+func (c *checker) star(x *ast.StarExpr) {
 	switch in := ast.Unparen(x.X).(type) {
 	case *ast.Ident:
 		if c.k.acc != nil && c.p.info.Uses[in] == c.k.acc {
@@ -353,7 +353,7 @@ func (c *checker) expr(e ast.Expr) {
 		c.call(x)
 		return
 	case *ast.StarExpr:
-		c.star(x, false)
+		c.star(x)
 		return
 	case *ast.FuncLit:
 		c.refuse(x.Pos(), "a function literal", "write a //kokkos:kernel helper")
@@ -577,8 +577,8 @@ func (c *checker) call(x *ast.CallExpr) {
 			return
 		}
 		if pkg := obj.Pkg(); pkg != nil && pkg.Path() == kokkosPath {
-			if stores, ok := atomicFuncs[obj.Name()]; ok {
-				c.atomic(x, obj.Name(), stores)
+			if atomicFuncs[obj.Name()] {
+				c.atomic(x, obj.Name())
 				return
 			}
 		}
@@ -615,9 +615,9 @@ func (c *checker) viewMethod(x *ast.CallExpr, pr *param, m string) {
 	}
 }
 
-// atomic checks a call of kokkos atomic name, which stores if stores is
-// set: its pointer argument must be v.Ptr(...) of a view parameter.
-func (c *checker) atomic(x *ast.CallExpr, name string, stores bool) {
+// atomic checks a call of kokkos atomic name: its pointer argument must be
+// v.Ptr(...) of a view parameter.
+func (c *checker) atomic(x *ast.CallExpr, name string) {
 	ptr := x.Args[0]
 	call, ok := ast.Unparen(ptr).(*ast.CallExpr)
 	var pr *param

@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/format"
-	"go/types"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,6 +25,10 @@ func (p *pkgInfo) genFile() string {
 func (p *pkgInfo) generate() ([]byte, error) {
 	im := newImports()
 	kern := im.name(kernelPath)
+	src, err := kernelsrc.Funcs(p.dir)
+	if err != nil {
+		return nil, err
+	}
 	var inits, funcs strings.Builder
 	n := 0
 	for _, k := range p.kernels {
@@ -35,14 +37,10 @@ func (p *pkgInfo) generate() ([]byte, error) {
 		}
 		n++
 		qname := p.pkg.Name() + "." + k.name
-		host, err := p.emitHost(k, im, qname)
-		if err != nil {
-			return nil, err
-		}
 		funcs.WriteString("\n")
-		funcs.WriteString(host)
+		funcs.WriteString(p.emitHost(k, im, qname))
 		names := append([]string{k.name}, p.helperNames(k)...)
-		hash, err := kernelsrc.Hash(p.dir, names)
+		hash, err := kernelsrc.Hash(src, names)
 		if err != nil {
 			return nil, err
 		}
@@ -90,10 +88,10 @@ func (p *pkgInfo) generate() ([]byte, error) {
 	b.WriteString(inits.String())
 	b.WriteString("}\n")
 	b.WriteString(funcs.String())
-	src := []byte(b.String())
-	out, err := format.Source(src)
+	gen := []byte(b.String())
+	out, err := format.Source(gen)
 	if err != nil {
-		return src, fmt.Errorf("the generated code does not parse (%v); it is left in %s", err, p.genFile())
+		return gen, fmt.Errorf("the generated code does not parse (%v); it is left in %s", err, p.genFile())
 	}
 	return out, nil
 }
@@ -107,23 +105,18 @@ func goString(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// helperNames returns the names of the helpers k calls, directly or not,
-// sorted.
+// helperNames returns the names of the helpers k calls, directly or not
+// (the checker's call graph), sorted.
 func (p *pkgInfo) helperNames(k *kernelFunc) []string {
 	seen := map[*kernelFunc]bool{}
 	var visit func(f *kernelFunc)
 	visit = func(f *kernelFunc) {
-		ast.Inspect(f.decl.Body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if fn, ok := p.calledFunc(call).(*types.Func); ok {
-					if h := p.byObj[fn]; h != nil && h.helper && !seen[h] {
-						seen[h] = true
-						visit(h)
-					}
-				}
+		for _, h := range f.callees {
+			if !seen[h] {
+				seen[h] = true
+				visit(h)
 			}
-			return true
-		})
+		}
 	}
 	visit(k)
 	var names []string

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,16 +10,11 @@ import (
 // module, loads, checks and generates it, and returns the generated file.
 func generateSource(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir, err := os.MkdirTemp(".", "gentest")
+	dir, err := writeSource(".", files)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	for n, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	p, err := loadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"sort"
@@ -219,7 +218,7 @@ func (p *pkgInfo) intConst(e ast.Expr) (int64, bool) {
 // acc become loads and stores through the gkP (base) and gkS (byte
 // stride) locals of their views and the row bases of rows; next is the
 // label a return continues.
-func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, rows *rowBases, next string) (string, bool, error) {
+func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, rows *rowBases, next string) (string, bool) {
 	unchecked := rows != nil
 	var edits []edit
 	returns := false
@@ -277,10 +276,7 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 		return true
 	}
 	ast.Inspect(k.decl.Body, visit)
-	src, err := p.source(k.decl.Body.Lbrace+1, k.decl.Body.Rbrace)
-	if err != nil {
-		return "", false, err
-	}
+	src := p.source(k.decl.Body.Lbrace+1, k.decl.Body.Rbrace)
 	base := k.decl.Body.Lbrace + 1
 	sortEdits(edits)
 	var b strings.Builder
@@ -291,7 +287,7 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 		at = int(e.end - base)
 	}
 	b.WriteString(src[at:])
-	return strings.TrimSpace(b.String()), returns, nil
+	return strings.TrimSpace(b.String()), returns
 }
 
 // rowBases hoists, out of the innermost loop of the unchecked body, the
@@ -416,13 +412,9 @@ func bound(k *kernelFunc, name string, r int, c int64) string {
 }
 
 // source returns the text of the file between pos and end.
-func (p *pkgInfo) source(pos, end token.Pos) (string, error) {
+func (p *pkgInfo) source(pos, end token.Pos) string {
 	f := p.fset.File(pos)
-	src, err := os.ReadFile(f.Name())
-	if err != nil {
-		return "", err
-	}
-	return string(src[f.Offset(pos):f.Offset(end)]), nil
+	return string(p.text[f.Name()][f.Offset(pos):f.Offset(end)])
 }
 
 // used reports whether the body of k refers to v.
@@ -449,13 +441,10 @@ func hostName(n, blank string) string {
 // emitHost writes k's host binder, gkHost<Name>: it takes the arguments,
 // builds the accessors (which check that the host can run the kernel on
 // each view) and returns the chunk (or tile) function.
-func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, error) {
+func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	accs := p.accesses(k)
 	test := chunkTest(k, accs)
-	body, returns, err := p.hostBody(k, im, accs, nil, "gkNext")
-	if err != nil {
-		return "", err
-	}
+	body, returns := p.hostBody(k, im, accs, nil, "gkNext")
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
 	rank := len(k.index)
@@ -527,15 +516,9 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 			// Two unchecked copies: the innermost strides folded to the
 			// element size where they are that, and any strides.
 			contig := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, contig: true, folded: map[string]bool{}}
-			cbody, _, err := p.hostBody(k, im, accs, contig, "gkNextC")
-			if err != nil {
-				return "", err
-			}
+			cbody, _ := p.hostBody(k, im, accs, contig, "gkNextC")
 			rows := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}}
-			fast, _, err := p.hostBody(k, im, accs, rows, "gkNextU")
-			if err != nil {
-				return "", err
-			}
+			fast, _ := p.hostBody(k, im, accs, rows, "gkNextU")
 			fmt.Fprintf(&b, "if %s {\n", test)
 			if len(contig.folded) > 0 {
 				conds := slices.Sorted(maps.Keys(contig.folded))
@@ -562,7 +545,7 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) (string, er
 		}
 	}
 	b.WriteString("}\n")
-	return b.String(), nil
+	return b.String()
 }
 
 // writeLoops writes the loop nest over a chunk in order, with body

@@ -3,15 +3,15 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/gokkos/kokkos/internal/kernelsrc"
 )
 
 // kokkosPath is the import path of the package whose views kernels take.
@@ -20,60 +20,67 @@ const kokkosPath = "github.com/gokkos/kokkos"
 // directive marks a kernel or helper in the function's doc comment.
 const directive = "//kokkos:kernel"
 
-// genSuffix ends the name of the generated file.
-const genSuffix = "_kernels_gen.go"
-
-// loadDir parses and type-checks the package in dir (its non-test Go files,
-// without the file this command generates) and finds its kernels.
+// loadDir parses and type-checks the package in dir (the files of
+// kernelsrc.Files: those go build sees, less tests and the file this
+// command generates) and finds its kernels.
 func loadDir(dir string) (*pkgInfo, error) {
-	ents, err := os.ReadDir(dir)
+	names, err := kernelsrc.Files(dir)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, e := range ents {
-		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || strings.HasSuffix(n, genSuffix) {
-			continue
-		}
-		// The files of the default build context, as go build sees them
-		// (and as internal/kernelsrc hashes them).
-		if ok, err := build.Default.MatchFile(dir, n); err != nil || !ok {
-			continue
-		}
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	fset := token.NewFileSet()
 	var files []*ast.File
+	text := map[string][]byte{}
 	for _, n := range names {
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments|parser.SkipObjectResolution)
+		path := filepath.Join(dir, n)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
+		text[path] = src
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no Go files", dir)
 	}
-	return check(fset, dir, files)
+	p, err := check(fset, dir, files)
+	if err != nil {
+		return nil, err
+	}
+	p.text = text
+	return p, nil
 }
 
 // loadSource is loadDir for a package given as file contents, written to a
 // temporary directory under dir (which must lie in a module that can import
-// the kokkos package). Tests use it.
+// the kokkos package) and removed after loading. Tests use it.
 func loadSource(dir string, files map[string]string) (*pkgInfo, error) {
-	tmp, err := os.MkdirTemp(dir, "kernelgen")
+	tmp, err := writeSource(dir, files)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	return loadDir(tmp)
+}
+
+// writeSource writes files to a new temporary directory under dir and
+// returns its path.
+func writeSource(dir string, files map[string]string) (string, error) {
+	tmp, err := os.MkdirTemp(dir, "kernelgen")
+	if err != nil {
+		return "", err
+	}
 	for n, src := range files {
 		if err := os.WriteFile(filepath.Join(tmp, n), []byte(src), 0o644); err != nil {
-			return nil, err
+			os.RemoveAll(tmp)
+			return "", err
 		}
 	}
-	return loadDir(tmp)
+	return tmp, nil
 }
 
 // check type-checks files and finds the kernels.

@@ -17,8 +17,9 @@ type pkgInfo struct {
 	pkg     *types.Package
 	info    *types.Info
 	files   []*ast.File
-	dir     string        // the package's directory
-	kernels []*kernelFunc // every //kokkos:kernel function, in source order
+	dir     string            // the package's directory
+	text    map[string][]byte // the files' contents, by the name fset knows them by
+	kernels []*kernelFunc     // every //kokkos:kernel function, in source order
 	byObj   map[*types.Func]*kernelFunc
 }
 
@@ -54,6 +55,7 @@ type kernelFunc struct {
 	accElem *types.Basic // T
 	final   *types.Var   // the final flag, scans
 	results []*types.Basic
+	callees []*kernelFunc // the helpers the body calls, set by the checker
 }
 
 // param is a view or scalar parameter.

@@ -19,15 +19,20 @@ import (
 	"strings"
 )
 
-// Hash returns the hash of the source text of the top-level functions
-// names (a kernel, then the helpers it calls) of the package in dir: the
-// .go files of the default build context, less tests and the generated
-// *_kernels_gen.go files. Each function's text runs from its func keyword
-// to its closing brace; comments before it do not count.
-func Hash(dir string, names []string) (string, error) {
+// ErrNoSource is matched by the error of Files and Funcs when dir cannot
+// be read.
+var ErrNoSource = errors.New("no source")
+
+// GeneratedSuffix ends the name of the file kokkos-kernelgen writes.
+const GeneratedSuffix = "_kernels_gen.go"
+
+// Files returns, sorted, the names of the files of the package in dir that
+// kernels are read from: its .go files of the default build context, as
+// go build sees them, less tests and the generated *_kernels_gen.go file.
+func Files(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoSource, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoSource, err)
 	}
 	var files []string
 	for _, e := range ents {
@@ -41,16 +46,27 @@ func Hash(dir string, names []string) (string, error) {
 		files = append(files, n)
 	}
 	sort.Strings(files)
+	return files, nil
+}
+
+// Funcs returns the source text of every top-level function of the files
+// of Files(dir), by name. A function's text runs from its func keyword to
+// its closing brace; comments before it do not count.
+func Funcs(dir string) (map[string][]byte, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
 	text := map[string][]byte{}
 	fset := token.NewFileSet()
 	for _, n := range files {
 		src, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		f, err := parser.ParseFile(fset, n, src, parser.SkipObjectResolution)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -61,20 +77,20 @@ func Hash(dir string, names []string) (string, error) {
 			text[fd.Name.Name] = src[tf.Offset(fd.Pos()):tf.Offset(fd.End())]
 		}
 	}
+	return text, nil
+}
+
+// Hash returns the hash of the texts of the functions names (a kernel,
+// then the helpers it calls) among funcs (from Funcs).
+func Hash(funcs map[string][]byte, names []string) (string, error) {
 	h := sha256.New()
 	for _, n := range names {
-		t, ok := text[n]
+		t, ok := funcs[n]
 		if !ok {
-			return "", fmt.Errorf("function %s not found in %s", n, dir)
+			return "", fmt.Errorf("function %s not found", n)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", n, len(t))
 		h.Write(t)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
-
-// ErrNoSource is matched by Hash's error when dir cannot be read.
-var ErrNoSource = errors.New("no source")
-
-// GeneratedSuffix ends the name of the file kokkos-kernelgen writes.
-const GeneratedSuffix = "_kernels_gen.go"
