@@ -29,31 +29,32 @@ type cacheLine [64]byte
 // workers that join it. A region is a range of units [begin, end) handed out
 // in chunks through an atomic counter.
 //
-// Workers join a region through the joined counter; once the caller has run
-// out of chunks it closes the region (adds closedRegion), so a worker that
-// arrives late, or was descheduled, neither delays the caller nor touches
-// the region. The caller waits only for the workers that joined.
+// A region of fewer chunks than there are participants asks that many
+// workers, each through a word of its own (worker.sig), so that the idle
+// workers it does not need see nothing of it: a region of two chunks
+// touches the cache lines of the caller and one worker only. A region of
+// as many chunks as participants, or more, asks every worker at once
+// through gen. Workers join a region through the joined counter; once the
+// caller has run out of chunks it closes the region (adds closedRegion), so
+// a worker that arrives late, or was descheduled, neither delays the caller
+// nor touches the region. The caller waits only for the workers that
+// joined.
 type Pool struct {
 	n       int // participants: the caller plus len(workers)
 	workers []*worker
 	mu      sync.Mutex    // held by the goroutine running the current region
 	done    chan struct{} // wakes a parked caller
+	seq     uint64        // the number of the last region, written under mu
 
 	// gen has a cache line of its own: every idle worker polls it, and a
 	// line shared by all of them would be invalidated in all of them at
 	// each write of the region's counters.
 	_   cacheLine
-	gen atomic.Uint64 // bumped to start a region (or to stop)
-	// slots is how many more workers may join the current region (one per
-	// chunk beyond the caller's), on its own line too: a worker takes a
-	// slot before it touches the region's line, so a small region does
-	// not draw every worker onto that line.
-	_     cacheLine
-	slots atomic.Int64
+	gen atomic.Uint64 // bumped to ask every worker (or to stop)
 
-	// The current region, written by the caller before it bumps gen, and
-	// the counters a joining worker touches, together in one or two cache
-	// lines: a worker joins in about two cache-line transfers.
+	// The current region, written by the caller before it asks workers,
+	// and the counters a joining worker touches, together in one or two
+	// cache lines: a worker joins in about two cache-line transfers.
 	_    cacheLine
 	next atomic.Int64 // the next unit to hand out
 	// endA is end, readable by workers that have not joined: a worker
@@ -75,7 +76,10 @@ type Pool struct {
 
 const closedRegion = -1 << 40
 
+// A worker's fields share a cache line with nothing another worker writes.
 type worker struct {
+	_     cacheLine
+	sig   atomic.Uint64 // the number of the last region asked of this worker alone
 	state atomic.Int32
 	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
@@ -133,7 +137,9 @@ func (p *Pool) Close() {
 		return
 	}
 	p.gen.Add(1)
-	p.wakeWorkers(len(p.workers))
+	for _, w := range p.workers {
+		w.wakeIfParked()
+	}
 }
 
 // run executes the region on the caller and the workers and returns its
@@ -148,18 +154,27 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	// finish runs even when a body calls runtime.Goexit on this goroutine,
 	// so the pool is left whole.
 	defer p.finish(&pv)
+	// panicked is nil: finish cleared it.
 	p.end, p.chunk, p.body, p.index, p.owner = end, chunk, body, index, owner
-	p.panicked.Store(nil)
 	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
-	p.slots.Store(int64((end-begin+chunk-1)/chunk - 1))
 	// Open by adding, not storing: a late worker's failed join may be
 	// in flight, and its undo must balance.
 	p.joined.Add(-closedRegion)
-	p.gen.Add(1)
-	// Wake no more parked workers than there are chunks beyond the
-	// caller's first: each wake-up costs a channel send.
-	p.wakeWorkers((end-begin+chunk-1)/chunk - 1)
+	p.seq++
+	if more := (end-begin+chunk-1)/chunk - 1; more < len(p.workers) {
+		// Ask no more workers than there are chunks beyond the
+		// caller's first, each through its own word.
+		for _, w := range p.workers[:more] {
+			w.sig.Store(p.seq)
+			w.wakeIfParked()
+		}
+	} else {
+		p.gen.Add(1)
+		for _, w := range p.workers {
+			w.wakeIfParked()
+		}
+	}
 	p.participate()
 	return nil
 }
@@ -180,16 +195,11 @@ func (p *Pool) finish(pv **Panic) {
 	p.mu.Unlock()
 }
 
-// wakeWorkers wakes up to n parked workers.
-func (p *Pool) wakeWorkers(n int) {
-	for _, w := range p.workers {
-		if n <= 0 {
-			return
-		}
-		if w.state.Load() == stateParked && w.state.CompareAndSwap(stateParked, stateRunning) {
-			w.wake <- struct{}{}
-			n--
-		}
+// wakeIfParked wakes w if it is parked. Whoever moves a parked worker's
+// state back to running sends its wake-up.
+func (w *worker) wakeIfParked() {
+	if w.state.Load() == stateParked && w.state.CompareAndSwap(stateParked, stateRunning) {
+		w.wake <- struct{}{}
 	}
 }
 
@@ -225,7 +235,7 @@ func (p *Pool) participate() {
 
 func (p *Pool) work(w *worker) {
 	w.gid.Store(goid())
-	var last uint64
+	var last signals
 	for {
 		last = p.waitRegion(w, last)
 		if p.stop.Load() {
@@ -235,11 +245,15 @@ func (p *Pool) work(w *worker) {
 	}
 }
 
+// signals are the two words an idle worker polls: its own and the pool's.
+type signals struct{ sig, gen uint64 }
+
+func (p *Pool) signals(w *worker) signals { return signals{w.sig.Load(), p.gen.Load()} }
+
 // join runs the current region on a worker if it is still open.
-func (p *Pool) join(w *worker, last *uint64) {
-	if p.slots.Load() <= 0 || p.slots.Add(-1) < 0 || p.next.Load() >= p.endA.Load() {
-		// Enough workers have joined, or every chunk is taken: joining
-		// would only make the caller wait.
+func (p *Pool) join(w *worker, last *signals) {
+	if p.next.Load() >= p.endA.Load() {
+		// Every chunk is taken: joining would only make the caller wait.
 		return
 	}
 	goexit := true
@@ -258,30 +272,31 @@ func (p *Pool) join(w *worker, last *uint64) {
 		}
 	}()
 	if p.joined.Add(1) > 0 {
-		// Joined: the region cannot change until this worker leaves.
-		*last = p.gen.Load()
+		// Joined: the region cannot change until this worker leaves, and
+		// a signal seen from now on is of this region or a later one.
+		*last = p.signals(w)
 		p.participate()
 	}
 	goexit = false
 }
 
-// waitRegion returns the current generation once it differs from last.
-func (p *Pool) waitRegion(w *worker, last uint64) uint64 {
+// waitRegion returns the signals once they differ from last.
+func (p *Pool) waitRegion(w *worker, last signals) signals {
 	for i := range spinIters {
-		if g := p.gen.Load(); g != last {
-			return g
+		if s := p.signals(w); s != last {
+			return s
 		}
 		if i >= spinPure && i%spinYield == 0 {
 			runtime.Gosched()
 		}
 	}
 	w.state.Store(stateParked)
-	if g := p.gen.Load(); g != last && w.state.CompareAndSwap(stateParked, stateRunning) {
-		return g
+	if s := p.signals(w); s != last && w.state.CompareAndSwap(stateParked, stateRunning) {
+		return s
 	}
 	// Whoever moved the state back to running sends a wake-up.
 	<-w.wake
-	return p.gen.Load()
+	return p.signals(w)
 }
 
 // waitWorkers waits until the workers that joined the closed region have

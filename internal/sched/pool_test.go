@@ -2,6 +2,8 @@ package sched
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
@@ -238,15 +240,99 @@ func TestKindString(t *testing.T) {
 	}
 }
 
-// BenchmarkPoolRun is the latency of a two-unit region.
-func BenchmarkPoolRun(b *testing.B) {
-	p := NewPool(runtime.GOMAXPROCS(0))
+// BenchmarkPoolSizes: a region of two units on pools of 2 to 16
+// participants (up to GOMAXPROCS), against spawning two goroutines.
+func BenchmarkPoolSizes(b *testing.B) {
+	for _, n := range []int{2, 4, 8, 16} {
+		if n > runtime.GOMAXPROCS(0) {
+			continue
+		}
+		b.Run(fmt.Sprint("pool", n), func(b *testing.B) {
+			p := NewPool(n)
+			defer p.Close()
+			var out [2][64]byte
+			d := Dispatch{End: 2, Chunk: 1, Index: func(i int) { out[i][0]++ }}
+			for b.Loop() {
+				if err := Execute(&d, p, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("spawn", func(b *testing.B) {
+		var out [2][64]byte
+		for b.Loop() {
+			var wg sync.WaitGroup
+			for i := range 2 {
+				wg.Go(func() { out[i][0]++ })
+			}
+			wg.Wait()
+		}
+	})
+}
+
+// TestPoolAsksFewWorkers: a region of k chunks, fewer than the
+// participants, wakes k-1 workers and leaves the others parked; regions
+// of every size, alternating, run each unit once.
+func TestPoolAsksFewWorkers(t *testing.T) {
+	p := NewPool(5)
 	defer p.Close()
-	var out [2][64]byte
-	d := Dispatch{End: 2, Chunk: 1, Index: func(i int) { out[i][0]++ }}
-	for b.Loop() {
-		if err := Execute(&d, p, nil); err != nil {
-			b.Fatal(err)
+	waitParked := func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for _, w := range p.workers {
+			for w.state.Load() != stateParked {
+				if time.Now().After(deadline) {
+					t.Fatal("workers did not park after 5s idle")
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	waitParked()
+	// Two chunks: the caller's chunk waits for a second goroutine to take
+	// the other, which only an asked worker can do.
+	var started atomic.Int32
+	if err := run(p, 0, 2, 1, func(lo, hi int) {
+		started.Add(1)
+		deadline := time.Now().Add(5 * time.Second)
+		for started.Load() < 2 && time.Now().Before(deadline) {
+			runtime.Gosched()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if started.Load() != 2 {
+		t.Fatal("no worker took the second chunk of a two-chunk region")
+	}
+	for i, w := range p.workers[1:] {
+		if w.state.Load() != stateParked {
+			t.Errorf("worker %d woke for a two-chunk region", i+1)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		chunks := 1 + rng.IntN(9)
+		chunk := 1 + rng.IntN(5)
+		end := chunks*chunk - rng.IntN(chunk)
+		seen := make([]atomic.Int32, end)
+		var gids sync.Map
+		if err := run(p, 0, end, chunk, func(lo, hi int) {
+			gids.Store(goid(), true)
+			for i := lo; i < hi; i++ {
+				seen[i].Add(1)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for i := range seen {
+			if seen[i].Load() != 1 {
+				t.Fatalf("region of %d chunks of %d: unit %d ran %d times", chunks, chunk, i, seen[i].Load())
+			}
+		}
+		n := 0
+		gids.Range(func(any, any) bool { n++; return true })
+		if n > chunks {
+			t.Fatalf("region of %d chunks ran on %d goroutines", chunks, n)
 		}
 	}
 }
