@@ -8,10 +8,21 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel"
 )
 
 func init() {
 	register(suite{name: "fillscan", desc: "host Fill, same-layout DeepCopy and scans vs hand-written parallel fills, copies and copy bandwidth", run: runFillScan})
+}
+
+// kScanI32 is the body of the ParallelScan measure, as a Go kernel.
+//
+//kokkos:kernel
+func kScanI32(i int, y, x kokkos.View1[int32], acc *int32, final bool) {
+	*acc += x.At(i)
+	if final {
+		y.Set(i, *acc)
+	}
 }
 
 // goPages splits n elements of size bytes over GOMAXPROCS goroutines in
@@ -189,6 +200,20 @@ func runFillScan(cfg config, add func(measure)) error {
 	}, func() { parCopy(yi, xi) })
 	add(measure{Name: fmt.Sprintf("ParallelScan body, %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
 		Note: "baseline: parallel copy of the same bytes; two calls of the body per index"})
+	xv, yv := kokkos.Must(kokkos.WrapView1(xi, n)), kokkos.Must(kokkos.WrapView1(yi, n))
+	var kerr error
+	t = timeAll(cfg.reps, func() {
+		total, err := kernel.Scan("body", kokkos.Range(0, n), kokkos.Sum[int32](), kScanI32, yv, xv)
+		if err != nil && kerr == nil {
+			kerr = err
+		}
+		sink += total
+	}, func() { parCopy(yi, xi) })
+	if kerr != nil {
+		return kerr
+	}
+	add(measure{Name: fmt.Sprintf("the same body as a Go kernel (kernel.Scan), %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
+		Note: "baseline: parallel copy of the same bytes"})
 	xf := make([]float64, n)
 	yf := make([]float64, n)
 	fillPattern(xf)

@@ -10,6 +10,20 @@ import (
 
 func init() {
 	gkkernel.Register(gkkernel.Spec{
+		Func: kScanI32, Name: "main.kScanI32", Hash: "bf5639d74b5f28aecca854e5610c29c9", Funcs: []string{"kScanI32"},
+		Pattern: gkkernel.PatternScan, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true, CUDAName: "y"},
+			{Name: "x", View: true, Write: false, CUDAName: "x"},
+		},
+		Host: gkHostkScanI32,
+		CUDA: `acc = (int)((unsigned int)acc + (unsigned int)x(i));
+if (final) {
+	y(i) = acc;
+}
+`,
+	})
+	gkkernel.Register(gkkernel.Spec{
 		Func: kCopy, Name: "main.kCopy", Hash: "859bb3c0ced01846696753b72d47a12c", Funcs: []string{"kCopy"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -115,6 +129,50 @@ out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
 b(i0, i1) = c + 0.1 * (a((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + a((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull)) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull)) - 4.0 * c);
 `,
 	})
+}
+
+func gkHostkScanI32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
+	y, gkErr0 := gkkernel.View1("main.kScanI32", "y", gkArgs[0].(gkkokkos.View1[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("main.kScanI32", "x", gkArgs[1].(gkkokkos.View1[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
+		y, x := y, x
+		gkAcc := *gkAccP
+		gkP_y := y.Base()
+		gkS_y_0 := y.ByteStride(0)
+		gkP_x := x.Base()
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 4 && gkS_y_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*4)))
+					if final {
+						*(*int32)(gkunsafe.Add(gkP_y, (i)*4)) = (gkAcc)
+					}
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					if final {
+						*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (gkAcc)
+					}
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				gkAcc += x.At(i)
+				if final {
+					y.Set(i, gkAcc)
+				}
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
 }
 
 func gkHostkCopy(gkArgs []any) (func(gkLo, gkHi int), error) {
