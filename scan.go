@@ -93,7 +93,10 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 			out = out[:len(sr)]
 			i := 0
 			if exact {
-				acc, i = scanExact(out, sr, acc, inclusive)
+				acc, i = scanVector(out, sr, acc, inclusive)
+				var j int
+				acc, j = scanExact(out[i:], sr[i:], acc, inclusive)
+				i += j
 			}
 			if inclusive {
 				for ; i < len(sr); i++ {

@@ -266,3 +266,68 @@ func TestScanChunksMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestScanVector: the vector kernels and the four-lane loop after them
+// against a one-at-a-time scan, for every integer type, lengths around the
+// vector widths, unaligned starts, wrapping sums and in place.
+func TestScanVector(t *testing.T) {
+	testScanVector[int8](t)
+	testScanVector[uint16](t)
+	testScanVector[int32](t)
+	testScanVector[uint32](t)
+	testScanVector[int64](t)
+	testScanVector[uint64](t)
+}
+
+func testScanVector[T Integer](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, uint64(sizeOf[T]())))
+	for _, n := range []int{0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 64, 1000} {
+		for _, off := range []int{0, 1, 3} {
+			for _, inclusive := range []bool{true, false} {
+				src := make([]T, n+off)
+				for i := range src {
+					src[i] = T(r.Uint64())
+				}
+				acc0 := T(r.Uint64())
+				want := make([]T, n)
+				a := acc0
+				for i, v := range src[off:] {
+					if inclusive {
+						a += v
+						want[i] = a
+					} else {
+						want[i] = a
+						a += v
+					}
+				}
+				for _, inPlace := range []bool{false, true} {
+					s := append([]T(nil), src...)[off:]
+					d := make([]T, n)
+					if inPlace {
+						d = s
+					}
+					acc, i := scanVector(d, s, acc0, inclusive)
+					acc, j := scanExact(d[i:], s[i:], acc, inclusive)
+					for k := i + j; k < n; k++ {
+						if inclusive {
+							acc += s[k]
+							d[k] = acc
+						} else {
+							v := s[k]
+							d[k] = acc
+							acc += v
+						}
+					}
+					if acc != a {
+						t.Fatalf("%T n %d off %d inclusive %v in place %v: sum %v, want %v", acc, n, off, inclusive, inPlace, acc, a)
+					}
+					for k := range want {
+						if d[k] != want[k] {
+							t.Fatalf("%T n %d off %d inclusive %v in place %v: [%d] = %v, want %v", acc, n, off, inclusive, inPlace, k, d[k], want[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
