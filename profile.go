@@ -29,6 +29,7 @@ func toolSpace(s MemorySpace) string {
 // must not point back to it, since it is the argument of its cleanup.
 type profState struct {
 	done  atomic.Bool
+	epoch uint64 // prof.Epoch() at the allocation
 	space string
 	label string
 	ptr   uintptr
@@ -36,7 +37,7 @@ type profState struct {
 }
 
 func (s *profState) deallocate() {
-	if !s.done.Swap(true) {
+	if !s.done.Swap(true) && prof.On() && prof.Epoch() == s.epoch {
 		prof.Deallocate(s.space, s.label, s.ptr, s.size)
 	}
 }
@@ -45,7 +46,7 @@ func (s *profState) deallocate() {
 // deallocation event: at the last Release, or when the garbage collector
 // reclaims a's Go memory, whichever comes first.
 func profileAlloc(a *Allocation, ptr uintptr) {
-	s := &profState{space: toolSpace(a.space), label: a.label, ptr: ptr, size: uint64(a.bytes)}
+	s := &profState{epoch: prof.Epoch(), space: toolSpace(a.space), label: a.label, ptr: ptr, size: uint64(a.bytes)}
 	a.prof = s
 	prof.Allocate(s.space, s.label, s.ptr, s.size)
 	runtime.AddCleanup(a, (*profState).deallocate, s)

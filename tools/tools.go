@@ -57,7 +57,8 @@ type Tool interface {
 	AllocateData(space, label string, ptr uintptr, size uint64)
 	// DeallocateData reports that an allocation is gone: at its last
 	// Release, or, for Go memory never released, when the garbage
-	// collector reclaims it.
+	// collector reclaims it. Only allocations reported since the last
+	// Finalize have theirs reported.
 	DeallocateData(space, label string, ptr uintptr, size uint64)
 	// BeginDeepCopy and EndDeepCopy bracket DeepCopy, DeepCopyOn, Fill
 	// and FillOn (a fill's source is "Scalar" in "Host"). size is the

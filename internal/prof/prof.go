@@ -48,7 +48,14 @@ var (
 	mu     sync.Mutex
 	list   atomic.Pointer[[]Tool]
 	nextID atomic.Uint64
+	epoch  atomic.Uint64
 )
+
+// Epoch returns the number of Finalize calls so far: an allocation
+// reported in one epoch has its deallocation reported only in the same
+// one, so that tools registered after a Finalize see no deallocation of
+// memory allocated before.
+func Epoch() uint64 { return epoch.Load() }
 
 // On reports whether any tool is registered or labels are enabled.
 func On() bool { return on.Load() }
@@ -83,6 +90,7 @@ func Labels() bool { return labels.Load() }
 func Finalize() {
 	mu.Lock()
 	p := list.Swap(nil)
+	epoch.Add(1)
 	on.Store(labels.Load())
 	mu.Unlock()
 	if p == nil {
