@@ -67,4 +67,3 @@ func ExampleRegister() {
 	// enter solve
 	// leave
 }
-
