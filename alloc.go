@@ -33,6 +33,8 @@ type Allocation struct {
 	// managed is false for views over caller memory (Unmanaged): they do
 	// not count holders, and Retain and Release do nothing.
 	managed bool
+	// prof is nil unless the allocation was reported to a profiling tool.
+	prof *profState
 }
 
 // allocState is what the leak report needs; it must not point back to the
@@ -153,6 +155,9 @@ func (a *Allocation) Release() error {
 			return errorf(ErrReleased, "kokkos: allocation %q released more times than it was held", a.label)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
+			if n == 1 && a.prof != nil {
+				a.prof.deallocate()
+			}
 			if n == 1 && a.state != nil {
 				return a.state.freeOnce()
 			}

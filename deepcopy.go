@@ -9,6 +9,7 @@ import (
 	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/layout"
 	"github.com/gokkos/kokkos/internal/plan"
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // DeepCopy copies the elements of src into dst, as Kokkos's deep_copy(dst,
@@ -51,6 +52,10 @@ func DeepCopy[T any](dst, src View[T]) error {
 	mode, err := checkCopy("DeepCopy", &d, &s)
 	if err != nil {
 		return err
+	}
+	if prof.On() {
+		beginCopy(&d, &s, 0)
+		defer prof.EndDeepCopy()
 	}
 	return fenced("DeepCopy", &d, &s, func() error { return copyMode(mode, &d, &s) })
 }
@@ -100,6 +105,10 @@ func DeepCopyOn[T any](exec ExecutionSpace, dst, src View[T]) error {
 	mode, err := checkCopy("DeepCopyOn", &d, &s)
 	if err != nil {
 		return err
+	}
+	if prof.On() {
+		beginCopy(&d, &s, 0)
+		defer prof.EndDeepCopy()
 	}
 	if exec == nil {
 		return fenced("DeepCopyOn", &d, &s, func() error { return copyMode(mode, &d, &s) })
@@ -159,6 +168,10 @@ func Fill[T any](dst View[T], x T) error {
 	if err != nil || skip {
 		return err
 	}
+	if prof.On() {
+		beginCopy(&d, nil, uintptr(unsafe.Pointer(&x)))
+		defer prof.EndDeepCopy()
+	}
 	return fenced("Fill", &d, nil, func() error { return fillDesc(&d, x) })
 }
 
@@ -172,6 +185,10 @@ func FillOn[T any](exec ExecutionSpace, dst View[T], x T) error {
 	skip, err := checkFill("FillOn", &d)
 	if err != nil || skip {
 		return err
+	}
+	if prof.On() {
+		beginCopy(&d, nil, uintptr(unsafe.Pointer(&x)))
+		defer prof.EndDeepCopy()
 	}
 	if exec == nil {
 		return fenced("FillOn", &d, nil, func() error { return fillDesc(&d, x) })

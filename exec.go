@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gokkos/kokkos/internal/prof"
 	"github.com/gokkos/kokkos/internal/sched"
 )
 
@@ -36,6 +37,9 @@ func init() {
 // error wrapping ErrWouldDeadlock, and nothing else, instead of waiting for
 // that instance.
 func Fence() error {
+	if prof.On() {
+		defer prof.EndFence(prof.BeginFence("Kokkos::fence: Unnamed Global Fence", fenceID))
+	}
 	if err := waitQueues("Fence", nil); err != nil {
 		return err
 	}
@@ -293,6 +297,9 @@ func (t *Threads) NewInstance() *Threads {
 func (t *Threads) Fence() error {
 	if t.q == nil {
 		return nil
+	}
+	if prof.On() {
+		defer prof.EndFence(prof.BeginFence("Kokkos::Threads::fence: Unnamed Instance Fence", t.q.DeviceID()))
 	}
 	return t.q.Fence("Threads.Fence")
 }

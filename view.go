@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/internal/prof"
 	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
@@ -103,7 +104,11 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 			n = (span*size + 3) / 4 * 4 / size
 		}
 		data := make([]T, n)[:span:span]
-		return data, newAllocation(label, cfg.space, bytes, nil), cfg.layout, flags, nil
+		rec := newAllocation(label, cfg.space, bytes, nil)
+		if prof.On() {
+			profileAlloc(rec, sliceAddr(data))
+		}
+		return data, rec, cfg.layout, flags, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(errorf(ErrElementType, "element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/hooks"
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // This file holds what other packages of the module (package dal) need to
@@ -42,6 +43,9 @@ func newBlockAllocation(label string, s backend.BlockSpace, bytes int, zero bool
 	}
 	a := newAllocation(label, s, bytes, b.Free)
 	a.addr = b.Addr
+	if prof.On() {
+		profileAlloc(a, b.Addr)
+	}
 	return a, b, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // A Policy is the index space of a device pattern: a kokkos.RangePolicy
@@ -475,6 +476,11 @@ func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
 // run binds the device, takes the stream, and calls launch; with bounds
 // checking it passes the report buffer, waits, and returns the report.
 func (lp *launchPlan) run(launch func(c ctxCall, h uintptr, rep uintptr) error) error {
+	if prof.On() {
+		// As Kokkos does, the kernel ends, for the tools, when it is queued.
+		kind := [...]uint8{patFor: prof.For, patReduce: prof.Reduce, patScan: prof.Scan}[lp.sig.pattern]
+		defer prof.EndKernel(kind, prof.BeginKernel(kind, lp.label, prof.DeviceID(prof.DevCuda, lp.dev.ordinal, 0)))
+	}
 	h, err := lp.stream.acquire()
 	if err != nil {
 		return fmt.Errorf("cuda: %q: %w", lp.label, err)

@@ -18,6 +18,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // Kind is the pattern a dispatch comes from.
@@ -46,12 +48,16 @@ type Dispatch struct {
 	Index      func(i int)
 	Task       func()
 	Work       func() error
+	profiled   bool // its kernel events are reported (see executeProfiled)
 }
 
 // Execute runs d on p (nil: the calling goroutine alone) and returns its
 // first panic, through Errors.Panic, or the error of a Work task. owner is
 // the queue whose work d is, nil for a synchronous instance.
 func Execute(d *Dispatch, p *Pool, owner *Queue) error {
+	if prof.On() && d.Kind != KindTask && !d.profiled {
+		return executeProfiled(d, p, owner)
+	}
 	var pv *Panic
 	var err error
 	switch {
