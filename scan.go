@@ -2,6 +2,7 @@ package kokkos
 
 import (
 	"fmt"
+	"github.com/gokkos/kokkos/internal/plan"
 	"runtime"
 	"sync/atomic"
 )
@@ -74,6 +75,10 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 	// scanned in four independent lanes, with the same results; floating
 	// point ones in index order.
 	exact := T(1)/T(2) == 0
+	// Large scans store their output with non-temporal stores, as large
+	// fills do: it is not read again soon, and the stores need not read
+	// dst's lines first.
+	stream := n*sizeOf[T]() >= plan.StreamFillBytes
 	return scanBlocks(s, label, nb, per, Sum[T](),
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock
@@ -93,7 +98,7 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 			out = out[:len(sr)]
 			i := 0
 			if exact {
-				acc, i = scanVector(out, sr, acc, inclusive)
+				acc, i = scanVector(out, sr, acc, inclusive, stream)
 				var j int
 				acc, j = scanExact(out[i:], sr[i:], acc, inclusive)
 				i += j

@@ -2,24 +2,52 @@ package kokkos
 
 import "unsafe"
 
-// scan32 scans n 32-bit integers from src into dst from acc, inclusive or
-// exclusive, and returns acc plus their sum; n is a positive multiple of
-// 8. Integer addition wraps the same for signed and unsigned elements, so
-// one kernel serves both. (A 64-bit kernel in two lanes ran no faster than
+// scan32 scans n 32-bit integers from src into dst from acc and returns
+// acc plus their sum; n is a positive multiple of 8. mode is scanInclusive
+// or not, plus scanStream for non-temporal stores (dst 16-byte aligned).
+// Integer addition wraps the same for signed and unsigned elements, so one
+// kernel serves both. (A 64-bit kernel in two lanes ran no faster than
 // scanExact's four scalar lanes.)
 //
 //go:noescape
-func scan32(dst, src unsafe.Pointer, n int, acc uint32, inclusive bool) uint32
+func scan32(dst, src unsafe.Pointer, n int, acc uint32, mode int) uint32
+
+const (
+	scanInclusive = 1
+	scanStream    = 2
+)
 
 // scanVector scans the longest prefix of s that the vector kernel takes
 // into d from acc, for integers of 4 bytes, and returns acc after it and
 // its length (0 for other element types). d is at least as long as s.
-func scanVector[T Number](d, s []T, acc T, inclusive bool) (T, int) {
-	n := len(s) &^ 7
-	if sizeOf[T]() != 4 || n == 0 {
+// With stream, d is written with non-temporal stores, which do not read
+// its lines first, when its address allows.
+func scanVector[T Number](d, s []T, acc T, inclusive, stream bool) (T, int) {
+	if sizeOf[T]() != 4 || len(s) < 8 {
 		return acc, 0
 	}
-	d = d[:n]
-	r := scan32(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(s)), n, *(*uint32)(unsafe.Pointer(&acc)), inclusive)
-	return *(*T)(unsafe.Pointer(&r)), n
+	mode, head := 0, 0
+	if inclusive {
+		mode = scanInclusive
+	}
+	if addr := uintptr(unsafe.Pointer(unsafe.SliceData(d))); stream && addr%4 == 0 {
+		mode |= scanStream
+		head = min(int((16-addr%16)%16/4), len(s))
+		for i, v := range s[:head] {
+			if inclusive {
+				acc += v
+				d[i] = acc
+			} else {
+				d[i] = acc
+				acc += v
+			}
+		}
+	}
+	n := (len(s) - head) &^ 7
+	if n == 0 {
+		return acc, head
+	}
+	d = d[head : head+n]
+	r := scan32(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(s[head:])), n, *(*uint32)(unsafe.Pointer(&acc)), mode)
+	return *(*T)(unsafe.Pointer(&r)), head + n
 }

@@ -300,13 +300,14 @@ func testScanVector[T Integer](t *testing.T) {
 						a += v
 					}
 				}
-				for _, inPlace := range []bool{false, true} {
+				for k := range 4 {
+					inPlace, stream := k&1 != 0, k&2 != 0
 					s := append([]T(nil), src...)[off:]
 					d := make([]T, n)
 					if inPlace {
 						d = s
 					}
-					acc, i := scanVector(d, s, acc0, inclusive)
+					acc, i := scanVector(d, s, acc0, inclusive, stream)
 					acc, j := scanExact(d[i:], s[i:], acc, inclusive)
 					for k := i + j; k < n; k++ {
 						if inclusive {
@@ -319,11 +320,11 @@ func testScanVector[T Integer](t *testing.T) {
 						}
 					}
 					if acc != a {
-						t.Fatalf("%T n %d off %d inclusive %v in place %v: sum %v, want %v", acc, n, off, inclusive, inPlace, acc, a)
+						t.Fatalf("%T n %d off %d inclusive %v in place %v stream %v: sum %v, want %v", acc, n, off, inclusive, inPlace, stream, acc, a)
 					}
 					for k := range want {
 						if d[k] != want[k] {
-							t.Fatalf("%T n %d off %d inclusive %v in place %v: [%d] = %v, want %v", acc, n, off, inclusive, inPlace, k, d[k], want[k])
+							t.Fatalf("%T n %d off %d inclusive %v in place %v stream %v: [%d] = %v, want %v", acc, n, off, inclusive, inPlace, stream, k, d[k], want[k])
 						}
 					}
 				}
