@@ -79,7 +79,7 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 	// fills do: it is not read again soon, and the stores need not read
 	// dst's lines first.
 	stream := n*sizeOf[T]() >= plan.StreamFillBytes
-	return scanBlocks(s, label, nb, per, Sum[T](),
+	return scanBlocks(s, label, nb, per, Sum[T](), stream,
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock
 			if exact {
@@ -192,7 +192,7 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 	}
 	// A new accumulator for each block: the chunks of different
 	// goroutines overlap in time.
-	return scanBlocks(s, label, nb, scanBodyBlocks, r,
+	return scanBlocks(s, label, nb, scanBodyBlocks, r, false,
 		func(b int) T {
 			a := new(T)
 			*a = r.Identity()
@@ -211,7 +211,8 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 // scanBlocks scans nb fixed blocks in one parallel pattern on s and returns
 // the join of all of them. reduce(b) returns block b's join from the
 // identity; scan(b, pre) scans block b from pre, the join of the blocks
-// before it.
+// before it. streamed says that scan stores with non-temporal stores: each
+// chunk fences them when its blocks are scanned.
 //
 // The blocks are grouped in chunks of per blocks, which the goroutines
 // take in increasing order from a counter of their own. A chunk reduces
@@ -222,7 +223,7 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 // whatever the number of goroutines, so results are reproducible bit for
 // bit. A chunk only waits for a chunk taken before it, which is running;
 // a panic in a chunk releases the waiters.
-func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reducer[T], reduce func(b int) T, scan func(b int, pre T)) T {
+func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reducer[T], streamed bool, reduce func(b int) T, scan func(b int, pre T)) T {
 	workers := max(1, s.Concurrency())
 	// Enough chunks for the goroutines to share.
 	per = max(1, min(per, nb/(4*workers)))
@@ -269,6 +270,9 @@ func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reduce
 			for b := b0; b < b1; b++ {
 				scan(b, pre)
 				pre = r.Join(pre, sums[b-b0])
+			}
+			if streamed {
+				plan.StoreFence()
 			}
 		}
 		done = true

@@ -21,7 +21,8 @@ const (
 // into d from acc, for integers of 4 bytes, and returns acc after it and
 // its length (0 for other element types). d is at least as long as s.
 // With stream, d is written with non-temporal stores, which do not read
-// its lines first, when its address allows.
+// its lines first, when its address allows; the caller fences them
+// (plan.StoreFence).
 func scanVector[T Number](d, s []T, acc T, inclusive, stream bool) (T, int) {
 	if sizeOf[T]() != 4 || len(s) < 8 {
 		return acc, 0

@@ -31,7 +31,7 @@
 // Scans n 32-bit integers (n a positive multiple of 8) from src into dst,
 // starting from acc, and returns acc plus their sum. mode: bit 0 set for
 // an inclusive scan, bit 1 set to store with non-temporal stores (dst
-// 16-byte aligned), followed by a store fence.
+// 16-byte aligned), not fenced.
 TEXT ·scan32(SB), NOSPLIT, $0-44
 	MOVQ	dst+0(FP), DI
 	MOVQ	src+8(FP), SI
@@ -76,7 +76,6 @@ exclusiveNT:
 	ADDQ	$32, DI
 	SUBQ	$8, CX
 	JNZ	exclusiveNT
-	SFENCE
 	JMP	done
 inclusiveNT:
 	PREFIX8
@@ -86,7 +85,6 @@ inclusiveNT:
 	ADDQ	$32, DI
 	SUBQ	$8, CX
 	JNZ	inclusiveNT
-	SFENCE
 done:
 	MOVQ	X7, AX
 	MOVL	AX, ret+40(FP)

@@ -2,7 +2,8 @@
 
 // func ntStore(p unsafe.Pointer, n uintptr, pat *[16]byte)
 // Stores the 16 bytes of *pat over n bytes at p with non-temporal stores:
-// p is 16-byte aligned, n a positive multiple of 64.
+// p is 16-byte aligned, n a positive multiple of 64. No fence: see
+// StoreFence.
 TEXT ·ntStore(SB), NOSPLIT, $0-24
 	MOVQ	p+0(FP), DI
 	MOVQ	n+8(FP), CX
@@ -16,5 +17,9 @@ loop:
 	ADDQ	$64, DI
 	SUBQ	$64, CX
 	JNZ	loop
+	RET
+
+// func StoreFence()
+TEXT ·StoreFence(SB), NOSPLIT, $0-0
 	SFENCE
 	RET

@@ -354,6 +354,9 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 		grain := min(FillChunkBytes, max(fillMinPieceBytes, L*size/fillPieces))
 		par(L, max(1, grain/size/max(dst, 1)), func(lo, hi int) {
 			f.run(d[lo*dst:(hi-1)*dst+1], dst)
+			if f.stream {
+				StoreFence()
+			}
 		})
 		return
 	}
@@ -362,6 +365,9 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 		for range hi - lo {
 			f.run(d[od.Do:od.Do+(L-1)*dst+1], dst)
 			Step[T](&od)
+		}
+		if f.stream {
+			StoreFence()
 		}
 	})
 }
