@@ -76,16 +76,17 @@ func FixedSizeListToView2[T Element](arr *array.FixedSizeList, opts ...Option) (
 //
 // It returns an error wrapping kokkos.ErrLayout for any other strides
 // (TensorFromView2 takes them all, or DeepCopy v into a LayoutRight view
-// first), and the errors of FromView1.
+// first), kokkos.ErrShape for a view of no columns (Arrow's lists hold at
+// least one value), and the errors of FromView1.
 func FixedSizeListFromView2[T Element](v kokkos.View2[T]) (*array.FixedSizeList, error) {
 	const op = "FixedSizeListFromView2"
 	n, k := v.Extent(0), v.Extent(1)
+	if k < 1 || int64(k) > int64(int32(^uint32(0)>>1)) {
+		return nil, errorf(kokkos.ErrShape, "arrow: %s[%s] of view %q with %d columns: an Arrow fixed-size list holds from 1 to 2^31-1 values", op, typeName[T](), v.Label(), k)
+	}
 	if (k > 1 && v.Stride(1) != 1) || (n > 1 && v.Stride(0) != k) {
 		return nil, errorf(kokkos.ErrLayout, "arrow: %s[%s] of view %q with extents (%d, %d) and strides (%d, %d): a fixed-size list needs rows of %d contiguous values one after the other, strides (%d, 1); DeepCopy it into a LayoutRight view without padding, or use TensorFromView2",
 			op, typeName[T](), v.Label(), n, k, v.Stride(0), v.Stride(1), k, k)
-	}
-	if int64(k) > int64(int32(^uint32(0)>>1)) {
-		return nil, errorf(kokkos.ErrShape, "arrow: %s[%s] of view %q with %d columns: a fixed-size list holds at most 2^31-1 values", op, typeName[T](), v.Label(), k)
 	}
 	buf, err := bufferFromView2(op, &v)
 	if err != nil {
