@@ -448,9 +448,11 @@ func TestArrowErrors(t *testing.T) {
 	if _, err := ToView1[int32](array.MakeFromData(ro), Writable()); !errors.Is(err, kokkos.ErrReadOnly) {
 		t.Fatalf("Writable over bytes: %v", err)
 	}
-	if v, err := ToView1[int32](array.MakeFromData(ro)); err != nil || v.Extent(0) != 3 {
+	v, err := ToView1[int32](array.MakeFromData(ro))
+	if err != nil || v.Extent(0) != 3 {
 		t.Fatalf("read-only over bytes: %v", err)
 	}
+	_ = v.Release()
 }
 
 // TestViewErrors: every view or array Arrow cannot share, with the
