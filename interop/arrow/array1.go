@@ -290,7 +290,7 @@ func checkView(op, typ string, rec *kokkos.Allocation, label string, space kokko
 }
 
 func notHost(op, typ, what string, space kokkos.MemorySpace) error {
-	return errorf(kokkos.ErrNotHostAccessible, "arrow: %s[%s] of %s in %s, which the host cannot access: copy it to the host first (kokkos.CreateMirrorViewAndCopy), and share the host copy", op, typ, what, space.Name())
+	return errorf(kokkos.ErrNotHostAccessible, "arrow: %s[%s] of %s in %s, which the host cannot access: copy it to the host first (a host mirror: kokkos.CreateMirrorViewAndCopy) and share the copy", op, typ, what, space.Name())
 }
 
 // bufferOwning returns a buffer over a's elements that owns a's hold: the

@@ -193,6 +193,12 @@ func TestFixedSizeListErrors(t *testing.T) {
 	if _, err := FixedSizeListToView2[int32](list); !errors.Is(err, ErrType) || !strings.Contains(err.Error(), "int16") {
 		t.Fatalf("int16 lists as int32: %v", err)
 	}
+	// Lists past the end of their values.
+	long := newList(child, 4, 2, 0, nil)
+	defer long.Release()
+	if _, err := FixedSizeListToView2[int16](long); !errors.Is(err, kokkos.ErrShape) || !strings.Contains(err.Error(), "malformed") {
+		t.Fatalf("lists past their values: %v", err)
+	}
 	if _, err := FixedSizeListToView2[int16](nil); !errors.Is(err, ErrType) {
 		t.Fatalf("nil list: %v", err)
 	}
