@@ -29,8 +29,8 @@
 //     view's Release, its subviews' and copies' holders, dal arrays made
 //     from it. Arrow's own Release of the array may come before or after.
 //   - An Arrow array or buffer made from a view or a dal.Array takes a
-//     holder of its Allocation (a new dal hold) that the buffer's last
-//     Release gives back. The view or array keeps its own holders, and may
+//     holder of its Allocation (for a dal.Array, a Share) that the buffer's
+//     last Release gives back. The view or array keeps its own holders, and may
 //     be released before or after the Arrow side.
 //
 // The releases may come from any goroutines; the memory's deleter (a

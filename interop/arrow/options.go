@@ -20,8 +20,9 @@ func makeConfig(opts []Option) config {
 	return c
 }
 
-// WithLabel labels the view (its allocation): panics and errors about it
-// name the label. It does not apply to dal arrays, which keep dal's label.
+// WithLabel labels the allocation of the view or dal.Array made from Arrow
+// memory (DefaultLabel otherwise): panics and errors about the view name
+// the label.
 func WithLabel(label string) Option { return func(c *config) { c.label = label } }
 
 // Writable makes the view writable, or the dal.Array mutable, over the
