@@ -89,8 +89,8 @@ func toArrayTest[T Element](t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Count() != len(vals) || a.HasMutableData() || a.UseCount() != 1 {
-		t.Fatalf("count %d mutable %v holders %d", a.Count(), a.HasMutableData(), a.UseCount())
+	if a.Count() != len(vals) || a.HasMutableData() || a.UseCount() != 1 || a.Allocation().Label() != DefaultLabel {
+		t.Fatalf("count %d mutable %v holders %d label %q", a.Count(), a.HasMutableData(), a.UseCount(), a.Allocation().Label())
 	}
 	for i := range vals {
 		if a.At(i) != vals[i] {
@@ -102,9 +102,9 @@ func toArrayTest[T Element](t *testing.T) {
 	if a.At(3) != x {
 		t.Fatalf("after an Arrow write, a[3] = %v, want %v", a.At(3), x)
 	}
-	m, err := ToArray[T](arr, Writable())
-	if err != nil {
-		t.Fatal(err)
+	m, err := ToArray[T](arr, Writable(), WithLabel("m"))
+	if err != nil || m.Allocation().Label() != "m" {
+		t.Fatalf("%v, label %q", err, m.Allocation().Label())
 	}
 	data, err := m.MutableData()
 	if err != nil {
