@@ -174,3 +174,71 @@ func FuzzFixedSizeList(f *testing.F) {
 		}
 	})
 }
+
+// FuzzToView1Slice: any slice of an array with any nulls becomes the view
+// of exactly its elements when it holds no null, is refused when it holds
+// one, and is filled on request; the view exported back reads the same.
+func FuzzToView1Slice(f *testing.F) {
+	f.Add(uint8(40), uint8(3), uint8(20), uint64(0))
+	f.Add(uint8(40), uint8(0), uint8(40), uint64(1<<5))
+	f.Add(uint8(9), uint8(9), uint8(9), uint64(1))
+	f.Fuzz(func(t *testing.T, n, lo, hi uint8, nulls uint64) {
+		length := int(n%64) + 1
+		i, j := int(lo)%(length+1), int(hi)%(length+1)
+		if i > j {
+			i, j = j, i
+		}
+		vals := randoms[uint32](newRand(t), length)
+		var valid []bool
+		if nulls != 0 {
+			valid = make([]bool, length)
+			for k := range valid {
+				valid[k] = nulls&(1<<(k%64)) == 0
+			}
+		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		arr := newArray(mem, vals, valid)
+		defer arr.Release()
+		s := array.NewSlice(arr, int64(i), int64(j))
+		defer s.Release()
+		hasNull := false
+		for k := i; k < j; k++ {
+			hasNull = hasNull || valid != nil && !valid[k]
+		}
+		v, err := ToView1[uint32](s)
+		if hasNull {
+			if !errors.Is(err, ErrNulls) {
+				t.Fatalf("[%d:%d] with nulls: %v", i, j, err)
+			}
+			if v, err = ToView1[uint32](s, FillNulls[uint32](7)); err != nil {
+				t.Fatal(err)
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Release()
+		if v.Extent(0) != j-i {
+			t.Fatalf("[%d:%d]: extent %d", i, j, v.Extent(0))
+		}
+		for k := range j - i {
+			want := vals[i+k]
+			if valid != nil && !valid[i+k] {
+				want = 7
+			}
+			if v.At(k) != want {
+				t.Fatalf("[%d:%d]: (%d) = %v, want %v", i, j, k, v.At(k), want)
+			}
+		}
+		back, err := FromView1(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer back.Release()
+		for k := range j - i {
+			if back.(*array.Uint32).Value(k) != v.At(k) {
+				t.Fatalf("back [%d] = %v, view %v", k, back.(*array.Uint32).Value(k), v.At(k))
+			}
+		}
+	})
+}
