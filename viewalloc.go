@@ -1,6 +1,7 @@
 package kokkos
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/gokkos/kokkos/backend"
@@ -8,9 +9,9 @@ import (
 	"github.com/gokkos/kokkos/internal/prof"
 )
 
-// This file holds what other packages of the module (package dal) need to
-// allocate memory under an Allocation and convert between their arrays and
-// rank-1 views without copying, so that both count holders on the same
+// This file holds what other packages of the module (package dal, the
+// interop packages) need to allocate memory under an Allocation and convert
+// between their arrays and rank-1 and rank-2 views without copying, so that both count holders on the same
 // Allocation. They reach it through package internal/hooks, set here, so
 // that it is not part of this package's API.
 
@@ -27,6 +28,14 @@ func init() {
 	}
 	hooks.View1Storage = func(v unsafe.Pointer) (any, int, unsafe.Pointer, int, int) {
 		w := (*View1[byte])(v)
+		return w.rec, w.off, unsafe.Pointer(unsafe.SliceData(w.data)), len(w.data), cap(w.data)
+	}
+	hooks.View2FromAllocation = func(dst unsafe.Pointer, a any, off int, layout uint8, ext, str [2]int, size int, host unsafe.Pointer, hostLen int) error {
+		rec, _ := a.(*Allocation)
+		return initView2(dst, rec, off, Layout(layout), ext, str, size, host, hostLen)
+	}
+	hooks.View2Storage = func(v unsafe.Pointer) (any, int, unsafe.Pointer, int, int) {
+		w := (*View2[byte])(v)
 		return w.rec, w.off, unsafe.Pointer(unsafe.SliceData(w.data)), len(w.data), cap(w.data)
 	}
 }
@@ -109,5 +118,52 @@ func initView1(dst unsafe.Pointer, a *Allocation, off, n, size int, host unsafe.
 		v.traits = Unmanaged
 	}
 	*(*View1[byte])(dst) = v
+	return nil
+}
+
+// initView2 is initView1 for a View2[T] of layout l with extents ext and
+// strides str (in elements), whose span's host elements are the hostLen
+// elements at host: it writes dst as a View2[byte] whose slice counts
+// elements, which is sound for the same reason
+// (TestView2LayoutIndependentOfT). The strides must be l's, padded or not
+// for LayoutRight and LayoutLeft.
+func initView2(dst unsafe.Pointer, a *Allocation, off int, l Layout, ext, str [2]int, size int, host unsafe.Pointer, hostLen int) error {
+	var s [2]int
+	span, err := mapStrides(l, ext[:], str[:], size, false, s[:])
+	switch {
+	case a == nil:
+		return errorf(ErrReleased, "kokkos: view over a nil allocation")
+	case a.Released():
+		return errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
+	case err != nil:
+		return fmt.Errorf("kokkos: view of allocation %q with extents %s and strides %s: %w", a.label, fmtInts(ext[:]), fmtInts(str[:]), err)
+	case off < 0 || size > 0 && (off > a.bytes/size || span > a.bytes/size-off):
+		return errorf(ErrShape, "kokkos: view spanning %d elements of %d bytes at element %d of allocation %q does not lie within its %d bytes",
+			span, size, off, a.label, a.bytes)
+	}
+	var flags viewFlags
+	var data []byte // span elements of size bytes, counted in elements
+	if a.Space().HostAccessible() {
+		if hostLen != span {
+			return errorf(ErrShape, "kokkos: view spanning %d elements of allocation %q given %d host elements", span, a.label, hostLen)
+		}
+		if host == nil {
+			host = unsafe.Pointer(&emptyHost)
+		}
+		data = unsafe.Slice((*byte)(host), span)
+	} else {
+		if host != nil {
+			return errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
+		}
+		flags |= flagNoHost
+	}
+	d := desc[byte]{data: data, rank: 2, rec: a, off: off, layout: l, flags: flags}
+	copy(d.ext[:], ext[:])
+	copy(d.str[:], s[:])
+	if !a.managed {
+		d.traits = Unmanaged
+	}
+	a.Retain()
+	*(*View2[byte])(dst) = view2Of(d, d.traits)
 	return nil
 }

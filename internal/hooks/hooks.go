@@ -1,7 +1,8 @@
-// Package hooks is how package dal reaches what it needs of package kokkos
-// and no other importer may use: allocating under a kokkos.Allocation, and
-// converting between its arrays and rank-1 views without copying, so that
-// both count holders on the same Allocation. Package kokkos sets the
+// Package hooks is how package dal and the interop packages reach what
+// they need of package kokkos and no other importer may use: allocating
+// under a kokkos.Allocation, and converting between their arrays and rank-1
+// and rank-2 views without copying, so that both count holders on the same
+// Allocation. Package kokkos sets the
 // functions when it is initialised; dal wraps them in typed helpers.
 //
 // The package cannot import kokkos (kokkos imports it), so an Allocation
@@ -49,4 +50,19 @@ var (
 	// the caller must honour the view's IsReadOnly, as dal.FromView does
 	// by making the array immutable.
 	View1Storage func(v unsafe.Pointer) (a any, off int, host unsafe.Pointer, length, capacity int)
+
+	// View2FromAllocation sets *dst, a kokkos.View2[T] with elements of
+	// size bytes, to a view of layout (a kokkos.Layout's value) with
+	// extents ext and strides str, in elements, whose first element lies
+	// off elements after the first byte of a (a *kokkos.Allocation), and
+	// adds a holder to a for it. The strides must be those of layout
+	// (LayoutRight and LayoutLeft may pad the leading dimension) and the
+	// span must lie within a. host and hostLen are the span's elements for
+	// host access; host must be nil where the host cannot access a's
+	// space. On error *dst is left alone and no holder is added.
+	View2FromAllocation func(dst unsafe.Pointer, a any, off int, layout uint8, ext, str [2]int, size int, host unsafe.Pointer, hostLen int) error
+
+	// View2Storage is View1Storage for v, a *kokkos.View2[T]: the host
+	// elements are those of v's span.
+	View2Storage func(v unsafe.Pointer) (a any, off int, host unsafe.Pointer, length, capacity int)
 )
