@@ -65,10 +65,25 @@ func subviewR[T any](v kokkos.View[T], a []any) kokkos.View[T] {
 	panic("kind")
 }
 
+// anyRank is what the tests use of a view of any rank: a DynRankView holds
+// ranks up to 7, and a View8 answers for itself.
+type anyRank[T any] interface {
+	Data() []T
+	Strides() []int
+	Release() error
+}
+
+func asAnyRank[T any](v kokkos.View[T]) anyRank[T] {
+	if v8, ok := v.(kokkos.View8[T]); ok {
+		return &v8
+	}
+	d := kokkos.DynRankFrom(v)
+	return &d
+}
+
 func release[T any](t *testing.T, v kokkos.View[T]) {
 	t.Helper()
-	d := kokkos.DynRankFrom(v)
-	if err := d.Release(); err != nil {
+	if err := asAnyRank(v).Release(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -87,7 +102,7 @@ func layoutOpts(rng *rand.Rand, k int, ext []int) []kokkos.Option {
 
 // hostAt returns the element of host view v at idx.
 func hostAt(v kokkos.View[float64], idx []int) float64 {
-	d := kokkos.DynRankFrom(v)
+	d := asAnyRank(v)
 	return d.Data()[offset(d.Strides(), idx)]
 }
 
@@ -108,8 +123,7 @@ func hostView(t *testing.T, rng *rand.Rand, label string, ext []int, k int, sub 
 	if err != nil {
 		t.Fatal(err)
 	}
-	dp := kokkos.DynRankFrom(p)
-	data := dp.Data()
+	data := asAnyRank(p).Data()
 	for i := range data {
 		data[i] = float64(1+rng.IntN(1<<30)) + rng.Float64()
 	}
