@@ -2,6 +2,7 @@ package npy
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -79,3 +80,17 @@ func randomView[T Elem](t testing.TB, rng *rand.Rand, rank int, l kokkos.Layout,
 
 // unsafePointer returns p as an unsafe.Pointer.
 func unsafePointer[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
+
+// readAs reads r with ReadView into a new view of kind V.
+func readAs[V any, T Elem](r io.Reader, label string) (V, error) {
+	var v V
+	err := ReadView(r, any(&v).(interface{ Data() []T }), label)
+	return v, err
+}
+
+// npzAs reads array name of z with ReadNPZ into a new view of kind V.
+func npzAs[V any, T Elem](z *NPZReader, name, _ string) (V, error) {
+	var v V
+	err := ReadNPZ(z, name, any(&v).(interface{ Data() []T }))
+	return v, err
+}

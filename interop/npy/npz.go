@@ -2,6 +2,7 @@ package npy
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -81,29 +82,24 @@ func (z *NPZReader) Open(name string) (io.ReadCloser, error) {
 	return nil, errkind.Errorf(ErrNoArray, "npy: the archive has no array %q; it has %q", name, z.Names())
 }
 
-// ReadNPZ reads array name of archive z into a new view of kind V, as
-// ReadView does, and checks the archive's checksum of the array: it is
-// Open, ReadView and Close in one call.
-func ReadNPZ[V any, T Elem](z *NPZReader, name, label string) (V, error) {
+// ReadNPZ reads array name of archive z into a new view labelled name,
+// stored in *dst, as ReadView does. It reads the array's .npy file into
+// memory first, so that the archive's checksum is checked before the view
+// is made: it needs the file's size in memory besides the view's.
+func ReadNPZ[T Elem](z *NPZReader, name string, dst interface{ Data() []T }) error {
 	rc, err := z.Open(name)
 	if err != nil {
-		var zero V
-		return zero, err
+		return err
 	}
-	v, err := ReadView[V, T](rc, label)
-	if err == nil {
-		// Reading to the end makes the zip reader check the CRC.
-		if _, err = io.Copy(io.Discard, rc); err != nil {
-			err = formatError(err, "checking the rest of array %q", name)
-		}
-	}
+	b, err := io.ReadAll(rc)
 	if cerr := rc.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		release(&v)
-		var zero V
-		return zero, fmt.Errorf("npy: array %q of the archive: %w", name, err)
+		return formatError(err, "reading array %q of the archive", name)
 	}
-	return v, nil
+	if err := ReadView(bytes.NewReader(b), dst, name); err != nil {
+		return fmt.Errorf("npy: array %q of the archive: %w", name, err)
+	}
+	return nil
 }

@@ -21,21 +21,21 @@ func TestNPZTestdata(t *testing.T) {
 		if got := strings.Join(z.Names(), ","); got != "a,b" {
 			t.Fatalf("%s: names %s", name, got)
 		}
-		a, err := ReadNPZ[kokkos.DynRankView[float64], float64](z, "a", "a")
+		a, err := npzAs[kokkos.DynRankView[float64], float64](z, "a", "a")
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, name, &a, []int{2, 3}, kokkos.LayoutRight)
-		bv, err := ReadNPZ[kokkos.DynRankView[int64], int64](z, "b", "b")
+		bv, err := npzAs[kokkos.DynRankView[int64], int64](z, "b", "b")
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, name, &bv, []int{4}, kokkos.LayoutRight)
-		_, err = ReadNPZ[kokkos.View1[float64], float64](z, "c", "c")
+		_, err = npzAs[kokkos.View1[float64], float64](z, "c", "c")
 		if !errors.Is(err, ErrNoArray) || !strings.Contains(err.Error(), `"c"`) || !strings.Contains(err.Error(), `"a" "b"`) {
 			t.Fatalf("missing array: %v", err)
 		}
-		_, err = ReadNPZ[kokkos.View1[float64], float64](z, "b", "b")
+		_, err = npzAs[kokkos.View1[float64], float64](z, "b", "b")
 		if !errors.Is(err, ErrDtype) {
 			t.Fatalf("dtype: %v", err)
 		}
@@ -68,11 +68,11 @@ func TestNPZRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gx, err := ReadNPZ[kokkos.DynRankView[float32], float32](r, "x", "x")
+	gx, err := npzAs[kokkos.DynRankView[float32], float32](r, "x", "x")
 	if err != nil || !sameBits(logical(x), logical(gx)) || gx.Layout() != kokkos.LayoutLeft {
 		t.Fatalf("x: %v, layout %v", err, gx.Layout())
 	}
-	gy, err := ReadNPZ[kokkos.View8[int16], int16](r, "y", "y")
+	gy, err := npzAs[kokkos.View8[int16], int16](r, "y", "y")
 	if err != nil || !sameBits(logical(y), logical(gy)) {
 		t.Fatalf("y: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestNPZRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadNPZ[kokkos.DynRankView[float32], float32](r, "x", "x"); !errors.Is(err, ErrFormat) {
+	if _, err := npzAs[kokkos.DynRankView[float32], float32](r, "x", "x"); !errors.Is(err, ErrFormat) {
 		t.Fatalf("corrupt data: %v", err)
 	}
 }

@@ -134,7 +134,7 @@ func TestNumpy(t *testing.T) {
 	}
 	add("int32", ints, func(b *bytes.Buffer) error { return Write(b, ints) }, reprs(logical[int32](ints)), []int{5}, false,
 		func(t *testing.T, b []byte) {
-			g, err := ReadView[kokkos.View1[int32], int32](bytes.NewReader(b), "i")
+			g, err := readAs[kokkos.View1[int32], int32](bytes.NewReader(b), "i")
 			if err != nil || !sameBits(logical[int32](ints), logical[int32](g)) {
 				t.Fatalf("int32 from numpy: %v", err)
 			}
@@ -186,7 +186,7 @@ func TestNumpy(t *testing.T) {
 	if len(z.Names()) != len(files) {
 		t.Fatalf("numpy's archive has %v", z.Names())
 	}
-	if _, err := ReadNPZ[kokkos.View2[float64], float64](z, "left", "left"); err != nil {
+	if _, err := npzAs[kokkos.View2[float64], float64](z, "left", "left"); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
@@ -21,76 +22,89 @@ import (
 // short. On error it returns no view. It reads r up to the end of the
 // array's data, not beyond.
 func Read[T Elem](r io.Reader, label string) (kokkos.DynRankView[T], error) {
-	h, err := readHeaderFor[T](r)
-	if err != nil {
-		return kokkos.DynRankView[T]{}, err
-	}
-	if len(h.Shape) > kokkos.MaxDynRank {
-		return kokkos.DynRankView[T]{}, errkind.Errorf(ErrRank,
-			"npy: the file's shape %s has rank %d, above a DynRankView's %d: read it with ReadView into a View8", shapeString(h.Shape), len(h.Shape), kokkos.MaxDynRank)
-	}
-	return readData[kokkos.DynRankView[T], T](r, h, func(spec kokkos.LayoutSpec) (kokkos.DynRankView[T], error) {
-		return kokkos.NewDynRankViewFrom[T](label, spec)
-	})
+	var v kokkos.DynRankView[T]
+	err := ReadView(r, &v, label)
+	return v, err
 }
 
-// ReadView reads a .npy file from r into a new view of kind V, one of
-// kokkos.View0[T] … kokkos.View8[T] or kokkos.DynRankView[T], as Read does:
+// ReadView reads a .npy file from r into a new view labelled label that it
+// stores in *dst, which points to a kokkos.View0[T] … kokkos.View8[T] or a
+// kokkos.DynRankView[T], as Read does:
 //
-//	a, err := npy.ReadView[kokkos.View2[float64]](f, "A")
+//	var a kokkos.View2[float64]
+//	err := npy.ReadView(f, &a, "A")
 //
 // It returns an error wrapping ErrRank, naming both ranks, when the file's
-// rank is not V's, and Read's errors otherwise. It panics when V is not one
-// of those view kinds.
-func ReadView[V any, T Elem](r io.Reader, label string) (V, error) {
-	var zero V
-	rank, alloc := viewKind[V, T](label)
+// rank is not the view's, and Read's errors otherwise; *dst is unchanged
+// on error. It panics when dst points to another type.
+func ReadView[T Elem](r io.Reader, dst interface{ Data() []T }, label string) error {
+	rank, alloc := viewKind(dst, label)
 	h, err := readHeaderFor[T](r)
 	if err != nil {
-		return zero, err
+		return err
 	}
 	if rank >= 0 && len(h.Shape) != rank {
-		return zero, errkind.Errorf(ErrRank, "npy: the file's shape %s has rank %d; %T has rank %d", shapeString(h.Shape), len(h.Shape), zero, rank)
+		return errkind.Errorf(ErrRank, "npy: the file's shape %s has rank %d; %s has rank %d", shapeString(h.Shape), len(h.Shape), strings.TrimPrefix(fmt.Sprintf("%T", dst), "*"), rank)
 	}
 	if rank < 0 && len(h.Shape) > kokkos.MaxDynRank {
-		return zero, errkind.Errorf(ErrRank, "npy: the file's shape %s has rank %d, above a DynRankView's %d: read it into a View8", shapeString(h.Shape), len(h.Shape), kokkos.MaxDynRank)
+		return errkind.Errorf(ErrRank, "npy: the file's shape %s has rank %d, above a DynRankView's %d: read it into a View8", shapeString(h.Shape), len(h.Shape), kokkos.MaxDynRank)
 	}
-	return readData[V, T](r, h, alloc)
+	v, err := readData(r, h, alloc)
+	if err != nil {
+		return err
+	}
+	v.store()
+	return nil
 }
 
-// viewKind returns the rank of view kind V (-1 for DynRankView) and the
-// function that allocates one from a spec.
-func viewKind[V any, T Elem](label string) (int, func(kokkos.LayoutSpec) (V, error)) {
-	as := func(f func(kokkos.LayoutSpec) (any, error)) func(kokkos.LayoutSpec) (V, error) {
-		return func(s kokkos.LayoutSpec) (V, error) {
-			v, err := f(s)
-			return v.(V), err
+// A newView is a view that readData allocated and filled, not yet stored
+// where the caller asked.
+type newView[T any] struct {
+	data  []T
+	store func()
+}
+
+// viewKind returns the rank of the view kind dst points to (-1 for
+// DynRankView) and the function that allocates one from a spec.
+func viewKind[T Elem](dst interface{ Data() []T }, label string) (int, func(kokkos.LayoutSpec) (newView[T], error)) {
+	switch p := dst.(type) {
+	case *kokkos.View0[T]:
+		return 0, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View0[T], error) { return kokkos.NewView0From[T](label, s) })
+	case *kokkos.View1[T]:
+		return 1, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View1[T], error) { return kokkos.NewView1From[T](label, s) })
+	case *kokkos.View2[T]:
+		return 2, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View2[T], error) { return kokkos.NewView2From[T](label, s) })
+	case *kokkos.View3[T]:
+		return 3, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View3[T], error) { return kokkos.NewView3From[T](label, s) })
+	case *kokkos.View4[T]:
+		return 4, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View4[T], error) { return kokkos.NewView4From[T](label, s) })
+	case *kokkos.View5[T]:
+		return 5, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View5[T], error) { return kokkos.NewView5From[T](label, s) })
+	case *kokkos.View6[T]:
+		return 6, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View6[T], error) { return kokkos.NewView6From[T](label, s) })
+	case *kokkos.View7[T]:
+		return 7, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View7[T], error) { return kokkos.NewView7From[T](label, s) })
+	case *kokkos.View8[T]:
+		return 8, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View8[T], error) { return kokkos.NewView8From[T](label, s) })
+	case *kokkos.DynRankView[T]:
+		return -1, alloc(p, func(s kokkos.LayoutSpec) (kokkos.DynRankView[T], error) { return kokkos.NewDynRankViewFrom[T](label, s) })
+	}
+	panic(fmt.Sprintf("npy.ReadView: dst is a %T, not a pointer to a View0 … View8 or DynRankView of %T", dst, *new(T)))
+}
+
+// alloc returns the function that allocates a view with newV and stores it
+// in *dst when asked.
+func alloc[V any, P interface {
+	*V
+	Data() []T
+}, T any](dst P, newV func(kokkos.LayoutSpec) (V, error)) func(kokkos.LayoutSpec) (newView[T], error) {
+	return func(s kokkos.LayoutSpec) (newView[T], error) {
+		v, err := newV(s)
+		if err != nil {
+			return newView[T]{}, err
 		}
+		return newView[T]{data: P(&v).Data(), store: func() { *dst = v }}, nil
 	}
-	var v V
-	switch any(v).(type) {
-	case kokkos.View0[T]:
-		return 0, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView0From[T](label, s) })
-	case kokkos.View1[T]:
-		return 1, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView1From[T](label, s) })
-	case kokkos.View2[T]:
-		return 2, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView2From[T](label, s) })
-	case kokkos.View3[T]:
-		return 3, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView3From[T](label, s) })
-	case kokkos.View4[T]:
-		return 4, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView4From[T](label, s) })
-	case kokkos.View5[T]:
-		return 5, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView5From[T](label, s) })
-	case kokkos.View6[T]:
-		return 6, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView6From[T](label, s) })
-	case kokkos.View7[T]:
-		return 7, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView7From[T](label, s) })
-	case kokkos.View8[T]:
-		return 8, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewView8From[T](label, s) })
-	case kokkos.DynRankView[T]:
-		return -1, as(func(s kokkos.LayoutSpec) (any, error) { return kokkos.NewDynRankViewFrom[T](label, s) })
-	}
-	panic(fmt.Sprintf("npy.ReadView: %T is not a view kind of element type %T (View0 to View8, DynRankView)", v, *new(T)))
 }
 
 // fileHeader is a checked header and what reading its data needs.
@@ -108,8 +122,11 @@ func readHeaderFor[T Elem](r io.Reader) (fileHeader, error) {
 		return fileHeader{}, err
 	}
 	if want := dtypeOf[T](); d != want {
-		return fileHeader{}, errkind.Errorf(ErrDtype, "npy: the file's dtype is %s (%q) and the view's element type %T is %s",
-			d, h.Descr, *new(T), want)
+		elem := want.String()
+		if name := fmt.Sprintf("%T", *new(T)); name != elem {
+			elem = fmt.Sprintf("%s (%s)", name, elem)
+		}
+		return fileHeader{}, errkind.Errorf(ErrDtype, "npy: the file's dtype is %s (%q), the view's element type is %s", d, h.Descr, elem)
 	}
 	n := d.size
 	for _, e := range h.Shape {
@@ -124,8 +141,8 @@ func readHeaderFor[T Elem](r io.Reader) (fileHeader, error) {
 const bufferAbove = 64 << 20
 
 // readData reads h's data from r into a new view that alloc allocates.
-func readData[V any, T Elem](r io.Reader, h fileHeader, alloc func(kokkos.LayoutSpec) (V, error)) (V, error) {
-	var zero V
+func readData[T Elem](r io.Reader, h fileHeader, alloc func(kokkos.LayoutSpec) (newView[T], error)) (newView[T], error) {
+	var zero newView[T]
 	spec := kokkos.LayoutSpec{Layout: kokkos.LayoutRight, Extents: h.Shape}
 	if h.FortranOrder {
 		spec.Layout = kokkos.LayoutLeft
@@ -145,11 +162,10 @@ func readData[V any, T Elem](r io.Reader, h fileHeader, alloc func(kokkos.Layout
 	if err != nil {
 		return zero, err
 	}
-	dst := bytesOf(any(&v).(interface{ Data() []T }).Data())
+	dst := bytesOf(v.data)
 	if src != nil {
 		copy(dst, src)
 	} else if _, err := io.ReadFull(r, dst); err != nil {
-		release(&v)
 		return zero, formatError(truncated(err), "reading %d bytes of data of shape %s", h.bytes, shapeString(h.Shape))
 	}
 	fixElements(dst, h.d, h.native)
@@ -184,13 +200,6 @@ func remaining(r io.Reader) (int64, bool) {
 		return end - at, true
 	}
 	return 0, false
-}
-
-// release drops the view that v points to after a failed read.
-func release(v any) {
-	if r, ok := v.(interface{ Release() error }); ok {
-		_ = r.Release()
-	}
 }
 
 // bytesOf returns the bytes of the elements of s.
