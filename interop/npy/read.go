@@ -87,7 +87,9 @@ func viewKind[T Elem](dst interface{ Data() []T }, label string) (int, func(kokk
 	case *kokkos.View8[T]:
 		return 8, alloc(p, func(s kokkos.LayoutSpec) (kokkos.View8[T], error) { return kokkos.NewView8From[T](label, s) })
 	case *kokkos.DynRankView[T]:
-		return -1, alloc(p, func(s kokkos.LayoutSpec) (kokkos.DynRankView[T], error) { return kokkos.NewDynRankViewFrom[T](label, s) })
+		return -1, alloc(p, func(s kokkos.LayoutSpec) (kokkos.DynRankView[T], error) {
+			return kokkos.NewDynRankViewFrom[T](label, s)
+		})
 	}
 	panic(fmt.Sprintf("npy.ReadView: dst is a %T, not a pointer to a View0 … View8 or DynRankView of %T", dst, *new(T)))
 }
