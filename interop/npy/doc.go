@@ -15,12 +15,13 @@
 //
 // [Read] reads a file into a new DynRankView of the file's rank and shape;
 // [ReadView] into a view kind of the caller's choosing (View0 … View8, or
-// DynRankView). The element type is the caller's type argument and must be
+// DynRankView), which it stores where the caller points. The element type is the caller's type argument and must be
 // the file's dtype, in either byte order; a file in Fortran order becomes a
 // LayoutLeft view whose elements are the file's, in the file's order, so
 // that nothing is transposed.
 //
-//	a, err := npy.ReadView[kokkos.View2[float64]](f, "A")
+//	var a kokkos.View2[float64]
+//	err := npy.ReadView(f, &a, "A")
 //	if errors.Is(err, npy.ErrDtype) { ... } // the message names both dtypes
 //
 // A dtype or rank other than the one asked for is an error naming both
