@@ -46,7 +46,6 @@ func mirror(t *testing.T, d kokkos.View2[float64]) kokkos.View2[float64] {
 	return m
 }
 
-
 // TestCUDA: a device view is refused with the advice to mirror it, and its
 // mirror writes.
 func TestCUDA(t *testing.T) {

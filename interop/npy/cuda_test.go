@@ -46,7 +46,6 @@ func mirror(t *testing.T, d kokkos.View2[float64]) kokkos.View2[float64] {
 	return m
 }
 
-
 // TestCUDA: a device view is refused with the advice to mirror it; its
 // mirror writes, and a file read back copies to the device.
 func TestCUDA(t *testing.T) {
