@@ -349,3 +349,25 @@ func FuzzSubview(f *testing.F) {
 		sameElements(t, c, v)
 	})
 }
+
+// TestDenseLayoutStride converts a LayoutStride view with unit column
+// stride, as a wrapped slice with a row stride gives.
+func TestDenseLayoutStride(t *testing.T) {
+	data := make([]float64, 3*7)
+	for i := range data {
+		data[i] = float64(i) + 0.5
+	}
+	v := kokkos.Must(kokkos.WrapView2(data, 3, 5, kokkos.WithStrides(7, 1)))
+	if v.Layout() != kokkos.LayoutStride {
+		t.Fatalf("layout %v", v.Layout())
+	}
+	m, err := Dense(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.RawMatrix().Stride != 7 {
+		t.Fatalf("stride %d", m.RawMatrix().Stride)
+	}
+	sameElements(t, m, v)
+	writeThrough(t, rand.New(rand.NewPCG(13, 14)), m, v)
+}

@@ -33,6 +33,9 @@
 // are read into a buffer first, so that a corrupt shape fails at the end
 // of the input rather than allocating what it claims.
 //
+// [ReadHeader] reads a file's header alone, to learn its dtype and shape
+// before choosing the view.
+//
 // # Archives
 //
 // An .npz archive is a zip file of .npy files. [NPZWriter] writes one, an

@@ -58,6 +58,20 @@ func shapeString(shape []int) string {
 	return b.String()
 }
 
+// ReadHeader reads the preamble and header of a .npy file from r and
+// returns the header, leaving r at the first byte of the data: the way to
+// learn a file's dtype and shape before choosing the view to read it into
+// (then read the file again from its start with Read or ReadView). It
+// returns the errors Read returns for a bad header: ErrFormat, ErrDtype for
+// a dtype no view holds, ErrRank above rank 8.
+func ReadHeader(r io.Reader) (Header, error) {
+	h, _, _, err := readHeader(r)
+	if err != nil {
+		return Header{}, err
+	}
+	return h, nil
+}
+
 // maxHeader is the largest header accepted, in bytes: numpy refuses
 // headers above 10000 bytes unless told otherwise; a valid header of rank
 // 8 needs a tenth of that, and a corrupt length must not allocate

@@ -322,3 +322,50 @@ func TestReadViewPanics(t *testing.T) {
 type offsetData struct{ d []float64 }
 
 func (o *offsetData) Data() []float64 { return o.d }
+
+func TestReadHeader(t *testing.T) {
+	f := kokkos.Must(os.ReadFile("testdata/i4_f_3x2.npy"))
+	r := bytes.NewReader(f)
+	h, err := ReadHeader(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Descr != "<i4" || !h.FortranOrder || fmt.Sprint(h.Shape) != "[3 2]" {
+		t.Fatalf("header %v", h)
+	}
+	if want := "{'descr': '<i4', 'fortran_order': True, 'shape': (3, 2), }"; h.String() != want {
+		t.Fatalf("String %q", h.String())
+	}
+	if r.Len() != 3*2*4 {
+		t.Fatalf("%d bytes left after the header", r.Len())
+	}
+	if _, err := ReadHeader(bytes.NewReader(f[:20])); !errors.Is(err, ErrFormat) {
+		t.Fatalf("cut header: %v", err)
+	}
+}
+
+// TestWriteOffsetView writes an offset view: its elements, from its first
+// index, in C order.
+func TestWriteOffsetView(t *testing.T) {
+	o := kokkos.Must(kokkos.NewOffsetView2[int64]("O", kokkos.Bounds(-1, 2), kokkos.Bounds(3, 5)))
+	for i := -1; i < 2; i++ {
+		for j := 3; j < 5; j++ {
+			o.Set(i, j, int64(10*i+j))
+		}
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, o); err != nil {
+		t.Fatal(err)
+	}
+	var v kokkos.View2[int64]
+	if err := ReadView(&buf, &v, "v"); err != nil {
+		t.Fatal(err)
+	}
+	for i := -1; i < 2; i++ {
+		for j := 3; j < 5; j++ {
+			if v.At(i+1, j-3) != o.At(i, j) {
+				t.Fatalf("(%d, %d): %d", i, j, v.At(i+1, j-3))
+			}
+		}
+	}
+}
