@@ -141,10 +141,13 @@ func parser[T kokkos.Number]() func(string) (T, error) {
 // It returns an error wrapping kokkos.ErrNotHostAccessible for a view the
 // host cannot access (mirror it first with kokkos.CreateMirrorViewAndCopy),
 // kokkos.ErrElementType for a view with the Atomic trait, kokkos.ErrShape
-// when o.Names does not match the columns, and w's errors.
+// when o.Names does not match the columns, kokkos.ErrReleased for a view
+// whose allocation was released, and w's errors.
 func Write[T kokkos.Number](w io.Writer, v kokkos.View2[T], o Options) error {
 	s := kokkos.ShapeOf[T](&v)
 	switch {
+	case s.Allocation != nil && s.Allocation.Released():
+		return errkind.Errorf(kokkos.ErrReleased, "csv: writing view %q: its allocation had its final Release", s.Label)
 	case !s.Space.HostAccessible():
 		return errkind.Errorf(kokkos.ErrNotHostAccessible,
 			"csv: writing view %q: it is in %s, which the host cannot access: mirror it first (kokkos.CreateMirrorViewAndCopy) and write the mirror", s.Label, s.Space.Name())

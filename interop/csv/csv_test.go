@@ -239,3 +239,13 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+func TestWriteReleased(t *testing.T) {
+	v := kokkos.Must(kokkos.NewView2[float64]("R", 2, 2))
+	if err := v.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&bytes.Buffer{}, v, Options{}); !errors.Is(err, kokkos.ErrReleased) {
+		t.Fatalf("released view: %v", err)
+	}
+}

@@ -18,6 +18,9 @@ func errorf(kind error, op string, s kokkos.Shape, format string, a ...any) erro
 // view described by s with gonum, or nil where it may be shared; copy says
 // whether the caller asked for a copy, which only needs host access.
 func checkShared(op string, s kokkos.Shape, copy bool) error {
+	if s.Allocation != nil && s.Allocation.Released() {
+		return errorf(kokkos.ErrReleased, op, s, "the view's allocation had its final Release")
+	}
 	if !s.Space.HostAccessible() {
 		return errorf(kokkos.ErrNotHostAccessible, op, s,
 			"the view is in %s, which the host cannot access: mirror it first (kokkos.CreateMirrorViewAndCopy) and convert the mirror", s.Space.Name())

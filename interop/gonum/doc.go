@@ -30,6 +30,7 @@
 //     mirror it to the host first with kokkos.CreateMirrorViewAndCopy;
 //   - a view with the Atomic trait (ErrAtomic): its elements are only
 //     touched atomically, and gonum's loads and stores are plain;
+//   - a view whose allocation was released (kokkos.ErrReleased);
 //   - a layout gonum cannot describe (kokkos.ErrLayout), and a zero extent
 //     (kokkos.ErrShape), since gonum has no empty matrix of given dimensions.
 //

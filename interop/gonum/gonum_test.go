@@ -371,3 +371,24 @@ func TestDenseLayoutStride(t *testing.T) {
 	sameElements(t, m, v)
 	writeThrough(t, rand.New(rand.NewPCG(13, 14)), m, v)
 }
+
+func TestReleased(t *testing.T) {
+	v := kokkos.Must(kokkos.NewView2[float64]("R", 2, 2))
+	x := kokkos.Must(kokkos.NewView1[float64]("x", 2))
+	if err := v.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Release(); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"Dense":        second(Dense(v)),
+		"CopyDense":    second(CopyDense(v)),
+		"VecDense":     second(VecDense(x)),
+		"CopyVecDense": second(CopyVecDense(x)),
+	} {
+		if !errors.Is(err, kokkos.ErrReleased) || !strings.Contains(err.Error(), "Release") {
+			t.Errorf("%s of a released view: %v", name, err)
+		}
+	}
+}

@@ -369,3 +369,13 @@ func TestWriteOffsetView(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteReleased(t *testing.T) {
+	v := kokkos.Must(kokkos.NewView2[float64]("R", 2, 2))
+	if err := v.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(io.Discard, v); !errors.Is(err, kokkos.ErrReleased) {
+		t.Fatalf("released view: %v", err)
+	}
+}

@@ -23,9 +23,13 @@ import (
 // It returns an error wrapping kokkos.ErrNotHostAccessible for a view the
 // host cannot access (mirror it to the host first with
 // kokkos.CreateMirrorViewAndCopy), one wrapping kokkos.ErrElementType for a
-// view with the Atomic trait, and w's errors.
+// view with the Atomic trait, one wrapping kokkos.ErrReleased for a view
+// whose allocation was released, and w's errors.
 func Write[T Elem](w io.Writer, v kokkos.View[T]) error {
 	s := kokkos.ShapeOf(v)
+	if s.Allocation != nil && s.Allocation.Released() {
+		return errkind.Errorf(kokkos.ErrReleased, "npy: writing view %q: its allocation had its final Release", s.Label)
+	}
 	if !s.Space.HostAccessible() {
 		return errkind.Errorf(kokkos.ErrNotHostAccessible,
 			"npy: writing view %q: it is in %s, which the host cannot access: mirror it first (kokkos.CreateMirrorViewAndCopy) and write the mirror", s.Label, s.Space.Name())
