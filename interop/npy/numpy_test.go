@@ -211,3 +211,35 @@ func joinStrings(s []string) string {
 }
 
 func trimBrackets(s string) string { return s[1 : len(s)-1] }
+
+// testdataScript checks the files of testdata, which make.py builds from
+// numpy's format specification, with numpy itself: their dtypes, shapes,
+// order and elements.
+const testdataScript = `
+import numpy as np, make
+for name, (descr, fortran, shape) in make.FILES.items():
+    a = np.load(name)
+    assert a.dtype == np.dtype(descr), (name, a.dtype)
+    assert a.shape == shape, (name, a.shape)
+    assert not fortran or a.ndim < 2 or a.flags.f_contiguous, name
+    want = [make.value(descr[1], k) for k in range(a.size)]
+    assert a.ravel(order="F" if fortran else "C").tolist() == want, name
+for name in ("arrays.npz", "arrays_compressed.npz"):
+    z = np.load(name)
+    assert sorted(z.files) == ["a", "b"], (name, z.files)
+    assert z["a"].shape == (2, 3) and z["b"].dtype == np.int64, name
+`
+
+// TestNumpyTestdata has numpy read the files of testdata. It skips where
+// python3 cannot import numpy.
+func TestNumpyTestdata(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import numpy").Run(); err != nil {
+		t.Skipf("numpy unavailable: python3 -c 'import numpy': %v", err)
+	}
+	cmd := exec.Command("python3", "-c", testdataScript)
+	cmd.Dir = "testdata"
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in testdata
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("numpy: %v\n%s", err, out)
+	}
+}
