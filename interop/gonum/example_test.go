@@ -93,3 +93,23 @@ func ExampleFromDense() {
 	fmt.Println(v.Layout(), v.Extent(0), v.Extent(1), v.Strides()[:2], v.At(1, 1))
 	// Output: LayoutRight 2 2 [4 1] 10
 }
+
+// A column of a row-major matrix is a strided View1: it becomes a
+// VecDense whose Inc is the row stride, over the same memory.
+func ExampleVecDense() {
+	a := kokkos.Must(kokkos.NewView2[float64]("A", 3, 4))
+	for i := range 3 {
+		a.Set(i, 2, float64(i+1))
+	}
+	col := a.Subview1(kokkos.All, 2)
+	x, err := kgonum.VecDense(col)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(x.RawVector().Inc, mat.Dot(x, x))
+	x.ScaleVec(10, x) // writes through to A
+	fmt.Println(a.At(2, 2))
+	// Output:
+	// 4 14
+	// 30
+}
