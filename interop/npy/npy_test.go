@@ -379,3 +379,39 @@ func TestWriteReleased(t *testing.T) {
 		t.Fatalf("released view: %v", err)
 	}
 }
+
+// TestReadSizes reads through each way the reader learns the input's size:
+// Len (bytes.Reader), Stat (a file), Seek (an io.SectionReader), and none
+// (a plain io.Reader); a shape the input cannot hold is an error each way.
+func TestReadSizes(t *testing.T) {
+	good := kokkos.Must(os.ReadFile("testdata/f8_c_2x3.npy"))
+	bad := fileWith("{'descr': '<f8', 'fortran_order': False, 'shape': (100000000,), }")
+	path := filepath.Join(t.TempDir(), "bad.npy")
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		open func(b []byte) io.Reader
+	}{
+		{"Len", func(b []byte) io.Reader { return bytes.NewReader(b) }},
+		{"Seek", func(b []byte) io.Reader { return io.NewSectionReader(bytes.NewReader(b), 0, int64(len(b))) }},
+		{"none", func(b []byte) io.Reader { return io.MultiReader(bytes.NewReader(b)) }},
+	} {
+		v, err := Read[float64](c.open(good), "g")
+		if err != nil || v.Size() != 6 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if _, err := Read[float64](c.open(bad), "b"); !errors.Is(err, ErrFormat) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("%s, bad shape: %v", c.name, err)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := Read[float64](f, "b"); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "the input has 16") {
+		t.Fatalf("file, bad shape: %v", err)
+	}
+}
