@@ -1,0 +1,171 @@
+package mpi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The tests that need several processes run in TestRanks. Run by go test,
+// TestRanks starts the test binary again under mpirun, for each MPI
+// library installed (Open MPI, MPICH) on 2 and on 4 processes, and checks
+// that every process exits with status 0. In those processes (envChild
+// set) TestMain initialises MPI and TestRanks runs the subtests.
+
+const (
+	envChild = "GOKKOS_MPI_TEST_CHILD"
+	// envImpl restricts the launches to one library: "openmpi" or "mpich".
+	envImpl = "GOKKOS_MPI_TEST_IMPL"
+	// envExpect is the implementation the child must find loaded.
+	envExpect = "GOKKOS_MPI_TEST_EXPECT"
+)
+
+var underMPI = os.Getenv(envChild) != ""
+
+func TestMain(m *testing.M) {
+	if !underMPI {
+		os.Exit(m.Run())
+	}
+	if err := Init(); err != nil {
+		fmt.Fprintln(os.Stderr, "Init:", err)
+		os.Exit(3)
+	}
+	code := m.Run()
+	if err := Finalize(); err != nil {
+		fmt.Fprintln(os.Stderr, "Finalize:", err)
+		code = 4
+	}
+	os.Exit(code)
+}
+
+// launcher is an MPI implementation's library and its mpirun.
+type launcher struct {
+	name, impl, lib string
+	cmd             string
+	args            func(np int) []string
+}
+
+// launchers returns the MPI implementations installed here.
+func launchers() []launcher {
+	var ls []launcher
+	want := os.Getenv(envImpl)
+	find := func(names ...string) string {
+		for _, n := range names {
+			if p, err := exec.LookPath(n); err == nil {
+				return p
+			}
+		}
+		return ""
+	}
+	version := func(p string) string {
+		out, _ := exec.Command(p, "--version").CombinedOutput()
+		return string(out)
+	}
+	if want == "" || want == "openmpi" {
+		p := find("mpirun.openmpi")
+		if p == "" {
+			if q := find("mpirun"); q != "" && strings.Contains(version(q), "Open MPI") {
+				p = q
+			}
+		}
+		if p != "" {
+			ls = append(ls, launcher{name: "openmpi", impl: OpenMPI, lib: "libmpi.so.40", cmd: p, args: func(np int) []string {
+				a := []string{"-np", fmt.Sprint(np), "--oversubscribe", "-x", envChild, "-x", EnvLibrary, "-x", envExpect}
+				if os.Geteuid() == 0 {
+					a = append(a, "--allow-run-as-root")
+				}
+				return a
+			}})
+		}
+	}
+	if want == "" || want == "mpich" {
+		p := find("mpiexec.mpich", "mpirun.mpich", "mpiexec.hydra")
+		if p == "" {
+			if q := find("mpiexec"); q != "" && strings.Contains(version(q), "HYDRA") {
+				p = q
+			}
+		}
+		if p != "" {
+			// Hydra passes the whole environment and runs any number of
+			// processes on one host.
+			ls = append(ls, launcher{name: "mpich", impl: MPICH, lib: "libmpich.so.12", cmd: p, args: func(np int) []string {
+				return []string{"-n", fmt.Sprint(np)}
+			}})
+		}
+	}
+	return ls
+}
+
+// runUnder runs the test binary's tests matching run under l on np
+// processes, and returns its output.
+func runUnder(t *testing.T, l launcher, np int, run string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := append(l.args(np), os.Args[0], "-test.run", run, "-test.v")
+	cmd := exec.CommandContext(ctx, l.cmd, args...)
+	cmd.Env = append(os.Environ(), envChild+"=1", EnvLibrary+"="+l.lib, envExpect+"="+l.impl)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("%s -np %d timed out after 3 minutes:\n%s", l.name, np, tail(out))
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("%s %s: exit status %d:\n%s", l.cmd, strings.Join(args, " "), ee.ExitCode(), tail(out))
+		}
+		t.Fatalf("%s: %v", l.cmd, err)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestRanks") {
+		t.Fatalf("%s -np %d: no rank reported a pass:\n%s", l.name, np, tail(out))
+	}
+	if testing.Verbose() {
+		t.Logf("%s -np %d:\n%s", l.name, np, tail(out))
+	}
+}
+
+func tail(out []byte) string {
+	const max = 12000
+	if len(out) > max {
+		return "...\n" + string(out[len(out)-max:])
+	}
+	return string(out)
+}
+
+// TestRanks runs rankTests on every process (under mpirun), or starts
+// them under mpirun on 2 and 4 processes for each library installed.
+func TestRanks(t *testing.T) {
+	if underMPI {
+		for _, rt := range rankTests {
+			t.Run(rt.name, rt.f)
+		}
+		return
+	}
+	ls := launchers()
+	if len(ls) == 0 {
+		t.Skip("MPI unavailable: no mpirun of Open MPI (mpirun.openmpi) or MPICH (mpiexec.mpich) in PATH; install openmpi-bin or mpich")
+	}
+	for _, l := range ls {
+		for _, np := range []int{2, 4} {
+			t.Run(fmt.Sprintf("%s/np%d", l.name, np), func(t *testing.T) { runUnder(t, l, np, "^TestRanks$") })
+		}
+	}
+}
+
+var rankTests []struct {
+	name string
+	f    func(*testing.T)
+}
+
+func rankTest(name string, f func(*testing.T)) bool {
+	rankTests = append(rankTests, struct {
+		name string
+		f    func(*testing.T)
+	}{name, f})
+	return true
+}
