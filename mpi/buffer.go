@@ -60,7 +60,7 @@ func datatype[T any](n int) (dt uintptr, count int) {
 type buffer[T any] struct {
 	ptr   unsafe.Pointer // the Go memory of the message, nil outside the Go heap
 	addr  uintptr        // the address of the message
-	n     int // elements
+	n     int            // elements
 	view  kokkos.View[T]
 	label string
 	alloc *kokkos.Allocation // retained while the buffer is in use

@@ -32,8 +32,8 @@ const (
 // kept as uintptr either way; MPICH's are 32-bit, stored zero-extended.
 type abi struct {
 	path, impl, version string
-	handle                uintptr
-	handleSize            int // bytes of an MPI_Comm, MPI_Request, MPI_Datatype
+	handle              uintptr
+	handleSize          int // bytes of an MPI_Comm, MPI_Request, MPI_Datatype
 
 	// status layout: size in bytes and offsets of MPI_SOURCE, MPI_TAG.
 	statusSize, srcOff, tagOff int
@@ -46,13 +46,13 @@ type abi struct {
 	dt                                                           [nKinds]uintptr
 	op                                                           [nOps]uintptr
 
-	fInitThread, fFinalize, fInitialized, fFinalized, fQueryThread       uintptr
-	fCommRank, fCommSize, fCommSplit, fCommDup, fCommFree, fSetErrh      uintptr
-	fBarrier, fSend, fRecv, fIsend, fIrecv, fWait, fTest, fGetCount      uintptr
-	fErrorString, fAllreduce, fReduce, fBcast, fGather, fAllgather       uintptr
-	fScatter, fAlltoall, fLibVersion, fAbort, fWtime, fTypeVector        uintptr
-	fTypeCommit, fTypeFree, fRequestFree, fErrorClass                    uintptr
-	cudaAware                                                           bool
+	fInitThread, fFinalize, fInitialized, fFinalized, fQueryThread  uintptr
+	fCommRank, fCommSize, fCommSplit, fCommDup, fCommFree, fSetErrh uintptr
+	fBarrier, fSend, fRecv, fIsend, fIrecv, fWait, fTest, fGetCount uintptr
+	fErrorString, fAllreduce, fReduce, fBcast, fGather, fAllgather  uintptr
+	fScatter, fAlltoall, fLibVersion, fAbort, fWtime, fTypeVector   uintptr
+	fTypeCommit, fTypeFree, fRequestFree, fErrorClass               uintptr
+	cudaAware                                                       bool
 }
 
 // element kinds with a predefined MPI datatype.
