@@ -14,8 +14,12 @@ var _ = rankTest("Comm", func(t *testing.T) {
 	if w.Size() < 2 || w.Rank() < 0 || w.Rank() >= w.Size() {
 		t.Fatalf("rank %d of %d", w.Rank(), w.Size())
 	}
-	if ThreadLevel() != ThreadMultiple {
-		t.Logf("thread level %v: calls are serialised", ThreadLevel())
+	want := ThreadMultiple
+	if os.Getenv(envSerial) != "" {
+		want = ThreadSerialized
+	}
+	if ThreadLevel() != want || serial != (want != ThreadMultiple) {
+		t.Errorf("thread level %v, serialised %v; want %v", ThreadLevel(), serial, want)
 	}
 	if err := w.Barrier(); err != nil {
 		t.Fatal(err)

@@ -23,6 +23,9 @@ const (
 	envImpl = "GOKKOS_MPI_TEST_IMPL"
 	// envExpect is the implementation the child must find loaded.
 	envExpect = "GOKKOS_MPI_TEST_EXPECT"
+	// envSerial makes the child ask for MPI_THREAD_SERIALIZED, so that
+	// the package serialises its calls.
+	envSerial = "GOKKOS_MPI_TEST_SERIALIZED"
 )
 
 var underMPI = os.Getenv(envChild) != ""
@@ -30,6 +33,9 @@ var underMPI = os.Getenv(envChild) != ""
 func TestMain(m *testing.M) {
 	if !underMPI {
 		os.Exit(m.Run())
+	}
+	if os.Getenv(envSerial) != "" {
+		requested = ThreadSerialized
 	}
 	if err := Init(); err != nil {
 		fmt.Fprintln(os.Stderr, "Init:", err)
@@ -75,7 +81,7 @@ func launchers() []launcher {
 		}
 		if p != "" {
 			ls = append(ls, launcher{name: "openmpi", impl: OpenMPI, lib: "libmpi.so.40", cmd: p, args: func(np int) []string {
-				a := []string{"-np", fmt.Sprint(np), "--oversubscribe", "-x", envChild, "-x", EnvLibrary, "-x", envExpect}
+				a := []string{"-np", fmt.Sprint(np), "--oversubscribe", "-x", envChild, "-x", EnvLibrary, "-x", envExpect, "-x", envSerial}
 				if os.Geteuid() == 0 {
 					a = append(a, "--allow-run-as-root")
 				}
@@ -103,13 +109,14 @@ func launchers() []launcher {
 
 // runUnder runs the test binary's tests matching run under l on np
 // processes, and returns its output.
-func runUnder(t *testing.T, l launcher, np int, run string) {
+func runUnder(t *testing.T, l launcher, np int, run string, env ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	args := append(l.args(np), os.Args[0], "-test.run", run, "-test.v")
 	cmd := exec.CommandContext(ctx, l.cmd, args...)
 	cmd.Env = append(os.Environ(), envChild+"=1", EnvLibrary+"="+l.lib, envExpect+"="+l.impl)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("%s -np %d timed out after 3 minutes:\n%s", l.name, np, tail(out))
@@ -154,6 +161,7 @@ func TestRanks(t *testing.T) {
 		for _, np := range []int{2, 4} {
 			t.Run(fmt.Sprintf("%s/np%d", l.name, np), func(t *testing.T) { runUnder(t, l, np, "^TestRanks$") })
 		}
+		t.Run(l.name+"/np2/serialized", func(t *testing.T) { runUnder(t, l, 2, "^TestRanks$", envSerial+"=1") })
 	}
 }
 

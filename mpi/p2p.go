@@ -54,7 +54,7 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 		return err
 	}
 	if serial {
-		r, err := isend(c, b, dest, tag)
+		r, err := isend(c, b, dest, tag, "MPI_Send")
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func Recv[T any](c *Comm, v kokkos.View[T], src, tag int) (Status, error) {
 	}
 	r := &Request{}
 	if serial {
-		if err := irecv(c, b, src, tag, r); err != nil {
+		if err := irecv(c, b, src, tag, r, "MPI_Recv"); err != nil {
 			return Status{}, err
 		}
 		return r.Wait()
@@ -125,18 +125,18 @@ func Isend[T any](c *Comm, v kokkos.View[T], dest, tag int) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	return isend(c, b, dest, tag)
+	return isend(c, b, dest, tag, "MPI_Isend")
 }
 
-func isend[T any](c *Comm, b *buffer[T], dest, tag int) (*Request, error) {
-	r := &Request{call: "MPI_Isend"}
+func isend[T any](c *Comm, b *buffer[T], dest, tag int, name string) (*Request, error) {
+	r := &Request{call: name}
 	if b.ptr != nil {
 		r.pin.Pin(b.ptr)
 	}
 	r.finish = func(code int32, _ int) (int, error) {
 		b.release()
 		if code != 0 {
-			return 0, mpiErr("MPI_Isend", code, "view %q of %d elements to rank %d of %s, tag %d", b.label, b.n, dest, c.name, tag)
+			return 0, mpiErr(name, code, "view %q of %d elements to rank %d of %s, tag %d", b.label, b.n, dest, c.name, tag)
 		}
 		return b.n, nil
 	}
@@ -160,7 +160,7 @@ func Irecv[T any](c *Comm, v kokkos.View[T], src, tag int) (*Request, error) {
 		return nil, err
 	}
 	r := &Request{}
-	if err := irecv(c, b, src, tag, r); err != nil {
+	if err := irecv(c, b, src, tag, r, "MPI_Irecv"); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -191,9 +191,9 @@ func setupRecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request) {
 	}
 }
 
-func irecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request) error {
+func irecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request, name string) error {
 	setupRecv(c, b, src, tag, r)
-	r.call = "MPI_Irecv"
+	r.call = name
 	if b.ptr != nil {
 		r.pin.Pin(b.ptr)
 	}
