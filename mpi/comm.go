@@ -130,6 +130,7 @@ func Init() error {
 		return err
 	}
 	world = w
+	setBaselines()
 	return nil
 }
 

@@ -49,11 +49,11 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 	if err := c.check("Send"); err != nil {
 		return err
 	}
-	b, err := prepare("Send", v, false)
-	if err != nil {
-		return err
-	}
 	if serial {
+		b, err := prepare("Send", v, false)
+		if err != nil {
+			return err
+		}
 		r, err := isend(c, b, dest, tag, "MPI_Send")
 		if err != nil {
 			return err
@@ -61,12 +61,16 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 		_, err = r.Wait()
 		return err
 	}
-	defer b.release()
+	var b buffer[T]
+	if err := b.prepare("Send", v, false, false); err != nil {
+		return err
+	}
 	dt, count := datatype[T](b.n)
 	code := call(lib.fSend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h)
-	runtime.KeepAlive(b)
+	runtime.KeepAlive(v)
+	b.release()
 	if code != 0 {
-		return mpiErr("MPI_Send", code, "view %q of %d elements to rank %d of %s, tag %d", b.label, b.n, dest, c.name, tag)
+		return mpiErr("MPI_Send", code, "view %q of %d elements to rank %d of %s, tag %d", b.label(), b.n, dest, c.name, tag)
 	}
 	return nil
 }
@@ -81,23 +85,69 @@ func Recv[T any](c *Comm, v kokkos.View[T], src, tag int) (Status, error) {
 	if err := c.check("Recv"); err != nil {
 		return Status{}, err
 	}
-	b, err := prepare("Recv", v, true)
-	if err != nil {
-		return Status{}, err
-	}
-	r := &Request{}
 	if serial {
+		b, err := prepare("Recv", v, true)
+		if err != nil {
+			return Status{}, err
+		}
+		r := &Request{}
 		if err := irecv(c, b, src, tag, r, "MPI_Recv"); err != nil {
 			return Status{}, err
 		}
 		return r.Wait()
 	}
-	setupRecv(c, b, src, tag, r)
+	var b buffer[T]
+	if err := b.prepare("Recv", v, true, false); err != nil {
+		return Status{}, err
+	}
+	var st [32]byte
 	dt, count := datatype[T](b.n)
-	code := call(lib.fRecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&r.st[0])))
-	runtime.KeepAlive(b)
-	r.complete(code)
-	return r.status, r.err
+	code := call(lib.fRecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&st[0])))
+	runtime.KeepAlive(v)
+	status, bytes := readStatus(code, &st)
+	n, err := recvDone(c, &b, "MPI_Recv", src, tag, code, bytes, status.Source)
+	status.Count = n
+	return status, err
+}
+
+// readStatus returns the source and tag of a status, and the bytes
+// received where the call succeeded or truncated.
+func readStatus(code int32, st *[32]byte) (Status, int) {
+	s := Status{
+		Source: int(*(*int32)(unsafe.Pointer(&st[lib.srcOff]))),
+		Tag:    int(*(*int32)(unsafe.Pointer(&st[lib.tagOff]))),
+	}
+	bytes := 0
+	if code == 0 || errClass(code) == int32(lib.errTruncate) {
+		var n int32
+		call(lib.fGetCount, uintptr(unsafe.Pointer(&st[0])), lib.dtByte, uintptr(unsafe.Pointer(&n)))
+		bytes = int(n)
+	}
+	return s, bytes
+}
+
+// recvDone checks a completed receive into b of the given bytes, unpacks
+// it and releases b; it returns the number of elements received.
+func recvDone[T any](c *Comm, b *buffer[T], name string, src, tag int, code int32, bytes, from int) (int, error) {
+	defer b.release()
+	var z T
+	size := int(unsafe.Sizeof(z))
+	if code != 0 && errClass(code) == int32(lib.errTruncate) {
+		return 0, errorf(ErrTruncate, "mpi: %s from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes) (%s: %v)",
+			name, src, c.name, tag, b.label(), b.n, b.n*size, lib.impl, mpiErr(name, code, ""))
+	}
+	if code != 0 {
+		return 0, mpiErr(name, code, "into view %q of %d elements from rank %d of %s, tag %d", b.label(), b.n, src, c.name, tag)
+	}
+	if size > 0 && bytes%size != 0 {
+		return 0, errorf(ErrType, "mpi: %s into view %q of %d elements of %d bytes: the message from rank %d holds %d bytes, not a whole number of elements; sender and receiver must use the same element type",
+			name, b.label(), b.n, size, from, bytes)
+	}
+	got := 0
+	if size > 0 {
+		got = bytes / size
+	}
+	return got, b.unpack(name, got)
 }
 
 // Request is a send or receive in flight, returned by Isend and Irecv.
@@ -136,7 +186,7 @@ func isend[T any](c *Comm, b *buffer[T], dest, tag int, name string) (*Request, 
 	r.finish = func(code int32, _ int) (int, error) {
 		b.release()
 		if code != 0 {
-			return 0, mpiErr(name, code, "view %q of %d elements to rank %d of %s, tag %d", b.label, b.n, dest, c.name, tag)
+			return 0, mpiErr(name, code, "view %q of %d elements to rank %d of %s, tag %d", b.label(), b.n, dest, c.name, tag)
 		}
 		return b.n, nil
 	}
@@ -167,27 +217,8 @@ func Irecv[T any](c *Comm, v kokkos.View[T], src, tag int) (*Request, error) {
 }
 
 func setupRecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request) {
-	var z T
-	size := int(unsafe.Sizeof(z))
-	r.call = "MPI_Recv"
 	r.finish = func(code int32, bytes int) (int, error) {
-		defer b.release()
-		if code != 0 && errClass(code) == int32(lib.errTruncate) {
-			return 0, errorf(ErrTruncate, "mpi: %s from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes) (%s says: %v)",
-				r.call, src, c.name, tag, b.label, b.n, b.n*size, lib.impl, mpiErr(r.call, code, ""))
-		}
-		if code != 0 {
-			return 0, mpiErr(r.call, code, "into view %q of %d elements from rank %d of %s, tag %d", b.label, b.n, src, c.name, tag)
-		}
-		if size > 0 && bytes%size != 0 {
-			return 0, errorf(ErrType, "mpi: %s into view %q of %d elements of %d bytes: the message from rank %d holds %d bytes, not a whole number of elements; sender and receiver must use the same element type",
-				r.call, b.label, b.n, size, r.status.Source, bytes)
-		}
-		got := 0
-		if size > 0 {
-			got = bytes / size
-		}
-		return got, b.unpack(r.call, got)
+		return recvDone(c, b, r.call, src, tag, code, bytes, r.status.Source)
 	}
 }
 
@@ -210,14 +241,8 @@ func irecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request, name string) 
 func (r *Request) complete(code int32) {
 	r.done = true
 	r.pin.Unpin()
-	r.status.Source = int(*(*int32)(unsafe.Pointer(&r.st[lib.srcOff])))
-	r.status.Tag = int(*(*int32)(unsafe.Pointer(&r.st[lib.tagOff])))
-	bytes := 0
-	if code == 0 || errClass(code) == int32(lib.errTruncate) {
-		var n int32
-		call(lib.fGetCount, uintptr(unsafe.Pointer(&r.st[0])), lib.dtByte, uintptr(unsafe.Pointer(&n)))
-		bytes = int(n)
-	}
+	var bytes int
+	r.status, bytes = readStatus(code, &r.st)
 	r.status.Count, r.err = r.finish(code, bytes)
 	r.finish = nil
 }
