@@ -117,11 +117,16 @@ func readStatus(code int32, st *[32]byte) (Status, int) {
 		Source: int(*(*int32)(unsafe.Pointer(&st[lib.srcOff]))),
 		Tag:    int(*(*int32)(unsafe.Pointer(&st[lib.tagOff]))),
 	}
+	// The byte count, read as MPI_Get_count(status, MPI_BYTE) would: Open
+	// MPI's size_t _ucount at offset 16; MPICH's count_lo and the high
+	// bits of count_hi_and_cancelled (above the cancel bit) at 0 and 4.
 	bytes := 0
-	if code == 0 || errClass(code) == int32(lib.errTruncate) {
-		var n int32
-		call(lib.fGetCount, uintptr(unsafe.Pointer(&st[0])), lib.dtByte, uintptr(unsafe.Pointer(&n)))
-		bytes = int(n)
+	if lib.impl == OpenMPI {
+		bytes = int(*(*uint64)(unsafe.Pointer(&st[16])))
+	} else {
+		lo := *(*uint32)(unsafe.Pointer(&st[0]))
+		hi := *(*uint32)(unsafe.Pointer(&st[4])) >> 1
+		bytes = int(uint64(hi)<<32 | uint64(lo))
 	}
 	return s, bytes
 }

@@ -307,3 +307,28 @@ var _ = rankTest("Goroutines", func(t *testing.T) {
 		}
 	}
 })
+
+// Send and Recv of a contiguous host view allocate nothing but what
+// purego.SyscallN allocates per call of the library (1).
+var _ = rankTest("NoAllocs", func(t *testing.T) {
+	w := World()
+	if w.Rank() > 1 || serial {
+		return
+	}
+	v := kokkos.Must(kokkos.NewView1[float64]("x", 4))
+	peer := 1 - w.Rank()
+	allocs := testing.AllocsPerRun(100, func() {
+		var err error
+		if w.Rank() == 0 {
+			err = Send[float64](w, &v, peer, 3)
+		} else {
+			_, err = Recv[float64](w, &v, peer, 3)
+		}
+		if err != nil {
+			panic(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("%v allocations per Send or Recv", allocs)
+	}
+})
