@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/mpi/mpitest"
 )
 
 // The tests that need several processes run in TestRanks. Run by go test,
@@ -19,8 +21,6 @@ import (
 
 const (
 	envChild = "GOKKOS_MPI_TEST_CHILD"
-	// envImpl restricts the launches to one library: "openmpi" or "mpich".
-	envImpl = "GOKKOS_MPI_TEST_IMPL"
 	// envExpect is the implementation the child must find loaded.
 	envExpect = "GOKKOS_MPI_TEST_EXPECT"
 	// envSerial makes the child ask for MPI_THREAD_SERIALIZED, so that
@@ -49,90 +49,29 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// launcher is an MPI implementation's library and its mpirun.
-type launcher struct {
-	name, impl, lib string
-	cmd             string
-	args            func(np int) []string
-}
-
-// launchers returns the MPI implementations installed here.
-func launchers() []launcher {
-	var ls []launcher
-	want := os.Getenv(envImpl)
-	find := func(names ...string) string {
-		for _, n := range names {
-			if p, err := exec.LookPath(n); err == nil {
-				return p
-			}
-		}
-		return ""
-	}
-	version := func(p string) string {
-		out, _ := exec.Command(p, "--version").CombinedOutput()
-		return string(out)
-	}
-	if want == "" || want == "openmpi" {
-		p := find("mpirun.openmpi")
-		if p == "" {
-			if q := find("mpirun"); q != "" && strings.Contains(version(q), "Open MPI") {
-				p = q
-			}
-		}
-		if p != "" {
-			ls = append(ls, launcher{name: "openmpi", impl: OpenMPI, lib: "libmpi.so.40", cmd: p, args: func(np int) []string {
-				a := []string{"-np", fmt.Sprint(np), "--oversubscribe", "-x", envChild, "-x", EnvLibrary, "-x", envExpect, "-x", envSerial}
-				if os.Geteuid() == 0 {
-					a = append(a, "--allow-run-as-root")
-				}
-				return a
-			}})
-		}
-	}
-	if want == "" || want == "mpich" {
-		p := find("mpiexec.mpich", "mpirun.mpich", "mpiexec.hydra")
-		if p == "" {
-			if q := find("mpiexec"); q != "" && strings.Contains(version(q), "HYDRA") {
-				p = q
-			}
-		}
-		if p != "" {
-			// Hydra passes the whole environment and runs any number of
-			// processes on one host.
-			ls = append(ls, launcher{name: "mpich", impl: MPICH, lib: "libmpich.so.12", cmd: p, args: func(np int) []string {
-				return []string{"-n", fmt.Sprint(np)}
-			}})
-		}
-	}
-	return ls
-}
-
 // runUnder runs the test binary's tests matching run under l on np
-// processes, and returns its output.
-func runUnder(t *testing.T, l launcher, np int, run string, env ...string) {
+// processes, and fails t unless every process passes.
+func runUnder(t *testing.T, l mpitest.Launcher, np int, run string, env ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	args := append(l.args(np), os.Args[0], "-test.run", run, "-test.v")
-	cmd := exec.CommandContext(ctx, l.cmd, args...)
-	cmd.Env = append(os.Environ(), envChild+"=1", EnvLibrary+"="+l.lib, envExpect+"="+l.impl)
-	cmd.Env = append(cmd.Env, env...)
+	env = append(env, envChild+"=1", EnvLibrary+"="+l.Lib, envExpect+"="+l.Impl)
+	args := l.Args(np, env, os.Args[0], "-test.run", run, "-test.v")
+	cmd := exec.CommandContext(ctx, l.Path, args...)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("%s -np %d timed out after 3 minutes:\n%s", l.name, np, tail(out))
+		t.Fatalf("%s -np %d timed out after 3 minutes:\n%s", l.Name, np, tail(out))
 	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			t.Fatalf("%s %s: exit status %d:\n%s", l.cmd, strings.Join(args, " "), ee.ExitCode(), tail(out))
+			t.Fatalf("%s %s: exit status %d:\n%s", l.Path, strings.Join(args, " "), ee.ExitCode(), tail(out))
 		}
-		t.Fatalf("%s: %v", l.cmd, err)
+		t.Fatalf("%s: %v", l.Path, err)
 	}
 	if !strings.Contains(string(out), "--- PASS: TestRanks") {
-		t.Fatalf("%s -np %d: no rank reported a pass:\n%s", l.name, np, tail(out))
-	}
-	if testing.Verbose() {
-		t.Logf("%s -np %d:\n%s", l.name, np, tail(out))
+		t.Fatalf("%s -np %d: no rank reported a pass:\n%s", l.Name, np, tail(out))
 	}
 }
 
@@ -153,15 +92,15 @@ func TestRanks(t *testing.T) {
 		}
 		return
 	}
-	ls := launchers()
+	ls := mpitest.Launchers()
 	if len(ls) == 0 {
 		t.Skip("MPI unavailable: no mpirun of Open MPI (mpirun.openmpi) or MPICH (mpiexec.mpich) in PATH; install openmpi-bin or mpich")
 	}
 	for _, l := range ls {
 		for _, np := range []int{2, 4} {
-			t.Run(fmt.Sprintf("%s/np%d", l.name, np), func(t *testing.T) { runUnder(t, l, np, "^TestRanks$") })
+			t.Run(fmt.Sprintf("%s/np%d", l.Name, np), func(t *testing.T) { runUnder(t, l, np, "^TestRanks$") })
 		}
-		t.Run(l.name+"/np2/serialized", func(t *testing.T) { runUnder(t, l, 2, "^TestRanks$", envSerial+"=1") })
+		t.Run(l.Name+"/np2/serialized", func(t *testing.T) { runUnder(t, l, 2, "^TestRanks$", envSerial+"=1") })
 	}
 }
 
