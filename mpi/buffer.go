@@ -147,9 +147,28 @@ func putStorage(s *storage) {
 }
 
 // messageLayout is the order of a view's elements in a message: first
-// index fastest for LayoutLeft views, last index fastest for the others.
-func messageLayout(l kokkos.Layout) kokkos.Layout {
-	if l == kokkos.LayoutLeft {
+// index fastest for LayoutLeft views, last index fastest for LayoutRight
+// ones, and for LayoutStride views the order of their strides: first
+// index fastest where the stride of the first dimension (of extent above
+// 1) is below that of the last, as in subviews of LayoutLeft views, last
+// index fastest otherwise.
+func messageLayout(d *kokkos.Description) kokkos.Layout {
+	switch d.Layout {
+	case kokkos.LayoutLeft:
+		return kokkos.LayoutLeft
+	case kokkos.LayoutRight:
+		return kokkos.LayoutRight
+	}
+	first, last := -1, -1
+	for r := range d.Rank {
+		if d.Extents[r] > 1 {
+			if first < 0 {
+				first = r
+			}
+			last = r
+		}
+	}
+	if first >= 0 && first != last && d.Strides[first] < d.Strides[last] {
 		return kokkos.LayoutLeft
 	}
 	return kokkos.LayoutRight
@@ -159,7 +178,7 @@ func messageLayout(l kokkos.Layout) kokkos.Layout {
 // order.
 func compact(d *kokkos.Description) bool {
 	s := 1
-	if messageLayout(d.Layout) == kokkos.LayoutLeft {
+	if messageLayout(d) == kokkos.LayoutLeft {
 		for r := 0; r < d.Rank; r++ {
 			if d.Extents[r] > 1 && d.Strides[r] != s {
 				return false
@@ -243,7 +262,7 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 	data := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(st.words))), n)
 	ext := make([]int, d.Rank)
 	copy(ext, d.Extents[:d.Rank])
-	w, err := kokkos.WrapDynRankView(data, ext, messageLayout(d.Layout))
+	w, err := kokkos.WrapDynRankView(data, ext, messageLayout(&d))
 	if err != nil {
 		putStorage(st)
 		return fmt.Errorf("mpi: %s of view %q: packing buffer: %w", op, d.Label, err)
