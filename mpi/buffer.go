@@ -210,6 +210,9 @@ func prepare[T any](op string, v kokkos.View[T], recv bool) (*buffer[T], error) 
 // (recv true) v. With hold, b holds v's allocation until release, for
 // requests that outlive the call.
 func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error {
+	if v == nil {
+		return errorf(ErrShape, "mpi: %s of a nil view", op)
+	}
 	if f, ok := v.(fastView[T]); ok && b.fast(f, hold) {
 		return nil
 	}

@@ -112,6 +112,9 @@ func reduce[T any](name string, c *Comm, send, recv kokkos.View[T], op Op, root 
 		return err
 	}
 	isRoot := root < 0 || c.rank == root
+	if isRoot && recv == nil {
+		return errorf(ErrShape, "mpi: %s: no recv view on rank %d, which receives the result", name, c.rank)
+	}
 	inPlace := isRoot && recv != nil && sameView(send, recv)
 	var sb, rb *buffer[T]
 	var sbuf, rbuf buffer[T]
@@ -194,6 +197,9 @@ func gatherLike[T any](name string, c *Comm, send, recv kokkos.View[T], root int
 	}
 	var sb, rb *buffer[T]
 	var err error
+	if sendOn && send == nil || recvOn && recv == nil {
+		return errorf(ErrShape, "mpi: %s: rank %d passed no view where it sends (%v) or receives (%v)", name, c.rank, sendOn, recvOn)
+	}
 	if sendOn {
 		if sb, err = prepare(name, send, false); err != nil {
 			return err
@@ -250,26 +256,26 @@ func shapeErr[T any](name string, sb, rb *buffer[T], sendBlocks, recvBlocks int)
 // send's elements, in its message order (see Send). recv may be nil on
 // other ranks.
 func Gather[T any](c *Comm, send, recv kokkos.View[T], root int) error {
-	return gatherLike("Gather", c, send, recv, root, lib0(func(a *abi) uintptr { return a.fGather }), true, c.rank == root, 1, c.size)
+	return gatherLike("Gather", c, send, recv, root, lib0(func(a *abi) uintptr { return a.fGather }), true, c.Rank() == root, 1, c.Size())
 }
 
 // Allgather is Gather with the result on every rank (MPI_Allgather).
 func Allgather[T any](c *Comm, send, recv kokkos.View[T]) error {
-	return gatherLike("Allgather", c, send, recv, -1, lib0(func(a *abi) uintptr { return a.fAllgather }), true, true, 1, c.size)
+	return gatherLike("Allgather", c, send, recv, -1, lib0(func(a *abi) uintptr { return a.fAllgather }), true, true, 1, c.Size())
 }
 
 // Scatter sends block i of send on rank root to rank i's recv
 // (MPI_Scatter): send holds Size() times recv's elements. send may be nil
 // on other ranks.
 func Scatter[T any](c *Comm, send, recv kokkos.View[T], root int) error {
-	return gatherLike("Scatter", c, send, recv, root, lib0(func(a *abi) uintptr { return a.fScatter }), c.rank == root, true, c.size, 1)
+	return gatherLike("Scatter", c, send, recv, root, lib0(func(a *abi) uintptr { return a.fScatter }), c.Rank() == root, true, c.Size(), 1)
 }
 
 // Alltoall sends block j of each rank's send to rank j, where it lands in
 // block i of recv, i being the sender's rank (MPI_Alltoall). Both views
 // hold Size() blocks of one size.
 func Alltoall[T any](c *Comm, send, recv kokkos.View[T]) error {
-	return gatherLike("Alltoall", c, send, recv, -1, lib0(func(a *abi) uintptr { return a.fAlltoall }), true, true, c.size, c.size)
+	return gatherLike("Alltoall", c, send, recv, -1, lib0(func(a *abi) uintptr { return a.fAlltoall }), true, true, c.Size(), c.Size())
 }
 
 // lib0 reads a function of the loaded library, 0 before Init (where the

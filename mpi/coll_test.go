@@ -160,6 +160,12 @@ var _ = rankTest("Allreduce", func(t *testing.T) {
 		if err := Allreduce[pair](w, &p, &p, Sum); !errors.Is(err, ErrType) {
 			t.Errorf("Sum of a struct: %v", err)
 		}
+		if err := Allreduce[float64](w, &f, nil, Sum); !errors.Is(err, ErrShape) {
+			t.Errorf("Allreduce into no view: %v", err)
+		}
+		if err := Send[float64](w, nil, 0, 0); !errors.Is(err, ErrShape) {
+			t.Errorf("Send of no view: %v", err)
+		}
 		g := kokkos.Must(kokkos.NewView1[float64]("g", 4))
 		if err := Allreduce[float64](w, &f, &g, Sum); !errors.Is(err, ErrShape) {
 			t.Errorf("Allreduce of 3 into 4 elements: %v", err)

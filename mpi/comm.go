@@ -215,11 +215,21 @@ func newComm(h uintptr, owned bool, name string) (*Comm, error) {
 }
 
 // Rank returns the calling process's rank in c, from 0 to Size()-1; -1 for
-// a communicator of a process where MPI is not initialised.
-func (c *Comm) Rank() int { return c.rank }
+// a communicator of a process where MPI is not initialised, and for nil.
+func (c *Comm) Rank() int {
+	if c == nil {
+		return -1
+	}
+	return c.rank
+}
 
 // Size returns the number of processes in c.
-func (c *Comm) Size() int { return c.size }
+func (c *Comm) Size() int {
+	if c == nil {
+		return 0
+	}
+	return c.size
+}
 
 // check returns the error of an operation op on c before Init, after
 // Finalize or on a freed communicator.
