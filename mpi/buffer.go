@@ -1,0 +1,365 @@
+package mpi
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/internal/typeinfo"
+)
+
+// kindOf returns the predefined MPI datatype kind of T, or kBytes for a
+// type without one (sent as its bytes).
+func kindOf[T any]() int {
+	var z T
+	switch any(z).(type) {
+	case float64:
+		return kFloat64
+	case float32:
+		return kFloat32
+	case int:
+		return kInt64
+	case int32:
+		return kInt32
+	case int64:
+		return kInt64
+	case uint8:
+		return kUint8
+	}
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int8:
+		return kInt8
+	case reflect.Int16:
+		return kInt16
+	case reflect.Int32:
+		return kInt32
+	case reflect.Int64, reflect.Int:
+		return kInt64
+	case reflect.Uint8:
+		return kUint8
+	case reflect.Uint16:
+		return kUint16
+	case reflect.Uint32:
+		return kUint32
+	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
+		return kUint64
+	case reflect.Float32:
+		return kFloat32
+	case reflect.Float64:
+		return kFloat64
+	case reflect.Complex64:
+		return kComplex64
+	case reflect.Complex128:
+		return kComplex128
+	case reflect.Bool:
+		return kBool
+	}
+	return kBytes
+}
+
+// datatype returns the MPI datatype and count of n elements of T.
+func datatype[T any](n int) (dt uintptr, count int) {
+	if k := kindOf[T](); k != kBytes {
+		return lib.dt[k], n
+	}
+	var z T
+	return lib.dtByte, n * int(unsafe.Sizeof(z))
+}
+
+// buffer is the contiguous memory a message goes from or into: the view's
+// own elements where they lie contiguously in message order, else a
+// packing (or, for device memory, staging) buffer that wraps as a view.
+type buffer[T any] struct {
+	ptr   unsafe.Pointer // the Go memory of the message, nil outside the Go heap
+	addr  uintptr        // the address of the message
+	n     int            // elements
+	view  kokkos.View[T]
+	alloc *kokkos.Allocation // retained while the buffer is in use
+	wrap  *kokkos.DynRankView[T]
+	store *storage // the packing buffer, nil when ptr is the view's memory
+}
+
+// storage is a packing buffer; pinned ones stage device views.
+type storage struct {
+	words  []uint64
+	pinned kokkos.View1[uint64] // the allocation of a pinned buffer
+	space  kokkos.MemorySpace   // nil for Go memory
+}
+
+var (
+	hostPool sync.Pool // *storage of Go memory
+	pinMu    sync.Mutex
+	pinPool  = map[kokkos.MemorySpace][]*storage{}
+)
+
+// stagingSpace returns the space of the host buffers through which a view
+// in space s passes: pinned memory of the same device for CUDA device
+// memory, Go memory for any other space.
+func stagingSpace(s kokkos.MemorySpace) kokkos.MemorySpace {
+	if d, ok := s.(cuda.DeviceSpace); ok {
+		return cuda.HostPinnedSpaceOn(d.Device)
+	}
+	return nil
+}
+
+func getStorage(bytes int, space kokkos.MemorySpace) (*storage, error) {
+	words := (bytes + 7) / 8
+	if space == nil {
+		if s, ok := hostPool.Get().(*storage); ok && cap(s.words) >= words {
+			s.words = s.words[:words]
+			return s, nil
+		}
+		return &storage{words: make([]uint64, words)}, nil
+	}
+	pinMu.Lock()
+	list := pinPool[space]
+	for i, s := range list {
+		if cap(s.words) >= words {
+			pinPool[space] = append(list[:i], list[i+1:]...)
+			pinMu.Unlock()
+			s.words = s.words[:words]
+			return s, nil
+		}
+	}
+	pinMu.Unlock()
+	v, err := kokkos.NewView1[uint64]("mpi staging", max(words, 1), kokkos.InSpace(space))
+	if err != nil {
+		return nil, fmt.Errorf("mpi: staging buffer of %d bytes in %s: %w", bytes, space.Name(), err)
+	}
+	return &storage{words: v.Data()[:words], pinned: v, space: space}, nil
+}
+
+func putStorage(s *storage) {
+	if s.space == nil {
+		hostPool.Put(s)
+		return
+	}
+	pinMu.Lock()
+	defer pinMu.Unlock()
+	if len(pinPool[s.space]) >= 4 {
+		_ = s.pinned.Release()
+		return
+	}
+	pinPool[s.space] = append(pinPool[s.space], s)
+}
+
+// messageLayout is the order of a view's elements in a message: first
+// index fastest for LayoutLeft views, last index fastest for LayoutRight
+// ones, and for LayoutStride views the order of their strides: first
+// index fastest where the stride of the first dimension (of extent above
+// 1) is below that of the last, as in subviews of LayoutLeft views, last
+// index fastest otherwise.
+func messageLayout(d *kokkos.Description) kokkos.Layout {
+	switch d.Layout {
+	case kokkos.LayoutLeft:
+		return kokkos.LayoutLeft
+	case kokkos.LayoutRight:
+		return kokkos.LayoutRight
+	}
+	first, last := -1, -1
+	for r := range d.Rank {
+		if d.Extents[r] > 1 {
+			if first < 0 {
+				first = r
+			}
+			last = r
+		}
+	}
+	if first >= 0 && first != last && d.Strides[first] < d.Strides[last] {
+		return kokkos.LayoutLeft
+	}
+	return kokkos.LayoutRight
+}
+
+// compact reports whether the view's elements lie contiguously in message
+// order.
+func compact(d *kokkos.Description) bool {
+	s := 1
+	if messageLayout(d) == kokkos.LayoutLeft {
+		for r := 0; r < d.Rank; r++ {
+			if d.Extents[r] > 1 && d.Strides[r] != s {
+				return false
+			}
+			s *= d.Extents[r]
+		}
+		return true
+	}
+	for r := d.Rank - 1; r >= 0; r-- {
+		if d.Extents[r] > 1 && d.Strides[r] != s {
+			return false
+		}
+		s *= d.Extents[r]
+	}
+	return true
+}
+
+// prepare returns the buffer of a message from (recv false) or into (recv
+// true) v; a send's buffer holds v's elements when prepare returns.
+func prepare[T any](op string, v kokkos.View[T], recv bool) (*buffer[T], error) {
+	b := new(buffer[T])
+	if err := b.prepare(op, v, recv, true); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// prepare sets b to the buffer of a message from (recv false) or into
+// (recv true) v. With hold, b holds v's allocation until release, for
+// requests that outlive the call.
+func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error {
+	if v == nil {
+		return errorf(ErrShape, "mpi: %s of a nil view", op)
+	}
+	if f, ok := v.(fastView[T]); ok && b.fast(f, hold) {
+		return nil
+	}
+	d := kokkos.Describe(v)
+	n := 1
+	for r := range d.Rank {
+		n *= d.Extents[r]
+	}
+	if d.Allocation == nil && d.Host == nil && d.Addr == 0 {
+		n = 0 // the zero view
+	}
+	*b = buffer[T]{n: n, view: v}
+	switch {
+	case d.Allocation != nil && d.Allocation.Released():
+		return fmt.Errorf("mpi: %s of view %q after its final Release: %w", op, d.Label, kokkos.ErrReleased)
+	case recv && d.ReadOnly:
+		return fmt.Errorf("mpi: %s into read-only view %q: %w", op, d.Label, kokkos.ErrReadOnly)
+	case n > 0 && kindOf[T]() == kBytes && typeinfo.HasPointers(reflect.TypeFor[T]()):
+		return errorf(ErrType, "mpi: %s of view %q: elements of type %s hold Go pointers, which cannot pass between processes", op, d.Label, reflect.TypeFor[T]())
+	case n == 0:
+		return nil
+	}
+	host := d.Space == nil || d.Space.HostAccessible()
+	if compact(&d) {
+		switch {
+		case host && d.Host != nil:
+			b.ptr, b.addr = d.Host, uintptr(d.Host)
+		case host && d.Addr != 0:
+			b.addr = d.Addr // memory outside the Go heap
+		case lib.cudaAware && d.Addr != 0 && isCUDA(d.Space):
+			b.addr = d.Addr // device memory, which the library reads directly
+		}
+		if b.addr != 0 {
+			if hold && d.Allocation != nil {
+				d.Allocation.Retain()
+				b.alloc = d.Allocation
+			}
+			return nil
+		}
+	}
+	var staging kokkos.MemorySpace
+	if !host {
+		staging = stagingSpace(d.Space)
+	}
+	var z T
+	st, err := getStorage(n*int(unsafe.Sizeof(z)), staging)
+	if err != nil {
+		return err
+	}
+	data := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(st.words))), n)
+	ext := make([]int, d.Rank)
+	copy(ext, d.Extents[:d.Rank])
+	w, err := kokkos.WrapDynRankView(data, ext, messageLayout(&d))
+	if err != nil {
+		putStorage(st)
+		return fmt.Errorf("mpi: %s of view %q: packing buffer: %w", op, d.Label, err)
+	}
+	b.wrap, b.store, b.ptr = &w, st, unsafe.Pointer(&data[0])
+	b.addr = uintptr(b.ptr)
+	if !recv {
+		if err := kokkos.DeepCopy[T](b.wrap, v); err != nil {
+			b.release()
+			return fmt.Errorf("mpi: %s of view %q: packing: %w", op, d.Label, err)
+		}
+	}
+	return nil
+}
+
+// fastView is what the pointers to every view kind implement, enough to
+// send a contiguous LayoutRight or LayoutLeft host view without the cost of
+// kokkos.Describe (about 100 ns).
+type fastView[T any] interface {
+	kokkos.View[T]
+	SpanIsContiguous() bool
+	Layout() kokkos.Layout
+	Data() []T
+	IsReadOnly() bool
+	Traits() kokkos.Trait
+	Space() kokkos.MemorySpace
+	Allocation() *kokkos.Allocation
+	Size() int
+	Label() string
+}
+
+// fast sets b to v's own memory where v is a writable, non-atomic host
+// view whose elements are contiguous in layout order, and reports
+// whether it did.
+func (b *buffer[T]) fast(v fastView[T], hold bool) bool {
+	l := v.Layout()
+	if l != kokkos.LayoutRight && l != kokkos.LayoutLeft || v.IsReadOnly() || v.Traits()&kokkos.Atomic != 0 ||
+		!v.SpanIsContiguous() || !v.Space().HostAccessible() {
+		return false
+	}
+	a := v.Allocation()
+	if a == nil || a.Released() {
+		return false
+	}
+	data := v.Data()
+	n := v.Size()
+	if n == 0 || len(data) < n {
+		return false
+	}
+	*b = buffer[T]{n: n, view: v, ptr: unsafe.Pointer(&data[0])}
+	b.addr = uintptr(b.ptr)
+	if hold {
+		a.Retain()
+		b.alloc = a
+	}
+	return true
+}
+
+// label returns the label of the message's view, for errors.
+func (b *buffer[T]) label() string {
+	if b.view == nil {
+		return ""
+	}
+	return kokkos.Describe(b.view).Label
+}
+
+// unpack copies a received message of got elements from the packing
+// buffer into the view.
+func (b *buffer[T]) unpack(op string, got int) error {
+	if b.store == nil {
+		return nil
+	}
+	if got != b.n {
+		return errorf(ErrShape, "mpi: %s into non-contiguous view %q of %d elements: the message holds %d; a view that is packed must receive exactly its size", op, b.label(), b.n, got)
+	}
+	if err := kokkos.DeepCopy(b.view, b.wrap); err != nil {
+		return fmt.Errorf("mpi: %s into view %q: unpacking: %w", op, b.label(), err)
+	}
+	return nil
+}
+
+// release gives back the packing buffer and the hold on the view.
+func (b *buffer[T]) release() {
+	if b.store != nil {
+		putStorage(b.store)
+		b.store = nil
+	}
+	if b.alloc != nil {
+		_ = b.alloc.Release()
+		b.alloc = nil
+	}
+}
+
+func isCUDA(s kokkos.MemorySpace) bool {
+	_, ok := s.(cuda.DeviceSpace)
+	return ok
+}

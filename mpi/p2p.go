@@ -1,0 +1,351 @@
+package mpi
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/dal"
+)
+
+// AnySource and AnyTag, passed to Recv or Irecv, match a message from any
+// rank, or with any tag.
+const (
+	AnySource = -1 << 20
+	AnyTag    = -1 << 21
+)
+
+// Status describes a received message.
+type Status struct {
+	Source, Tag int
+	Count       int // elements received
+}
+
+func (c *Comm) source(src int) uintptr {
+	if src == AnySource {
+		return uintptr(lib.anySource)
+	}
+	return uintptr(int32(src))
+}
+
+func tagArg(tag int) uintptr {
+	if tag == AnyTag {
+		return uintptr(lib.anyTag)
+	}
+	return uintptr(int32(tag))
+}
+
+// Send sends the elements of v to rank dest of c, with tag tag (MPI_Send),
+// and returns when v may be reused. v may be a view of any rank, layout and
+// kind (View0..View8, OffsetView, DynRankView), read-only or not. Its
+// elements travel in v's layout order: first index fastest for LayoutLeft
+// views, last index fastest for the others. A view whose elements are
+// contiguous in that order is sent from its own memory; others are packed
+// first through DeepCopy. Device views are staged through pinned host
+// memory unless the library is CUDA-aware.
+func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
+	if err := c.check("Send"); err != nil {
+		return err
+	}
+	if serial {
+		b, err := prepare("Send", v, false)
+		if err != nil {
+			return err
+		}
+		r, err := isend(c, b, dest, tag, "MPI_Send")
+		if err != nil {
+			return err
+		}
+		_, err = r.Wait()
+		return err
+	}
+	var b buffer[T]
+	if err := b.prepare("Send", v, false, false); err != nil {
+		return err
+	}
+	dt, count := datatype[T](b.n)
+	code := call(lib.fSend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h)
+	runtime.KeepAlive(v)
+	b.release()
+	if code != 0 {
+		return mpiErr("MPI_Send", code, "view %q of %d elements to rank %d of %s, tag %d", b.label(), b.n, dest, c.name, tag)
+	}
+	return nil
+}
+
+// Recv receives a message from rank src of c (or AnySource) with tag tag
+// (or AnyTag) into v (MPI_Recv). A message larger than v is an error
+// wrapping ErrTruncate, and one that is not a whole number of v's elements
+// an error wrapping ErrType; both name the two sizes. A contiguous v may
+// receive fewer elements than it holds (Status.Count says how many); a
+// packed one must receive exactly its size.
+func Recv[T any](c *Comm, v kokkos.View[T], src, tag int) (Status, error) {
+	if err := c.check("Recv"); err != nil {
+		return Status{}, err
+	}
+	if serial {
+		b, err := prepare("Recv", v, true)
+		if err != nil {
+			return Status{}, err
+		}
+		r := &Request{}
+		if err := irecv(c, b, src, tag, r, "MPI_Recv"); err != nil {
+			return Status{}, err
+		}
+		return r.Wait()
+	}
+	var b buffer[T]
+	if err := b.prepare("Recv", v, true, false); err != nil {
+		return Status{}, err
+	}
+	var st [32]byte
+	dt, count := datatype[T](b.n)
+	code := call(lib.fRecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&st[0])))
+	runtime.KeepAlive(v)
+	status, bytes := readStatus(code, &st)
+	n, err := recvDone(c, &b, "MPI_Recv", src, tag, code, bytes, status.Source)
+	status.Count = n
+	return status, err
+}
+
+// readStatus returns the source and tag of a status, and the bytes
+// received where the call succeeded or truncated.
+func readStatus(code int32, st *[32]byte) (Status, int) {
+	s := Status{
+		Source: int(*(*int32)(unsafe.Pointer(&st[lib.srcOff]))),
+		Tag:    int(*(*int32)(unsafe.Pointer(&st[lib.tagOff]))),
+	}
+	// The byte count, read as MPI_Get_count(status, MPI_BYTE) would: Open
+	// MPI's size_t _ucount at offset 16; MPICH's count_lo and the high
+	// bits of count_hi_and_cancelled (above the cancel bit) at 0 and 4.
+	bytes := 0
+	if lib.impl == OpenMPI {
+		bytes = int(*(*uint64)(unsafe.Pointer(&st[16])))
+	} else {
+		lo := *(*uint32)(unsafe.Pointer(&st[0]))
+		hi := *(*uint32)(unsafe.Pointer(&st[4])) >> 1
+		bytes = int(uint64(hi)<<32 | uint64(lo))
+	}
+	return s, bytes
+}
+
+// recvDone checks a completed receive into b of the given bytes, unpacks
+// it and releases b; it returns the number of elements received.
+func recvDone[T any](c *Comm, b *buffer[T], name string, src, tag int, code int32, bytes, from int) (int, error) {
+	defer b.release()
+	var z T
+	size := int(unsafe.Sizeof(z))
+	if code != 0 && errClass(code) == int32(lib.errTruncate) {
+		return 0, errorf(ErrTruncate, "mpi: %s from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes) (%s: %v)",
+			name, src, c.name, tag, b.label(), b.n, b.n*size, lib.impl, mpiErr(name, code, ""))
+	}
+	if code != 0 {
+		return 0, mpiErr(name, code, "into view %q of %d elements from rank %d of %s, tag %d", b.label(), b.n, src, c.name, tag)
+	}
+	if size > 0 && bytes%size != 0 {
+		return 0, errorf(ErrType, "mpi: %s into view %q of %d elements of %d bytes: the message from rank %d holds %d bytes, not a whole number of elements; sender and receiver must use the same element type",
+			name, b.label(), b.n, size, from, bytes)
+	}
+	got := 0
+	if size > 0 {
+		got = bytes / size
+	}
+	return got, b.unpack(name, got)
+}
+
+// Request is a send or receive in flight, returned by Isend and Irecv.
+// Until it completes (Wait, Test or WaitAll), the view's memory is held
+// and pinned, and must not be touched; a received message lands in the
+// view when the request completes.
+type Request struct {
+	h      uintptr
+	st     [32]byte // MPI_Status
+	done   bool
+	status Status
+	err    error
+	pin    runtime.Pinner
+	finish func(code int32, bytes int) (int, error)
+	call   string
+}
+
+// Isend starts sending v to rank dest of c (MPI_Isend); see Send for what
+// travels. v's memory is held until the request completes.
+func Isend[T any](c *Comm, v kokkos.View[T], dest, tag int) (*Request, error) {
+	if err := c.check("Isend"); err != nil {
+		return nil, err
+	}
+	b, err := prepare("Isend", v, false)
+	if err != nil {
+		return nil, err
+	}
+	return isend(c, b, dest, tag, "MPI_Isend")
+}
+
+func isend[T any](c *Comm, b *buffer[T], dest, tag int, name string) (*Request, error) {
+	r := &Request{call: name}
+	if b.ptr != nil {
+		r.pin.Pin(b.ptr)
+	}
+	r.finish = func(code int32, _ int) (int, error) {
+		b.release()
+		if code != 0 {
+			return 0, mpiErr(name, code, "view %q of %d elements to rank %d of %s, tag %d", b.label(), b.n, dest, c.name, tag)
+		}
+		return b.n, nil
+	}
+	dt, count := datatype[T](b.n)
+	if code := call(lib.fIsend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h, uintptr(unsafe.Pointer(&r.h))); code != 0 {
+		r.complete(code)
+		return nil, r.err
+	}
+	return r, nil
+}
+
+// Irecv starts receiving a message from rank src of c with tag tag into v
+// (MPI_Irecv); see Recv for the rules. v's elements hold the message once
+// the request completes.
+func Irecv[T any](c *Comm, v kokkos.View[T], src, tag int) (*Request, error) {
+	if err := c.check("Irecv"); err != nil {
+		return nil, err
+	}
+	b, err := prepare("Irecv", v, true)
+	if err != nil {
+		return nil, err
+	}
+	r := &Request{}
+	if err := irecv(c, b, src, tag, r, "MPI_Irecv"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func setupRecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request) {
+	r.finish = func(code int32, bytes int) (int, error) {
+		return recvDone(c, b, r.call, src, tag, code, bytes, r.status.Source)
+	}
+}
+
+func irecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request, name string) error {
+	setupRecv(c, b, src, tag, r)
+	r.call = name
+	if b.ptr != nil {
+		r.pin.Pin(b.ptr)
+	}
+	dt, count := datatype[T](b.n)
+	if code := call(lib.fIrecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&r.h))); code != 0 {
+		r.complete(code)
+		return r.err
+	}
+	return nil
+}
+
+// complete records the outcome of the request whose call returned code,
+// with its status in r.st.
+func (r *Request) complete(code int32) {
+	r.done = true
+	r.pin.Unpin()
+	var bytes int
+	r.status, bytes = readStatus(code, &r.st)
+	r.status.Count, r.err = r.finish(code, bytes)
+	r.finish = nil
+}
+
+// Wait returns when the request has completed (MPI_Wait), with the
+// status of a receive. A second Wait returns the first's result.
+func (r *Request) Wait() (Status, error) {
+	if r.done {
+		return r.status, r.err
+	}
+	if state.Load() != stateInit {
+		return Status{}, errorf(ErrNotInitialized, "mpi: Wait outside Init and Finalize")
+	}
+	if serial {
+		for {
+			ok, st, err := r.Test()
+			if ok {
+				return st, err
+			}
+			runtime.Gosched()
+		}
+	}
+	code := call(lib.fWait, uintptr(unsafe.Pointer(&r.h)), uintptr(unsafe.Pointer(&r.st[0])))
+	r.complete(code)
+	return r.status, r.err
+}
+
+// Test reports whether the request has completed (MPI_Test), and if so
+// its status and error, as Wait would return them.
+func (r *Request) Test() (bool, Status, error) {
+	if r.done {
+		return true, r.status, r.err
+	}
+	if state.Load() != stateInit {
+		return false, Status{}, errorf(ErrNotInitialized, "mpi: Test outside Init and Finalize")
+	}
+	var flag int32
+	code := call(lib.fTest, uintptr(unsafe.Pointer(&r.h)), uintptr(unsafe.Pointer(&flag)), uintptr(unsafe.Pointer(&r.st[0])))
+	if code == 0 && flag == 0 {
+		return false, Status{}, nil
+	}
+	r.complete(code)
+	return true, r.status, r.err
+}
+
+// WaitAll waits for every request (nil ones are skipped) and returns the
+// errors of those that failed, joined.
+func WaitAll(reqs ...*Request) error {
+	var errs []error
+	for i, r := range reqs {
+		if r == nil {
+			continue
+		}
+		if _, err := r.Wait(); err != nil {
+			errs = append(errs, fmt.Errorf("request %d: %w", i, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SendArray sends the elements of a (see Send).
+func SendArray[T any](c *Comm, a dal.Array[T], dest, tag int) error {
+	v, err := a.View()
+	if err != nil {
+		return err
+	}
+	defer v.Release()
+	return Send[T](c, &v, dest, tag)
+}
+
+// RecvArray receives into the elements of a, which must have mutable data
+// (see Recv).
+func RecvArray[T any](c *Comm, a dal.Array[T], src, tag int) (Status, error) {
+	v, err := a.View()
+	if err != nil {
+		return Status{}, err
+	}
+	defer v.Release()
+	return Recv[T](c, &v, src, tag)
+}
+
+// IsendArray starts sending the elements of a (see Isend); a's block is
+// held until the request completes.
+func IsendArray[T any](c *Comm, a dal.Array[T], dest, tag int) (*Request, error) {
+	v, err := a.View()
+	if err != nil {
+		return nil, err
+	}
+	defer v.Release()
+	return Isend[T](c, &v, dest, tag)
+}
+
+// IrecvArray starts receiving into the elements of a (see Irecv).
+func IrecvArray[T any](c *Comm, a dal.Array[T], src, tag int) (*Request, error) {
+	v, err := a.View()
+	if err != nil {
+		return nil, err
+	}
+	defer v.Release()
+	return Irecv[T](c, &v, src, tag)
+}
