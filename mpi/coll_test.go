@@ -3,6 +3,7 @@ package mpi
 import (
 	"errors"
 	"fmt"
+	"github.com/gokkos/kokkos/internal/testutil"
 	"math/rand/v2"
 	"testing"
 
@@ -84,7 +85,7 @@ func allreduce[T kokkos.Number](t *testing.T, ops []Op, bits func(x, y T, op Op)
 		send := makeView[T]("send", ext, "strided-right")
 		d := kokkos.DynRankFrom[T](&send)
 		k := 0
-		walk(ext, func(idx []int) { d.Set(mine[k], idx...); k++ })
+		testutil.ForEachIndex(ext, func(idx []int) { d.Set(mine[k], idx...); k++ })
 		recv := makeView[T]("recv", ext, "right")
 		if err := Allreduce[T](w, &send, &recv, op); err != nil {
 			t.Fatalf("Allreduce %v: %v", op, err)
@@ -97,7 +98,7 @@ func allreduce[T kokkos.Number](t *testing.T, ops []Op, bits func(x, y T, op Op)
 			t.Fatalf("Allreduce %v in place: %v", op, err)
 		}
 		k = 0
-		walk(ext, func(idx []int) {
+		testutil.ForEachIndex(ext, func(idx []int) {
 			if got := d.At(idx...); got != want[k] {
 				t.Fatalf("Allreduce %v in place: element %v = %v, want %v", op, idx, got, want[k])
 			}

@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	"github.com/gokkos/kokkos/internal/testutil"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -45,14 +46,14 @@ func FuzzCompact(f *testing.F) {
 				rev[r] = ext[len(ext)-1-r]
 			}
 			idx := make([]int, len(ext))
-			walk(rev, func(ri []int) {
+			testutil.ForEachIndex(rev, func(ri []int) {
 				for r := range ri {
 					idx[len(ri)-1-r] = ri[r]
 				}
 				visit(idx)
 			})
 		} else {
-			walk(ext, visit)
+			testutil.ForEachIndex(ext, visit)
 		}
 		if got := compact(&d); got != want {
 			t.Fatalf("compact(rank %d, %v, extents %v, strides %v) = %v, the walk in %v order says %v",

@@ -3,6 +3,7 @@ package mpi
 import (
 	"bytes"
 	"fmt"
+	"github.com/gokkos/kokkos/internal/testutil"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -34,38 +35,12 @@ func sameBits[T any](a, b T) bool {
 	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a)), n), unsafe.Slice((*byte)(unsafe.Pointer(&b)), n))
 }
 
-// walk calls f with every multi-index of extents, last index fastest.
-func walk(ext []int, f func(idx []int)) {
-	n := 1
-	for _, e := range ext {
-		n *= e
-	}
-	if n == 0 {
-		return
-	}
-	idx := make([]int, len(ext))
-	for {
-		f(idx)
-		r := len(ext) - 1
-		for ; r >= 0; r-- {
-			idx[r]++
-			if idx[r] < ext[r] {
-				break
-			}
-			idx[r] = 0
-		}
-		if r < 0 {
-			return
-		}
-	}
-}
-
 // fill sets v's elements, over its logical indices, to values drawn from
 // a generator seeded with seed.
 func fill[T any](v kokkos.View[T], seed uint64) {
 	d := kokkos.DynRankFrom(v)
 	rng := rand.New(rand.NewPCG(seed, 7))
-	walk(d.Extents(), func(idx []int) { d.Set(value[T](rng), idx...) })
+	testutil.ForEachIndex(d.Extents(), func(idx []int) { d.Set(value[T](rng), idx...) })
 }
 
 // check fails t unless v holds what fill(v, seed) stores.
@@ -74,7 +49,7 @@ func check[T any](t *testing.T, what string, v kokkos.View[T], seed uint64) {
 	d := kokkos.DynRankFrom(v)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	bad := 0
-	walk(d.Extents(), func(idx []int) {
+	testutil.ForEachIndex(d.Extents(), func(idx []int) {
 		want := value[T](rng)
 		if got := d.At(idx...); !sameBits(got, want) && bad < 3 {
 			bad++
