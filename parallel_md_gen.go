@@ -42,6 +42,7 @@ func ParallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
 func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1 int, acc *T)) T {
 	t := p.check("ParallelReduce2", label, 2)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -107,6 +108,7 @@ func ParallelForTiles2(label string, p MDRangePolicy, body func(lo, hi [2]int)) 
 func ParallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [2]int, acc *T)) T {
 	t := p.check("ParallelReduceTiles2", label, 2)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -170,6 +172,7 @@ func ParallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2 int, acc *T)) T {
 	t := p.check("ParallelReduce3", label, 3)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -239,6 +242,7 @@ func ParallelForTiles3(label string, p MDRangePolicy, body func(lo, hi [3]int)) 
 func ParallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [3]int, acc *T)) T {
 	t := p.check("ParallelReduceTiles3", label, 3)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -306,6 +310,7 @@ func ParallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) 
 func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3 int, acc *T)) T {
 	t := p.check("ParallelReduce4", label, 4)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -379,6 +384,7 @@ func ParallelForTiles4(label string, p MDRangePolicy, body func(lo, hi [4]int)) 
 func ParallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [4]int, acc *T)) T {
 	t := p.check("ParallelReduceTiles4", label, 4)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -450,6 +456,7 @@ func ParallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 in
 func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4 int, acc *T)) T {
 	t := p.check("ParallelReduce5", label, 5)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -527,6 +534,7 @@ func ParallelForTiles5(label string, p MDRangePolicy, body func(lo, hi [5]int)) 
 func ParallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [5]int, acc *T)) T {
 	t := p.check("ParallelReduceTiles5", label, 5)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -602,6 +610,7 @@ func ParallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i
 func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4, i5 int, acc *T)) T {
 	t := p.check("ParallelReduce6", label, 6)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)
@@ -683,6 +692,7 @@ func ParallelForTiles6(label string, p MDRangePolicy, body func(lo, hi [6]int)) 
 func ParallelReduceTiles6[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [6]int, acc *T)) T {
 	t := p.check("ParallelReduceTiles6", label, 6)
 	if t.count == 0 {
+		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, t.count)

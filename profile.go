@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos/internal/prof"
+	"github.com/gokkos/kokkos/internal/sched"
 )
 
 // This file holds the profiling events the root package reports through
@@ -15,6 +16,16 @@ import (
 // reported by internal/sched, where every pattern runs. Each call site
 // tests prof.On() first, so that with no tool registered the cost is one
 // load and a branch.
+
+// launchEmpty reports a pattern over an empty range, which returns before
+// it dispatches any work, to the profiling tools, as Kokkos reports every
+// pattern: it dispatches a region of no units on s. Without a tool it does
+// nothing.
+func launchEmpty(s HostExecutionSpace, label string, kind sched.Kind) {
+	if prof.On() {
+		launch(s, dispatch{Label: label, Kind: kind, Chunk: 1, Body: func(int, int) {}}, true)
+	}
+}
 
 // toolSpace is a memory space's name as Kokkos Tools know it: Kokkos's
 // names lack gokkos's "Space" suffix ("Host", "Cuda", "CudaUVM").

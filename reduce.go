@@ -411,6 +411,7 @@ func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body
 	bs := reduceBlockSize(n)
 	nb := (n + bs - 1) / bs
 	if nb == 0 {
+		launchEmpty(s, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, nb)

@@ -68,6 +68,7 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 	n := p.End - p.Begin
 	nb := (n + reduceBlock - 1) / reduceBlock
 	if nb == 0 {
+		launchEmpty(s, label, kindScan)
 		return 0
 	}
 	per := max(1, scanChunkBytes/(reduceBlock*sizeOf[T]()))
@@ -188,6 +189,7 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 	n := p.End - p.Begin
 	nb := (n + reduceBlock - 1) / reduceBlock
 	if nb == 0 {
+		launchEmpty(s, label, kindScan)
 		return r.Identity()
 	}
 	// A new accumulator for each block: the chunks of different

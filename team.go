@@ -190,6 +190,7 @@ func ParallelForTeam(label string, p TeamPolicy, body func(m *TeamMember)) {
 func ParallelReduceTeam[T any](label string, p TeamPolicy, r Reducer[T], body func(m *TeamMember, acc *T)) T {
 	pl := p.check("ParallelReduceTeam", label)
 	if pl.league == 0 {
+		launchEmpty(pl.space, label, kindReduce)
 		return r.Identity()
 	}
 	partial := make([]T, pl.league)

@@ -281,3 +281,37 @@ func TestMemoryHighWater(t *testing.T) {
 	}
 	runtime.KeepAlive(views)
 }
+
+// TestEmptyRanges: patterns over empty ranges are reported, as Kokkos
+// reports every pattern, and return their identities.
+func TestEmptyRanges(t *testing.T) {
+	r := &recorder{}
+	tools.Register(r)
+	defer tools.Finalize()
+	var sink []float64
+	if s := kokkos.ParallelReduce("r0", kokkos.Range(3, 3), kokkos.Sum[float64](), func(int, *float64) {}); s != 0 {
+		t.Fatalf("empty reduce %v", s)
+	}
+	if s := kokkos.ParallelScan("s0", kokkos.Range(0, 0), kokkos.Sum[int](), func(int, *int, bool) {}); s != 0 {
+		t.Fatalf("empty scan %v", s)
+	}
+	if s := kokkos.InclusiveScan("i0", kokkos.Range(0, 0), sink, sink); s != 0 {
+		t.Fatalf("empty InclusiveScan %v", s)
+	}
+	if s := kokkos.ParallelReduce2("m0", kokkos.MDRange([]int{0, 0}, []int{4, 0}), kokkos.Max[int](), func(int, int, *int) {}); s != kokkos.Max[int]().Identity() {
+		t.Fatalf("empty MDRange reduce %v", s)
+	}
+	if s := kokkos.ParallelReduceTeam("t0", kokkos.Teams(0, kokkos.Auto), kokkos.Sum[int](), func(*kokkos.TeamMember, *int) {}); s != 0 {
+		t.Fatalf("empty team reduce %v", s)
+	}
+	want := []string{
+		`begin reduce "r0" Threads #1`, "end reduce #1",
+		`begin scan "s0" Threads #2`, "end scan #2",
+		`begin scan "i0" Threads #3`, "end scan #3",
+		`begin reduce "m0" Threads #4`, "end reduce #4",
+		`begin reduce "t0" Threads #5`, "end reduce #5",
+	}
+	if got := r.take(); !slices.Equal(got, want) {
+		t.Fatalf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
