@@ -20,35 +20,21 @@ const (
 // scanVector scans the longest prefix of s that the vector kernel takes
 // into d from acc, for integers of 4 bytes, and returns acc after it and
 // its length (0 for other element types). d is at least as long as s.
-// With stream, d is written with non-temporal stores, which do not read
-// its lines first, when its address allows; the caller fences them
-// (plan.StoreFence).
+// With stream, and d 16-byte aligned (a block of a large slice is), d is
+// written with non-temporal stores, which do not read its lines first;
+// the caller fences them (plan.StoreFence).
 func scanVector[T Number](d, s []T, acc T, inclusive, stream bool) (T, int) {
-	if sizeOf[T]() != 4 || len(s) < 8 {
+	n := len(s) &^ 7
+	if sizeOf[T]() != 4 || n == 0 {
 		return acc, 0
 	}
-	mode, head := 0, 0
+	mode := 0
 	if inclusive {
 		mode = scanInclusive
 	}
-	if addr := uintptr(unsafe.Pointer(unsafe.SliceData(d))); stream && addr%4 == 0 {
+	if stream && uintptr(unsafe.Pointer(unsafe.SliceData(d)))%16 == 0 {
 		mode |= scanStream
-		head = min(int((16-addr%16)%16/4), len(s))
-		for i, v := range s[:head] {
-			if inclusive {
-				acc += v
-				d[i] = acc
-			} else {
-				d[i] = acc
-				acc += v
-			}
-		}
 	}
-	n := (len(s) - head) &^ 7
-	if n == 0 {
-		return acc, head
-	}
-	d = d[head : head+n]
-	r := scan32(unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(s[head:])), n, *(*uint32)(unsafe.Pointer(&acc)), mode)
-	return *(*T)(unsafe.Pointer(&r)), head + n
+	r := scan32(unsafe.Pointer(unsafe.SliceData(d[:n])), unsafe.Pointer(unsafe.SliceData(s)), n, *(*uint32)(unsafe.Pointer(&acc)), mode)
+	return *(*T)(unsafe.Pointer(&r)), n
 }
