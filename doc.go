@@ -23,7 +23,8 @@
 //
 // LayoutRight is row-major (the default), LayoutLeft column-major, and
 // LayoutStride takes explicit strides (WithStrides). AllowPadding pads the
-// leading dimension to 64 bytes. Subview methods, named by the result's
+// leading dimension to 64 bytes, and rows of a multiple of 4 KiB by one
+// cache line more. Subview methods, named by the result's
 // rank, take an int index, All or Pair(begin, end) per dimension and share
 // memory with their parent; they keep LayoutRight or LayoutLeft where
 // Kokkos's rules allow it:

@@ -78,7 +78,10 @@ var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
 // column starts on a 64-byte boundary, by Kokkos's rule: for views of rank
 // 2 and more whose element size divides 64, an extent greater than the
 // elements in 64 bytes and not a multiple of them is rounded up to the
-// next multiple; smaller extents are not padded.
+// next multiple; smaller extents are not padded. Unlike Kokkos, a padded
+// row whose bytes are a whole multiple of 4 KiB gets one more 64-byte line
+// (4096 float64s become 4104), so that walking down a column does not
+// fall into a few cache sets.
 var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
 
 // InSpace allocates the view in s instead of HostSpace. With AtAddress,

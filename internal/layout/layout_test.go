@@ -400,13 +400,17 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestPad checks Kokkos's padding rule: only extents above the alignment
-// in elements, and not a multiple of it, are rounded up.
+// TestPad checks the padding rule: only extents above the alignment in
+// elements, and not a multiple of it, are rounded up, as Kokkos does; rows
+// of a multiple of 4 KiB get one cache line more.
 func TestPad(t *testing.T) {
 	cases := []struct{ n, size, want int }{
 		{5, 8, 5}, {8, 8, 8}, {9, 8, 16}, {13, 8, 16}, {16, 8, 16}, {17, 8, 24},
 		{10, 4, 10}, {16, 4, 16}, {17, 4, 32}, {65, 1, 128}, {64, 1, 64},
 		{3, 16, 3}, {5, 16, 8}, {2, 64, 2}, {7, 3, 7}, {7, 0, 7}, {9, 128, 9},
+		// Rows of a whole multiple of 4 KiB get one more cache line.
+		{512, 8, 520}, {4096, 8, 4104}, {4095, 8, 4104}, {4097, 8, 4104}, {4104, 8, 4104},
+		{1024, 4, 1040}, {4096, 1, 4160}, {256, 16, 260}, {511, 8, 520}, {1536, 8, 1544},
 	}
 	for _, c := range cases {
 		if got := Pad(c.n, c.size); got != c.want {

@@ -229,16 +229,26 @@ func Copy[T any](par Parallel, d []T, ds []int, s []T, ss []int, ext []int) {
 }
 
 // copyRows copies the innermost dimension of nt as rows, the outer ones
-// through an odometer.
+// through an odometer. A row that costs more than RowChunkBytes (by
+// rowElemCost) is cut into pieces, so that a few long strided rows (the
+// column of a matrix) still spread over the workers; a unit of parallel
+// work is one piece.
 func copyRows[T any](par Parallel, d, s []T, nt *Nest, size int) {
 	in := nt.N - 1
 	L, dst, sst := nt.Ext[in], nt.DS[in], nt.SS[in]
 	rows := nt.Count(in)
-	par(rows, max(1, RowChunkBytes/(L*size)), func(lo, hi int) {
-		od := NewOdometer(nt, in, -1, lo)
+	cost := rowElemCost(max(dst, sst), size)
+	per := max(1, L*cost/RowChunkBytes) // pieces per row
+	P := (L + per - 1) / per            // elements per piece
+	per = (L + P - 1) / P
+	par(rows*per, max(1, RowChunkBytes/(P*cost)), func(lo, hi int) {
+		od := NewOdometer(nt, in, -1, lo/per)
+		piece := lo % per
 		for range hi - lo {
-			dr := d[od.Do : od.Do+(L-1)*dst+1]
-			sr := s[od.So : od.So+(L-1)*sst+1]
+			j0 := piece * P
+			n := min(P, L-j0)
+			dr := d[od.Do+j0*dst : od.Do+j0*dst+(n-1)*dst+1]
+			sr := s[od.So+j0*sst : od.So+j0*sst+(n-1)*sst+1]
 			switch {
 			case dst == 1 && sst == 1:
 				copy(dr, sr)
@@ -255,9 +265,29 @@ func copyRows[T any](par Parallel, d, s []T, nt *Nest, size int) {
 					dr[i] = sr[j]
 				}
 			}
-			Step[T](&od)
+			if piece++; piece == per {
+				piece = 0
+				Step[T](&od)
+			}
 		}
 	})
+}
+
+// rowElemCost is what copying one element of a row costs, in bytes of
+// contiguous copy, where the larger of its two strides is stride elements
+// of size bytes: its own bytes where the row is contiguous or nearly so, a
+// cache line where each element has a line of its own, and more where each
+// has a page of its own (a TLB miss).
+func rowElemCost(stride, size int) int {
+	b := stride * size
+	switch {
+	case stride <= 1 || b <= 64:
+		return b
+	case b < 4096:
+		return max(size, 64)
+	default:
+		return max(size, 256)
+	}
 }
 
 // copyTiles transposes dimension a = nt.N-1 (the destination's fastest)

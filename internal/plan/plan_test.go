@@ -145,6 +145,74 @@ func TestCopyAndFillMatchNaive(t *testing.T) {
 	}
 }
 
+// TestCopyLongStridedRows: rows whose elements lie a page or more apart
+// are cut into pieces; with chunks of any size, run in any order, the
+// copy agrees with a loop over every index, in both directions.
+func TestCopyLongStridedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 12 {
+		rows := 1 + rng.IntN(2)
+		L := 2048 + rng.IntN(2048)
+		stride := 512 + rng.IntN(32) // 4 KiB and more between elements
+		if cost := rowElemCost(stride, 8); L*cost/RowChunkBytes < 2 {
+			t.Fatalf("a row of %d elements %d apart is not cut", L, stride)
+		}
+		ext := []int{rows, L}
+		line := (L-1)*stride + 1
+		strided := []int{line + rng.IntN(3), stride} // rows of strided lines, one after the other
+		dense := rightStrides(ext)
+		field := make([]float64, (rows-1)*strided[0]+line)
+		for i := range field {
+			field[i] = rng.NormFloat64()
+		}
+		at := func(i, j int) int { return i*strided[0] + j*stride }
+		par := randomChunks(rng.Uint64())
+		// Gather the strided lines into dense rows.
+		got := make([]float64, rows*L)
+		Copy(par, got, dense, field, strided, ext)
+		for i := range rows {
+			for j := range L {
+				if w := field[at(i, j)]; got[i*L+j] != w {
+					t.Fatalf("gather of %d×%d, stride %d: (%d, %d) is %v, want %v", rows, L, stride, i, j, got[i*L+j], w)
+				}
+			}
+		}
+		// Scatter fresh values back; the elements between the strided
+		// ones keep theirs.
+		src := make([]float64, rows*L)
+		for i := range src {
+			src[i] = rng.NormFloat64()
+		}
+		want := append([]float64(nil), field...)
+		for i := range rows {
+			for j := range L {
+				want[at(i, j)] = src[i*L+j]
+			}
+		}
+		Copy(par, field, strided, src, dense, ext)
+		for i := range field {
+			if field[i] != want[i] {
+				t.Fatalf("scatter of %d×%d, stride %d: element %d is %v, want %v", rows, L, stride, i, field[i], want[i])
+			}
+		}
+	}
+}
+
+// randomChunks returns a Parallel that cuts [0, n) into chunks of random
+// sizes, whatever the grain, and runs them on goroutines of their own.
+func randomChunks(seed uint64) Parallel {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	return func(n, grain int, body func(lo, hi int)) {
+		var wg sync.WaitGroup
+		for lo, hi := 0, 0; lo < n; lo = hi {
+			hi = min(n, lo+1+rng.IntN(3))
+			a, b := lo, hi
+			wg.Go(func() { body(a, b) })
+		}
+		wg.Wait()
+	}
+}
+
 func TestOdometer(t *testing.T) {
 	ext := []int{3, 4, 5}
 	str := rightStrides(ext)
