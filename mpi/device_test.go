@@ -5,6 +5,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend/backendtest"
+	"github.com/gokkos/kokkos/cuda"
 )
 
 // fake is a device the host cannot access, standing in for a GPU: views
@@ -12,11 +13,10 @@ import (
 // the library is not CUDA-aware.
 var fake = backendtest.FakeDevice(false)
 
-// toDevice returns a view in the fake device with h's extents and
-// elements.
-func toDevice[T any](t *testing.T, h kokkos.DynRankView[T]) kokkos.DynRankView[T] {
+// toDevice returns a view in space with h's extents and elements.
+func toDevice[T any](t *testing.T, space kokkos.MemorySpace, h kokkos.DynRankView[T]) kokkos.DynRankView[T] {
 	t.Helper()
-	d, err := kokkos.NewDynRankView[T]("device", h.Extents(), kokkos.InSpace(fake), h.Layout())
+	d, err := kokkos.NewDynRankView[T]("device", h.Extents(), kokkos.InSpace(space), h.Layout())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,15 +43,28 @@ func toHost[T any](t *testing.T, d kokkos.DynRankView[T]) kokkos.DynRankView[T] 
 	return h
 }
 
-var _ = rankTest("DeviceViews", func(t *testing.T) {
+var _ = rankTest("DeviceViews", func(t *testing.T) { deviceViews(t, fake) })
+
+// On a GPU, cuda.Space views are staged through pinned host memory of
+// their device (or passed directly where the library is CUDA-aware).
+var _ = rankTest("CUDAViews", func(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("CUDA unavailable: %v", err)
+	}
+	deviceViews(t, cuda.Space)
+})
+
+// deviceViews sends whole views and strided subviews in space ring-wise,
+// and reduces one, against the values each rank filled in.
+func deviceViews(t *testing.T, space kokkos.MemorySpace) {
 	w := World()
 	ext := []int{6, 5}
 	for _, layout := range []string{"right", "left"} {
 		// Whole device views, and a strided device subview, ring-wise.
 		h := makeView[float64]("h", ext, layout)
 		fill[float64](&h, uint64(w.Rank()))
-		send := toDevice(t, h)
-		recv := toDevice(t, makeView[float64]("r", ext, layout))
+		send := toDevice(t, space, h)
+		recv := toDevice(t, space, makeView[float64]("r", ext, layout))
 		next, prev := (w.Rank()+1)%w.Size(), (w.Rank()+w.Size()-1)%w.Size()
 		rr, err := Irecv[float64](w, &recv, prev, 1)
 		if err != nil {
@@ -66,7 +79,7 @@ var _ = rankTest("DeviceViews", func(t *testing.T) {
 		got := toHost(t, recv)
 		check[float64](t, "device "+layout, &got, uint64(prev))
 
-		big := toDevice(t, makeView[float64]("big", []int{8, 9}, layout))
+		big := toDevice(t, space, makeView[float64]("big", []int{8, 9}, layout))
 		sub := big.Subview(kokkos.Pair(1, 7), kokkos.Pair(2, 7))
 		if _, err := Sendrecv(w, &send, next, &sub, prev); err != nil {
 			t.Fatal(err)
@@ -76,7 +89,7 @@ var _ = rankTest("DeviceViews", func(t *testing.T) {
 		check[float64](t, "device subview "+layout, &hs, uint64(prev))
 	}
 	// A reduction of device views.
-	x := toDevice(t, kokkos.Must(kokkos.NewDynRankView[int64]("x", []int{3})))
+	x := toDevice(t, space, kokkos.Must(kokkos.NewDynRankView[int64]("x", []int{3})))
 	hx := kokkos.Must(kokkos.NewDynRankView[int64]("hx", []int{3}))
 	for i := range 3 {
 		hx.Set(int64(w.Rank()+i), i)
@@ -94,7 +107,7 @@ var _ = rankTest("DeviceViews", func(t *testing.T) {
 			t.Errorf("Allreduce of a device view: element %d = %d, want %d", i, hx.At(i), want)
 		}
 	}
-})
+}
 
 // Sendrecv sends s to dest and receives r from src, for the test.
 func Sendrecv[T any](c *Comm, s kokkos.View[T], dest int, r kokkos.View[T], src int) (Status, error) {
