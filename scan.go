@@ -84,7 +84,9 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock
 			if exact {
-				return sumExact(src[lo:min(lo+reduceBlock, p.End)])
+				x := src[lo:min(lo+reduceBlock, p.End)]
+				acc, i := sumVector(x)
+				return acc + sumExact(x[i:])
 			}
 			var acc T
 			for _, v := range src[lo:min(lo+reduceBlock, p.End)] {
@@ -92,14 +94,19 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 			}
 			return acc
 		},
-		func(b int, acc T) {
+		func(b int, acc T, ahead int) {
 			lo := p.Begin + b*reduceBlock
 			hi := min(lo+reduceBlock, p.End)
 			sr, out := src[lo:hi], dst[lo:hi]
 			out = out[:len(sr)]
+			var next []T
+			if ahead >= 0 {
+				alo := p.Begin + ahead*reduceBlock
+				next = src[alo:min(alo+reduceBlock, p.End)]
+			}
 			i := 0
 			if exact {
-				acc, i = scanVector(out, sr, acc, inclusive, stream)
+				acc, i = scanVector(out, sr, acc, inclusive, stream, next)
 				var j int
 				acc, j = scanExact(out[i:], sr[i:], acc, inclusive)
 				i += j
@@ -202,7 +209,7 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 			body(lo, min(lo+reduceBlock, p.End), a, false)
 			return *a
 		},
-		func(b int, pre T) {
+		func(b int, pre T, _ int) {
 			a := new(T)
 			*a = pre
 			lo := p.Begin + b*reduceBlock
@@ -212,20 +219,29 @@ func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body 
 
 // scanBlocks scans nb fixed blocks in one parallel pattern on s and returns
 // the join of all of them. reduce(b) returns block b's join from the
-// identity; scan(b, pre) scans block b from pre, the join of the blocks
-// before it. streamed says that scan stores with non-temporal stores: each
-// chunk fences them when its blocks are scanned.
+// identity; scan(b, pre, ahead) scans block b from pre, the join of the
+// blocks before it, and may prefetch the input of block ahead (none if
+// negative), which the goroutine reduces after it. streamed says that scan
+// stores with non-temporal stores: each chunk fences them when its blocks
+// are scanned.
 //
 // The blocks are grouped in chunks of per blocks, which the goroutines
-// take in increasing order from a counter of their own. A chunk reduces
-// its blocks, waits for the join of all blocks before it (published by the
-// chunk before), publishes its own end, and scans its blocks; its input is
-// read from memory once, the scan finding it in cache. Block b's prefix is
-// the join, in block order from the identity, of the blocks before it,
+// take in increasing order from a counter of their own. A chunk is
+// reduced, waits for the join of all blocks before it (published by the
+// chunk before), publishes its own end, and is scanned; its input is read
+// from memory once, the scan finding it in cache. The work is pipelined:
+// a goroutine takes its next chunk before it scans its current one, and
+// the scan of the current chunk's block k prefetches the next chunk's
+// block k, so that the next chunk's reads from memory overlap the current
+// chunk's computation and writes, as they do in a copy; the next chunk is
+// reduced, from cache, once the current one is scanned. Block b's prefix
+// is the join, in block order from the identity, of the blocks before it,
 // whatever the number of goroutines, so results are reproducible bit for
-// bit. A chunk only waits for a chunk taken before it, which is running;
-// a panic in a chunk releases the waiters.
-func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reducer[T], streamed bool, reduce func(b int) T, scan func(b int, pre T)) T {
+// bit. A goroutine only waits for the prefix of its current chunk, which
+// depends on lower chunks only, all taken and being reduced or scanned
+// without waiting; a panic in a chunk releases the waiters. A chunk's two
+// passes run on the goroutine that took it.
+func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reducer[T], streamed bool, reduce func(b int) T, scan func(b int, pre T, ahead int)) T {
 	workers := max(1, s.Concurrency())
 	// Enough chunks for the goroutines to share.
 	per = max(1, min(per, nb/(4*workers)))
@@ -236,6 +252,15 @@ func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reduce
 	ready[0].Store(true)
 	var next atomic.Int64
 	var abort atomic.Bool
+	// take claims the next chunk and returns it and its blocks [b0, b1),
+	// empty past the last chunk.
+	take := func() (c, b0, b1 int) {
+		c = int(next.Add(1)) - 1
+		if c >= nc {
+			return nc, nb, nb
+		}
+		return c, c * per, min((c+1)*per, nb)
+	}
 	body := func(int, int) {
 		done := false
 		defer func() {
@@ -243,16 +268,12 @@ func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reduce
 				abort.Store(true)
 			}
 		}()
-		sums := make([]T, per)
-		for {
-			c := int(next.Add(1)) - 1
-			if c >= nc {
-				break
-			}
-			b0, b1 := c*per, min((c+1)*per, nb)
-			for b := b0; b < b1; b++ {
-				sums[b-b0] = reduce(b)
-			}
+		sums, ahead := make([]T, per), make([]T, per)
+		c, b0, b1 := take()
+		for b := b0; b < b1; b++ {
+			sums[b-b0] = reduce(b)
+		}
+		for c < nc {
 			for spin := 0; !ready[c].Load(); spin++ {
 				if abort.Load() {
 					done = true
@@ -269,13 +290,23 @@ func scanBlocks[T any](s HostExecutionSpace, label string, nb, per int, r Reduce
 			}
 			carry[c+1] = end
 			ready[c+1].Store(true)
+			n, n0, n1 := take()
 			for b := b0; b < b1; b++ {
-				scan(b, pre)
+				a := n0 + b - b0
+				if a >= n1 {
+					a = -1
+				}
+				scan(b, pre, a)
 				pre = r.Join(pre, sums[b-b0])
 			}
 			if streamed {
 				plan.StoreFence()
 			}
+			for b := n0; b < n1; b++ {
+				ahead[b-n0] = reduce(b)
+			}
+			c, b0, b1 = n, n0, n1
+			sums, ahead = ahead, sums
 		}
 		done = true
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func TestScans(t *testing.T) {
@@ -307,7 +308,7 @@ func testScanVector[T Integer](t *testing.T) {
 					if inPlace {
 						d = s
 					}
-					acc, i := scanVector(d, s, acc0, inclusive, stream)
+					acc, i := scanVector(d, s, acc0, inclusive, stream, nil)
 					acc, j := scanExact(d[i:], s[i:], acc, inclusive)
 					for k := i + j; k < n; k++ {
 						if inclusive {
@@ -330,5 +331,140 @@ func testScanVector[T Integer](t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestScanPipelined drives the pipelined chunks (each goroutine taking its
+// next chunk, prefetched and reduced, before it scans the current one)
+// with many chunks per goroutine, on random data, for every worker count,
+// against a loop over the indices: int32 through the vector kernels
+// (streamed from 32 MiB, and from 16-byte-aligned and unaligned starts),
+// int64 through the scalar lanes, and float64 through ParallelScanChunks
+// against the same block association.
+func TestScanPipelined(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	lengths := []int{64*reduceBlock + 5, 300*reduceBlock + 77}
+	if !testing.Short() {
+		lengths = append(lengths, 9<<20+13) // 36 MiB of int32: streamed
+	}
+	for _, workers := range []int{1, 2, 3, 7, 16} {
+		s := NewThreads(workers)
+		for _, n := range lengths {
+			xi := make([]int32, n)
+			for i := range xi {
+				xi[i] = int32(r.Uint32())
+			}
+			for _, begin := range []int{0, 4, 3} {
+				p := Range(begin, n).On(s)
+				in, ex := make([]int32, n), make([]int32, n)
+				ti := InclusiveScan("in", p, in, xi)
+				te := ExclusiveScan("ex", p, ex, xi)
+				var acc int32
+				for i := begin; i < n; i++ {
+					if ex[i] != acc {
+						t.Fatalf("workers %d n %d begin %d: exclusive [%d] = %d, want %d", workers, n, begin, i, ex[i], acc)
+					}
+					acc += xi[i]
+					if in[i] != acc {
+						t.Fatalf("workers %d n %d begin %d: inclusive [%d] = %d, want %d", workers, n, begin, i, in[i], acc)
+					}
+				}
+				if ti != acc || te != acc {
+					t.Fatalf("workers %d n %d begin %d: totals %d %d, want %d", workers, n, begin, ti, te, acc)
+				}
+			}
+			if n > 1<<20 {
+				continue
+			}
+			xl := make([]int64, n)
+			for i := range xl {
+				xl[i] = int64(r.Uint64())
+			}
+			outl := make([]int64, n)
+			var accl int64
+			if got := InclusiveScan("inl", Range(0, n).On(s), outl, xl); got != sumInt64(xl) {
+				t.Fatalf("workers %d n %d: int64 total %d", workers, n, got)
+			}
+			for i := range n {
+				accl += xl[i]
+				if outl[i] != accl {
+					t.Fatalf("workers %d n %d: int64 [%d] = %d, want %d", workers, n, i, outl[i], accl)
+				}
+			}
+			x := randFloats(r, n)
+			want := make([]float64, n)
+			var pre float64
+			for lo := 0; lo < n; lo += reduceBlock {
+				a := pre
+				for i := lo; i < min(lo+reduceBlock, n); i++ {
+					a += x[i]
+					want[i] = a
+				}
+				var bs float64
+				for i := lo; i < min(lo+reduceBlock, n); i++ {
+					bs += x[i]
+				}
+				pre += bs
+			}
+			got := make([]float64, n)
+			total := ParallelScanChunks("chunks", Range(0, n).On(s), Sum[float64](), func(lo, hi int, acc *float64, final bool) {
+				for i := lo; i < hi; i++ {
+					*acc += x[i]
+					if final {
+						got[i] = *acc
+					}
+				}
+			})
+			if math.Float64bits(total) != math.Float64bits(pre) {
+				t.Fatalf("workers %d n %d: float64 total %v, want %v", workers, n, total, pre)
+			}
+			for i := range n {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("workers %d n %d: float64 [%d] = %v, want %v", workers, n, i, got[i], want[i])
+				}
+			}
+		}
+		s.Close()
+	}
+}
+
+func sumInt64(x []int64) int64 {
+	var s int64
+	for _, v := range x {
+		s += v
+	}
+	return s
+}
+
+// TestScanPanicLookAhead checks that a panic in the reduce pass of a chunk
+// that a goroutine took ahead of the one it scans reaches the caller as a
+// *PanicError, for every worker count, without leaving the others waiting.
+func TestScanPanicLookAhead(t *testing.T) {
+	n := 256 * reduceBlock
+	for _, workers := range []int{1, 2, 3, 7, 16} {
+		s := NewThreads(workers)
+		// ParallelScan's chunks have 8 blocks; the first ones the
+		// goroutines take are reduced up front, the later ones ahead.
+		bad := (n / 8 * 7) + 11
+		done := make(chan any, 1)
+		go func() {
+			done <- catchPanic(func() {
+				ParallelScan("ahead", Range(0, n).On(s), Sum[int](), func(i int, acc *int, final bool) {
+					if i == bad && !final {
+						panic("look-ahead")
+					}
+					*acc += i
+				})
+			})
+		}()
+		select {
+		case r := <-done:
+			if pe, ok := r.(*PanicError); !ok || pe.Label != "ahead" || pe.Value != "look-ahead" {
+				t.Fatalf("workers %d: panic %v, want a *PanicError from the body", workers, r)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("workers %d: a panic in a look-ahead chunk hung the scan", workers)
+		}
+		s.Close()
 	}
 }
