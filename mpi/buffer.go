@@ -8,6 +8,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/internal/plan"
 	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
@@ -77,9 +78,19 @@ type buffer[T any] struct {
 	addr  uintptr        // the address of the message
 	n     int            // elements
 	view  kokkos.View[T]
-	alloc *kokkos.Allocation // retained while the buffer is in use
-	wrap  *kokkos.DynRankView[T]
-	store *storage // the packing buffer, nil when ptr is the view's memory
+	alloc *kokkos.Allocation     // retained while the buffer is in use
+	wrap  *kokkos.DynRankView[T] // the staging buffer of a view the host cannot access
+	store *storage               // the packing buffer, nil when ptr is the view's memory
+	gather
+	elems []T // a packed host view's elements, from its origin over its span
+}
+
+// gather is the shape of a packed host view: its extents and strides, and
+// the strides of the same extents in message order.
+type gather struct {
+	rank      int
+	ext, vstr [kokkos.MaxRank]int
+	mstr      [kokkos.MaxRank]int
 }
 
 // storage is a packing buffer; pinned ones stage device views.
@@ -253,6 +264,17 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 			return nil
 		}
 	}
+	if host && d.Host != nil {
+		if hold && d.Allocation != nil {
+			d.Allocation.Retain()
+			b.alloc = d.Allocation
+		}
+		if err := b.packHost(&d, recv); err != nil {
+			b.release()
+			return fmt.Errorf("mpi: %s of view %q: packing: %w", op, d.Label, err)
+		}
+		return nil
+	}
 	var staging kokkos.MemorySpace
 	if !host {
 		staging = stagingSpace(d.Space)
@@ -273,12 +295,72 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 	b.wrap, b.store, b.ptr = &w, st, unsafe.Pointer(&data[0])
 	b.addr = uintptr(b.ptr)
 	if !recv {
-		if err := kokkos.DeepCopy[T](b.wrap, v); err != nil {
+		if err := b.pack(); err != nil {
 			b.release()
 			return fmt.Errorf("mpi: %s of view %q: packing: %w", op, d.Label, err)
 		}
 	}
 	return nil
+}
+
+// packHost sets b to a packing buffer for the host view of description d,
+// whose elements do not lie contiguously in message order, and for a send
+// gathers them into it: the copy planner's gather on the view's own
+// memory, without DeepCopy's checks and wrapping, which cost more than
+// the gather for a small halo.
+func (b *buffer[T]) packHost(d *kokkos.Description, recv bool) error {
+	var z T
+	st, err := getStorage(b.n*int(unsafe.Sizeof(z)), nil)
+	if err != nil {
+		return err
+	}
+	b.store, b.ptr = st, unsafe.Pointer(unsafe.SliceData(st.words))
+	b.addr = uintptr(b.ptr)
+	b.rank, b.ext, b.vstr = d.Rank, d.Extents, d.Strides
+	span := 1
+	for r := range d.Rank {
+		span += (d.Extents[r] - 1) * d.Strides[r]
+	}
+	b.elems = unsafe.Slice((*T)(d.Host), span)
+	s := 1
+	if messageLayout(d) == kokkos.LayoutLeft {
+		for r := range d.Rank {
+			b.mstr[r], s = s, s*d.Extents[r]
+		}
+	} else {
+		for r := d.Rank - 1; r >= 0; r-- {
+			b.mstr[r], s = s, s*d.Extents[r]
+		}
+	}
+	if !recv {
+		return b.pack()
+	}
+	return nil
+}
+
+// message returns the packing buffer's elements.
+func (b *buffer[T]) message() []T {
+	return unsafe.Slice((*T)(b.ptr), b.n)
+}
+
+// pack copies the view's elements into the packing buffer.
+func (b *buffer[T]) pack() error {
+	if b.elems == nil {
+		return kokkos.DeepCopy[T](b.wrap, b.view)
+	}
+	r := b.rank
+	plan.Copy(packRange, b.message(), b.mstr[:r], b.elems, b.vstr[:r], b.ext[:r])
+	return nil
+}
+
+// packRange runs a gather or scatter's chunks on the default execution
+// space, or on the caller where there is one chunk.
+func packRange(n, grain int, body func(lo, hi int)) {
+	if n <= max(grain, 1) {
+		body(0, n)
+		return
+	}
+	kokkos.ParallelForChunks("mpi.pack", kokkos.Range(0, n).WithChunk(grain), body)
 }
 
 // fastView is what the pointers to every view kind implement, enough to
@@ -341,6 +423,11 @@ func (b *buffer[T]) unpack(op string, got int) error {
 	if got != b.n {
 		return errorf(ErrShape, "mpi: %s into non-contiguous view %q of %d elements: the message holds %d; a view that is packed must receive exactly its size", op, b.label(), b.n, got)
 	}
+	if b.elems != nil {
+		r := b.rank
+		plan.Copy(packRange, b.elems, b.vstr[:r], b.message(), b.mstr[:r], b.ext[:r])
+		return nil
+	}
 	if err := kokkos.DeepCopy(b.view, b.wrap); err != nil {
 		return fmt.Errorf("mpi: %s into view %q: unpacking: %w", op, b.label(), err)
 	}
@@ -357,6 +444,7 @@ func (b *buffer[T]) release() {
 		_ = b.alloc.Release()
 		b.alloc = nil
 	}
+	b.elems = nil
 }
 
 func isCUDA(s kokkos.MemorySpace) bool {

@@ -125,9 +125,10 @@ func reduce[T any](name string, c *Comm, send, recv kokkos.View[T], op Op, root 
 		rb = &rbuf
 	}
 	if inPlace {
-		// The result replaces send's elements: pack them into recv's buffer.
+		// The result replaces send's elements, which are recv's: pack them
+		// into recv's buffer.
 		if rb.store != nil {
-			if err := kokkos.DeepCopy[T](rb.wrap, send); err != nil {
+			if err := rb.pack(); err != nil {
 				rb.release()
 				return err
 			}

@@ -13,8 +13,8 @@
 // Finalize return ErrNotInitialized.
 //
 // A view whose elements are contiguous in its layout order goes straight
-// from its memory; others are packed through kokkos.DeepCopy into a pooled
-// buffer. Device views are staged through pinned host memory unless the
+// from its memory; others are packed into a pooled buffer by the copy
+// planner that kokkos.DeepCopy uses. Device views are staged through pinned host memory unless the
 // library is CUDA-aware. Run programs under mpirun:
 //
 //	mpirun -np 4 ./prog
