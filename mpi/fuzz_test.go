@@ -1,7 +1,6 @@
 package mpi
 
 import (
-	"github.com/gokkos/kokkos/internal/testutil"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -38,23 +37,7 @@ func FuzzCompact(f *testing.F) {
 			}
 			k++
 		}
-		if order == kokkos.LayoutLeft {
-			// first index fastest: walk the reversed extents and reverse
-			// each index back.
-			rev := make([]int, len(ext))
-			for r := range ext {
-				rev[r] = ext[len(ext)-1-r]
-			}
-			idx := make([]int, len(ext))
-			testutil.ForEachIndex(rev, func(ri []int) {
-				for r := range ri {
-					idx[len(ri)-1-r] = ri[r]
-				}
-				visit(idx)
-			})
-		} else {
-			testutil.ForEachIndex(ext, visit)
-		}
+		walk(ext, order == kokkos.LayoutLeft, visit)
 		if got := compact(&d); got != want {
 			t.Fatalf("compact(rank %d, %v, extents %v, strides %v) = %v, the walk in %v order says %v",
 				d.Rank, d.Layout, ext, d.Strides[:d.Rank], got, order, want)
