@@ -8,6 +8,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/internal/layout"
 	"github.com/gokkos/kokkos/internal/plan"
 	"github.com/gokkos/kokkos/internal/typeinfo"
 )
@@ -317,21 +318,11 @@ func (b *buffer[T]) packHost(d *kokkos.Description, recv bool) error {
 	b.store, b.ptr = st, unsafe.Pointer(unsafe.SliceData(st.words))
 	b.addr = uintptr(b.ptr)
 	b.rank, b.ext, b.vstr = d.Rank, d.Extents, d.Strides
-	span := 1
-	for r := range d.Rank {
-		span += (d.Extents[r] - 1) * d.Strides[r]
-	}
+	r := d.Rank
+	// The view exists, so neither its span nor the message's overflows.
+	span, _ := layout.Span(b.ext[:r], b.vstr[:r])
 	b.elems = unsafe.Slice((*T)(d.Host), span)
-	s := 1
-	if messageLayout(d) == kokkos.LayoutLeft {
-		for r := range d.Rank {
-			b.mstr[r], s = s, s*d.Extents[r]
-		}
-	} else {
-		for r := d.Rank - 1; r >= 0; r-- {
-			b.mstr[r], s = s, s*d.Extents[r]
-		}
-	}
+	layout.MapStrides(layout.Layout(messageLayout(d)), b.ext[:r], nil, d.ElemSize, false, b.mstr[:r])
 	if !recv {
 		return b.pack()
 	}

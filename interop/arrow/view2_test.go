@@ -2,6 +2,7 @@ package arrow
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -331,7 +332,7 @@ func tensorTest[T Element](t *testing.T) {
 			}
 			defer back.Release()
 			bt := back.(tensorValuer[T])
-			if !slicesEqual(back.Shape(), c.shape) || !slicesEqual(back.Strides(), tsr.Strides()) {
+			if !slices.Equal(back.Shape(), c.shape) || !slices.Equal(back.Strides(), tsr.Strides()) {
 				t.Fatalf("back: shape %v strides %v, want %v %v", back.Shape(), back.Strides(), c.shape, tsr.Strides())
 			}
 			if bt.Value([]int64{3, 2}) != x || bt.Value([]int64{1, 1}) != v.At(1, 1) {
@@ -390,18 +391,6 @@ func tensorFloat16Test(t *testing.T) {
 	if _, err := TensorFromView2(v); !errors.Is(err, ErrType) || !strings.Contains(err.Error(), "half floats") {
 		t.Fatalf("float16 tensor: %v", err)
 	}
-}
-
-func slicesEqual(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTensorErrors(t *testing.T) {
