@@ -15,6 +15,53 @@ import "unsafe"
 //go:noescape
 func scan32(dst, src unsafe.Pointer, n int, acc uint32, mode int, pf unsafe.Pointer) uint32
 
+// scan32AVX512 is scan32 in 64-byte vectors; with scanStream, dst must be
+// 64-byte aligned.
+//
+//go:noescape
+func scan32AVX512(dst, src unsafe.Pointer, n int, acc uint32, mode int, pf unsafe.Pointer) uint32
+
+// sum32AVX2 is sum32 in 32-byte vectors.
+//
+//go:noescape
+func sum32AVX2(src unsafe.Pointer, n int) uint32
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() uint32
+
+// The kernels the processor and the operating system allow: sum32AVX2
+// where both support AVX2 (its sum runs at twice sum32's speed in cache),
+// scan32AVX512 where they support AVX-512 (0.074 ns an element in cache on
+// a Zen 5 core against 0.17 for scan32: a step of sixteen in five shuffles
+// and masked additions, against two steps of eight in six shuffles each;
+// a 32-byte scan measured only 1.3× scan32 and is not kept). Tests clear
+// them to check the kernels they stand for.
+var (
+	useAVX2   = hasAVX2()
+	useAVX512 = useAVX2 && hasAVX512()
+)
+
+func hasAVX2() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave, avx = 1 << 27, 1 << 28
+	if ecx1&osxsave == 0 || ecx1&avx == 0 || xgetbv()&6 != 6 { // XMM and YMM state
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+// hasAVX512 reports AVX-512 Foundation with its opmask and ZMM state saved
+// (called where AVX2 is).
+func hasAVX512() bool {
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<16) != 0 && xgetbv()&0xe6 == 0xe6
+}
+
 const (
 	scanInclusive = 1
 	scanStream    = 2
@@ -23,8 +70,8 @@ const (
 // scanVector scans the longest prefix of s that the vector kernel takes
 // into d from acc, for integers of 4 bytes, and returns acc after it and
 // its length (0 for other element types). d is at least as long as s.
-// With stream, and d 16-byte aligned (a block of a large slice is), d is
-// written with non-temporal stores, which do not read its lines first;
+// With stream, and d 16-byte aligned (64-byte for scan32AVX512; a block of
+// a large slice is), d is written with non-temporal stores, which do not read its lines first;
 // the caller fences them (plan.StoreFence). While it scans, it prefetches
 // the first len(s) elements of next into cache, if next has as many.
 func scanVector[T Number](d, s []T, acc T, inclusive, stream bool, next []T) (T, int) {
@@ -43,7 +90,13 @@ func scanVector[T Number](d, s []T, acc T, inclusive, stream bool, next []T) (T,
 	if len(next) >= n {
 		pf = unsafe.Pointer(unsafe.SliceData(next))
 	}
-	r := scan32(unsafe.Pointer(unsafe.SliceData(d[:n])), unsafe.Pointer(unsafe.SliceData(s)), n, *(*uint32)(unsafe.Pointer(&acc)), mode, pf)
+	dp, sp, a := unsafe.Pointer(unsafe.SliceData(d[:n])), unsafe.Pointer(unsafe.SliceData(s)), *(*uint32)(unsafe.Pointer(&acc))
+	var r uint32
+	if useAVX512 && (mode&scanStream == 0 || uintptr(dp)%64 == 0) {
+		r = scan32AVX512(dp, sp, n, a, mode, pf)
+	} else {
+		r = scan32(dp, sp, n, a, mode, pf)
+	}
 	return *(*T)(unsafe.Pointer(&r)), n
 }
 
@@ -61,6 +114,11 @@ func sumVector[T Number](s []T) (T, int) {
 	if sizeOf[T]() != 4 || n == 0 {
 		return 0, 0
 	}
-	r := sum32(unsafe.Pointer(unsafe.SliceData(s)), n)
+	var r uint32
+	if useAVX2 {
+		r = sum32AVX2(unsafe.Pointer(unsafe.SliceData(s)), n)
+	} else {
+		r = sum32(unsafe.Pointer(unsafe.SliceData(s)), n)
+	}
 	return *(*T)(unsafe.Pointer(&r)), n
 }
