@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Spinning: a waiting goroutine polls for spinPure iterations, then yields
@@ -16,6 +17,27 @@ const (
 	spinPure  = 1 << 10
 	spinYield = 1 << 6
 )
+
+// smallBudget is the time a region of no more chunks than participants runs
+// on its caller alone before it asks workers for the rest, once the last
+// smallRuns such regions each ran within it: about the cost of asking a
+// worker and waiting for it (0.5–1 µs between the cores of the virtual
+// machines we measure on), so that a region of cheap chunks is not slowed
+// by cross-core hand-offs that cost more than its work. Asking only after
+// the budget costs a region of expensive chunks up to one chunk's time (a
+// two-chunk region then runs on the caller alone); waiting for a run of
+// cheap regions keeps that from happening to a region that alternates
+// with cheap ones.
+const (
+	smallBudget = time.Microsecond
+	smallRuns   = 8
+)
+
+// epoch is the origin of monoNow: time.Since reads the monotonic clock
+// alone, at half the cost of time.Now.
+var epoch = time.Now()
+
+func monoNow() time.Duration { return time.Since(epoch) }
 
 const (
 	stateRunning int32 = iota
@@ -39,12 +61,21 @@ type cacheLine [64]byte
 // a worker that arrives late, or was descheduled, neither delays the caller
 // nor touches the region. The caller waits only for the workers that
 // joined.
+//
+// When the last smallRuns regions of no more chunks than participants each
+// ran within smallBudget, the next such region starts on the caller alone, and asks workers
+// for the chunks left only once its chunks have taken smallBudget.
 type Pool struct {
 	n       int // participants: the caller plus len(workers)
 	workers []*worker
 	mu      sync.Mutex    // held by the goroutine running the current region
 	done    chan struct{} // wakes a parked caller
 	seq     uint64        // the number of the last region, written under mu
+	// cheapRuns counts the last regions of no more chunks than
+	// participants that would have run within smallBudget on their caller
+	// alone (under mu; up to smallRuns).
+	cheapRuns int
+	budget    time.Duration // smallBudget (tests change it)
 
 	// gen has a cache line of its own: every idle worker polls it, and a
 	// line shared by all of them would be invalidated in all of them at
@@ -112,7 +143,7 @@ func Recovered(r any) *Panic { return recovered(r) }
 // NewPool starts a pool of n participants: the caller of a region and n-1
 // worker goroutines. The workers hold the pool; Close stops them.
 func NewPool(n int) *Pool {
-	p := &Pool{n: n, done: make(chan struct{}, 1)}
+	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget}
 	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
 		w := &worker{wake: make(chan struct{}, 1)}
@@ -162,21 +193,59 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	// in flight, and its undo must balance.
 	p.joined.Add(-closedRegion)
 	p.seq++
-	if more := (end-begin+chunk-1)/chunk - 1; more < len(p.workers) {
-		// Ask no more workers than there are chunks beyond the
-		// caller's first, each through its own word.
-		for _, w := range p.workers[:more] {
-			w.sig.Store(p.seq)
-			w.wakeIfParked()
-		}
+	chunks := (end - begin + chunk - 1) / chunk
+	if chunks > p.n {
+		p.ask(len(p.workers))
+		p.participate(nil)
+		return nil
+	}
+	// No more chunks than participants: ask no more workers than there
+	// are chunks beyond the caller's first, and none before the chunks
+	// have taken smallBudget if the last such region did not.
+	c := callerRun{ask: chunks - 1}
+	if p.cheapRuns < smallRuns {
+		p.ask(c.ask)
+		c.asked = true
 	} else {
+		c.start = monoNow()
+	}
+	p.participate(&c)
+	if !c.asked {
+		c.busy = monoNow() - c.start
+	}
+	if c.ran > 0 && c.busy*time.Duration(chunks) < p.budget*time.Duration(c.ran) {
+		p.cheapRuns = min(p.cheapRuns+1, smallRuns)
+	} else {
+		p.cheapRuns = 0
+	}
+	return nil
+}
+
+// A callerRun is what the caller of a region of few chunks keeps while it
+// runs them: the chunks it ran and the time they took, and the workers it
+// has yet to ask.
+type callerRun struct {
+	start time.Duration // monoNow when the caller began, if it did not ask at once
+	busy  time.Duration // the time of the caller's chunks
+	ran   int
+	ask   int  // workers to ask once the chunks have taken the budget
+	asked bool // whether the caller has asked workers (it then times each chunk alone)
+}
+
+// ask asks the first n workers for the current region: each through its
+// own word if they are fewer than all, else all at once through gen.
+func (p *Pool) ask(n int) {
+	if n == len(p.workers) {
 		p.gen.Add(1)
 		for _, w := range p.workers {
 			w.wakeIfParked()
 		}
+		return
 	}
-	p.participate()
-	return nil
+	for _, w := range p.workers[:n] {
+		w.sig.Store(p.seq)
+		w.wakeIfParked()
+	}
 }
 
 // finish closes the region, waits for the workers that joined it and
@@ -206,8 +275,11 @@ func (w *worker) wakeIfParked() {
 // participate takes chunks until none are left. It loads the counter
 // before adding to it, so that participants that find no work leave the
 // counter's cache line shared. A panic stops the region: the counter jumps
-// to the end, so no participant takes another chunk.
-func (p *Pool) participate() {
+// to the end, so no participant takes another chunk. c is the caller's
+// state in a region of few chunks (nil otherwise): after each chunk, if
+// workers are yet to be asked and the chunks have taken the budget, it
+// asks one for each chunk left, up to c.ask.
+func (p *Pool) participate(c *callerRun) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.next.Store(int64(p.end))
@@ -223,12 +295,29 @@ func (p *Pool) participate() {
 			return
 		}
 		hi = min(hi, end)
+		var t0 time.Duration
+		if c != nil && c.asked {
+			t0 = monoNow()
+		}
 		if index == nil {
 			body(lo, hi)
+		} else {
+			for i := lo; i < hi; i++ {
+				index(i)
+			}
+		}
+		if c == nil {
 			continue
 		}
-		for i := lo; i < hi; i++ {
-			index(i)
+		c.ran++
+		if c.asked {
+			c.busy += monoNow() - t0
+		} else if left := (end - int(p.next.Load()) + chunk - 1) / chunk; left > 0 {
+			if now := monoNow(); now-c.start >= p.budget {
+				c.busy = now - c.start
+				p.ask(min(c.ask, left))
+				c.asked = true
+			}
 		}
 	}
 }
@@ -275,7 +364,7 @@ func (p *Pool) join(w *worker, last *signals) {
 		// Joined: the region cannot change until this worker leaves, and
 		// a signal seen from now on is of this region or a later one.
 		*last = p.signals(w)
-		p.participate()
+		p.participate(nil)
 	}
 	goexit = false
 }

@@ -271,24 +271,27 @@ func BenchmarkPoolSizes(b *testing.B) {
 	})
 }
 
+// waitParked waits until every worker of p is parked.
+func waitParked(t *testing.T, p *Pool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, w := range p.workers {
+		for w.state.Load() != stateParked {
+			if time.Now().After(deadline) {
+				t.Fatal("workers did not park after 5s idle")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
 // TestPoolAsksFewWorkers: a region of k chunks, fewer than the
 // participants, wakes k-1 workers and leaves the others parked; regions
 // of every size, alternating, run each unit once.
 func TestPoolAsksFewWorkers(t *testing.T) {
 	p := NewPool(5)
 	defer p.Close()
-	waitParked := func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for _, w := range p.workers {
-			for w.state.Load() != stateParked {
-				if time.Now().After(deadline) {
-					t.Fatal("workers did not park after 5s idle")
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
-	}
-	waitParked()
+	waitParked(t, p)
 	// Two chunks: the caller's chunk waits for a second goroutine to take
 	// the other, which only an asked worker can do.
 	var started atomic.Int32
@@ -334,5 +337,85 @@ func TestPoolAsksFewWorkers(t *testing.T) {
 		if n > chunks {
 			t.Fatalf("region of %d chunks ran on %d goroutines", chunks, n)
 		}
+	}
+}
+
+// TestPoolSmallBudget: after smallRuns cheap regions of no more chunks than
+// participants, the next ones run on their caller without asking any
+// worker; one whose chunks outlast the budget asks workers for the chunks
+// left (and one takes some when there are), and the region after it asks
+// at once again. The budget is set long for the cheap regions and short
+// for the expensive one, so that neither the race detector nor the
+// machine's hiccups change what the test sees.
+func TestPoolSmallBudget(t *testing.T) {
+	for _, n := range []int{2, 4} {
+		p := NewPool(n)
+		asked := func() bool {
+			for _, w := range p.workers {
+				if w.sig.Load() == p.seq {
+					return true
+				}
+			}
+			return false
+		}
+		cheap := func() {
+			var x [16]atomic.Int32
+			if err := run(p, 0, n, 1, func(lo, hi int) { x[lo].Add(1) }); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if x[i].Load() != 1 {
+					t.Fatalf("pool %d: unit %d ran %d times", n, i, x[i].Load())
+				}
+			}
+		}
+		p.budget = time.Second
+		for i := range smallRuns {
+			gen := p.gen.Load()
+			cheap()
+			if !asked() && p.gen.Load() == gen {
+				t.Fatalf("pool %d: cheap region %d of the first %d asked no worker", n, i, smallRuns)
+			}
+		}
+		if p.cheapRuns != smallRuns {
+			t.Fatalf("pool %d: %d cheap runs after %d cheap regions", n, p.cheapRuns, smallRuns)
+		}
+		gen := p.gen.Load()
+		for range 100 {
+			cheap()
+			if asked() || p.gen.Load() != gen {
+				t.Fatalf("pool %d: a cheap region asked a worker", n)
+			}
+		}
+		// Chunks of 2 ms, the workers parked (so that none joins
+		// unasked): the caller asks after its first chunk, and with more
+		// than two participants workers take chunks while the caller runs
+		// its second.
+		waitParked(t, p)
+		p.budget = 100 * time.Microsecond
+		var gids sync.Map
+		if err := run(p, 0, n, 1, func(lo, hi int) {
+			gids.Store(goid(), true)
+			time.Sleep(2 * time.Millisecond)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		gids.Range(func(any, any) bool { k++; return true })
+		if !asked() && p.gen.Load() == gen {
+			t.Fatalf("pool %d: an expensive region asked no worker", n)
+		}
+		if n > 2 && k < 2 {
+			t.Errorf("pool %d: an expensive region ran on the caller alone", n)
+		}
+		if p.cheapRuns != 0 {
+			t.Fatalf("pool %d: cheap runs %d after an expensive region", n, p.cheapRuns)
+		}
+		gen = p.gen.Load()
+		cheap()
+		if !asked() && p.gen.Load() == gen {
+			t.Fatalf("pool %d: the region after an expensive one did not ask at once", n)
+		}
+		p.Close()
 	}
 }
