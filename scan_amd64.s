@@ -231,6 +231,16 @@ GLOBL scanIdx3<>(SB), RODATA|NOPTR, $64
 	VPADDD	Z2, Z0, K3, Z0; \
 	VPERMD	Z0, Z12, Z1
 
+// NEXT16 prefetches a line of the next block, moves on by sixteen integers
+// and goes back to the loop at label.
+#define NEXT16(label) \
+	PREFETCHT0	(R8); \
+	ADDQ	$64, SI; \
+	ADDQ	$64, DI; \
+	ADDQ	$64, R8; \
+	SUBQ	$16, CX; \
+	JMP	label
+
 // func scan32AVX512(dst, src unsafe.Pointer, n int, acc uint32, mode int, pf unsafe.Pointer) uint32
 // scan32 in 64-byte vectors, sixteen integers a step, the step's total
 // added to the carry off the scan's chain, so the chain from one step to
@@ -269,12 +279,7 @@ z16Inclusive:
 	VPADDD	Z7, Z0, Z0
 	VPADDD	Z1, Z7, Z7
 	VMOVDQU32	Z0, (DI)
-	PREFETCHT0	(R8)
-	ADDQ	$64, SI
-	ADDQ	$64, DI
-	ADDQ	$64, R8
-	SUBQ	$16, CX
-	JMP	z16Inclusive
+	NEXT16(z16Inclusive)
 z16InclusiveNT:
 	CMPQ	CX, $16
 	JB	z16Tail
@@ -283,12 +288,7 @@ z16InclusiveNT:
 	VPADDD	Z7, Z0, Z0
 	VPADDD	Z1, Z7, Z7
 	VMOVNTDQ	Z0, (DI)
-	PREFETCHT0	(R8)
-	ADDQ	$64, SI
-	ADDQ	$64, DI
-	ADDQ	$64, R8
-	SUBQ	$16, CX
-	JMP	z16InclusiveNT
+	NEXT16(z16InclusiveNT)
 z16Exclusive:
 	BTQ	$1, DX
 	JCS	z16ExclusiveNT
@@ -301,12 +301,7 @@ z16ExclusiveLoop:
 	VPADDD	Z7, Z0, Z0
 	VPADDD	Z1, Z7, Z7
 	VMOVDQU32	Z0, (DI)
-	PREFETCHT0	(R8)
-	ADDQ	$64, SI
-	ADDQ	$64, DI
-	ADDQ	$64, R8
-	SUBQ	$16, CX
-	JMP	z16ExclusiveLoop
+	NEXT16(z16ExclusiveLoop)
 z16ExclusiveNT:
 	CMPQ	CX, $16
 	JB	z16Tail
@@ -316,12 +311,7 @@ z16ExclusiveNT:
 	VPADDD	Z7, Z0, Z0
 	VPADDD	Z1, Z7, Z7
 	VMOVNTDQ	Z0, (DI)
-	PREFETCHT0	(R8)
-	ADDQ	$64, SI
-	ADDQ	$64, DI
-	ADDQ	$64, R8
-	SUBQ	$16, CX
-	JMP	z16ExclusiveNT
+	NEXT16(z16ExclusiveNT)
 z16Tail:
 	// A last eight, under mask K4: the total of the zeroed upper lanes
 	// adds nothing.
