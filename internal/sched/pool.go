@@ -63,8 +63,9 @@ type cacheLine [64]byte
 // joined.
 //
 // When the last smallRuns regions of no more chunks than participants each
-// ran within smallBudget, the next such region starts on the caller alone, and asks workers
-// for the chunks left only once its chunks have taken smallBudget.
+// ran within smallBudget, the next such region starts on the caller alone
+// and asks workers for the chunks left only once its chunks have taken
+// smallBudget.
 type Pool struct {
 	n       int // participants: the caller plus len(workers)
 	workers []*worker
