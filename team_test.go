@@ -497,6 +497,36 @@ func TestTeamScratchReused(t *testing.T) {
 	}
 }
 
+// TestTeamForAllocatesNothing: ParallelForTeam on Serial and on a pool's
+// synchronous instance allocates nothing of its own (its plan and chunk
+// function are reused from call to call), and runs every thread of every
+// team each time. Teams of two threads allocate only for the goroutine
+// that each chunk of teams starts for thread 1 (three chunks of one team
+// here).
+func TestTeamForAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop objects at random")
+	}
+	th := NewThreads(2)
+	defer th.Close()
+	var hits atomic.Int64
+	body := func(m *TeamMember) { hits.Add(1) }
+	for _, c := range []struct {
+		s      HostExecutionSpace
+		size   int
+		allocs float64
+	}{{Serial{}, 1, 0}, {th, 1, 0}, {th, 2, 3}} {
+		p := Teams(3, c.size).On(c.s).WithChunk(1)
+		hits.Store(0)
+		if a := testing.AllocsPerRun(100, func() { ParallelForTeam("allocs", p, body) }); a > c.allocs {
+			t.Errorf("%s, team size %d: %v allocations a call, want %v", c.s.Name(), c.size, a, c.allocs)
+		}
+		if want := int64(101 * 3 * c.size); hits.Load() != want {
+			t.Errorf("%s, team size %d: %d threads ran, want %d", c.s.Name(), c.size, hits.Load(), want)
+		}
+	}
+}
+
 // TestTeamLocalDeepCopy: LocalDeepCopy and LocalFill between contiguous
 // views and strided subviews, against naive loops.
 func TestTeamLocalDeepCopy(t *testing.T) {
