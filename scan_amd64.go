@@ -36,30 +36,25 @@ func xgetbv() uint32
 // and masked additions, against two steps of eight in six shuffles each;
 // a 32-byte scan measured only 1.3× scan32 and is not kept). Tests clear
 // them to check the kernels they stand for.
-var (
-	useAVX2   = hasAVX2()
-	useAVX512 = useAVX2 && hasAVX512()
-)
+var useAVX2, useAVX512 = vectorISA()
 
-func hasAVX2() bool {
+// vectorISA reports AVX2, and AVX-512 Foundation, each where the processor
+// has it and the operating system saves its registers (YMM state; opmask
+// and ZMM state as well).
+func vectorISA() (avx2, avx512 bool) {
 	maxID, _, _, _ := cpuid(0, 0)
 	if maxID < 7 {
-		return false
+		return false, false
 	}
 	_, _, ecx1, _ := cpuid(1, 0)
 	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 || xgetbv()&6 != 6 { // XMM and YMM state
-		return false
+	if ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false, false
 	}
+	xcr0 := xgetbv()
 	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
-
-// hasAVX512 reports AVX-512 Foundation with its opmask and ZMM state saved
-// (called where AVX2 is).
-func hasAVX512() bool {
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<16) != 0 && xgetbv()&0xe6 == 0xe6
+	avx2 = xcr0&6 == 6 && ebx7&(1<<5) != 0
+	return avx2, avx2 && xcr0&0xe6 == 0xe6 && ebx7&(1<<16) != 0
 }
 
 const (
@@ -71,8 +66,8 @@ const (
 // into d from acc, for integers of 4 bytes, and returns acc after it and
 // its length (0 for other element types). d is at least as long as s.
 // With stream, and d 16-byte aligned (64-byte for scan32AVX512; a block of
-// a large slice is), d is written with non-temporal stores, which do not read its lines first;
-// the caller fences them (plan.StoreFence). While it scans, it prefetches
+// a large slice is), d is written with non-temporal stores, which do not
+// read its lines first; the caller fences them (plan.StoreFence). While it scans, it prefetches
 // the first len(s) elements of next into cache, if next has as many.
 func scanVector[T Number](d, s []T, acc T, inclusive, stream bool, next []T) (T, int) {
 	n := len(s) &^ 7

@@ -18,9 +18,9 @@ func TestScanKernels(t *testing.T) {
 		avx2, avx512 bool
 	}
 	ks := []kernels{{"SSE2", false, false}}
-	if hasAVX2() {
+	if avx2, avx512 := vectorISA(); avx2 {
 		ks = append(ks, kernels{"AVX2 sum", true, false})
-		if hasAVX512() {
+		if avx512 {
 			ks = append(ks, kernels{"AVX2 sum, AVX-512 scan", true, true})
 		}
 	}

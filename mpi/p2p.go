@@ -43,8 +43,8 @@ func tagArg(tag int) uintptr {
 // elements travel in v's layout order: first index fastest for LayoutLeft
 // views, last index fastest for the others. A view whose elements are
 // contiguous in that order is sent from its own memory; others are packed
-// first, by the copy planner of DeepCopy. Device views are staged through pinned host
-// memory unless the library is CUDA-aware.
+// first, by the copy planner of DeepCopy. Device views are staged through
+// pinned host memory unless the library is CUDA-aware.
 func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 	if err := c.check("Send"); err != nil {
 		return err
