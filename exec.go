@@ -187,9 +187,9 @@ func (Serial) launch(d dispatch, wait bool) {
 // Threads is the goroutine-pool execution space, the default host space.
 //
 // A pool has Concurrency() participants: the goroutine that starts a
-// pattern plus Concurrency()-1 worker goroutines. Idle workers spin for a
-// few tens of microseconds waiting for the next pattern, then park, so an
-// idle pool uses no CPU.
+// pattern plus Concurrency()-1 worker goroutines. Idle workers spin for
+// 200 µs waiting for the next pattern, yielding their processors, then
+// park, so an idle pool uses no CPU.
 //
 // The *Threads returned by NewThreads and DefaultExecutionSpace is the
 // pool's synchronous instance: a pattern run on it has finished when it
