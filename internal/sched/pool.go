@@ -102,7 +102,8 @@ type Pool struct {
 	seq     uint64        // the number of the last region, written under mu
 	// cheapRuns counts the last regions of no more chunks than
 	// participants that would have run within smallBudget on their caller
-	// alone (under mu; up to smallRuns).
+	// alone (under mu; up to smallRuns). A region whose chunks all ran on
+	// workers leaves it as it was.
 	cheapRuns int
 	budget    time.Duration // smallBudget (tests change it)
 
@@ -242,9 +243,13 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	if !c.asked {
 		c.busy = monoNow() - c.start
 	}
-	if c.ran > 0 && c.busy*time.Duration(chunks) < p.budget*time.Duration(c.ran) {
+	switch {
+	case c.ran == 0:
+		// Workers still awake from an earlier region took every chunk:
+		// the region says nothing of what its chunks cost.
+	case c.busy*time.Duration(chunks) < p.budget*time.Duration(c.ran):
 		p.cheapRuns = min(p.cheapRuns+1, smallRuns)
-	} else {
+	default:
 		p.cheapRuns = 0
 	}
 	return nil
