@@ -67,8 +67,9 @@ const (
 // its length (0 for other element types). d is at least as long as s.
 // With stream, and d 16-byte aligned (64-byte for scan32AVX512; a block of
 // a large slice is), d is written with non-temporal stores, which do not
-// read its lines first; the caller fences them (plan.StoreFence). While it scans, it prefetches
-// the first len(s) elements of next into cache, if next has as many.
+// read its lines first; the caller fences them (plan.StoreFence). While it
+// scans, it prefetches the first len(s) elements of next into cache, if
+// next has as many.
 func scanVector[T Number](d, s []T, acc T, inclusive, stream bool, next []T) (T, int) {
 	n := len(s) &^ 7
 	if sizeOf[T]() != 4 || n == 0 {

@@ -206,7 +206,7 @@ func synchronous(s HostExecutionSpace) bool {
 	case Serial:
 		return true
 	case *Threads:
-		return s.q == nil
+		return !s.Async()
 	}
 	return false
 }

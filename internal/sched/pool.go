@@ -269,17 +269,17 @@ type callerRun struct {
 // ask asks the first n workers for the current region: each through its
 // own word if they are fewer than all, else all at once through gen.
 func (p *Pool) ask(n int) {
-	woke := false
+	asked := p.workers[:n]
 	if n == len(p.workers) {
 		p.gen.Add(1)
-		for _, w := range p.workers {
-			woke = w.wakeIfParked() || woke
-		}
 	} else {
-		for _, w := range p.workers[:n] {
+		for _, w := range asked {
 			w.sig.Store(p.seq)
-			woke = w.wakeIfParked() || woke
 		}
+	}
+	woke := false
+	for _, w := range asked {
+		woke = w.wakeIfParked() || woke
 	}
 	if woke {
 		// A woken worker waits in this processor's next slot, which

@@ -341,10 +341,10 @@ func TestPoolAsksFewWorkers(t *testing.T) {
 }
 
 // TestPoolSmallBudget: after smallRuns cheap regions of no more chunks than
-// participants (in which the caller ran a chunk), the next ones run on their caller without asking any
-// worker; one whose chunks outlast the budget asks workers for the chunks
-// left (and one takes some when there are), and the region after it asks
-// at once again. The budget is set long for the cheap regions and short
+// participants (in which the caller ran a chunk), the next ones run on
+// their caller without asking any worker; one whose chunks outlast the
+// budget asks workers for the chunks left (and one takes some when there
+// are), and the region after it asks at once again. The budget is set long for the cheap regions and short
 // for the expensive one, so that neither the race detector nor the
 // machine's hiccups change what the test sees.
 func TestPoolSmallBudget(t *testing.T) {
