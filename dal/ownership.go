@@ -397,8 +397,9 @@ func (a Array[T]) Slice(first, last int) (Array[T], error) {
 // type U, without copying, with a's mutability; it takes a new hold on the
 // block. It returns an error wrapping ErrCast when the byte size of a is not
 // a multiple of U's size, when a's first element is not aligned for U, when
-// T or U holds Go pointers (unless they are the same type) and when either
-// has size zero, and one wrapping ErrReleased for a released handle.
+// T or U holds Go pointers (unless T and U are the same type: identical
+// types, not merely types of the same name) and when either has size
+// zero, and one wrapping ErrReleased for a released handle.
 func Cast[U, T any](a Array[T]) (Array[U], error) {
 	if err := a.checkLive("Cast"); err != nil {
 		return Array[U]{}, err
@@ -411,8 +412,11 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 	switch {
 	case ts == 0 || us == 0:
 		return fail("element types of size zero cannot be reinterpreted")
-	case tn != un && (hasPointersOf[T]() || hasPointersOf[U]()):
-		return fail("element types holding Go pointers cannot be reinterpreted")
+	case reflect.TypeFor[T]() != reflect.TypeFor[U]() && (hasPointersOf[T]() || hasPointersOf[U]()):
+		// Types are compared by identity: two distinct types may print
+		// the same name (function-local types, or types of two packages
+		// of one name) and lay out their pointers differently.
+		return fail("element types holding Go pointers cannot be reinterpreted as another type (%s and %s are distinct types)", tn, un)
 	}
 	if a.s == nil {
 		return Array[U]{}, nil
