@@ -1,8 +1,12 @@
 // Command testsum reads `go test -json` on its input and prints what plain
 // `go test` prints (one line a package, and the output of each failing test
-// or package), then one line that counts the tests skipped for want of a
-// GPU, with the reason they gave. It exits non-zero when a package or test
-// failed or the input held no package result.
+// or package), then one line that counts the tests and subtests skipped for
+// want of a GPU, with the reason they gave. It exits non-zero when a
+// package or test failed, when a test skipped for a reason that names a GPU
+// or CUDA without the words "CUDA unavailable" (so that the count would
+// miss it), or when the input held no package result. It warns, naming
+// them, of the tests that passed while their output says that a GPU part
+// did not run: such a part should skip, as a subtest, to be counted.
 //
 //	go test -json ./... | go run .ci/testsum.go
 package main
@@ -12,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -27,12 +32,35 @@ type event struct {
 // gpuSkip is how every test that needs a GPU says why it skipped.
 const gpuSkip = "CUDA unavailable"
 
+var (
+	// gpuWord finds a skip reason that is about a GPU.
+	gpuWord = regexp.MustCompile(`(?i)\b(gpus?|cuda)\b`)
+	// gpuDropped finds the output of a test that went on without its GPU
+	// part.
+	gpuDropped = regexp.MustCompile(`(?i)CUDA unavailable|\bno GPU\b|\bGPU (part )?skipped\b|\bskipp(ed|ing) (the )?(GPU|CUDA)\b`)
+)
+
+// message returns the lines of out that the test wrote, less the lines of
+// go test itself (=== RUN, --- PASS and the like), which name the test.
+func message(out []string) []string {
+	var m []string
+	for _, o := range out {
+		t := strings.TrimSpace(o)
+		if strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
+			continue
+		}
+		m = append(m, t)
+	}
+	return m
+}
+
 func main() {
 	type key struct{ pkg, test string }
 	out := map[key][]string{}
 	var (
 		failed, pkgs, skipped, gpuSkipped int
 		gpuReason                         string
+		unmarked, dropped                 []string // "package test: line"
 	)
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
@@ -52,12 +80,30 @@ func main() {
 		case "pass", "skip", "fail":
 			if e.Action == "skip" && e.Test != "" {
 				skipped++
-				for _, o := range out[k] {
+				marked := false
+				for _, o := range message(out[k]) {
 					if i := strings.Index(o, gpuSkip); i >= 0 {
+						marked = true
 						gpuSkipped++
 						if gpuReason == "" {
-							gpuReason, _, _ = strings.Cut(strings.TrimSpace(o[i:]), " (")
+							gpuReason, _, _ = strings.Cut(o[i:], " (")
 						}
+						break
+					}
+				}
+				if !marked {
+					for _, o := range message(out[k]) {
+						if gpuWord.MatchString(o) {
+							unmarked = append(unmarked, e.Package+" "+e.Test+": "+o)
+							break
+						}
+					}
+				}
+			}
+			if e.Action == "pass" && e.Test != "" {
+				for _, o := range message(out[k]) {
+					if gpuDropped.MatchString(o) {
+						dropped = append(dropped, e.Package+" "+e.Test+": "+o)
 						break
 					}
 				}
@@ -87,11 +133,23 @@ func main() {
 	}
 	switch {
 	case gpuSkipped > 0:
-		fmt.Printf("%d tests skipped for want of a GPU (%s); %d skipped in all\n", gpuSkipped, gpuReason, skipped)
+		fmt.Printf("%d tests and subtests skipped for want of a GPU (%s); %d skipped in all\n", gpuSkipped, gpuReason, skipped)
 	default:
 		fmt.Printf("no test skipped for want of a GPU; %d skipped in all\n", skipped)
 	}
-	if failed > 0 || pkgs == 0 {
+	if len(dropped) > 0 {
+		fmt.Printf("WARNING: %d tests passed without running their GPU part, and no skip counts it:\n", len(dropped))
+		for _, d := range dropped {
+			fmt.Println("\t" + d)
+		}
+	}
+	if len(unmarked) > 0 {
+		fmt.Printf("FAIL: %d tests skipped for want of a GPU without saying %q, which the count above misses:\n", len(unmarked), gpuSkip)
+		for _, u := range unmarked {
+			fmt.Println("\t" + u)
+		}
+	}
+	if failed > 0 || pkgs == 0 || len(unmarked) > 0 {
 		os.Exit(1)
 	}
 }

@@ -197,7 +197,7 @@ func TestRun(t *testing.T) {
 // compares the fields and residuals exactly; it skips without a device.
 func TestCUDAAgrees(t *testing.T) {
 	if err := cuda.Available(); err != nil {
-		t.Skip(err)
+		t.Skipf("CUDA unavailable: %v", err)
 	}
 	st, err := cuda.NewStream()
 	if err != nil {

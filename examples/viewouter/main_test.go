@@ -92,7 +92,7 @@ func TestKernelsRandom(t *testing.T) {
 // host; it skips without a device.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
-		t.Skip(err)
+		t.Skipf("CUDA unavailable: %v", err)
 	}
 	for _, n := range sizes {
 		if err := runCUDA(n[0], n[1]); err != nil {

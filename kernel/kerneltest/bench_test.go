@@ -103,7 +103,7 @@ func BenchmarkStencil7(b *testing.B) {
 
 func gpuStream(b *testing.B) *cuda.Stream {
 	if err := cuda.Available(); err != nil {
-		b.Skip(err)
+		b.Skipf("CUDA unavailable: %v", err)
 	}
 	st, err := cuda.NewStream()
 	if err != nil {
