@@ -277,11 +277,14 @@ func (e dynAccessError[T]) Error() string {
 func (d *DynRankView[T]) Rank() int { return d.rank }
 
 // Extent returns the extent of dimension r: the number of valid indices.
-// For r in [Rank, 8) it returns 1, as Kokkos does. It panics unless
-// 0 <= r < 8.
+// For r in [Rank, 8) it returns 1, as Kokkos does, also for the zero
+// view. It panics unless 0 <= r < 8.
 func (d *DynRankView[T]) Extent(r int) int {
-	if uint(r) < MaxRank {
+	if uint(r) < uint(d.rank) {
 		return d.ext[r]
+	}
+	if uint(r) < MaxRank {
+		return 1
 	}
 	panic(dimError{"Extent", d.rank, r})
 }
@@ -450,20 +453,26 @@ func selectsZero(a any) bool {
 // ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, an unmanaged
 // one (over caller memory) and a released one. On error d is unchanged.
 func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
-	if err := d.replaceError("Realloc"); err != nil {
+	w, err := d.replacement("Realloc", extents, opts)
+	if err != nil {
 		return err
+	}
+	*d = w
+	return nil
+}
+
+// replacement returns the new view that Realloc and Resize (op) give d,
+// without touching d.
+func (d *DynRankView[T]) replacement(op string, extents []int, opts []Option) (DynRankView[T], error) {
+	if err := d.replaceError(op); err != nil {
+		return DynRankView[T]{}, err
 	}
 	l := d.layout
 	if l == LayoutStride {
 		l = LayoutRight
 	}
 	base := []Option{l, InSpace(d.rec.Space()), WithTraits(d.traits &^ Unmanaged)}
-	w, err := NewDynRankView[T](d.rec.Label(), extents, append(base, opts...)...)
-	if err != nil {
-		return err
-	}
-	*d = w
-	return nil
+	return NewDynRankView[T](d.rec.Label(), extents, append(base, opts...)...)
 }
 
 // Resize replaces d with a view of the given extents, whose rank is
@@ -472,7 +481,8 @@ func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 // ranges are kept, indices past the smaller rank being 0; the rest of the
 // new view is zero (unless WithoutInitializing). Unchanged extents keep the
 // view as it is. Other copies of d keep the old elements. It refuses the
-// views that Realloc refuses, with the same errors.
+// views that Realloc refuses, with the same errors. On any error, the copy
+// of the overlap's included, d is unchanged and the new storage released.
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
 	if err := d.replaceError("Resize"); err != nil {
@@ -481,13 +491,25 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	if old.rec != nil && slices.Equal(old.extents(), extents) {
 		return nil
 	}
-	if err := d.Realloc(extents, opts...); err != nil {
+	w, err := d.replacement("Resize", extents, opts)
+	if err != nil {
 		return fmt.Errorf("kokkos: Resize: %w", err)
 	}
+	if err := copyOverlap("Resize", w.viewDesc(), old); err != nil {
+		w.rec.Release()
+		return err
+	}
+	*d = w
+	return nil
+}
+
+// copyOverlap copies, for Resize (op), the elements of old whose indices
+// are also in n's index range into n, indices past the smaller rank being
+// 0. It copies nothing when old is the zero view or the overlap is empty.
+func copyOverlap[T any](op string, n, old desc[T]) error {
 	if old.rec == nil {
 		return nil
 	}
-	n := d.viewDesc()
 	k := min(old.rank, n.rank)
 	for r := k; r < MaxRank; r++ {
 		if (r < old.rank && old.ext[r] == 0) || (r < n.rank && n.ext[r] == 0) {
@@ -503,8 +525,8 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 		}
 		a.ext[r], b.ext[r] = e, e
 	}
-	if err := fenced("Resize", &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
-		return fmt.Errorf("kokkos: Resize: %w", err)
+	if err := fenced(op, &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
+		return fmt.Errorf("kokkos: %s: %w", op, err)
 	}
 	return nil
 }

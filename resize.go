@@ -8,7 +8,7 @@ import (
 // resizeView implements the generated Resize and Realloc functions for any
 // view kind: it replaces *v with a view of extents ext in new storage of
 // the same label, layout, space and traits, copying the overlap of the old
-// and new extents when keep is true.
+// and new extents when keep is true. On error *v is unchanged.
 func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Option) error {
 	op := "Realloc"
 	if keep {
@@ -70,6 +70,7 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 		}
 		if !empty {
 			if err := fenced(op, &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
+				n.rec.Release() // *v is unchanged: the new storage goes
 				return fmt.Errorf("kokkos: %s: %w", op, err)
 			}
 		}

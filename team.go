@@ -265,6 +265,7 @@ type TeamMember struct {
 	league int
 	rank   int
 	pads   [4]ScratchPad // team level 0, team level 1, thread level 0, thread level 1
+	at     atomic.Int32  // the teamCall the thread waits in, or 0
 }
 
 // LeagueRank returns the team's index in the league, 0 to LeagueSize()-1.
@@ -285,7 +286,7 @@ func (m *TeamMember) TeamSize() int { return m.c.size }
 // is seen by all after it.
 func (m *TeamMember) TeamBarrier() {
 	if m.c.size > 1 {
-		m.c.barrier()
+		m.c.barrier(m, callBarrier)
 	}
 }
 
@@ -321,9 +322,9 @@ func TeamBroadcast[T any](m *TeamMember, v T, from int) T {
 	if m.rank == from {
 		buf[0] = v
 	}
-	c.barrier()
+	c.barrier(m, callBroadcast)
 	v = buf[0]
-	c.barrier()
+	c.barrier(m, callBroadcast)
 	return v
 }
 
@@ -337,12 +338,12 @@ func TeamReduce[T any](m *TeamMember, r Reducer[T], v T) T {
 	}
 	buf := typedSlots[T](c, &c.coll, c.size)
 	buf[m.rank] = v
-	c.barrier()
+	c.barrier(m, callReduce)
 	v = buf[0]
 	for k := 1; k < c.size; k++ {
 		v = r.Join(v, buf[k])
 	}
-	c.barrier()
+	c.barrier(m, callReduce)
 	return v
 }
 
@@ -357,7 +358,7 @@ func TeamScan[T any](m *TeamMember, r Reducer[T], v T) (prefix, total T) {
 	}
 	buf := typedSlots[T](c, &c.coll, c.size)
 	buf[m.rank] = v
-	c.barrier()
+	c.barrier(m, callScan)
 	prefix = r.Identity()
 	for k := range m.rank {
 		prefix = r.Join(prefix, buf[k])
@@ -366,7 +367,7 @@ func TeamScan[T any](m *TeamMember, r Reducer[T], v T) (prefix, total T) {
 	for k := m.rank; k < c.size; k++ {
 		total = r.Join(total, buf[k])
 	}
-	c.barrier()
+	c.barrier(m, callScan)
 	return prefix, total
 }
 
@@ -420,6 +421,10 @@ type crew struct {
 
 	start, end, sync barrier // start and end of a team; TeamBarrier
 	panicked         atomic.Pointer[sched.Panic]
+	// left is 1 + the rank of the first thread that returned from the
+	// current team's body, or 0: from then on the team's barrier can
+	// never be passed. Thread 0 clears it before each team starts.
+	left atomic.Int32
 
 	mu   sync.Mutex
 	coll any // the []T of team collectives
@@ -445,6 +450,7 @@ func (pl *teamPlan) runTeams(lo, hi int, body func(m *TeamMember), after func(c 
 	}
 	for t := lo; t < hi; t++ {
 		c.league = t
+		c.left.Store(0)
 		if c.size > 1 {
 			c.start.wait()
 		}
@@ -558,15 +564,65 @@ func (c *crew) runThread(m *TeamMember) (ok bool) {
 		}
 	}()
 	c.body(m)
+	if c.size > 1 {
+		c.leave(m)
+	}
 	normal = true
 	return true
 }
 
-// barrier is the team barrier, which a panic in the team breaks.
-func (c *crew) barrier() {
-	if !c.sync.wait() {
+// The team calls that wait for every thread of the team, for the message
+// of a team whose threads do not all make them.
+type teamCall int32
+
+const (
+	callBarrier teamCall = iota + 1
+	callBroadcast
+	callReduce
+	callScan
+)
+
+func (w teamCall) String() string {
+	return [...]string{"", "TeamBarrier", "TeamBroadcast", "TeamReduce", "TeamScan"}[w]
+}
+
+// barrier is the team barrier of m's thread in the team call what. A panic
+// in the team breaks it. A thread of the team that has returned from the
+// body can never reach it: then the barrier panics (on the thread that
+// finds out, the others leave it), naming the call and the team, rather
+// than wait for good.
+func (c *crew) barrier(m *TeamMember, what teamCall) {
+	m.at.Store(int32(what))
+	ok, stuck := c.sync.waitUnless(func() bool { return c.left.Load() != 0 })
+	m.at.Store(0)
+	switch {
+	case stuck:
+		panic(c.mismatch(int(c.left.Load())-1, m.rank, what))
+	case !ok:
 		panic(teamAborted{})
 	}
+}
+
+// leave records that thread m returned from the current team's body. If
+// other threads of the team wait in a team call, which can then never
+// end, it panics (they leave their barrier) naming the call and the team.
+func (c *crew) leave(m *TeamMember) {
+	c.left.CompareAndSwap(0, int32(m.rank)+1)
+	if c.sync.count.Load() == 0 {
+		return
+	}
+	for r := range c.members {
+		if w := teamCall(c.members[r].at.Load()); w != 0 {
+			panic(c.mismatch(m.rank, r, w))
+		}
+	}
+}
+
+// mismatch is the message of a team whose thread gone returned from the
+// body while thread waiting waits in the team call what.
+func (c *crew) mismatch(gone, waiting int, what teamCall) string {
+	return fmt.Sprintf("kokkos: %s %q: league rank %d, team of %d threads: thread %d waits in %v, but thread %d returned from the body and can never reach it: every thread of a team must make the same TeamBarrier, TeamBroadcast, TeamReduce and TeamScan calls",
+		c.plan.pattern, c.plan.label, c.league, c.size, waiting, what, gone)
 }
 
 // typedSlots returns the crew's []T of n elements kept in *slot, made when
@@ -603,9 +659,17 @@ type barrier struct {
 // wait returns true once all n goroutines have called it, false if the
 // barrier is broken.
 func (b *barrier) wait() bool {
+	ok, _ := b.waitUnless(nil)
+	return ok
+}
+
+// waitUnless is wait, but for a barrier that the caller may find can never
+// be passed: when stuck, if not nil, reports true after the caller has
+// arrived, it breaks the barrier and returns false and true.
+func (b *barrier) waitUnless(stuck func() bool) (ok, isStuck bool) {
 	g := b.gen.Load()
 	if b.broken.Load() {
-		return false
+		return false, false
 	}
 	if b.count.Add(1) == b.n {
 		b.count.Store(0)
@@ -613,14 +677,18 @@ func (b *barrier) wait() bool {
 		b.gen.Add(1)
 		b.mu.Unlock()
 		b.cond.Broadcast()
-		return true
+		return true, false
+	}
+	if stuck != nil && stuck() {
+		b.breakAll()
+		return false, true
 	}
 	for i := range barrierSpin {
 		if b.gen.Load() != g {
-			return true
+			return true, false
 		}
 		if b.broken.Load() {
-			return false
+			return false, false
 		}
 		if i >= 16 {
 			runtime.Gosched()
@@ -630,9 +698,9 @@ func (b *barrier) wait() bool {
 	for b.gen.Load() == g && !b.broken.Load() {
 		b.cond.Wait()
 	}
-	ok := b.gen.Load() != g
+	ok = b.gen.Load() != g
 	b.mu.Unlock()
-	return ok
+	return ok, false
 }
 
 // breakAll breaks the barrier.

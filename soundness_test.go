@@ -1,0 +1,143 @@
+package kokkos
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestTeamCallSkippedPanics: a team call (TeamBarrier, TeamBroadcast,
+// TeamReduce, TeamScan) that some threads of a team make and others skip
+// can never end. It panics naming the call, the label and the team,
+// whichever side comes last, and the pool keeps working.
+func TestTeamCallSkippedPanics(t *testing.T) {
+	th := NewThreads(3)
+	defer th.Close()
+	calls := map[string]func(m *TeamMember){
+		"TeamBarrier":   func(m *TeamMember) { m.TeamBarrier() },
+		"TeamBroadcast": func(m *TeamMember) { TeamBroadcast(m, 1.5, 0) },
+		"TeamReduce":    func(m *TeamMember) { TeamReduce(m, Sum[int](), m.TeamRank()) },
+		"TeamScan":      func(m *TeamMember) { TeamScan(m, Sum[int](), m.TeamRank()) },
+	}
+	for name, call := range calls {
+		for _, size := range []int{2, 4} {
+			for _, skipper := range []int{0, size - 1} {
+				for _, skipLate := range []bool{false, true} {
+					what := fmt.Sprintf("%s, team of %d, thread %d skips (late %v)", name, size, skipper, skipLate)
+					var r any
+					within(t, what, func() {
+						defer func() { r = recover() }()
+						ParallelForTeam("skip", Teams(5, size).On(th), func(m *TeamMember) {
+							if m.LeagueRank() == 3 && m.TeamRank() == skipper {
+								return
+							}
+							if m.LeagueRank() == 3 && skipLate && m.TeamRank() != skipper {
+								// the skipper returns first, then the others arrive
+								for range 1000 {
+									_ = m.LeagueSize()
+								}
+							}
+							call(m)
+						})
+					})
+					var pe *PanicError
+					err, _ := r.(error)
+					if !errors.As(err, &pe) {
+						t.Fatalf("%s: recovered %v, want a *PanicError", what, r)
+					}
+					msg := fmt.Sprint(pe.Value)
+					for _, want := range []string{name, `"skip"`, "league rank 3", fmt.Sprintf("team of %d", size), fmt.Sprintf("thread %d returned", skipper)} {
+						if !strings.Contains(msg, want) {
+							t.Fatalf("%s: panic %q does not say %q", what, msg, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	// The pool and teams of every size keep working, and teams whose
+	// threads all make the calls are not disturbed.
+	for _, size := range []int{1, 2, 4} {
+		got := ParallelReduceTeam("after", Teams(7, size).On(th), Sum[int](), func(m *TeamMember, acc *int) {
+			m.TeamBarrier()
+			*acc += TeamReduce(m, Sum[int](), 1)
+		})
+		if got != 7*size*size {
+			t.Fatalf("team of %d after the panics: %d, want %d", size, got, 7*size*size)
+		}
+	}
+}
+
+// TestResizeFailureKeepsView: a Resize or Realloc that fails, here because
+// its copy would wait for the instance whose work calls it, leaves the view
+// as it was: same extents, same elements, same storage.
+func TestResizeFailureKeepsView(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pool := NewThreads(2)
+	defer pool.Close()
+	inst := pool.NewInstance()
+	want := make([]float64, 6)
+	for i := range want {
+		want[i] = rng.Float64()
+	}
+	d := Must(NewDynRankView[float64]("d", []int{2, 3}))
+	v := Must(NewView1[float64]("v", 6))
+	for i, x := range want {
+		d.Set(x, i/3, i%3)
+		v.Set(i, x)
+	}
+	var derr, verr error
+	inst.Submit("resize", func() {
+		derr = d.Resize([]int{5})
+		verr = Resize1(&v, 9)
+	})
+	if err := inst.Fence(); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(derr, ErrWouldDeadlock) || !errors.Is(verr, ErrWouldDeadlock) {
+		t.Fatalf("Resize inside the instance's work: %v; %v, want ErrWouldDeadlock", derr, verr)
+	}
+	if !slices.Equal(d.Extents(), []int{2, 3}) || v.Extent(0) != 6 {
+		t.Fatalf("after a failed Resize: extents %v and %d, want [2 3] and 6", d.Extents(), v.Extent(0))
+	}
+	for i, x := range want {
+		if d.At(i/3, i%3) != x || v.At(i) != x {
+			t.Fatalf("after a failed Resize, element %d: %v and %v, want %v", i, d.At(i/3, i%3), v.At(i), x)
+		}
+	}
+	// Resize outside the work keeps the overlap, the reference being the
+	// elements written above.
+	if err := d.Resize([]int{3, 2}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		for j := range 2 {
+			if d.At(i, j) != want[i*3+j] {
+				t.Fatalf("d(%d,%d) = %v after Resize, want %v", i, j, d.At(i, j), want[i*3+j])
+			}
+		}
+	}
+	if d.At(2, 0) != 0 || d.At(2, 1) != 0 {
+		t.Fatalf("new elements %v %v, want 0", d.At(2, 0), d.At(2, 1))
+	}
+}
+
+// TestZeroDynRankViewExtent: Extent(r) past the rank is 1, as Kokkos's,
+// for the zero DynRankView too.
+func TestZeroDynRankViewExtent(t *testing.T) {
+	var d DynRankView[float64]
+	for r := range MaxRank {
+		if got := d.Extent(r); got != 1 {
+			t.Fatalf("zero DynRankView: Extent(%d) = %d, want 1", r, got)
+		}
+	}
+	e := Must(NewDynRankView[int]("e", []int{4, 0}))
+	for r, want := range []int{4, 0, 1, 1, 1, 1, 1, 1} {
+		if got := e.Extent(r); got != want {
+			t.Fatalf("DynRankView (4, 0): Extent(%d) = %d, want %d", r, got, want)
+		}
+	}
+}
