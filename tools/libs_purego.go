@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -11,7 +12,9 @@ import (
 
 // library is a Kokkos Tools shared library, called through purego. Its
 // entry points are the C functions of Kokkos_Profiling_C_Interface.h;
-// one it lacks is skipped.
+// one it lacks is skipped. The events reach it through a stream, which
+// calls it from one goroutine at a time with the events in an order it
+// accepts (stream.go).
 type library struct {
 	path string
 	fn   struct {
@@ -20,10 +23,7 @@ type library struct {
 		beginScan, endScan, beginFence, endFence      uintptr
 		alloc, dealloc, beginCopy, endCopy, push, pop uintptr
 	}
-	// ids maps the core's kernel and fence ids to the library's, which
-	// its begin function writes and its end function expects.
-	mu  sync.Mutex
-	ids map[uint64]uint64
+	s *stream
 }
 
 func openLibrary(path string) (*library, error) {
@@ -31,7 +31,8 @@ func openLibrary(path string) (*library, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &library{path: path, ids: map[uint64]uint64{}}
+	l := &library{path: path}
+	l.s = newStream(l)
 	for _, s := range []struct {
 		name string
 		p    *uintptr
@@ -56,11 +57,54 @@ func openLibrary(path string) (*library, error) {
 		// A missing symbol leaves the entry 0: the event is skipped.
 		*s.p, _ = purego.Dlsym(h, s.name)
 	}
+	stdio.once.Do(openStdio)
 	return l, nil
 }
 
-// cstr returns s as a NUL-terminated C string, in Go memory that the call
-// passing it keeps alive.
+// stdio is the C library's standard I/O, which the tools print through.
+// A Go program ends without C's exit, which would flush the buffers of C
+// streams, so whatever a tool printed to a standard output that is a file
+// or a pipe (fully buffered in C) would be lost: the first library loaded
+// makes C's stdout line-buffered, as it is on a terminal, and every
+// library's finalize is followed by fflush(NULL).
+var stdio struct {
+	once   sync.Once
+	fflush uintptr
+}
+
+// _IOLBF is setvbuf's mode of line buffering, the same in glibc and in
+// macOS's libc.
+const _IOLBF = 1
+
+func openStdio() {
+	name, stdout := "libc.so.6", "stdout"
+	if runtime.GOOS == "darwin" {
+		name, stdout = "/usr/lib/libSystem.B.dylib", "__stdoutp"
+	}
+	h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return
+	}
+	stdio.fflush, _ = purego.Dlsym(h, "fflush")
+	setvbuf, _ := purego.Dlsym(h, "setvbuf")
+	p, _ := purego.Dlsym(h, stdout) // the address of the variable FILE *stdout
+	if stdio.fflush == 0 || setvbuf == 0 || p == 0 {
+		return
+	}
+	fp := **(**uintptr)(unsafe.Pointer(&p))
+	purego.SyscallN(stdio.fflush, fp)
+	purego.SyscallN(setvbuf, fp, 0, _IOLBF, 0)
+}
+
+// flushStdio flushes every C output stream.
+func flushStdio() {
+	if stdio.fflush != 0 {
+		purego.SyscallN(stdio.fflush, 0)
+	}
+}
+
+// cstr returns s as a NUL-terminated C string in Go memory, which the
+// event that holds it keeps alive.
 func cstr(s string) *byte {
 	b := make([]byte, len(s)+1)
 	copy(b, s)
@@ -86,85 +130,139 @@ func (l *library) init(loadSeq int) {
 	}
 }
 
-func (l *library) Finalize() {
-	if l.fn.finalize != 0 {
-		purego.SyscallN(l.fn.finalize)
-	}
-}
+// Finalize ends what is still open in the library, calls its
+// kokkosp_finalize_library, and flushes C's output streams.
+func (l *library) Finalize() { l.s.finalize() }
 
-func (l *library) begin(fn uintptr, name string, devID uint32, id uint64) {
-	if fn == 0 {
-		return
+// The sink's methods, which the stream calls under its mutex.
+
+func (l *library) begin(e *event) uint64 {
+	var fn uintptr
+	switch e.kind {
+	case evFor:
+		fn = l.fn.beginFor
+	case evReduce:
+		fn = l.fn.beginReduce
+	case evScan:
+		fn = l.fn.beginScan
+	case evFence:
+		fn = l.fn.beginFence
+	case evCopy:
+		if l.fn.beginCopy != 0 {
+			dh, sh := handle(e.space), handle(e.srcSpace)
+			callCopy(l.fn.beginCopy, &dh, e.name, e.ptr, &sh, e.src, e.srcPtr, e.size)
+		}
+		return 0
 	}
 	var lid uint64
-	purego.SyscallN(fn, uintptr(unsafe.Pointer(cstr(name))), uintptr(devID), uintptr(unsafe.Pointer(&lid)))
-	l.mu.Lock()
-	l.ids[id] = lid
-	l.mu.Unlock()
+	if fn != 0 {
+		purego.SyscallN(fn, uintptr(unsafe.Pointer(e.name)), uintptr(e.dev), uintptr(unsafe.Pointer(&lid)))
+	}
+	return lid
 }
 
-func (l *library) end(fn uintptr, id uint64) {
-	l.mu.Lock()
-	lid, ok := l.ids[id]
-	delete(l.ids, id)
-	l.mu.Unlock()
-	if fn != 0 && ok {
+func (l *library) end(e *event, lid uint64) {
+	var fn uintptr
+	switch e.kind {
+	case evFor:
+		fn = l.fn.endFor
+	case evReduce:
+		fn = l.fn.endReduce
+	case evScan:
+		fn = l.fn.endScan
+	case evFence:
+		fn = l.fn.endFence
+	case evCopy:
+		if l.fn.endCopy != 0 {
+			purego.SyscallN(l.fn.endCopy)
+		}
+		return
+	}
+	// A library without the begin function has not seen the begin.
+	if fn != 0 && l.beginFn(e.kind) != 0 {
 		purego.SyscallN(fn, uintptr(lid))
 	}
 }
 
+func (l *library) beginFn(k eventKind) uintptr {
+	switch k {
+	case evFor:
+		return l.fn.beginFor
+	case evReduce:
+		return l.fn.beginReduce
+	case evScan:
+		return l.fn.beginScan
+	}
+	return l.fn.beginFence
+}
+
+func (l *library) point(e *event) {
+	switch e.kind {
+	case evPush:
+		if l.fn.push != 0 {
+			purego.SyscallN(l.fn.push, uintptr(unsafe.Pointer(e.name)))
+		}
+	case evPop:
+		if l.fn.pop != 0 {
+			purego.SyscallN(l.fn.pop)
+		}
+	case evAlloc, evDealloc:
+		fn := l.fn.alloc
+		if e.kind == evDealloc {
+			fn = l.fn.dealloc
+		}
+		if fn != 0 {
+			h := handle(e.space)
+			callData(fn, &h, e.name, e.ptr, e.size)
+		}
+	}
+}
+
+func (l *library) finalize() {
+	if l.fn.finalize != 0 {
+		purego.SyscallN(l.fn.finalize)
+	}
+	flushStdio()
+}
+
+// The Tool's methods, which the core calls on the goroutines of the
+// events.
+
+func (l *library) kernel(k eventKind, name string, devID uint32, id uint64) {
+	l.s.beginInterval(&event{kind: k, id: id, dev: devID, name: cstr(name)})
+}
+
 func (l *library) BeginParallelFor(name string, devID uint32, id uint64) {
-	l.begin(l.fn.beginFor, name, devID, id)
+	l.kernel(evFor, name, devID, id)
 }
-func (l *library) EndParallelFor(id uint64) { l.end(l.fn.endFor, id) }
+func (l *library) EndParallelFor(id uint64) { l.s.endInterval(id) }
 func (l *library) BeginParallelReduce(name string, devID uint32, id uint64) {
-	l.begin(l.fn.beginReduce, name, devID, id)
+	l.kernel(evReduce, name, devID, id)
 }
-func (l *library) EndParallelReduce(id uint64) { l.end(l.fn.endReduce, id) }
+func (l *library) EndParallelReduce(id uint64) { l.s.endInterval(id) }
 func (l *library) BeginParallelScan(name string, devID uint32, id uint64) {
-	l.begin(l.fn.beginScan, name, devID, id)
+	l.kernel(evScan, name, devID, id)
 }
-func (l *library) EndParallelScan(id uint64) { l.end(l.fn.endScan, id) }
+func (l *library) EndParallelScan(id uint64) { l.s.endInterval(id) }
 func (l *library) BeginFence(name string, devID uint32, id uint64) {
-	l.begin(l.fn.beginFence, name, devID, id)
+	l.kernel(evFence, name, devID, id)
 }
-func (l *library) EndFence(id uint64) { l.end(l.fn.endFence, id) }
+func (l *library) EndFence(id uint64) { l.s.endInterval(id) }
 
 func (l *library) AllocateData(space, label string, ptr uintptr, size uint64) {
-	if l.fn.alloc != 0 {
-		h := handle(space)
-		callData(l.fn.alloc, &h, cstr(label), ptr, size)
-	}
+	l.s.pointEvent(&event{kind: evAlloc, space: space, name: cstr(label), ptr: ptr, size: size})
 }
 
 func (l *library) DeallocateData(space, label string, ptr uintptr, size uint64) {
-	if l.fn.dealloc != 0 {
-		h := handle(space)
-		callData(l.fn.dealloc, &h, cstr(label), ptr, size)
-	}
+	l.s.pointEvent(&event{kind: evDealloc, space: space, name: cstr(label), ptr: ptr, size: size})
 }
 
 func (l *library) BeginDeepCopy(dstSpace, dstLabel string, dst uintptr, srcSpace, srcLabel string, src uintptr, size uint64) {
-	if l.fn.beginCopy != 0 {
-		dh, sh := handle(dstSpace), handle(srcSpace)
-		callCopy(l.fn.beginCopy, &dh, cstr(dstLabel), dst, &sh, cstr(srcLabel), src, size)
-	}
+	l.s.beginInterval(&event{kind: evCopy, space: dstSpace, name: cstr(dstLabel), ptr: dst,
+		srcSpace: srcSpace, src: cstr(srcLabel), srcPtr: src, size: size})
 }
 
-func (l *library) EndDeepCopy() {
-	if l.fn.endCopy != 0 {
-		purego.SyscallN(l.fn.endCopy)
-	}
-}
+func (l *library) EndDeepCopy() { l.s.endCopy() }
 
-func (l *library) PushRegion(name string) {
-	if l.fn.push != 0 {
-		purego.SyscallN(l.fn.push, uintptr(unsafe.Pointer(cstr(name))))
-	}
-}
-
-func (l *library) PopRegion() {
-	if l.fn.pop != 0 {
-		purego.SyscallN(l.fn.pop)
-	}
-}
+func (l *library) PushRegion(name string) { l.s.pointEvent(&event{kind: evPush, name: cstr(name)}) }
+func (l *library) PopRegion()             { l.s.pointEvent(&event{kind: evPop}) }

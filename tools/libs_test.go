@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,24 +18,14 @@ import (
 // skips the test where no C compiler exists.
 func buildRecorder(t *testing.T) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler (cc) to build the test's Kokkos Tools library: ", err)
-	}
-	lib := filepath.Join(t.TempDir(), "librecorder.so")
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-o", lib, "testdata/recorder.c").CombinedOutput(); err != nil {
-		t.Fatalf("cc: %v\n%s", err, out)
-	}
-	return lib
+	return buildTool(t, "recorder.c")
 }
 
 // TestLibrary loads a C tool and checks the events it records and their
 // arguments: names, device ids, its own kernel ids at the ends, space
 // handles passed by value, sizes.
 func TestLibrary(t *testing.T) {
-	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
-		t.Skip("no loader of C libraries on ", runtime.GOOS, "/", runtime.GOARCH)
-	}
+	canLoad(t)
 	lib := buildRecorder(t)
 	log := filepath.Join(t.TempDir(), "events")
 	t.Setenv("RECORDER_OUT", log)
