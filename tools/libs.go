@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // ErrLibrary is matched (errors.Is) by the error of LoadLibrary.
@@ -16,6 +18,8 @@ var ErrLibrary = errors.New("tools: cannot load Kokkos Tools library")
 const interfaceVersion = 20240906
 
 func init() {
+	// The core warns of a KOKKOS_TOOLS_LIBS that no package loads.
+	prof.SetLoader()
 	libs := os.Getenv("KOKKOS_TOOLS_LIBS")
 	if libs == "" {
 		return

@@ -88,6 +88,9 @@ func TestStrictToolConcurrent(t *testing.T) {
 		if len(want) < 8 || !strings.Contains(stdout, "strict_tool: finalize") {
 			t.Fatalf("run %d: the child printed no expected counts or the tool no report:\n%s", run, tail(stdout))
 		}
+		if !strings.Contains(stdout, "strict_tool: the last words") {
+			t.Fatalf("run %d: C's standard output was not flushed after finalize:\n%s", run, tail(stdout))
+		}
 		for label, n := range want {
 			if got[label] != n {
 				t.Errorf("run %d: the tool counted %q calls of %q, want %s", run, got[label], label, n)
@@ -254,5 +257,35 @@ func childNames() {
 				sink = sink[:0]
 			}
 		})
+	}
+}
+
+// TestLibsIgnoredWarning: a program that does not import package tools
+// warns once, on standard error, that KOKKOS_TOOLS_LIBS is ignored; one
+// that imports it (this test's binary) loads the libraries instead, and
+// does not warn.
+func TestLibsIgnoredWarning(t *testing.T) {
+	const warning = `is ignored: this program does not load Kokkos Tools libraries; import _ "github.com/gokkos/kokkos/tools"`
+	lib := filepath.Join(t.TempDir(), "missing.so")
+	stdout, stderr, err := runChild(t, lib, "nofinalize")
+	if err != nil || !strings.Contains(stderr, "cannot load Kokkos Tools library") || strings.Contains(stderr, warning) {
+		t.Errorf("with package tools: %v\nstderr:\n%s\nstdout:\n%s", err, stderr, tail(stdout))
+	}
+	if testing.Short() {
+		t.Skip("builds a program with go build: not with -short")
+	}
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build testdata/notools: ", err)
+	}
+	prog := filepath.Join(t.TempDir(), "notools")
+	if out, err := exec.Command(gocmd, "build", "-o", prog, "./testdata/notools").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(prog)
+	cmd.Env = append(os.Environ(), "KOKKOS_TOOLS_LIBS="+lib)
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Count(string(out), warning) != 1 || !strings.Contains(string(out), "KOKKOS_TOOLS_LIBS="+lib) {
+		t.Errorf("without package tools: %v, output\n%s\nwant one warning naming KOKKOS_TOOLS_LIBS", err, out)
 	}
 }

@@ -14,6 +14,8 @@ package prof
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"runtime/pprof"
 	"runtime/trace"
 	"sync"
@@ -50,6 +52,49 @@ var (
 	nextID atomic.Uint64
 	epoch  atomic.Uint64
 )
+
+// A program that sets KOKKOS_TOOLS_LIBS expects its Kokkos Tools libraries
+// loaded, but only package tools loads them, and the core cannot import
+// it. So that a program that does not import it is told, rather than
+// silently profiled by nothing, the variable turns the hooks on at
+// initialisation: the first event reported then checks that a loader
+// registered itself (package tools does so in its initialisation, which
+// runs before main), prints a warning on standard error if none did, and
+// turns the hooks off again unless a tool is registered. Only the events
+// before that first one cost more than a load and a branch.
+var (
+	loader    atomic.Bool // a loader of KOKKOS_TOOLS_LIBS is linked in
+	unchecked atomic.Bool // KOKKOS_TOOLS_LIBS is set and not yet checked
+)
+
+// libsVar is the environment variable that names the Kokkos Tools
+// libraries to load.
+const libsVar = "KOKKOS_TOOLS_LIBS"
+
+func init() {
+	if os.Getenv(libsVar) != "" {
+		unchecked.Store(true)
+		on.Store(true)
+	}
+}
+
+// SetLoader records that the program loads the libraries of
+// KOKKOS_TOOLS_LIBS: package tools calls it in its initialisation.
+func SetLoader() { loader.Store(true) }
+
+// checkLoader prints, once, a warning on standard error when
+// KOKKOS_TOOLS_LIBS is set and no loader registered itself.
+func checkLoader() {
+	mu.Lock()
+	first := unchecked.Swap(false)
+	if first {
+		on.Store(labels.Load() || list.Load() != nil)
+	}
+	mu.Unlock()
+	if first && !loader.Load() {
+		fmt.Fprintf(os.Stderr, "kokkos: %s=%s is ignored: this program does not load Kokkos Tools libraries; import _ \"github.com/gokkos/kokkos/tools\" to load them, and call tools.Finalize() at its end\n", libsVar, os.Getenv(libsVar))
+	}
+}
 
 // Epoch returns the number of Finalize calls so far: an allocation
 // reported in one epoch has its deallocation reported only in the same
@@ -104,6 +149,9 @@ func Finalize() {
 func tools() []Tool {
 	if p := list.Load(); p != nil {
 		return *p
+	}
+	if unchecked.Load() {
+		checkLoader()
 	}
 	return nil
 }

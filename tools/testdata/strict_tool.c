@@ -16,7 +16,8 @@
  *
  * At finalize it prints, through stdio and without flushing, the calls per
  * kernel label counted as the simple kernel timer counts them (each end_*
- * to the kernel begun last), then a summary line. With STRICT_TOOL_PRINT
+ * to the kernel begun last), then a summary line, then "strict_tool: the
+ * last words" without a newline, which only a flush writes out. With STRICT_TOOL_PRINT
  * set it also prints a line per event, as kernel-logger does. */
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +121,8 @@ void kokkosp_finalize_library(void) {
     printf("strict_tool: calls %llu %s\n", labels[i].calls, labels[i].label);
   printf("strict_tool: finalize: %lld events, %lld allocations, %lld deallocations, %lld live\n",
          events, allocs, deallocs, live_allocs);
+  /* A line without its newline, which only a flush writes out. */
+  printf("strict_tool: the last words");
   leave();
 }
 
