@@ -3,6 +3,7 @@ package dal
 import (
 	"errors"
 
+	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/internal/errkind"
 )
 
@@ -43,6 +44,10 @@ var (
 	ErrCast = errors.New("dal: cannot reinterpret the elements")
 	// ErrEmptyOwner: ResetAlias with an owner that holds no block.
 	ErrEmptyOwner = errors.New("dal: the owner holds no block")
+	// ErrOption: options that conflict (two InSpace naming different
+	// spaces, two WithLabel naming different labels). It wraps
+	// kokkos.ErrOption, so errors.Is finds either.
+	ErrOption = errkind.Wrap(kokkos.ErrOption, errors.New("dal: option not allowed"))
 )
 
 // errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,

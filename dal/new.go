@@ -15,24 +15,71 @@ import (
 // DefaultLabel labels the allocations of arrays made without WithLabel.
 const DefaultLabel = "dal.Array"
 
-// An Option adjusts how Empty, Zeros, Full and ResetCount allocate.
+// An Option adjusts how Empty, Zeros, Full and ResetCount allocate. A nil
+// Option is ignored. Options that conflict make the call return an error
+// wrapping ErrOption (and so kokkos.ErrOption), as kokkos's options do.
 type Option func(*config)
 
 type config struct {
 	space kokkos.MemorySpace
 	label string
+	// given records the options given, to tell a repeated option from a
+	// default; err is the first conflict, which the constructors return.
+	given optionSet
+	err   error
 }
 
-// InSpace allocates in s instead of kokkos.HostSpace. A backend.BlockSpace
-// allocates with its Allocate method, outside the Go heap, and its block is
-// freed at the last Release.
-func InSpace(s kokkos.MemorySpace) Option { return func(c *config) { c.space = s } }
+// optionSet records which options were given.
+type optionSet uint8
+
+const (
+	givenSpace optionSet = 1 << iota
+	givenLabel
+)
+
+// conflict records the first conflict between options.
+func (c *config) conflict(format string, a ...any) {
+	if c.err == nil {
+		c.err = errorf(ErrOption, format, a...)
+	}
+}
+
+// InSpace allocates in s instead of kokkos.HostSpace (nil names
+// kokkos.HostSpace). A backend.BlockSpace allocates with its Allocate
+// method, outside the Go heap, and its block is freed at the last Release.
+// Two InSpace options naming different spaces conflict.
+func InSpace(s kokkos.MemorySpace) Option {
+	return func(c *config) {
+		if c.given&givenSpace != 0 && c.space != s {
+			c.conflict("options InSpace(%s) and InSpace(%s) conflict: give one memory space", spaceName(c.space), spaceName(s))
+			return
+		}
+		c.space, c.given = s, c.given|givenSpace
+	}
+}
+
+func spaceName(s kokkos.MemorySpace) string {
+	if s == nil {
+		return "nil"
+	}
+	return s.Name()
+}
 
 // WithLabel labels the allocation; the label appears in errors and in leak
-// reports.
-func WithLabel(label string) Option { return func(c *config) { c.label = label } }
+// reports. Two WithLabel options naming different labels conflict.
+func WithLabel(label string) Option {
+	return func(c *config) {
+		if c.given&givenLabel != 0 && c.label != label {
+			c.conflict("options WithLabel(%q) and WithLabel(%q) conflict: give one label", c.label, label)
+			return
+		}
+		c.label, c.given = label, c.given|givenLabel
+	}
+}
 
-func makeConfig(opts []Option) config {
+// makeConfig applies opts over the defaults; op and n name the call in the
+// error of a conflict.
+func makeConfig(op string, n int, opts []Option) (config, error) {
 	c := config{space: kokkos.HostSpace, label: DefaultLabel}
 	for _, o := range opts {
 		if o != nil {
@@ -42,32 +89,49 @@ func makeConfig(opts []Option) config {
 	if c.space == nil {
 		c.space = kokkos.HostSpace
 	}
-	return c
+	if c.err != nil {
+		return c, fmt.Errorf("dal: %s(%d): %w", op, n, c.err)
+	}
+	return c, nil
 }
 
 // Empty returns a mutable array owning a new block of n elements whose
 // contents are unspecified (Go memory is zeroed; other spaces are not). It
-// returns an error when n is negative or the space cannot allocate.
+// returns an error when n is negative, when options conflict (ErrOption)
+// and when the space cannot allocate.
 func Empty[T any](n int, opts ...Option) (Array[T], error) {
-	return allocate[T]("Empty", n, makeConfig(opts), false)
+	cfg, err := makeConfig("Empty", n, opts)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	return allocate[T]("Empty", n, cfg, false)
 }
 
 // Zeros returns a mutable array owning a new block of n zero elements. Go
 // memory starts zeroed; a backend.BlockSpace, host-accessible or not, is
 // asked for zero-filled memory (Allocate with zero true). It returns an
-// error when n is negative or the space cannot allocate.
+// error when n is negative, when options conflict (ErrOption) and when the
+// space cannot allocate.
 func Zeros[T any](n int, opts ...Option) (Array[T], error) {
-	return allocate[T]("Zeros", n, makeConfig(opts), true)
+	cfg, err := makeConfig("Zeros", n, opts)
+	if err != nil {
+		return Array[T]{}, err
+	}
+	return allocate[T]("Zeros", n, cfg, true)
 }
 
 // Full returns a mutable array owning a new block of n elements equal to v.
 // The elements are stored by kokkos.Fill over a view of the block, so a
 // space the host cannot access (such as GPU memory) is filled through its
 // backend.CopySpace methods. It returns an error when n is negative, when
-// the space cannot allocate or fill, and when the host cannot access the
-// space and the space does not implement backend.CopySpace.
+// options conflict (ErrOption), when the space cannot allocate or fill, and
+// when the host cannot access the space and the space does not implement
+// backend.CopySpace.
 func Full[T any](n int, v T, opts ...Option) (Array[T], error) {
-	cfg := makeConfig(opts)
+	cfg, err := makeConfig("Full", n, opts)
+	if err != nil {
+		return Array[T]{}, err
+	}
 	if n > 0 && lacksCopySpace(cfg.space) {
 		return Array[T]{}, errorf(kokkos.ErrNoCopySpace, "dal: Full(%d) of %s in %s: %s, so the elements cannot be filled; use Zeros or Empty", n, typeName[T](), cfg.space.Name(), noCopySpace)
 	}

@@ -177,9 +177,14 @@ func (a *Array[T]) Move(src *Array[T]) error {
 // ResetCount gives the handle a new mutable block of n elements whose
 // contents are unspecified, as Empty, with a new hold, and ends its old
 // hold, as Reset does. The block is always new, even when n is not larger
-// than Count. On an allocation error the handle is unchanged.
+// than Count. On an error (options that conflict, an allocation that
+// fails) the handle is unchanged.
 func (a *Array[T]) ResetCount(n int, opts ...Option) error {
-	n2, err := allocate[T]("ResetCount", n, makeConfig(opts), false)
+	cfg, err := makeConfig("ResetCount", n, opts)
+	if err != nil {
+		return err
+	}
+	n2, err := allocate[T]("ResetCount", n, cfg, false)
 	if err != nil {
 		return err
 	}
