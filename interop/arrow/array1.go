@@ -26,8 +26,10 @@ import (
 // It returns an error wrapping ErrType when arr is not of T's type,
 // ErrNulls when arr has nulls and opts has no FillNulls (with FillNulls
 // the view is a copy with the nulls filled), kokkos.ErrShape when arr's
-// buffer is shorter than its length says, and kokkos.ErrReadOnly for
-// Writable over a buffer that is not mutable.
+// buffer is shorter than its length says, kokkos.ErrLayout when the buffer
+// does not start on a multiple of T's alignment (Arrow's allocators align
+// theirs; memory.NewBufferBytes of a sub-slice may not), and
+// kokkos.ErrReadOnly for Writable over a buffer that is not mutable.
 func ToView1[T Element](arr arrow.Array, opts ...Option) (kokkos.View1[T], error) {
 	return toView1[T]("ToView1", arr, makeConfig(opts))
 }
@@ -48,8 +50,9 @@ func ToArray[T Element](arr arrow.Array, opts ...Option) (dal.Array[T], error) {
 // buf's bytes hold, without copying, that retains buf and releases it once
 // when the last holder of the view's allocation lets go. It returns an
 // error wrapping kokkos.ErrShape when buf's length is not a multiple of
-// T's size, and kokkos.ErrReadOnly for Writable over a buffer that is not
-// mutable. FillNulls has no effect: a buffer has no null bitmap.
+// T's size, kokkos.ErrLayout when buf's bytes do not start on a multiple
+// of T's alignment, and kokkos.ErrReadOnly for Writable over a buffer that
+// is not mutable. FillNulls has no effect: a buffer has no null bitmap.
 func BufferToView1[T Element](buf *memory.Buffer, opts ...Option) (kokkos.View1[T], error) {
 	return bufferToView1[T]("BufferToView1", buf, makeConfig(opts))
 }
@@ -99,6 +102,9 @@ func bufferToView1[T Element](op string, buf *memory.Buffer, c config) (kokkos.V
 	if buf != nil && buf.Len()%sizeOf[T]() != 0 {
 		return kokkos.View1[T]{}, errorf(kokkos.ErrShape, "arrow: %s[%s] of a buffer of %d bytes: not a multiple of %s's %d bytes", op, typeName[T](), buf.Len(), typeName[T](), sizeOf[T]())
 	}
+	if err := checkAligned[T](op, buf); err != nil {
+		return kokkos.View1[T]{}, err
+	}
 	all := elements[T](buf)
 	return wrap1(op, buf, all, 0, len(all), c)
 }
@@ -114,11 +120,30 @@ func primitive[T Element](op string, d arrow.ArrayData) (*memory.Buffer, []T, er
 	if bufs := d.Buffers(); len(bufs) > 1 {
 		buf = bufs[1]
 	}
+	if err := checkAligned[T](op, buf); err != nil {
+		return nil, nil, err
+	}
 	all := elements[T](buf)
 	if off, n := d.Offset(), d.Len(); off < 0 || n < 0 || off > len(all) || n > len(all)-off {
 		return nil, nil, errorf(kokkos.ErrShape, "arrow: %s[%s] of Arrow data of %d values at offset %d whose buffer holds %d values: the data is malformed", op, typeName[T](), n, off, len(all))
 	}
 	return buf, all, nil
+}
+
+// checkAligned returns an error wrapping kokkos.ErrLayout when buf's bytes
+// do not start on a multiple of T's alignment: Go, and the atomic
+// operations of views, need aligned elements. Arrow's allocators align
+// their buffers to 64 bytes; a buffer over bytes from elsewhere
+// (memory.NewBufferBytes of a sub-slice) may not be.
+func checkAligned[T Element](op string, buf *memory.Buffer) error {
+	align := uintptr(unsafe.Alignof(*new(T)))
+	if buf == nil || buf.Len() == 0 || align == 1 {
+		return nil
+	}
+	if addr := uintptr(unsafe.Pointer(unsafe.SliceData(buf.Bytes()))); addr%align != 0 {
+		return errorf(kokkos.ErrLayout, "arrow: %s[%s] of a buffer at %#x, not aligned to %s's %d bytes: copy its bytes into a buffer of an Arrow allocator (memory.NewGoAllocator), which aligns them", op, typeName[T](), addr, typeName[T](), align)
+	}
+	return nil
 }
 
 // elements returns buf's bytes as elements of type T, nil for a nil buffer.
