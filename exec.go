@@ -58,10 +58,13 @@ func waitQueues(op string, p *sched.Pool) error {
 }
 
 // wouldDeadlock is the error of op, a wait refused because it could never
-// end: self when the caller runs the work it would wait for.
-func wouldDeadlock(op string, self bool) error {
-	if self {
+// end, for the reason why.
+func wouldDeadlock(op string, why sched.Refusal) error {
+	switch why {
+	case sched.WaitsForItself:
 		return fmt.Errorf("kokkos: %s called from work running on the asynchronous Threads instance it waits for, which cannot finish first: %w; %s", op, ErrWouldDeadlock, advice(op))
+	case sched.WaitsForStarter:
+		return fmt.Errorf("kokkos: %s called from a goroutine started by work running on the asynchronous Threads instance it waits for, while that work has stayed blocked (on a channel or a sync primitive) for %v: if the work waits for this goroutine, neither can finish: %w; wait for the instance outside its work and the goroutines that work starts", op, sched.StarterBound, ErrWouldDeadlock)
 	}
 	return fmt.Errorf("kokkos: %s called from work running on an asynchronous Threads instance waits for another instance whose work waits, directly or through other instances, for the caller's: %w", op, ErrWouldDeadlock)
 }

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gokkos/kokkos/internal/sched"
 )
 
 // TestTeamCallSkippedPanics: a team call (TeamBarrier, TeamBroadcast,
@@ -138,6 +141,90 @@ func TestZeroDynRankViewExtent(t *testing.T) {
 	for r, want := range []int{4, 0, 1, 1, 1, 1, 1, 1} {
 		if got := e.Extent(r); got != want {
 			t.Fatalf("DynRankView (4, 0): Extent(%d) = %d, want %d", r, got, want)
+		}
+	}
+}
+
+// TestFenceFromGoroutineOfTheWork: work on an asynchronous instance that
+// starts a goroutine and waits for it, while the goroutine waits for the
+// instance (Fence, the package Fence, DeepCopy), can never end: the wait
+// returns ErrWouldDeadlock once the work has stayed blocked, and the work
+// then finishes. Waits that can end are not refused: from a goroutine the
+// work started while the work computes, and from goroutines the work did
+// not start while it is blocked.
+func TestFenceFromGoroutineOfTheWork(t *testing.T) {
+	pool := NewThreads(2)
+	defer pool.Close()
+	inst := pool.NewInstance()
+	src := Must(NewView1[float64]("src", 8))
+	dst := Must(NewView1[float64]("dst", 8))
+	waits := map[string]func() error{
+		"Threads.Fence": inst.Fence,
+		"Fence":         Fence,
+		"DeepCopy":      func() error { return DeepCopy[float64](dst, src) },
+	}
+	for name, wait := range waits {
+		var err error
+		within(t, name, func() {
+			inst.Submit("starts a goroutine", func() {
+				ch := make(chan error)
+				go func() { ch <- wait() }()
+				err = <-ch
+			})
+			if ferr := inst.Fence(); ferr != nil {
+				t.Error(ferr)
+			}
+		})
+		if !errors.Is(err, ErrWouldDeadlock) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "goroutine started by work") {
+			t.Errorf("%s from a goroutine the blocked work waits for: %v, want ErrWouldDeadlock", name, err)
+		}
+		// Two generations down, from a body of a pattern on the instance.
+		err = nil
+		within(t, name+" from a body", func() {
+			ParallelFor("body", Range(0, 1).On(inst), func(int) {
+				ch := make(chan error)
+				go func() {
+					inner := make(chan error)
+					go func() { inner <- wait() }()
+					ch <- <-inner
+				}()
+				err = <-ch
+			})
+			if ferr := inst.Fence(); ferr != nil {
+				t.Error(ferr)
+			}
+		})
+		if !errors.Is(err, ErrWouldDeadlock) {
+			t.Errorf("%s from a grandchild of a body: %v, want ErrWouldDeadlock", name, err)
+		}
+	}
+	// The work computes (it is not blocked) while its goroutine fences: the
+	// fence waits for it.
+	var err error
+	done := make(chan struct{})
+	within(t, "computing work", func() {
+		inst.Submit("computes", func() {
+			go func() { err = inst.Fence(); close(done) }()
+			for start := time.Now(); time.Since(start) < 2*sched.StarterBound; {
+			}
+		})
+		<-done
+	})
+	if err != nil {
+		t.Errorf("Fence from a goroutine of computing work: %v, want nil", err)
+	}
+	// The work is blocked, on a goroutine it did not start: the fences of
+	// this goroutine and of another wait for it.
+	release := make(chan struct{})
+	inst.Submit("blocked", func() { <-release })
+	errs := make(chan error, 2)
+	go func() { errs <- inst.Fence() }()
+	go func() { errs <- Fence() }()
+	time.Sleep(3 * sched.StarterBound)
+	close(release)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("Fence of blocked work from a goroutine it did not start: %v, want nil", err)
 		}
 	}
 }

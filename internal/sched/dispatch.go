@@ -91,17 +91,18 @@ var Errors = struct {
 	// Panic is the error of a panic in the work of the dispatch label.
 	Panic func(label string, p *Panic) error
 	// Deadlock is the error of op, a wait refused because it would never
-	// end: self when the caller runs the work it would wait for,
-	// otherwise because that work waits, through other queues, for the
-	// caller's.
-	Deadlock func(op string, self bool) error
+	// end, for the reason why.
+	Deadlock func(op string, why Refusal) error
 }{
 	Panic: func(label string, p *Panic) error {
 		return &PanicError{Label: label, Panic: *p}
 	},
-	Deadlock: func(op string, self bool) error {
-		if self {
+	Deadlock: func(op string, why Refusal) error {
+		switch why {
+		case WaitsForItself:
 			return fmt.Errorf("sched: %s waits for its own queue: %w", op, ErrWouldDeadlock)
+		case WaitsForStarter:
+			return fmt.Errorf("sched: %s waits for the queue whose blocked work started it: %w", op, ErrWouldDeadlock)
 		}
 		return fmt.Errorf("sched: %s waits in a cycle of queues: %w", op, ErrWouldDeadlock)
 	},

@@ -35,9 +35,11 @@ import (
 //     reduction panics with it). Of two waits that close a cycle, the
 //     second to look is refused, so the first goes on.
 //
-// Not detected: waits from goroutines that the work starts itself, and
-// from the workers of a pattern that the work issues on a synchronous
-// instance (such a region records no queue); those hang as before.
+//   - Waiting for its own queue from a goroutine that the queue's work
+//     started, while that work stays blocked: see started.go.
+//
+// Not detected: waits from the workers of a pattern that the work issues
+// on a synchronous instance (such a region records no queue).
 
 // registry holds the queues that have work (running) or an error that the
 // package Fence has not reported. busy counts the running queues and size
@@ -210,7 +212,7 @@ func (q *Queue) Push(d *Dispatch, wait bool, hold any) {
 		q.mu.Unlock()
 		if !t.skip {
 			q.waitPlain(t.seq)
-		} else if r == waitsForItself {
+		} else if r == WaitsForItself {
 			// The caller runs the queue's work, which needs the result
 			// before it can finish: run the dispatch here, as part of
 			// that work.
@@ -219,7 +221,7 @@ func (q *Queue) Push(d *Dispatch, wait bool, hold any) {
 			}
 			return
 		} else {
-			panic(Errors.Deadlock(fmt.Sprintf("%s %q", d.Kind, d.Label), false))
+			panic(Errors.Deadlock(fmt.Sprintf("%s %q", d.Kind, d.Label), r))
 		}
 	}
 	if t.err != nil {
@@ -331,11 +333,15 @@ func (q *Queue) Fence(op string) error {
 	return err
 }
 
-// The outcomes of queue.wait.
+// A Refusal is why a wait was refused: Errors.Deadlock says it in words.
+type Refusal int
+
+// The outcomes of queue.wait: waited, or a Refusal.
 const (
-	waited         = iota
-	waitsForItself // the caller runs the queue's work
-	waitsInCycle   // the queue's work waits for the caller's
+	waited          Refusal = iota
+	WaitsForItself          // the caller runs the queue's work
+	WaitsInCycle            // the queue's work waits for the caller's
+	WaitsForStarter         // the caller was started by the queue's work, which waits
 )
 
 // wait returns waited when q has completed task seq, or the reason why it
@@ -345,7 +351,7 @@ const (
 // costs a stack walk, so a parked wait does that only once it has lasted
 // waitTick, when the watchdog wakes it: short waits, the usual ones, pay
 // nothing. A waiter whose identity is known checks before it parks.
-func (q *Queue) wait(seq uint64, w *waiter) int {
+func (q *Queue) wait(seq uint64, w *waiter) Refusal {
 	if q.completed.Load() >= seq {
 		return waited
 	}
@@ -371,17 +377,18 @@ func (q *Queue) wait(seq uint64, w *waiter) int {
 }
 
 // waitChecked is wait once the caller's queue is to be known.
-func (q *Queue) waitChecked(seq uint64, w *waiter) int {
+func (q *Queue) waitChecked(seq uint64, w *waiter) Refusal {
 	mine := w.in()
 	if mine == q {
-		return waitsForItself
+		return WaitsForItself
 	}
-	if mine != nil {
-		if !waits.add(mine, q, seq) {
-			return waitsInCycle
-		}
-		defer waits.remove(mine, q, seq)
+	if mine == nil {
+		return q.waitAsStarted(seq)
 	}
+	if !waits.add(mine, q, seq) {
+		return WaitsInCycle
+	}
+	defer waits.remove(mine, q, seq)
 	q.waitPlain(seq)
 	return waited
 }
@@ -455,8 +462,8 @@ func (q *Queue) waitPlain(seq uint64) {
 }
 
 // wouldDeadlock is the error of op, a wait that Queue.wait refused.
-func wouldDeadlock(op string, why int) error {
-	return Errors.Deadlock(op, why == waitsForItself)
+func wouldDeadlock(op string, why Refusal) error {
+	return Errors.Deadlock(op, why)
 }
 
 // A waiter finds, once, the queue whose work the calling goroutine runs.
