@@ -8,7 +8,20 @@
 # $GOKKOS_CI_CACHE/nvrtc-<version>, by default under the user's cache.
 set -euo pipefail
 version=11.8.89~11.8.0-5~deb12u1
-pool=http://deb.debian.org/debian/pool/non-free/n/nvidia-cuda-toolkit
+# The Debian archive is the machine's own: GOKKOS_DEBIAN_MIRROR, or the
+# first Debian archive (not the security one) in its apt sources.
+mirror=${GOKKOS_DEBIAN_MIRROR:-$(
+	{
+		grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | sed 's/^URIs:[[:space:]]*//' | tr ' ' '\n'
+		grep -hs '^deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+			awk '{ for (i = 2; i <= NF; i++) if ($i !~ /^\[/) { print $i; break } }'
+	} | grep -v security | grep -m1 '/debian/\?$' || true
+)}
+if [ -z "$mirror" ]; then
+	echo "no Debian archive in the apt sources: set GOKKOS_DEBIAN_MIRROR to one (its URL ends in /debian)" >&2
+	exit 1
+fi
+pool=${mirror%/}/pool/non-free/n/nvidia-cuda-toolkit
 debs=(
 	"libnvrtc11.2_${version}_amd64.deb 051b70a3d8737eae470b4158e234cf112c803f631b2c77ae60a24a1146309c22"
 	"libnvrtc-builtins11.8_${version}_amd64.deb e446e112c304b86a35925bea6a3991a866a29736fac261adb218ec29efb49bb8"
