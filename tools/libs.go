@@ -51,6 +51,14 @@ var loads struct {
 // as Kokkos does. The error wraps ErrLibrary; it names the file and says
 // why it could not be loaded.
 //
+// The library receives the events of every goroutine as one stream of the
+// kind a C++ Kokkos program sends: it is called from one goroutine at a
+// time, with at most one kernel, fence or deep copy open in it; one that
+// begins while another is open is begun in the library when that one
+// ends. The first library loaded makes C's stdout line-buffered, and
+// Finalize flushes C's streams after each kokkosp_finalize_library, so
+// that what the library prints reaches a file or a pipe.
+//
 // The library is loaded without cgo (through github.com/ebitengine/purego)
 // on Linux and macOS, on amd64 and arm64; elsewhere LoadLibrary returns an
 // error.

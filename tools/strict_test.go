@@ -19,7 +19,7 @@ import (
 )
 
 // canLoad skips the test where LoadLibrary has no loader of C libraries.
-func canLoad(t *testing.T) {
+func canLoad(t testing.TB) {
 	t.Helper()
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		t.Skip("no loader of C libraries on ", runtime.GOOS, "/", runtime.GOARCH)
@@ -29,7 +29,7 @@ func canLoad(t *testing.T) {
 // buildTool compiles the C file src of testdata into a shared library and
 // returns its path. Without a C compiler the test skips, except with
 // CI=true, where .ci/run installs one: there it fails.
-func buildTool(t *testing.T, src string) string {
+func buildTool(t testing.TB, src string) string {
 	t.Helper()
 	cc, err := exec.LookPath("cc")
 	if err != nil {

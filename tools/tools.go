@@ -9,7 +9,10 @@
 // loaded when this package is initialised, as Kokkos loads it at
 // Kokkos::initialize: import the package (import _
 // "github.com/gokkos/kokkos/tools" is enough) and call [Finalize] before
-// the program ends, so that the tools print their results.
+// the program ends, so that the tools print their results. A program that
+// sets the variable without importing the package prints a warning on
+// standard error at its first profiled event. See [LoadLibrary] for how a
+// library receives the events of many goroutines.
 //
 // Two tools come with the package: [KernelTimer], per kernel label the
 // calls, total and mean time and share of the kernels' time, and
