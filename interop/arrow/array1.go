@@ -28,10 +28,15 @@ import (
 // the view is a copy with the nulls filled), kokkos.ErrShape when arr's
 // buffer is shorter than its length says, kokkos.ErrLayout when the buffer
 // does not start on a multiple of T's alignment (Arrow's allocators align
-// theirs; memory.NewBufferBytes of a sub-slice may not), and
-// kokkos.ErrReadOnly for Writable over a buffer that is not mutable.
+// theirs; memory.NewBufferBytes of a sub-slice may not),
+// kokkos.ErrReadOnly for Writable over a buffer that is not mutable, and
+// ErrOption for options that conflict (see Option).
 func ToView1[T Element](arr arrow.Array, opts ...Option) (kokkos.View1[T], error) {
-	return toView1[T]("ToView1", arr, makeConfig(opts))
+	c, err := makeConfig("ToView1", typeName[T](), opts)
+	if err != nil {
+		return kokkos.View1[T]{}, err
+	}
+	return toView1[T]("ToView1", arr, c)
 }
 
 // ToArray is ToView1 for a dal.Array: the array shares arr's values buffer
@@ -39,7 +44,11 @@ func ToView1[T Element](arr arrow.Array, opts ...Option) (kokkos.View1[T], error
 // shares, slices and views) is released, and is immutable unless opts has
 // Writable. It returns the errors of ToView1.
 func ToArray[T Element](arr arrow.Array, opts ...Option) (dal.Array[T], error) {
-	v, err := toView1[T]("ToArray", arr, makeConfig(opts))
+	c, err := makeConfig("ToArray", typeName[T](), opts)
+	if err != nil {
+		return dal.Array[T]{}, err
+	}
+	v, err := toView1[T]("ToArray", arr, c)
 	if err != nil {
 		return dal.Array[T]{}, err
 	}
@@ -51,15 +60,24 @@ func ToArray[T Element](arr arrow.Array, opts ...Option) (dal.Array[T], error) {
 // when the last holder of the view's allocation lets go. It returns an
 // error wrapping kokkos.ErrShape when buf's length is not a multiple of
 // T's size, kokkos.ErrLayout when buf's bytes do not start on a multiple
-// of T's alignment, and kokkos.ErrReadOnly for Writable over a buffer that
-// is not mutable. FillNulls has no effect: a buffer has no null bitmap.
+// of T's alignment, kokkos.ErrReadOnly for Writable over a buffer that is
+// not mutable, and ErrOption for FillNulls, which cannot apply: a buffer
+// has no null bitmap.
 func BufferToView1[T Element](buf *memory.Buffer, opts ...Option) (kokkos.View1[T], error) {
-	return bufferToView1[T]("BufferToView1", buf, makeConfig(opts))
+	c, err := makeConfig("BufferToView1", typeName[T](), opts)
+	if err != nil {
+		return kokkos.View1[T]{}, err
+	}
+	return bufferToView1[T]("BufferToView1", buf, c)
 }
 
 // BufferToArray is BufferToView1 for a dal.Array.
 func BufferToArray[T Element](buf *memory.Buffer, opts ...Option) (dal.Array[T], error) {
-	v, err := bufferToView1[T]("BufferToArray", buf, makeConfig(opts))
+	c, err := makeConfig("BufferToArray", typeName[T](), opts)
+	if err != nil {
+		return dal.Array[T]{}, err
+	}
+	v, err := bufferToView1[T]("BufferToArray", buf, c)
 	if err != nil {
 		return dal.Array[T]{}, err
 	}
@@ -99,6 +117,9 @@ func toView1[T Element](op string, arr arrow.Array, c config) (kokkos.View1[T], 
 }
 
 func bufferToView1[T Element](op string, buf *memory.Buffer, c config) (kokkos.View1[T], error) {
+	if c.given&givenFill != 0 {
+		return kokkos.View1[T]{}, errorf(ErrOption, "arrow: %s[%s] with FillNulls: a buffer has no null bitmap, so there is nothing to fill; drop the option, or convert the Arrow array (ToView1) whose nulls it should fill", op, typeName[T]())
+	}
 	if buf != nil && buf.Len()%sizeOf[T]() != 0 {
 		return kokkos.View1[T]{}, errorf(kokkos.ErrShape, "arrow: %s[%s] of a buffer of %d bytes: not a multiple of %s's %d bytes", op, typeName[T](), buf.Len(), typeName[T](), sizeOf[T]())
 	}

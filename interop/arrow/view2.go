@@ -24,7 +24,10 @@ import (
 // null values), and the other errors of ToView1.
 func FixedSizeListToView2[T Element](arr *array.FixedSizeList, opts ...Option) (kokkos.View2[T], error) {
 	const op = "FixedSizeListToView2"
-	c := makeConfig(opts)
+	c, err := makeConfig(op, typeName[T](), opts)
+	if err != nil {
+		return kokkos.View2[T]{}, err
+	}
 	if arr == nil {
 		return kokkos.View2[T]{}, errorf(ErrType, "arrow: %s[%s] of a nil fixed-size-list array", op, typeName[T]())
 	}
@@ -113,7 +116,10 @@ func FixedSizeListFromView2[T Element](v kokkos.View2[T]) (*array.FixedSizeList,
 // ToView1 (nulls in the tensor's data included).
 func TensorToView2[T Element](t tensor.Interface, opts ...Option) (kokkos.View2[T], error) {
 	const op = "TensorToView2"
-	c := makeConfig(opts)
+	c, err := makeConfig(op, typeName[T](), opts)
+	if err != nil {
+		return kokkos.View2[T]{}, err
+	}
 	if t == nil {
 		return kokkos.View2[T]{}, errorf(ErrType, "arrow: %s[%s] of a nil tensor", op, typeName[T]())
 	}
