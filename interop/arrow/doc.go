@@ -48,5 +48,7 @@
 // Atomic trait are refused with kokkos.ErrElementType, and layouts that the
 // Arrow side cannot describe with kokkos.ErrLayout. Views made from Arrow
 // memory are read-only unless the caller passes Writable, which Arrow
-// memory that is not mutable refuses with kokkos.ErrReadOnly.
+// memory that is not mutable refuses with kokkos.ErrReadOnly. Options that
+// a call cannot apply, or that conflict (Writable with FillNulls, FillNulls
+// for a buffer), are refused with ErrOption.
 package arrow
