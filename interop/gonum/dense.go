@@ -11,9 +11,10 @@ import (
 // element (i, j) of the view is Data[i*Stride+j]. v's columns must have
 // stride 1 (LayoutRight, a padded view, or a subview that keeps stride 1
 // along its columns); the view's row stride becomes Stride. It returns an
-// error wrapping kokkos.ErrLayout for other layouts (use Transpose or
-// CopyDense for a column-major view), and the errors of the package
-// overview for read-only, atomic, device and empty views.
+// error wrapping kokkos.ErrLayout for other layouts (a column-major view
+// converts with Transpose; a view with no unit stride, with CopyDense or
+// through a kokkos.DeepCopy into a LayoutRight view), and the errors of
+// the package overview for read-only, atomic, device and empty views.
 func General(v kokkos.View2[float64]) (blas64.General, error) {
 	s := kokkos.ShapeOf[float64](&v)
 	if err := checkShared("General", s, false); err != nil {
@@ -21,11 +22,19 @@ func General(v kokkos.View2[float64]) (blas64.General, error) {
 	}
 	stride, ok := rowMajorStride(s.Extents[0], s.Extents[1], s.Strides[0], s.Strides[1])
 	if !ok {
-		return blas64.General{}, errorf(kokkos.ErrLayout, "General", s,
-			"gonum needs stride 1 along the columns; a column-major view converts with Transpose (no copy) or CopyDense")
+		if _, colMajor := rowMajorStride(s.Extents[1], s.Extents[0], s.Strides[1], s.Strides[0]); colMajor {
+			return blas64.General{}, errorf(kokkos.ErrLayout, "General", s,
+				"gonum needs stride 1 along the columns; this column-major view converts with Transpose (no copy), or CopyDense (a copy)")
+		}
+		return blas64.General{}, errorf(kokkos.ErrLayout, "General", s, "%s", noUnitStride)
 	}
 	return blas64.General{Rows: s.Extents[0], Cols: s.Extents[1], Stride: stride, Data: v.Data()}, nil
 }
+
+// noUnitStride says what helps a view with stride 1 in neither dimension,
+// which neither General nor Transpose can describe.
+const noUnitStride = "gonum needs stride 1 along the columns (or, through Transpose, the rows), and this view has neither: " +
+	"copy it with CopyDense, or kokkos.DeepCopy it into a LayoutRight view and convert that (writes then reach the copy, not this view)"
 
 // rowMajorStride returns the row stride of gonum's row-major storage of an
 // n0×n1 view of strides s0, s1, and whether the view has such storage:
@@ -60,9 +69,9 @@ func Dense(v kokkos.View2[float64]) (*mat.Dense, error) {
 // column-major views: LayoutLeft, or a subview whose rows have stride 1.
 // Gonum's operations accept a mat.Transpose wherever they take a
 // mat.Matrix. It returns an error wrapping kokkos.ErrLayout for other
-// layouts (use Dense for a row-major view, CopyDense for any), and the
-// errors of the package overview for read-only, atomic, device and empty
-// views.
+// layouts (use Dense for a row-major view; CopyDense, or a kokkos.DeepCopy
+// into a LayoutRight view, for a view with no unit stride), and the errors
+// of the package overview for read-only, atomic, device and empty views.
 func Transpose(v kokkos.View2[float64]) (mat.Transpose, error) {
 	s := kokkos.ShapeOf[float64](&v)
 	if err := checkShared("Transpose", s, false); err != nil {
@@ -70,8 +79,11 @@ func Transpose(v kokkos.View2[float64]) (mat.Transpose, error) {
 	}
 	stride, ok := rowMajorStride(s.Extents[1], s.Extents[0], s.Strides[1], s.Strides[0])
 	if !ok {
-		return mat.Transpose{}, errorf(kokkos.ErrLayout, "Transpose", s,
-			"a transposed gonum matrix needs stride 1 along the rows; a row-major view converts with Dense (no copy), any view with CopyDense")
+		if _, rowMajor := rowMajorStride(s.Extents[0], s.Extents[1], s.Strides[0], s.Strides[1]); rowMajor {
+			return mat.Transpose{}, errorf(kokkos.ErrLayout, "Transpose", s,
+				"a transposed gonum matrix needs stride 1 along the rows; this row-major view converts with Dense (no copy), or CopyDense (a copy)")
+		}
+		return mat.Transpose{}, errorf(kokkos.ErrLayout, "Transpose", s, "%s", noUnitStride)
 	}
 	var m mat.Dense
 	m.SetRawMatrix(blas64.General{Rows: s.Extents[1], Cols: s.Extents[0], Stride: stride, Data: v.Data()})
@@ -109,14 +121,21 @@ func CopyDense(v kokkos.View2[float64]) (*mat.Dense, error) {
 // g.Data[i*g.Stride+j], and g's Stride is the view's row stride (a padded
 // view where Stride > Cols). It returns an error wrapping kokkos.ErrShape
 // when g's fields do not describe a matrix (negative dimensions, Stride <
-// Cols, Data too short).
+// Cols, Data too short) and for a zero dimension: gonum has no matrix with
+// a zero dimension, so, as Dense refuses a view with a zero extent,
+// FromGeneral refuses a matrix without elements.
 func FromGeneral(g blas64.General, label string) (kokkos.View2[float64], error) {
+	return fromGeneral("FromGeneral", g, label)
+}
+
+func fromGeneral(op string, g blas64.General, label string) (kokkos.View2[float64], error) {
 	if g.Rows < 0 || g.Cols < 0 || g.Stride < max(g.Cols, 1) && g.Rows > 1 {
 		return kokkos.View2[float64]{}, errkind.Errorf(kokkos.ErrShape,
-			"gonum: FromGeneral %q: %d rows, %d columns and stride %d do not describe a row-major matrix", label, g.Rows, g.Cols, g.Stride)
+			"gonum: %s %q: %d rows, %d columns and stride %d do not describe a row-major matrix", op, label, g.Rows, g.Cols, g.Stride)
 	}
 	if g.Rows == 0 || g.Cols == 0 {
-		return kokkos.WrapView2[float64](nil, g.Rows, g.Cols, kokkos.WithLabel(label))
+		return kokkos.View2[float64]{}, errkind.Errorf(kokkos.ErrShape,
+			"gonum: %s %q: a matrix of %d rows and %d columns: gonum has no matrix with a zero dimension (an empty mat.Dense is only a receiver), and a view of no elements shares no memory; make the view with kokkos.NewView2 instead", op, label, g.Rows, g.Cols)
 	}
 	stride := max(g.Stride, g.Cols)
 	v, err := kokkos.WrapView2(g.Data, g.Rows, g.Cols, kokkos.WithLabel(label), kokkos.WithStrides(stride, 1))
@@ -127,8 +146,14 @@ func FromGeneral(g blas64.General, label string) (kokkos.View2[float64], error) 
 }
 
 // FromDense returns an unmanaged LayoutRight view labelled label over m's
-// elements, sharing its memory, as FromGeneral(m.RawMatrix(), label). An
-// empty matrix (m.IsEmpty()) gives a 0×0 view.
+// elements, sharing its memory, as FromGeneral(m.RawMatrix(), label). It
+// returns an error wrapping ErrNil for a nil m, and one wrapping
+// kokkos.ErrShape for an empty matrix (m.IsEmpty(), such as a zero
+// mat.Dense not yet used as a receiver): it has no elements to share, as
+// a view with a zero extent has none to give Dense.
 func FromDense(m *mat.Dense, label string) (kokkos.View2[float64], error) {
-	return FromGeneral(m.RawMatrix(), label)
+	if m == nil {
+		return kokkos.View2[float64]{}, errkind.Errorf(ErrNil, "gonum: FromDense %q of a nil *mat.Dense: give a matrix (mat.NewDense)", label)
+	}
+	return fromGeneral("FromDense", m.RawMatrix(), label)
 }

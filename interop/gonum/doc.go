@@ -31,8 +31,18 @@
 //   - a view with the Atomic trait (ErrAtomic): its elements are only
 //     touched atomically, and gonum's loads and stores are plain;
 //   - a view whose allocation was released (kokkos.ErrReleased);
-//   - a layout gonum cannot describe (kokkos.ErrLayout), and a zero extent
-//     (kokkos.ErrShape), since gonum has no empty matrix of given dimensions.
+//   - a layout gonum cannot describe (kokkos.ErrLayout): the error says
+//     what helps, Transpose for a column-major view, a copy (CopyDense, or
+//     kokkos.DeepCopy into a LayoutRight view) for a view with no unit
+//     stride;
+//   - a zero extent (kokkos.ErrShape), since gonum has no matrix or vector
+//     with a zero dimension: the other way too, FromDense and FromVecDense
+//     refuse an empty matrix or vector, FromGeneral and FromVector a zero
+//     dimension; a nil matrix or vector is refused with ErrNil.
+//
+// To write a result into a LayoutLeft view c, write its transpose into
+// Transpose(c), a row-major matrix over c's memory: the transposed product
+// Bᵀ·Aᵀ leaves A·B in c (see the example of Transpose).
 //
 // Sharing memory keeps the view's rules: the matrix is valid while the
 // view's allocation is, so hold the view (or Retain its allocation) while

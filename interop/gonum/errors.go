@@ -7,3 +7,7 @@ import "errors"
 // it with CopyDense or CopyVecDense, or use a view of the same memory
 // without the trait (AsTraits) once no atomic updates run.
 var ErrAtomic = errors.New("gonum: view has the Atomic trait")
+
+// ErrNil: FromDense or FromVecDense was given a nil matrix or vector, which
+// has no storage to share.
+var ErrNil = errors.New("gonum: nil matrix or vector")

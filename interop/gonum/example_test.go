@@ -59,6 +59,39 @@ func ExampleTranspose() {
 	// ⎣ 35  365⎦
 }
 
+// A result written into a LayoutLeft view: Transpose(c) is cᵀ, a
+// row-major matrix over c's memory, so storing the transposed product
+// Bᵀ·Aᵀ = (A·B)ᵀ there leaves A·B in c, without a copy.
+func ExampleTranspose_product() {
+	a := kokkos.Must(kokkos.NewView2[float64]("A", 2, 3)) // LayoutRight
+	b := kokkos.Must(kokkos.NewView2[float64]("B", 3, 2, kokkos.LayoutLeft))
+	for i := range 2 {
+		for j := range 3 {
+			a.Set(i, j, float64(i+j))
+			b.Set(j, i, float64(1+i*j))
+		}
+	}
+	c := kokkos.Must(kokkos.NewView2[float64]("C", 2, 2, kokkos.LayoutLeft))
+	am, err := kgonum.Dense(a)
+	if err != nil {
+		panic(err)
+	}
+	bt, err := kgonum.Transpose(b)
+	if err != nil {
+		panic(err)
+	}
+	ct, err := kgonum.Transpose(c)
+	if err != nil {
+		panic(err)
+	}
+	ct.Matrix.(*mat.Dense).Mul(bt.T(), am.T()) // cᵀ = Bᵀ·Aᵀ, so c = A·B
+	fmt.Println(c.At(0, 0), c.At(0, 1))
+	fmt.Println(c.At(1, 0), c.At(1, 1))
+	// Output:
+	// 3 8
+	// 6 14
+}
+
 // Gonum has no read-only matrix: a read-only view is refused unless the
 // caller asks for a copy.
 func ExampleCopyDense() {

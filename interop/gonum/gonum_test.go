@@ -250,10 +250,107 @@ func TestFromDense(t *testing.T) {
 			t.Fatal("round trip does not share storage")
 		}
 	}
+}
+
+// Gonum has no matrix or vector with a zero dimension: an empty mat.Dense
+// or mat.VecDense (a receiver not yet used), and blas64 values of a zero
+// dimension, are refused with kokkos.ErrShape, as views with a zero extent
+// are in the other direction. A nil matrix or vector is an error wrapping
+// ErrNil, not a nil dereference.
+func TestEmptyAndNilAreRefusedBothWays(t *testing.T) {
 	var e mat.Dense
-	v, err := FromDense(&e, "empty")
-	if err != nil || v.Extent(0) != 0 || v.Extent(1) != 0 {
-		t.Fatalf("empty Dense: %v, extents %d×%d", err, v.Extent(0), v.Extent(1))
+	var ev mat.VecDense
+	cases := []struct {
+		name string
+		err  error
+		kind error
+		text string
+	}{
+		{"FromDense empty", second(FromDense(&e, "empty")), kokkos.ErrShape, "zero dimension"},
+		{"FromGeneral 0×3", second(FromGeneral(blas64.General{Rows: 0, Cols: 3, Stride: 3}, "g")), kokkos.ErrShape, "0 rows and 3 columns"},
+		{"FromGeneral 3×0", second(FromGeneral(blas64.General{Rows: 3, Cols: 0, Stride: 1}, "g")), kokkos.ErrShape, "zero dimension"},
+		{"Dense 0×3", second(Dense(kokkos.Must(kokkos.NewView2[float64]("z", 0, 3)))), kokkos.ErrShape, "zero dimension"},
+		{"FromVecDense empty", second(FromVecDense(&ev, "x")), kokkos.ErrShape, "length 0"},
+		{"FromVector 0", second(FromVector(blas64.Vector{N: 0, Inc: 1}, "x")), kokkos.ErrShape, "length 0"},
+		{"VecDense 0", second(VecDense(kokkos.Must(kokkos.NewView1[float64]("z", 0)))), kokkos.ErrShape, "zero dimension"},
+		{"FromDense nil", second(FromDense(nil, "m")), ErrNil, "nil *mat.Dense"},
+		{"FromVecDense nil", second(FromVecDense(nil, "x")), ErrNil, "nil *mat.VecDense"},
+	}
+	for _, c := range cases {
+		if !errors.Is(c.err, c.kind) || !strings.Contains(c.err.Error(), c.text) {
+			t.Errorf("%s: %v, want %v containing %q", c.name, c.err, c.kind, c.text)
+		}
+	}
+}
+
+// The refusal of a layout says what helps that view: Transpose for a
+// column-major view given to Dense, Dense for a row-major view given to
+// Transpose, and a copy (CopyDense, or DeepCopy into a LayoutRight view)
+// for a view with no unit stride, where neither would.
+func TestLayoutRefusalSaysWhatHelps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	left := randomView2(t, rng, 3, 4, kokkos.LayoutLeft)
+	right := randomView2(t, rng, 3, 4, kokkos.LayoutRight)
+	p := randomView2(t, rng, 8, 9, kokkos.LayoutRight)
+	strided := kokkos.Must(kokkos.WrapView2(p.Data(), 3, 4, kokkos.WithStrides(18, 2)))
+	check := func(name string, err error, want, not string) {
+		t.Helper()
+		if !errors.Is(err, kokkos.ErrLayout) || !strings.Contains(err.Error(), want) || not != "" && strings.Contains(err.Error(), not) {
+			t.Errorf("%s: %v; want kokkos.ErrLayout saying %q and not %q", name, err, want, not)
+		}
+	}
+	check("Dense of LayoutLeft", second(Dense(left)), "converts with Transpose", "")
+	check("Transpose of LayoutRight", second(Transpose(right)), "converts with Dense", "")
+	check("Dense of no unit stride", second(Dense(strided)), "DeepCopy it into a LayoutRight view", "Transpose (no copy)")
+	check("General of no unit stride", second(General(strided)), "CopyDense", "converts with Transpose")
+	check("Transpose of no unit stride", second(Transpose(strided)), "DeepCopy it into a LayoutRight view", "converts with Dense")
+
+	// What the message says helps does: a LayoutRight copy converts.
+	c := kokkos.Must(kokkos.NewView2[float64]("C", 3, 4))
+	if err := kokkos.DeepCopy(c, strided); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Dense(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameElements(t, m, strided)
+}
+
+// A product written into a LayoutLeft view: Transpose(c) is cᵀ as a
+// row-major matrix over c's memory, so storing (A·B)ᵀ = Bᵀ·Aᵀ there
+// leaves A·B in c, for random shapes and values.
+func TestProductIntoLayoutLeft(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 50 {
+		m, k, n := 1+rng.IntN(6), 1+rng.IntN(6), 1+rng.IntN(6)
+		a := randomView2(t, rng, m, k, kokkos.LayoutRight)
+		b := randomView2(t, rng, k, n, kokkos.LayoutLeft)
+		c := randomView2(t, rng, m, n, kokkos.LayoutLeft)
+		am, err := Dense(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bt, err := Transpose(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct, err := Transpose(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct.Matrix.(*mat.Dense).Mul(bt.T(), am.T())
+		for i := range m {
+			for j := range n {
+				want := 0.0
+				for l := range k {
+					want += a.At(i, l) * b.At(l, j)
+				}
+				if d := c.At(i, j) - want; d > 1e-12 || d < -1e-12 {
+					t.Fatalf("%d×%d·%d×%d: c(%d, %d) = %v, want %v", m, k, k, n, i, j, c.At(i, j), want)
+				}
+			}
+		}
 	}
 }
 

@@ -65,15 +65,24 @@ func CopyVecDense(v kokkos.View1[float64]) (*mat.VecDense, error) {
 // FromVector returns an unmanaged view labelled label over x's elements,
 // sharing its memory: LayoutRight where x.Inc is 1, LayoutStride with
 // stride x.Inc otherwise. It returns an error wrapping kokkos.ErrShape for
-// a negative N, and kokkos.ErrLayout for an Inc below 1 (a view's strides
-// are positive), and the error of kokkos.WrapView1 when Data is too short.
+// a negative or zero N (gonum has no vector of length 0, and VecDense
+// refuses an empty view likewise), kokkos.ErrLayout for an Inc below 1 (a
+// view's strides are positive), and the error of kokkos.WrapView1 when
+// Data is too short.
 func FromVector(x blas64.Vector, label string) (kokkos.View1[float64], error) {
+	return fromVector("FromVector", x, label)
+}
+
+func fromVector(op string, x blas64.Vector, label string) (kokkos.View1[float64], error) {
 	switch {
 	case x.N < 0:
-		return kokkos.View1[float64]{}, errkind.Errorf(kokkos.ErrShape, "gonum: FromVector %q: negative length %d", label, x.N)
+		return kokkos.View1[float64]{}, errkind.Errorf(kokkos.ErrShape, "gonum: %s %q: negative length %d", op, label, x.N)
+	case x.N == 0:
+		return kokkos.View1[float64]{}, errkind.Errorf(kokkos.ErrShape,
+			"gonum: %s %q: a vector of length 0: gonum has no vector of length 0 (an empty mat.VecDense is only a receiver), and a view of no elements shares no memory; make the view with kokkos.NewView1 instead", op, label)
 	case x.N > 1 && x.Inc < 1:
 		return kokkos.View1[float64]{}, errkind.Errorf(kokkos.ErrLayout,
-			"gonum: FromVector %q: increment %d: a view's stride must be positive; copy the vector into a new one (mat.VecDense.CloneFromVec)", label, x.Inc)
+			"gonum: %s %q: increment %d: a view's stride must be positive; copy the vector into a new one (mat.VecDense.CloneFromVec)", op, label, x.Inc)
 	case x.N <= 1 || x.Inc == 1:
 		return kokkos.WrapView1(x.Data, x.N, kokkos.WithLabel(label))
 	}
@@ -81,7 +90,12 @@ func FromVector(x blas64.Vector, label string) (kokkos.View1[float64], error) {
 }
 
 // FromVecDense returns an unmanaged view labelled label over x's elements,
-// sharing its memory, as FromVector(x.RawVector(), label).
+// sharing its memory, as FromVector(x.RawVector(), label). It returns an
+// error wrapping ErrNil for a nil x, and the errors of FromVector (an
+// empty x, x.IsEmpty(), is refused with kokkos.ErrShape).
 func FromVecDense(x *mat.VecDense, label string) (kokkos.View1[float64], error) {
-	return FromVector(x.RawVector(), label)
+	if x == nil {
+		return kokkos.View1[float64]{}, errkind.Errorf(ErrNil, "gonum: FromVecDense %q of a nil *mat.VecDense: give a vector (mat.NewVecDense)", label)
+	}
+	return fromVector("FromVecDense", x.RawVector(), label)
 }
