@@ -17,15 +17,20 @@ import "sync"
 // time: the live one. An interval that begins while another is live waits
 // in a queue with everything that arrives after it, and is begun in the
 // library when the live one ends; one that has ended by then is begun and
-// ended at once. Regions are pushed and popped only while no interval is
-// live, so that they nest with the intervals; allocations and
-// deallocations pass whenever nothing waits before them. No goroutine
-// ever waits for another's kernel, only for the library's calls: the
-// library sees every event, in each goroutine's order, with the calls per
-// label right; a kernel that overlapped another is timed by the library
-// from the moment it came to the front, so that the library's kernel time
-// is the time during which at least one kernel ran, attributed to the
-// oldest.
+// ended at once. Regions, allocations and deallocations reach the library
+// only while no interval is live, as in a program of one thread, where
+// they happen between kernels: regions nest with the intervals, and
+// allocations belong to the regions open. No goroutine ever waits for
+// another's kernel, only for the library's calls: the library sees every
+// event, in each goroutine's order, with the calls per label right; a
+// kernel that overlapped another is timed by the library from the moment
+// it came to the front, so that the library's kernel time is the time
+// during which at least one kernel ran, attributed to the oldest.
+//
+// So that the queue stays bounded while one interval stays open long (a
+// long kernel on one goroutine, many short ones on others), an interval
+// live while more than maxWaiting events wait is ended in the library
+// there and then; its own end, later, is dropped.
 
 // A sink is a library's entry points, which a stream calls one at a time.
 type sink interface {
@@ -108,7 +113,22 @@ func (s *stream) beginInterval(e *event) {
 		s.deliverBegin(e)
 		return
 	}
+	s.wait(e)
+}
+
+// maxWaiting is the number of events that may wait for the live interval
+// before it is ended in the library.
+const maxWaiting = 1 << 12
+
+// wait queues e behind the live interval, or ends that interval in the
+// library if too many events wait for it.
+func (s *stream) wait(e *event) {
 	s.queue = append(s.queue, e)
+	if len(s.queue) > maxWaiting && s.live != nil {
+		s.lib.end(s.live, s.live.libID)
+		s.live = nil
+		s.drain()
+	}
 }
 
 // endInterval reports the end of the kernel or fence id.
@@ -155,11 +175,11 @@ func (s *stream) pointEvent(e *event) {
 	if s.done {
 		return
 	}
-	if len(s.queue) == 0 && (s.live == nil || e.kind == evAlloc || e.kind == evDealloc) {
+	if s.live == nil && len(s.queue) == 0 {
 		s.lib.point(e)
 		return
 	}
-	s.queue = append(s.queue, e)
+	s.wait(e)
 }
 
 // deliverBegin begins e in the library; e is live until it ends.
@@ -172,29 +192,22 @@ func (s *stream) deliverBegin(e *event) {
 	s.live = e
 }
 
-// drain delivers the waiting events, in order, up to the first that
-// cannot go while an interval is live.
+// drain delivers the waiting events, in order, until one begins an
+// interval that stays live.
 func (s *stream) drain() {
-	for len(s.queue) > 0 {
+	for len(s.queue) > 0 && s.live == nil {
 		e := s.queue[0]
-		switch {
-		case e.kind.interval():
-			if s.live != nil {
-				return
-			}
-			s.deliverBegin(e)
-		case e.kind == evPush || e.kind == evPop:
-			if s.live != nil {
-				return
-			}
-			s.lib.point(e)
-		default:
-			s.lib.point(e)
-		}
 		s.queue[0] = nil
 		s.queue = s.queue[1:]
+		if e.kind.interval() {
+			s.deliverBegin(e)
+		} else {
+			s.lib.point(e)
+		}
 	}
-	s.queue = nil
+	if len(s.queue) == 0 {
+		s.queue = nil
+	}
 }
 
 // finalize ends what is still open in the library, delivers every event

@@ -173,13 +173,13 @@ func TestStreamOrder(t *testing.T) {
 		[]string{"begin for a", "end for a", "begin for b", "end for b", "alloc x", "push r",
 			"begin for c", "end for c", "pop "},
 	}, {
-		"allocations pass while a kernel runs and nothing waits",
+		"allocations wait for the kernel running",
 		func(s *stream) {
 			s.beginInterval(kernel(1, "a"))
 			s.pointEvent(&event{kind: evDealloc, name: name("x")})
 			s.endInterval(1)
 		},
-		[]string{"begin for a", "dealloc x", "end for a"},
+		[]string{"begin for a", "end for a", "dealloc x"},
 	}, {
 		"regions wait for the kernel running",
 		func(s *stream) {
@@ -220,6 +220,31 @@ func TestStreamOrder(t *testing.T) {
 		if got := sink.take(); !slices.Equal(got, c.want) {
 			t.Errorf("%s: the library received\n%s\nwant\n%s", c.what, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 		}
+	}
+}
+
+// TestStreamLongKernel: a kernel that stays open while more than
+// maxWaiting events wait is ended in the library then, and its own end is
+// dropped; the queue does not grow past maxWaiting.
+func TestStreamLongKernel(t *testing.T) {
+	sink := newStrictSink(t)
+	s := newStream(sink)
+	s.beginInterval(kernel(1, "long"))
+	n := maxWaiting + 100 + rand.IntN(100)
+	for i := range n {
+		s.beginInterval(kernel(uint64(2+i), "short"))
+		s.endInterval(uint64(2 + i))
+		if len(s.queue) > maxWaiting {
+			t.Fatalf("%d events wait", len(s.queue))
+		}
+	}
+	s.endInterval(1)
+	s.finalize()
+	if sink.calls["long"] != 1 || sink.calls["short"] != n {
+		t.Fatalf("the library counted %v, want long 1, short %d", sink.calls, n)
+	}
+	if got := sink.log[:4]; !slices.Equal(got, []string{"begin for long", "end for long", "begin for short", "end for short"}) {
+		t.Fatalf("the library received first %q", got)
 	}
 }
 
