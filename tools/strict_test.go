@@ -174,6 +174,10 @@ func childConcurrent(t *testing.T) {
 		counts[g] = map[string]int{}
 		wg.Go(func() {
 			n := 100 + rand.IntN(100)
+			// More launches, to run the child by hand with other tools.
+			if m, err := strconv.Atoi(os.Getenv("STRICT_TOOL_LAUNCHES")); err == nil {
+				n = m
+			}
 			x := kokkos.Must(kokkos.NewView1[float64](fmt.Sprint("x", g), 64))
 			for i := range n {
 				switch i % 5 {
