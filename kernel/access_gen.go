@@ -11,11 +11,14 @@ import (
 // A1 is a rank-1 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A1[T any] struct {
 	p   unsafe.Pointer
 	ext [1]int
 	str [1]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -23,6 +26,8 @@ type A1[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View1[T any](k, name string, v kokkos.View1[T], write bool) (A1[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -32,6 +37,9 @@ func View1[T any](k, name string, v kokkos.View1[T], write bool) (A1[T], error) 
 	a := A1[T]{p: d.Host, in: in}
 	for r := range 1 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -46,15 +54,16 @@ func (a *A1[T]) At(i0 int) T {
 
 // Set stores x at (i0).
 func (a *A1[T]) Set(i0 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) {
+	if uint(i0) >= uint(a.w0) {
 		panic(outOfBounds{a.in, opSet, 1, [6]int{i0}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0])) = x
 }
 
-// Ptr returns a pointer to the element at (i0).
+// Ptr returns a pointer to the element at (i0), for an
+// atomic update.
 func (a *A1[T]) Ptr(i0 int) *T {
-	if uint(i0) >= uint(a.ext[0]) {
+	if uint(i0) >= uint(a.w0) {
 		panic(outOfBounds{a.in, opPtr, 1, [6]int{i0}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]))
@@ -63,10 +72,16 @@ func (a *A1[T]) Ptr(i0 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A1[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A1[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A1[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.
@@ -75,11 +90,14 @@ func (a *A1[T]) ByteStride(r int) int { return a.str[r] }
 // A2 is a rank-2 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A2[T any] struct {
 	p   unsafe.Pointer
 	ext [2]int
 	str [2]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -87,6 +105,8 @@ type A2[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View2[T any](k, name string, v kokkos.View2[T], write bool) (A2[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -96,6 +116,9 @@ func View2[T any](k, name string, v kokkos.View2[T], write bool) (A2[T], error) 
 	a := A2[T]{p: d.Host, in: in}
 	for r := range 2 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -110,15 +133,16 @@ func (a *A2[T]) At(i0, i1 int) T {
 
 // Set stores x at (i0, i1).
 func (a *A2[T]) Set(i0, i1 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) {
 		panic(outOfBounds{a.in, opSet, 2, [6]int{i0, i1}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1])) = x
 }
 
-// Ptr returns a pointer to the element at (i0, i1).
+// Ptr returns a pointer to the element at (i0, i1), for an
+// atomic update.
 func (a *A2[T]) Ptr(i0, i1 int) *T {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) {
 		panic(outOfBounds{a.in, opPtr, 2, [6]int{i0, i1}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]))
@@ -127,10 +151,16 @@ func (a *A2[T]) Ptr(i0, i1 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A2[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0, 0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A2[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0, 0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A2[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.
@@ -139,11 +169,14 @@ func (a *A2[T]) ByteStride(r int) int { return a.str[r] }
 // A3 is a rank-3 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A3[T any] struct {
 	p   unsafe.Pointer
 	ext [3]int
 	str [3]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -151,6 +184,8 @@ type A3[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View3[T any](k, name string, v kokkos.View3[T], write bool) (A3[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -160,6 +195,9 @@ func View3[T any](k, name string, v kokkos.View3[T], write bool) (A3[T], error) 
 	a := A3[T]{p: d.Host, in: in}
 	for r := range 3 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -174,15 +212,16 @@ func (a *A3[T]) At(i0, i1, i2 int) T {
 
 // Set stores x at (i0, i1, i2).
 func (a *A3[T]) Set(i0, i1, i2 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
 		panic(outOfBounds{a.in, opSet, 3, [6]int{i0, i1, i2}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2])) = x
 }
 
-// Ptr returns a pointer to the element at (i0, i1, i2).
+// Ptr returns a pointer to the element at (i0, i1, i2), for an
+// atomic update.
 func (a *A3[T]) Ptr(i0, i1, i2 int) *T {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) {
 		panic(outOfBounds{a.in, opPtr, 3, [6]int{i0, i1, i2}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]))
@@ -191,10 +230,16 @@ func (a *A3[T]) Ptr(i0, i1, i2 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A3[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0, 0, 0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A3[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0, 0, 0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A3[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.
@@ -203,11 +248,14 @@ func (a *A3[T]) ByteStride(r int) int { return a.str[r] }
 // A4 is a rank-4 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A4[T any] struct {
 	p   unsafe.Pointer
 	ext [4]int
 	str [4]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -215,6 +263,8 @@ type A4[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View4[T any](k, name string, v kokkos.View4[T], write bool) (A4[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -224,6 +274,9 @@ func View4[T any](k, name string, v kokkos.View4[T], write bool) (A4[T], error) 
 	a := A4[T]{p: d.Host, in: in}
 	for r := range 4 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -238,15 +291,16 @@ func (a *A4[T]) At(i0, i1, i2, i3 int) T {
 
 // Set stores x at (i0, i1, i2, i3).
 func (a *A4[T]) Set(i0, i1, i2, i3 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
 		panic(outOfBounds{a.in, opSet, 4, [6]int{i0, i1, i2, i3}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3])) = x
 }
 
-// Ptr returns a pointer to the element at (i0, i1, i2, i3).
+// Ptr returns a pointer to the element at (i0, i1, i2, i3), for an
+// atomic update.
 func (a *A4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) {
 		panic(outOfBounds{a.in, opPtr, 4, [6]int{i0, i1, i2, i3}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]))
@@ -255,10 +309,16 @@ func (a *A4[T]) Ptr(i0, i1, i2, i3 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A4[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0, 0, 0, 0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A4[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0, 0, 0, 0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A4[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.
@@ -267,11 +327,14 @@ func (a *A4[T]) ByteStride(r int) int { return a.str[r] }
 // A5 is a rank-5 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A5[T any] struct {
 	p   unsafe.Pointer
 	ext [5]int
 	str [5]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -279,6 +342,8 @@ type A5[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View5[T any](k, name string, v kokkos.View5[T], write bool) (A5[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -288,6 +353,9 @@ func View5[T any](k, name string, v kokkos.View5[T], write bool) (A5[T], error) 
 	a := A5[T]{p: d.Host, in: in}
 	for r := range 5 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -302,15 +370,16 @@ func (a *A5[T]) At(i0, i1, i2, i3, i4 int) T {
 
 // Set stores x at (i0, i1, i2, i3, i4).
 func (a *A5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
 		panic(outOfBounds{a.in, opSet, 5, [6]int{i0, i1, i2, i3, i4}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4])) = x
 }
 
-// Ptr returns a pointer to the element at (i0, i1, i2, i3, i4).
+// Ptr returns a pointer to the element at (i0, i1, i2, i3, i4), for an
+// atomic update.
 func (a *A5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) {
 		panic(outOfBounds{a.in, opPtr, 5, [6]int{i0, i1, i2, i3, i4}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]))
@@ -319,10 +388,16 @@ func (a *A5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A5[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0, 0, 0, 0, 0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A5[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0, 0, 0, 0, 0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A5[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.
@@ -331,11 +406,14 @@ func (a *A5[T]) ByteStride(r int) int { return a.str[r] }
 // A6 is a rank-6 view's host memory as a generated host kernel
 // reads and writes it: At, Set and Ptr check each index against the
 // extents, as the view's own methods do, and panic naming the kernel, the
-// parameter, the label, the indices and the extents.
+// parameter, the label, the indices and the extents. Set and Ptr panic
+// too on an accessor that does not write: one of a read-only view, or one
+// bound without write.
 type A6[T any] struct {
 	p   unsafe.Pointer
 	ext [6]int
 	str [6]int // in bytes
+	w0  int    // ext[0] when the accessor writes, else 0: Set's and Ptr's bound
 	in  *info
 }
 
@@ -343,6 +421,8 @@ type A6[T any] struct {
 // error wrapping ErrArgs (or kokkos.ErrReleased) when the host cannot run
 // the kernel on v: v's memory is not host memory, it was released, it has
 // the Atomic trait, or it is read-only and the kernel writes it (write).
+// The accessor writes only when write is set, and v is then writable:
+// it never writes more than v does.
 func View6[T any](k, name string, v kokkos.View6[T], write bool) (A6[T], error) {
 	d := kokkos.Describe[T](&v)
 	in, err := hostInfo(k, name, &d, write)
@@ -352,6 +432,9 @@ func View6[T any](k, name string, v kokkos.View6[T], write bool) (A6[T], error) 
 	a := A6[T]{p: d.Host, in: in}
 	for r := range 6 {
 		a.ext[r], a.str[r] = d.Extents[r], d.Strides[r]*d.ElemSize
+	}
+	if in.write {
+		a.w0 = a.ext[0]
 	}
 	return a, nil
 }
@@ -366,15 +449,16 @@ func (a *A6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 
 // Set stores x at (i0, i1, i2, i3, i4, i5).
 func (a *A6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
 		panic(outOfBounds{a.in, opSet, 6, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	*(*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]+i5*a.str[5])) = x
 }
 
-// Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5).
+// Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5), for an
+// atomic update.
 func (a *A6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if uint(i0) >= uint(a.ext[0]) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
+	if uint(i0) >= uint(a.w0) || uint(i1) >= uint(a.ext[1]) || uint(i2) >= uint(a.ext[2]) || uint(i3) >= uint(a.ext[3]) || uint(i4) >= uint(a.ext[4]) || uint(i5) >= uint(a.ext[5]) {
 		panic(outOfBounds{a.in, opPtr, 6, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return (*T)(unsafe.Add(a.p, i0*a.str[0]+i1*a.str[1]+i2*a.str[2]+i3*a.str[3]+i4*a.str[4]+i5*a.str[5]))
@@ -383,10 +467,16 @@ func (a *A6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
 // Extent returns the extent of dimension r.
 func (a *A6[T]) Extent(r int) int { return a.ext[r] }
 
-// Base returns the address of the element at (0, 0, 0, 0, 0, 0), for
-// generated code that has checked its indices against the extents for a
-// whole chunk.
-func (a *A6[T]) Base() unsafe.Pointer { return a.p }
+// Base returns the address of the element at (0, 0, 0, 0, 0, 0) to the
+// generated host kernel that l was handed to, which checks its indices
+// against the extents once for a whole chunk and then loads (and, for a
+// view it binds with write, stores) without a check. It panics for any l
+// but the live one of a launch, which package kernel makes and hands to
+// the generated code alone: user code has the view's own methods.
+func (a *A6[T]) Base(l *Launch) unsafe.Pointer {
+	l.check(a.in)
+	return a.p
+}
 
 // ByteStride returns the distance in bytes between elements adjacent in
 // dimension r.

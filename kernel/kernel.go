@@ -87,13 +87,14 @@ type Spec struct {
 	// Host returns the host kernel over the arguments (already of the
 	// parameters' types); its type depends on the pattern and the rank:
 	//
-	//	For, rank 1:     func(args []any) (func(lo, hi int), error)
-	//	For, rank N:     func(args []any, right bool) (func(lo, hi [N]int), error)
-	//	Reduce, rank 1:  func(args []any) (func(lo, hi int, acc *T), error)
-	//	Reduce, rank N:  func(args []any, right bool) (func(lo, hi [N]int, acc *T), error)
-	//	Scan:            func(args []any) (func(lo, hi int, acc *T, final bool), error)
+	//	For, rank 1:     func(l *Launch, args []any) (func(lo, hi int), error)
+	//	For, rank N:     func(l *Launch, args []any, right bool) (func(lo, hi [N]int), error)
+	//	Reduce, rank 1:  func(l *Launch, args []any) (func(lo, hi int, acc *T), error)
+	//	Reduce, rank N:  func(l *Launch, args []any, right bool) (func(lo, hi [N]int, acc *T), error)
+	//	Scan:            func(l *Launch, args []any) (func(lo, hi int, acc *T, final bool), error)
 	//
-	// right says that a tile's last index runs innermost.
+	// right says that a tile's last index runs innermost; l is live for
+	// the length of the call only.
 	Host any
 	// CUDA is the body in CUDA C for package cuda's patterns, Helpers the
 	// __device__ functions it calls; NoCUDA says why CUDA is empty.
@@ -305,12 +306,14 @@ func hostSpace(s kokkos.ExecutionSpace) bool {
 type info struct {
 	kernel, name, label string
 	ext                 []int
+	write               bool // the accessor writes
+	readOnly            bool // the view is read-only
 }
 
 // hostInfo checks that the host can run kernel k on the view d, parameter
 // name, and returns its names.
 func hostInfo(k, name string, d *kokkos.Description, write bool) (*info, error) {
-	in := &info{kernel: k, name: name, label: d.Label, ext: d.Extents[:d.Rank:d.Rank]}
+	in := &info{kernel: k, name: name, label: d.Label, ext: d.Extents[:d.Rank:d.Rank], write: write && !d.ReadOnly, readOnly: d.ReadOnly}
 	switch {
 	case d.Allocation != nil && d.Allocation.Released():
 		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) was released: %w", ErrArgs, k, name, d.Label, kokkos.ErrReleased)
@@ -350,6 +353,46 @@ const (
 )
 
 func (e outOfBounds) Error() string {
+	if e.op != opAt && !e.in.write {
+		why := "which is read-only"
+		if !e.in.readOnly {
+			why = "which the kernel was bound to read only"
+		}
+		return fmt.Sprintf("kernel %s: %s.%s%v on view %s (label %q), %s",
+			e.in.kernel, e.in.name, [...]string{"", "At", "Set", "Ptr"}[e.op], e.idx[:e.rank], e.in.name, e.in.label, why)
+	}
 	return fmt.Sprintf("kernel %s: %s.%s%v out of bounds of view %s (label %q) with extents %v",
 		e.in.kernel, e.in.name, [...]string{"", "At", "Set", "Ptr"}[e.op], e.idx[:e.rank], e.in.name, e.in.label, e.in.ext)
+}
+
+// A Launch is what package kernel hands the generated host kernel of a
+// launch (Spec.Host) while it binds its arguments: the accessors' Base
+// takes it, so that the address of a view's memory goes to generated code
+// only. Only package kernel makes a live Launch, and it is live only
+// during that call; the zero Launch is never live.
+type Launch struct {
+	live bool
+}
+
+// check panics unless l is live.
+func (l *Launch) check(in *info) {
+	if l == nil || !l.live {
+		panic(fmt.Sprintf("kernel %s: Base of view %s (label %q) outside a launch: "+
+			"only the code kokkos-kernelgen generates, while package kernel launches it, may take a view's address", in.kernel, in.name, in.label))
+	}
+}
+
+// bind calls the generated host kernel h on vals with a live Launch, which
+// dies when h returns.
+func bind[B any](h func(*Launch, []any) (B, error), vals []any) (B, error) {
+	l := &Launch{live: true}
+	defer func() { l.live = false }()
+	return h(l, vals)
+}
+
+// bindMD is bind for the host kernel of an MDRangePolicy.
+func bindMD[B any](h func(*Launch, []any, bool) (B, error), vals []any, right bool) (B, error) {
+	l := &Launch{live: true}
+	defer func() { l.live = false }()
+	return h(l, vals, right)
 }

@@ -44,43 +44,43 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 		return e.deviceFor(label, any(p), vals)
 	}
 	switch h := e.Host.(type) {
-	case func([]any) (func(lo, hi int), error):
-		b, err := h(vals)
+	case func(*Launch, []any) (func(lo, hi int), error):
+		b, err := bind(h, vals)
 		if err != nil {
 			return err
 		}
 		kokkos.ParallelForChunks(label, any(p).(kokkos.RangePolicy), b)
 		return nil
-	case func([]any, bool) (func(lo, hi [2]int), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [2]int), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
 		kokkos.ParallelForTiles2(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
-	case func([]any, bool) (func(lo, hi [3]int), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [3]int), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
 		kokkos.ParallelForTiles3(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
-	case func([]any, bool) (func(lo, hi [4]int), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [4]int), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
 		kokkos.ParallelForTiles4(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
-	case func([]any, bool) (func(lo, hi [5]int), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [5]int), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
 		kokkos.ParallelForTiles5(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
-	case func([]any, bool) (func(lo, hi [6]int), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [6]int), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
@@ -108,38 +108,38 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 		return deviceReduce(e, label, any(p), r, vals)
 	}
 	switch h := e.Host.(type) {
-	case func([]any) (func(lo, hi int, acc *T), error):
-		b, err := h(vals)
+	case func(*Launch, []any) (func(lo, hi int, acc *T), error):
+		b, err := bind(h, vals)
 		if err != nil {
 			return zero, err
 		}
 		return kokkos.ParallelReduceChunks(label, any(p).(kokkos.RangePolicy), r, b), nil
-	case func([]any, bool) (func(lo, hi [2]int, acc *T), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [2]int, acc *T), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
 		return kokkos.ParallelReduceTiles2(label, any(p).(kokkos.MDRangePolicy), r, b), nil
-	case func([]any, bool) (func(lo, hi [3]int, acc *T), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [3]int, acc *T), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
 		return kokkos.ParallelReduceTiles3(label, any(p).(kokkos.MDRangePolicy), r, b), nil
-	case func([]any, bool) (func(lo, hi [4]int, acc *T), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [4]int, acc *T), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
 		return kokkos.ParallelReduceTiles4(label, any(p).(kokkos.MDRangePolicy), r, b), nil
-	case func([]any, bool) (func(lo, hi [5]int, acc *T), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [5]int, acc *T), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
 		return kokkos.ParallelReduceTiles5(label, any(p).(kokkos.MDRangePolicy), r, b), nil
-	case func([]any, bool) (func(lo, hi [6]int, acc *T), error):
-		b, err := h(vals, right)
+	case func(*Launch, []any, bool) (func(lo, hi [6]int, acc *T), error):
+		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
@@ -162,11 +162,11 @@ func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any
 	if !hostSpace(p.Space) {
 		return deviceReduce(e, label, p, r, vals)
 	}
-	h, ok := e.Host.(func([]any) (func(lo, hi int, acc *T, final bool), error))
+	h, ok := e.Host.(func(*Launch, []any) (func(lo, hi int, acc *T, final bool), error))
 	if !ok {
 		return zero, e.accError(zero)
 	}
-	b, err := h(vals)
+	b, err := bind(h, vals)
 	if err != nil {
 		return zero, err
 	}

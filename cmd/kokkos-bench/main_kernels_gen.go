@@ -131,7 +131,7 @@ b(i0, i1) = c + 0.1 * (a((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + a((gk_i64)
 	})
 }
 
-func gkHostkScanI32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
+func gkHostkScanI32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
 	y, gkErr0 := gkkernel.View1("main.kScanI32", "y", gkArgs[0].(gkkokkos.View1[int32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -140,12 +140,12 @@ func gkHostkScanI32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final boo
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
-		y, x := y, x
+		y, x, gkP_y, gkP_x := y, x, gkP_y, gkP_x
 		gkAcc := *gkAccP
-		gkP_y := y.Base()
 		gkS_y_0 := y.ByteStride(0)
-		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 4 && gkS_y_0 == 4 {
@@ -175,7 +175,7 @@ func gkHostkScanI32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final boo
 	}, nil
 }
 
-func gkHostkCopy(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostkCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	c, gkErr0 := gkkernel.View1("main.kCopy", "c", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -184,11 +184,11 @@ func gkHostkCopy(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int) {
-		c, a := c, a
-		gkP_c := c.Base()
+		c, a, gkP_c, gkP_a := c, a, gkP_c, gkP_a
 		gkS_c_0 := c.ByteStride(0)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
@@ -208,7 +208,7 @@ func gkHostkCopy(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostkMul(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostkMul(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	b, gkErr0 := gkkernel.View1("main.kMul", "b", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -218,11 +218,11 @@ func gkHostkMul(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr1
 	}
 	s := gkArgs[2].(float64)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
 	return func(gkLo, gkHi int) {
-		b, c, s := b, c, s
-		gkP_b := b.Base()
+		b, c, s, gkP_b, gkP_c := b, c, s, gkP_b, gkP_c
 		gkS_b_0 := b.ByteStride(0)
-		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_b_0 == 8 && gkS_c_0 == 8 {
@@ -242,7 +242,7 @@ func gkHostkMul(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostkAdd(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostkAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	c, gkErr0 := gkkernel.View1("main.kAdd", "c", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -255,13 +255,13 @@ func gkHostkAdd(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int) {
-		c, a, b := c, a, b
-		gkP_c := c.Base()
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 		gkS_c_0 := c.ByteStride(0)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
@@ -281,7 +281,7 @@ func gkHostkAdd(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostkTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostkTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("main.kTriad", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -295,13 +295,13 @@ func gkHostkTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr2
 	}
 	s := gkArgs[3].(float64)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, b, c, s := a, b, c, s
-		gkP_a := a.Base()
+		a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
@@ -321,7 +321,7 @@ func gkHostkTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostkDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+func gkHostkDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View1("main.kDot", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -330,12 +330,12 @@ func gkHostkDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
-		a, b := a, b
+		a, b, gkP_a, gkP_b := a, b, gkP_a, gkP_b
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
@@ -356,7 +356,7 @@ func gkHostkDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	}, nil
 }
 
-func gkHostkSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	c, gkErr0 := gkkernel.View2("main.kSetC", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -369,15 +369,15 @@ func gkHostkSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			c, a, b := c, a, b
-			gkP_c := c.Base()
+			c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
-			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_b_0 == 8 && gkS_c_1 == 8 {
@@ -407,13 +407,10 @@ func gkHostkSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		c, a, b := c, a, b
-		gkP_c := c.Base()
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
@@ -443,7 +440,7 @@ func gkHostkSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostkLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	out, gkErr0 := gkkernel.View3("main.kLap7", "out", gkArgs[0].(gkkokkos.View3[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -453,14 +450,14 @@ func gkHostkLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		return nil, gkErr1
 	}
 	h2 := gkArgs[2].(float64)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
-			out, in, h2 := out, in, h2
-			gkP_out := out.Base()
+			out, in, h2, gkP_out, gkP_in := out, in, h2, gkP_out, gkP_in
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
-			gkP_in := in.Base()
 			gkS_in_0 := in.ByteStride(0)
 			gkS_in_1 := in.ByteStride(1)
 			gkS_in_2 := in.ByteStride(2)
@@ -509,12 +506,10 @@ func gkHostkLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [3]int) {
-		out, in, h2 := out, in, h2
-		gkP_out := out.Base()
+		out, in, h2, gkP_out, gkP_in := out, in, h2, gkP_out, gkP_in
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
 		gkS_in_1 := in.ByteStride(1)
 		gkS_in_2 := in.ByteStride(2)
@@ -563,15 +558,15 @@ func gkHostkLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	}, nil
 }
 
-func gkHostkWrite2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	b, gkErr0 := gkkernel.View2("main.kWrite2", "b", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_b := b.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			b := b
-			gkP_b := b.Base()
+			b, gkP_b := b, gkP_b
 			gkS_b_0 := b.ByteStride(0)
 			gkS_b_1 := b.ByteStride(1)
 			if gkHi[0] <= b.Extent(0) && gkHi[1] <= b.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -600,8 +595,7 @@ func gkHostkWrite2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) 
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		b := b
-		gkP_b := b.Base()
+		b, gkP_b := b, gkP_b
 		gkS_b_0 := b.ByteStride(0)
 		gkS_b_1 := b.ByteStride(1)
 		if gkHi[0] <= b.Extent(0) && gkHi[1] <= b.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -630,7 +624,7 @@ func gkHostkWrite2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) 
 	}, nil
 }
 
-func gkHostkHeat2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	b, gkErr0 := gkkernel.View2("main.kHeat2", "b", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -639,13 +633,13 @@ func gkHostkHeat2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_b := b.Base(gkL)
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			b, a := b, a
-			gkP_b := b.Base()
+			b, a, gkP_b, gkP_a := b, a, gkP_b, gkP_a
 			gkS_b_0 := b.ByteStride(0)
 			gkS_b_1 := b.ByteStride(1)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			if gkHi[0] <= b.Extent(0) && gkHi[0]+1 <= a.Extent(0) && gkHi[1] <= b.Extent(1) && gkHi[1]+1 <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
@@ -683,11 +677,9 @@ func gkHostkHeat2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		b, a := b, a
-		gkP_b := b.Base()
+		b, a, gkP_b, gkP_a := b, a, gkP_b, gkP_a
 		gkS_b_0 := b.ByteStride(0)
 		gkS_b_1 := b.ByteStride(1)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		if gkHi[0] <= b.Extent(0) && gkHi[0]+1 <= a.Extent(0) && gkHi[1] <= b.Extent(1) && gkHi[1]+1 <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {

@@ -61,20 +61,24 @@ func Norm(i int, x kokkos.View1[float32], idx kokkos.View1[int32], acc *float32)
 		`Func: Lap, Name: "k.Lap"`, `Pattern: gkkernel.PatternFor, Rank: 2`,
 		`{Name: "out", View: true, Write: true, CUDAName: "out"}`,
 		`CUDA: `, `Funcs: []string{"Lap"}`,
-		"func gkHostLap(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {",
+		"func gkHostLap(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {",
+		"gkP_in := in.Base(gkL)\n", // outside the chunk function: only during the launch's bind
 		`out, gkErr0 := gkkernel.View2("k.Lap", "out", gkArgs[0].(gkkokkos.View2[float64]), true)`,
 		`gkLo[0]-1 >= 0`, `gkHi[1] <= out.Extent(1)`, `gkLo[0] < gkHi[0]`,
 		`gkR1 := gkunsafe.Add(gkP_in, (i-1)*gkS_in_0)`,
 		"continue gkNextU", "continue gkNext\n",
 		"-float64(2*", "gkmath.Sqrt(h)",
 		"out.Set(i, j, float64(", // the checked copy keeps the accessor methods
-		"func gkHostNorm(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), error) {",
+		"func gkHostNorm(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), error) {",
 		"gkAcc := *gkAccP", "*gkAccP = gkAcc",
 		"gkAcc += float32(x.At(int(", // x.At(idx) is not affine: checked in both copies
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("generated code lacks %q", want)
 		}
+	}
+	if i, j := strings.Index(out, ".Base(gkL)"), strings.Index(out, "return func("); i < 0 || j < i {
+		t.Errorf("the bases are taken inside the chunk function, after the launch's bind")
 	}
 	if t.Failed() {
 		t.Log(out)

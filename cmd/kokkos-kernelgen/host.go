@@ -438,9 +438,11 @@ func hostName(n, blank string) string {
 	return n
 }
 
-// emitHost writes k's host binder, gkHost<Name>: it takes the arguments,
-// builds the accessors (which check that the host can run the kernel on
-// each view) and returns the chunk (or tile) function.
+// emitHost writes k's host binder, gkHost<Name>: it takes the launch's
+// token and the arguments, builds the accessors (which check that the host
+// can run the kernel on each view), takes the bases of the views that the
+// unchecked copies of the body address (which only the token gives), and
+// returns the chunk (or tile) function.
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	accs := p.accesses(k)
 	test := chunkTest(k, accs)
@@ -465,7 +467,7 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	if rank > 1 {
 		right = ", gkRight bool"
 	}
-	fmt.Fprintf(&b, "func gkHost%s(gkArgs []any%s) (func(%s), error) {\n", k.name, right, chunk)
+	fmt.Fprintf(&b, "func gkHost%s(gkL *%s.Launch, gkArgs []any%s) (func(%s), error) {\n", k.name, kern, right, chunk)
 	// The parameters, as locals of their Go names.
 	var copies []string
 	for j, pr := range k.params {
@@ -485,6 +487,16 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 			copies = append(copies, name)
 		}
 	}
+	if test != "" {
+		// The bases of the views whose accesses the chunk test covers,
+		// which the accessors give only during this call (gkL).
+		for _, pr := range k.params {
+			if accessed(accs, pr) {
+				fmt.Fprintf(&b, "gkP_%s := %s.Base(gkL)\n", pr.name, pr.name)
+				copies = append(copies, "gkP_"+pr.name)
+			}
+		}
+	}
 	orders := [][]int{rightOrder(rank)}
 	if rank > 1 {
 		orders = append(orders, leftOrder(rank))
@@ -502,13 +514,12 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 			b.WriteString("gkAcc := *gkAccP\n")
 		}
 		if test != "" {
-			// The bases and byte strides of the views whose accesses the
-			// chunk test covers.
+			// The byte strides of the views whose accesses the chunk test
+			// covers.
 			for _, pr := range k.params {
 				if !accessed(accs, pr) {
 					continue
 				}
-				fmt.Fprintf(&b, "gkP_%s := %s.Base()\n", pr.name, pr.name)
 				for d := range pr.rank {
 					fmt.Fprintf(&b, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
 				}

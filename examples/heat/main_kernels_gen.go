@@ -82,15 +82,15 @@ __device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? 
 	})
 }
 
-func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	u, gkErr0 := gkkernel.View2("main.Init", "u", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_u := u.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			u := u
-			gkP_u := u.Base()
+			u, gkP_u := u, gkP_u
 			gkS_u_0 := u.ByteStride(0)
 			gkS_u_1 := u.ByteStride(1)
 			if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -149,8 +149,7 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		u := u
-		gkP_u := u.Base()
+		u, gkP_u := u, gkP_u
 		gkS_u_0 := u.ByteStride(0)
 		gkS_u_1 := u.ByteStride(1)
 		if gkHi[0] <= u.Extent(0) && gkHi[1] <= u.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -209,7 +208,7 @@ func gkHostInit(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	next, gkErr0 := gkkernel.View2("main.Step", "next", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -219,13 +218,13 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		return nil, gkErr1
 	}
 	alpha := gkArgs[2].(float64)
+	gkP_next := next.Base(gkL)
+	gkP_cur := cur.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			next, cur, alpha := next, cur, alpha
-			gkP_next := next.Base()
+			next, cur, alpha, gkP_next, gkP_cur := next, cur, alpha, gkP_next, gkP_cur
 			gkS_next_0 := next.ByteStride(0)
 			gkS_next_1 := next.ByteStride(1)
-			gkP_cur := cur.Base()
 			gkS_cur_0 := cur.ByteStride(0)
 			gkS_cur_1 := cur.ByteStride(1)
 			if gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
@@ -293,11 +292,9 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		next, cur, alpha := next, cur, alpha
-		gkP_next := next.Base()
+		next, cur, alpha, gkP_next, gkP_cur := next, cur, alpha, gkP_next, gkP_cur
 		gkS_next_0 := next.ByteStride(0)
 		gkS_next_1 := next.ByteStride(1)
-		gkP_cur := cur.Base()
 		gkS_cur_0 := cur.ByteStride(0)
 		gkS_cur_1 := cur.ByteStride(1)
 		if gkHi[0] <= next.Extent(0) && gkHi[0]+1 <= cur.Extent(0) && gkHi[1] <= next.Extent(1) && gkHi[1]+1 <= cur.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[0]-1 >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[1]-1 >= 0 {
@@ -365,7 +362,7 @@ func gkHostStep(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
+func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
 	next, gkErr0 := gkkernel.View2("main.Residual", "next", gkArgs[0].(gkkokkos.View2[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -374,14 +371,14 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_next := next.Base(gkL)
+	gkP_cur := cur.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
-			next, cur := next, cur
+			next, cur, gkP_next, gkP_cur := next, cur, gkP_next, gkP_cur
 			gkAcc := *gkAccP
-			gkP_next := next.Base()
 			gkS_next_0 := next.ByteStride(0)
 			gkS_next_1 := next.ByteStride(1)
-			gkP_cur := cur.Base()
 			gkS_cur_0 := cur.ByteStride(0)
 			gkS_cur_1 := cur.ByteStride(1)
 			if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -413,12 +410,10 @@ func gkHostResidual(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP 
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
-		next, cur := next, cur
+		next, cur, gkP_next, gkP_cur := next, cur, gkP_next, gkP_cur
 		gkAcc := *gkAccP
-		gkP_next := next.Base()
 		gkS_next_0 := next.ByteStride(0)
 		gkS_next_1 := next.ByteStride(1)
-		gkP_cur := cur.Base()
 		gkS_cur_0 := cur.ByteStride(0)
 		gkS_cur_1 := cur.ByteStride(1)
 		if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {

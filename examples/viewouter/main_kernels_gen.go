@@ -53,14 +53,14 @@ func init() {
 	})
 }
 
-func gkHostInitA(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostInitA(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("main.InitA", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a := a
-		gkP_a := a.Base()
+		a, gkP_a := a, gkP_a
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -80,14 +80,14 @@ func gkHostInitA(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostInitB(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostInitB(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	b, gkErr0 := gkkernel.View1("main.InitB", "b", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int) {
-		b := b
-		gkP_b := b.Base()
+		b, gkP_b := b, gkP_b
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_b_0 == 8 {
@@ -107,7 +107,7 @@ func gkHostInitB(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	c, gkErr0 := gkkernel.View2("main.SetC", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -120,15 +120,15 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			c, a, b := c, a, b
-			gkP_c := c.Base()
+			c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
-			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_b_0 == 8 && gkS_c_1 == 8 {
@@ -158,13 +158,10 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		c, a, b := c, a, b
-		gkP_c := c.Base()
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
@@ -194,16 +191,16 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
+func gkHostSumC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
 	c, gkErr0 := gkkernel.View2("main.SumC", "c", gkArgs[0].(gkkokkos.View2[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_c := c.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
-			c := c
+			c, gkP_c := c, gkP_c
 			gkAcc := *gkAccP
-			gkP_c := c.Base()
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
 			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -233,9 +230,8 @@ func gkHostSumC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *flo
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
-		c := c
+		c, gkP_c := c, gkP_c
 		gkAcc := *gkAccP
-		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
 		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {

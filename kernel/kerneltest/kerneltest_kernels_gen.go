@@ -1156,7 +1156,7 @@ out(i0, i1, i2, i3, i4, i5) = a(i0, i1, i2, i3, i4, i5) + m * 0.5;
 	})
 }
 
-func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.Triad", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1170,13 +1170,13 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr2
 	}
 	s := gkArgs[3].(float64)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, b, c, s := a, b, c, s
-		gkP_a := a.Base()
+		a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		gkP_c := c.Base()
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
@@ -1196,7 +1196,7 @@ func gkHostTriad(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.Dot", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1205,12 +1205,12 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
-		a, b := a, b
+		a, b, gkP_a, gkP_b := a, b, gkP_a, gkP_b
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
@@ -1231,7 +1231,7 @@ func gkHostDot(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	}, nil
 }
 
-func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	c, gkErr0 := gkkernel.View2("kerneltest.SetC", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1244,15 +1244,15 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			c, a, b := c, a, b
-			gkP_c := c.Base()
+			c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
-			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_b_0 == 8 && gkS_c_1 == 8 {
@@ -1282,13 +1282,10 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		c, a, b := c, a, b
-		gkP_c := c.Base()
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= c.Extent(0) && gkHi[1] <= b.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
@@ -1318,7 +1315,7 @@ func gkHostSetC(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bool), error) {
+func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bool), error) {
 	in, gkErr0 := gkkernel.View1("kerneltest.PrefixSum", "in", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1327,12 +1324,12 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_in := in.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int64, final bool) {
-		in, out := in, out
+		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
 		gkAcc := *gkAccP
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
@@ -1362,7 +1359,7 @@ func gkHostPrefixSum(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64, final bo
 	}, nil
 }
 
-func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	out, gkErr0 := gkkernel.View3("kerneltest.Stencil7", "out", gkArgs[0].(gkkokkos.View3[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1372,14 +1369,14 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 		return nil, gkErr1
 	}
 	h := gkArgs[2].(float64)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
-			out, in, h := out, in, h
-			gkP_out := out.Base()
+			out, in, h, gkP_out, gkP_in := out, in, h, gkP_out, gkP_in
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
-			gkP_in := in.Base()
 			gkS_in_0 := in.ByteStride(0)
 			gkS_in_1 := in.ByteStride(1)
 			gkS_in_2 := in.ByteStride(2)
@@ -1443,12 +1440,10 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 		}, nil
 	}
 	return func(gkLo, gkHi [3]int) {
-		out, in, h := out, in, h
-		gkP_out := out.Base()
+		out, in, h, gkP_out, gkP_in := out, in, h, gkP_out, gkP_in
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
 		gkS_in_1 := in.ByteStride(1)
 		gkS_in_2 := in.ByteStride(2)
@@ -1512,7 +1507,7 @@ func gkHostStencil7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error)
 	}, nil
 }
 
-func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	y, gkErr0 := gkkernel.View1("kerneltest.Soft", "y", gkArgs[0].(gkkokkos.View1[float32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1522,11 +1517,11 @@ func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr1
 	}
 	t := gkArgs[2].(float64)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int) {
-		y, x, t := y, x, t
-		gkP_y := y.Base()
+		y, x, t, gkP_y, gkP_x := y, x, t, gkP_y, gkP_x
 		gkS_y_0 := y.ByteStride(0)
-		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 && gkS_y_0 == 4 {
@@ -1573,7 +1568,7 @@ func gkHostSoft(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.Histogram", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1583,9 +1578,9 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr1
 	}
 	nb := gkArgs[2].(int)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, bins, nb := x, bins, nb
-		gkP_x := x.Base()
+		x, bins, nb, gkP_x := x, bins, nb, gkP_x
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
@@ -1611,16 +1606,16 @@ func gkHostHistogram(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
+func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View2("kerneltest.MaxAbs2", "a", gkArgs[0].(gkkokkos.View2[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -1650,9 +1645,8 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -1682,7 +1676,7 @@ func gkHostMaxAbs2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *
 	}, nil
 }
 
-func gkHostLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	out, gkErr0 := gkkernel.View3("kerneltest.Lap7", "out", gkArgs[0].(gkkokkos.View3[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1692,14 +1686,14 @@ func gkHostLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		return nil, gkErr1
 	}
 	h2 := gkArgs[2].(float64)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
-			out, in, h2 := out, in, h2
-			gkP_out := out.Base()
+			out, in, h2, gkP_out, gkP_in := out, in, h2, gkP_out, gkP_in
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
-			gkP_in := in.Base()
 			gkS_in_0 := in.ByteStride(0)
 			gkS_in_1 := in.ByteStride(1)
 			gkS_in_2 := in.ByteStride(2)
@@ -1748,12 +1742,10 @@ func gkHostLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [3]int) {
-		out, in, h2 := out, in, h2
-		gkP_out := out.Base()
+		out, in, h2, gkP_out, gkP_in := out, in, h2, gkP_out, gkP_in
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
 		gkS_in_1 := in.ByteStride(1)
 		gkS_in_2 := in.ByteStride(2)
@@ -1802,7 +1794,7 @@ func gkHostLap7(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	}, nil
 }
 
-func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a8, gkErr0 := gkkernel.View1("kerneltest.WrapNarrow", "a8", gkArgs[0].(gkkokkos.View1[int8]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1820,15 +1812,15 @@ func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr3
 	}
 	k := gkArgs[4].(int8)
+	gkP_a8 := a8.Base(gkL)
+	gkP_a16 := a16.Base(gkL)
+	gkP_b8 := b8.Base(gkL)
+	gkP_b16 := b16.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a8, a16, b8, b16, k := a8, a16, b8, b16, k
-		gkP_a8 := a8.Base()
+		a8, a16, b8, b16, k, gkP_a8, gkP_a16, gkP_b8, gkP_b16 := a8, a16, b8, b16, k, gkP_a8, gkP_a16, gkP_b8, gkP_b16
 		gkS_a8_0 := a8.ByteStride(0)
-		gkP_a16 := a16.Base()
 		gkS_a16_0 := a16.ByteStride(0)
-		gkP_b8 := b8.Base()
 		gkS_b8_0 := b8.ByteStride(0)
-		gkP_b16 := b16.Base()
 		gkS_b16_0 := b16.ByteStride(0)
 		if gkHi <= a16.Extent(0) && gkHi <= a8.Extent(0) && gkHi <= b16.Extent(0) && gkHi <= b8.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a16_0 == 2 && gkS_a8_0 == 1 && gkS_b16_0 == 2 && gkS_b8_0 == 1 {
@@ -1869,7 +1861,7 @@ func gkHostWrapNarrow(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a32, gkErr0 := gkkernel.View1("kerneltest.WrapWide", "a32", gkArgs[0].(gkkokkos.View1[int32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1887,15 +1879,15 @@ func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr3
 	}
 	k := gkArgs[4].(int32)
+	gkP_a32 := a32.Base(gkL)
+	gkP_a64 := a64.Base(gkL)
+	gkP_b32 := b32.Base(gkL)
+	gkP_b64 := b64.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a32, a64, b32, b64, k := a32, a64, b32, b64, k
-		gkP_a32 := a32.Base()
+		a32, a64, b32, b64, k, gkP_a32, gkP_a64, gkP_b32, gkP_b64 := a32, a64, b32, b64, k, gkP_a32, gkP_a64, gkP_b32, gkP_b64
 		gkS_a32_0 := a32.ByteStride(0)
-		gkP_a64 := a64.Base()
 		gkS_a64_0 := a64.ByteStride(0)
-		gkP_b32 := b32.Base()
 		gkS_b32_0 := b32.ByteStride(0)
-		gkP_b64 := b64.Base()
 		gkS_b64_0 := b64.ByteStride(0)
 		if gkHi <= a32.Extent(0) && gkHi <= a64.Extent(0) && gkHi <= b32.Extent(0) && gkHi <= b64.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a32_0 == 4 && gkS_a64_0 == 8 && gkS_b32_0 == 4 && gkS_b64_0 == 8 {
@@ -1945,7 +1937,7 @@ func gkHostWrapWide(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.DivRem", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -1958,13 +1950,13 @@ func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, b, out := a, b, out
-		gkP_a := a.Base()
+		a, b, out, gkP_a, gkP_b, gkP_out := a, b, out, gkP_a, gkP_b, gkP_out
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 14 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -2081,7 +2073,7 @@ func gkHostDivRem(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.Shifts", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2094,13 +2086,13 @@ func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_a := a.Base(gkL)
+	gkP_s := s.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, s, out := a, s, out
-		gkP_a := a.Base()
+		a, s, out, gkP_a, gkP_s, gkP_out := a, s, out, gkP_a, gkP_s, gkP_out
 		gkS_a_0 := a.ByteStride(0)
-		gkP_s := s.Base()
 		gkS_s_0 := s.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 16 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= out.Extent(0) && gkHi <= s.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -2227,7 +2219,7 @@ func gkHostShifts(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.FloatOps", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2252,20 +2244,20 @@ func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr5 != nil {
 		return nil, gkErr5
 	}
+	gkP_x := x.Base(gkL)
+	gkP_y := y.Base(gkL)
+	gkP_f := f.Base(gkL)
+	gkP_g := g.Base(gkL)
+	gkP_o64 := o64.Base(gkL)
+	gkP_o32 := o32.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, y, f, g, o64, o32 := x, y, f, g, o64, o32
-		gkP_x := x.Base()
+		x, y, f, g, o64, o32, gkP_x, gkP_y, gkP_f, gkP_g, gkP_o64, gkP_o32 := x, y, f, g, o64, o32, gkP_x, gkP_y, gkP_f, gkP_g, gkP_o64, gkP_o32
 		gkS_x_0 := x.ByteStride(0)
-		gkP_y := y.Base()
 		gkS_y_0 := y.ByteStride(0)
-		gkP_f := f.Base()
 		gkS_f_0 := f.ByteStride(0)
-		gkP_g := g.Base()
 		gkS_g_0 := g.ByteStride(0)
-		gkP_o64 := o64.Base()
 		gkS_o64_0 := o64.ByteStride(0)
 		gkS_o64_1 := o64.ByteStride(1)
-		gkP_o32 := o32.Base()
 		gkS_o32_0 := o32.ByteStride(0)
 		gkS_o32_1 := o32.ByteStride(1)
 		if 0 >= 0 && 6 < o64.Extent(1) && 7 < o32.Extent(1) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= o64.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -2382,7 +2374,7 @@ func gkHostFloatOps(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.Convert", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2399,16 +2391,16 @@ func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
+	gkP_x := x.Base(gkL)
+	gkP_n := n.Base(gkL)
+	gkP_oi := oi.Base(gkL)
+	gkP_of := of.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, n, oi, of := x, n, oi, of
-		gkP_x := x.Base()
+		x, n, oi, of, gkP_x, gkP_n, gkP_oi, gkP_of := x, n, oi, of, gkP_x, gkP_n, gkP_oi, gkP_of
 		gkS_x_0 := x.ByteStride(0)
-		gkP_n := n.Base()
 		gkS_n_0 := n.ByteStride(0)
-		gkP_oi := oi.Base()
 		gkS_oi_0 := oi.ByteStride(0)
 		gkS_oi_1 := oi.ByteStride(1)
-		gkP_of := of.Base()
 		gkS_of_0 := of.ByteStride(0)
 		gkS_of_1 := of.ByteStride(1)
 		if 0 >= 0 && 17 < oi.Extent(1) && 9 < of.Extent(1) && gkHi <= n.Extent(0) && gkHi <= of.Extent(0) && gkHi <= oi.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -2569,7 +2561,7 @@ func gkHostConvert(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.Classify", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2578,11 +2570,11 @@ func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_x := x.Base(gkL)
+	gkP_code := code.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, code := x, code
-		gkP_x := x.Base()
+		x, code, gkP_x, gkP_code := x, code, gkP_x, gkP_code
 		gkS_x_0 := x.ByteStride(0)
-		gkP_code := code.Base()
 		gkS_code_0 := code.ByteStride(0)
 		if gkHi <= code.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_code_0 == 4 && gkS_x_0 == 8 {
@@ -2695,7 +2687,7 @@ func gkHostClassify(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	start, gkErr0 := gkkernel.View1("kerneltest.Collatz", "start", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2705,11 +2697,11 @@ func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr1
 	}
 	limit := gkArgs[2].(int32)
+	gkP_start := start.Base(gkL)
+	gkP_steps := steps.Base(gkL)
 	return func(gkLo, gkHi int) {
-		start, steps, limit := start, steps, limit
-		gkP_start := start.Base()
+		start, steps, limit, gkP_start, gkP_steps := start, steps, limit, gkP_start, gkP_steps
 		gkS_start_0 := start.ByteStride(0)
-		gkP_steps := steps.Base()
 		gkS_steps_0 := steps.ByteStride(0)
 		if gkHi <= start.Extent(0) && gkHi <= steps.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_start_0 == 8 && gkS_steps_0 == 4 {
@@ -2768,7 +2760,7 @@ func gkHostCollatz(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View3("kerneltest.FirstMatch", "a", gkArgs[0].(gkkokkos.View3[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2778,9 +2770,9 @@ func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, target, out := a, target, out
-		gkP_out := out.Base()
+		a, target, out, gkP_out := a, target, out, gkP_out
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 4 {
@@ -2827,7 +2819,7 @@ func gkHostFirstMatch(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.Loops", "x", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -2837,11 +2829,11 @@ func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_x := x.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, n, out := x, n, out
-		gkP_x := x.Base()
+		x, n, out, gkP_x, gkP_out := x, n, out, gkP_x, gkP_out
 		gkS_x_0 := x.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -3008,7 +3000,7 @@ func gkHostLoops(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.Helpers", "a", gkArgs[0].(gkkokkos.View1[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3026,15 +3018,15 @@ func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr3
 	}
 	flip := gkArgs[4].(bool)
+	gkP_a := a.Base(gkL)
+	gkP_x := x.Base(gkL)
+	gkP_out := out.Base(gkL)
+	gkP_cnt := cnt.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, x, out, cnt, flip := a, x, out, cnt, flip
-		gkP_a := a.Base()
+		a, x, out, cnt, flip, gkP_a, gkP_x, gkP_out, gkP_cnt := a, x, out, cnt, flip, gkP_a, gkP_x, gkP_out, gkP_cnt
 		gkS_a_0 := a.ByteStride(0)
-		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
-		gkP_cnt := cnt.Base()
 		gkS_cnt_0 := cnt.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= cnt.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 && gkS_cnt_0 == 4 && gkS_out_0 == 8 && gkS_x_0 == 8 {
@@ -3075,7 +3067,7 @@ func gkHostHelpers(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.MathUnary", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3084,11 +3076,11 @@ func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_x := x.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, out := x, out
-		gkP_x := x.Base()
+		x, out, gkP_x, gkP_out := x, out, gkP_x, gkP_out
 		gkS_x_0 := x.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 29 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -3262,7 +3254,7 @@ func gkHostMathUnary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.MathBinary", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3279,15 +3271,15 @@ func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
+	gkP_x := x.Base(gkL)
+	gkP_y := y.Base(gkL)
+	gkP_z := z.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, y, z, out := x, y, z, out
-		gkP_x := x.Base()
+		x, y, z, out, gkP_x, gkP_y, gkP_z, gkP_out := x, y, z, out, gkP_x, gkP_y, gkP_z, gkP_out
 		gkS_x_0 := x.ByteStride(0)
-		gkP_y := y.Base()
 		gkS_y_0 := y.ByteStride(0)
-		gkP_z := z.Base()
 		gkS_z_0 := z.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 13 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkHi <= z.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -3378,7 +3370,7 @@ func gkHostMathBinary(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.MathSpecial", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3391,13 +3383,13 @@ func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_x := x.Base(gkL)
+	gkP_flags := flags.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, flags, out := x, flags, out
-		gkP_x := x.Base()
+		x, flags, out, gkP_x, gkP_flags, gkP_out := x, flags, out, gkP_x, gkP_flags, gkP_out
 		gkS_x_0 := x.ByteStride(0)
-		gkP_flags := flags.Base()
 		gkS_flags_0 := flags.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 19 < out.Extent(1) && gkHi <= flags.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -3596,7 +3588,7 @@ func gkHostMathSpecial(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	f, gkErr0 := gkkernel.View1("kerneltest.MinMax", "f", gkArgs[0].(gkkokkos.View1[float32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3621,20 +3613,20 @@ func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
 	if gkErr5 != nil {
 		return nil, gkErr5
 	}
+	gkP_f := f.Base(gkL)
+	gkP_g := g.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_o32 := o32.Base(gkL)
+	gkP_oi := oi.Base(gkL)
 	return func(gkLo, gkHi int) {
-		f, g, a, b, o32, oi := f, g, a, b, o32, oi
-		gkP_f := f.Base()
+		f, g, a, b, o32, oi, gkP_f, gkP_g, gkP_a, gkP_b, gkP_o32, gkP_oi := f, g, a, b, o32, oi, gkP_f, gkP_g, gkP_a, gkP_b, gkP_o32, gkP_oi
 		gkS_f_0 := f.ByteStride(0)
-		gkP_g := g.Base()
 		gkS_g_0 := g.ByteStride(0)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
-		gkP_o32 := o32.Base()
 		gkS_o32_0 := o32.ByteStride(0)
 		gkS_o32_1 := o32.ByteStride(1)
-		gkP_oi := oi.Base()
 		gkS_oi_0 := oi.ByteStride(0)
 		gkS_oi_1 := oi.ByteStride(1)
 		if 0 >= 0 && 4 < oi.Extent(1) && 5 < o32.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= oi.Extent(0) && gkLo < gkHi && gkLo >= 0 {
@@ -3713,7 +3705,7 @@ func gkHostMinMax(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.AtomicInts", "x", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3735,9 +3727,9 @@ func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr4
 	}
 	nb := gkArgs[5].(int)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, s32, s64, u32, u64, nb := x, s32, s64, u32, u64, nb
-		gkP_x := x.Base()
+		x, s32, s64, u32, u64, nb, gkP_x := x, s32, s64, u32, u64, nb, gkP_x
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
@@ -3835,7 +3827,7 @@ func gkHostAtomicInts(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	x, gkErr0 := gkkernel.View1("kerneltest.AtomicFloats", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -3849,9 +3841,9 @@ func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
 		return nil, gkErr2
 	}
 	nb := gkArgs[3].(int)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int) {
-		x, f64, f32, nb := x, f64, f32, nb
-		gkP_x := x.Base()
+		x, f64, f32, nb, gkP_x := x, f64, f32, nb, gkP_x
 		gkS_x_0 := x.ByteStride(0)
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
@@ -3907,15 +3899,15 @@ func gkHostAtomicFloats(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostSumInt64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.SumInt64", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -3936,15 +3928,15 @@ func gkHostSumInt64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
 	}, nil
 }
 
-func gkHostProdFloat64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.ProdFloat64", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -3965,15 +3957,15 @@ func gkHostProdFloat64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), err
 	}, nil
 }
 
-func gkHostMinFloat32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), error) {
+func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.MinFloat32", "a", gkArgs[0].(gkkokkos.View1[float32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float32) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
@@ -3994,15 +3986,15 @@ func gkHostMinFloat32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float32), erro
 	}, nil
 }
 
-func gkHostMaxInt32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
+func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.MaxInt32", "a", gkArgs[0].(gkkokkos.View1[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
@@ -4029,15 +4021,15 @@ func gkHostMaxInt32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32), error) {
 	}, nil
 }
 
-func gkHostAndUint32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error) {
+func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.AndUint32", "a", gkArgs[0].(gkkokkos.View1[uint32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *uint32) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
@@ -4058,15 +4050,15 @@ func gkHostAndUint32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint32), error)
 	}, nil
 }
 
-func gkHostOrUint64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) {
+func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.OrUint64", "a", gkArgs[0].(gkkokkos.View1[uint64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *uint64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -4087,16 +4079,16 @@ func gkHostOrUint64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *uint64), error) 
 	}, nil
 }
 
-func gkHostAllBelow(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
+func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.AllBelow", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
 	t := gkArgs[1].(float64)
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *bool) {
-		a, t := a, t
+		a, t, gkP_a := a, t, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -4117,16 +4109,16 @@ func gkHostAllBelow(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	}, nil
 }
 
-func gkHostAnyAbove(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
+func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.AnyAbove", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
 	t := gkArgs[1].(float64)
+	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *bool) {
-		a, t := a, t
+		a, t, gkP_a := a, t, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
@@ -4147,16 +4139,16 @@ func gkHostAnyAbove(gkArgs []any) (func(gkLo, gkHi int, gkAccP *bool), error) {
 	}, nil
 }
 
-func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *float64), error) {
+func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View3("kerneltest.Sum3", "a", gkArgs[0].(gkkokkos.View3[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [3]int, gkAccP *float64) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -4193,9 +4185,8 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 		}, nil
 	}
 	return func(gkLo, gkHi [3]int, gkAccP *float64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -4232,16 +4223,16 @@ func gkHostSum3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int, gkAccP *flo
 	}, nil
 }
 
-func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int32), error) {
+func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int32), error) {
 	a, gkErr0 := gkkernel.View4("kerneltest.Max4", "a", gkArgs[0].(gkkokkos.View4[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [4]int, gkAccP *int32) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -4285,9 +4276,8 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 		}, nil
 	}
 	return func(gkLo, gkHi [4]int, gkAccP *int32) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -4331,16 +4321,16 @@ func gkHostMax4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int, gkAccP *int
 	}, nil
 }
 
-func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int64), error) {
+func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int64), error) {
 	a, gkErr0 := gkkernel.View5("kerneltest.Sum5", "a", gkArgs[0].(gkkokkos.View5[int64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [5]int, gkAccP *int64) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -4391,9 +4381,8 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 		}, nil
 	}
 	return func(gkLo, gkHi [5]int, gkAccP *int64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -4444,16 +4433,16 @@ func gkHostSum5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int, gkAccP *int
 	}, nil
 }
 
-func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float32), error) {
+func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float32), error) {
 	a, gkErr0 := gkkernel.View6("kerneltest.Min6", "a", gkArgs[0].(gkkokkos.View6[float32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [6]int, gkAccP *float32) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -4511,9 +4500,8 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 		}, nil
 	}
 	return func(gkLo, gkHi [6]int, gkAccP *float32) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -4571,16 +4559,16 @@ func gkHostMin6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *flo
 	}, nil
 }
 
-func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float64), error) {
+func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *float64), error) {
 	a, gkErr0 := gkkernel.View6("kerneltest.Prod6", "a", gkArgs[0].(gkkokkos.View6[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [6]int, gkAccP *float64) {
-			a := a
+			a, gkP_a := a, gkP_a
 			gkAcc := *gkAccP
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -4638,9 +4626,8 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 		}, nil
 	}
 	return func(gkLo, gkHi [6]int, gkAccP *float64) {
-		a := a
+		a, gkP_a := a, gkP_a
 		gkAcc := *gkAccP
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -4698,7 +4685,7 @@ func gkHostProd6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int, gkAccP *fl
 	}, nil
 }
 
-func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
+func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
 	in, gkErr0 := gkkernel.View1("kerneltest.ScanInclusive32", "in", gkArgs[0].(gkkokkos.View1[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -4707,12 +4694,12 @@ func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, fi
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_in := in.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
-		in, out := in, out
+		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
 		gkAcc := *gkAccP
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 4 && gkS_out_0 == 4 {
@@ -4742,7 +4729,7 @@ func gkHostScanInclusive32(gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, fi
 	}, nil
 }
 
-func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, final bool), error) {
+func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, final bool), error) {
 	in, gkErr0 := gkkernel.View1("kerneltest.ScanExclusive64", "in", gkArgs[0].(gkkokkos.View1[float64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -4751,12 +4738,12 @@ func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, 
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_in := in.Base(gkL)
+	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64, final bool) {
-		in, out := in, out
+		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
 		gkAcc := *gkAccP
-		gkP_in := in.Base()
 		gkS_in_0 := in.ByteStride(0)
-		gkP_out := out.Base()
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
@@ -4786,7 +4773,7 @@ func gkHostScanExclusive64(gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64, 
 	}, nil
 }
 
-func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	y, gkErr0 := gkkernel.View2("kerneltest.Axpy2", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -4796,13 +4783,13 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		return nil, gkErr1
 	}
 	a := gkArgs[2].(float64)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			y, x, a := y, x, a
-			gkP_y := y.Base()
+			y, x, a, gkP_y, gkP_x := y, x, a, gkP_y, gkP_x
 			gkS_y_0 := y.ByteStride(0)
 			gkS_y_1 := y.ByteStride(1)
-			gkP_x := x.Base()
 			gkS_x_0 := x.ByteStride(0)
 			gkS_x_1 := x.ByteStride(1)
 			if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -4833,11 +4820,9 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		y, x, a := y, x, a
-		gkP_y := y.Base()
+		y, x, a, gkP_y, gkP_x := y, x, a, gkP_y, gkP_x
 		gkS_y_0 := y.ByteStride(0)
 		gkS_y_1 := y.ByteStride(1)
-		gkP_x := x.Base()
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -4868,15 +4853,15 @@ func gkHostAxpy2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostScale1(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	v, gkErr0 := gkkernel.View1("kerneltest.Scale1", "v", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
 	s := gkArgs[1].(float64)
+	gkP_v := v.Base(gkL)
 	return func(gkLo, gkHi int) {
-		v, s := v, s
-		gkP_v := v.Base()
+		v, s, gkP_v := v, s, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		if gkHi <= v.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_v_0 == 8 {
@@ -4896,7 +4881,7 @@ func gkHostScale1(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
+func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	out, gkErr0 := gkkernel.View1("kerneltest.Scalars", "out", gkArgs[0].(gkkokkos.View1[int64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -4911,11 +4896,11 @@ func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
 	s := gkArgs[5].(float32)
 	n := gkArgs[6].(int)
 	m := gkArgs[7].(uint64)
+	gkP_out := out.Base(gkL)
+	gkP_f := f.Base(gkL)
 	return func(gkLo, gkHi int) {
-		out, f, neg, k, u, s, n, m := out, f, neg, k, u, s, n, m
-		gkP_out := out.Base()
+		out, f, neg, k, u, s, n, m, gkP_out, gkP_f := out, f, neg, k, u, s, n, m, gkP_out, gkP_f
 		gkS_out_0 := out.ByteStride(0)
-		gkP_f := f.Base()
 		gkS_f_0 := f.ByteStride(0)
 		if gkHi <= f.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 4 && gkS_out_0 == 8 {
@@ -4950,7 +4935,7 @@ func gkHostScalars(gkArgs []any) (func(gkLo, gkHi int), error) {
 	}, nil
 }
 
-func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	out, gkErr0 := gkkernel.View2("kerneltest.Mix2", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -4963,16 +4948,16 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
-			out, a, b := out, a, b
-			gkP_out := out.Base()
+			out, a, b, gkP_out, gkP_a, gkP_b := out, a, b, gkP_out, gkP_a, gkP_b
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
-			gkP_b := b.Base()
 			gkS_b_0 := b.ByteStride(0)
 			gkS_b_1 := b.ByteStride(1)
 			if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -5005,14 +4990,11 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [2]int) {
-		out, a, b := out, a, b
-		gkP_out := out.Base()
+		out, a, b, gkP_out, gkP_a, gkP_b := out, a, b, gkP_out, gkP_a, gkP_b
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
-		gkP_b := b.Base()
 		gkS_b_0 := b.ByteStride(0)
 		gkS_b_1 := b.ByteStride(1)
 		if gkHi[0] <= a.Extent(0) && gkHi[0] <= b.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[1] <= b.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
@@ -5045,7 +5027,7 @@ func gkHostMix2(gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
 	}, nil
 }
 
-func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	out, gkErr0 := gkkernel.View3("kerneltest.Mix3", "out", gkArgs[0].(gkkokkos.View3[int64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -5054,14 +5036,14 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [3]int) {
-			out, a := out, a
-			gkP_out := out.Base()
+			out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -5099,12 +5081,10 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [3]int) {
-		out, a := out, a
-		gkP_out := out.Base()
+		out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -5142,7 +5122,7 @@ func gkHostMix3(gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
 	}, nil
 }
 
-func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
+func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 	out, gkErr0 := gkkernel.View4("kerneltest.Mix4", "out", gkArgs[0].(gkkokkos.View4[float32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -5152,15 +5132,15 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 		return nil, gkErr1
 	}
 	s := gkArgs[2].(float32)
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [4]int) {
-			out, a, s := out, a, s
-			gkP_out := out.Base()
+			out, a, s, gkP_out, gkP_a := out, a, s, gkP_out, gkP_a
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
 			gkS_out_3 := out.ByteStride(3)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -5205,13 +5185,11 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [4]int) {
-		out, a, s := out, a, s
-		gkP_out := out.Base()
+		out, a, s, gkP_out, gkP_a := out, a, s, gkP_out, gkP_a
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
 		gkS_out_3 := out.ByteStride(3)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -5256,7 +5234,7 @@ func gkHostMix4(gkArgs []any, gkRight bool) (func(gkLo, gkHi [4]int), error) {
 	}, nil
 }
 
-func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
+func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 	out, gkErr0 := gkkernel.View5("kerneltest.Mix5", "out", gkArgs[0].(gkkokkos.View5[int32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -5265,16 +5243,16 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [5]int) {
-			out, a := out, a
-			gkP_out := out.Base()
+			out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
 			gkS_out_3 := out.ByteStride(3)
 			gkS_out_4 := out.ByteStride(4)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -5338,14 +5316,12 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [5]int) {
-		out, a := out, a
-		gkP_out := out.Base()
+		out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
 		gkS_out_3 := out.ByteStride(3)
 		gkS_out_4 := out.ByteStride(4)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
@@ -5409,7 +5385,7 @@ func gkHostMix5(gkArgs []any, gkRight bool) (func(gkLo, gkHi [5]int), error) {
 	}, nil
 }
 
-func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
+func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 	out, gkErr0 := gkkernel.View6("kerneltest.Mix6", "out", gkArgs[0].(gkkokkos.View6[float64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
@@ -5418,17 +5394,17 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [6]int) {
-			out, a := out, a
-			gkP_out := out.Base()
+			out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 			gkS_out_0 := out.ByteStride(0)
 			gkS_out_1 := out.ByteStride(1)
 			gkS_out_2 := out.ByteStride(2)
 			gkS_out_3 := out.ByteStride(3)
 			gkS_out_4 := out.ByteStride(4)
 			gkS_out_5 := out.ByteStride(5)
-			gkP_a := a.Base()
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
@@ -5490,15 +5466,13 @@ func gkHostMix6(gkArgs []any, gkRight bool) (func(gkLo, gkHi [6]int), error) {
 		}, nil
 	}
 	return func(gkLo, gkHi [6]int) {
-		out, a := out, a
-		gkP_out := out.Base()
+		out, a, gkP_out, gkP_a := out, a, gkP_out, gkP_a
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		gkS_out_2 := out.ByteStride(2)
 		gkS_out_3 := out.ByteStride(3)
 		gkS_out_4 := out.ByteStride(4)
 		gkS_out_5 := out.ByteStride(5)
-		gkP_a := a.Base()
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
