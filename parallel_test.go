@@ -70,6 +70,9 @@ func TestParallelFor(t *testing.T) {
 				var calls atomic.Int64
 				ParallelForChunks("double", Range(min(3, n), n).WithChunk(chunk).On(s), func(lo, hi int) {
 					calls.Add(1)
+					if lo >= hi {
+						t.Errorf("empty chunk [%d, %d)", lo, hi)
+					}
 					if chunk > 0 && hi-lo > chunk {
 						t.Errorf("chunk [%d, %d) longer than %d", lo, hi, chunk)
 					}
@@ -79,6 +82,12 @@ func TestParallelFor(t *testing.T) {
 				})
 				if err := s.Fence(); err != nil {
 					t.Fatal(err)
+				}
+				// Every index once, in non-empty chunks of at most chunk
+				// indices: at least ceil(m/chunk) of them, at most m.
+				m := int64(n - min(3, n))
+				if c := calls.Load(); c > m || chunk > 0 && c < (m+int64(chunk)-1)/int64(chunk) || m > 0 && c == 0 {
+					t.Fatalf("%s chunks n=%d chunk=%d: %d chunks for %d indices", spaceName(s), n, chunk, c, m)
 				}
 				for i := range want {
 					if got[i] != want[i] {

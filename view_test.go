@@ -48,6 +48,31 @@ func atN(v View[float64], i []int) float64 {
 	panic("unknown view")
 }
 
+// accessN returns v.Access(idx...) for any view kind of rank 0 to 8.
+func accessN(v View[float64], idx []int) float64 {
+	switch v := v.(type) {
+	case View0[float64]:
+		return v.Access(idx...)
+	case View1[float64]:
+		return v.Access(idx...)
+	case View2[float64]:
+		return v.Access(idx...)
+	case View3[float64]:
+		return v.Access(idx...)
+	case View4[float64]:
+		return v.Access(idx...)
+	case View5[float64]:
+		return v.Access(idx...)
+	case View6[float64]:
+		return v.Access(idx...)
+	case View7[float64]:
+		return v.Access(idx...)
+	case View8[float64]:
+		return v.Access(idx...)
+	}
+	panic("unknown view")
+}
+
 func setN(v View[float64], i []int, x float64) {
 	switch v := v.(type) {
 	case View0[float64]:
@@ -181,14 +206,7 @@ func TestAccessEveryRankAndLayout(t *testing.T) {
 				}
 				// Access with trailing zeros
 				acc := append(append([]int(nil), idx...), make([]int, MaxRank-rank)...)
-				var got float64
-				switch v := v.(type) {
-				case View3[float64]:
-					got = v.Access(acc...)
-				default:
-					got = d.data[accessOffset(d.rec, d.extents(), d.strides(), acc)]
-				}
-				if got != want {
+				if got := accessN(v, acc); got != want {
 					t.Fatalf("Access%v = %v, want %v", acc, got, want)
 				}
 			})
