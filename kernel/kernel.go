@@ -23,13 +23,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"sync"
 
 	"github.com/gokkos/kokkos"
-	"github.com/gokkos/kokkos/internal/kernelsrc"
 	"github.com/gokkos/kokkos/internal/layout"
 )
 
@@ -38,10 +36,13 @@ import (
 // generate in its package.
 var ErrNotGenerated = errors.New("kernel: no generated code")
 
-// ErrStale is matched by the error of a launch of a kernel whose source
-// (or a helper's) changed after go generate ran: run go generate again.
-// The check reads the source where the binary was built, when it is still
-// there; a binary built with -trimpath, or moved, is not checked.
+// ErrStale is matched by the error of a launch of a kernel whose
+// generated code does not fit this version of package kernel (another
+// kokkos-kernelgen wrote it), and by the errors of package kernelcheck
+// for generated code older than its source: run go generate again. A
+// launch never reads source files: whether the generated code matches its
+// source is for go generate, CI and kernelcheck.Generated in the
+// package's tests to tell.
 var ErrStale = errors.New("kernel: generated code is stale")
 
 // ErrArgs is matched by the error of a launch whose arguments do not fit
@@ -79,7 +80,7 @@ func (p Pattern) String() string {
 type Spec struct {
 	Func    any      // the kernel
 	Name    string   // package name and function name: "stream.Triad"
-	Hash    string   // the hash of the source of Funcs (internal/kernelsrc)
+	Hash    string   // the hash of the source of Funcs, for package kernelcheck
 	Funcs   []string // the kernel and the helpers it calls
 	Pattern Pattern
 	Rank    int     // the number of indices: 1 for a RangePolicy, 2 to 6
@@ -114,9 +115,7 @@ type Param struct {
 
 type entry struct {
 	Spec
-	fn    reflect.Type
-	stale sync.Once
-	err   error
+	fn reflect.Type
 }
 
 var (
@@ -136,7 +135,7 @@ func Register(s Spec) {
 	regMu.Unlock()
 }
 
-// lookup returns the entry of fn, checked for staleness.
+// lookup returns the entry of fn.
 func lookup(fn any, pat Pattern, rank int) (*entry, error) {
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func {
@@ -153,10 +152,6 @@ func lookup(fn any, pat Pattern, rank int) (*entry, error) {
 		return nil, fmt.Errorf("%w for %s: mark it //kokkos:kernel and run go generate in its package "+
 			"(with //go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen)", ErrNotGenerated, name)
 	}
-	e.stale.Do(func() { e.err = e.checkSource(v.Pointer()) })
-	if e.err != nil {
-		return nil, e.err
-	}
 	if e.Pattern != pat {
 		return nil, fmt.Errorf("%w: kernel %s is written for kernel.%s, not kernel.%s", ErrArgs, e.Name, e.Pattern, pat)
 	}
@@ -164,55 +159,6 @@ func lookup(fn any, pat Pattern, rank int) (*entry, error) {
 		return nil, fmt.Errorf("%w: kernel %s takes %d indices, the policy has rank %d", ErrArgs, e.Name, e.Rank, rank)
 	}
 	return e, nil
-}
-
-// checkSource compares the hash of the kernel's source, where the binary
-// was built, with the generated one.
-func (e *entry) checkSource(pc uintptr) error {
-	f := runtime.FuncForPC(pc)
-	if f == nil {
-		return nil
-	}
-	file, _ := f.FileLine(pc)
-	dir := filepath.Dir(file)
-	if !filepath.IsAbs(dir) {
-		return nil
-	}
-	funcs, err := sources(dir)
-	var h string
-	if err == nil {
-		h, err = kernelsrc.Hash(funcs, e.Funcs)
-	}
-	if err != nil {
-		// No source to compare with (a deployed binary), or not as it
-		// was: a removed helper shows as a changed kernel.
-		if errors.Is(err, kernelsrc.ErrNoSource) {
-			return nil
-		}
-		return fmt.Errorf("%w: kernel %s: %v: run go generate in %s", ErrStale, e.Name, err, dir)
-	}
-	if h != e.Hash {
-		return fmt.Errorf("%w: kernel %s: its source in %s changed after go generate ran: run go generate there", ErrStale, e.Name, dir)
-	}
-	return nil
-}
-
-// srcCache holds, per package directory, the source of its functions
-// (kernelsrc.Funcs), read once for all the package's kernels.
-var srcCache sync.Map // dir → *srcEntry
-
-type srcEntry struct {
-	once  sync.Once
-	funcs map[string][]byte
-	err   error
-}
-
-// sources returns kernelsrc.Funcs(dir), read on the first call for dir.
-func sources(dir string) (map[string][]byte, error) {
-	v, _ := srcCache.LoadOrStore(dir, &srcEntry{})
-	s := v.(*srcEntry)
-	s.once.Do(func() { s.funcs, s.err = kernelsrc.Funcs(dir) })
-	return s.funcs, s.err
 }
 
 // convert returns args as the kernel's parameter types: each view of

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"errors"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,15 +22,60 @@ func (device) Fence() error     { return nil }
 
 func (device) MemorySpace() kokkos.MemorySpace { return kokkos.HostSpace }
 
-func TestStale(t *testing.T) {
-	// The source of sample is in a test file, which the hash does not
-	// read: the check cannot find it, as after a change that removed it.
+// TestLaunchReadsNoSource checks that a launch does not compare the
+// generated code with the source on disk: a binary consistent with itself
+// runs its kernels whatever the source has become. The hash of sample
+// matches no source (sample is in a test file, which the hash does not
+// read).
+func TestLaunchReadsNoSource(t *testing.T) {
+	ran := false
 	Register(Spec{Func: sample, Name: "kernel.sample", Hash: "0", Funcs: []string{"sample"}, Rank: 1,
-		Params: []Param{{Name: "a", View: true}, {Name: "s"}}, Host: func([]any) (func(lo, hi int), error) { return func(lo, hi int) {}, nil }})
+		Params: []Param{{Name: "a", View: true}, {Name: "s"}},
+		Host: func(_ *Launch, args []any) (func(lo, hi int), error) {
+			return func(lo, hi int) { ran = true }, nil
+		}})
 	t.Cleanup(func() { regMu.Lock(); delete(registry, reflect.ValueOf(sample).Pointer()); regMu.Unlock() })
 	a, _ := kokkos.NewView1[float64]("a", 4)
+	if err := For("x", kokkos.Range(0, 4), sample, a, 1.5); err != nil || !ran {
+		t.Fatalf("launch of a kernel whose hash matches no source: %v (ran %v), want it to run", err, ran)
+	}
+}
+
+// TestNoSourceCode checks that package kernel, which every binary with Go
+// kernels links, has no code to read Go source: that is kernelcheck's.
+func TestNoSourceCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped in -short")
+	}
+	out, err := exec.Command("go", "list", "-deps", "github.com/gokkos/kokkos/kernel").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "go/parser" || dep == "github.com/gokkos/kokkos/internal/kernelsrc" {
+			t.Errorf("package kernel depends on %s", dep)
+		}
+	}
+}
+
+// TestNotGenerated checks the error of a launch of a function that has no
+// generated code.
+func TestNotGenerated(t *testing.T) {
+	a, _ := kokkos.NewView1[float64]("a", 4)
 	err := For("x", kokkos.Range(0, 4), sample, a, 1.5)
-	if !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "go generate") {
+	if !errors.Is(err, ErrNotGenerated) || !strings.Contains(err.Error(), "kernel.sample") || !strings.Contains(err.Error(), "go generate") {
+		t.Fatalf("error %v, want ErrNotGenerated naming the function and saying to run go generate", err)
+	}
+}
+
+// TestOldGeneratedCode checks that generated code of another shape (an
+// older kokkos-kernelgen's) is reported as stale, not run.
+func TestOldGeneratedCode(t *testing.T) {
+	Register(Spec{Func: sample, Name: "kernel.sample", Rank: 1, Params: []Param{{Name: "a", View: true}, {Name: "s"}},
+		Host: func(args []any) (func(lo, hi int), error) { return func(lo, hi int) {}, nil }})
+	t.Cleanup(func() { regMu.Lock(); delete(registry, reflect.ValueOf(sample).Pointer()); regMu.Unlock() })
+	a, _ := kokkos.NewView1[float64]("a", 4)
+	if err := For("x", kokkos.Range(0, 4), sample, a, 1.5); !errors.Is(err, ErrStale) || !strings.Contains(err.Error(), "go generate") {
 		t.Fatalf("error %v, want ErrStale saying to run go generate", err)
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,41 @@ func TestGenerateNothing(t *testing.T) {
 	out := generateSource(t, map[string]string{"k.go": "package k\n\n//kokkos:kernel\nfunc half(x float64) float64 { return x / 2 }\n"})
 	if out != "" {
 		t.Errorf("generated %q for a package with only a helper", out)
+	}
+}
+
+// TestCheckGenerated checks -check: nothing written, and an error for a
+// missing, changed or left-over generated file.
+func TestCheckGenerated(t *testing.T) {
+	src := "package k\n\nimport \"github.com/gokkos/kokkos\"\n\n//kokkos:kernel\nfunc Zero(i int, a kokkos.View1[float64]) { a.Set(i, 0) }\n"
+	dir, err := writeSource(".", map[string]string{"k.go": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	gen := filepath.Join(dir, "k"+"_kernels_gen.go")
+	if err := checkGenerated(dir); !errors.Is(err, errOutOfDate) || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("no generated file: %v", err)
+	}
+	if _, err := os.Stat(gen); !os.IsNotExist(err) {
+		t.Fatalf("-check wrote %s", gen)
+	}
+	if err := run(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkGenerated(dir); err != nil {
+		t.Errorf("after go generate: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "k.go"), []byte(strings.Replace(src, "a.Set(i, 0)", "a.Set(i, 1)", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkGenerated(dir); !errors.Is(err, errOutOfDate) || !strings.Contains(err.Error(), "differs") {
+		t.Errorf("after an edit: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "k.go"), []byte("package k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkGenerated(dir); !errors.Is(err, errOutOfDate) || !strings.Contains(err.Error(), "left") {
+		t.Errorf("with the kernels gone: %v", err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package kernelsrc hashes the Go source of kernels: kokkos-kernelgen
-// records the hash in the code it generates, and package kernel compares
-// it with the source on disk, when there is one, to tell a kernel whose
-// body changed after go generate ran.
+// records the hash in the code it generates, and package kernelcheck
+// compares it with the source, in a package's tests, to tell a kernel
+// whose body changed after go generate ran. Binaries never read source:
+// package kernel does not import this one.
 package kernelsrc
 
 import (

@@ -10,6 +10,7 @@ import (
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/kernel"
+	"github.com/gokkos/kokkos/kernel/kernelcheck"
 )
 
 // The references below convert each floating-point product explicitly, as
@@ -76,6 +77,10 @@ func randView1(t *testing.T, rng *rand.Rand, label string, n int) kokkos.View1[f
 	}
 	return v
 }
+
+// TestKernelsGenerated checks that the generated kernels of the package
+// are those of its source, as every package with kernels can.
+func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
 
 func TestTriad(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
