@@ -35,6 +35,12 @@ type Allocation struct {
 	managed bool
 	// prof is nil unless the allocation was reported to a profiling tool.
 	prof *profState
+	// dead is set by the final Release. The element accessors of views
+	// with flagForeign read it, as a plain load on their cold path, before
+	// they touch the memory; a view used at the same time as its final
+	// Release is a data race in the caller, which the race detector sees
+	// here.
+	dead bool
 }
 
 // allocState is what the leak report needs; it must not point back to the
@@ -155,6 +161,9 @@ func (a *Allocation) Release() error {
 			return errorf(ErrReleased, "kokkos: allocation %q released more times than it was held", a.label)
 		}
 		if a.refs.CompareAndSwap(n, n-1) {
+			if n == 1 {
+				a.dead = true
+			}
 			if n == 1 && a.prof != nil {
 				a.prof.deallocate()
 			}
@@ -165,6 +174,10 @@ func (a *Allocation) Release() error {
 		}
 	}
 }
+
+// freesMemory reports whether the final Release frees a's memory: memory
+// outside the Go heap, or any memory given a free function.
+func (a *Allocation) freesMemory() bool { return a != nil && a.state != nil }
 
 // Released reports whether the last holder has released the allocation.
 func (a *Allocation) Released() bool {

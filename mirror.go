@@ -64,12 +64,15 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 }
 
 // mirrorConfig applies the options of op, a mirror of d, and refuses those
-// that a mirror does not take; named allows WithLabel (the name of
+// that a mirror does not take, and a view whose allocation was released; named allows WithLabel (the name of
 // CreateMirrorViewAndCopy's new view).
 func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (config, error) {
 	cfg := makeConfig(opts)
 	if cfg.err != nil {
 		return cfg, fmt.Errorf("kokkos: %s of view %q with extents %s: %w", op, d.label(), fmtInts(d.extents()), cfg.err)
+	}
+	if d.rec.Released() {
+		return cfg, errorf(ErrReleased, "kokkos: %s of view %q with extents %s: its allocation was released", op, d.label(), fmtInts(d.extents()))
 	}
 	var bad, why string
 	switch {

@@ -347,7 +347,9 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView1[T]) View() View1[T] {
 	_, ext, str := o.dims()
-	return View1[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View1[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -818,7 +820,9 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView2[T]) View() View2[T] {
 	_, ext, str := o.dims()
-	return View2[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View2[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1315,7 +1319,9 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView3[T]) View() View3[T] {
 	_, ext, str := o.dims()
-	return View3[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View3[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -1838,7 +1844,9 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView4[T]) View() View4[T] {
 	_, ext, str := o.dims()
-	return View4[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View4[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2387,7 +2395,9 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView5[T]) View() View5[T] {
 	_, ext, str := o.dims()
-	return View5[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View5[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -2962,7 +2972,9 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView6[T]) View() View6[T] {
 	_, ext, str := o.dims()
-	return View6[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View6[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -3563,7 +3575,9 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView7[T]) View() View7[T] {
 	_, ext, str := o.dims()
-	return View7[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View7[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way
@@ -4192,7 +4206,9 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 // from 0, as Kokkos's OffsetView::view().
 func (o *OffsetView8[T]) View() View8[T] {
 	_, ext, str := o.dims()
-	return View8[T]{data: o.data, ext: ext, str: str, lim0: accessLimit(o.data, o.flags, ext[0]), rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v := View8[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
+	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
+	return v
 }
 
 // Equal reports whether o and w refer to the same elements in the same way

@@ -374,7 +374,8 @@ func atomicDataError[T any](flags viewFlags, data []T) error {
 // kind checks that r refers to an element that op may act on, and returns
 // the element type's kind; write says whether op stores. It panics for the
 // zero Ref, a write to a read-only view, an element type that Ref cannot
-// update atomically and a misaligned element.
+// update atomically, a misaligned element and a view whose memory outside
+// the Go heap was freed by its allocation's final Release.
 func (r Ref[T]) kind(op string, write bool) elemKind {
 	k := elemKind(r.flags >> flagKindShift)
 	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || uintptr(unsafe.Pointer(r.p))%unsafe.Sizeof(*r.p) != 0 {
@@ -389,6 +390,11 @@ func (r Ref[T]) kind(op string, write bool) elemKind {
 func (r Ref[T]) check(op string, write bool) elemKind {
 	if r.p == nil {
 		panic("kokkos: " + op + " through the zero Ref, which refers to no element")
+	}
+	if released(r.rec, r.flags) {
+		// A view with flagForeign records no element kind, so that each
+		// operation of its Refs comes here.
+		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q after the final Release of its allocation: its memory in %s is freed", op, r.rec.Label(), r.rec.Space().Name()))
 	}
 	if write && r.flags&flagReadOnly != 0 {
 		panic(fmt.Sprintf("kokkos: %s through a Ref of read-only view %q", op, r.rec.Label()))

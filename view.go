@@ -18,11 +18,18 @@ const (
 	flagReadOnly viewFlags = 1 << iota
 	flagAtomic             // the Atomic trait: elements only through Ref
 	flagNoHost             // the host cannot access the elements
+	// flagForeign marks elements the host can access that lie outside the
+	// Go heap, in memory that the allocation's final Release frees (CUDA
+	// managed memory, an mmapped BlockSpace): every access checks that the
+	// allocation is still live, on the accessors' cold paths (see
+	// hostLimits), so that views of Go memory pay nothing for it.
+	flagForeign
 
 	// The bits from flagKindShift up hold the elemKind of the element
 	// type, for Ref; kindUnknown where the view was not made by build or
-	// wrap.
-	flagKindShift = 3
+	// wrap, and for views with flagForeign, so that every operation of
+	// their Refs takes the slow path, which checks the allocation.
+	flagKindShift = 4
 )
 
 func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
@@ -123,6 +130,7 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	} else {
 		flags |= flagNoHost
 	}
+	flags = foreignFlags(rec, data, flags)
 	if err := atomicDataError(flags, data); err != nil {
 		rec.Release()
 		return fail(err)
@@ -191,7 +199,7 @@ func withTraits[T any](d desc[T], t Trait) (desc[T], error) {
 	if err != nil {
 		return desc[T]{}, fmt.Errorf("kokkos: view %q with traits %v: %w", d.label(), t, err)
 	}
-	d.flags = d.flags&(flagReadOnly|flagNoHost) | flags
+	d.flags = foreignFlags(d.rec, d.data, d.flags&(flagReadOnly|flagNoHost)|flags)
 	d.traits = t | d.traits&Unmanaged
 	return d, nil
 }
@@ -216,6 +224,9 @@ func assignData[T any](d *desc[T], data []T) error {
 		space = d.rec.Space()
 	}
 	d.rec = unmanagedAllocation(d.label(), space, span*sizeOf[T]())
+	// The caller's slice is Go memory: the view records its element kind
+	// again, and has no allocation to check.
+	d.flags = d.flags&(flagReadOnly|flagNoHost|flagAtomic) | viewFlags(elemKindOf[T]())<<flagKindShift
 	d.off = 0
 	d.traits |= Unmanaged
 	d.data = nil
@@ -249,6 +260,9 @@ func ReadOnlyData[T any](v View[T]) []T {
 	d := v.viewDesc()
 	if d.rec != nil && (d.data == nil && d.span() > 0 || d.flags&(flagNoHost|flagAtomic) != 0) {
 		viewPanic("ReadOnlyData", d.rec, d.flags)
+	}
+	if released(d.rec, d.flags) {
+		panic(releasedMessage("ReadOnlyData", d.rec, nil))
 	}
 	return d.data
 }
@@ -312,6 +326,8 @@ func accessKindMessage(rec *Allocation, op accessOp, flags viewFlags, idx []int)
 	switch {
 	case rec == nil:
 		return "kokkos: access to an unallocated view"
+	case released(rec, flags):
+		return releasedMessage(op.String(), rec, idx)
 	case flags&flagNoHost != 0:
 		return fmt.Sprintf("kokkos: view %q lives in %s, which the host cannot access (index %s): make a host mirror with CreateMirrorView and DeepCopy into it",
 			rec.Label(), rec.Space().Name(), fmtInts(idx))
@@ -369,29 +385,80 @@ func viewPanic(op string, rec *Allocation, flags viewFlags) {
 	panic(fmt.Sprintf("kokkos: %s of read-only view %q would allow writes", op, rec.Label()))
 }
 
-// checkExtent returns what the first check extent (lim0) of a view without
-// the Atomic trait is; see accessLimit.
-func checkExtent[T any](data []T, e int) uint { return accessLimit(data, 0, e) }
-
-// accessLimit returns what a view's first check extent (lim0) is: e where
-// the host can access data with plain loads and stores, 0 where it cannot
-// (data is nil) or must not (the Atomic trait), so that every At, Set and
-// Ptr fails there at its first compare, and the failure explains why.
-func accessLimit[T any](data []T, flags viewFlags, e int) uint {
-	if data == nil || flags&flagAtomic != 0 {
-		return 0
+// hostLimits returns a view's two check extents, from its host elements
+// data, its flags and its first extent e. lim0, which the element
+// accessors compare the first index with, is e where the host can access
+// data with plain loads and stores and nothing more needs checking, and 0
+// where it cannot (data is nil), must not (the Atomic trait), or must
+// check first that the memory is still there (flagForeign): there every
+// access fails the first compare, and only that cold path looks further.
+// hlim, which the cold path compares the first index with, is e for a view
+// with flagForeign whose elements the host may access, and 0 otherwise; the
+// cold path also checks that the allocation is live.
+//
+// Views of Go memory thus run the accessors exactly as they would without
+// views of other memory: one compare, whose failure is the panic.
+func hostLimits[T any](data []T, flags viewFlags, e int) (lim0, hlim uint) {
+	switch {
+	case data == nil || flags&flagAtomic != 0:
+		return 0, 0
+	case flags&flagForeign != 0:
+		return 0, uint(e)
 	}
-	return uint(e)
+	return uint(e), 0
+}
+
+// foreignFlags returns flags, the flags of a view of allocation rec whose
+// host elements are data, with flagForeign set where those elements lie in
+// memory that rec's final Release frees, and then without the element kind
+// (see flagKindShift).
+func foreignFlags[T any](rec *Allocation, data []T, flags viewFlags) viewFlags {
+	if data != nil && flags&flagNoHost == 0 && rec.freesMemory() {
+		return flags&(1<<flagKindShift-1) | flagForeign
+	}
+	return flags &^ flagForeign
 }
 
 // plainData returns the pointer to data's first element that the offset
 // views' accessors check and read through: nil where the host cannot
-// access data with plain loads and stores, as accessLimit.
+// access data with plain loads and stores, as hostLimits. Unlike a View's
+// accessors, the offset views' At, Set and Ptr have no room left in their
+// inlining budget for the check of flagForeign, and read through it.
 func plainData[T any](data []T, flags viewFlags) *T {
 	if flags&flagAtomic != 0 {
 		return nil
 	}
 	return unsafe.SliceData(data)
+}
+
+// released reports whether a view with flags and allocation rec has
+// elements outside the Go heap that are gone: the allocation had its final
+// Release.
+func released(rec *Allocation, flags viewFlags) bool {
+	return flags&flagForeign != 0 && rec.dead
+}
+
+// releasedMessage explains an access by op to a view whose allocation had
+// its final Release and whose memory is therefore gone; idx are the
+// indices op was given, nil for the whole-view operations.
+func releasedMessage(op string, rec *Allocation, idx []int) string {
+	if idx != nil {
+		op += fmtInts(idx)
+	}
+	return fmt.Sprintf("kokkos: %s of view %q after the final Release of its allocation: its memory in %s is freed",
+		op, rec.Label(), rec.Space().Name())
+}
+
+// dataCheck is the cold path of Data, Row, Col and Line for a view with
+// flags in mask: it returns where the only reason is flagForeign and the
+// memory is still there, and panics otherwise.
+func dataCheck(op string, rec *Allocation, flags viewFlags) {
+	if flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
+		viewPanic(op, rec, flags)
+	}
+	if released(rec, flags) {
+		panic(releasedMessage(op, rec, nil))
+	}
 }
 
 // noDataPanic explains why a view gives no plain access to its elements:
@@ -403,21 +470,20 @@ func noDataPanic(op string, rec *Allocation, flags viewFlags, hasData bool) {
 		panic("kokkos: " + op + " of an unallocated view")
 	case !hasData:
 		flags |= flagNoHost
+	case released(rec, flags):
+		panic(releasedMessage(op, rec, nil))
 	}
 	viewPanic(op, rec, flags)
 }
 
-// accessOffset implements the Access methods, as Kokkos's access: up to 8
-// indices, missing trailing ones are 0 and those past the rank must be 0.
+// accessOffset implements the Access methods, as Kokkos's access: at least
+// rank and at most 8 indices, those past the rank being 0. Fewer indices
+// than the rank panic, as Kokkos's access has no overload for them.
 func accessOffset(rec *Allocation, ext, str []int, idx []int) int {
 	rank := len(ext)
-	if len(idx) > MaxRank {
-		panic(fmt.Sprintf("kokkos: Access of rank-%d view %q with %d indices: give at most %d", rank, rec.Label(), len(idx), MaxRank))
-	}
-	if len(idx) < rank {
-		var full [MaxRank]int
-		copy(full[:], idx)
-		idx = full[:rank]
+	if len(idx) < rank || len(idx) > MaxRank {
+		panic(fmt.Sprintf("kokkos: Access%s of rank-%d view %q with extents %s: give between %d and %d indices, those past the rank being 0",
+			fmtInts(idx), rank, rec.Label(), fmtInts(ext), rank, MaxRank))
 	}
 	off := 0
 	for r, i := range idx {
@@ -460,15 +526,25 @@ func errSpecRank(label string, spec LayoutSpec, rank int) error {
 	return errorf(ErrShape, "kokkos: view %q: layout spec of rank %d (extents %s) given to a rank-%d constructor", label, spec.Rank(), fmtInts(spec.Extents), rank)
 }
 
-// linePanic explains a failed Row or Col.
-func linePanic(op string, rec *Allocation, flags viewFlags, idx, ext []int, stride, dim int) {
+// lineCheck is the cold path of Row and Col at indices idx, which index
+// the dimensions from first on: it returns where the only reason is
+// flagForeign and the memory is still there, and otherwise panics with the
+// reason. dim is the dimension the line runs along, of stride stride.
+func lineCheck(op string, rec *Allocation, flags viewFlags, idx, ext []int, stride, dim, first int) {
+	inBounds := true
+	for k, i := range idx {
+		inBounds = inBounds && uint(i) < uint(ext[first+k])
+	}
 	switch {
 	case flags&(flagReadOnly|flagNoHost|flagAtomic) != 0:
 		viewPanic(op, rec, flags)
-	case stride != 1:
+	case stride != 1 && ext[dim] > 1:
 		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
+	case !inBounds:
+		panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
+	case released(rec, flags):
+		panic(releasedMessage(op, rec, idx))
 	}
-	panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
 }
 
 // Must returns v, and panics if err is not nil. It shortens the allocating

@@ -71,8 +71,10 @@ func WrapView0[T any](data []T, opts ...Option) (View0[T], error) {
 // trait (use Ref).
 func (v *View0[T]) At() T {
 	p := unsafe.SliceData(v.data)
-	if p == nil || v.flags&flagAtomic != 0 {
-		panic(accessError0[T]{*v, opAt})
+	if p == nil || v.flags&(flagAtomic|flagForeign) != 0 && (v.flags&flagAtomic != 0 || v.rec.dead) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError0[T]{v: *v})
 	}
 	return *p
 }
@@ -81,7 +83,7 @@ func (v *View0[T]) At() T {
 // read-only view.
 func (v *View0[T]) Set(x T) {
 	p := unsafe.SliceData(v.data)
-	if p == nil || v.flags&(flagReadOnly|flagAtomic) != 0 {
+	if p == nil || v.flags&(flagReadOnly|flagAtomic|flagForeign) != 0 && (v.flags&(flagReadOnly|flagAtomic) != 0 || v.rec.dead) {
 		panic(accessError0[T]{*v, opSet})
 	}
 	*p = x
@@ -90,7 +92,7 @@ func (v *View0[T]) Set(x T) {
 // Ptr returns a pointer to the element at the view's only position. It panics like
 // At, and for a read-only view.
 func (v *View0[T]) Ptr() *T {
-	if v.data == nil || v.flags&(flagReadOnly|flagAtomic) != 0 {
+	if v.data == nil || v.flags&(flagReadOnly|flagAtomic|flagForeign) != 0 && (v.flags&(flagReadOnly|flagAtomic) != 0 || v.rec.dead) {
 		panic(accessError0[T]{*v, opPtr})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -112,10 +114,11 @@ func (v *View0[T]) Ref() Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 0 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 0 indices or more than 8.
 func (v *View0[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, nil, nil, idx)]
@@ -169,8 +172,8 @@ func (v *View0[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View0[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -341,8 +344,13 @@ type View1[T any] struct {
 	str  [1]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -363,7 +371,7 @@ func NewView1[T any](label string, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -391,7 +399,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 	}
 	v.ext = [1]int{n0}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -404,7 +412,7 @@ func WrapView1[T any](data []T, n0 int, opts ...Option) (View1[T], error) {
 func ScratchView1[T any](s *ScratchPad, n0 int, opts ...Option) View1[T] {
 	v := View1[T]{ext: [1]int{n0}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -414,8 +422,10 @@ func ScratchView1[T any](s *ScratchPad, n0 int, opts ...Option) View1[T] {
 // trait (use Ref).
 func (v *View1[T]) At(i0 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 {
-		panic(accessError1[T]{*v, opAt, [1]int{i0}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError1[T]{v: *v, idx: [1]int{i0}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -426,7 +436,7 @@ func (v *View1[T]) At(i0 int) T {
 // read-only view.
 func (v *View1[T]) Set(i0 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || v.flags&flagReadOnly != 0 {
 		panic(accessError1[T]{*v, opSet, [1]int{i0}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -437,7 +447,7 @@ func (v *View1[T]) Set(i0 int, x T) {
 // Ptr returns a pointer to the element at (i0). It panics like
 // At, and for a read-only view.
 func (v *View1[T]) Ptr(i0 int) *T {
-	if uint(i0) >= v.lim0 || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || v.flags&flagReadOnly != 0 {
 		panic(accessError1[T]{*v, opPtr, [1]int{i0}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -459,10 +469,11 @@ func (v *View1[T]) Ref(i0 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 1 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 1 indices or more than 8.
 func (v *View1[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -519,8 +530,8 @@ func (v *View1[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View1[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -660,7 +671,7 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 	v := View1[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:1])
 	copy(v.str[:], d.str[:1])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -720,7 +731,7 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	}
 	off := b0 * v.str[0]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0), 3, 0, 3, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -744,8 +755,13 @@ type View2[T any] struct {
 	str  [2]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -766,7 +782,7 @@ func NewView2[T any](label string, n0, n1 int, opts ...Option) (View2[T], error)
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -794,7 +810,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 	}
 	v.ext = [2]int{n0, n1}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -807,7 +823,7 @@ func WrapView2[T any](data []T, n0, n1 int, opts ...Option) (View2[T], error) {
 func ScratchView2[T any](s *ScratchPad, n0, n1 int, opts ...Option) View2[T] {
 	v := View2[T]{ext: [2]int{n0, n1}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -817,8 +833,10 @@ func ScratchView2[T any](s *ScratchPad, n0, n1 int, opts ...Option) View2[T] {
 // trait (use Ref).
 func (v *View2[T]) At(i0, i1 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) {
-		panic(accessError2[T]{*v, opAt, [2]int{i0, i1}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError2[T]{v: *v, idx: [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -829,7 +847,7 @@ func (v *View2[T]) At(i0, i1 int) T {
 // read-only view.
 func (v *View2[T]) Set(i0, i1 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
 		panic(accessError2[T]{*v, opSet, [2]int{i0, i1}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -840,7 +858,7 @@ func (v *View2[T]) Set(i0, i1 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1). It panics like
 // At, and for a read-only view.
 func (v *View2[T]) Ptr(i0, i1 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || v.flags&flagReadOnly != 0 {
 		panic(accessError2[T]{*v, opPtr, [2]int{i0, i1}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -862,10 +880,11 @@ func (v *View2[T]) Ref(i0, i1 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 2 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 2 indices or more than 8.
 func (v *View2[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -877,8 +896,8 @@ func (v *View2[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View2[T]) Row(i0 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0}, v.ext[:], v.str[1], 1)
+	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0}, v.ext[:], v.str[1], 1, 0)
 	}
 	n := v.ext[1]
 	if n == 0 {
@@ -894,8 +913,8 @@ func (v *View2[T]) Row(i0 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View2[T]) Col(i1 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -942,13 +961,13 @@ func (v *View2[T]) Line(j0 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -1008,8 +1027,8 @@ func (v *View2[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View2[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -1149,7 +1168,7 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 	v := View2[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:2])
 	copy(v.str[:], d.str[:2])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1215,7 +1234,7 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 12, 0, 12, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1246,7 +1265,7 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1), 3, 4, 12, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1270,8 +1289,13 @@ type View3[T any] struct {
 	str  [3]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1292,7 +1316,7 @@ func NewView3[T any](label string, n0, n1, n2 int, opts ...Option) (View3[T], er
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1320,7 +1344,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 	}
 	v.ext = [3]int{n0, n1, n2}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1333,7 +1357,7 @@ func WrapView3[T any](data []T, n0, n1, n2 int, opts ...Option) (View3[T], error
 func ScratchView3[T any](s *ScratchPad, n0, n1, n2 int, opts ...Option) View3[T] {
 	v := View3[T]{ext: [3]int{n0, n1, n2}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1343,8 +1367,10 @@ func ScratchView3[T any](s *ScratchPad, n0, n1, n2 int, opts ...Option) View3[T]
 // trait (use Ref).
 func (v *View3[T]) At(i0, i1, i2 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
-		panic(accessError3[T]{*v, opAt, [3]int{i0, i1, i2}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError3[T]{v: *v, idx: [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -1355,7 +1381,7 @@ func (v *View3[T]) At(i0, i1, i2 int) T {
 // read-only view.
 func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
 		panic(accessError3[T]{*v, opSet, [3]int{i0, i1, i2}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1366,7 +1392,7 @@ func (v *View3[T]) Set(i0, i1, i2 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like
 // At, and for a read-only view.
 func (v *View3[T]) Ptr(i0, i1, i2 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || v.flags&flagReadOnly != 0 {
 		panic(accessError3[T]{*v, opPtr, [3]int{i0, i1, i2}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1388,10 +1414,11 @@ func (v *View3[T]) Ref(i0, i1, i2 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 3 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 3 indices or more than 8.
 func (v *View3[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -1403,8 +1430,8 @@ func (v *View3[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View3[T]) Row(i0, i1 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1}, v.ext[:], v.str[2], 2)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1}, v.ext[:], v.str[2], 2, 0)
 	}
 	n := v.ext[2]
 	if n == 0 {
@@ -1420,8 +1447,8 @@ func (v *View3[T]) Row(i0, i1 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View3[T]) Col(i1, i2 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -1468,13 +1495,13 @@ func (v *View3[T]) Line(j0, j1 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -1534,8 +1561,8 @@ func (v *View3[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View3[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -1675,7 +1702,7 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 	v := View3[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:3])
 	copy(v.str[:], d.str[:3])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1747,7 +1774,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 48, 0, 48, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1783,7 +1810,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 12, 16, 48, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1819,7 +1846,7 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2), 3, 20, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -1843,8 +1870,13 @@ type View4[T any] struct {
 	str  [4]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -1865,7 +1897,7 @@ func NewView4[T any](label string, n0, n1, n2, n3 int, opts ...Option) (View4[T]
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1893,7 +1925,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 	}
 	v.ext = [4]int{n0, n1, n2, n3}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -1906,7 +1938,7 @@ func WrapView4[T any](data []T, n0, n1, n2, n3 int, opts ...Option) (View4[T], e
 func ScratchView4[T any](s *ScratchPad, n0, n1, n2, n3 int, opts ...Option) View4[T] {
 	v := View4[T]{ext: [4]int{n0, n1, n2, n3}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -1916,8 +1948,10 @@ func ScratchView4[T any](s *ScratchPad, n0, n1, n2, n3 int, opts ...Option) View
 // trait (use Ref).
 func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
-		panic(accessError4[T]{*v, opAt, [4]int{i0, i1, i2, i3}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError4[T]{v: *v, idx: [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -1928,7 +1962,7 @@ func (v *View4[T]) At(i0, i1, i2, i3 int) T {
 // read-only view.
 func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
 		panic(accessError4[T]{*v, opSet, [4]int{i0, i1, i2, i3}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -1939,7 +1973,7 @@ func (v *View4[T]) Set(i0, i1, i2, i3 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like
 // At, and for a read-only view.
 func (v *View4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || v.flags&flagReadOnly != 0 {
 		panic(accessError4[T]{*v, opPtr, [4]int{i0, i1, i2, i3}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -1961,10 +1995,11 @@ func (v *View4[T]) Ref(i0, i1, i2, i3 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 4 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 4 indices or more than 8.
 func (v *View4[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -1976,8 +2011,8 @@ func (v *View4[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View4[T]) Row(i0, i1, i2 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2}, v.ext[:], v.str[3], 3)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2}, v.ext[:], v.str[3], 3, 0)
 	}
 	n := v.ext[3]
 	if n == 0 {
@@ -1993,8 +2028,8 @@ func (v *View4[T]) Row(i0, i1, i2 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View4[T]) Col(i1, i2, i3 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -2041,13 +2076,13 @@ func (v *View4[T]) Line(j0, j1, j2 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -2107,8 +2142,8 @@ func (v *View4[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View4[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -2248,7 +2283,7 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 	v := View4[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:4])
 	copy(v.str[:], d.str[:4])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2326,7 +2361,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 192, 0, 192, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2367,7 +2402,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 48, 64, 192, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2408,7 +2443,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 12, 80, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2449,7 +2484,7 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3), 3, 84, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -2473,8 +2508,13 @@ type View5[T any] struct {
 	str  [5]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -2495,7 +2535,7 @@ func NewView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...Option) (View
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -2523,7 +2563,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 	}
 	v.ext = [5]int{n0, n1, n2, n3, n4}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -2536,7 +2576,7 @@ func WrapView5[T any](data []T, n0, n1, n2, n3, n4 int, opts ...Option) (View5[T
 func ScratchView5[T any](s *ScratchPad, n0, n1, n2, n3, n4 int, opts ...Option) View5[T] {
 	v := View5[T]{ext: [5]int{n0, n1, n2, n3, n4}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2546,8 +2586,10 @@ func ScratchView5[T any](s *ScratchPad, n0, n1, n2, n3, n4 int, opts ...Option) 
 // trait (use Ref).
 func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
-		panic(accessError5[T]{*v, opAt, [5]int{i0, i1, i2, i3, i4}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError5[T]{v: *v, idx: [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -2558,7 +2600,7 @@ func (v *View5[T]) At(i0, i1, i2, i3, i4 int) T {
 // read-only view.
 func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
 		panic(accessError5[T]{*v, opSet, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -2569,7 +2611,7 @@ func (v *View5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like
 // At, and for a read-only view.
 func (v *View5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || v.flags&flagReadOnly != 0 {
 		panic(accessError5[T]{*v, opPtr, [5]int{i0, i1, i2, i3, i4}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -2591,10 +2633,11 @@ func (v *View5[T]) Ref(i0, i1, i2, i3, i4 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 5 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 5 indices or more than 8.
 func (v *View5[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -2606,8 +2649,8 @@ func (v *View5[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3}, v.ext[:], v.str[4], 4)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3}, v.ext[:], v.str[4], 4, 0)
 	}
 	n := v.ext[4]
 	if n == 0 {
@@ -2623,8 +2666,8 @@ func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View5[T]) Col(i1, i2, i3, i4 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -2671,13 +2714,13 @@ func (v *View5[T]) Line(j0, j1, j2, j3 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -2737,8 +2780,8 @@ func (v *View5[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View5[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -2878,7 +2921,7 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 	v := View5[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:5])
 	copy(v.str[:], d.str[:5])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -2962,7 +3005,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 768, 0, 768, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3008,7 +3051,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 192, 256, 768, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3054,7 +3097,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 48, 320, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3100,7 +3143,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 12, 336, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3146,7 +3189,7 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4), 3, 340, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3170,8 +3213,13 @@ type View6[T any] struct {
 	str  [6]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3192,7 +3240,7 @@ func NewView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...Option) (
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -3220,7 +3268,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 	}
 	v.ext = [6]int{n0, n1, n2, n3, n4, n5}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -3233,7 +3281,7 @@ func WrapView6[T any](data []T, n0, n1, n2, n3, n4, n5 int, opts ...Option) (Vie
 func ScratchView6[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5 int, opts ...Option) View6[T] {
 	v := View6[T]{ext: [6]int{n0, n1, n2, n3, n4, n5}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -3243,8 +3291,10 @@ func ScratchView6[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5 int, opts ...Opti
 // trait (use Ref).
 func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
-		panic(accessError6[T]{*v, opAt, [6]int{i0, i1, i2, i3, i4, i5}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError6[T]{v: *v, idx: [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -3255,7 +3305,7 @@ func (v *View6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 // read-only view.
 func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
 		panic(accessError6[T]{*v, opSet, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -3266,7 +3316,7 @@ func (v *View6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like
 // At, and for a read-only view.
 func (v *View6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || v.flags&flagReadOnly != 0 {
 		panic(accessError6[T]{*v, opPtr, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -3288,10 +3338,11 @@ func (v *View6[T]) Ref(i0, i1, i2, i3, i4, i5 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 6 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 6 indices or more than 8.
 func (v *View6[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -3303,8 +3354,8 @@ func (v *View6[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4}, v.ext[:], v.str[5], 5)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4}, v.ext[:], v.str[5], 5, 0)
 	}
 	n := v.ext[5]
 	if n == 0 {
@@ -3320,8 +3371,8 @@ func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View6[T]) Col(i1, i2, i3, i4, i5 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -3368,13 +3419,13 @@ func (v *View6[T]) Line(j0, j1, j2, j3, j4 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -3434,8 +3485,8 @@ func (v *View6[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View6[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -3575,7 +3626,7 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 	v := View6[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:6])
 	copy(v.str[:], d.str[:6])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -3665,7 +3716,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3072, 0, 3072, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3716,7 +3767,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 768, 1024, 3072, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3767,7 +3818,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 192, 1280, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3818,7 +3869,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 48, 1344, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3869,7 +3920,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 12, 1360, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3920,7 +3971,7 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5), 3, 1364, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -3944,8 +3995,13 @@ type View7[T any] struct {
 	str  [7]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -3966,7 +4022,7 @@ func NewView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...Optio
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -3994,7 +4050,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 	}
 	v.ext = [7]int{n0, n1, n2, n3, n4, n5, n6}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -4007,7 +4063,7 @@ func WrapView7[T any](data []T, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) 
 func ScratchView7[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6 int, opts ...Option) View7[T] {
 	v := View7[T]{ext: [7]int{n0, n1, n2, n3, n4, n5, n6}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4017,8 +4073,10 @@ func ScratchView7[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6 int, opts ...
 // trait (use Ref).
 func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
-		panic(accessError7[T]{*v, opAt, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError7[T]{v: *v, idx: [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -4029,7 +4087,7 @@ func (v *View7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 // read-only view.
 func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
 		panic(accessError7[T]{*v, opSet, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -4040,7 +4098,7 @@ func (v *View7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like
 // At, and for a read-only view.
 func (v *View7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || v.flags&flagReadOnly != 0 {
 		panic(accessError7[T]{*v, opPtr, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -4062,10 +4120,11 @@ func (v *View7[T]) Ref(i0, i1, i2, i3, i4, i5, i6 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 7 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 7 indices or more than 8.
 func (v *View7[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -4077,8 +4136,8 @@ func (v *View7[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5}, v.ext[:], v.str[6], 6)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5}, v.ext[:], v.str[6], 6, 0)
 	}
 	n := v.ext[6]
 	if n == 0 {
@@ -4094,8 +4153,8 @@ func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -4142,13 +4201,13 @@ func (v *View7[T]) Line(j0, j1, j2, j3, j4, j5 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -4208,8 +4267,8 @@ func (v *View7[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View7[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -4349,7 +4408,7 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 	v := View7[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:7])
 	copy(v.str[:], d.str[:7])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4445,7 +4504,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12288, 0, 12288, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4501,7 +4560,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3072, 4096, 12288, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4557,7 +4616,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 768, 5120, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4613,7 +4672,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 192, 5376, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4669,7 +4728,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 48, 5440, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4725,7 +4784,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 12, 5456, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4781,7 +4840,7 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6), 3, 5460, 0, 12291, 1364, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -4805,8 +4864,13 @@ type View8[T any] struct {
 	str  [8]int
 	// lim0 is ext[0] where the host can access the elements with plain
 	// loads and stores, and 0 where it cannot or must not (the Atomic
-	// trait): At's check of i0 against it covers the kind of access too.
+	// trait) or must first check that they are still there (flagForeign):
+	// At's check of i0 against it covers the kind of access too. hlim is
+	// what the accessors' cold path checks i0 against instead: ext[0] for
+	// a view with flagForeign and plain access, and 0 otherwise (see
+	// hostLimits).
 	lim0   uint
+	hlim   uint
 	rec    *Allocation
 	off    int
 	layout Layout
@@ -4827,7 +4891,7 @@ func NewView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...O
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = data, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -4855,7 +4919,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 	}
 	v.ext = [8]int{n0, n1, n2, n3, n4, n5, n6, n7}
 	v.data, v.rec, v.layout, v.flags, v.traits = d, rec, layout, flags, cfg.traits
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v, nil
 }
 
@@ -4868,7 +4932,7 @@ func WrapView8[T any](data []T, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Opti
 func ScratchView8[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...Option) View8[T] {
 	v := View8[T]{ext: [8]int{n0, n1, n2, n3, n4, n5, n6, n7}}
 	v.data, v.rec, v.layout, v.flags, v.traits = scratchView[T](s, v.ext[:], opts, v.str[:])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -4878,8 +4942,10 @@ func ScratchView8[T any](s *ScratchPad, n0, n1, n2, n3, n4, n5, n6, n7 int, opts
 // trait (use Ref).
 func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
-		panic(accessError8[T]{*v, opAt, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) {
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(accessError8[T]{v: *v, idx: [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span, which data
 	// holds: every constructor keeps that invariant.
@@ -4890,7 +4956,7 @@ func (v *View8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 // read-only view.
 func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 	p := unsafe.SliceData(v.data)
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
 		panic(accessError8[T]{*v, opSet, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indices within the extents address the view's span (see At).
@@ -4901,7 +4967,7 @@ func (v *View8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like
 // At, and for a read-only view.
 func (v *View8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if uint(i0) >= v.lim0 || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
+	if uint(i0) >= v.lim0 && (uint(i0) >= v.hlim || v.rec.dead) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || v.flags&flagReadOnly != 0 {
 		panic(accessError8[T]{*v, opPtr, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
 	// Indexing the slice, rather than reading through its pointer as At
@@ -4923,10 +4989,11 @@ func (v *View8[T]) Ref(i0, i1, i2, i3, i4, i5, i6, i7 int) Ref[T] {
 }
 
 // Access returns the element at the given indices, as Kokkos's access: it
-// takes up to 8 indices; missing trailing ones are 0, and those past the
-// rank must be 0. It panics like At.
+// takes at least 8 and at most 8 indices, and those past the rank must
+// be 0. It panics like At, and, naming the label, the indices and the
+// extents, for fewer than 8 indices or more than 8.
 func (v *View8[T]) Access(idx ...int) T {
-	if v.data == nil || v.flags&flagAtomic != 0 {
+	if v.data == nil || v.flags&flagAtomic != 0 || released(v.rec, v.flags) {
 		noDataPanic("Access", v.rec, v.flags, v.data != nil)
 	}
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
@@ -4938,8 +5005,8 @@ func (v *View8[T]) Access(idx ...int) T {
 // otherwise, for a read-only view, for a view with the Atomic trait, and
 // where the host cannot access the view.
 func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
-	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[7], 7)
+	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[7], 7, 0)
 	}
 	n := v.ext[7]
 	if n == 0 {
@@ -4955,8 +5022,8 @@ func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
 // read-only view, for a view with the Atomic trait, and where the host
 // cannot access the view.
 func (v *View8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
-	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		linePanic("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6, i7}, v.ext[:], v.str[0], 0)
+	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6, i7}, v.ext[:], v.str[0], 0, 1)
 	}
 	n := v.ext[0]
 	if n == 0 {
@@ -5003,13 +5070,13 @@ func (v *View8[T]) Line(j0, j1, j2, j3, j4, j5, j6 int) []T {
 	if d == 0 {
 		first = 1
 	}
-	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0
+	o, bad := 0, d < 0 || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0
 	for k, j := range idx {
 		bad = bad || uint(j) >= uint(v.ext[first+k])
 		o += j * v.str[first+k]
 	}
 	if bad {
-		lineAnyPanic(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
+		lineAnyCheck(v.rec, v.flags, v.layout, idx[:], v.ext[:], v.str[:], d)
 	}
 	n := v.ext[max(d, 0)]
 	if n == 0 {
@@ -5069,8 +5136,8 @@ func (v *View8[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (v *View8[T]) Data() []T {
-	if v.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", v.rec, v.flags)
+	if v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", v.rec, v.flags)
 	}
 	return v.data
 }
@@ -5210,7 +5277,7 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 	v := View8[T]{data: d.data, rec: d.rec, off: d.off, layout: d.layout, flags: d.flags, traits: traits}
 	copy(v.ext[:], d.ext[:8])
 	copy(v.str[:], d.str[:8])
-	v.lim0 = accessLimit(v.data, v.flags, v.ext[0])
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, v.ext[0])
 	return v
 }
 
@@ -5312,7 +5379,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0], (w.ext[0]-1)*w.str[0]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 49152, 0, 49152, 3, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5373,7 +5440,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12288, 16384, 49152, 15, 0, 3)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5434,7 +5501,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3072, 20480, 0, 51, 4, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5495,7 +5562,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 768, 21504, 0, 195, 20, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5556,7 +5623,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 192, 21760, 0, 771, 84, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5617,7 +5684,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 48, 21824, 0, 3075, 340, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5678,7 +5745,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 12, 21840, 0, 12291, 1364, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w
@@ -5739,7 +5806,7 @@ func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	}
 	off := b0*v.str[0] + b1*v.str[1] + b2*v.str[2] + b3*v.str[3] + b4*v.str[4] + b5*v.str[5] + b6*v.str[6] + b7*v.str[7]
 	w.data = subData(v.data, off, subSpan(w.ext[0]*w.ext[1]*w.ext[2]*w.ext[3]*w.ext[4]*w.ext[5]*w.ext[6]*w.ext[7], (w.ext[0]-1)*w.str[0]+(w.ext[1]-1)*w.str[1]+(w.ext[2]-1)*w.str[2]+(w.ext[3]-1)*w.str[3]+(w.ext[4]-1)*w.str[4]+(w.ext[5]-1)*w.str[5]+(w.ext[6]-1)*w.str[6]+(w.ext[7]-1)*w.str[7]))
-	w.lim0 = accessLimit(w.data, v.flags, w.ext[0])
+	w.lim0, w.hlim = hostLimits(w.data, v.flags, w.ext[0])
 	w.layout = subLayoutOf(v.layout, k0<<(2*0)|k1<<(2*1)|k2<<(2*2)|k3<<(2*3)|k4<<(2*4)|k5<<(2*5)|k6<<(2*6)|k7<<(2*7), 3, 21844, 0, 49155, 5460, 0)
 	w.rec, w.off, w.flags, w.traits = v.rec, v.off+off, v.flags, v.traits
 	return w

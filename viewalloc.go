@@ -110,10 +110,11 @@ func initView1(dst unsafe.Pointer, a *Allocation, off, n, size int, host unsafe.
 		}
 		flags |= flagNoHost
 	}
+	flags = foreignFlags(a, data, flags)
 	a.Retain()
 	v := View1[byte]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
 	v.ext[0], v.str[0] = n, 1
-	v.lim0 = checkExtent(v.data, n)
+	v.lim0, v.hlim = hostLimits(v.data, v.flags, n)
 	if !a.managed {
 		v.traits = Unmanaged
 	}
@@ -157,6 +158,7 @@ func initView2(dst unsafe.Pointer, a *Allocation, off int, l Layout, ext, str [2
 		}
 		flags |= flagNoHost
 	}
+	flags = foreignFlags(a, data, flags)
 	d := desc[byte]{data: data, rank: 2, rec: a, off: off, layout: l, flags: flags}
 	copy(d.ext[:], ext[:])
 	copy(d.str[:], s[:])
