@@ -17,15 +17,15 @@ import (
 // An Array is a value. Which block the handle reads, where its elements
 // start, how many there are and whether it may write them live in the
 // value, so a copy (b := a, an argument, a struct field) is a handle of its
-// own: NeedMutableData and DiscardMutableData through b leave a as it was.
-// What copies share is the hold: the one count on the block that the
-// handle was made with, by a constructor, Share, Slice, Cast, FromView, a
-// Reset form or Assign.
+// own: DiscardMutableData through b leaves a as it was. What copies share is
+// the hold: the one count on the block that the handle was made with, by a
+// constructor, Share, Slice, Cast, FromView, a Reset form or Assign.
 //
 //   - b := a.Share() takes a new hold, as oneDAL's copy constructor does;
 //     b.Release() drops it, as the destructor does. Release each hold once.
-//   - b := a borrows a's hold: b is valid until the hold is released and is
-//     not released itself. Releasing either ends the hold for both, and a
+//   - b := a borrows a's hold: b is valid until the hold is released, or
+//     moved to a new block by NeedMutableData through a or b, and is not
+//     released itself. Releasing either ends the hold for both, and a
 //     second Release returns ErrReleasedTwice.
 //   - b.Assign(a) drops b's hold and takes a new one on a's block, as
 //     oneDAL's copy assignment b = a does; b.Move(&a) moves a's hold into b
@@ -53,8 +53,10 @@ type Array[T any] struct {
 
 // state is the state of a handle besides its host elements.
 type state struct {
-	// h is the hold, shared with the copies of the handle; never nil.
-	h *hold
+	// l is the lease of the hold on the block of the elements, shared
+	// with the copies of the handle; nil only for the empty array before
+	// its Release.
+	l *lease
 	// rec is the block that the elements lie in, one of h's blocks; nil
 	// for an empty handle whose Release was called.
 	rec *kokkos.Allocation
@@ -84,7 +86,7 @@ type Owner interface {
 
 // ownership returns the block of a's elements and whether a's hold was
 // released.
-func (a Array[T]) ownership() (*kokkos.Allocation, bool) { return a.st().rec, a.st().h.dead() }
+func (a Array[T]) ownership() (*kokkos.Allocation, bool) { return a.st().rec, a.st().l.dead() }
 
 func sizeOf[T any]() int { var z T; return int(unsafe.Sizeof(z)) }
 
@@ -95,14 +97,14 @@ func typeName[T any]() string { return reflect.TypeFor[T]().String() }
 // panicIfReleased panics with an error wrapping ErrReleased if a's hold
 // was released: op names the caller in the message.
 func (a Array[T]) panicIfReleased(op string) {
-	if a.st().h.dead() {
+	if a.st().l.dead() {
 		panic(errorf(ErrReleased, "dal: %s of an array of %s that was released", op, typeName[T]()))
 	}
 }
 
 // checkLive returns an error wrapping ErrReleased if a's hold was released.
 func (a Array[T]) checkLive(op string) error {
-	if a.st().h.dead() {
+	if a.st().l.dead() {
 		return releasedError(op, typeName[T]())
 	}
 	return nil
@@ -124,7 +126,7 @@ func releasedError(op, elem string) error {
 // Count returns the number of elements; it is 0 for the empty and for a
 // released handle.
 func (a Array[T]) Count() int {
-	if a.st().h.dead() {
+	if a.st().l.dead() {
 		return 0
 	}
 	return a.st().count
@@ -136,12 +138,12 @@ func (a Array[T]) Size() int { return a.Count() * sizeOf[T]() }
 // HasMutableData reports whether this handle may write its elements, that
 // is, whether MutableData succeeds. It is false for the empty and for a
 // released handle.
-func (a Array[T]) HasMutableData() bool { return a.st().mutable && !a.st().h.dead() }
+func (a Array[T]) HasMutableData() bool { return a.st().mutable && !a.st().l.dead() }
 
 // Released reports whether the hold of this handle was released, through
 // this variable or through a copy of it (and no Reset form, Assign or Move
 // gave the variable a new one since).
-func (a Array[T]) Released() bool { return a.st().h.dead() }
+func (a Array[T]) Released() bool { return a.st().l.dead() }
 
 // Data returns the elements for reading, as a slice of the block itself,
 // without copying; it is nil for the empty array. It costs nothing and
@@ -174,7 +176,7 @@ func (a Array[T]) Data() []T {
 // access.
 func (a Array[T]) MutableData() ([]T, error) {
 	switch {
-	case a.st().h.dead():
+	case a.st().l.dead():
 		return nil, releasedError("MutableData", typeName[T]())
 	case !a.st().mutable:
 		return nil, ErrNoMutableData
@@ -193,7 +195,7 @@ func (a Array[T]) At(i int) T {
 	// A handle whose elements the host cannot access has a nil slice, so
 	// the length check catches it too; atError sorts out which. A non-nil
 	// slice comes with a state and a hold.
-	if uint(i) < uint(len(a.data)) && !a.s.h.released.Load() {
+	if uint(i) < uint(len(a.data)) && !a.s.l.released.Load() {
 		return a.data[i]
 	}
 	// A composite literal, not a call, keeps At within the inlining budget.
@@ -214,7 +216,7 @@ func (e *atError[T]) Unwrap() error { return e.err() }
 func (e *atError[T]) err() error {
 	a := e.a
 	switch {
-	case a.st().h.dead():
+	case a.st().l.dead():
 		return errorf(ErrReleased, "dal: At of an array of %s that was released", typeName[T]())
 	case uint(e.i) >= uint(a.st().count):
 		return errorf(ErrRange, "dal: index %d out of range for an array of %d elements", e.i, a.st().count)
@@ -242,7 +244,7 @@ func (a Array[T]) Addr() uintptr {
 // is 0 for the empty array, for a released handle and for a block of a
 // view that does not count holders (kokkos.WrapView1).
 func (a Array[T]) UseCount() int {
-	if a.st().h.dead() {
+	if a.st().l.dead() {
 		return 0
 	}
 	return a.st().rec.UseCount()

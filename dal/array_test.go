@@ -217,7 +217,7 @@ func TestImmutableMemoryIsNeverWrittenByTheLibrary(t *testing.T) {
 	must(t, v.Release())
 
 	// The copies made to write are private.
-	cp := sl
+	cp := sl.Share()
 	must(t, cp.NeedMutableData())
 	cl, err := a.Clone()
 	must(t, err)
@@ -231,7 +231,7 @@ func TestImmutableMemoryIsNeverWrittenByTheLibrary(t *testing.T) {
 	if !slices.Equal(data, orig) || !slices.Equal(a.Data(), orig) || !slices.Equal(sl.Data(), orig[3:19]) {
 		t.Fatal("dal wrote the memory of an immutable array")
 	}
-	for _, h := range []*dal.Array[float64]{&a, &sl, &alias, &cl} {
+	for _, h := range []*dal.Array[float64]{&a, &sl, &alias, &cl, &cp} {
 		must(t, h.Release())
 	}
 	must(t, c.Release())

@@ -88,10 +88,14 @@ func TestAssignEdgeCases(t *testing.T) {
 		t.Fatal("a failed Assign changed the handle")
 	}
 
-	// Assigning a copy's new block: the copy's hold, not a new one.
+	// Assigning from a copy that moved the hold it borrowed to a block of
+	// its own: a new hold on that block.
 	ro := dal.Wrap(randFloat64(6))
 	cp := ro
 	must(t, cp.NeedMutableData())
+	if !ro.Released() {
+		t.Fatal("the original of a copy that moved their hold is not released")
+	}
 	must(t, a.Assign(cp))
 	d.want(t, 1, "after a.Assign of another block")
 	if !a.HasMutableData() || !same(a.Data(), cp.Data()) || cp.UseCount() != 2 {
@@ -112,7 +116,7 @@ func TestAssignEdgeCases(t *testing.T) {
 	var d2 deleter
 	h := dal.WrapWithDeleter(randFloat64(2), d2.fn())
 	borrowed := h
-	must(t, borrowed.Assign(ro))
+	must(t, borrowed.Assign(cp))
 	d2.want(t, 1, "after Assign through the borrowed copy")
 	if !h.Released() || borrowed.Released() {
 		t.Fatal("Assign through a copy did not end the borrowed hold, or released the copy")
@@ -120,7 +124,13 @@ func TestAssignEdgeCases(t *testing.T) {
 	wantPanic(t, dal.ErrReleased, func() { h.At(0) })
 	wantErr(t, h.Release(), dal.ErrReleasedTwice)
 	must(t, borrowed.Release())
+	// Release through ro, which cp's move left released, ends the hold
+	// they share: cp's block.
 	must(t, ro.Release())
+	if !cp.Released() {
+		t.Fatal("Release through the handle left on the old block kept the hold")
+	}
+	wantErr(t, cp.Release(), dal.ErrReleasedTwice)
 }
 
 // b.Move(&a) is oneDAL's move assignment: a becomes empty, b takes a's hold

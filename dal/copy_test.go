@@ -9,10 +9,12 @@ import (
 	"github.com/gokkos/kokkos/dal"
 )
 
-// A copy made by assignment is a handle of its own: NeedMutableData through
-// it leaves the original immutable, on the original memory, as oneDAL's
-// copy constructor does.
-func TestCopyIsAnIndependentHandle(t *testing.T) {
+// A copy made by assignment shares the hold: NeedMutableData through it
+// moves the hold to the copy's new block and gives up the original block
+// at once, as oneDAL's need_mutable_data does; the original, left on the
+// old block, is released. The deleter of the old block runs then, exactly
+// once, since that hold was its last holder.
+func TestNeedMutableDataThroughACopyMovesTheHold(t *testing.T) {
 	var d deleter
 	data := randFloat32(64)
 	orig := slices.Clone(data)
@@ -22,45 +24,37 @@ func TestCopyIsAnIndependentHandle(t *testing.T) {
 		t.Fatal("a copy does not read the original's elements, or counts a holder")
 	}
 	must(t, b.NeedMutableData())
-	if a.HasMutableData() || !b.HasMutableData() {
-		t.Fatalf("after b.NeedMutableData: a mutable %v (want false), b mutable %v (want true)", a.HasMutableData(), b.HasMutableData())
+	d.want(t, 1, "after the only hold moved off the block")
+	if !a.Released() || a.UseCount() != 0 || a.Count() != 0 || !b.HasMutableData() || b.UseCount() != 1 {
+		t.Fatalf("after b.NeedMutableData: a released %v, uses %d; b mutable %v, uses %d", a.Released(), a.UseCount(), b.HasMutableData(), b.UseCount())
 	}
-	if !same(a.Data(), data) || same(b.Data(), data) || !slices.Equal(b.Data(), orig) {
-		t.Fatal("NeedMutableData through a copy moved the original, or did not copy")
+	if same(b.Data(), data) || !slices.Equal(b.Data(), orig) {
+		t.Fatal("NeedMutableData did not copy the elements")
 	}
-	if a.UseCount() != 1 || b.UseCount() != 1 || a.Allocation() == b.Allocation() {
-		t.Fatalf("uses: a %d, b %d; want 1 and 1 on two blocks", a.UseCount(), b.UseCount())
-	}
+	wantPanic(t, dal.ErrReleased, func() { a.At(0) })
+	wantErr(t, a.NeedMutableData(), dal.ErrReleased)
 	md, err := b.MutableData()
 	must(t, err)
 	for i, x := range randFloat32(64) {
 		md[i] = x
 	}
-	for i := range 64 {
-		if a.At(i) != orig[i] || data[i] != orig[i] || b.At(i) != md[i] {
-			t.Fatalf("element %d: a %v, data %v (want %v), b %v (want %v)", i, a.At(i), data[i], orig[i], b.At(i), md[i])
-		}
+	if !slices.Equal(data, orig) {
+		t.Fatal("a write to the copy reached the original memory")
 	}
-	if _, err := a.MutableData(); !errors.Is(err, dal.ErrNoMutableData) {
-		t.Fatalf("MutableData of the original: %v", err)
-	}
-
-	// The copy borrowed a's hold, and its new block joined it: a's Release
-	// ends both, once.
-	d.want(t, 0, "while a's hold lives")
+	// Release through either ends the hold, now on b's block, once.
 	must(t, a.Release())
-	d.want(t, 1, "after a's release")
-	if !b.Released() || b.Count() != 0 || b.HasMutableData() {
+	if !b.Released() {
 		t.Fatal("the copy outlived the hold it borrowed")
 	}
-	wantPanic(t, dal.ErrReleased, func() { b.At(0) })
 	wantErr(t, b.Release(), dal.ErrReleasedTwice)
-	d.want(t, 1, "after a second release through the copy")
+	d.want(t, 1, "after the releases")
 }
 
-// DiscardMutableData and NeedMutableData on a copy, in a variable or a
-// function's parameter, leave the original as it was.
-func TestMethodsOnACopyLeaveTheOriginal(t *testing.T) {
+// A private mutable copy that leaves the original readable takes a hold of
+// its own first, as oneDAL's copy constructor does: a.Share(), then
+// NeedMutableData. The original block's count goes 1, 2, 1 as oneDAL's
+// does, and a function that receives an array can do the same.
+func TestNeedMutableDataOfAShareLeavesTheOriginal(t *testing.T) {
 	v := randFloat64(1)[0]
 	a, err := dal.Full(16, v)
 	must(t, err)
@@ -69,37 +63,32 @@ func TestMethodsOnACopyLeaveTheOriginal(t *testing.T) {
 	if !a.HasMutableData() || b.HasMutableData() {
 		t.Fatal("DiscardMutableData through a copy changed the original")
 	}
-	must(t, b.NeedMutableData())
-	if !b.HasMutableData() || same(a.Data(), b.Data()) || b.At(15) != v {
-		t.Fatal("NeedMutableData of the read-only copy did not copy")
-	}
+	must(t, a.Release())
 
-	ro := dal.Wrap(randFloat64(8))
+	var d deleter
+	ro := dal.WrapWithDeleter(randFloat64(8), d.fn())
 	mutate := func(x dal.Array[float64]) float64 {
-		must(t, x.NeedMutableData())
-		md, err := x.MutableData()
+		own := x.Share()
+		defer func() { must(t, own.Release()) }()
+		if x.UseCount() != 2 {
+			t.Fatalf("UseCount with a share: %d, want 2", x.UseCount())
+		}
+		must(t, own.NeedMutableData())
+		if x.UseCount() != 1 || own.UseCount() != 1 {
+			t.Fatalf("after the share's NeedMutableData: original %d, copy %d; want 1 and 1", x.UseCount(), own.UseCount())
+		}
+		md, err := own.MutableData()
 		must(t, err)
 		md[0] += 1
 		return md[0]
 	}
 	before := ro.At(0)
-	if got := mutate(ro); got != before+1 || ro.At(0) != before || ro.HasMutableData() {
-		t.Fatal("NeedMutableData of a parameter changed the caller's array")
+	if got := mutate(ro); got != before+1 || ro.At(0) != before || ro.HasMutableData() || ro.Released() || ro.UseCount() != 1 {
+		t.Fatal("NeedMutableData of a share changed the caller's array")
 	}
-
-	// In a slice of arrays, each element is a variable of its own.
-	arrs := []dal.Array[float64]{ro, ro, ro}
-	must(t, arrs[1].NeedMutableData())
-	if arrs[0].HasMutableData() || !arrs[1].HasMutableData() || arrs[2].HasMutableData() || ro.HasMutableData() {
-		t.Fatal("NeedMutableData of one element changed another")
-	}
+	d.want(t, 0, "while the caller holds its array")
 	must(t, ro.Release())
-	for i := range arrs {
-		if !arrs[i].Released() {
-			t.Fatalf("element %d outlived the hold it borrowed", i)
-		}
-	}
-	must(t, a.Release())
+	d.want(t, 1, "after the caller's release")
 }
 
 // Copies share the hold: releasing any of them releases it, exactly once,
@@ -137,10 +126,12 @@ func TestConcurrentReleaseOfCopies(t *testing.T) {
 	}
 }
 
-// Copies that make their own mutable blocks at once, from several
-// goroutines, each get a private copy; the original keeps its elements,
-// and one Release of the hold releases every block.
-func TestConcurrentNeedMutableDataOfCopies(t *testing.T) {
+// Shares that make their own mutable blocks at once, from several
+// goroutines, each get a private copy and give up their count on the
+// original at once; the original keeps its elements. Borrowed copies that
+// race to move their one shared hold: exactly one moves it, the others
+// fail with ErrReleased and free the blocks they made.
+func TestConcurrentNeedMutableData(t *testing.T) {
 	s := newHeapSpace()
 	src := randFloat64(256)
 	a, err := dal.Empty[float64](256, dal.InSpace(s))
@@ -151,8 +142,10 @@ func TestConcurrentNeedMutableDataOfCopies(t *testing.T) {
 	a.DiscardMutableData()
 	var wg sync.WaitGroup
 	const n = 8
+	shares := make([]dal.Array[float64], n)
 	for g := range n {
-		b := a
+		shares[g] = a.Share()
+		b := &shares[g]
 		wg.Go(func() {
 			if err := b.NeedMutableData(); err != nil {
 				t.Error(err)
@@ -176,11 +169,41 @@ func TestConcurrentNeedMutableDataOfCopies(t *testing.T) {
 	}
 	wg.Wait()
 	if !slices.Equal(a.Data(), src) || a.HasMutableData() || a.UseCount() != 1 {
-		t.Fatal("the copies changed the original")
+		t.Fatalf("the shares changed the original, or kept their counts on it (%d holders, want 1)", a.UseCount())
 	}
-	s.want(t, n+1, 0, "while the hold lives")
+	s.want(t, n+1, 0, "while the shares live")
+	for g := range shares {
+		must(t, shares[g].Release())
+	}
+	s.want(t, n+1, n, "after the shares' releases")
+
+	copies := make([]dal.Array[float64], n)
+	errs := make([]error, n)
+	for g := range copies {
+		copies[g] = a
+		wg.Go(func() { errs[g] = copies[g].NeedMutableData() })
+	}
+	wg.Wait()
+	moved := -1
+	for g, err := range errs {
+		switch {
+		case err == nil && moved < 0:
+			moved = g
+		case !errors.Is(err, dal.ErrReleased):
+			t.Fatalf("copy %d: %v; want one success and ErrReleased for the others", g, err)
+		}
+	}
+	if moved < 0 || !a.Released() || !slices.Equal(copies[moved].Data(), src) {
+		t.Fatal("no copy moved the hold, or the original outlived it")
+	}
+	// A loser that saw the move before copying allocated nothing; one that
+	// copied first freed its block: only the winner's block is live.
+	allocs, frees, bad := s.counts()
+	if allocs < n+2 || frees != allocs-1 || bad != 0 {
+		t.Fatalf("after the race: %d allocations, %d frees (%d not live); want every block but the winner's freed", allocs, frees, bad)
+	}
 	must(t, a.Release())
-	s.want(t, n+1, n+1, "after the hold's release")
+	s.want(t, allocs, allocs, "after the hold's release")
 }
 
 // NeedMutableData on a copy racing with the Release of the hold it

@@ -243,9 +243,9 @@ func TestNeedMutableDataInCopySpace(t *testing.T) {
 	if c, _, _ := s.counts(); c != copies+1 {
 		t.Fatalf("NeedMutableData made %d copies in the space, want one", c-copies)
 	}
-	// ro's hold keeps the original block until ro's Release.
-	if sib.HasMutableData() || !a.HasMutableData() || sib.Addr() != a.Addr() || a.UseCount() != 3 {
-		t.Fatal("NeedMutableData changed a sibling's block or mutability, or dropped its hold on the old block")
+	// ro's hold gave up the original block at once: a and sib hold it.
+	if sib.HasMutableData() || !a.HasMutableData() || sib.Addr() != a.Addr() || a.UseCount() != 2 {
+		t.Fatalf("NeedMutableData changed a sibling's block or mutability, or kept its hold on the old block (%d holders, want 2)", a.UseCount())
 	}
 	if !slices.Equal(download(t, ro), old) {
 		t.Fatal("NeedMutableData did not copy the elements")
@@ -282,16 +282,19 @@ func TestNeedMutableDataInCopySpace(t *testing.T) {
 		t.Fatalf("NeedMutableData of an unaligned cast copied %v, want the elements of %v", got, fv[1:7])
 	}
 
+	// The holds that copied left the original block: a and sib were its
+	// last holders.
 	must(t, a.Release())
+	s.wantFrees(t, 0, "while sib holds the original block")
 	must(t, sib.Release())
-	s.wantFrees(t, 0, "while the holds that copied keep the original block")
+	s.wantFrees(t, 1, "after the original block's last holder")
 	must(t, ro.Release())
-	s.wantFrees(t, 1, "after ro's release: its copy")
+	s.wantFrees(t, 2, "after ro's release: its copy")
 	must(t, sl.Release())
-	s.wantFrees(t, 3, "after sl's release: its copy and the original block")
+	s.wantFrees(t, 3, "after sl's release: its copy")
 	must(t, odd.Release())
 	must(t, f.Release())
-	s.wantFrees(t, 3, "while c's hold keeps f's block")
+	s.wantFrees(t, 4, "after f's block's last holder, c's hold having left it")
 	must(t, c.Release())
 	s.wantFrees(t, 5, "after every array was released")
 }

@@ -29,10 +29,9 @@
 //     do a.Slice, Cast, FromView and the ResetAlias forms; a.View() returns
 //     a view with a hold of its own.
 //   - b := a (assignment, passing a as an argument, storing it in a struct)
-//     is a borrowed copy: a handle of its own that counts nothing. Methods
-//     that change a handle (NeedMutableData, DiscardMutableData) change b
-//     alone, so b := a; b.NeedMutableData() leaves a immutable on its
-//     memory, as in oneDAL. b is valid until the hold is released, and is
+//     is a borrowed copy: a handle of its own that counts nothing, and
+//     shares a's hold. DiscardMutableData changes b alone. b is valid until
+//     the hold is released or moved by NeedMutableData (see below), and is
 //     not released itself.
 //   - a.Release() ends the hold: the destructor. The handle and every copy
 //     sharing the hold are released: their data may no longer be used, and
@@ -51,12 +50,18 @@
 // released (its methods report ErrReleased), which dal detects but cannot
 // prevent.
 //
-// NeedMutableData gives the handle a block of its own that joins its hold,
-// and the hold keeps the original block too, for the other copies that may
-// read it: both are released with the hold. Hence a borrowed copy that
-// called NeedMutableData still needs no Release, and the original block
-// lives until the hold's Release, where oneDAL's need_mutable_data drops it
-// at once. Clone, then Move, drops it at once.
+// A hold holds one block at a time, so that a block's UseCount is oneDAL's
+// "number of array objects sharing the same data". NeedMutableData copies
+// the elements into a new block and moves the handle's hold there, giving
+// up its count on the original block at once, as oneDAL's
+// need_mutable_data does: the original's count drops by one, and its
+// deleter runs then if that hold was its last holder. NeedMutableData
+// therefore belongs with Release to the variable that took the hold: a
+// borrowed copy left on the original block is released. For a private
+// mutable copy that leaves the original readable, take a hold first,
+// c := a.Share(); c.NeedMutableData(), as oneDAL's copy constructor does
+// (a function that receives an array and wants to write does the same),
+// or use Clone.
 //
 // Element memory is freed when the last holder releases the block: the
 // deleter runs, or memory outside the Go heap (a backend.BlockSpace) is
@@ -69,8 +74,8 @@
 //
 // Mutability belongs to the handle. MutableData returns ErrNoMutableData
 // for a handle holding immutable data; Data always reads. NeedMutableData
-// gives an immutable handle a private mutable copy of its elements and
-// leaves every other handle, copies included, as it was;
+// gives an immutable handle's hold a private mutable copy of its elements
+// and leaves the other holds on the original block as they were;
 // DiscardMutableData makes a handle read-only. Go has no read-only slices:
 // the slice that Data returns must not be written unless HasMutableData is
 // true, and dal cannot detect such a write.

@@ -14,10 +14,11 @@ func printProperty(description string, property any) {
 // The usage example of oneDAL's array, ported line for line. The SYCL queue
 // becomes the default execution space, and queue.submit(parallel_for).wait()
 // becomes kokkos.ParallelFor, which returns when the kernel is done. The
-// copy constructor dal::array<float> arr_mdata = arr_data becomes the plain
-// assignment arrMData := arrData: a handle of its own that borrows
-// arrData's hold, so NeedMutableData through it leaves arrData immutable,
-// and arrData's Release ends both at the end of the scope.
+// copy constructor dal::array<float> arr_mdata = arr_data becomes
+// arrMData := arrData.Share(), a handle with a hold of its own, so that
+// NeedMutableData through it moves only its own hold and leaves arrData on
+// the original memory; the destructors at the end of the scope become the
+// deferred Releases.
 func Example() {
 	const dataCount = 4
 	data := []float32{1.0, 2.0, 3.0, 4.0}
@@ -37,7 +38,8 @@ func Example() {
 	printProperty("Is arr_ones mutable", arrOnes.HasMutableData()) // true
 
 	// Creating new array from arr_data without data copy - they share ownership information.
-	arrMData := arrData
+	arrMData := arrData.Share()
+	defer arrMData.Release()
 	printProperty("arr_mdata elements count", arrMData.Count())      // equal to data_count
 	printProperty("Is arr_mdata mutable", arrMData.HasMutableData()) // false
 
@@ -74,10 +76,10 @@ func Example() {
 	// arr_mdata values: 2, 3, 4, 5,
 }
 
-// The same example with arr_mdata a holder of its own, as the C++ copy
-// constructor makes it: Share counts it, and it has its own Release. The
-// counts are the block's holders; NeedMutableData keeps the original block
-// in arrMData's hold until arrMData's Release.
+// The holder counts of the example, which are oneDAL's "number of array
+// objects sharing the same data": Share counts arr_mdata on the wrapped
+// block, and NeedMutableData moves arr_mdata's hold to its new block, so
+// the wrapped block's count drops back to one at once.
 func Example_share() {
 	data := []float32{1, 2, 3, 4}
 	arrData := dal.Wrap(data)
@@ -90,6 +92,7 @@ func Example_share() {
 	if err := arrMData.NeedMutableData(); err != nil {
 		panic(err)
 	}
+	fmt.Println("after need_mutable_data:", arrData.UseCount(), arrMData.UseCount())
 	mdata, err := arrMData.MutableData()
 	if err != nil {
 		panic(err)
@@ -103,6 +106,7 @@ func Example_share() {
 
 	// Output:
 	// holders of the wrapped block: 2
+	// after need_mutable_data: 1 1
 	// arr_data mutable: false values: [1 2 3 4]
 	// arr_mdata mutable: true values: [10 20 30 40]
 	// the wrapped data is unchanged: [1 2 3 4]

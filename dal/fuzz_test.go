@@ -33,7 +33,7 @@ func FuzzArrayOwnership(f *testing.F) {
 	f.Add([]byte{
 		opWrap, 0, 4, 0, // a := dal.Wrap(4 elements)
 		opFull, 1, 4, 0, // ones := dal.Full(4, v)
-		opCopy, 2, 0, // arr_mdata := arr_data
+		opShare, 2, 0, // arr_mdata := arr_data (the copy constructor)
 		opNeedMutable, 2, // arr_mdata.NeedMutableData()
 		opWrite, 2, 1, // write through arr_mdata
 		opRead, 0, opRead, 2,
@@ -107,10 +107,10 @@ type mBlock struct {
 	rec     *kokkos.Allocation
 }
 
-// mHold is the model of a hold.
+// mHold is the model of a hold: it holds one block at a time.
 type mHold struct {
 	released bool
-	blocks   []int
+	block    int // -1: none
 }
 
 // mSlot is the model of an Array variable.
@@ -207,7 +207,18 @@ func (r *ownershipRun) wantPanic(kind error, op string, f func()) {
 	}
 }
 
-func (r *ownershipRun) released(s mSlot) bool { return s.hold >= 0 && r.holds[s.hold].released }
+// released reports whether the variable's handle is released: its hold
+// was, or moved to another block (NeedMutableData through a copy).
+func (r *ownershipRun) released(s mSlot) bool {
+	if s.hold < 0 {
+		return false
+	}
+	h := r.holds[s.hold]
+	return h.released || h.block != s.block
+}
+
+// ended reports whether the variable's hold was released.
+func (r *ownershipRun) ended(s mSlot) bool { return s.hold >= 0 && r.holds[s.hold].released }
 
 // newBlock adds a block with one holder and returns its id.
 func (r *ownershipRun) newBlock(b *mBlock) int {
@@ -216,10 +227,10 @@ func (r *ownershipRun) newBlock(b *mBlock) int {
 	return len(r.blocks) - 1
 }
 
-// newHold adds a hold on the given blocks, shared by the array a, and
+// newHold adds a hold on block (-1: none), shared by the array a, and
 // returns its id.
-func (r *ownershipRun) newHold(a dal.Array[float64], blocks ...int) int {
-	r.holds = append(r.holds, &mHold{blocks: blocks})
+func (r *ownershipRun) newHold(a dal.Array[float64], block int) int {
+	r.holds = append(r.holds, &mHold{block: block})
 	r.holders = append(r.holders, a)
 	return len(r.holds) - 1
 }
@@ -237,8 +248,8 @@ func (r *ownershipRun) end(hold int) {
 	}
 	h := r.holds[hold]
 	h.released = true
-	for _, b := range h.blocks {
-		r.blocks[b].holders--
+	if h.block >= 0 {
+		r.blocks[h.block].holders--
 	}
 }
 
@@ -368,8 +379,11 @@ func (r *ownershipRun) step() {
 			old := r.blocks[m.block]
 			id := r.newBlock(&mBlock{vals: slices.Clone(old.vals[m.off : m.off+m.count]), heap: old.heap})
 			r.learn(id, r.arrs[s])
+			// The hold moves to the new block and gives up the old one at
+			// once; copies left on it are released.
 			h := r.holds[m.hold]
-			h.blocks = append(h.blocks, id)
+			r.blocks[h.block].holders--
+			h.block = id
 			r.slots[s] = mSlot{hold: m.hold, block: id, count: m.count, mutable: true}
 		}
 		r.wantErr(err, nil, "NeedMutableData")
@@ -393,9 +407,9 @@ func (r *ownershipRun) step() {
 		case m.hold < 0:
 			// The empty array: Release holds nothing, and marks the
 			// variable released.
-			r.slots[s] = mSlot{hold: r.newHold(r.arrs[s]), block: -1}
+			r.slots[s] = mSlot{hold: r.newHold(r.arrs[s], -1), block: -1}
 			r.holds[r.slots[s].hold].released = true
-		case r.released(m):
+		case r.ended(m):
 			r.wantErr(err, dal.ErrReleasedTwice, "second Release")
 			return
 		default:

@@ -195,7 +195,7 @@ func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) 
 			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a backend.BlockSpace")
 		}
 		rec := newAllocation(cfg.label, cfg.space, bytes, nil)
-		return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
+		return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(kokkos.ErrElementType, "the element type holds Go pointers, which cannot live outside the Go heap")
@@ -204,7 +204,7 @@ func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) 
 	if err != nil {
 		return Array[T]{}, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
 	}
-	a := Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: true}}
+	a := Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: true}}
 	switch {
 	case !cfg.space.HostAccessible():
 		// No host slice: the elements are reached through Addr.
@@ -254,5 +254,5 @@ func wrap[T any](data []T, mutable bool, deleter func()) Array[T] {
 		data = []T{}
 	}
 	rec := newAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
-	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]}
+	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]}
 }

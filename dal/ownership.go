@@ -15,51 +15,82 @@ import (
 
 // hold is one holder of a block: the count that a handle made by a
 // constructor, Share, Slice, Cast, FromView, a Reset form or Assign takes on
-// the block's kokkos.Allocation, and that the handle's copies share. It
-// also holds the blocks that NeedMutableData made for the handle or its
-// copies, so that a copy which moved to a block of its own never leaves
-// the original without one: every block of the hold is released with it.
+// the block's kokkos.Allocation, and that the handle's copies share. A hold
+// holds one block at a time: NeedMutableData moves it to the new block it
+// makes, and releases its count on the old one at once, as oneDAL's
+// need_mutable_data does, so that a block's count is the number of holds
+// (array objects) on it. The hold's count on each block it held is a
+// lease; the handles that read a block through the hold share the lease,
+// and see themselves released when it ends.
 type hold struct {
-	released atomic.Bool
-	mu       sync.Mutex
-	recs     []*kokkos.Allocation // guarded by mu; each counts one holder
+	mu    sync.Mutex
+	ended bool   // guarded by mu; the hold was released
+	cur   *lease // guarded by mu; the lease on the block held now
 }
 
-func newHold(rec *kokkos.Allocation) *hold { return &hold{recs: []*kokkos.Allocation{rec}} }
+// lease is a hold's count on one block. It ends when the hold is released
+// or moves to another block.
+type lease struct {
+	released atomic.Bool
+	h        *hold
+	rec      *kokkos.Allocation // the block; nil for the empty array's
+}
 
-// dead reports whether the hold was released; false for the nil hold of
-// the empty array.
-func (h *hold) dead() bool { return h != nil && h.released.Load() }
+// newHold returns the lease of a new hold on rec, which the caller counted
+// as one holder.
+func newHold(rec *kokkos.Allocation) *lease {
+	h := &hold{}
+	h.cur = &lease{h: h, rec: rec}
+	return h.cur
+}
 
-// end releases the hold's blocks, the first time only: ok is false if the
-// hold was released already. err joins the errors of the blocks' releases.
+// releasedLease returns a lease that is released, of a hold that was
+// released: the state of the empty array after its Release.
+func releasedLease() *lease {
+	l := newHold(nil)
+	l.h.ended = true
+	l.released.Store(true)
+	return l
+}
+
+// dead reports whether the lease ended: its hold was released or moved to
+// another block; false for the nil lease of the empty array.
+func (l *lease) dead() bool { return l != nil && l.released.Load() }
+
+// end releases the hold, the first time only, and its count on the block
+// it holds now: ok is false if the hold was released already.
 func (h *hold) end() (ok bool, err error) {
 	h.mu.Lock()
-	if h.released.Load() {
+	if h.ended {
 		h.mu.Unlock()
 		return false, nil
 	}
-	h.released.Store(true)
-	recs := h.recs
-	h.recs = nil
+	h.ended = true
+	cur := h.cur
+	cur.released.Store(true)
 	h.mu.Unlock()
-	errs := make([]error, len(recs))
-	for i, rec := range recs {
-		errs[i] = rec.Release()
+	if cur.rec == nil {
+		return true, nil
 	}
-	return true, errors.Join(errs...)
+	return true, cur.rec.Release()
 }
 
-// adopt adds rec, with the holder count it was made with, to the hold's
-// blocks. It reports false, and adopts nothing, if the hold was released.
-func (h *hold) adopt(rec *kokkos.Allocation) bool {
+// move moves the hold from the block of lease from, its current lease, to
+// rec, which the caller counted as one holder for it, and releases the
+// hold's count on the old block. It reports false, and moves nothing, when
+// from is no longer the hold's lease: the hold was released, or moved by
+// another handle sharing it.
+func (h *hold) move(from *lease, rec *kokkos.Allocation) (to *lease, ok bool, err error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.released.Load() {
-		return false
+	if h.ended || h.cur != from {
+		h.mu.Unlock()
+		return nil, false, nil
 	}
-	h.recs = append(h.recs, rec)
-	return true
+	to = &lease{h: h, rec: rec}
+	h.cur = to
+	from.released.Store(true)
+	h.mu.Unlock()
+	return to, true, from.rec.Release()
 }
 
 // Share returns a new handle on the same elements, with the same
@@ -80,7 +111,7 @@ func (a Array[T]) Share() Array[T] {
 func (a Array[T]) derive(data []T, count, off int, mutable bool) Array[T] {
 	rec := a.s.rec
 	rec.Retain()
-	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: count, off: off, mutable: mutable}, data: data}
+	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: count, off: off, mutable: mutable}, data: data}
 }
 
 // Release ends the hold of this handle, which its copies share: the
@@ -89,19 +120,18 @@ func (a Array[T]) derive(data []T, count, off int, mutable bool) Array[T] {
 // wrapping ErrReleased). The release that drops a block's last holder frees
 // it: it runs the deleter of WrapWithDeleter, or returns memory outside the
 // Go heap to its space (and returns that space's error, if any); Go memory
-// is left to the garbage collector. Release also releases the blocks that
-// NeedMutableData made for the handle and its copies. Releasing the empty
-// array holds nothing and succeeds; releasing a hold again, through this
-// variable or a copy, returns an error wrapping ErrReleasedTwice and
-// changes no count.
+// is left to the garbage collector. The block released is the one the
+// hold holds now: after NeedMutableData through a copy, the copy's new
+// block, also when Release is called through a handle that the move left
+// released. Releasing the empty array holds nothing and succeeds;
+// releasing a hold again, through this variable or a copy, returns an
+// error wrapping ErrReleasedTwice and changes no count.
 func (a *Array[T]) Release() error {
 	if a.s == nil {
-		h := new(hold)
-		h.released.Store(true)
-		a.s = &state{h: h}
+		a.s = &state{l: releasedLease()}
 		return nil
 	}
-	ok, err := a.s.h.end()
+	ok, err := a.s.l.h.end()
 	if !ok {
 		return fmt.Errorf("dal: Release of an array of %s: %w", typeName[T](), ErrReleasedTwice)
 	}
@@ -113,12 +143,12 @@ func (a *Array[T]) Release() error {
 // unless it was released already or n keeps it. Copies of a that borrowed
 // the old hold see it released.
 func (a *Array[T]) replace(n Array[T]) error {
-	old := a.st().h
+	old := a.st().l
 	*a = n
-	if old == nil || old == n.st().h {
+	if old == nil || n.st().l != nil && old.h == n.st().l.h {
 		return nil
 	}
-	_, err := old.end()
+	_, err := old.h.end()
 	return err
 }
 
@@ -141,11 +171,11 @@ func (a *Array[T]) Reset() error { return a.replace(Array[T]{}) }
 // release (see Release).
 func (a *Array[T]) Assign(src Array[T]) error {
 	switch {
-	case src.st().h.dead():
+	case src.st().l.dead():
 		return fmt.Errorf("dal: Assign from an array of %s: %w", typeName[T](), ErrReleased)
 	case src.s == nil:
 		return a.replace(Array[T]{})
-	case src.s.h == a.st().h:
+	case a.st().l != nil && src.s.l.h == a.st().l.h:
 		*a = src
 		return nil
 	}
@@ -166,7 +196,7 @@ func (a *Array[T]) Move(src *Array[T]) error {
 	if src == a {
 		return nil
 	}
-	if src.st().h.dead() {
+	if src.st().l.dead() {
 		return fmt.Errorf("dal: Move from an array of %s: %w", typeName[T](), ErrReleased)
 	}
 	n := *src
@@ -235,28 +265,34 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 	if data == nil {
 		data = []T{}
 	}
-	return a.replace(Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]})
+	return a.replace(Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]})
 }
 
 // NeedMutableData makes sure this handle has mutable data. On a mutable or
 // empty array it does nothing. Otherwise it allocates a new block in the
 // same memory space, copies the elements into it with kokkos.DeepCopy (a
 // space the host cannot access, such as GPU memory, copies them within the
-// space through its backend.CopySpace methods), and makes this handle a
-// mutable handle on the new block. Every other handle, copies of this one
-// included, keeps the original block, still immutable.
+// space through its backend.CopySpace methods), and moves the handle's
+// hold to the new block, mutable: as oneDAL's need_mutable_data, the hold
+// gives up its count on the original block at once, so the original's
+// UseCount drops by one, and the release that drops its last holder (its
+// deleter, or its space's free) runs now if this hold was the last. Other
+// holds on the original block (Share, Slice, views, ...) keep it, still
+// immutable.
 //
-// The new block joins this handle's hold, which also keeps the original
-// block: both are released when the hold is (by Release, a Reset form,
-// Assign or Move of this handle, or of the handle it was copied from). So
-// on a borrowed copy (b := a; b.NeedMutableData()) the copy needs no
-// Release of its own, and a keeps its block. oneDAL instead drops the
-// original block at once: Clone followed by Move does that (see Clone).
+// The hold is shared by the handle's borrowed copies (b := a), so this
+// moves it for them too: a copy still on the original block is released
+// (its methods report ErrReleased), and Release through any of them
+// releases the new block. To make a private mutable copy while the
+// original stays readable, take a hold of its own first (c := a.Share();
+// c.NeedMutableData()), as oneDAL's copy constructor does, or use Clone.
 //
 // It returns an error, and leaves the handle unchanged, for a released
-// handle (wrapping ErrReleased), when the space cannot allocate or copy,
-// and when the host cannot access the space and the space does not
-// implement backend.CopySpace (wrapping kokkos.ErrNoCopySpace).
+// handle (wrapping ErrReleased, also when a borrowed copy moved the hold
+// first), when the space cannot allocate or copy, and when the host cannot
+// access the space and the space does not implement backend.CopySpace
+// (wrapping kokkos.ErrNoCopySpace). The error of the original block's
+// release, if any (a space's free), is returned after the move.
 func (a *Array[T]) NeedMutableData() error {
 	const op = "NeedMutableData"
 	if err := a.checkLive(op); err != nil || a.s == nil || a.s.mutable || a.s.count == 0 {
@@ -266,12 +302,17 @@ func (a *Array[T]) NeedMutableData() error {
 	if err != nil {
 		return err
 	}
-	if !a.s.h.adopt(c.s.rec) {
-		// A copy released the hold meanwhile, from another goroutine.
+	to, ok, err := a.s.l.h.move(a.s.l, c.s.rec)
+	if !ok {
+		// A copy released the hold, or moved it, meanwhile, from another
+		// goroutine.
 		_ = c.s.rec.Release()
 		return releasedError(op, typeName[T]())
 	}
-	*a = Array[T]{s: &state{h: a.s.h, rec: c.s.rec, count: c.s.count, mutable: true}, data: c.data}
+	*a = Array[T]{s: &state{l: to, rec: c.s.rec, count: c.s.count, mutable: true}, data: c.data}
+	if err != nil {
+		return fmt.Errorf("dal: %s of an array of %s: the release of the original block: %w", op, typeName[T](), err)
+	}
 	return nil
 }
 
@@ -279,14 +320,6 @@ func (a *Array[T]) NeedMutableData() error {
 // of a's memory space that holds a copy of a's elements, made as
 // NeedMutableData makes it; a is unchanged. Clone of the empty array is the
 // empty array. Release the result when done.
-//
-// Clone followed by Move is NeedMutableData that drops the old block at
-// once, as oneDAL's need_mutable_data does, where NeedMutableData keeps it
-// until the hold's Release:
-//
-//	c, err := a.Clone()
-//	if err != nil { ... }
-//	err = a.Move(&c) // ends a's hold on the old block
 //
 // It returns the errors of NeedMutableData: one wrapping ErrReleased for a
 // released handle, and the space's errors.
@@ -447,7 +480,7 @@ func Cast[U, T any](a Array[T]) (Array[U], error) {
 		data = unsafe.Slice((*U)(unsafe.Pointer(&a.data[0])), n)
 	}
 	a.s.rec.Retain()
-	return Array[U]{s: &state{h: newHold(a.s.rec), rec: a.s.rec, count: n, off: a.s.off, mutable: a.s.mutable}, data: data}, nil
+	return Array[U]{s: &state{l: newHold(a.s.rec), rec: a.s.rec, count: n, off: a.s.off, mutable: a.s.mutable}, data: data}, nil
 }
 
 func hasPointersOf[T any]() bool { return typeinfo.HasPointers(reflect.TypeFor[T]()) }

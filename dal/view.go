@@ -57,5 +57,5 @@ func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
 		data = data[:n:n]
 	}
 	rec.Retain()
-	return Array[T]{s: &state{h: newHold(rec), rec: rec, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
+	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
 }
