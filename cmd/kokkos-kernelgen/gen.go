@@ -68,7 +68,10 @@ func (p *pkgInfo) generate() ([]byte, error) {
 		inits.WriteString("},\n")
 		fmt.Fprintf(&inits, "Host: gkHost%s,\n", k.name)
 		if cerr != nil {
-			fmt.Fprintf(&inits, "NoCUDA: %q,\n", cerr.Error())
+			// Positions relative to the package, as go generate there
+			// gives them, whatever -dir named it.
+			why := strings.ReplaceAll(cerr.Error(), filepath.Clean(p.dir)+string(filepath.Separator), "")
+			fmt.Fprintf(&inits, "NoCUDA: %q,\n", why)
 		} else {
 			fmt.Fprintf(&inits, "CUDA: %s,\n", goString(code.Body))
 			if code.Helpers != "" {

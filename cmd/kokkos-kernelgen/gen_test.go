@@ -131,3 +131,29 @@ func TestCheckGenerated(t *testing.T) {
 		t.Errorf("with the kernels gone: %v", err)
 	}
 }
+
+// TestGeneratedWhateverDir checks that the generated file does not depend
+// on how -dir names the package: a reason for no CUDA translation names
+// the file as go generate in the package does.
+func TestGeneratedWhateverDir(t *testing.T) {
+	src := "package k\n\nimport \"github.com/gokkos/kokkos\"\n\n//kokkos:kernel\nfunc Zero8(i int, a kokkos.View1[int8]) { a.Set(i, 0) }\n"
+	dir, err := writeSource(".", map[string]string{"k.go": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := run(dir); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkGenerated(abs + string(filepath.Separator)); err != nil {
+		t.Error(err)
+	}
+	gen, _ := os.ReadFile(filepath.Join(dir, "k_kernels_gen.go"))
+	if !strings.Contains(string(gen), `NoCUDA: "no CUDA translation: k.go:`) {
+		t.Errorf("the reason does not name k.go relative to the package:\n%s", gen)
+	}
+}
