@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -74,39 +76,85 @@ func (d dtype) String() string {
 	}
 }
 
-// parseDescr returns the dtype of a header's descr (without its quotes)
-// and whether its bytes are in the machine's order; ok is false for a
-// descr that is not a fixed-size number a view can hold.
-func parseDescr(s string) (d dtype, native, ok bool) {
-	if len(s) < 3 {
-		return dtype{}, false, false
+// descrOrder returns the descr of d, in numpy's canonical form (its
+// dtype.str): '|' for one byte, else '<' or '>', the machine's order where
+// native is set.
+func (d dtype) descrOrder(native bool) string {
+	s := d.descr()
+	if d.size > 1 && !native {
+		order := byte('>')
+		if !nativeLittle {
+			order = '<'
+		}
+		s = string(order) + s[1:]
 	}
-	order, kind := s[0], s[1]
-	size := 0
-	for _, c := range s[2:] {
-		if c < '0' || c > '9' || size > 64 {
+	return s
+}
+
+// dtypeNames are the names numpy.dtype takes for the dtypes a view holds,
+// without a byte order, whose sizes are the same on every platform (int,
+// long and their kin are not).
+var dtypeNames = map[string]dtype{
+	"bool": {'b', 1}, "bool_": {'b', 1},
+	"int8": {'i', 1}, "int16": {'i', 2}, "int32": {'i', 4}, "int64": {'i', 8},
+	"uint8": {'u', 1}, "uint16": {'u', 2}, "uint32": {'u', 4}, "uint64": {'u', 8},
+	"float32": {'f', 4}, "float64": {'f', 8}, "complex64": {'c', 8}, "complex128": {'c', 16},
+	"float": {'f', 8}, "complex": {'c', 16}, "single": {'f', 4}, "double": {'f', 8},
+	"csingle": {'c', 8}, "cdouble": {'c', 16},
+	"byte": {'i', 1}, "ubyte": {'u', 1}, "short": {'i', 2}, "ushort": {'u', 2},
+	"intc": {'i', 4}, "uintc": {'u', 4}, "longlong": {'i', 8}, "ulonglong": {'u', 8},
+}
+
+// dtypeChars are numpy's one-character type codes of the dtypes a view
+// holds, of fixed sizes ('l' and 'L' are not).
+var dtypeChars = map[byte]dtype{
+	'?': {'b', 1}, 'b': {'i', 1}, 'B': {'u', 1}, 'h': {'i', 2}, 'H': {'u', 2},
+	'i': {'i', 4}, 'I': {'u', 4}, 'q': {'i', 8}, 'Q': {'u', 8},
+	'f': {'f', 4}, 'd': {'f', 8}, 'F': {'c', 8}, 'D': {'c', 16},
+}
+
+// parseDescr returns the dtype of a header's descr string, as numpy.dtype
+// reads it, and whether its bytes are in the machine's order; ok is false
+// for a descr that is not a fixed-size number a view can hold. It takes
+// the forms numpy writes ('<f8', '|b1'), those with another byte order
+// ('>i4', '=f8', '|f8' for the machine's) or none ('f8'), the type codes
+// ('d', '>h', '?') and the names ('float64', 'bool', 'double').
+func parseDescr(s string) (d dtype, native, ok bool) {
+	if d, ok := dtypeNames[s]; ok {
+		return d, true, true
+	}
+	order := byte('=')
+	if len(s) > 0 && strings.IndexByte("<>=|", s[0]) >= 0 {
+		order, s = s[0], s[1:]
+	}
+	switch {
+	case len(s) == 1:
+		if d, ok = dtypeChars[s[0]]; !ok {
 			return dtype{}, false, false
 		}
-		size = 10*size + int(c-'0')
-	}
-	d = dtype{kind, size}
-	switch {
-	case kind == 'b' && size == 1,
-		(kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8),
-		kind == 'f' && (size == 4 || size == 8),
-		kind == 'c' && (size == 8 || size == 16):
+	case len(s) > 1 && strings.IndexByte("biufc", s[0]) >= 0:
+		digits := strings.TrimLeft(s[1:], "0")
+		if len(digits) > 2 || strings.Trim(digits, "0123456789") != "" || digits == "" {
+			return dtype{}, false, false
+		}
+		d.kind = s[0]
+		d.size, _ = strconv.Atoi(digits)
+		switch {
+		case d.kind == 'b' && d.size == 1,
+			(d.kind == 'i' || d.kind == 'u') && (d.size == 1 || d.size == 2 || d.size == 4 || d.size == 8),
+			d.kind == 'f' && (d.size == 4 || d.size == 8),
+			d.kind == 'c' && (d.size == 8 || d.size == 16):
+		default:
+			return d, false, false
+		}
 	default:
-		return d, false, false
+		return dtype{}, false, false
 	}
 	switch order {
-	case '|':
-		return d, true, size == 1
-	case '=':
-		return d, true, true
 	case '<':
-		return d, nativeLittle || size == 1, true
+		return d, nativeLittle || d.size == 1, true
 	case '>':
-		return d, !nativeLittle || size == 1, true
+		return d, !nativeLittle || d.size == 1, true
 	}
-	return d, false, false
+	return d, true, true
 }

@@ -90,3 +90,29 @@ func ExampleNPZWriter() {
 	// [x y]
 	// 7
 }
+
+// A file whose dtype is not known in advance: ReadAny returns a
+// DynRankView of the file's element type, for a type switch.
+func ExampleReadAny() {
+	v := kokkos.Must(kokkos.NewView2[int16]("counts", 2, 3))
+	v.Set(1, 2, 7)
+	var f bytes.Buffer // or an *os.File
+	if err := npy.Write(&f, v); err != nil {
+		panic(err)
+	}
+
+	a, err := npy.ReadAny(&f, "A")
+	if err != nil {
+		panic(err)
+	}
+	switch a := a.(type) {
+	case kokkos.DynRankView[float64]:
+		fmt.Println("float64", a.Extents())
+	case kokkos.DynRankView[int16]:
+		fmt.Println("int16", a.Extents(), a.At2(1, 2))
+	default:
+		fmt.Printf("%T\n", a)
+	}
+	// Output:
+	// int16 [2 3] 7
+}

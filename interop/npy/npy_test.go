@@ -195,7 +195,11 @@ func TestReadErrors(t *testing.T) {
 		{"rank 8 dyn", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1), }")), "x")), ErrRank, []string{"View8"}},
 		{"no dict", second(Read[float64](bytes.NewReader(fileWith("nothing here")), "x")), ErrFormat, []string{"dict"}},
 		{"bad order", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': Maybe, 'shape': (2,), }")), "x")), ErrFormat, []string{"fortran_order"}},
-		{"keys reordered", second(Read[float64](bytes.NewReader(fileWith("{'shape': (2,), 'fortran_order': False, 'descr': '<f8', }")), "x")), ErrFormat, []string{"header"}},
+		{"list shape", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': False, 'shape': [2], }")), "x")), ErrFormat, []string{"shape [2] is not a tuple"}},
+		{"extra key", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), 'extra': (1,)}")), "x")), ErrFormat, []string{"key 'extra' besides"}},
+		{"missing key", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'shape': (2,)}")), "x")), ErrFormat, []string{"no key 'fortran_order'"}},
+		{"int order", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': 0, 'shape': (2,)}")), "x")), ErrFormat, []string{"fortran_order 0 is not True or False"}},
+		{"syntax", second(Read[float64](bytes.NewReader(fileWith("{'descr': '<f8', 'fortran_order': False, 'shape': (2,,)}")), "x")), ErrFormat, []string{"at byte 53, unexpected ','"}},
 	}
 	for _, c := range cases {
 		if !errors.Is(c.err, c.kind) {

@@ -73,16 +73,36 @@ func normalView(rng *rand.Rand, rank int, l kokkos.Layout) kokkos.DynRankView[fl
 	return v
 }
 
+// numpyPython returns the Python interpreter that the tests run numpy
+// with: $PYTHON where it is set, else python3 on PATH. It skips the test,
+// naming the interpreter, where that cannot import numpy.
+func numpyPython(t *testing.T) string {
+	t.Helper()
+	python, how := os.Getenv("PYTHON"), "$PYTHON"
+	if python == "" {
+		python, how = "python3", "python3 on PATH"
+	}
+	path, err := exec.LookPath(python)
+	if err == nil {
+		var out []byte
+		if out, err = exec.Command(path, "-c", "import numpy").CombinedOutput(); err != nil {
+			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+		}
+	}
+	if err != nil {
+		t.Skipf("numpy unavailable: %s (%s) cannot import numpy: %v; set PYTHON to an interpreter that can", how, python, err)
+	}
+	return path
+}
+
 // TestNumpy writes views with Write, has numpy load and check them and
-// save them again, and reads numpy's files back. It skips where python3
-// cannot import numpy.
+// save them again, and reads numpy's files back. It skips where the
+// interpreter (see numpyPython) cannot import numpy.
 func TestNumpy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("numpy round trip: not in -short")
 	}
-	if err := exec.Command("python3", "-c", "import numpy").Run(); err != nil {
-		t.Skipf("numpy unavailable: python3 -c 'import numpy': %v", err)
-	}
+	python := numpyPython(t)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 6))
 	type file struct {
@@ -164,7 +184,7 @@ func TestNumpy(t *testing.T) {
 			}
 		})
 
-	out, err := exec.Command("python3", append([]string{"-c", numpyScript}, paths...)...).CombinedOutput()
+	out, err := exec.Command(python, append([]string{"-c", numpyScript}, paths...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("numpy: %v\n%s", err, out)
 	}
@@ -231,12 +251,9 @@ for name in ("arrays.npz", "arrays_compressed.npz"):
 `
 
 // TestNumpyTestdata has numpy read the files of testdata. It skips where
-// python3 cannot import numpy.
+// the interpreter (see numpyPython) cannot import numpy.
 func TestNumpyTestdata(t *testing.T) {
-	if err := exec.Command("python3", "-c", "import numpy").Run(); err != nil {
-		t.Skipf("numpy unavailable: python3 -c 'import numpy': %v", err)
-	}
-	cmd := exec.Command("python3", "-c", testdataScript)
+	cmd := exec.Command(numpyPython(t), "-c", testdataScript)
 	cmd.Dir = "testdata"
 	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1") // no __pycache__ in testdata
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -39,10 +39,21 @@ func Read[T Elem](r io.Reader, label string) (kokkos.DynRankView[T], error) {
 // on error. It panics when dst points to another type.
 func ReadView[T Elem](r io.Reader, dst interface{ Data() []T }, label string) error {
 	rank, alloc := viewKind(dst, label)
-	h, err := readHeaderFor[T](r)
+	h, d, native, err := readHeader(r)
 	if err != nil {
 		return err
 	}
+	fh, err := checkDtype[T](h, d, native)
+	if err != nil {
+		return err
+	}
+	return readInto(r, fh, dst, rank, alloc)
+}
+
+// readInto reads the data of the file of header h from r into a new view
+// of rank rank (-1 for a DynRankView) that alloc allocates, and stores it
+// in dst.
+func readInto[T Elem](r io.Reader, h fileHeader, dst any, rank int, alloc func(kokkos.LayoutSpec) (newView[T], error)) error {
 	if rank >= 0 && len(h.Shape) != rank {
 		return errkind.Errorf(ErrRank, "npy: the file's shape %s has rank %d; %s has rank %d", shapeString(h.Shape), len(h.Shape), strings.TrimPrefix(fmt.Sprintf("%T", dst), "*"), rank)
 	}
@@ -55,6 +66,63 @@ func ReadView[T Elem](r io.Reader, dst interface{ Data() []T }, label string) er
 	}
 	v.store()
 	return nil
+}
+
+// ReadAny reads a .npy file of any dtype a view holds from r, as Read
+// does, into a new DynRankView of the element type of the file's dtype:
+// a kokkos.DynRankView of bool, int8, int16, int32, int64, uint8, uint16,
+// uint32, uint64, float32, float64, complex64 or complex128, for a type
+// switch. It is the way to read a file whose dtype is not known in
+// advance. It returns Read's errors, with ErrDtype for a dtype no view
+// holds and ErrRank for a file of rank 8: read that one with ReadView
+// into a View8 of the type that ReadHeader's Descr names.
+func ReadAny(r io.Reader, label string) (any, error) {
+	h, d, native, err := readHeader(r)
+	if err != nil {
+		return nil, err
+	}
+	switch d {
+	case dtype{'b', 1}:
+		return readAny[bool](r, h, d, native, label)
+	case dtype{'i', 1}:
+		return readAny[int8](r, h, d, native, label)
+	case dtype{'i', 2}:
+		return readAny[int16](r, h, d, native, label)
+	case dtype{'i', 4}:
+		return readAny[int32](r, h, d, native, label)
+	case dtype{'i', 8}:
+		return readAny[int64](r, h, d, native, label)
+	case dtype{'u', 1}:
+		return readAny[uint8](r, h, d, native, label)
+	case dtype{'u', 2}:
+		return readAny[uint16](r, h, d, native, label)
+	case dtype{'u', 4}:
+		return readAny[uint32](r, h, d, native, label)
+	case dtype{'u', 8}:
+		return readAny[uint64](r, h, d, native, label)
+	case dtype{'f', 4}:
+		return readAny[float32](r, h, d, native, label)
+	case dtype{'f', 8}:
+		return readAny[float64](r, h, d, native, label)
+	case dtype{'c', 8}:
+		return readAny[complex64](r, h, d, native, label)
+	}
+	return readAny[complex128](r, h, d, native, label)
+}
+
+// readAny reads the data of a file of header h, whose dtype is T's, into
+// a new DynRankView[T].
+func readAny[T Elem](r io.Reader, h Header, d dtype, native bool, label string) (any, error) {
+	fh, err := checkDtype[T](h, d, native)
+	if err != nil {
+		return nil, err
+	}
+	var v kokkos.DynRankView[T]
+	rank, alloc := viewKind(&v, label)
+	if err := readInto(r, fh, &v, rank, alloc); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // A newView is a view that readData allocated and filled, not yet stored
@@ -117,12 +185,8 @@ type fileHeader struct {
 	bytes  int // of the data
 }
 
-// readHeaderFor reads the header from r and checks that its dtype is T's.
-func readHeaderFor[T Elem](r io.Reader) (fileHeader, error) {
-	h, d, native, err := readHeader(r)
-	if err != nil {
-		return fileHeader{}, err
-	}
+// checkDtype checks that the dtype d of header h is T's.
+func checkDtype[T Elem](h Header, d dtype, native bool) (fileHeader, error) {
 	if want := dtypeOf[T](); d != want {
 		elem := want.String()
 		if name := fmt.Sprintf("%T", *new(T)); name != elem {
