@@ -46,7 +46,7 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 	if d.rec == nil {
 		return zero, nil
 	}
-	cfg.layout, cfg.strides, cfg.pad, cfg.traits = d.layout, nil, false, 0
+	cfg.layout, cfg.strides, cfg.pad, cfg.traits, cfg.wrapLabel = d.layout, nil, false, 0, ""
 	if d.layout == LayoutStride {
 		if d.span() == d.size() {
 			cfg.strides = append([]int(nil), d.strides()...)

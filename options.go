@@ -1,6 +1,7 @@
 package kokkos
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -68,21 +69,37 @@ func (c *config) setLayout(l Layout, strides []int, by string) {
 	}
 }
 
-// WithoutInitializing skips filling a new view with zero values. Go-heap
-// memory is always zeroed by the runtime, so it matters only for spaces
-// outside the Go heap, where the contents are then unspecified.
-var WithoutInitializing Option = optionFunc(func(c *config) { c.noInit = true })
+// switchOption is the type of the options that set one switch. They are
+// constants, so that no code can reassign them.
+type switchOption uint8
 
-// AllowPadding lets the allocation pad the contiguous dimension (the last
-// one for LayoutRight, the first one for LayoutLeft) so that each row or
-// column starts on a 64-byte boundary, by Kokkos's rule: for views of rank
-// 2 and more whose element size divides 64, an extent greater than the
-// elements in 64 bytes and not a multiple of them is rounded up to the
-// next multiple; smaller extents are not padded. Unlike Kokkos, a padded
-// row whose bytes are a whole multiple of 4 KiB gets one more 64-byte line
-// (4096 float64s become 4104), so that walking down a column does not
-// fall into a few cache sets.
-var AllowPadding Option = optionFunc(func(c *config) { c.pad = true })
+const (
+	// WithoutInitializing skips filling a new view with zero values.
+	// Go-heap memory is always zeroed by the runtime, so it matters only
+	// for spaces outside the Go heap, where the contents are then
+	// unspecified.
+	WithoutInitializing switchOption = iota + 1
+
+	// AllowPadding lets the allocation pad the contiguous dimension (the
+	// last one for LayoutRight, the first one for LayoutLeft) so that each
+	// row or column starts on a 64-byte boundary, by Kokkos's rule: for
+	// views of rank 2 and more whose element size divides 64, an extent
+	// greater than the elements in 64 bytes and not a multiple of them is
+	// rounded up to the next multiple; smaller extents are not padded.
+	// Unlike Kokkos, a padded row whose bytes are a whole multiple of 4 KiB
+	// gets one more 64-byte line (4096 float64s become 4104), so that
+	// walking down a column does not fall into a few cache sets.
+	AllowPadding
+)
+
+func (o switchOption) apply(c *config) {
+	switch o {
+	case WithoutInitializing:
+		c.noInit = true
+	case AllowPadding:
+		c.pad = true
+	}
+}
 
 // InSpace allocates the view in s instead of HostSpace. With AtAddress,
 // it names the space of the memory a Wrap constructor wraps. Two InSpace
@@ -141,6 +158,34 @@ func specOption(spec LayoutSpec) Option {
 	}
 	by += "}"
 	return optionFunc(func(c *config) { c.setLayout(spec.Layout, s, by) })
+}
+
+// Which constructor family an option is given to, for optionsFor.
+const (
+	forAlloc = iota // NewViewN, NewViewNFrom, NewDynRankView, NewOffsetViewN
+	forWrap         // WrapViewN, WrapDynRankView, WrapOffsetViewN
+)
+
+// optionsFor returns an error wrapping ErrOption, naming the first option
+// in c that a constructor of family kind cannot apply, or nil. An
+// allocating constructor takes its label as an argument and allocates its
+// own memory (WithLabel, AtAddress); a Wrap constructor takes memory whose
+// layout and contents are the caller's (AllowPadding, WithoutInitializing).
+func optionsFor(c *config, kind int) error {
+	var bad, why string
+	switch {
+	case kind == forAlloc && c.wrapLabel != "":
+		bad, why = fmt.Sprintf("WithLabel(%q)", c.wrapLabel), "an allocating constructor takes its label as its first argument"
+	case kind == forAlloc && c.addr != 0:
+		bad, why = fmt.Sprintf("AtAddress(%#x)", c.addr), "an allocating constructor allocates its own memory: wrap memory at an address with a Wrap constructor"
+	case kind == forWrap && c.pad:
+		bad, why = "AllowPadding", "a wrapped slice has the strides of its layout or of WithStrides; give padded strides with WithStrides"
+	case kind == forWrap && c.noInit:
+		bad, why = "WithoutInitializing", "a Wrap constructor never writes the caller's memory"
+	default:
+		return nil
+	}
+	return errorf(ErrOption, "option %s does not apply: %s", bad, why)
 }
 
 func makeConfig(opts []Option) config {

@@ -82,6 +82,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if cfg.err != nil {
 		return fail(cfg.err)
 	}
+	if err := optionsFor(&cfg, forAlloc); err != nil {
+		return fail(err)
+	}
 	if cfg.traits&Unmanaged != 0 {
 		return fail(errorf(ErrUnmanaged, "the Unmanaged trait needs caller memory: use a WrapView constructor"))
 	}
@@ -150,6 +153,9 @@ func wrap[T any](data []T, ext []int, cfg config, str []int) ([]T, *Allocation, 
 	}
 	if cfg.err != nil {
 		return fail(cfg.err)
+	}
+	if err := optionsFor(&cfg, forWrap); err != nil {
+		return fail(err)
 	}
 	flags, err := traitFlags[T](cfg.traits)
 	if err != nil {
