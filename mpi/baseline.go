@@ -15,7 +15,8 @@ func setBaselines() {
 		return nil
 	}
 	mpibaseline.Recv = func(p unsafe.Pointer, n, src, tag int) error {
-		var st [32]byte
+		st := statusPool.Get().(*[32]byte)
+		defer statusPool.Put(st)
 		if r := call(lib.fRecv, uintptr(p), uintptr(n), lib.dtByte, uintptr(src), uintptr(tag), lib.commWorld, uintptr(unsafe.Pointer(&st[0]))); r != 0 {
 			return mpiErr("MPI_Recv", r, "")
 		}
@@ -49,7 +50,8 @@ func setBaselines() {
 			return err
 		}
 		defer free(t)
-		var st [32]byte
+		st := statusPool.Get().(*[32]byte)
+		defer statusPool.Put(st)
 		if r := call(lib.fRecv, uintptr(p), 1, t, uintptr(src), uintptr(tag), lib.commWorld, uintptr(unsafe.Pointer(&st[0]))); r != 0 {
 			return mpiErr("MPI_Recv", r, "")
 		}

@@ -158,49 +158,33 @@ func putStorage(s *storage) {
 	pinPool[s.space] = append(pinPool[s.space], s)
 }
 
-// messageLayout is the order of a view's elements in a message: first
-// index fastest for LayoutLeft views, last index fastest for LayoutRight
-// ones, and for LayoutStride views the order of their strides: first
-// index fastest where the stride of the first dimension (of extent above
-// 1) is below that of the last, as in subviews of LayoutLeft views, last
-// index fastest otherwise.
-func messageLayout(d *kokkos.Description) kokkos.Layout {
-	switch d.Layout {
-	case kokkos.LayoutLeft:
-		return kokkos.LayoutLeft
-	case kokkos.LayoutRight:
-		return kokkos.LayoutRight
-	}
-	first, last := -1, -1
+// contiguous reports whether the view's elements fill their span: taken
+// in increasing order of stride, every dimension of extent above 1 steps
+// over exactly the elements of those before it. Such a view travels in
+// the order of its memory, from (or into) its own elements, as kokkos-comm
+// sends a view whose span_is_contiguous() holds: first index fastest for
+// LayoutLeft, last index fastest for LayoutRight, the order of the strides
+// for LayoutStride.
+func contiguous(d *kokkos.Description) bool {
+	var dims [kokkos.MaxRank]int
+	k := 0
 	for r := range d.Rank {
-		if d.Extents[r] > 1 {
-			if first < 0 {
-				first = r
+		switch {
+		case d.Extents[r] == 0:
+			return true
+		case d.Extents[r] > 1:
+			// insert r among dims, ordered by stride
+			i := k
+			for ; i > 0 && d.Strides[dims[i-1]] > d.Strides[r]; i-- {
+				dims[i] = dims[i-1]
 			}
-			last = r
+			dims[i] = r
+			k++
 		}
 	}
-	if first >= 0 && first != last && d.Strides[first] < d.Strides[last] {
-		return kokkos.LayoutLeft
-	}
-	return kokkos.LayoutRight
-}
-
-// compact reports whether the view's elements lie contiguously in message
-// order.
-func compact(d *kokkos.Description) bool {
 	s := 1
-	if messageLayout(d) == kokkos.LayoutLeft {
-		for r := 0; r < d.Rank; r++ {
-			if d.Extents[r] > 1 && d.Strides[r] != s {
-				return false
-			}
-			s *= d.Extents[r]
-		}
-		return true
-	}
-	for r := d.Rank - 1; r >= 0; r-- {
-		if d.Extents[r] > 1 && d.Strides[r] != s {
+	for _, r := range dims[:k] {
+		if d.Strides[r] != s {
 			return false
 		}
 		s *= d.Extents[r]
@@ -208,22 +192,61 @@ func compact(d *kokkos.Description) bool {
 	return true
 }
 
+// memoryStrides returns the strides of a contiguous view's message: its
+// own, with 1 for the dimensions of extent 1 (whose strides, which no
+// index multiplies, may be anything), so that the message's span is its
+// size.
+func memoryStrides(d *kokkos.Description) []int {
+	str := make([]int, d.Rank)
+	for r := range d.Rank {
+		str[r] = d.Strides[r]
+		if d.Extents[r] <= 1 {
+			str[r] = 1
+		}
+	}
+	return str
+}
+
 // prepare returns the buffer of a message from (recv false) or into (recv
-// true) v; a send's buffer holds v's elements when prepare returns.
-func prepare[T any](op string, v kokkos.View[T], recv bool) (*buffer[T], error) {
+// true) v, whose non-contiguous views are packed in the order of pack; a
+// send's buffer holds v's elements when prepare returns.
+func prepare[T any](op string, v kokkos.View[T], recv bool, pack kokkos.Layout) (*buffer[T], error) {
 	b := new(buffer[T])
-	if err := b.prepare(op, v, recv, true); err != nil {
+	if err := b.prepare(op, v, recv, true, pack); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
+// pointerTypes caches holdsPointers for the element types without an MPI
+// datatype: reflect.Type to bool.
+var pointerTypes sync.Map
+
+// holdsPointers reports whether elements of T hold Go pointers, which
+// cannot pass between processes.
+func holdsPointers[T any]() bool {
+	if kindOf[T]() != kBytes {
+		return false
+	}
+	t := reflect.TypeFor[T]()
+	if p, ok := pointerTypes.Load(t); ok {
+		return p.(bool)
+	}
+	p := typeinfo.HasPointers(t)
+	pointerTypes.Store(t, p)
+	return p
+}
+
 // prepare sets b to the buffer of a message from (recv false) or into
-// (recv true) v. With hold, b holds v's allocation until release, for
-// requests that outlive the call.
-func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error {
+// (recv true) v, packing a view that is not contiguous in the order of
+// pack (LayoutLeft: first index fastest, or LayoutRight). With hold, b
+// holds v's allocation until release, for requests that outlive the call.
+func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool, pack kokkos.Layout) error {
 	if v == nil {
 		return errorf(ErrShape, "mpi: %s of a nil view", op)
+	}
+	if holdsPointers[T]() {
+		return errorf(ErrType, "mpi: %s of view %q: elements of type %s hold Go pointers, which cannot pass between processes; send the numbers they point to instead", op, kokkos.Describe(v).Label, reflect.TypeFor[T]())
 	}
 	if f, ok := v.(fastView[T]); ok && b.fast(f, hold) {
 		return nil
@@ -240,15 +263,16 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 	switch {
 	case d.Allocation != nil && d.Allocation.Released():
 		return fmt.Errorf("mpi: %s of view %q after its final Release: %w", op, d.Label, kokkos.ErrReleased)
+	case d.Traits&kokkos.Atomic != 0:
+		return errorf(ErrType, "mpi: %s of view %q: it has the Atomic trait, whose elements MPI would read and write with plain loads and stores; pass a view of the same elements without the trait (AsTraits) once no atomic updates run", op, d.Label)
 	case recv && d.ReadOnly:
 		return fmt.Errorf("mpi: %s into read-only view %q: %w", op, d.Label, kokkos.ErrReadOnly)
-	case n > 0 && kindOf[T]() == kBytes && typeinfo.HasPointers(reflect.TypeFor[T]()):
-		return errorf(ErrType, "mpi: %s of view %q: elements of type %s hold Go pointers, which cannot pass between processes", op, d.Label, reflect.TypeFor[T]())
 	case n == 0:
 		return nil
 	}
 	host := d.Space == nil || d.Space.HostAccessible()
-	if compact(&d) {
+	contig := contiguous(&d)
+	if contig {
 		switch {
 		case host && d.Host != nil:
 			b.ptr, b.addr = d.Host, uintptr(d.Host)
@@ -270,7 +294,7 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 			d.Allocation.Retain()
 			b.alloc = d.Allocation
 		}
-		if err := b.packHost(&d, recv); err != nil {
+		if err := b.packHost(&d, recv, pack); err != nil {
 			b.release()
 			return fmt.Errorf("mpi: %s of view %q: packing: %w", op, d.Label, err)
 		}
@@ -288,7 +312,13 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 	data := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(st.words))), n)
 	ext := make([]int, d.Rank)
 	copy(ext, d.Extents[:d.Rank])
-	w, err := kokkos.WrapDynRankView(data, ext, messageLayout(&d))
+	// The staging buffer holds the message: a contiguous view's elements
+	// in the order of its memory, the others in the order of pack.
+	order := []kokkos.Option{pack}
+	if contig {
+		order = []kokkos.Option{kokkos.WithStrides(memoryStrides(&d)...)}
+	}
+	w, err := kokkos.WrapDynRankView(data, ext, order...)
 	if err != nil {
 		putStorage(st)
 		return fmt.Errorf("mpi: %s of view %q: packing buffer: %w", op, d.Label, err)
@@ -305,11 +335,11 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool) error 
 }
 
 // packHost sets b to a packing buffer for the host view of description d,
-// whose elements do not lie contiguously in message order, and for a send
+// whose elements do not fill their span, in the order of pack, and for a send
 // gathers them into it: the copy planner's gather on the view's own
 // memory, without DeepCopy's checks and wrapping, which cost more than
 // the gather for a small halo.
-func (b *buffer[T]) packHost(d *kokkos.Description, recv bool) error {
+func (b *buffer[T]) packHost(d *kokkos.Description, recv bool, pack kokkos.Layout) error {
 	var z T
 	st, err := getStorage(b.n*int(unsafe.Sizeof(z)), nil)
 	if err != nil {
@@ -322,7 +352,7 @@ func (b *buffer[T]) packHost(d *kokkos.Description, recv bool) error {
 	// The view exists, so neither its span nor the message's overflows.
 	span, _ := layout.Span(b.ext[:r], b.vstr[:r])
 	b.elems = unsafe.Slice((*T)(d.Host), span)
-	layout.MapStrides(layout.Layout(messageLayout(d)), b.ext[:r], nil, d.ElemSize, false, b.mstr[:r])
+	layout.MapStrides(layout.Layout(pack), b.ext[:r], nil, d.ElemSize, false, b.mstr[:r])
 	if !recv {
 		return b.pack()
 	}

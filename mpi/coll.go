@@ -119,7 +119,7 @@ func reduce[T any](name string, c *Comm, send, recv kokkos.View[T], op Op, root 
 	var sb, rb *buffer[T]
 	var sbuf, rbuf buffer[T]
 	if isRoot {
-		if err := rbuf.prepare(name, recv, true, false); err != nil {
+		if err := rbuf.prepare(name, recv, true, false, c.PackLayout()); err != nil {
 			return err
 		}
 		rb = &rbuf
@@ -134,7 +134,7 @@ func reduce[T any](name string, c *Comm, send, recv kokkos.View[T], op Op, root 
 			}
 		}
 	} else {
-		if err := sbuf.prepare(name, send, false, false); err != nil {
+		if err := sbuf.prepare(name, send, false, false, c.PackLayout()); err != nil {
 			if rb != nil {
 				rb.release()
 			}
@@ -175,7 +175,7 @@ func Bcast[T any](c *Comm, v kokkos.View[T], root int) error {
 	if err := c.check("Bcast"); err != nil {
 		return err
 	}
-	b, err := prepare("Bcast", v, c.rank != root)
+	b, err := prepare("Bcast", v, c.rank != root, c.PackLayout())
 	if err != nil {
 		return err
 	}
@@ -202,12 +202,12 @@ func gatherLike[T any](name string, c *Comm, send, recv kokkos.View[T], root int
 		return errorf(ErrShape, "mpi: %s: rank %d passed no view where it sends (%v) or receives (%v)", name, c.rank, sendOn, recvOn)
 	}
 	if sendOn {
-		if sb, err = prepare(name, send, false); err != nil {
+		if sb, err = prepare(name, send, false, c.PackLayout()); err != nil {
 			return err
 		}
 	}
 	if recvOn {
-		if rb, err = prepare(name, recv, true); err != nil {
+		if rb, err = prepare(name, recv, true, c.PackLayout()); err != nil {
 			if sb != nil {
 				sb.release()
 			}

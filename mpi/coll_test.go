@@ -86,13 +86,21 @@ func allreduce[T kokkos.Number](t *testing.T, ops []Op, bits func(x, y T, op Op)
 		d := kokkos.DynRankFrom[T](&send)
 		k := 0
 		testutil.ForEachIndex(ext, func(idx []int) { d.Set(mine[k], idx...); k++ })
-		recv := makeView[T]("recv", ext, "right")
+		// The strided send view is packed first index fastest, as the
+		// contiguous LayoutLeft recv view lies: element (i, j) meets
+		// element (i, j).
+		recv := makeView[T]("recv", ext, "left")
 		if err := Allreduce[T](w, &send, &recv, op); err != nil {
 			t.Fatalf("Allreduce %v: %v", op, err)
 		}
-		if got := recv.Data(); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("Allreduce %v: %v, want %v", op, got, want)
-		}
+		rd := kokkos.DynRankFrom[T](&recv)
+		k = 0
+		testutil.ForEachIndex(ext, func(idx []int) {
+			if got := rd.At(idx...); got != want[k] {
+				t.Fatalf("Allreduce %v: element %v = %v, want %v", op, idx, got, want[k])
+			}
+			k++
+		})
 		// In place, into the strided view.
 		if err := Allreduce[T](w, &send, &send, op); err != nil {
 			t.Fatalf("Allreduce %v in place: %v", op, err)
@@ -251,7 +259,9 @@ var _ = rankTest("GatherScatterAlltoall", func(t *testing.T) {
 		}
 	}
 	// Alltoall: row j of the send view goes to rank j, and lands in row
-	// me there; a LayoutLeft receive view's rows are strided, so packed.
+	// me there. The receive view, a block of a larger LayoutRight view, is
+	// not contiguous: it is packed in the communicator's order, which must
+	// be LayoutRight for its rows to be the blocks.
 	a := kokkos.Must(kokkos.NewView2[int32]("a2a send", p, m))
 	for j := range p {
 		for i := range m {
@@ -260,7 +270,11 @@ var _ = rankTest("GatherScatterAlltoall", func(t *testing.T) {
 	}
 	big := kokkos.Must(kokkos.NewView2[int32]("a2a recv", p+1, m+2))
 	b := big.Subview2(kokkos.Pair(1, 1+p), kokkos.Pair(2, 2+m))
-	if err := Alltoall[int32](w, &a, &b); err != nil {
+	rows, err := w.WithPackLayout(kokkos.LayoutRight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Alltoall[int32](rows, &a, &b); err != nil {
 		t.Fatal(err)
 	}
 	for r := range p {

@@ -2,12 +2,15 @@ package mpi
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+	"github.com/gokkos/kokkos"
 )
 
 // Threading is the thread support an MPI library grants.
@@ -49,13 +52,21 @@ var (
 	serial  bool       // granted < ThreadMultiple: every call holds callMu
 	callMu  sync.Mutex // serialises calls when the library is not thread-safe
 	world   *Comm
+	initErr error // the failure of a first Init, which a second returns
 
 	// requested is the level Init asks for; tests lower it to exercise
 	// the serialised path.
 	requested = ThreadMultiple
 )
 
-// call runs one MPI function and returns its result code.
+// call runs one MPI function and returns its result code. A pointer
+// converted to uintptr in its arguments keeps its object on the heap and
+// alive for the call (go:uintptrescapes, as purego.SyscallN): an address
+// in a goroutine's stack would go stale when the stack moves (it grows and
+// shrinks at garbage collections), and the library would write its
+// results (a status, a flag, a handle) where nothing reads them.
+//
+//go:uintptrescapes
 func call(fn uintptr, args ...uintptr) int32 {
 	if serial {
 		callMu.Lock()
@@ -95,6 +106,14 @@ func errClass(code int32) int32 {
 // concurrently; ThreadLevel says which. The world communicator gets
 // MPI_ERRORS_RETURN, so that failures come back as errors. A second Init
 // does nothing; Init after Finalize is an error.
+//
+// Init compares the size of the world with what the launcher's
+// environment says it started (OMPI_COMM_WORLD_SIZE of Open MPI's mpirun,
+// PMI_SIZE and MPI_LOCALNRANKS of MPICH's mpiexec and other PMI
+// launchers): a library of the other implementation than the launcher's
+// (GOKKOS_MPI_LIB=libmpich.so.12 under Open MPI's mpirun, for one) runs
+// every process as a job of its own, and Init returns an error wrapping
+// ErrLauncher that names the library, the variable and what to do.
 func Init() error {
 	initMu.Lock()
 	defer initMu.Unlock()
@@ -103,6 +122,9 @@ func Init() error {
 		return nil
 	case stateFinal:
 		return errorf(ErrNotInitialized, "mpi: Init after Finalize: MPI cannot be initialised twice in one process")
+	}
+	if initErr != nil {
+		return initErr
 	}
 	if lib == nil {
 		a, err := openLibrary()
@@ -129,14 +151,63 @@ func Init() error {
 	if err != nil {
 		return err
 	}
+	if err := checkLauncher(w.size, flag == 0); err != nil {
+		state.Store(stateNone)
+		initErr = err
+		return err
+	}
 	world = w
 	setBaselines()
 	return nil
 }
 
+// launcherVars are the environment variables by which launchers tell a
+// process how many processes they started: Open MPI's mpirun, and the PMI
+// launchers (MPICH's Hydra mpiexec, Slurm's srun). MPI_LOCALNRANKS, which
+// Hydra sets, counts those of one host only: a lower bound.
+var launcherVars = []struct {
+	name, launcher string
+	atLeast        bool
+}{
+	{"OMPI_COMM_WORLD_SIZE", "Open MPI's mpirun", false},
+	{"PMI_SIZE", "a PMI launcher (MPICH's mpiexec, Slurm's srun)", false},
+	{"MPI_LOCALNRANKS", "MPICH's mpiexec", true},
+}
+
+// checkLauncher returns the error of a library whose world of size
+// processes is not the job the launcher started, which is what a library
+// of the other implementation than the launcher's does: it does not
+// understand the launcher and runs each process as a job of its own.
+// Where Init called MPI_Init_thread (initialised), it ends MPI again.
+func checkLauncher(size int, initialised bool) error {
+	for _, v := range launcherVars {
+		n, err := strconv.Atoi(os.Getenv(v.name))
+		if err != nil || n <= 0 || size == n || v.atLeast && size >= n {
+			continue
+		}
+		from := "the first of LibrarySearchPath that loaded"
+		if os.Getenv(EnvLibrary) != "" {
+			from = EnvLibrary + "=" + os.Getenv(EnvLibrary)
+		}
+		want, do := "libmpich.so.12, MPICH's", "Open MPI's mpirun"
+		if strings.HasPrefix(v.name, "OMPI_") {
+			want, do = "libmpi.so.40, Open MPI's", "MPICH's mpiexec"
+		}
+		if initialised {
+			purego.SyscallN(lib.fFinalize)
+		}
+		return errorf(ErrLauncher, "mpi: %s library %s (%s) sees a world of %d process(es), but %s=%s says %s started %d: a library of another MPI implementation than the launcher's runs every process alone; load the launcher's own library (unset %s, or set it to %s) or start the program with %s",
+			lib.impl, lib.path, from, size, v.name, os.Getenv(v.name), v.launcher, n, EnvLibrary, want, do)
+	}
+	return nil
+}
+
 // Finalize ends MPI (MPI_Finalize). Every later call of the package
 // returns an error wrapping ErrNotInitialized. A second Finalize does
-// nothing.
+// nothing. Requests still in flight are completed first: sends are waited
+// for, and receives that no message matched yet are cancelled (their Wait
+// then returns an error wrapping ErrNotInitialized); those dropped
+// unreachable are reported to the handler of SetDropHandler.
 func Finalize() error {
 	initMu.Lock()
 	defer initMu.Unlock()
@@ -146,6 +217,9 @@ func Finalize() error {
 	case stateFinal:
 		return nil
 	}
+	// MPI_Finalize wants no request in flight: complete them, reporting
+	// the dropped ones, while the package's calls still work.
+	finishAll()
 	state.Store(stateFinal)
 	if r := call(lib.fFinalize); r != 0 {
 		return mpiErr("MPI_Finalize", r, "")
@@ -186,6 +260,7 @@ type Comm struct {
 	rank, size int
 	owned      bool
 	name       string
+	packRight  bool // pack non-contiguous views last index fastest
 }
 
 // World returns MPI_COMM_WORLD. Before Init and after Finalize it returns
@@ -242,6 +317,7 @@ func (c *Comm) check(op string) error {
 	case c == nil || c.h == 0:
 		return errorf(ErrNotInitialized, "mpi: %s on a freed or zero communicator", op)
 	}
+	progress()
 	return nil
 }
 
@@ -291,6 +367,38 @@ func (c *Comm) Dup() (*Comm, error) {
 	return newComm(h, true, "Dup("+c.name+")")
 }
 
+// PackLayout returns the order in which operations on c pack a view whose
+// elements do not fill their span (a strided subview, a padded view):
+// kokkos.LayoutLeft, first index fastest, as kokkos-comm packs every such
+// view, unless WithPackLayout chose kokkos.LayoutRight.
+func (c *Comm) PackLayout() kokkos.Layout {
+	if c != nil && c.packRight {
+		return kokkos.LayoutRight
+	}
+	return kokkos.LayoutLeft
+}
+
+// WithPackLayout returns a communicator of the same processes and MPI
+// handle as c whose operations pack non-contiguous views in the order l:
+// kokkos.LayoutLeft (first index fastest, the default, kokkos-comm's
+// order) or kokkos.LayoutRight (last index fastest, the order of a C
+// array). Both sides of a message must pack alike. Any other layout is an
+// error wrapping kokkos.ErrLayout. The result shares c's handle: Free c,
+// not the result, and use neither after that.
+func (c *Comm) WithPackLayout(l kokkos.Layout) (*Comm, error) {
+	if err := c.check("WithPackLayout"); err != nil {
+		return nil, err
+	}
+	if l != kokkos.LayoutLeft && l != kokkos.LayoutRight {
+		return nil, fmt.Errorf("mpi: WithPackLayout(%v) on %s: a packed message is in LayoutLeft or LayoutRight order: %w", l, c.name, kokkos.ErrLayout)
+	}
+	d := *c
+	d.owned = false
+	d.packRight = l == kokkos.LayoutRight
+	d.name = fmt.Sprintf("%s packed %v", c.name, l)
+	return &d, nil
+}
+
 // Free releases a communicator made by Split or Dup (MPI_Comm_free); it is
 // collective over c. Freeing World is an error; later operations on c
 // return ErrNotInitialized.
@@ -299,7 +407,7 @@ func (c *Comm) Free() error {
 		return err
 	}
 	if !c.owned {
-		return fmt.Errorf("mpi: Free of %s, which the package did not make", c.name)
+		return fmt.Errorf("mpi: Free of %s, which the package did not make (free the communicator that Split or Dup returned, not World or a WithPackLayout copy)", c.name)
 	}
 	h := c.h
 	if r := call(lib.fCommFree, uintptr(unsafe.Pointer(&h))); r != 0 {

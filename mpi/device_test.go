@@ -79,9 +79,16 @@ func deviceViews(t *testing.T, space kokkos.MemorySpace) {
 		got := toHost(t, recv)
 		check[float64](t, "device "+layout, &got, uint64(prev))
 
+		// Strided device subviews, packed first index fastest on both
+		// sides.
+		hp := makeView[float64]("hp", []int{8, 9}, layout)
+		hsub := hp.Subview(kokkos.Pair(1, 7), kokkos.Pair(2, 7))
+		fill[float64](&hsub, uint64(w.Rank()))
+		dp := toDevice(t, space, hp)
+		dsub := dp.Subview(kokkos.Pair(1, 7), kokkos.Pair(2, 7))
 		big := toDevice(t, space, makeView[float64]("big", []int{8, 9}, layout))
 		sub := big.Subview(kokkos.Pair(1, 7), kokkos.Pair(2, 7))
-		if _, err := Sendrecv(w, &send, next, &sub, prev); err != nil {
+		if _, err := Sendrecv(w, &dsub, next, &sub, prev); err != nil {
 			t.Fatal(err)
 		}
 		host := toHost(t, big)

@@ -20,9 +20,11 @@ var (
 	// the view as large as the message (the error names both sizes).
 	ErrTruncate = errors.New("mpi: message truncated")
 	// ErrType: a message whose size is not a whole number of the
-	// receiving view's elements (another element type was sent), or an
+	// receiving view's elements (another element type was sent), an
 	// element type that the operation cannot take (a reduction of a type
-	// without an MPI datatype, elements that hold Go pointers).
+	// without an MPI datatype, elements that hold Go pointers), or a view
+	// with the Atomic trait, whose elements MPI would read and write
+	// without atomics.
 	ErrType = errors.New("mpi: element type mismatch")
 	// ErrShape: views whose sizes do not fit the collective (a Gather
 	// whose receiving view is not Size() times the sending one, ...).
@@ -30,6 +32,14 @@ var (
 	// ErrMPI: the MPI library returned an error; the message names the
 	// call and gives the library's error string.
 	ErrMPI = errors.New("mpi: MPI call failed")
+	// ErrDropped: a request became unreachable before it completed (see
+	// SetDropHandler); keep every request until Wait, Test or WaitAll
+	// says it is done.
+	ErrDropped = errors.New("mpi: request dropped before it completed")
+	// ErrLauncher: the MPI library loaded does not belong to the launcher
+	// that started the process (GOKKOS_MPI_LIB names the other
+	// implementation's library), so each process would run alone.
+	ErrLauncher = errors.New("mpi: library does not match the launcher")
 )
 
 // Error is a failed MPI call. errors.Is(err, ErrMPI) holds for it, and

@@ -52,6 +52,7 @@ type abi struct {
 	fErrorString, fAllreduce, fReduce, fBcast, fGather, fAllgather  uintptr
 	fScatter, fAlltoall, fLibVersion, fAbort, fWtime, fTypeVector   uintptr
 	fTypeCommit, fTypeFree, fRequestFree, fErrorClass               uintptr
+	fCancel, fTestCancelled                                         uintptr
 	cudaAware                                                       bool
 }
 
@@ -125,7 +126,8 @@ func (a *abi) symbols() []struct {
 		{"MPI_Abort", &a.fAbort}, {"MPI_Wtime", &a.fWtime},
 		{"MPI_Type_vector", &a.fTypeVector}, {"MPI_Type_commit", &a.fTypeCommit},
 		{"MPI_Type_free", &a.fTypeFree}, {"MPI_Request_free", &a.fRequestFree},
-		{"MPI_Error_class", &a.fErrorClass},
+		{"MPI_Error_class", &a.fErrorClass}, {"MPI_Cancel", &a.fCancel},
+		{"MPI_Test_cancelled", &a.fTestCancelled},
 	}
 }
 

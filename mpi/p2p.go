@@ -1,9 +1,9 @@
 package mpi
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
@@ -50,7 +50,7 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 		return err
 	}
 	if serial {
-		b, err := prepare("Send", v, false)
+		b, err := prepare("Send", v, false, c.PackLayout())
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 		return err
 	}
 	var b buffer[T]
-	if err := b.prepare("Send", v, false, false); err != nil {
+	if err := b.prepare("Send", v, false, false, c.PackLayout()); err != nil {
 		return err
 	}
 	dt, count := datatype[T](b.n)
@@ -86,29 +86,34 @@ func Recv[T any](c *Comm, v kokkos.View[T], src, tag int) (Status, error) {
 		return Status{}, err
 	}
 	if serial {
-		b, err := prepare("Recv", v, true)
+		b, err := prepare("Recv", v, true, c.PackLayout())
 		if err != nil {
 			return Status{}, err
 		}
-		r := &Request{}
-		if err := irecv(c, b, src, tag, r, "MPI_Recv"); err != nil {
+		r, err := irecv(c, b, src, tag, "MPI_Recv")
+		if err != nil {
 			return Status{}, err
 		}
 		return r.Wait()
 	}
 	var b buffer[T]
-	if err := b.prepare("Recv", v, true, false); err != nil {
+	if err := b.prepare("Recv", v, true, false, c.PackLayout()); err != nil {
 		return Status{}, err
 	}
-	var st [32]byte
+	st := statusPool.Get().(*[32]byte)
 	dt, count := datatype[T](b.n)
 	code := call(lib.fRecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&st[0])))
 	runtime.KeepAlive(v)
-	status, bytes := readStatus(code, &st)
+	status, bytes := readStatus(code, st)
+	statusPool.Put(st)
 	n, err := recvDone(c, &b, "MPI_Recv", src, tag, code, bytes, status.Source)
 	status.Count = n
 	return status, err
 }
+
+// statusPool holds the MPI_Status buffers of blocking receives, on the
+// heap, where the library may write them (see call).
+var statusPool = sync.Pool{New: func() any { return new([32]byte) }}
 
 // readStatus returns the source and tag of a status, and the bytes
 // received where the call succeeded or truncated.
@@ -138,8 +143,9 @@ func recvDone[T any](c *Comm, b *buffer[T], name string, src, tag int, code int3
 	var z T
 	size := int(unsafe.Sizeof(z))
 	if code != 0 && errClass(code) == int32(lib.errTruncate) {
-		return 0, errorf(ErrTruncate, "mpi: %s from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes) (%s: %v)",
-			name, src, c.name, tag, b.label(), b.n, b.n*size, lib.impl, mpiErr(name, code, ""))
+		// An *Error, which matches both ErrMPI and ErrTruncate.
+		return 0, mpiErr(name, code, "from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes); receive into a view as large as the message",
+			src, c.name, tag, b.label(), b.n, b.n*size)
 	}
 	if code != 0 {
 		return 0, mpiErr(name, code, "into view %q of %d elements from rank %d of %s, tag %d", b.label(), b.n, src, c.name, tag)
@@ -155,52 +161,48 @@ func recvDone[T any](c *Comm, b *buffer[T], name string, src, tag int, code int3
 	return got, b.unpack(name, got)
 }
 
-// Request is a send or receive in flight, returned by Isend and Irecv.
-// Until it completes (Wait, Test or WaitAll), the view's memory is held
-// and pinned, and must not be touched; a received message lands in the
-// view when the request completes.
-type Request struct {
-	h      uintptr
-	st     [32]byte // MPI_Status
-	done   bool
-	status Status
-	err    error
-	pin    runtime.Pinner
-	finish func(code int32, bytes int) (int, error)
-	call   string
-}
-
 // Isend starts sending v to rank dest of c (MPI_Isend); see Send for what
 // travels. v's memory is held until the request completes.
 func Isend[T any](c *Comm, v kokkos.View[T], dest, tag int) (*Request, error) {
 	if err := c.check("Isend"); err != nil {
 		return nil, err
 	}
-	b, err := prepare("Isend", v, false)
+	b, err := prepare("Isend", v, false, c.PackLayout())
 	if err != nil {
 		return nil, err
 	}
 	return isend(c, b, dest, tag, "MPI_Isend")
 }
 
+// sendOp is the part of a send request that knows its element type.
+type sendOp[T any] struct {
+	c         *Comm
+	b         *buffer[T]
+	dest, tag int
+}
+
+func (o *sendOp[T]) finish(s *reqState, code int32, _ int) (int, error) {
+	o.b.release()
+	if code != 0 {
+		return 0, mpiErr(s.call, code, "%s", o.describe())
+	}
+	return o.b.n, nil
+}
+
+func (o *sendOp[T]) abandon() { o.b.release() }
+
+func (o *sendOp[T]) describe() string {
+	return fmt.Sprintf("view %q of %d elements to rank %d of %s, tag %d", o.b.label(), o.b.n, o.dest, o.c.name, o.tag)
+}
+
 func isend[T any](c *Comm, b *buffer[T], dest, tag int, name string) (*Request, error) {
-	r := &Request{call: name}
-	if b.ptr != nil {
-		r.pin.Pin(b.ptr)
-	}
-	r.finish = func(code int32, _ int) (int, error) {
-		b.release()
-		if code != 0 {
-			return 0, mpiErr(name, code, "view %q of %d elements to rank %d of %s, tag %d", b.label(), b.n, dest, c.name, tag)
-		}
-		return b.n, nil
-	}
+	s := newRequest(name, false, &sendOp[T]{c: c, b: b, dest: dest, tag: tag}, b.ptr)
 	dt, count := datatype[T](b.n)
-	if code := call(lib.fIsend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h, uintptr(unsafe.Pointer(&r.h))); code != 0 {
-		r.complete(code)
-		return nil, r.err
+	if code := call(lib.fIsend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
+		s.complete(code)
+		return nil, s.err
 	}
-	return r, nil
+	return s.start(), nil
 }
 
 // Irecv starts receiving a message from rank src of c with tag tag into v
@@ -210,102 +212,42 @@ func Irecv[T any](c *Comm, v kokkos.View[T], src, tag int) (*Request, error) {
 	if err := c.check("Irecv"); err != nil {
 		return nil, err
 	}
-	b, err := prepare("Irecv", v, true)
+	b, err := prepare("Irecv", v, true, c.PackLayout())
 	if err != nil {
 		return nil, err
 	}
-	r := &Request{}
-	if err := irecv(c, b, src, tag, r, "MPI_Irecv"); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return irecv(c, b, src, tag, "MPI_Irecv")
 }
 
-func setupRecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request) {
-	r.finish = func(code int32, bytes int) (int, error) {
-		return recvDone(c, b, r.call, src, tag, code, bytes, r.status.Source)
-	}
+// recvOp is the part of a receive request that knows its element type.
+type recvOp[T any] struct {
+	c        *Comm
+	b        *buffer[T]
+	src, tag int
 }
 
-func irecv[T any](c *Comm, b *buffer[T], src, tag int, r *Request, name string) error {
-	setupRecv(c, b, src, tag, r)
-	r.call = name
-	if b.ptr != nil {
-		r.pin.Pin(b.ptr)
+func (o *recvOp[T]) finish(s *reqState, code int32, bytes int) (int, error) {
+	return recvDone(o.c, o.b, s.call, o.src, o.tag, code, bytes, s.status.Source)
+}
+
+func (o *recvOp[T]) abandon() { o.b.release() }
+
+func (o *recvOp[T]) describe() string {
+	src := fmt.Sprint("rank ", o.src)
+	if o.src == AnySource {
+		src = "any rank"
 	}
+	return fmt.Sprintf("view %q of %d elements from %s of %s, tag %d", o.b.label(), o.b.n, src, o.c.name, o.tag)
+}
+
+func irecv[T any](c *Comm, b *buffer[T], src, tag int, name string) (*Request, error) {
+	s := newRequest(name, true, &recvOp[T]{c: c, b: b, src: src, tag: tag}, b.ptr)
 	dt, count := datatype[T](b.n)
-	if code := call(lib.fIrecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&r.h))); code != 0 {
-		r.complete(code)
-		return r.err
+	if code := call(lib.fIrecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
+		s.complete(code)
+		return nil, s.err
 	}
-	return nil
-}
-
-// complete records the outcome of the request whose call returned code,
-// with its status in r.st.
-func (r *Request) complete(code int32) {
-	r.done = true
-	r.pin.Unpin()
-	var bytes int
-	r.status, bytes = readStatus(code, &r.st)
-	r.status.Count, r.err = r.finish(code, bytes)
-	r.finish = nil
-}
-
-// Wait returns when the request has completed (MPI_Wait), with the
-// status of a receive. A second Wait returns the first's result.
-func (r *Request) Wait() (Status, error) {
-	if r.done {
-		return r.status, r.err
-	}
-	if state.Load() != stateInit {
-		return Status{}, errorf(ErrNotInitialized, "mpi: Wait outside Init and Finalize")
-	}
-	if serial {
-		for {
-			ok, st, err := r.Test()
-			if ok {
-				return st, err
-			}
-			runtime.Gosched()
-		}
-	}
-	code := call(lib.fWait, uintptr(unsafe.Pointer(&r.h)), uintptr(unsafe.Pointer(&r.st[0])))
-	r.complete(code)
-	return r.status, r.err
-}
-
-// Test reports whether the request has completed (MPI_Test), and if so
-// its status and error, as Wait would return them.
-func (r *Request) Test() (bool, Status, error) {
-	if r.done {
-		return true, r.status, r.err
-	}
-	if state.Load() != stateInit {
-		return false, Status{}, errorf(ErrNotInitialized, "mpi: Test outside Init and Finalize")
-	}
-	var flag int32
-	code := call(lib.fTest, uintptr(unsafe.Pointer(&r.h)), uintptr(unsafe.Pointer(&flag)), uintptr(unsafe.Pointer(&r.st[0])))
-	if code == 0 && flag == 0 {
-		return false, Status{}, nil
-	}
-	r.complete(code)
-	return true, r.status, r.err
-}
-
-// WaitAll waits for every request (nil ones are skipped) and returns the
-// errors of those that failed, joined.
-func WaitAll(reqs ...*Request) error {
-	var errs []error
-	for i, r := range reqs {
-		if r == nil {
-			continue
-		}
-		if _, err := r.Wait(); err != nil {
-			errs = append(errs, fmt.Errorf("request %d: %w", i, err))
-		}
-	}
-	return errors.Join(errs...)
+	return s.start(), nil
 }
 
 // SendArray sends the elements of a (see Send).
