@@ -12,10 +12,13 @@
 // MPI call and the library's error string, and calls before Init or after
 // Finalize return ErrNotInitialized.
 //
-// A view whose elements are contiguous in its layout order goes straight
-// from its memory; others are packed into a pooled buffer by the copy
-// planner that kokkos.DeepCopy uses. Device views are staged through pinned host memory unless the
-// library is CUDA-aware. Run programs under mpirun:
+// A view whose elements fill their span goes straight from its memory, in
+// the order of that memory; others are packed into a pooled buffer by the
+// copy planner that kokkos.DeepCopy uses, first index fastest, as
+// kokkos-comm packs them (Comm.WithPackLayout chooses last index fastest).
+// Device views are staged through pinned host memory unless the library
+// is CUDA-aware. A request dropped before it completes is kept, completed
+// and reported (SetDropHandler). Run programs under mpirun:
 //
 //	mpirun -np 4 ./prog
 //

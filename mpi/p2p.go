@@ -39,12 +39,15 @@ func tagArg(tag int) uintptr {
 
 // Send sends the elements of v to rank dest of c, with tag tag (MPI_Send),
 // and returns when v may be reused. v may be a view of any rank, layout and
-// kind (View0..View8, OffsetView, DynRankView), read-only or not. Its
-// elements travel in v's layout order: first index fastest for LayoutLeft
-// views, last index fastest for the others. A view whose elements are
-// contiguous in that order is sent from its own memory; others are packed
-// first, by the copy planner of DeepCopy. Device views are staged through
-// pinned host memory unless the library is CUDA-aware.
+// kind (View0..View8, OffsetView, DynRankView), read-only or not, but
+// neither of elements that hold Go pointers nor with the Atomic trait
+// (errors wrapping ErrType). Its elements travel as kokkos-comm sends
+// them: a view whose elements fill their span goes from its own memory,
+// in the order of that memory (first index fastest for LayoutLeft, last
+// index fastest for LayoutRight); any other is packed first, by the copy
+// planner of DeepCopy, first index fastest (c.PackLayout(); see
+// WithPackLayout). Device views are staged through pinned host memory
+// unless the library is CUDA-aware.
 func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 	if err := c.check("Send"); err != nil {
 		return err
