@@ -277,13 +277,14 @@ func (e dynAccessError[T]) Error() string {
 func (d *DynRankView[T]) Rank() int { return d.rank }
 
 // Extent returns the extent of dimension r: the number of valid indices.
-// For r in [Rank, 8) it returns 1, as Kokkos does, also for the zero
-// view. It panics unless 0 <= r < 8.
+// For r in [Rank, 8) it returns 1, as Kokkos does; for the zero view, as
+// for Kokkos's default-constructed DynRankView, it returns 0 for r < 7
+// (MaxDynRank) and 1 for r = 7. It panics unless 0 <= r < 8.
 func (d *DynRankView[T]) Extent(r int) int {
-	if uint(r) < uint(d.rank) {
+	if uint(r) < MaxDynRank {
 		return d.ext[r]
 	}
-	if uint(r) < MaxRank {
+	if r == MaxDynRank {
 		return 1
 	}
 	panic(dimError{"Extent", d.rank, r})
