@@ -3,7 +3,6 @@ module github.com/gokkos/kokkos
 go 1.26.0
 
 require (
-	codeberg.org/sbinet/npyio v0.14.0
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/ebitengine/purego v0.11.3
 	gonum.org/v1/gonum v0.17.0
@@ -21,7 +20,6 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/flatbuffers v25.12.19+incompatible // indirect
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
-	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect

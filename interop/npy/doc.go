@@ -1,6 +1,5 @@
 // Package npy reads and writes views as numpy's .npy files and .npz
-// archives, the format numpy.save, numpy.load and numpy.savez use, through
-// codeberg.org/sbinet/npyio.
+// archives, the format numpy.save, numpy.load and numpy.savez use.
 //
 // # Writing
 //
@@ -33,12 +32,28 @@
 // are read into a buffer first, so that a corrupt shape fails at the end
 // of the input rather than allocating what it claims.
 //
-// [ReadHeader] reads a file's header alone, to learn its dtype and shape
-// before choosing the view.
+// [ReadAny] reads a file of any dtype into a DynRankView of the dtype's
+// element type, for a type switch: the way to read a file whose dtype is
+// not known in advance. [ReadHeader] reads a file's header alone, to learn
+// its dtype and shape; it consumes the reader up to the data.
+//
+// The header is read as numpy reads it: a Python dict literal, with its
+// keys in any order, either quotes, any spacing and comments, and the
+// dtype named in any way numpy takes for the types a view holds ('<f8',
+// 'f8', 'float64', 'd'). What numpy refuses (a list for the shape, a key
+// other than descr, fortran_order and shape) is an error wrapping
+// ErrFormat that says what is wrong.
+//
+// Write writes a view with no elements with its extents: a zero-value
+// View2 is a (0, 0) array.
 //
 // # Archives
 //
 // An .npz archive is a zip file of .npy files. [NPZWriter] writes one, an
-// array at a time (Create, then Write); [OpenNPZ] reads one, and
-// [ReadNPZ] reads an array by name, checking the archive's checksum.
+// array at a time (Create, then Write), and refuses a name twice
+// (ErrDuplicateName); [OpenNPZ] reads one, and [ReadNPZ] reads an array by
+// name, checking the archive's checksum: data that does not match is an
+// error wrapping ErrFormat and zip.ErrChecksum. Of a name that an archive
+// from another tool holds twice, the last array is read, as numpy reads
+// it.
 package npy

@@ -19,4 +19,7 @@ var (
 	ErrRank = errors.New("npy: rank mismatch")
 	// ErrNoArray: an .npz archive has no array of the name asked for.
 	ErrNoArray = errors.New("npy: no such array in the archive")
+	// ErrDuplicateName: an .npz archive being written already has an
+	// array of the name.
+	ErrDuplicateName = errors.New("npy: array name already in the archive")
 )

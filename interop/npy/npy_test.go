@@ -384,6 +384,40 @@ func TestWriteReleased(t *testing.T) {
 	}
 }
 
+// TestWriteZeroValue writes views never allocated: those of rank 1 or
+// more as arrays of zero extents, which read back as such; those of rank 0,
+// which would need an element, are refused.
+func TestWriteZeroValue(t *testing.T) {
+	for _, c := range []struct {
+		v     kokkos.View[float64]
+		shape string
+	}{
+		{kokkos.View1[float64]{}, "(0,)"},
+		{kokkos.View2[float64]{}, "(0, 0)"},
+		{kokkos.View8[float64]{}, "(0, 0, 0, 0, 0, 0, 0, 0)"},
+	} {
+		var f bytes.Buffer
+		if err := Write(&f, c.v); err != nil {
+			t.Fatalf("%T: %v", c.v, err)
+		}
+		h, err := ReadHeader(bytes.NewReader(f.Bytes()))
+		if err != nil || shapeString(h.Shape) != c.shape {
+			t.Fatalf("%T: header %v, %v; want shape %s", c.v, h, err, c.shape)
+		}
+		if len(h.Shape) < 8 {
+			a, err := ReadAny(bytes.NewReader(f.Bytes()), "x")
+			if g, ok := a.(kokkos.DynRankView[float64]); err != nil || !ok || kokkos.ShapeOf(g).Size != 0 || g.Rank() != len(h.Shape) {
+				t.Fatalf("%T read back: %v, %v", c.v, a, err)
+			}
+		}
+	}
+	for _, v := range []kokkos.View[float64]{kokkos.View0[float64]{}, kokkos.DynRankView[float64]{}} {
+		if err := Write(io.Discard, v); !errors.Is(err, kokkos.ErrShape) || !strings.Contains(err.Error(), "rank 0") {
+			t.Fatalf("%T: %v", v, err)
+		}
+	}
+}
+
 // TestReadSizes reads through each way the reader learns the input's size:
 // Len (bytes.Reader), Stat (a file), Seek (an io.SectionReader), and none
 // (a plain io.Reader); a shape the input cannot hold is an error each way.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -84,9 +85,11 @@ func numpyPython(t *testing.T) string {
 	}
 	path, err := exec.LookPath(python)
 	if err == nil {
+		python = path
 		var out []byte
 		if out, err = exec.Command(path, "-c", "import numpy").CombinedOutput(); err != nil {
-			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			err = fmt.Errorf("%v: %s", err, lines[len(lines)-1])
 		}
 	}
 	if err != nil {

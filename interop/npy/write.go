@@ -18,13 +18,17 @@ import (
 // and a contiguous LayoutLeft view in Fortran order (fortran_order True),
 // so that Read gives it back as LayoutLeft; other views (strided, padded,
 // subviews) go through a contiguous copy, in C order, a block at a time.
-// Read-only views are written like the others.
+// Read-only views are written like the others. A view with no elements
+// is written with its extents: a zero-value View2 (never allocated) is an
+// array of shape (0, 0).
 //
 // It returns an error wrapping kokkos.ErrNotHostAccessible for a view the
 // host cannot access (mirror it to the host first with
 // kokkos.CreateMirrorViewAndCopy), one wrapping kokkos.ErrElementType for a
 // view with the Atomic trait, one wrapping kokkos.ErrReleased for a view
-// whose allocation was released, and w's errors.
+// whose allocation was released, one wrapping kokkos.ErrShape for a
+// zero-value View0 or DynRankView (rank 0 without its element, which a
+// file of shape () holds), and w's errors.
 func Write[T Elem](w io.Writer, v kokkos.View[T]) error {
 	s := kokkos.ShapeOf(v)
 	if s.Allocation != nil && s.Allocation.Released() {
@@ -33,6 +37,9 @@ func Write[T Elem](w io.Writer, v kokkos.View[T]) error {
 	if !s.Space.HostAccessible() {
 		return errkind.Errorf(kokkos.ErrNotHostAccessible,
 			"npy: writing view %q: it is in %s, which the host cannot access: mirror it first (kokkos.CreateMirrorViewAndCopy) and write the mirror", s.Label, s.Space.Name())
+	}
+	if s.Rank == 0 && s.Size == 0 {
+		return errkind.Errorf(kokkos.ErrShape, "npy: writing view %q: it has rank 0 and no element (a zero-value view), where a file of shape () holds one", s.Label)
 	}
 	if s.Traits&kokkos.Atomic != 0 {
 		return errkind.Errorf(kokkos.ErrElementType,
