@@ -41,6 +41,11 @@ type Allocation struct {
 	// Release is a data race in the caller, which the race detector sees
 	// here.
 	dead bool
+	// self is the Allocation itself, and nil from the final Release on of
+	// an allocation whose memory that Release frees: the offset views'
+	// accessors compare it with a field of theirs, one compare where a test
+	// of dead would cost their inlining.
+	self *Allocation
 }
 
 // allocState is what the leak report needs; it must not point back to the
@@ -71,6 +76,7 @@ func newAllocation(label string, space MemorySpace, bytes int, free func() error
 		space = HostSpace
 	}
 	a := &Allocation{label: label, space: space, bytes: bytes, managed: true}
+	a.self = a
 	a.refs.Store(1)
 	if free != nil {
 		s := &allocState{free: free, label: label, space: space, bytes: bytes}
@@ -83,7 +89,9 @@ func newAllocation(label string, space MemorySpace, bytes int, free func() error
 }
 
 func unmanagedAllocation(label string, space MemorySpace, bytes int) *Allocation {
-	return &Allocation{label: label, space: space, bytes: bytes}
+	a := &Allocation{label: label, space: space, bytes: bytes}
+	a.self = a
+	return a
 }
 
 // Label returns the label given when the memory was allocated.
@@ -163,6 +171,9 @@ func (a *Allocation) Release() error {
 		if a.refs.CompareAndSwap(n, n-1) {
 			if n == 1 {
 				a.dead = true
+				if a.state != nil {
+					a.self = nil
+				}
 			}
 			if n == 1 && a.prof != nil {
 				a.prof.deallocate()

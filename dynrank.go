@@ -37,13 +37,19 @@ type DynRankView[T any] struct {
 	// one compare with a constant, hostRank > n-MaxRank, refuses both a
 	// rank above n and no access in At0 ... At7.
 	hostRank int
-	ext      [MaxRank]int // 1 past the rank
-	str      [MaxRank]int // 0 past the rank
-	rec      *Allocation
-	off      int
-	layout   Layout
-	flags    viewFlags
-	traits   Trait
+	// hlim is rank-MaxRank for a view with flagForeign (elements outside
+	// the Go heap that the final Release frees) that the host may access,
+	// whose hostRank is then 0, and 0 otherwise: the cold path of At0 ...
+	// At7 checks it and that the allocation is live, so that views of Go
+	// memory pay nothing for the check.
+	hlim   int
+	ext    [MaxRank]int // 1 past the rank
+	str    [MaxRank]int // 0 past the rank
+	rec    *Allocation
+	off    int
+	layout Layout
+	flags  viewFlags
+	traits Trait
 }
 
 // NewDynRankView allocates a view labelled label whose rank is
@@ -135,8 +141,12 @@ func dynRankOf[T any](vd desc[T], traits Trait) DynRankView[T] {
 
 // setHostRank sets hostRank from data, flags and rank.
 func (d *DynRankView[T]) setHostRank() {
-	d.hostRank = 0
-	if d.data != nil && d.flags&flagAtomic == 0 {
+	d.hostRank, d.hlim = 0, 0
+	switch {
+	case d.data == nil || d.flags&flagAtomic != 0:
+	case d.flags&flagForeign != 0:
+		d.hlim = d.rank - MaxRank
+	default:
 		d.hostRank = d.rank - MaxRank
 	}
 }
@@ -189,6 +199,9 @@ func (d *DynRankView[T]) Access(idx ...int) T {
 	if d.data == nil || d.flags&flagAtomic != 0 {
 		noDataPanic("Access", d.rec, d.flags, d.data != nil)
 	}
+	if released(d.rec, d.flags) {
+		panic(releasedMessage("Access", d.rec, idx))
+	}
 	if len(idx) > MaxDynRank {
 		panic(fmt.Sprintf("kokkos: Access of rank-%d DynRankView %q with %d indices %s: give at most %d", d.rank, d.rec.Label(), len(idx), fmtInts(idx), MaxDynRank))
 	}
@@ -212,7 +225,7 @@ func (d *DynRankView[T]) offset(op accessOp, idx []int) int {
 	if len(idx) < d.rank || len(idx) > MaxDynRank {
 		panic(fmt.Sprintf("kokkos: %v of rank-%d DynRankView %q with %d indices %s: give between %d and %d, those past the rank being 0", op, d.rank, d.rec.Label(), len(idx), fmtInts(idx), d.rank, MaxDynRank))
 	}
-	bad := d.data == nil
+	bad := d.data == nil || released(d.rec, d.flags)
 	switch op {
 	case opAt:
 		bad = bad || d.flags&flagAtomic != 0
@@ -343,8 +356,8 @@ func (d *DynRankView[T]) Size() int {
 // memory. It panics for a read-only view, for a view with the Atomic trait
 // and where the host cannot access the view's memory.
 func (d *DynRankView[T]) Data() []T {
-	if d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 {
-		viewPanic("Data", d.rec, d.flags)
+	if d.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		dataCheck("Data", d.rec, d.flags)
 	}
 	return d.data
 }

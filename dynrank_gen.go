@@ -2,8 +2,6 @@
 
 package kokkos
 
-import "unsafe"
-
 // The methods DynRankView shares with the other view kinds.
 
 // Label returns the label given at allocation; subviews and conversions
@@ -71,17 +69,20 @@ func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref0).
 func (d *DynRankView[T]) At0() T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 0-MaxRank {
+	if d.hostRank > 0-MaxRank && (d.hlim > 0-MaxRank || d.rec.dead) {
 		panic(dynAccessError[T]{d: *d, n: 0, idx: [MaxRank]int{}})
 	}
-	return *p
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[0]
 }
 
 // Set0 stores x at the only position of a view of rank at most 0. It panics like
 // At0, and for a read-only view.
 func (d *DynRankView[T]) Set0(x T) {
-	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 0, idx: [MaxRank]int{}})
 	}
 	d.data[0] = x
@@ -90,7 +91,7 @@ func (d *DynRankView[T]) Set0(x T) {
 // Ptr0 returns a pointer to the element at the only position of a view of
 // rank at most 0. It panics like At0, and for a read-only view.
 func (d *DynRankView[T]) Ptr0() *T {
-	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 0 || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 0, idx: [MaxRank]int{}})
 	}
 	return &d.data[0]
@@ -123,19 +124,20 @@ func (d *DynRankView[T]) View0() (View0[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref1).
 func (d *DynRankView[T]) At1(i0 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 1-MaxRank || uint(i0) >= uint(d.ext[0]) {
+	if d.hostRank > 1-MaxRank && (d.hlim > 1-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) {
 		panic(dynAccessError[T]{d: *d, n: 1, idx: [MaxRank]int{i0}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]]
 }
 
 // Set1 stores x at (i0) of a view of rank at most 1. It panics like
 // At1, and for a read-only view.
 func (d *DynRankView[T]) Set1(i0 int, x T) {
-	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 1, idx: [MaxRank]int{i0}})
 	}
 	d.data[i0*d.str[0]] = x
@@ -144,7 +146,7 @@ func (d *DynRankView[T]) Set1(i0 int, x T) {
 // Ptr1 returns a pointer to the element at (i0) of a view of
 // rank at most 1. It panics like At1, and for a read-only view.
 func (d *DynRankView[T]) Ptr1(i0 int) *T {
-	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 1 || uint(i0) >= uint(d.ext[0]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 1, idx: [MaxRank]int{i0}})
 	}
 	return &d.data[i0*d.str[0]]
@@ -177,19 +179,20 @@ func (d *DynRankView[T]) View1() (View1[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref2).
 func (d *DynRankView[T]) At2(i0, i1 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 2-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
+	if d.hostRank > 2-MaxRank && (d.hlim > 2-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
 		panic(dynAccessError[T]{d: *d, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]]
 }
 
 // Set2 stores x at (i0, i1) of a view of rank at most 2. It panics like
 // At2, and for a read-only view.
 func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
-	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]] = x
@@ -198,7 +201,7 @@ func (d *DynRankView[T]) Set2(i0, i1 int, x T) {
 // Ptr2 returns a pointer to the element at (i0, i1) of a view of
 // rank at most 2. It panics like At2, and for a read-only view.
 func (d *DynRankView[T]) Ptr2(i0, i1 int) *T {
-	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 2 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]]
@@ -231,19 +234,20 @@ func (d *DynRankView[T]) View2() (View2[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref3).
 func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 3-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
+	if d.hostRank > 3-MaxRank && (d.hlim > 3-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
 		panic(dynAccessError[T]{d: *d, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 }
 
 // Set3 stores x at (i0, i1, i2) of a view of rank at most 3. It panics like
 // At3, and for a read-only view.
 func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
-	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]] = x
@@ -252,7 +256,7 @@ func (d *DynRankView[T]) Set3(i0, i1, i2 int, x T) {
 // Ptr3 returns a pointer to the element at (i0, i1, i2) of a view of
 // rank at most 3. It panics like At3, and for a read-only view.
 func (d *DynRankView[T]) Ptr3(i0, i1, i2 int) *T {
-	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 3 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
@@ -285,19 +289,20 @@ func (d *DynRankView[T]) View3() (View3[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref4).
 func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 4-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
+	if d.hostRank > 4-MaxRank && (d.hlim > 4-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
 		panic(dynAccessError[T]{d: *d, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
 }
 
 // Set4 stores x at (i0, i1, i2, i3) of a view of rank at most 4. It panics like
 // At4, and for a read-only view.
 func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
-	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]] = x
@@ -306,7 +311,7 @@ func (d *DynRankView[T]) Set4(i0, i1, i2, i3 int, x T) {
 // Ptr4 returns a pointer to the element at (i0, i1, i2, i3) of a view of
 // rank at most 4. It panics like At4, and for a read-only view.
 func (d *DynRankView[T]) Ptr4(i0, i1, i2, i3 int) *T {
-	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 4 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
@@ -339,19 +344,20 @@ func (d *DynRankView[T]) View4() (View4[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref5).
 func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 5-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
+	if d.hostRank > 5-MaxRank && (d.hlim > 5-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
 		panic(dynAccessError[T]{d: *d, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
 }
 
 // Set5 stores x at (i0, i1, i2, i3, i4) of a view of rank at most 5. It panics like
 // At5, and for a read-only view.
 func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
-	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]] = x
@@ -360,7 +366,7 @@ func (d *DynRankView[T]) Set5(i0, i1, i2, i3, i4 int, x T) {
 // Ptr5 returns a pointer to the element at (i0, i1, i2, i3, i4) of a view of
 // rank at most 5. It panics like At5, and for a read-only view.
 func (d *DynRankView[T]) Ptr5(i0, i1, i2, i3, i4 int) *T {
-	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 5 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
@@ -393,19 +399,20 @@ func (d *DynRankView[T]) View5() (View5[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref6).
 func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 6-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
+	if d.hostRank > 6-MaxRank && (d.hlim > 6-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
 		panic(dynAccessError[T]{d: *d, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
 }
 
 // Set6 stores x at (i0, i1, i2, i3, i4, i5) of a view of rank at most 6. It panics like
 // At6, and for a read-only view.
 func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
-	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]] = x
@@ -414,7 +421,7 @@ func (d *DynRankView[T]) Set6(i0, i1, i2, i3, i4, i5 int, x T) {
 // Ptr6 returns a pointer to the element at (i0, i1, i2, i3, i4, i5) of a view of
 // rank at most 6. It panics like At6, and for a read-only view.
 func (d *DynRankView[T]) Ptr6(i0, i1, i2, i3, i4, i5 int) *T {
-	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 6 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
@@ -447,19 +454,20 @@ func (d *DynRankView[T]) View6() (View6[T], error) {
 // the label, the indices and the extents), when the host cannot access the
 // view's memory, and for a view with the Atomic trait (use Ref7).
 func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
-	p := unsafe.SliceData(d.data)
-	if d.hostRank > 7-MaxRank || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
+	if d.hostRank > 7-MaxRank && (d.hlim > 7-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
 		panic(dynAccessError[T]{d: *d, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indices within the extents address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6])*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer as View3.At does: the check of a released view outside
+	// the Go heap leaves no room in the inlining budget at rank 3 for the
+	// pointer arithmetic.
+	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
 }
 
 // Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a view of rank at most 7. It panics like
 // At7, and for a read-only view.
 func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opSet, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]] = x
@@ -468,7 +476,7 @@ func (d *DynRankView[T]) Set7(i0, i1, i2, i3, i4, i5, i6 int, x T) {
 // Ptr7 returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6) of a view of
 // rank at most 7. It panics like At7, and for a read-only view.
 func (d *DynRankView[T]) Ptr7(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil {
+	if d.rank > 7 || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) || d.flags&(flagReadOnly|flagNoHost|flagAtomic) != 0 || d.data == nil || d.flags&flagForeign != 0 && d.rec.dead {
 		panic(dynAccessError[T]{d: *d, op: opPtr, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
 	return &d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]

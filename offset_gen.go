@@ -2,8 +2,6 @@
 
 package kokkos
 
-import "unsafe"
-
 // OffsetView1 is a rank-1 view whose indices in dimension r run from
 // Begin(r) to End(r)-1 instead of from 0, as Kokkos's OffsetView. It wraps a
 // View1 (see View) and shares its memory; copying an OffsetView1 copies
@@ -19,10 +17,18 @@ type OffsetView1[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View1's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View1's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -37,9 +43,17 @@ type OffsetView1[T any] struct {
 }
 
 func offsetView1[T any](v View1[T], beg [1]int) OffsetView1[T] {
-	o := OffsetView1[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView1[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView1[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -125,35 +139,30 @@ func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView1[T]) At(i0 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 {
+	if i0 < o.b0 || i0 >= o.e0 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError1[T]{*o, opAt, [1]int{i0}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+o.base]
 }
 
 // Set stores x at (i0). It panics like At, and for a read-only
 // view.
 func (o *OffsetView1[T]) Set(i0 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError1[T]{*o, opSet, [1]int{i0}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0). It panics like At,
 // and for a read-only view.
 func (o *OffsetView1[T]) Ptr(i0 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError1[T]{*o, opPtr, [1]int{i0}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+o.base]
 }
 
@@ -340,6 +349,7 @@ func (o *OffsetView1[T]) Access(idx ...int) T {
 func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -407,8 +417,8 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -428,10 +438,18 @@ type OffsetView2[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View2's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View2's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -447,9 +465,17 @@ type OffsetView2[T any] struct {
 }
 
 func offsetView2[T any](v View2[T], beg [2]int) OffsetView2[T] {
-	o := OffsetView2[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView2[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView2[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -536,35 +562,30 @@ func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView2[T]) At(i0, i1 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError2[T]{*o, opAt, [2]int{i0, i1}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+o.base]
 }
 
 // Set stores x at (i0, i1). It panics like At, and for a read-only
 // view.
 func (o *OffsetView2[T]) Set(i0, i1 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError2[T]{*o, opSet, [2]int{i0, i1}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1). It panics like At,
 // and for a read-only view.
 func (o *OffsetView2[T]) Ptr(i0, i1 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError2[T]{*o, opPtr, [2]int{i0, i1}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+o.base]
 }
 
@@ -813,6 +834,7 @@ func (o *OffsetView2[T]) Access(idx ...int) T {
 func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -880,8 +902,8 @@ func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -900,8 +922,8 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -921,10 +943,18 @@ type OffsetView3[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View3's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View3's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -941,9 +971,17 @@ type OffsetView3[T any] struct {
 }
 
 func offsetView3[T any](v View3[T], beg [3]int) OffsetView3[T] {
-	o := OffsetView3[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView3[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView3[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -1031,35 +1069,30 @@ func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError3[T]{*o, opAt, [3]int{i0, i1, i2}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base]
 }
 
 // Set stores x at (i0, i1, i2). It panics like At, and for a read-only
 // view.
 func (o *OffsetView3[T]) Set(i0, i1, i2 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError3[T]{*o, opSet, [3]int{i0, i1, i2}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2). It panics like At,
 // and for a read-only view.
 func (o *OffsetView3[T]) Ptr(i0, i1, i2 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError3[T]{*o, opPtr, [3]int{i0, i1, i2}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base]
 }
 
@@ -1312,6 +1345,7 @@ func (o *OffsetView3[T]) Access(idx ...int) T {
 func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -1379,8 +1413,8 @@ func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1399,8 +1433,8 @@ func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1419,8 +1453,8 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1440,10 +1474,18 @@ type OffsetView4[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View4's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View4's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -1461,9 +1503,17 @@ type OffsetView4[T any] struct {
 }
 
 func offsetView4[T any](v View4[T], beg [4]int) OffsetView4[T] {
-	o := OffsetView4[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView4[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView4[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -1552,35 +1602,30 @@ func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError4[T]{*o, opAt, [4]int{i0, i1, i2, i3}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base]
 }
 
 // Set stores x at (i0, i1, i2, i3). It panics like At, and for a read-only
 // view.
 func (o *OffsetView4[T]) Set(i0, i1, i2, i3 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError4[T]{*o, opSet, [4]int{i0, i1, i2, i3}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3). It panics like At,
 // and for a read-only view.
 func (o *OffsetView4[T]) Ptr(i0, i1, i2, i3 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError4[T]{*o, opPtr, [4]int{i0, i1, i2, i3}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base]
 }
 
@@ -1837,6 +1882,7 @@ func (o *OffsetView4[T]) Access(idx ...int) T {
 func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -1904,8 +1950,8 @@ func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1924,8 +1970,8 @@ func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1944,8 +1990,8 @@ func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1964,8 +2010,8 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -1985,10 +2031,18 @@ type OffsetView5[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View5's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View5's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -2007,9 +2061,17 @@ type OffsetView5[T any] struct {
 }
 
 func offsetView5[T any](v View5[T], beg [5]int) OffsetView5[T] {
-	o := OffsetView5[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView5[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView5[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -2099,35 +2161,30 @@ func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError5[T]{*o, opAt, [5]int{i0, i1, i2, i3, i4}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4). It panics like At, and for a read-only
 // view.
 func (o *OffsetView5[T]) Set(i0, i1, i2, i3, i4 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError5[T]{*o, opSet, [5]int{i0, i1, i2, i3, i4}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4). It panics like At,
 // and for a read-only view.
 func (o *OffsetView5[T]) Ptr(i0, i1, i2, i3, i4 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError5[T]{*o, opPtr, [5]int{i0, i1, i2, i3, i4}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base]
 }
 
@@ -2388,6 +2445,7 @@ func (o *OffsetView5[T]) Access(idx ...int) T {
 func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -2455,8 +2513,8 @@ func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -2475,8 +2533,8 @@ func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -2495,8 +2553,8 @@ func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -2515,8 +2573,8 @@ func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -2535,8 +2593,8 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -2556,10 +2614,18 @@ type OffsetView6[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View6's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View6's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -2579,9 +2645,17 @@ type OffsetView6[T any] struct {
 }
 
 func offsetView6[T any](v View6[T], beg [6]int) OffsetView6[T] {
-	o := OffsetView6[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView6[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView6[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -2672,35 +2746,30 @@ func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError6[T]{*o, opAt, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5). It panics like At, and for a read-only
 // view.
 func (o *OffsetView6[T]) Set(i0, i1, i2, i3, i4, i5 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError6[T]{*o, opSet, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5). It panics like At,
 // and for a read-only view.
 func (o *OffsetView6[T]) Ptr(i0, i1, i2, i3, i4, i5 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError6[T]{*o, opPtr, [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base]
 }
 
@@ -2965,6 +3034,7 @@ func (o *OffsetView6[T]) Access(idx ...int) T {
 func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -3032,8 +3102,8 @@ func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3052,8 +3122,8 @@ func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3072,8 +3142,8 @@ func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3092,8 +3162,8 @@ func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3112,8 +3182,8 @@ func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3132,8 +3202,8 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3153,10 +3223,18 @@ type OffsetView7[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View7's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View7's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -3177,9 +3255,17 @@ type OffsetView7[T any] struct {
 }
 
 func offsetView7[T any](v View7[T], beg [7]int) OffsetView7[T] {
-	o := OffsetView7[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView7[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView7[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -3271,35 +3357,30 @@ func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError7[T]{*o, opAt, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6). It panics like At, and for a read-only
 // view.
 func (o *OffsetView7[T]) Set(i0, i1, i2, i3, i4, i5, i6 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError7[T]{*o, opSet, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6). It panics like At,
 // and for a read-only view.
 func (o *OffsetView7[T]) Ptr(i0, i1, i2, i3, i4, i5, i6 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError7[T]{*o, opPtr, [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base]
 }
 
@@ -3568,6 +3649,7 @@ func (o *OffsetView7[T]) Access(idx ...int) T {
 func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -3635,8 +3717,8 @@ func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T]
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3655,8 +3737,8 @@ func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T]
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3675,8 +3757,8 @@ func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T]
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3695,8 +3777,8 @@ func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T]
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3715,8 +3797,8 @@ func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T]
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3735,8 +3817,8 @@ func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T]
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3755,8 +3837,8 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -3776,10 +3858,18 @@ type OffsetView8[T any] struct {
 	base int
 	// plain is data's first element where the host can access the
 	// elements with plain loads, and nil where it cannot or must not (the
-	// Atomic trait): At's test of it covers both, as View8's lim0 does.
-	// Set and Ptr test data and the flags, which they load anyway for the
-	// read-only test, so that they load no more fields than before.
+	// Atomic trait) or must first check that they are still there
+	// (flagForeign): At's test of it covers all, as View8's lim0 does.
 	plain *T
+	// wplain is plain for Set and Ptr: also nil for a read-only view.
+	wplain *T
+	// Where plain (wplain) is nil only because the elements lie outside the
+	// Go heap, in memory that the final Release frees (flagForeign), fr
+	// (fw) is the view's allocation, and the cold path of At (Set, Ptr)
+	// lets the access go on while rec.self, which the final Release
+	// clears, is that allocation; elsewhere they never equal rec.self (see
+	// foreignCheck). Views of Go memory pay nothing for this.
+	fr, fw *Allocation
 	// Dimension r's legal indices run from br to er-1, and consecutive
 	// ones lie sr elements apart. They are scalars, not arrays, because an
 	// array element costs At more of its inlining budget; and At compares
@@ -3801,9 +3891,17 @@ type OffsetView8[T any] struct {
 }
 
 func offsetView8[T any](v View8[T], beg [8]int) OffsetView8[T] {
-	o := OffsetView8[T]{data: v.data, plain: plainData(v.data, v.flags), rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o := OffsetView8[T]{data: v.data, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
+	o.setAccess()
 	o.setDims(beg, v.ext, v.str)
 	return o
+}
+
+// setAccess sets the fields that At, Set and Ptr check from o's data,
+// flags and allocation.
+func (o *OffsetView8[T]) setAccess() {
+	o.plain, o.wplain = plainData(o.data, o.flags), writableData(o.data, o.flags)
+	o.fr, o.fw = foreignCheck(o.rec, o.data, o.flags, false), foreignCheck(o.rec, o.data, o.flags, true)
 }
 
 // setDims sets the index ranges, strides and base of o from the begins,
@@ -3896,35 +3994,30 @@ func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
 // index ranges, when an index is out of range, when the host cannot access
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
-	p := o.plain
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.plain == nil && o.fr != o.rec.self {
 		panic(offsetAccessError8[T]{*o, opAt, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// Indices within the ranges address the view's span, which data
-	// holds: every constructor keeps that invariant.
-	return *(*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(*p)))
+	// The slice is indexed, with its bounds check, rather than read through
+	// its pointer: the check of a released view outside the Go heap leaves
+	// no room in the inlining budget at rank 3 for the pointer arithmetic.
+	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base]
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At, and for a read-only
 // view.
 func (o *OffsetView8[T]) Set(i0, i1, i2, i3, i4, i5, i6, i7 int, x T) {
-	p := unsafe.SliceData(o.data)
-	if p == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError8[T]{*o, opSet, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// Indices within the ranges address the view's span (see At).
-	p = (*T)(unsafe.Add(unsafe.Pointer(p), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(x)))
-	*p = x
+	o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base] = x
 }
 
 // Ptr returns a pointer to the element at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At,
 // and for a read-only view.
 func (o *OffsetView8[T]) Ptr(i0, i1, i2, i3, i4, i5, i6, i7 int) *T {
-	if o.data == nil || i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.flags&(flagReadOnly|flagAtomic) != 0 {
+	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.wplain == nil && o.fw != o.rec.self {
 		panic(offsetAccessError8[T]{*o, opPtr, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// Indexing the slice, rather than reading through its pointer as At
-	// does, keeps Ptr within the inlining budget up to rank 3.
 	return &o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base]
 }
 
@@ -4199,6 +4292,7 @@ func (o *OffsetView8[T]) Access(idx ...int) T {
 func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 	w := *o
 	w.flags |= flagReadOnly
+	w.setAccess()
 	return w
 }
 
@@ -4266,8 +4360,8 @@ func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview1", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview1", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4286,8 +4380,8 @@ func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview2", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview2", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4306,8 +4400,8 @@ func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview3", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview3", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4326,8 +4420,8 @@ func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview4", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview4", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4346,8 +4440,8 @@ func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview5", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview5", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4366,8 +4460,8 @@ func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview6", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview6", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4386,8 +4480,8 @@ func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview7", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview7", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }
@@ -4406,8 +4500,8 @@ func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 	offsetSubArgs("Subview8", o.rec, ext[:], beg[:], args[:], wbeg[:])
 	off, span, l := subMap("Subview8", o.rec, o.layout, ext[:], str[:], args[:], wext[:], wstr[:])
 	w.data = subData(o.data, off, span)
-	w.plain = plainData(w.data, o.flags)
 	w.rec, w.off, w.layout, w.flags, w.traits = o.rec, o.off+off, l, o.flags, o.traits
+	w.setAccess()
 	w.setDims(wbeg, wext, wstr)
 	return w
 }

@@ -187,3 +187,100 @@ func TestReleasedGoHeapViewStaysReadable(t *testing.T) {
 		t.Fatalf("Go-heap view has flags %#x, lim0 %d, hlim %d", v.flags, v.lim0, v.hlim)
 	}
 }
+
+// TestReleasedForeignOffsetAndDynRankPanic: the element accessors of
+// offset views and DynRankViews of memory that the final Release unmaps
+// read and write as their reference while the allocation is live, and
+// panic naming the label after its final Release, for copies, subviews and
+// read-only views too; a read-only or Atomic view of live foreign memory
+// still refuses what it refused.
+func TestReleasedForeignOffsetAndDynRankPanic(t *testing.T) {
+	const label = "uvm"
+	rng := rand.New(rand.NewPCG(5, 6))
+	o := Must(NewOffsetView3[float64](label, Bounds(-1, 2), Bounds(2, 4), Bounds(0, 1), InSpace(unmapSpace{})))
+	d := Must(NewDynRankView[float64](label, []int{3, 4, 2}, InSpace(unmapSpace{})))
+	ref := map[[3]int]float64{}
+	for i := -1; i <= 2; i++ {
+		for j := 2; j <= 4; j++ {
+			for k := 0; k <= 1; k++ {
+				x := rng.Float64()
+				ref[[3]int{i, j, k}] = x
+				switch (i + j + k) % 2 {
+				case 0:
+					o.Set(i, j, k, x)
+				default:
+					*o.Ptr(i, j, k) = x
+				}
+			}
+		}
+	}
+	dref := make([]float64, 3*4*2)
+	for n := range dref {
+		dref[n] = rng.Float64()
+		i, j, k := n/8, n/2%4, n%2
+		switch n % 3 {
+		case 0:
+			d.Set3(i, j, k, dref[n])
+		case 1:
+			*d.Ptr3(i, j, k) = dref[n]
+		default:
+			d.Set(dref[n], i, j, k)
+		}
+	}
+	oro, dro := o.ReadOnly(), d.ReadOnly()
+	osub := o.Subview2(All, 3, All)
+	ocopy, dcopy := o, d
+	for key, x := range ref {
+		i, j, k := key[0], key[1], key[2]
+		if o.At(i, j, k) != x || oro.At(i, j, k) != x || ocopy.At(i, j, k) != x || osub.At(i, k) != x && j == 3 {
+			t.Fatalf("live offset view at %v disagrees with the reference %v", key, x)
+		}
+	}
+	for n, x := range dref {
+		i, j, k := n/8, n/2%4, n%2
+		if d.At3(i, j, k) != x || d.At(i, j, k) != x || dro.At3(i, j, k) != x || dcopy.At3(i, j, k) != x || d.Access(i, j, k) != x || d.Data()[i*8+j*2+k] != x {
+			t.Fatalf("live DynRankView at (%d, %d, %d) disagrees with the reference %v", i, j, k, x)
+		}
+	}
+	mustPanic(t, func() { oro.Set(0, 2, 0, 1) }, "read-only")
+	mustPanic(t, func() { oro.Ptr(0, 2, 0) }, "read-only")
+	mustPanic(t, func() { dro.Set3(0, 0, 0, 1) }, "read-only")
+	mustPanic(t, func() { d.At2(0, 0) }, label) // rank 3 through At2
+	atomicD := Must(NewDynRankView[float64](label, []int{2, 2, 2}, InSpace(unmapSpace{}), WithTraits(Atomic)))
+	mustPanic(t, func() { atomicD.At3(0, 0, 0) }, "Atomic")
+	if err := atomicD.Release(); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := o.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Release(); err != nil {
+		t.Fatal(err)
+	}
+	const gone = "after the final Release"
+	for name, f := range map[string]func(){
+		"offset At":         func() { o.At(0, 2, 0) },
+		"offset Set":        func() { o.Set(0, 2, 0, 1) },
+		"offset Ptr":        func() { o.Ptr(0, 2, 0) },
+		"offset copy At":    func() { ocopy.At(2, 4, 1) },
+		"offset read-only":  func() { oro.At(0, 2, 0) },
+		"offset subview":    func() { osub.At(0, 1) },
+		"offset Ref":        func() { o.Ref(0, 2, 0).Load() },
+		"DynRank At3":       func() { d.At3(1, 1, 1) },
+		"DynRank Set3":      func() { d.Set3(1, 1, 1, 0) },
+		"DynRank Ptr3":      func() { d.Ptr3(1, 1, 1) },
+		"DynRank At":        func() { d.At(1, 1, 1) },
+		"DynRank Set":       func() { d.Set(0, 1, 1, 1) },
+		"DynRank Access":    func() { d.Access(1, 1, 1) },
+		"DynRank Data":      func() { d.Data() },
+		"DynRank copy At3":  func() { dcopy.At3(2, 3, 1) },
+		"DynRank read-only": func() { dro.At3(0, 0, 0) },
+		"DynRank Ref":       func() { d.Ref3(1, 1, 1).Load() },
+	} {
+		t.Run(name, func(t *testing.T) { mustPanic(t, f, label, gone) })
+	}
+	// Indices out of bounds still report the bounds.
+	mustPanic(t, func() { o.At(3, 2, 0) }, "out of")
+	mustPanic(t, func() { d.At3(3, 0, 0) }, "out of bounds")
+}

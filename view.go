@@ -426,15 +426,42 @@ func foreignFlags[T any](rec *Allocation, data []T, flags viewFlags) viewFlags {
 }
 
 // plainData returns the pointer to data's first element that the offset
-// views' accessors check and read through: nil where the host cannot
-// access data with plain loads and stores, as hostLimits. Unlike a View's
-// accessors, the offset views' At, Set and Ptr have no room left in their
-// inlining budget for the check of flagForeign, and read through it.
+// views' At checks: nil where the host cannot access data with plain loads
+// (data is nil, or the Atomic trait), or must first check that the memory
+// is still there (flagForeign), as hostLimits. writableData is the same
+// for Set and Ptr, and is also nil for a read-only view.
 func plainData[T any](data []T, flags viewFlags) *T {
-	if flags&flagAtomic != 0 {
+	if flags&(flagAtomic|flagForeign) != 0 {
 		return nil
 	}
 	return unsafe.SliceData(data)
+}
+
+func writableData[T any](data []T, flags viewFlags) *T {
+	if flags&flagReadOnly != 0 {
+		return nil
+	}
+	return plainData(data, flags)
+}
+
+// refusedAllocation is the cold-path check value of offset views that the
+// host must not access: its address equals no Allocation's self.
+var refusedAllocation Allocation
+
+// foreignCheck returns the value that the cold path of an offset view's
+// At (write false) or Set and Ptr (write true) compares with rec.self,
+// the view's allocation: rec where the only reason for that cold path is
+// flagForeign, so that the access goes on while the allocation is live,
+// and refusedAllocation otherwise, so that it panics.
+func foreignCheck[T any](rec *Allocation, data []T, flags viewFlags, write bool) *Allocation {
+	bad := flagAtomic | flagForeign
+	if write {
+		bad |= flagReadOnly
+	}
+	if data == nil || flags&bad != flagForeign {
+		return &refusedAllocation
+	}
+	return rec
 }
 
 // released reports whether a view with flags and allocation rec has
