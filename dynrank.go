@@ -1,6 +1,7 @@
 package kokkos
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -481,12 +482,28 @@ func (d *DynRankView[T]) replacement(op string, extents []int, opts []Option) (D
 	if err := d.replaceError(op); err != nil {
 		return DynRankView[T]{}, err
 	}
+	if err := d.optionError(op, opts); err != nil {
+		return DynRankView[T]{}, err
+	}
 	l := d.layout
 	if l == LayoutStride {
 		l = LayoutRight
 	}
 	base := []Option{l, InSpace(d.rec.Space()), WithTraits(d.traits &^ Unmanaged)}
 	return NewDynRankView[T](d.rec.Label(), extents, append(base, opts...)...)
+}
+
+// optionError returns why op (Resize or Realloc) of an allocated d cannot
+// apply opts: it keeps d's label, layout, space and traits.
+func (d *DynRankView[T]) optionError(op string, opts []Option) error {
+	if d.rec == nil || len(opts) == 0 {
+		return nil
+	}
+	cfg := makeConfig(opts)
+	if err := cmp.Or(cfg.err, optionsFor(&cfg, forResize)); err != nil {
+		return fmt.Errorf("kokkos: %s of DynRankView %q with extents %s: %w", op, d.rec.Label(), fmtInts(d.ext[:d.rank]), err)
+	}
+	return nil
 }
 
 // Resize replaces d with a view of the given extents, whose rank is
@@ -499,7 +516,7 @@ func (d *DynRankView[T]) replacement(op string, extents []int, opts []Option) (D
 // of the overlap's included, d is unchanged and the new storage released.
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
-	if err := d.replaceError("Resize"); err != nil {
+	if err := cmp.Or(d.replaceError("Resize"), d.optionError("Resize", opts)); err != nil {
 		return err
 	}
 	if old.rec != nil && slices.Equal(old.extents(), extents) {

@@ -164,6 +164,7 @@ func specOption(spec LayoutSpec) Option {
 const (
 	forAlloc = iota // NewViewN, NewViewNFrom, NewDynRankView, NewOffsetViewN
 	forWrap         // WrapViewN, WrapDynRankView, WrapOffsetViewN
+	forResize       // ResizeN, ReallocN and DynRankView's, of an allocated view
 )
 
 // optionsFor returns an error wrapping ErrOption, naming the first option
@@ -172,6 +173,7 @@ const (
 // own memory (WithLabel, AtAddress); a Wrap constructor takes memory whose
 // layout and contents are the caller's (AllowPadding, WithoutInitializing).
 func optionsFor(c *config, kind int) error {
+	const keeps = "Resize and Realloc keep the view's label, layout, memory space and traits, and take only WithoutInitializing"
 	var bad, why string
 	switch {
 	case kind == forAlloc && c.wrapLabel != "":
@@ -182,6 +184,16 @@ func optionsFor(c *config, kind int) error {
 		bad, why = "AllowPadding", "a wrapped slice has the strides of its layout or of WithStrides; give padded strides with WithStrides"
 	case kind == forWrap && c.noInit:
 		bad, why = "WithoutInitializing", "a Wrap constructor never writes the caller's memory"
+	case kind == forResize && c.given&givenLayout != 0:
+		bad, why = c.layoutBy, keeps
+	case kind == forResize && c.given&givenSpace != 0:
+		bad, why = fmt.Sprintf("InSpace(%s)", memSpaceName(c.space)), keeps
+	case kind == forResize && c.pad:
+		bad, why = "AllowPadding", keeps
+	case kind == forResize && c.traits != 0:
+		bad, why = fmt.Sprintf("WithTraits(%v)", c.traits), keeps
+	case kind == forResize && (c.wrapLabel != "" || c.addr != 0):
+		bad, why = "WithLabel or AtAddress", keeps
 	default:
 		return nil
 	}

@@ -26,6 +26,9 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 		}
 	}
 	cfg := makeConfig(opts)
+	if cfg.err == nil && old.rec != nil {
+		cfg.err = optionsFor(&cfg, forResize)
+	}
 	if cfg.err != nil {
 		return fmt.Errorf("kokkos: %s of view %q with extents %s: %w", op, old.label(), fmtInts(old.extents()), cfg.err)
 	}

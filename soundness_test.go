@@ -230,3 +230,52 @@ func TestFenceFromGoroutineOfTheWork(t *testing.T) {
 		}
 	}
 }
+
+// TestResizeOptionsApplyOrErr: Resize and Realloc of an allocated view
+// keep its label, layout, memory space and traits, as Kokkos's (whose
+// resize and realloc refuse a label among the properties), and take only
+// WithoutInitializing; any other option is an error wrapping ErrOption,
+// also when the extents do not change, and the view is left as it was.
+func TestResizeOptionsApplyOrErr(t *testing.T) {
+	refused := map[string]Option{
+		"LayoutLeft":   LayoutLeft,
+		"LayoutRight":  LayoutRight,
+		"WithStrides":  WithStrides(1, 4),
+		"AllowPadding": AllowPadding,
+		"InSpace":      InSpace(HostSpace),
+		"WithTraits":   WithTraits(RandomAccess),
+		"WithLabel":    WithLabel("other"),
+	}
+	for name, opt := range refused {
+		for _, n := range []int{4, 6} { // the same extents, and new ones
+			v := Must(NewView2[float64]("v", 4, 4))
+			v.Set(1, 2, 7)
+			d := Must(NewDynRankView[float64]("d", []int{4, 4}))
+			d.Set2(1, 2, 7)
+			errs := map[string]error{
+				"Resize2":         Resize2(&v, n, 4, opt),
+				"Realloc2":        Realloc2(&v, n, 4, opt),
+				"DynRank Resize":  d.Resize([]int{n, 4}, opt),
+				"DynRank Realloc": d.Realloc([]int{n, 4}, opt),
+			}
+			for op, err := range errs {
+				if !errors.Is(err, ErrOption) {
+					t.Errorf("%s with %s to (%d, 4): %v, want ErrOption", op, name, n, err)
+				}
+			}
+			if v.Extent(0) != 4 || v.At(1, 2) != 7 || d.Extent(0) != 4 || d.At2(1, 2) != 7 {
+				t.Errorf("%s: a refused Resize changed the view", name)
+			}
+		}
+	}
+	// WithoutInitializing applies; so do options on a zero view, which
+	// Resize allocates as a constructor would.
+	v := Must(NewView1[float64]("v", 4))
+	if err := Resize1(&v, 8, WithoutInitializing); err != nil || v.Extent(0) != 8 {
+		t.Fatalf("Resize1 WithoutInitializing: %v, extent %d", err, v.Extent(0))
+	}
+	var z View2[float64]
+	if err := Realloc2(&z, 3, 5, LayoutLeft); err != nil || z.Layout() != LayoutLeft || z.Stride(1) != 3 {
+		t.Fatalf("Realloc2 of the zero view with LayoutLeft: %v, layout %v", err, z.Layout())
+	}
+}
