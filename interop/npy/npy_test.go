@@ -272,6 +272,7 @@ func readTyped(b []byte, d dtype) (any, error) {
 
 func TestWriteRefusals(t *testing.T) {
 	dev := kokkos.Must(kokkos.NewView2[float64]("dev", 2, 3, kokkos.InSpace(backendtest.FakeDevice(false))))
+	defer dev.Release()
 	err := Write(io.Discard, dev)
 	if !errors.Is(err, kokkos.ErrNotHostAccessible) || !strings.Contains(err.Error(), "mirror it first") || !strings.Contains(err.Error(), `"dev"`) {
 		t.Errorf("device view: %v", err)
