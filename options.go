@@ -162,9 +162,10 @@ func specOption(spec LayoutSpec) Option {
 
 // Which constructor family an option is given to, for optionsFor.
 const (
-	forAlloc = iota // NewViewN, NewViewNFrom, NewDynRankView, NewOffsetViewN
-	forWrap         // WrapViewN, WrapDynRankView, WrapOffsetViewN
-	forResize       // ResizeN, ReallocN and DynRankView's, of an allocated view
+	forAlloc   = iota // NewViewN, NewViewNFrom, NewDynRankView, NewOffsetViewN
+	forWrap           // WrapViewN, WrapDynRankView, WrapOffsetViewN
+	forResize         // ResizeN, ReallocN and DynRankView's, of an allocated view
+	forScratch        // ScratchViewN
 )
 
 // optionsFor returns an error wrapping ErrOption, naming the first option
@@ -173,7 +174,10 @@ const (
 // own memory (WithLabel, AtAddress); a Wrap constructor takes memory whose
 // layout and contents are the caller's (AllowPadding, WithoutInitializing).
 func optionsFor(c *config, kind int) error {
-	const keeps = "Resize and Realloc keep the view's label, layout, memory space and traits, and take only WithoutInitializing"
+	const (
+		keeps   = "Resize and Realloc keep the view's label, layout, memory space and traits, and take only WithoutInitializing"
+		scratch = "a scratch view takes the pad's memory as it is, and only a layout (WithStrides included) and traits"
+	)
 	var bad, why string
 	switch {
 	case kind == forAlloc && c.wrapLabel != "":
@@ -194,6 +198,16 @@ func optionsFor(c *config, kind int) error {
 		bad, why = fmt.Sprintf("WithTraits(%v)", c.traits), keeps
 	case kind == forResize && (c.wrapLabel != "" || c.addr != 0):
 		bad, why = "WithLabel or AtAddress", keeps
+	case kind == forScratch && c.given&givenSpace != 0:
+		bad, why = fmt.Sprintf("InSpace(%s)", memSpaceName(c.space)), scratch
+	case kind == forScratch && c.pad:
+		bad, why = "AllowPadding", scratch
+	case kind == forScratch && c.noInit:
+		bad, why = "WithoutInitializing", scratch
+	case kind == forScratch && c.wrapLabel != "":
+		bad, why = fmt.Sprintf("WithLabel(%q)", c.wrapLabel), scratch
+	case kind == forScratch && c.addr != 0:
+		bad, why = fmt.Sprintf("AtAddress(%#x)", c.addr), scratch
 	default:
 		return nil
 	}

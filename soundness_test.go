@@ -279,3 +279,36 @@ func TestResizeOptionsApplyOrErr(t *testing.T) {
 		t.Fatalf("Realloc2 of the zero view with LayoutLeft: %v, layout %v", err, z.Layout())
 	}
 }
+
+// TestScratchViewOptionsApplyOrPanic: a scratch view takes a layout and
+// traits; an option it cannot apply is a programmer error, a panic with an
+// error wrapping ErrOption that names the option and the pattern, never
+// dropped.
+func TestScratchViewOptionsApplyOrPanic(t *testing.T) {
+	refused := map[string]Option{
+		"InSpace(HostSpace)":  InSpace(HostSpace),
+		"AllowPadding":        AllowPadding,
+		"WithoutInitializing": WithoutInitializing,
+		`WithLabel("s")`:      WithLabel("s"),
+	}
+	policy := Teams(1, 1).SetScratchSize(0, 1024, 0)
+	for name, opt := range refused {
+		var r any
+		ParallelForTeam("scratch", policy, func(m *TeamMember) {
+			defer func() { r = recover() }()
+			ScratchView2[float64](m.TeamScratch(0), 4, 4, opt)
+		})
+		err, _ := r.(error)
+		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), `"scratch"`) {
+			t.Errorf("ScratchView2 with %s: recovered %v, want an error wrapping ErrOption naming it", name, r)
+		}
+	}
+	var got [2]int
+	ParallelForTeam("scratch", policy, func(m *TeamMember) {
+		s := ScratchView2[float64](m.TeamScratch(0), 4, 5, LayoutLeft, WithTraits(RandomAccess))
+		got = [2]int{s.Stride(0), s.Stride(1)}
+	})
+	if got != [2]int{1, 4} {
+		t.Fatalf("LayoutLeft scratch view strides %v, want [1 4]", got)
+	}
+}

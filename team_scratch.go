@@ -1,6 +1,7 @@
 package kokkos
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -71,11 +72,8 @@ func scratchView[T any](s *ScratchPad, ext []int, opts []Option, str []int) ([]T
 	}
 	cfg := makeConfig(opts)
 	flags, err := traitFlags[T](cfg.traits)
-	if err == nil {
-		err = cfg.err
-	}
-	if err != nil {
-		fail("%v", err)
+	if err = cmp.Or(cfg.err, err, optionsFor(&cfg, forScratch)); err != nil {
+		panic(fmt.Errorf("kokkos: %s %q: %s scratch level %d: scratch view of %v with extents %s: %w", pl.pattern, pl.label, what, s.level, reflect.TypeFor[T](), fmtInts(ext), err))
 	}
 	size := sizeOf[T]()
 	span, err := mapStrides(cfg.layout, ext, cfg.strides, size, false, str)
