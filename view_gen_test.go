@@ -17,14 +17,24 @@ func TestView0Methods(t *testing.T) {
 	ext := randExtents(rng, 0, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 0)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 0)
+		switch l {
+		case LayoutRight:
+			for r, s := 0-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 0; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(0) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView0[float64]("v0", opts...)
 		if err != nil {
@@ -38,7 +48,7 @@ func TestView0Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 0 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 0 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -62,7 +72,7 @@ func TestView0Methods(t *testing.T) {
 			case 1:
 				*v.Ptr() = x
 			default:
-				v.Set(x)
+				v.Ref().Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -152,14 +162,24 @@ func TestView1Methods(t *testing.T) {
 	ext := randExtents(rng, 1, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 1)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 1)
+		switch l {
+		case LayoutRight:
+			for r, s := 1-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 1; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(1) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView1[float64]("v1", ext[0], opts...)
 		if err != nil {
@@ -173,7 +193,7 @@ func TestView1Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 1 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 1 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -197,7 +217,7 @@ func TestView1Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0]) = x
 			default:
-				v.Set(idx[0], x)
+				v.Ref(idx[0]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -300,14 +320,24 @@ func TestView2Methods(t *testing.T) {
 	ext := randExtents(rng, 2, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 2)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 2)
+		switch l {
+		case LayoutRight:
+			for r, s := 2-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 2; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(2) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView2[float64]("v2", ext[0], ext[1], opts...)
 		if err != nil {
@@ -321,7 +351,7 @@ func TestView2Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 2 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 2 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -345,7 +375,7 @@ func TestView2Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1]) = x
 			default:
-				v.Set(idx[0], idx[1], x)
+				v.Ref(idx[0], idx[1]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -466,14 +496,24 @@ func TestView3Methods(t *testing.T) {
 	ext := randExtents(rng, 3, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 3)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 3)
+		switch l {
+		case LayoutRight:
+			for r, s := 3-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 3; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(3) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView3[float64]("v3", ext[0], ext[1], ext[2], opts...)
 		if err != nil {
@@ -487,7 +527,7 @@ func TestView3Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 3 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 3 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -511,7 +551,7 @@ func TestView3Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], x)
+				v.Ref(idx[0], idx[1], idx[2]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -632,14 +672,24 @@ func TestView4Methods(t *testing.T) {
 	ext := randExtents(rng, 4, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 4)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 4)
+		switch l {
+		case LayoutRight:
+			for r, s := 4-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 4; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(4) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView4[float64]("v4", ext[0], ext[1], ext[2], ext[3], opts...)
 		if err != nil {
@@ -653,7 +703,7 @@ func TestView4Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 4 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 4 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -677,7 +727,7 @@ func TestView4Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2], idx[3]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], idx[3], x)
+				v.Ref(idx[0], idx[1], idx[2], idx[3]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -798,14 +848,24 @@ func TestView5Methods(t *testing.T) {
 	ext := randExtents(rng, 5, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 5)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 5)
+		switch l {
+		case LayoutRight:
+			for r, s := 5-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 5; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(5) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView5[float64]("v5", ext[0], ext[1], ext[2], ext[3], ext[4], opts...)
 		if err != nil {
@@ -819,7 +879,7 @@ func TestView5Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 5 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 5 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -843,7 +903,7 @@ func TestView5Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2], idx[3], idx[4]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], x)
+				v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -964,14 +1024,24 @@ func TestView6Methods(t *testing.T) {
 	ext := randExtents(rng, 6, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 6)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 6)
+		switch l {
+		case LayoutRight:
+			for r, s := 6-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 6; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(6) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView6[float64]("v6", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], opts...)
 		if err != nil {
@@ -985,7 +1055,7 @@ func TestView6Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 6 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 6 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -1009,7 +1079,7 @@ func TestView6Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], x)
+				v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -1130,14 +1200,24 @@ func TestView7Methods(t *testing.T) {
 	ext := randExtents(rng, 7, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 7)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 7)
+		switch l {
+		case LayoutRight:
+			for r, s := 7-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 7; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(7) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView7[float64]("v7", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], opts...)
 		if err != nil {
@@ -1151,7 +1231,7 @@ func TestView7Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 7 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 7 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -1175,7 +1255,7 @@ func TestView7Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], x)
+				v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
@@ -1296,14 +1376,24 @@ func TestView8Methods(t *testing.T) {
 	ext := randExtents(rng, 8, 1, 3)
 	for _, l := range []Layout{LayoutRight, LayoutLeft, LayoutStride} {
 		opts := []Option{l}
-		if l == LayoutStride {
-			str := make([]int, 8)
+		// The strides the layout gives, computed here from the extents.
+		want := make([]int, 8)
+		switch l {
+		case LayoutRight:
+			for r, s := 8-1, 1; r >= 0; r-- {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutLeft:
+			for r, s := 0, 1; r < 8; r++ {
+				want[r], s = s, s*ext[r]
+			}
+		case LayoutStride:
 			s := 1
 			for _, r := range rng.Perm(8) {
-				str[r] = s
+				want[r] = s
 				s *= ext[r] + 1
 			}
-			opts = []Option{WithStrides(str...)}
+			opts = []Option{WithStrides(want...)}
 		}
 		v, err := NewView8[float64]("v8", ext[0], ext[1], ext[2], ext[3], ext[4], ext[5], ext[6], ext[7], opts...)
 		if err != nil {
@@ -1317,7 +1407,7 @@ func TestView8Methods(t *testing.T) {
 		best := 0 // the dimension of the largest stride, the first among equal ones
 		_ = best
 		for r := range 8 {
-			if v.Extent(r) != ext[r] || v.Stride(r) != d.str[r] || v.Strides()[r] != d.str[r] {
+			if v.Extent(r) != ext[r] || v.Stride(r) != want[r] || v.Strides()[r] != want[r] || d.str[r] != want[r] {
 				t.Fatalf("rank 8 %v: extent or stride %d", l, r)
 			}
 			size *= ext[r]
@@ -1341,7 +1431,7 @@ func TestView8Methods(t *testing.T) {
 			case 1:
 				*v.Ptr(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]) = x
 			default:
-				v.Set(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7], x)
+				v.Ref(idx[0], idx[1], idx[2], idx[3], idx[4], idx[5], idx[6], idx[7]).Store(x)
 			}
 		})
 		testutil.ForEachIndex(ext, func(idx []int) {
