@@ -82,8 +82,7 @@ type buffer[T any] struct {
 	alloc *kokkos.Allocation     // retained while the buffer is in use
 	wrap  *kokkos.DynRankView[T] // the staging buffer of a view the host cannot access
 	store *storage               // the packing buffer, nil when ptr is the view's memory
-	gather
-	elems []T // a packed host view's elements, from its origin over its span
+	elems []T                    // a packed host view's elements, from its origin over its span
 }
 
 // gather is the shape of a packed host view: its extents and strides, and
@@ -94,11 +93,14 @@ type gather struct {
 	mstr      [kokkos.MaxRank]int
 }
 
-// storage is a packing buffer; pinned ones stage device views.
+// storage is a packing buffer; pinned ones stage device views. A host
+// view packed by the planner keeps its shape in g (here, in the pooled
+// buffer, rather than in every buffer of a message).
 type storage struct {
 	words  []uint64
 	pinned kokkos.View1[uint64] // the allocation of a pinned buffer
 	space  kokkos.MemorySpace   // nil for Go memory
+	g      gather
 }
 
 var (
@@ -347,12 +349,13 @@ func (b *buffer[T]) packHost(d *kokkos.Description, recv bool, pack kokkos.Layou
 	}
 	b.store, b.ptr = st, unsafe.Pointer(unsafe.SliceData(st.words))
 	b.addr = uintptr(b.ptr)
-	b.rank, b.ext, b.vstr = d.Rank, d.Extents, d.Strides
+	g := &st.g
+	g.rank, g.ext, g.vstr = d.Rank, d.Extents, d.Strides
 	r := d.Rank
 	// The view exists, so neither its span nor the message's overflows.
-	span, _ := layout.Span(b.ext[:r], b.vstr[:r])
+	span, _ := layout.Span(g.ext[:r], g.vstr[:r])
 	b.elems = unsafe.Slice((*T)(d.Host), span)
-	layout.MapStrides(layout.Layout(pack), b.ext[:r], nil, d.ElemSize, false, b.mstr[:r])
+	layout.MapStrides(layout.Layout(pack), g.ext[:r], nil, d.ElemSize, false, g.mstr[:r])
 	if !recv {
 		return b.pack()
 	}
@@ -369,8 +372,9 @@ func (b *buffer[T]) pack() error {
 	if b.elems == nil {
 		return kokkos.DeepCopy[T](b.wrap, b.view)
 	}
-	r := b.rank
-	plan.Copy(packRange, b.message(), b.mstr[:r], b.elems, b.vstr[:r], b.ext[:r])
+	g := &b.store.g
+	r := g.rank
+	plan.Copy(packRange, b.message(), g.mstr[:r], b.elems, g.vstr[:r], g.ext[:r])
 	return nil
 }
 
@@ -445,8 +449,9 @@ func (b *buffer[T]) unpack(op string, got int) error {
 		return errorf(ErrShape, "mpi: %s into non-contiguous view %q of %d elements: the message holds %d; a view that is packed must receive exactly its size", op, b.label(), b.n, got)
 	}
 	if b.elems != nil {
-		r := b.rank
-		plan.Copy(packRange, b.elems, b.vstr[:r], b.message(), b.mstr[:r], b.ext[:r])
+		g := &b.store.g
+		r := g.rank
+		plan.Copy(packRange, b.elems, g.vstr[:r], b.message(), g.mstr[:r], g.ext[:r])
 		return nil
 	}
 	if err := kokkos.DeepCopy(b.view, b.wrap); err != nil {

@@ -53,11 +53,11 @@ func Send[T any](c *Comm, v kokkos.View[T], dest, tag int) error {
 		return err
 	}
 	if serial {
-		b, err := prepare("Send", v, false, c.PackLayout())
-		if err != nil {
+		o := &sendOp[T]{c: c, dest: dest, tag: tag}
+		if err := o.b.prepare("Send", v, false, true, c.PackLayout()); err != nil {
 			return err
 		}
-		r, err := isend(c, b, dest, tag, "MPI_Send")
+		r, err := isend(o, "MPI_Send")
 		if err != nil {
 			return err
 		}
@@ -89,11 +89,11 @@ func Recv[T any](c *Comm, v kokkos.View[T], src, tag int) (Status, error) {
 		return Status{}, err
 	}
 	if serial {
-		b, err := prepare("Recv", v, true, c.PackLayout())
-		if err != nil {
+		o := &recvOp[T]{c: c, src: src, tag: tag}
+		if err := o.b.prepare("Recv", v, true, true, c.PackLayout()); err != nil {
 			return Status{}, err
 		}
-		r, err := irecv(c, b, src, tag, "MPI_Recv")
+		r, err := irecv(o, "MPI_Recv")
 		if err != nil {
 			return Status{}, err
 		}
@@ -147,11 +147,11 @@ func recvDone[T any](c *Comm, b *buffer[T], name string, src, tag int, code int3
 	size := int(unsafe.Sizeof(z))
 	if code != 0 && errClass(code) == int32(lib.errTruncate) {
 		// An *Error, which matches both ErrMPI and ErrTruncate.
-		return 0, mpiErr(name, code, "from rank %d of %s, tag %d: the message is larger than view %q of %d elements (%d bytes); receive into a view as large as the message",
-			src, c.name, tag, b.label(), b.n, b.n*size)
+		return 0, mpiErr(name, code, "from %s of %s, tag %d: the message is larger than view %q of %d elements (%d bytes); receive into a view as large as the message",
+			peerName(src), c.name, tag, b.label(), b.n, b.n*size)
 	}
 	if code != 0 {
-		return 0, mpiErr(name, code, "into view %q of %d elements from rank %d of %s, tag %d", b.label(), b.n, src, c.name, tag)
+		return 0, mpiErr(name, code, "into view %q of %d elements from %s of %s, tag %d", b.label(), b.n, peerName(src), c.name, tag)
 	}
 	if size > 0 && bytes%size != 0 {
 		return 0, errorf(ErrType, "mpi: %s into view %q of %d elements of %d bytes: the message from rank %d holds %d bytes, not a whole number of elements; sender and receiver must use the same element type",
@@ -170,17 +170,18 @@ func Isend[T any](c *Comm, v kokkos.View[T], dest, tag int) (*Request, error) {
 	if err := c.check("Isend"); err != nil {
 		return nil, err
 	}
-	b, err := prepare("Isend", v, false, c.PackLayout())
-	if err != nil {
+	o := &sendOp[T]{c: c, dest: dest, tag: tag}
+	if err := o.b.prepare("Isend", v, false, true, c.PackLayout()); err != nil {
 		return nil, err
 	}
-	return isend(c, b, dest, tag, "MPI_Isend")
+	return isend(o, "MPI_Isend")
 }
 
-// sendOp is the part of a send request that knows its element type.
+// sendOp is the part of a send request that knows its element type: the
+// message's buffer, its destination and tag.
 type sendOp[T any] struct {
+	b         buffer[T]
 	c         *Comm
-	b         *buffer[T]
 	dest, tag int
 }
 
@@ -198,10 +199,11 @@ func (o *sendOp[T]) describe() string {
 	return fmt.Sprintf("view %q of %d elements to rank %d of %s, tag %d", o.b.label(), o.b.n, o.dest, o.c.name, o.tag)
 }
 
-func isend[T any](c *Comm, b *buffer[T], dest, tag int, name string) (*Request, error) {
-	s := newRequest(name, false, &sendOp[T]{c: c, b: b, dest: dest, tag: tag}, b.ptr)
-	dt, count := datatype[T](b.n)
-	if code := call(lib.fIsend, b.addr, uintptr(count), dt, uintptr(int32(dest)), uintptr(int32(tag)), c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
+// isend starts the send of o's prepared buffer.
+func isend[T any](o *sendOp[T], name string) (*Request, error) {
+	s := newRequest(name, false, o, o.b.ptr)
+	dt, count := datatype[T](o.b.n)
+	if code := call(lib.fIsend, o.b.addr, uintptr(count), dt, uintptr(int32(o.dest)), uintptr(int32(o.tag)), o.c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
 		s.complete(code)
 		return nil, s.err
 	}
@@ -215,38 +217,44 @@ func Irecv[T any](c *Comm, v kokkos.View[T], src, tag int) (*Request, error) {
 	if err := c.check("Irecv"); err != nil {
 		return nil, err
 	}
-	b, err := prepare("Irecv", v, true, c.PackLayout())
-	if err != nil {
+	o := &recvOp[T]{c: c, src: src, tag: tag}
+	if err := o.b.prepare("Irecv", v, true, true, c.PackLayout()); err != nil {
 		return nil, err
 	}
-	return irecv(c, b, src, tag, "MPI_Irecv")
+	return irecv(o, "MPI_Irecv")
 }
 
-// recvOp is the part of a receive request that knows its element type.
+// recvOp is the part of a receive request that knows its element type:
+// the message's buffer, its source and tag.
 type recvOp[T any] struct {
+	b        buffer[T]
 	c        *Comm
-	b        *buffer[T]
 	src, tag int
 }
 
 func (o *recvOp[T]) finish(s *reqState, code int32, bytes int) (int, error) {
-	return recvDone(o.c, o.b, s.call, o.src, o.tag, code, bytes, s.status.Source)
+	return recvDone(o.c, &o.b, s.call, o.src, o.tag, code, bytes, s.status.Source)
 }
 
 func (o *recvOp[T]) abandon() { o.b.release() }
 
 func (o *recvOp[T]) describe() string {
-	src := fmt.Sprint("rank ", o.src)
-	if o.src == AnySource {
-		src = "any rank"
-	}
-	return fmt.Sprintf("view %q of %d elements from %s of %s, tag %d", o.b.label(), o.b.n, src, o.c.name, o.tag)
+	return fmt.Sprintf("view %q of %d elements from %s of %s, tag %d", o.b.label(), o.b.n, peerName(o.src), o.c.name, o.tag)
 }
 
-func irecv[T any](c *Comm, b *buffer[T], src, tag int, name string) (*Request, error) {
-	s := newRequest(name, true, &recvOp[T]{c: c, b: b, src: src, tag: tag}, b.ptr)
-	dt, count := datatype[T](b.n)
-	if code := call(lib.fIrecv, b.addr, uintptr(count), dt, c.source(src), tagArg(tag), c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
+// peerName names the source of a receive: "rank 3", or "any rank".
+func peerName(src int) string {
+	if src == AnySource {
+		return "any rank"
+	}
+	return fmt.Sprint("rank ", src)
+}
+
+// irecv starts the receive into o's prepared buffer.
+func irecv[T any](o *recvOp[T], name string) (*Request, error) {
+	s := newRequest(name, true, o, o.b.ptr)
+	dt, count := datatype[T](o.b.n)
+	if code := call(lib.fIrecv, o.b.addr, uintptr(count), dt, o.c.source(o.src), tagArg(o.tag), o.c.h, uintptr(unsafe.Pointer(&s.h))); code != 0 {
 		s.complete(code)
 		return nil, s.err
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 )
 
 // Request is a send or receive in flight, returned by Isend and Irecv.
@@ -20,25 +21,28 @@ import (
 // what MPI still reads or writes (the view's memory, pinned, and any
 // packing buffer), completes the request at a later call of the package
 // (or in Finalize), and reports it then, as an error wrapping ErrDropped,
-// to the handler of SetDropHandler.
+// to the handler of SetDropHandler. The report names the MPI call, the
+// view, the peer and the tag, and, for requests started after a first one
+// was dropped, the line that started it.
 type Request struct {
 	s *reqState
 }
 
-// reqState is a request's state, which the registry of requests in flight
-// keeps reachable while MPI may still use its memory, whether or not the
-// Request that holds it is.
+// reqState is a request's state. The package keeps it reachable while MPI
+// may still use its memory, whether or not the Request that holds it is:
+// a pinned runtime.Pinner must never become garbage.
 type reqState struct {
-	h      uintptr
-	st     [32]byte // MPI_Status
-	done   bool
-	status Status
-	err    error
-	pin    runtime.Pinner
-	op     reqOp
-	call   string // the MPI call that started it: MPI_Isend, MPI_Irecv, ...
-	recv   bool
-	pcs    [6]uintptr // where it started, for reports
+	h       uintptr
+	st      [32]byte // MPI_Status
+	done    atomic.Bool
+	dropped atomic.Bool // its Request became unreachable before it completed
+	status  Status
+	err     error
+	pin     runtime.Pinner
+	op      reqOp       // nil once complete, unless dropped
+	call    string      // the MPI call that started it: MPI_Isend, MPI_Irecv, ...
+	recv    bool        // a receive, which Finalize may cancel
+	pcs     *[4]uintptr // where it started, for reports (see recordSites)
 }
 
 // reqOp is the part of a request that knows its element type.
@@ -53,78 +57,130 @@ type reqOp interface {
 	describe() string
 }
 
-// requests is the registry of requests in flight.
-var requests struct {
-	mu      sync.Mutex
-	live    map[*reqState]struct{}
-	dropped []*reqState // live ones whose Request became unreachable
+// chunkSize Requests share an allocation, a reqChunk, and one cleanup:
+// a cleanup per Request (about 0.5 µs) would double the cost of a small
+// Isend. Once every Request of a chunk is unreachable, the cleanup finds
+// those of its requests that had not completed: they were dropped. A
+// dropped request is therefore found once the others of its chunk, those
+// started just before and after it, are unreachable too.
+const chunkSize = 64
+
+type reqChunk struct {
+	reqs [chunkSize]Request
 }
 
-// nDropped is len(requests.dropped), read without the lock on every call.
-var nDropped atomic.Int32
+// chunkStates holds the states of a chunk's requests, for its cleanup and
+// for Finalize; it keeps them reachable.
+type chunkStates struct {
+	s [chunkSize]*reqState
+}
+
+var requests struct {
+	mu sync.Mutex
+	// chunk is the chunk being handed out, next its free slot; weak, so
+	// that it does not keep the Requests handed out reachable.
+	chunk  weak.Pointer[reqChunk]
+	states *chunkStates
+	next   int
+	chunks map[*chunkStates]struct{} // those whose cleanup has not run
+	// dropped holds the requests found unreachable before they
+	// completed, until they complete and are reported.
+	dropped []*reqState
+}
+
+// nDropped is len(requests.dropped), read without the lock on every call;
+// nLive counts the requests started and not completed.
+var nDropped, nLive atomic.Int32
+
+// recordSites makes every request record where it started (the stack
+// walk of runtime.Callers, which costs more than the rest of a small
+// Isend); it turns on once a request was dropped, so that the reports of
+// later ones name the line.
+var recordSites atomic.Bool
 
 // newRequest returns the state of a request of the MPI call name, whose
 // Go memory at ptr (nil for none) it pins.
 func newRequest(name string, recv bool, op reqOp, ptr unsafe.Pointer) *reqState {
 	s := &reqState{call: name, recv: recv, op: op}
-	runtime.Callers(3, s.pcs[:])
+	nLive.Add(1)
+	if recordSites.Load() {
+		s.pcs = new([4]uintptr)
+		runtime.Callers(3, s.pcs[:])
+	}
 	if ptr != nil {
 		s.pin.Pin(ptr)
 	}
 	return s
 }
 
-// start registers s, whose MPI call succeeded, as in flight and returns
-// its Request.
+// start returns the Request of s, whose MPI call succeeded, in a chunk
+// that keeps s reachable.
 func (s *reqState) start() *Request {
 	requests.mu.Lock()
-	if requests.live == nil {
-		requests.live = map[*reqState]struct{}{}
+	c := requests.chunk.Value()
+	if c == nil || requests.next == chunkSize {
+		// A new chunk, when the last is full or all its Requests are
+		// unreachable already.
+		c = new(reqChunk)
+		st := new(chunkStates)
+		runtime.AddCleanup(c, dropChunk, st)
+		if requests.chunks == nil {
+			requests.chunks = map[*chunkStates]struct{}{}
+		}
+		requests.chunks[st] = struct{}{}
+		requests.chunk, requests.states, requests.next = weak.Make(c), st, 0
 	}
-	requests.live[s] = struct{}{}
+	r := &c.reqs[requests.next]
+	r.s = s
+	requests.states.s[requests.next] = s
+	requests.next++
 	requests.mu.Unlock()
-	r := &Request{s}
-	runtime.AddCleanup(r, dropRequest, s)
 	return r
 }
 
-// dropRequest runs on the runtime's cleanup goroutine once a Request is
-// unreachable: a request still in flight goes to the dropped list, which
-// the next call of the package completes and reports.
-func dropRequest(s *reqState) {
+// dropChunk runs on the runtime's cleanup goroutine once every Request of
+// a chunk is unreachable: those of its requests still in flight go to the
+// dropped list, which the next call of the package completes and reports.
+func dropChunk(st *chunkStates) {
 	requests.mu.Lock()
 	defer requests.mu.Unlock()
-	if _, ok := requests.live[s]; ok {
-		requests.dropped = append(requests.dropped, s)
-		nDropped.Store(int32(len(requests.dropped)))
+	delete(requests.chunks, st)
+	for _, s := range st.s {
+		if s != nil && !s.done.Load() {
+			s.dropped.Store(true)
+			requests.dropped = append(requests.dropped, s)
+			recordSites.Store(true)
+		}
 	}
+	nDropped.Store(int32(len(requests.dropped)))
 }
 
 // complete records the outcome of the request whose call returned code,
-// with its status in s.st, and takes it off the registry.
+// with its status in s.st.
 func (s *reqState) complete(code int32) {
-	s.done = true
 	var bytes int
 	s.status, bytes = readStatus(code, &s.st)
 	s.status.Count, s.err = s.op.finish(s, code, bytes)
-	s.pin.Unpin()
 	s.retire()
 }
 
 // cancelled records a receive that Finalize cancelled before a message
 // matched it.
 func (s *reqState) cancelled() {
-	s.done = true
 	s.op.abandon()
 	s.err = errorf(ErrNotInitialized, "mpi: %s (%s): Finalize cancelled the receive before a message matched it", s.call, s.op.describe())
-	s.pin.Unpin()
 	s.retire()
 }
 
+// retire unpins a completed request and lets go of its view, which a
+// dropped one keeps for its report.
 func (s *reqState) retire() {
-	requests.mu.Lock()
-	delete(requests.live, s)
-	requests.mu.Unlock()
+	s.pin.Unpin()
+	if !s.dropped.Load() {
+		s.op = nil
+	}
+	s.done.Store(true)
+	nLive.Add(-1)
 }
 
 // test completes s if MPI says it has, and reports whether it did.
@@ -141,7 +197,7 @@ func (s *reqState) test() bool {
 // end completes s for Finalize: a send is waited for, a receive that no
 // message matched yet is cancelled.
 func (s *reqState) end() {
-	if s.done || s.test() {
+	if s.done.Load() || s.test() {
 		return
 	}
 	if s.recv {
@@ -180,7 +236,7 @@ func reapDropped(final bool) {
 		switch {
 		case final:
 			s.end()
-		case !s.done && !s.test():
+		case !s.done.Load() && !s.test():
 			keep = append(keep, s)
 			continue
 		}
@@ -201,21 +257,22 @@ func finishAll() {
 	reapDropped(true)
 	requests.mu.Lock()
 	var held []*reqState
-	for s := range requests.live {
-		held = append(held, s)
+	for st := range requests.chunks {
+		for _, s := range st.s {
+			if s != nil && !s.done.Load() {
+				held = append(held, s)
+			}
+		}
 	}
 	requests.mu.Unlock()
 	for _, s := range held {
 		s.end()
 	}
+	reapDropped(true) // any found unreachable meanwhile
 }
 
 // inFlight returns the number of requests started and not completed.
-func inFlight() int {
-	requests.mu.Lock()
-	defer requests.mu.Unlock()
-	return len(requests.live)
-}
+func inFlight() int { return int(nLive.Load()) }
 
 var dropHandler atomic.Pointer[func(error)]
 
@@ -245,8 +302,13 @@ func reportDrop(s *reqState) {
 	if s.err != nil {
 		how = "it ended with an error: " + s.err.Error()
 	}
-	err := errorf(ErrDropped, "mpi: a request of %s (%s) started at %s was dropped before it completed; %s, and its memory was released then: keep every request until Wait, Test or WaitAll says it is done",
-		s.call, s.op.describe(), s.site(), how)
+	what := "a view"
+	if s.op != nil {
+		what = s.op.describe()
+	}
+	s.op = nil
+	err := errorf(ErrDropped, "mpi: a request of %s (%s) %s was dropped before it completed; %s, and its memory was released then: keep every request until Wait, Test or WaitAll says it is done",
+		s.call, what, s.site(), how)
 	if h := dropHandler.Load(); h != nil {
 		(*h)(err)
 		return
@@ -254,12 +316,15 @@ func reportDrop(s *reqState) {
 	fmt.Fprintln(os.Stderr, err)
 }
 
-// site returns file:line of the first caller outside package mpi's own
-// code.
+// site says where the request started: "started at file:line" of the
+// first caller outside package mpi's own code, where it was recorded.
 func (s *reqState) site() string {
 	n := 0
-	for n < len(s.pcs) && s.pcs[n] != 0 {
+	for s.pcs != nil && n < len(s.pcs) && s.pcs[n] != 0 {
 		n++
+	}
+	if n == 0 {
+		return "(the first dropped, whose start the package does not record; it records where later requests start)"
 	}
 	frames := runtime.CallersFrames(s.pcs[:n])
 	first := ""
@@ -270,16 +335,13 @@ func (s *reqState) site() string {
 		}
 		inPkg := strings.HasPrefix(f.Function, "github.com/gokkos/kokkos/mpi.") && !strings.HasSuffix(f.File, "_test.go")
 		if !inPkg && f.File != "" {
-			return fmt.Sprintf("%s:%d", f.File, f.Line)
+			return fmt.Sprintf("started at %s:%d", f.File, f.Line)
 		}
 		if !more {
 			break
 		}
 	}
-	if first == "" {
-		return "an unknown place"
-	}
-	return first
+	return "started at " + first
 }
 
 // Wait returns when the request has completed (MPI_Wait), with the
@@ -290,7 +352,7 @@ func (r *Request) Wait() (Status, error) {
 		return Status{}, nil
 	}
 	s := r.s
-	if s.done {
+	if s.done.Load() {
 		return s.status, s.err
 	}
 	if state.Load() != stateInit {
@@ -316,7 +378,7 @@ func (r *Request) Test() (bool, Status, error) {
 		return true, Status{}, nil
 	}
 	s := r.s
-	if s.done {
+	if s.done.Load() {
 		return true, s.status, s.err
 	}
 	if state.Load() != stateInit {

@@ -84,6 +84,8 @@ func wantReport(t *testing.T, errs []error, call, label, how string) {
 var _ = rankTest("DroppedRequests", func(t *testing.T) {
 	w := World()
 	drops := catchDrops(t)
+	recordSites.Store(true) // as once a request was dropped
+	newChunk()
 	const n = 1000
 	var kept kokkos.DynRankView[float64]
 	switch w.Rank() {
@@ -158,6 +160,9 @@ var _ = rankTest("DroppedAtFinalize", func(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
+	// The held request goes in a chunk of its own, which does not keep
+	// the dropped one's chunk reachable.
+	newChunk()
 	h := makeView[int32]("held", []int{10}, "strided-right")
 	held, err := Irecv[int32](w, &h, AnySource, 71)
 	if err != nil {
@@ -182,3 +187,45 @@ var _ = rankTest("DroppedAtFinalize", func(t *testing.T) {
 		t.Fatal(err)
 	}
 })
+
+// TestDropReportWithoutSite: the report of a request whose start was not
+// recorded (the first one dropped) still names the call, the view, the
+// peer and the tag, and says why the line is missing; one recorded names
+// this file. No MPI library is needed.
+func TestDropReportWithoutSite(t *testing.T) {
+	if underMPI {
+		t.Skip("runs in a process without MPI")
+	}
+	var got []error
+	prev := SetDropHandler(func(err error) { got = append(got, err) })
+	defer func() { SetDropHandler(prev) }()
+	c := &Comm{name: "MPI_COMM_WORLD"}
+	v := kokkos.Must(kokkos.NewView1[float64]("halo", 12))
+	b := buffer[float64]{n: 12, view: &v}
+	s := &reqState{call: "MPI_Isend", op: &sendOp[float64]{c: c, b: b, dest: 3, tag: 9}}
+	reportDrop(s)
+	s = &reqState{call: "MPI_Irecv", op: &recvOp[float64]{c: c, b: b, src: AnySource, tag: 4}}
+	s.pcs = new([4]uintptr)
+	runtime.Callers(1, s.pcs[:])
+	reportDrop(s)
+	if len(got) != 2 {
+		t.Fatalf("%d reports", len(got))
+	}
+	for i, want := range [][]string{
+		{`MPI_Isend (view "halo" of 12 elements to rank 3 of MPI_COMM_WORLD, tag 9)`, "does not record", "keep every request"},
+		{`MPI_Irecv (view "halo" of 12 elements from any rank of MPI_COMM_WORLD, tag 4) started at `, "request_test.go:"},
+	} {
+		for _, w := range want {
+			if !errors.Is(got[i], ErrDropped) || !strings.Contains(got[i].Error(), w) {
+				t.Errorf("report %d: %v does not say %q", i, got[i], w)
+			}
+		}
+	}
+}
+
+// newChunk makes the next request start a chunk of Requests of its own.
+func newChunk() {
+	requests.mu.Lock()
+	requests.next = chunkSize
+	requests.mu.Unlock()
+}
