@@ -47,7 +47,11 @@ func TestNoSourceCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list; skipped in -short")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/gokkos/kokkos/kernel").CombinedOutput()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command to list the package's dependencies: %v", err)
+	}
+	out, err := exec.Command(gobin, "list", "-deps", "github.com/gokkos/kokkos/kernel").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}

@@ -497,6 +497,10 @@ const headerVerdictScript = `
 import io, json, struct, sys, warnings
 import numpy as np
 from numpy.lib import format as fmt
+try:  # numpy 2 keeps the private reader here
+    from numpy.lib._format_impl import _read_array_header
+except ImportError:
+    from numpy.lib.format import _read_array_header
 warnings.simplefilter("ignore")
 out = []
 for version, header in json.load(sys.stdin):
@@ -507,7 +511,7 @@ for version, header in json.load(sys.stdin):
         a = np.load(io.BytesIO(f))
         r = io.BytesIO(f)
         fmt.read_magic(r)
-        _, fortran, _ = fmt._read_array_header(r, (version, 0))
+        _, fortran, _ = _read_array_header(r, (version, 0))
         out.append("ok %s %r%s" % (a.dtype.str, a.shape, " F" if fortran else ""))
     except Exception:
         out.append("refused")
