@@ -515,8 +515,17 @@ for version, header in json.load(sys.stdin):
         out.append("ok %s %r%s" % (a.dtype.str, a.shape, " F" if fortran else ""))
     except Exception:
         out.append("refused")
-print(json.dumps(out))
+print(json.dumps({"version": np.__version__, "verdicts": out}))
 `
+
+// numpy2Verdicts are the verdicts of numpy 2.5.2 where they differ from
+// numpy 1.24.2's in headerCases: numpy 2 refuses whitespace other than
+// spaces after the dict in a version 1 header, and a zero-size 'a' dtype.
+// gokkos keeps numpy 1.24's verdicts there.
+var numpy2Verdicts = map[string]string{
+	"{'descr': '<f8', 'fortran_order': False, 'shape': (8,)}\n\t": "refused",
+	"{'descr': 'a', 'fortran_order': False, 'shape': (8,)}":       "refused",
+}
 
 // TestHeaderCasesNumpy has numpy give its verdicts on headerCases again,
 // which must be the ones recorded. It skips where the interpreter cannot
@@ -534,13 +543,20 @@ func TestHeaderCasesNumpy(t *testing.T) {
 	if err != nil {
 		t.Fatalf("numpy: %v", err)
 	}
-	var verdicts []string
-	if err := json.Unmarshal(out, &verdicts); err != nil || len(verdicts) != len(headerCases) {
+	var got struct {
+		Version  string
+		Verdicts []string
+	}
+	if err := json.Unmarshal(out, &got); err != nil || len(got.Verdicts) != len(headerCases) {
 		t.Fatalf("numpy's verdicts %s: %v", out, err)
 	}
 	for i, c := range headerCases {
-		if verdicts[i] != c.numpy {
-			t.Errorf("version %d, %q: numpy says %s, the table %s", c.version, c.header, verdicts[i], c.numpy)
+		want := c.numpy
+		if v, ok := numpy2Verdicts[c.header]; ok && !strings.HasPrefix(got.Version, "1.") {
+			want = v
+		}
+		if got.Verdicts[i] != want {
+			t.Errorf("version %d, %q: numpy %s says %s, the table %s", c.version, c.header, got.Version, got.Verdicts[i], want)
 		}
 	}
 }
