@@ -586,3 +586,67 @@ func TestViewUseAfterRelease(t *testing.T) {
 		t.Fatalf("CopyBytes on freed memory: %v", err)
 	}
 }
+
+// TestUVMViewAfterRelease: a view in unified memory reads and writes as
+// its reference from the host while live; after its final Release every
+// host accessor of it, its copies, subviews and offset and DynRankView
+// forms panics naming the label, instead of touching freed memory.
+func TestUVMViewAfterRelease(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	v, err := kokkos.NewView2[float64]("uvm", 64, 32, kokkos.InSpace(cuda.UVMSpace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := kokkos.NewDynRankView[float64]("uvm", []int{4, 4, 4}, kokkos.InSpace(cuda.UVMSpace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	want := make([]float64, 64*32)
+	for i := range want {
+		want[i] = rng.Float64()
+		v.Set(i/32, i%32, want[i])
+	}
+	d.Set3(1, 2, 3, 2.5)
+	sub := v.Subview1(5, kokkos.All)
+	ro := v.ReadOnly()
+	o, err := kokkos.OffsetView2Of(v, [2]int{-3, 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range want {
+		if v.At(i/32, i%32) != x || ro.At(i/32, i%32) != x || o.At(i/32-3, i%32+10) != x {
+			t.Fatalf("live UVM view at %d disagrees with the reference %v", i, x)
+		}
+	}
+	if sub.At(7) != want[5*32+7] || d.At3(1, 2, 3) != 2.5 {
+		t.Fatal("live UVM subview or DynRankView disagrees with what was stored")
+	}
+	if err := v.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Release(); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func(){
+		"At":           func() { v.At(1, 1) },
+		"Set":          func() { v.Set(1, 1, 0) },
+		"Row":          func() { v.Row(1) },
+		"Data":         func() { v.Data() },
+		"subview At":   func() { sub.At(1) },
+		"read-only At": func() { ro.At(1, 1) },
+		"offset At":    func() { o.At(0, 12) },
+		"DynRank At3":  func() { d.At3(1, 2, 3) },
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s := fmt.Sprint(r); r == nil || !strings.Contains(s, `"uvm"`) || !strings.Contains(s, "after the final Release") {
+					t.Errorf("%s after the final Release: recovered %v, want a panic naming the view", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}
