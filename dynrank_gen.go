@@ -2,6 +2,8 @@
 
 package kokkos
 
+import "unsafe"
+
 // The methods DynRankView shares with the other view kinds.
 
 // Label returns the label given at allocation; subviews and conversions
@@ -72,11 +74,7 @@ func (d *DynRankView[T]) At0() T {
 	if d.hostRank > 0-MaxRank && (d.hlim > 0-MaxRank || d.rec.dead) {
 		panic(dynAccessError[T]{d: *d, n: 0, idx: [MaxRank]int{}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[0]
+	return *unsafe.SliceData(d.data)
 }
 
 // Set0 stores x at the only position of a view of rank at most 0. It panics like
@@ -127,11 +125,9 @@ func (d *DynRankView[T]) At1(i0 int) T {
 	if d.hostRank > 1-MaxRank && (d.hlim > 1-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) {
 		panic(dynAccessError[T]{d: *d, n: 1, idx: [MaxRank]int{i0}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set1 stores x at (i0) of a view of rank at most 1. It panics like
@@ -182,11 +178,9 @@ func (d *DynRankView[T]) At2(i0, i1 int) T {
 	if d.hostRank > 2-MaxRank && (d.hlim > 2-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) {
 		panic(dynAccessError[T]{d: *d, n: 2, idx: [MaxRank]int{i0, i1}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]+i1*d.str[1]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0]+i1*d.str[1])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set2 stores x at (i0, i1) of a view of rank at most 2. It panics like
@@ -237,10 +231,10 @@ func (d *DynRankView[T]) At3(i0, i1, i2 int) T {
 	if d.hostRank > 3-MaxRank && (d.hlim > 3-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) {
 		panic(dynAccessError[T]{d: *d, n: 3, idx: [MaxRank]int{i0, i1, i2}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
+	// At rank 3 the slice is indexed, with its bounds check, rather than
+	// read through its pointer: the check of a released view outside the
+	// Go heap leaves no room in the inlining budget for the pointer
+	// arithmetic.
 	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]]
 }
 
@@ -292,11 +286,9 @@ func (d *DynRankView[T]) At4(i0, i1, i2, i3 int) T {
 	if d.hostRank > 4-MaxRank && (d.hlim > 4-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) {
 		panic(dynAccessError[T]{d: *d, n: 4, idx: [MaxRank]int{i0, i1, i2, i3}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set4 stores x at (i0, i1, i2, i3) of a view of rank at most 4. It panics like
@@ -347,11 +339,9 @@ func (d *DynRankView[T]) At5(i0, i1, i2, i3, i4 int) T {
 	if d.hostRank > 5-MaxRank && (d.hlim > 5-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) {
 		panic(dynAccessError[T]{d: *d, n: 5, idx: [MaxRank]int{i0, i1, i2, i3, i4}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set5 stores x at (i0, i1, i2, i3, i4) of a view of rank at most 5. It panics like
@@ -402,11 +392,9 @@ func (d *DynRankView[T]) At6(i0, i1, i2, i3, i4, i5 int) T {
 	if d.hostRank > 6-MaxRank && (d.hlim > 6-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) {
 		panic(dynAccessError[T]{d: *d, n: 6, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set6 stores x at (i0, i1, i2, i3, i4, i5) of a view of rank at most 6. It panics like
@@ -457,11 +445,9 @@ func (d *DynRankView[T]) At7(i0, i1, i2, i3, i4, i5, i6 int) T {
 	if d.hostRank > 7-MaxRank && (d.hlim > 7-MaxRank || d.rec.dead) || uint(i0) >= uint(d.ext[0]) || uint(i1) >= uint(d.ext[1]) || uint(i2) >= uint(d.ext[2]) || uint(i3) >= uint(d.ext[3]) || uint(i4) >= uint(d.ext[4]) || uint(i5) >= uint(d.ext[5]) || uint(i6) >= uint(d.ext[6]) {
 		panic(dynAccessError[T]{d: *d, n: 7, idx: [MaxRank]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer as View3.At does: the check of a released view outside
-	// the Go heap leaves no room in the inlining budget at rank 3 for the
-	// pointer arithmetic.
-	return d.data[i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6]]
+	// Indices within the extents address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.data)), uintptr(i0*d.str[0]+i1*d.str[1]+i2*d.str[2]+i3*d.str[3]+i4*d.str[4]+i5*d.str[5]+i6*d.str[6])*unsafe.Sizeof(d.data[0])))
 }
 
 // Set7 stores x at (i0, i1, i2, i3, i4, i5, i6) of a view of rank at most 7. It panics like

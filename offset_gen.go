@@ -2,6 +2,8 @@
 
 package kokkos
 
+import "unsafe"
+
 // OffsetView1 is a rank-1 view whose indices in dimension r run from
 // Begin(r) to End(r)-1 instead of from 0, as Kokkos's OffsetView. It wraps a
 // View1 (see View) and shares its memory; copying an OffsetView1 copies
@@ -140,12 +142,13 @@ func (o OffsetView1[T]) fromDesc(d desc[T]) OffsetView1[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView1[T]) At(i0 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError1[T]{*o, opAt, [1]int{i0}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError1[T]{o: *o, idx: [1]int{i0}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0). It panics like At, and for a read-only
@@ -563,12 +566,13 @@ func (o OffsetView2[T]) fromDesc(d desc[T]) OffsetView2[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView2[T]) At(i0, i1 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError2[T]{*o, opAt, [2]int{i0, i1}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError2[T]{o: *o, idx: [2]int{i0, i1}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1). It panics like At, and for a read-only
@@ -1070,12 +1074,13 @@ func (o OffsetView3[T]) fromDesc(d desc[T]) OffsetView3[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView3[T]) At(i0, i1, i2 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError3[T]{*o, opAt, [3]int{i0, i1, i2}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError3[T]{o: *o, idx: [3]int{i0, i1, i2}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2). It panics like At, and for a read-only
@@ -1603,12 +1608,13 @@ func (o OffsetView4[T]) fromDesc(d desc[T]) OffsetView4[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView4[T]) At(i0, i1, i2, i3 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError4[T]{*o, opAt, [4]int{i0, i1, i2, i3}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError4[T]{o: *o, idx: [4]int{i0, i1, i2, i3}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2, i3). It panics like At, and for a read-only
@@ -2162,12 +2168,13 @@ func (o OffsetView5[T]) fromDesc(d desc[T]) OffsetView5[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView5[T]) At(i0, i1, i2, i3, i4 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError5[T]{*o, opAt, [5]int{i0, i1, i2, i3, i4}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError5[T]{o: *o, idx: [5]int{i0, i1, i2, i3, i4}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4). It panics like At, and for a read-only
@@ -2747,12 +2754,13 @@ func (o OffsetView6[T]) fromDesc(d desc[T]) OffsetView6[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView6[T]) At(i0, i1, i2, i3, i4, i5 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError6[T]{*o, opAt, [6]int{i0, i1, i2, i3, i4, i5}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError6[T]{o: *o, idx: [6]int{i0, i1, i2, i3, i4, i5}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5). It panics like At, and for a read-only
@@ -3358,12 +3366,13 @@ func (o OffsetView7[T]) fromDesc(d desc[T]) OffsetView7[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView7[T]) At(i0, i1, i2, i3, i4, i5, i6 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError7[T]{*o, opAt, [7]int{i0, i1, i2, i3, i4, i5, i6}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError7[T]{o: *o, idx: [7]int{i0, i1, i2, i3, i4, i5, i6}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6). It panics like At, and for a read-only
@@ -3995,12 +4004,13 @@ func (o OffsetView8[T]) fromDesc(d desc[T]) OffsetView8[T] {
 // the view's memory, and for a view with the Atomic trait (use Ref).
 func (o *OffsetView8[T]) At(i0, i1, i2, i3, i4, i5, i6, i7 int) T {
 	if i0 < o.b0 || i0 >= o.e0 || i1 < o.b1 || i1 >= o.e1 || i2 < o.b2 || i2 >= o.e2 || i3 < o.b3 || i3 >= o.e3 || i4 < o.b4 || i4 >= o.e4 || i5 < o.b5 || i5 >= o.e5 || i6 < o.b6 || i6 >= o.e6 || i7 < o.b7 || i7 >= o.e7 || o.plain == nil && o.fr != o.rec.self {
-		panic(offsetAccessError8[T]{*o, opAt, [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
+		// The op is left out, for the inlining budget: it is opAt, the
+		// zero value.
+		panic(offsetAccessError8[T]{o: *o, idx: [8]int{i0, i1, i2, i3, i4, i5, i6, i7}})
 	}
-	// The slice is indexed, with its bounds check, rather than read through
-	// its pointer: the check of a released view outside the Go heap leaves
-	// no room in the inlining budget at rank 3 for the pointer arithmetic.
-	return o.data[i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base]
+	// Indices within the ranges address the view's span, which data
+	// holds: every constructor keeps that invariant.
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(o.data)), uintptr(i0*o.s0+i1*o.s1+i2*o.s2+i3*o.s3+i4*o.s4+i5*o.s5+i6*o.s6+i7*o.s7+o.base)*unsafe.Sizeof(o.data[0])))
 }
 
 // Set stores x at (i0, i1, i2, i3, i4, i5, i6, i7). It panics like At, and for a read-only
