@@ -312,3 +312,31 @@ func TestScratchViewOptionsApplyOrPanic(t *testing.T) {
 		t.Fatalf("LayoutLeft scratch view strides %v, want [1 4]", got)
 	}
 }
+
+// TestFenceFromSyncPatternInInstanceWork: instance work that runs a
+// pattern on the pool's synchronous instance, whose body waits for the
+// instance, can never end. The wait on the workers returns
+// ErrWouldDeadlock once the work has stayed blocked in the pattern; the
+// one on the instance's own goroutine at once, as before.
+func TestFenceFromSyncPatternInInstanceWork(t *testing.T) {
+	pool := NewThreads(3)
+	defer pool.Close()
+	inst := pool.NewInstance()
+	errs := make([]error, 6)
+	within(t, "pattern on the synchronous pool", func() {
+		inst.Submit("outer", func() {
+			ParallelFor("inner", Range(0, len(errs)).WithChunk(1).On(pool), func(i int) {
+				time.Sleep(time.Millisecond)
+				errs[i] = inst.Fence()
+			})
+		})
+		if err := inst.Fence(); err != nil {
+			t.Error(err)
+		}
+	})
+	for i, err := range errs {
+		if !errors.Is(err, ErrWouldDeadlock) {
+			t.Errorf("index %d: %v, want ErrWouldDeadlock", i, err)
+		}
+	}
+}

@@ -22,7 +22,10 @@ import (
 //     goroutines once it has waited starterFirst, and walks its line of
 //     ancestors. If one of them runs the queue's work (the queue's drain
 //     goroutine, or a worker of its pool while the drain goroutine is in a
-//     region), the waiter is a goroutine the work started.
+//     region), the waiter is a goroutine the work started. A worker of the
+//     queue's pool that waits while the drain goroutine is in a region
+//     works for that region (a pattern the work issued on the pool's
+//     synchronous instance), and is treated the same way.
 //   - It then looks again at intervals that double up to starterPeriod.
 //     If at every look for StarterBound that ancestor was blocked (on a
 //     channel, in a select, on a sync primitive), the wait is refused with
@@ -99,6 +102,11 @@ func (q *Queue) starterBlocked() (blocked, ok bool) {
 	inRegion := false
 	if g, found := gs[drainer]; found {
 		inRegion = strings.Contains(g.stack, ownPrefix+"(*Pool).run(")
+	}
+	if inRegion && q.pool.isWorker(self) {
+		// A worker of q's pool runs user code only inside a region, and
+		// the pool runs one region at a time: the one q's work is in.
+		return gs[drainer].blocked(), true
 	}
 	seen := map[uint64]bool{}
 	for id := gs[self].parent; id != 0 && !seen[id]; id = gs[id].parent {
