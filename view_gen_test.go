@@ -21,11 +21,11 @@ func TestView0Methods(t *testing.T) {
 		want := make([]int, 0)
 		switch l {
 		case LayoutRight:
-			for r, s := 0-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 0; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -166,11 +166,11 @@ func TestView1Methods(t *testing.T) {
 		want := make([]int, 1)
 		switch l {
 		case LayoutRight:
-			for r, s := 1-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 1; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -324,11 +324,11 @@ func TestView2Methods(t *testing.T) {
 		want := make([]int, 2)
 		switch l {
 		case LayoutRight:
-			for r, s := 2-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 2; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -500,11 +500,11 @@ func TestView3Methods(t *testing.T) {
 		want := make([]int, 3)
 		switch l {
 		case LayoutRight:
-			for r, s := 3-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 3; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -676,11 +676,11 @@ func TestView4Methods(t *testing.T) {
 		want := make([]int, 4)
 		switch l {
 		case LayoutRight:
-			for r, s := 4-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 4; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -852,11 +852,11 @@ func TestView5Methods(t *testing.T) {
 		want := make([]int, 5)
 		switch l {
 		case LayoutRight:
-			for r, s := 5-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 5; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -1028,11 +1028,11 @@ func TestView6Methods(t *testing.T) {
 		want := make([]int, 6)
 		switch l {
 		case LayoutRight:
-			for r, s := 6-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 6; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -1204,11 +1204,11 @@ func TestView7Methods(t *testing.T) {
 		want := make([]int, 7)
 		switch l {
 		case LayoutRight:
-			for r, s := 7-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 7; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:
@@ -1380,11 +1380,11 @@ func TestView8Methods(t *testing.T) {
 		want := make([]int, 8)
 		switch l {
 		case LayoutRight:
-			for r, s := 8-1, 1; r >= 0; r-- {
+			for r, s := len(want)-1, 1; r >= 0; r-- {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutLeft:
-			for r, s := 0, 1; r < 8; r++ {
+			for r, s := 0, 1; r < len(want); r++ {
 				want[r], s = s, s*ext[r]
 			}
 		case LayoutStride:

@@ -62,7 +62,7 @@ func runSubview(cfg config, add func(measure)) error {
 type viewSized struct {
 	data         []float64
 	ext, str     int
-	lim          uint
+	lim, hlim    uint
 	rec          *int
 	off          int
 	layout, flag uint8
@@ -72,7 +72,7 @@ type viewSized struct {
 //go:noinline
 func makeViewSized(d []float64, i, n int, rec *int) (w viewSized) {
 	w.data = d[i:]
-	w.ext, w.str, w.lim = n, 1, uint(n)
+	w.ext, w.str, w.lim, w.hlim = n, 1, uint(n), 0
 	w.rec, w.off = rec, i
 	w.layout, w.flag, w.traits = 1, 2, 3
 	return w
