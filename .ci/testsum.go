@@ -61,6 +61,7 @@ func main() {
 		failed, pkgs, skipped, gpuSkipped int
 		gpuReason                         string
 		unmarked, dropped                 []string // "package test: line"
+		counted                           = map[string]bool{}
 	)
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
@@ -85,6 +86,12 @@ func main() {
 					if i := strings.Index(o, gpuSkip); i >= 0 {
 						marked = true
 						gpuSkipped++
+						// The parents of a subtest that skipped for want of
+						// a GPU have their GPU part counted.
+						for t := e.Test; strings.Contains(t, "/"); {
+							t = t[:strings.LastIndex(t, "/")]
+							counted[e.Package+" "+t] = true
+						}
 						if gpuReason == "" {
 							gpuReason, _, _ = strings.Cut(o[i:], " (")
 						}
@@ -100,7 +107,7 @@ func main() {
 					}
 				}
 			}
-			if e.Action == "pass" && e.Test != "" {
+			if e.Action == "pass" && e.Test != "" && !counted[e.Package+" "+e.Test] {
 				for _, o := range message(out[k]) {
 					if gpuDropped.MatchString(o) {
 						dropped = append(dropped, e.Package+" "+e.Test+": "+o)
