@@ -608,7 +608,10 @@ func (c *crew) barrier(m *TeamMember, what teamCall) {
 // end, it panics (they leave their barrier) naming the call and the team.
 func (c *crew) leave(m *TeamMember) {
 	c.left.CompareAndSwap(0, int32(m.rank)+1)
-	if c.sync.count.Load() == 0 {
+	// Threads counted in a round of the barrier wait in a round m never
+	// joins, unless the round is ending (its last thread has counted
+	// itself but not yet reset the count): m passed every round it joined.
+	if k := c.sync.count.Load(); k == 0 || k >= c.sync.n {
 		return
 	}
 	for r := range c.members {
@@ -679,7 +682,9 @@ func (b *barrier) waitUnless(stuck func() bool) (ok, isStuck bool) {
 		b.cond.Broadcast()
 		return true, false
 	}
-	if stuck != nil && stuck() {
+	// The round may have ended since the Add, and a thread that passed
+	// it may have left the team since: only a round still open is stuck.
+	if stuck != nil && stuck() && b.gen.Load() == g {
 		b.breakAll()
 		return false, true
 	}
