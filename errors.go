@@ -5,6 +5,7 @@ import (
 
 	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/errkind"
+	"github.com/gokkos/kokkos/internal/errs"
 )
 
 // Sentinel errors. Every error the package returns wraps at most one of
@@ -46,7 +47,7 @@ var (
 	// ErrWouldDeadlock: a call that waits for an execution-space instance
 	// was made from work running on that same instance, where waiting could
 	// never end.
-	ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
+	ErrWouldDeadlock = errs.ErrWouldDeadlock
 	// ErrOption: an option that the call does not take (a label, padding,
 	// a layout or traits for a mirror, whose properties follow from its
 	// source).

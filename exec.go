@@ -8,19 +8,13 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gokkos/kokkos/internal/errs"
 	"github.com/gokkos/kokkos/internal/prof"
 	"github.com/gokkos/kokkos/internal/sched"
 )
 
 // The pool, the queues of asynchronous instances and the dispatch of work
 // to them are in internal/sched; this file is the user API over them.
-
-func init() {
-	sched.Errors.Panic = func(label string, p *sched.Panic) error {
-		return &PanicError{Label: label, Value: p.Value, Where: p.Where, Stack: p.Stack}
-	}
-	sched.Errors.Deadlock = wouldDeadlock
-}
 
 // Fence waits for the work submitted, before the call, to every
 // asynchronous instance, and for the device work of every backend (see
@@ -55,32 +49,6 @@ func Fence() error {
 // returns an error wrapping ErrWouldDeadlock when that would never end.
 func waitQueues(op string, p *sched.Pool) error {
 	return sched.WaitQueues(op, p)
-}
-
-// wouldDeadlock is the error of op, a wait refused because it could never
-// end, for the reason why.
-func wouldDeadlock(op string, why sched.Refusal) error {
-	switch why {
-	case sched.WaitsForItself:
-		return fmt.Errorf("kokkos: %s called from work running on the asynchronous Threads instance it waits for, which cannot finish first: %w; %s", op, ErrWouldDeadlock, advice(op))
-	case sched.WaitsForStarter:
-		return fmt.Errorf("kokkos: %s called from a goroutine started by work running on the asynchronous Threads instance it waits for, while that work has stayed blocked (on a channel or a sync primitive) for %v: if the work waits for this goroutine, neither can finish: %w; wait for the instance outside its work and the goroutines that work starts", op, sched.StarterBound, ErrWouldDeadlock)
-	}
-	return fmt.Errorf("kokkos: %s called from work running on an asynchronous Threads instance waits for another instance whose work waits, directly or through other instances, for the caller's: %w", op, ErrWouldDeadlock)
-}
-
-// advice says what to do instead of op, a wait refused because the caller
-// runs the work it would wait for.
-func advice(op string) string {
-	switch op {
-	case "Fence":
-		return "the package Fence waits for every instance: call it from outside asynchronous work"
-	case "Threads.Fence", "Threads.Close":
-		return "fence the instance from outside its own work"
-	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert", "CreateMirrorViewAndCopy":
-		return "a copy without an execution space waits for every instance: order it on the instance with DeepCopyOn or FillOn(inst, ...), or run it at once, without fences, with DeepCopyOn or FillOn(Serial{}, ...)"
-	}
-	return "wait from outside the instance's work"
 }
 
 // An ExecutionSpace is a place where parallel work runs, and an instance of
@@ -127,34 +95,17 @@ type HostExecutionSpace interface {
 
 // A PanicError reports a panic inside a kernel body or a submitted
 // function. Patterns rethrow it (panic(*PanicError)) in their caller; Fence
-// returns it for asynchronous work.
-type PanicError struct {
-	Label string // the kernel's label
-	Value any    // the value passed to panic
-	// Where is "file.go:line" (the file's base name, as the testing
-	// package prints it) of the panic in the caller's code: the first
-	// frame of the panicking goroutine's stack outside this package and
-	// the runtime (this package's own _test.go files count as the
-	// caller's). A panic inside the package called from a body, such as
-	// an out-of-bounds At, names the body's line. Empty when no such frame
-	// exists; Stack has the full paths.
-	Where string
-	Stack []byte // the panicking goroutine's stack
-}
-
-// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
-func (e *PanicError) Error() string {
-	if e.Where == "" {
-		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
-	}
-	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
-}
-
-// Unwrap returns the panic value when it is an error.
-func (e *PanicError) Unwrap() error {
-	err, _ := e.Value.(error)
-	return err
-}
+// returns it for asynchronous work. Its fields are the kernel's label
+// (Label), the value passed to panic (Value), the panicking goroutine's
+// stack (Stack), and the place of the panic in the caller's code (Where):
+// "file.go:line", the file's base name as the testing package prints it,
+// of the first frame of that stack outside this package, its internal
+// packages and the runtime (this package's own _test.go files count as
+// the caller's). A panic inside this package called from a body, such as
+// an out-of-bounds At, names the body's line; Where is empty when no such
+// frame exists. Its Error returns "kokkos: panic in kernel LABEL at WHERE:
+// VALUE", and its Unwrap the panic value when that is an error.
+type PanicError = errs.PanicError
 
 // Serial is the execution space that runs everything on the calling
 // goroutine, in order. Every pattern and every Submit has finished when it

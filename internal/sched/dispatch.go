@@ -5,20 +5,19 @@
 // them (Dispatch, Execute).
 //
 // It knows nothing of views or policies. Errors that reach the kokkos
-// package's users (panics in work, refused waits) are built by the
-// functions in Errors, which the kokkos package sets to its own error
-// types.
+// package's users (panics in work, refused waits) are the kokkos package's
+// own, which live in package internal/errs: a *errs.PanicError, and errors
+// wrapping errs.ErrWouldDeadlock.
 package sched
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
 
+	"github.com/gokkos/kokkos/internal/errs"
 	"github.com/gokkos/kokkos/internal/prof"
 )
 
@@ -52,7 +51,7 @@ type Dispatch struct {
 }
 
 // Execute runs d on p (nil: the calling goroutine alone) and returns its
-// first panic, through Errors.Panic, or the error of a Work task. owner is
+// first panic, as a *errs.PanicError, or the error of a Work task. owner is
 // the queue whose work d is, nil for a synchronous instance.
 func Execute(d *Dispatch, p *Pool, owner *Queue) error {
 	if prof.On() && d.Kind != KindTask && !d.profiled {
@@ -77,51 +76,16 @@ func Execute(d *Dispatch, p *Pool, owner *Queue) error {
 	if pv == nil {
 		return err
 	}
-	return Errors.Panic(d.Label, pv)
+	return panicError(d.Label, pv)
 }
 
 // GoexitValue is the panic value recorded for a body or task that called
 // runtime.Goexit.
 const GoexitValue = "runtime.Goexit called in a kernel body"
 
-// Errors builds the errors that leave this package. The kokkos package
-// sets both functions once, in an init function, before any work runs; the
-// defaults serve this package's own tests.
-var Errors = struct {
-	// Panic is the error of a panic in the work of the dispatch label.
-	Panic func(label string, p *Panic) error
-	// Deadlock is the error of op, a wait refused because it would never
-	// end, for the reason why.
-	Deadlock func(op string, why Refusal) error
-}{
-	Panic: func(label string, p *Panic) error {
-		return &PanicError{Label: label, Panic: *p}
-	},
-	Deadlock: func(op string, why Refusal) error {
-		switch why {
-		case WaitsForItself:
-			return fmt.Errorf("sched: %s waits for its own queue: %w", op, ErrWouldDeadlock)
-		case WaitsForStarter:
-			return fmt.Errorf("sched: %s waits for the queue whose blocked work started it: %w", op, ErrWouldDeadlock)
-		}
-		return fmt.Errorf("sched: %s waits in a cycle of queues: %w", op, ErrWouldDeadlock)
-	},
-}
-
-// ErrWouldDeadlock is wrapped by the default Errors.Deadlock.
-var ErrWouldDeadlock = errors.New("sched: wait would deadlock")
-
-// PanicError is the default Errors.Panic's error.
-type PanicError struct {
-	Label string
-	Panic
-}
-
-func (e *PanicError) Error() string {
-	if e.Where == "" {
-		return fmt.Sprintf("sched: panic in %q: %v", e.Label, e.Value)
-	}
-	return fmt.Sprintf("sched: panic in %q at %s: %v", e.Label, e.Where, e.Value)
+// panicError is the error of p, a panic in the work of the dispatch label.
+func panicError(label string, p *Panic) error {
+	return &errs.PanicError{Label: label, Value: p.Value, Where: p.Where, Stack: p.Stack}
 }
 
 // ownPrefix begins the names of this package's functions.

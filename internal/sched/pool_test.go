@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/internal/errs"
 )
 
 // run executes a region on p through Execute, as the kokkos package does.
@@ -65,7 +67,7 @@ func TestPoolIndex(t *testing.T) {
 }
 
 // TestPoolPanic: a panic stops the region and comes back through
-// Errors.Panic with the label, the value and the site; the pool runs the
+// a *errs.PanicError with the label, the value and the site; the pool runs the
 // next region.
 func TestPoolPanic(t *testing.T) {
 	p := NewPool(4)
@@ -76,7 +78,7 @@ func TestPoolPanic(t *testing.T) {
 				panic("boom")
 			}
 		})
-		var pe *PanicError
+		var pe *errs.PanicError
 		if !errors.As(err, &pe) || pe.Label != "test" || pe.Value != "boom" || !strings.HasPrefix(pe.Where, "pool_test.go:") || len(pe.Stack) == 0 {
 			t.Fatalf("error %#v", err)
 		}
@@ -114,7 +116,7 @@ func TestPoolGoexit(t *testing.T) {
 		}
 		if returned {
 			workerExits++
-			var pe *PanicError
+			var pe *errs.PanicError
 			if !errors.As(err, &pe) || pe.Value != GoexitValue {
 				t.Fatalf("error %v", err)
 			}

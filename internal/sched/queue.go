@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gokkos/kokkos/internal/errs"
 )
 
 // The queues of asynchronous instances, the fences that wait for them, and
@@ -28,10 +30,10 @@ import (
 //
 //   - Waiting for its own queue, it would wait for itself. A reduction or
 //     scan (Push with wait) runs inline instead; the other waits return
-//     the error of Errors.Deadlock.
+//     an error wrapping errs.ErrWouldDeadlock (see wouldDeadlock).
 //   - Waiting for another queue, it records an edge of a wait graph. A
 //     wait whose queue's work already waits, directly or through other
-//     queues, for the caller's is refused with Errors.Deadlock (a
+//     queues, for the caller's is refused with that error (a
 //     reduction panics with it). Of two waits that close a cycle, the
 //     second to look is refused, so the first goes on.
 //
@@ -89,8 +91,8 @@ func registered() []*Queue {
 }
 
 // WaitQueues waits for the work submitted before the call to every queue
-// (of pool p, or of every pool when p is nil). It returns the error of
-// Errors.Deadlock when that would never end.
+// (of pool p, or of every pool when p is nil). It returns an error
+// wrapping errs.ErrWouldDeadlock when that would never end.
 func WaitQueues(op string, p *Pool) error {
 	if registry.busy.Load() == 0 {
 		return nil
@@ -177,7 +179,7 @@ func NewQueue(p *Pool) *Queue {
 // Push queues d; with wait it returns when d has run and panics with its
 // error. Called from the queue's own work, a wait dispatch runs inline
 // on the calling goroutine; one that would wait in a cycle of queues
-// panics with the error of Errors.Deadlock. hold is kept reachable while
+// panics with an error wrapping errs.ErrWouldDeadlock. hold is kept reachable while
 // the queue has work (the kokkos package passes the pool's synchronous
 // instance, whose cleanup closes the pool).
 func (q *Queue) Push(d *Dispatch, wait bool, hold any) {
@@ -221,7 +223,7 @@ func (q *Queue) Push(d *Dispatch, wait bool, hold any) {
 			}
 			return
 		} else {
-			panic(Errors.Deadlock(fmt.Sprintf("%s %q", d.Kind, d.Label), r))
+			panic(wouldDeadlock(fmt.Sprintf("%s %q", d.Kind, d.Label), r))
 		}
 	}
 	if t.err != nil {
@@ -283,7 +285,7 @@ func (q *Queue) run(t *task) {
 	goexit := true
 	defer func() {
 		if goexit {
-			q.done(t, Errors.Panic(t.d.Label, &Panic{Value: GoexitValue}))
+			q.done(t, panicError(t.d.Label, &Panic{Value: GoexitValue}))
 			go q.drain()
 		}
 	}()
@@ -316,8 +318,8 @@ func (q *Queue) completeLocked(t *task, err error) {
 }
 
 // Fence waits for the tasks submitted before the call and returns the
-// first error since the queue's last Fence, or the error of
-// Errors.Deadlock, for op, when that wait would never end.
+// first error since the queue's last Fence, or an error wrapping
+// errs.ErrWouldDeadlock, for op, when that wait would never end.
 func (q *Queue) Fence(op string) error {
 	q.mu.Lock()
 	if seq := q.submitted; q.completed.Load() < seq {
@@ -333,7 +335,7 @@ func (q *Queue) Fence(op string) error {
 	return err
 }
 
-// A Refusal is why a wait was refused: Errors.Deadlock says it in words.
+// A Refusal is why a wait was refused: wouldDeadlock says it in words.
 type Refusal int
 
 // The outcomes of queue.wait: waited, or a Refusal.
@@ -461,9 +463,31 @@ func (q *Queue) waitPlain(seq uint64) {
 	q.mu.Unlock()
 }
 
-// wouldDeadlock is the error of op, a wait that Queue.wait refused.
+// wouldDeadlock is the error of op, a wait that Queue.wait refused for the
+// reason why, as the kokkos package's users read it: op is the kokkos
+// call that waited (or the kind and label of a dispatch).
 func wouldDeadlock(op string, why Refusal) error {
-	return Errors.Deadlock(op, why)
+	switch why {
+	case WaitsForItself:
+		return fmt.Errorf("kokkos: %s called from work running on the asynchronous Threads instance it waits for, which cannot finish first: %w; %s", op, errs.ErrWouldDeadlock, advice(op))
+	case WaitsForStarter:
+		return fmt.Errorf("kokkos: %s called from a goroutine started by work running on the asynchronous Threads instance it waits for, while that work has stayed blocked (on a channel or a sync primitive) for %v: if the work waits for this goroutine, neither can finish: %w; wait for the instance outside its work and the goroutines that work starts", op, StarterBound, errs.ErrWouldDeadlock)
+	}
+	return fmt.Errorf("kokkos: %s called from work running on an asynchronous Threads instance waits for another instance whose work waits, directly or through other instances, for the caller's: %w", op, errs.ErrWouldDeadlock)
+}
+
+// advice says what to do instead of op, a wait refused because the caller
+// runs the work it would wait for.
+func advice(op string) string {
+	switch op {
+	case "Fence":
+		return "the package Fence waits for every instance: call it from outside asynchronous work"
+	case "Threads.Fence", "Threads.Close":
+		return "fence the instance from outside its own work"
+	case "DeepCopy", "DeepCopyOn", "Fill", "FillOn", "DeepCopyToScalar", "DeepCopyConvert", "CreateMirrorViewAndCopy":
+		return "a copy without an execution space waits for every instance: order it on the instance with DeepCopyOn or FillOn(inst, ...), or run it at once, without fences, with DeepCopyOn or FillOn(Serial{}, ...)"
+	}
+	return "wait from outside the instance's work"
 }
 
 // A waiter finds, once, the queue whose work the calling goroutine runs.

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gokkos/kokkos/internal/errs"
 )
 
 // within fails the test if f has not returned after 10 s.
@@ -83,7 +85,7 @@ func TestQueueErrors(t *testing.T) {
 		q.Push(&Dispatch{Label: "wait", End: 10, Chunk: 1, Body: func(lo, hi int) { panic("now") }}, true, nil)
 		return nil
 	}()
-	if pe, ok := r.(*PanicError); !ok || pe.Label != "wait" || pe.Value != "now" {
+	if pe, ok := r.(*errs.PanicError); !ok || pe.Label != "wait" || pe.Value != "now" {
 		t.Fatalf("waiting Push panicked with %#v", r)
 	}
 }
@@ -106,7 +108,7 @@ func TestQueueWaitsForItself(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	if !errors.Is(fenceErr, ErrWouldDeadlock) || !inline {
+	if !errors.Is(fenceErr, errs.ErrWouldDeadlock) || !inline {
 		t.Fatalf("Fence from own work: %v; inner ran inline: %v", fenceErr, inline)
 	}
 	if err := WaitQueues("WaitQueues", p); err != nil {
@@ -134,7 +136,7 @@ func TestQueueWaitCycle(t *testing.T) {
 	if (ea == nil) == (eb == nil) {
 		t.Fatalf("errors %v and %v: want exactly one refused", ea, eb)
 	}
-	if err := errors.Join(ea, eb); !errors.Is(err, ErrWouldDeadlock) {
+	if err := errors.Join(ea, eb); !errors.Is(err, errs.ErrWouldDeadlock) {
 		t.Fatal(err)
 	}
 }

@@ -1,6 +1,10 @@
 package sched
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gokkos/kokkos/internal/errs"
+)
 
 // TestRecoveredPassesThrough: a panic recorded on another goroutine with
 // Recovered and panicked again in a region is the region's panic, as it
@@ -24,7 +28,7 @@ func TestRecoveredPassesThrough(t *testing.T) {
 				panic(rec)
 			}
 		}}, pool, nil)
-		pe, ok := err.(*PanicError)
+		pe, ok := err.(*errs.PanicError)
 		if !ok || pe.Value != "far away" || string(pe.Stack) != string(rec.Stack) {
 			t.Fatalf("pool %v: got %v, want the recorded panic", pool != nil, err)
 		}

@@ -1,0 +1,47 @@
+// Package errs holds the errors that package kokkos and its internal
+// packages both make: the sentinel of a refused wait and the error of a
+// panic in parallel work. Package kokkos exports them under its own names
+// (kokkos.ErrWouldDeadlock, kokkos.PanicError); package internal/sched
+// makes them. It imports nothing of the module, so that every package of
+// the module can import it.
+package errs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrWouldDeadlock is kokkos.ErrWouldDeadlock: a call that waits for an
+// execution-space instance was made from work running on that same
+// instance, where waiting could never end.
+var ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
+
+// A PanicError is kokkos.PanicError: it reports a panic inside a kernel
+// body or a submitted function.
+type PanicError struct {
+	Label string // the kernel's label
+	Value any    // the value passed to panic
+	// Where is "file.go:line" (the file's base name, as the testing
+	// package prints it) of the panic in the caller's code: the first
+	// frame of the panicking goroutine's stack outside package kokkos, its
+	// internal packages and the runtime (package kokkos's own _test.go
+	// files count as the caller's). A panic inside package kokkos called
+	// from a body, such as an out-of-bounds At, names the body's line.
+	// Empty when no such frame exists; Stack has the full paths.
+	Where string
+	Stack []byte // the panicking goroutine's stack
+}
+
+// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
+func (e *PanicError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	}
+	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
