@@ -143,28 +143,22 @@ func BenchmarkPageable1GiB(b *testing.B) {
 			}())
 		}
 	})
-	saved := [2]int{stageChunk, stageWorkers}
-	defer func() { stageChunk, stageWorkers = saved[0], saved[1] }()
-	for _, cfg := range [][2]int{{32 << 20, 0}, {16 << 20, 0}, {64 << 20, 0}} {
-		stageChunk, stageWorkers = cfg[0], cfg[1]
-		name := fmt.Sprintf("chunk%dMiB-workers%d", cfg[0]>>20, cfg[1])
-		b.Run("HtoD/staged/"+name, func(b *testing.B) {
-			b.SetBytes(n)
-			for b.Loop() {
-				if err := CopyFromHost(dst.Addr, host); err != nil {
-					b.Fatal(err)
-				}
+	b.Run("HtoD/staged", func(b *testing.B) {
+		b.SetBytes(n)
+		for b.Loop() {
+			if err := CopyFromHost(dst.Addr, host); err != nil {
+				b.Fatal(err)
 			}
-		})
-		b.Run("DtoH/staged/"+name, func(b *testing.B) {
-			b.SetBytes(n)
-			for b.Loop() {
-				if err := CopyToHost(host, dst.Addr); err != nil {
-					b.Fatal(err)
-				}
+		}
+	})
+	b.Run("DtoH/staged", func(b *testing.B) {
+		b.SetBytes(n)
+		for b.Loop() {
+			if err := CopyToHost(host, dst.Addr); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 func BenchmarkFill1GiB(b *testing.B) {

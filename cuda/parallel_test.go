@@ -13,7 +13,6 @@ import (
 	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/cuda/cudatest"
-	"github.com/gokkos/kokkos/internal/cudabaseline"
 	"github.com/gokkos/kokkos/internal/testutil"
 )
 
@@ -601,7 +600,7 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 // cuLaunchKernel of the same kernel, grid and arguments.
 func BenchmarkLaunchEmptyRaw(b *testing.B) {
 	cudatest.RequireDevice(b)
-	launch, err := cudabaseline.RangeBody("", 1)
+	launch, err := cuda.RangeBodyBaseline("", 1)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -157,7 +157,6 @@ func Init() error {
 		return err
 	}
 	world = w
-	setBaselines()
 	return nil
 }
 

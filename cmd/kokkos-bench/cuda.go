@@ -7,7 +7,6 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
-	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
 func init() {
@@ -20,6 +19,10 @@ func init() {
 // returns the error that lists where the driver was looked for.
 func runCUDA(cfg config, add func(measure)) error {
 	if err := cuda.Available(); err != nil {
+		return err
+	}
+	drv, err := openRawCUDA()
+	if err != nil {
 		return err
 	}
 	gbs := func(n int, sec float64) float64 { return float64(n) / sec / 1e9 }
@@ -50,7 +53,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	da, sa, bytes := dst.Allocation().Addr(), src.Allocation().Addr(), n*8
 	k, b := timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(dst, src) }),
-		run(func() error { return cudabaseline.Copy(da, sa, bytes) }))
+		run(func() error { return drv.copy(da, sa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -95,7 +98,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	pa, dAddr := uintptr(unsafe.Pointer(&pinned.Data()[0])), d.Allocation().Addr()
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, pinned) }),
-		run(func() error { return cudabaseline.Copy(dAddr, pa, bytes) }))
+		run(func() error { return drv.copy(dAddr, pa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -105,7 +108,7 @@ func runCUDA(cfg config, add func(measure)) error {
 	hb := unsafe.Slice((*byte)(unsafe.Pointer(&host.Data()[0])), bytes)
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, host) }),
-		run(func() error { return cudabaseline.CopyFromHost(dAddr, hb) }))
+		run(func() error { return drv.copyFromHost(dAddr, hb) }))
 	if cerr != nil {
 		return cerr
 	}
@@ -114,7 +117,7 @@ func runCUDA(cfg config, add func(measure)) error {
 
 	k, b = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(host, d) }),
-		run(func() error { return cudabaseline.CopyToHost(hb, dAddr) }))
+		run(func() error { return drv.copyToHost(hb, dAddr) }))
 	if cerr != nil {
 		return cerr
 	}

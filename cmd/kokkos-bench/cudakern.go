@@ -15,7 +15,6 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
-	"github.com/gokkos/kokkos/internal/cudabaseline"
 )
 
 func init() {
@@ -55,7 +54,7 @@ func repeat(k int, f func() error) func() error {
 }
 
 // heapArgs holds kernel arguments in heap memory and their addresses, the
-// params of cudabaseline.Kernels' launch.
+// params of rawKernels.launch.
 type heapArgs struct {
 	vals   []uint64
 	params []uintptr
@@ -79,10 +78,15 @@ func runCUDAStream(cfg config, add func(measure)) error {
 	if err != nil {
 		return err
 	}
-	launch, sync, err := cudabaseline.Kernels(cudabaseline.StreamSource, cudabaseline.StreamNames)
+	drv, err := openRawCUDA()
 	if err != nil {
 		return err
 	}
+	hand, err := drv.kernels(streamSource, streamNames)
+	if err != nil {
+		return err
+	}
+	launch, sync := hand.launch, drv.sync
 	n := scaled(1<<25, cfg.scale)
 	if n >= 1<<31 {
 		return fmt.Errorf("%d elements: the hand-written kernels index with int", n)
@@ -142,25 +146,25 @@ func runCUDAStream(cfg config, add func(measure)) error {
 	}
 	kerns := []kern{
 		{"Copy", 16, bodyFor("Copy", "c(i) = a(i);", cuda.Bind("a", a), cuda.Bind("c", c)),
-			rawFor(cudabaseline.StreamCopy, newHeapArgs(pa, pc, un))},
+			rawFor(streamCopy, newHeapArgs(pa, pc, un))},
 		{"Mul", 16, bodyFor("Mul", "b(i) = scalar * c(i);", cuda.Bind("b", b), cuda.Bind("c", c), cuda.Scalar("scalar", streamScalar)),
-			rawFor(cudabaseline.StreamMul, newHeapArgs(pb, pc, scalar, un))},
+			rawFor(streamMul, newHeapArgs(pb, pc, scalar, un))},
 		{"Add", 24, bodyFor("Add", "c(i) = a(i) + b(i);", cuda.Bind("a", a), cuda.Bind("b", b), cuda.Bind("c", c)),
-			rawFor(cudabaseline.StreamAdd, newHeapArgs(pa, pb, pc, un))},
+			rawFor(streamAdd, newHeapArgs(pa, pb, pc, un))},
 		{"Triad", 24, bodyFor("Triad", "a(i) = b(i) + scalar * c(i);", cuda.Bind("a", a), cuda.Bind("b", b), cuda.Bind("c", c), cuda.Scalar("scalar", streamScalar)),
-			rawFor(cudabaseline.StreamTriad, newHeapArgs(pa, pb, pc, scalar, un))},
+			rawFor(streamTriad, newHeapArgs(pa, pb, pc, scalar, un))},
 		{"Dot", 16, func() error {
 			s, err := cuda.ParallelReduce("Dot", range1, cuda.Sum[float64](), "acc += a(i) * b(i);", cuda.Bind("a", a), cuda.Bind("b", b))
 			sink += s
 			return err
 		}, func() error {
-			if err := launch(cudabaseline.DotPartial, [3]int{dotBlocks, 1, 1}, block, dotArgs1.params...); err != nil {
+			if err := launch(dotPartial, [3]int{dotBlocks, 1, 1}, block, dotArgs1.params...); err != nil {
 				return err
 			}
-			if err := launch(cudabaseline.DotFinal, [3]int{1, 1, 1}, block, dotArgs2.params...); err != nil {
+			if err := launch(dotFinal, [3]int{1, 1, 1}, block, dotArgs2.params...); err != nil {
 				return err
 			}
-			if err := cudabaseline.CopyToHost(bytesOut, uintptr(pp)+uintptr(8*dotBlocks)); err != nil {
+			if err := drv.copyToHost(bytesOut, uintptr(pp)+uintptr(8*dotBlocks)); err != nil {
 				return err
 			}
 			sink += math.Float64frombits(*(*uint64)(unsafe.Pointer(&bytesOut[0])))
@@ -187,13 +191,13 @@ func runCUDAStream(cfg config, add func(measure)) error {
 	if err != nil {
 		return err
 	}
-	if err := launch(cudabaseline.DotPartial, [3]int{dotBlocks, 1, 1}, block, dotArgs1.params...); err != nil {
+	if err := launch(dotPartial, [3]int{dotBlocks, 1, 1}, block, dotArgs1.params...); err != nil {
 		return err
 	}
-	if err := launch(cudabaseline.DotFinal, [3]int{1, 1, 1}, block, dotArgs2.params...); err != nil {
+	if err := launch(dotFinal, [3]int{1, 1, 1}, block, dotArgs2.params...); err != nil {
 		return err
 	}
-	if err := cudabaseline.CopyToHost(bytesOut, uintptr(pp)+uintptr(8*dotBlocks)); err != nil {
+	if err := drv.copyToHost(bytesOut, uintptr(pp)+uintptr(8*dotBlocks)); err != nil {
 		return err
 	}
 	raw := math.Float64frombits(*(*uint64)(unsafe.Pointer(&bytesOut[0])))
@@ -211,10 +215,15 @@ func runCUDAOuter(cfg config, add func(measure)) error {
 	if err != nil {
 		return err
 	}
-	launch, sync, err := cudabaseline.Kernels(cudabaseline.OuterSource, cudabaseline.OuterNames)
+	drv, err := openRawCUDA()
 	if err != nil {
 		return err
 	}
+	hand, err := drv.kernels(outerSource, outerNames)
+	if err != nil {
+		return err
+	}
+	launch, sync := hand.launch, drv.sync
 	n0 := max(32, scaled(16384, math.Sqrt(cfg.scale)))
 	n1 := n0
 	a, err := kokkos.NewView1[float64]("A", n0, kokkos.InSpace(cuda.Space))
@@ -248,7 +257,7 @@ func runCUDAOuter(cfg config, add func(measure)) error {
 		}
 		return dev.Synchronize()
 	})), ce.run(repeat(streamLaunches, func() error {
-		if err := launch(cudabaseline.OuterSetC, grid, block, args.params...); err != nil {
+		if err := launch(outerSetC, grid, block, args.params...); err != nil {
 			return err
 		}
 		return sync()
@@ -288,12 +297,21 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	one := kokkos.Range(0, 1)
 	sync := dev.Synchronize
 	body := func() error { return cuda.ParallelFor("empty", one, "") }
-	// The baseline launches the same kernel (the empty body's, with its
-	// grid, block and arguments) by a bare cuLaunchKernel.
-	raw, err := cudabaseline.RangeBody("", 1)
+	// The baseline is a bare cuLaunchKernel of emptySource's kernel, the
+	// equivalent of the empty body's (the same two int arguments and
+	// grid-strided loop), with the grid and block cuda.ParallelFor gives a
+	// Range of one index, on the same stream (the legacy default stream).
+	drv, err := openRawCUDA()
 	if err != nil {
 		return err
 	}
+	empty, err := drv.kernels(emptySource, emptyNames)
+	if err != nil {
+		return err
+	}
+	rawArgs := newHeapArgs(uint64(one.Begin), uint64(one.End))
+	rawGrid := [3]int{min((one.End-one.Begin+255)/256, 1<<20), 1, 1}
+	raw := func() error { return empty.launch(0, rawGrid, [3]int{256, 1, 1}, rawArgs.params...) }
 	// Asynchronous: batches of latencyBatch launches, short enough that
 	// the device's queue never fills and blocks a launch; the wait for
 	// the device after each batch is not timed.
@@ -333,7 +351,7 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	}
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
 	add(measure{Name: "launch, empty body, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
-		Note: fmt.Sprintf("per launch, %d launches in batches of %d, the wait after each batch not timed; baseline: bare cuLaunchKernel of the same kernel, grid and arguments", latencyLaunches, latencyBatch)})
+		Note: fmt.Sprintf("per launch, %d launches in batches of %d, the wait after each batch not timed; baseline: bare cuLaunchKernel of an equivalent hand-written kernel, same grid, block, 2 int arguments, legacy default stream", latencyLaunches, latencyBatch)})
 	var ce catcher
 	bodySync := func() error {
 		if err := body(); err != nil {
@@ -353,7 +371,7 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	}
 	us = func(sec float64) float64 { return sec / (latencyLaunches / 10) * 1e6 }
 	add(measure{Name: "launch + synchronize, empty body", Unit: "µs", Value: us(kt), Baseline: us(bt), Goal: 1.10, GoalOp: "<=",
-		Note: "baseline: bare cuLaunchKernel of the same kernel + cuCtxSynchronize"})
+		Note: "baseline: bare cuLaunchKernel of the equivalent hand-written kernel + the same Device.Synchronize (cuCtxSynchronize)"})
 
 	// A graph of graphKernels empty bodies, replayed, against the same
 	// bodies launched one by one; per kernel, each with a synchronize.

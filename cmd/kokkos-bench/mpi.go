@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
-	"github.com/gokkos/kokkos/internal/mpibaseline"
 	"github.com/gokkos/kokkos/mpi"
 )
 
@@ -87,6 +86,11 @@ func pingPong(w *mpi.Comm, reps, iters int, send, recv func() error) (float64, e
 }
 
 func measureMPI(cfg config, w *mpi.Comm, add func(measure)) error {
+	mr, err := openRawMPI()
+	if err != nil {
+		return err
+	}
+	st := new(mpiStatus)
 	peer := 1 - min(w.Rank(), 1)
 	scaled := func(n, least int) int { return max(least, int(float64(n)*cfg.scale)) }
 	viewPair := func(v kokkos.View[float64]) (func() error, func() error) {
@@ -95,8 +99,8 @@ func measureMPI(cfg config, w *mpi.Comm, add func(measure)) error {
 	}
 	rawPair := func(b []byte) (func() error, func() error) {
 		p := unsafe.Pointer(&b[0])
-		return func() error { return mpibaseline.Send(p, len(b), peer, 2) },
-			func() error { return mpibaseline.Recv(p, len(b), peer, 2) }
+		return func() error { return mr.sendBytes(p, len(b), peer, 2) },
+			func() error { return mr.recvBytes(p, len(b), peer, 2, st) }
 	}
 	// Contiguous views against raw MPI_Send of the same bytes, the two
 	// alternating rep by rep.
@@ -179,8 +183,8 @@ func measureMPI(cfg config, w *mpi.Comm, add func(measure)) error {
 	ps, pr := viewPair(&pcol)
 	ls, lr := viewPair(&line)
 	p := unsafe.Pointer(a.Ptr(0, 7))
-	ts := func() error { return mpibaseline.SendVector(p, n, n, peer, 3) }
-	tr := func() error { return mpibaseline.RecvVector(p, n, n, peer, 3) }
+	ts := func() error { return mr.sendVector(p, n, n, peer, 3) }
+	tr := func() error { return mr.recvVector(p, n, n, peer, 3, st) }
 	// The floor of packing: the column gathered by a plain loop into a
 	// buffer sent with raw MPI_Send, and scattered by a plain loop on
 	// receipt.
@@ -191,10 +195,10 @@ func measureMPI(cfg config, w *mpi.Comm, add func(measure)) error {
 		for i := range buf {
 			buf[i] = fd[i*fs+7]
 		}
-		return mpibaseline.Send(bp, n*8, peer, 4)
+		return mr.sendBytes(bp, n*8, peer, 4)
 	}
 	hr := func() error {
-		if err := mpibaseline.Recv(bp, n*8, peer, 4); err != nil {
+		if err := mr.recvBytes(bp, n*8, peer, 4, st); err != nil {
 			return err
 		}
 		for i, x := range buf {
@@ -244,7 +248,7 @@ func measureMPI(cfg config, w *mpi.Comm, add func(measure)) error {
 			t *[]float64
 		}{
 			{func() error { return mpi.Allreduce[float64](w, &x, &x, mpi.Sum) }, &va},
-			{func() error { return mpibaseline.Allreduce(&in, &out) }, &vb},
+			{func() error { return mr.allreduceSum(&in, &out) }, &vb},
 		} {
 			if err := w.Barrier(); err != nil {
 				return err
