@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"unsafe"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 // A Reducer says how ParallelReduce and ParallelScan combine values of type
@@ -26,23 +28,22 @@ import (
 type Reducer[T any] struct {
 	Identity func() T
 	Join     func(a, b T) T
-	builtin  string // the constructor's name, for Builtin; "" for a custom reducer
+	builtin  backend.ReduceOp // the constructor's join; 0 for a custom reducer
 }
 
-// Builtin returns the name of the constructor that made r when it is one
-// of Sum, Prod, Min, Max, LAnd, LOr, BAnd and BOr, and "" otherwise (a
-// custom or a location reducer): a device backend maps it to its own
-// reducer.
-func (r Reducer[T]) Builtin() string { return r.builtin }
+// Builtin returns the join of r as a device backend runs it when r was
+// made by one of Sum, Prod, Min, Max, LAnd, LOr, BAnd and BOr, and 0
+// otherwise (a custom or a location reducer, which runs on the host only).
+func (r Reducer[T]) Builtin() backend.ReduceOp { return r.builtin }
 
 // Sum adds: identity 0.
 func Sum[T Number]() Reducer[T] {
-	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a + b }, builtin: "Sum"}
+	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a + b }, builtin: backend.ReduceSum}
 }
 
 // Prod multiplies: identity 1.
 func Prod[T Number]() Reducer[T] {
-	return Reducer[T]{Identity: func() T { return 1 }, Join: func(a, b T) T { return a * b }, builtin: "Prod"}
+	return Reducer[T]{Identity: func() T { return 1 }, Join: func(a, b T) T { return a * b }, builtin: backend.ReduceProd}
 }
 
 // Min keeps the least value: identity the greatest value of T (+Inf for
@@ -54,7 +55,7 @@ func Min[T Number]() Reducer[T] {
 			return b
 		}
 		return a
-	}, builtin: "Min"}
+	}, builtin: backend.ReduceMin}
 }
 
 // Max keeps the greatest value: identity the least value of T (-Inf for
@@ -65,7 +66,7 @@ func Max[T Number]() Reducer[T] {
 			return b
 		}
 		return a
-	}, builtin: "Max"}
+	}, builtin: backend.ReduceMax}
 }
 
 // A ValLoc is a value and where it was found, the result of MinLoc,
@@ -290,22 +291,22 @@ func locIdentity[L any]() L {
 
 // LAnd is logical and: identity true.
 func LAnd() Reducer[bool] {
-	return Reducer[bool]{Identity: func() bool { return true }, Join: func(a, b bool) bool { return a && b }, builtin: "LAnd"}
+	return Reducer[bool]{Identity: func() bool { return true }, Join: func(a, b bool) bool { return a && b }, builtin: backend.ReduceLAnd}
 }
 
 // LOr is logical or: identity false.
 func LOr() Reducer[bool] {
-	return Reducer[bool]{Identity: zero[bool], Join: func(a, b bool) bool { return a || b }, builtin: "LOr"}
+	return Reducer[bool]{Identity: zero[bool], Join: func(a, b bool) bool { return a || b }, builtin: backend.ReduceLOr}
 }
 
 // BAnd is bitwise and: identity all ones.
 func BAnd[T Integer]() Reducer[T] {
-	return Reducer[T]{Identity: func() T { return ^T(0) }, Join: func(a, b T) T { return a & b }, builtin: "BAnd"}
+	return Reducer[T]{Identity: func() T { return ^T(0) }, Join: func(a, b T) T { return a & b }, builtin: backend.ReduceBAnd}
 }
 
 // BOr is bitwise or: identity 0.
 func BOr[T Integer]() Reducer[T] {
-	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a | b }, builtin: "BOr"}
+	return Reducer[T]{Identity: zero[T], Join: func(a, b T) T { return a | b }, builtin: backend.ReduceBOr}
 }
 
 func zero[T any]() T {

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/gokkos/kokkos/backend"
 )
 
 func TestReduceReproducible(t *testing.T) {
@@ -241,17 +243,17 @@ func TestReduceBlockSize(t *testing.T) {
 
 func TestReducerBuiltin(t *testing.T) {
 	for _, c := range []struct {
-		got, want string
+		got, want backend.ReduceOp
 	}{
-		{Sum[float64]().Builtin(), "Sum"}, {Prod[int32]().Builtin(), "Prod"},
-		{Min[uint8]().Builtin(), "Min"}, {Max[float32]().Builtin(), "Max"},
-		{LAnd().Builtin(), "LAnd"}, {LOr().Builtin(), "LOr"},
-		{BAnd[int64]().Builtin(), "BAnd"}, {BOr[uint16]().Builtin(), "BOr"},
-		{MinLoc[float64, int]().Builtin(), ""},
-		{Reducer[int]{Identity: func() int { return 0 }, Join: func(a, b int) int { return a + b }}.Builtin(), ""},
+		{Sum[float64]().Builtin(), backend.ReduceSum}, {Prod[int32]().Builtin(), backend.ReduceProd},
+		{Min[uint8]().Builtin(), backend.ReduceMin}, {Max[float32]().Builtin(), backend.ReduceMax},
+		{LAnd().Builtin(), backend.ReduceLAnd}, {LOr().Builtin(), backend.ReduceLOr},
+		{BAnd[int64]().Builtin(), backend.ReduceBAnd}, {BOr[uint16]().Builtin(), backend.ReduceBOr},
+		{MinLoc[float64, int]().Builtin(), 0},
+		{Reducer[int]{Identity: func() int { return 0 }, Join: func(a, b int) int { return a + b }}.Builtin(), 0},
 	} {
 		if c.got != c.want {
-			t.Errorf("Builtin() = %q, want %q", c.got, c.want)
+			t.Errorf("Builtin() = %v, want %v", c.got, c.want)
 		}
 	}
 }

@@ -591,41 +591,19 @@ func Must[V any](v V, err error) V {
 	return v
 }
 
-// A Description is what a backend needs to run device code over a view:
-// where its elements start, its shape, and what the code may do with them.
-// Describe returns one.
-type Description struct {
-	// Label is the view's label; Space its memory space; Allocation the
-	// record it holds (nil for an unmanaged host view).
-	Label      string
-	Space      MemorySpace
-	Allocation *Allocation
-	// Addr is the address of the view's origin (the element at index 0 in
-	// every dimension) in Space, for memory outside the Go heap; 0 for Go
-	// memory, whose elements Host points at instead.
-	Addr uintptr
-	Host unsafe.Pointer
-	// Rank, Extents[:Rank] and Strides[:Rank] (in elements) give the
-	// shape; ElemSize the element's size in bytes.
-	Rank     int
-	Extents  [MaxRank]int
-	Strides  [MaxRank]int
-	ElemSize int
-	Layout   Layout
-	Traits   Trait
-	ReadOnly bool
-}
-
-// Describe returns the description of v: its origin, extents, strides,
-// element size and access rules, for a backend that runs code on it. The
-// caller checks Allocation.Released() before it uses Addr or Host: the
-// memory of a released view is gone.
-func Describe[T any](v View[T]) Description {
+// Describe returns the description of v for a backend that runs code on
+// it: its origin, extents, strides, element kind and access rules. The
+// caller checks Owner.Released() before it uses Addr or Host: the memory of
+// a released view is gone.
+func Describe[T any](v View[T]) backend.View {
 	d := v.viewDesc()
-	s := Description{
-		Label: d.rec.Label(), Space: d.rec.Space(), Allocation: d.rec,
-		Rank: d.rank, Extents: d.ext, Strides: d.str, ElemSize: sizeOf[T](),
-		Layout: d.layout, Traits: d.traits, ReadOnly: d.flags&flagReadOnly != 0,
+	s := backend.View{
+		Label: d.rec.Label(), Space: d.rec.Space(),
+		Rank: d.rank, Extents: d.ext, Strides: d.str, Elem: kindOf[T](), ElemSize: sizeOf[T](),
+		ReadOnly: d.flags&flagReadOnly != 0, Atomic: d.traits&Atomic != 0, Restrict: d.traits&Restrict != 0,
+	}
+	if d.rec != nil {
+		s.Owner = d.rec
 	}
 	if s.Space == nil {
 		s.Space = HostSpace
@@ -637,4 +615,36 @@ func Describe[T any](v View[T]) Description {
 		s.Host = unsafe.Pointer(&d.data[0])
 	}
 	return s
+}
+
+// kindOf returns the backend kind of T: that of its underlying type when it
+// is a number or bool, KindInvalid otherwise.
+func kindOf[T any]() backend.Kind {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Bool:
+		return backend.KindBool
+	case reflect.Int8:
+		return backend.KindInt8
+	case reflect.Int16:
+		return backend.KindInt16
+	case reflect.Int32:
+		return backend.KindInt32
+	case reflect.Int64:
+		return backend.KindInt64
+	case reflect.Int:
+		return backend.KindInt
+	case reflect.Uint8:
+		return backend.KindUint8
+	case reflect.Uint16:
+		return backend.KindUint16
+	case reflect.Uint32:
+		return backend.KindUint32
+	case reflect.Uint64:
+		return backend.KindUint64
+	case reflect.Float32:
+		return backend.KindFloat32
+	case reflect.Float64:
+		return backend.KindFloat64
+	}
+	return backend.KindInvalid
 }

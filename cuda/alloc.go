@@ -74,6 +74,16 @@ func (DeviceSpace) Name() string { return "CudaSpace" }
 // HostAccessible returns false: the host cannot touch device memory.
 func (DeviceSpace) HostAccessible() bool { return false }
 
+// Platform returns "cuda": the space's addresses are CUDA device
+// pointers, which a CUDA-aware library (an MPI) may take directly.
+func (DeviceSpace) Platform() string { return "cuda" }
+
+// Staging returns the pinned host memory of the same device, through which
+// data moves fastest between this space and the host.
+func (s DeviceSpace) Staging() backend.MemorySpace { return HostPinnedSpaceOn(s.Device) }
+
+var _ backend.DeviceMemory = DeviceSpace{}
+
 // Name returns "CudaHostPinnedSpace".
 func (PinnedSpace) Name() string { return "CudaHostPinnedSpace" }
 

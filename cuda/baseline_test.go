@@ -7,7 +7,7 @@ import (
 
 	"github.com/ebitengine/purego"
 
-	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // The driver's own copies and a bare kernel launch, without the package's
@@ -24,7 +24,9 @@ var RangeBodyBaseline = rangeBody
 func rangeBody(body string, n int) (func() error, error) {
 	lb := getLaunch()
 	defer lb.put()
-	lp, err := plan(lb, "baseline", patFor, kokkos.Range(0, n), nil)
+	sh := backend.Shape{Rank: 1}
+	sh.Upper[0] = n
+	lp, err := plan(lb, "baseline", patFor, &sh, nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // ErrBinding is matched (errors.Is) by the error of a device pattern given
@@ -36,7 +37,7 @@ type argSet struct {
 type viewArg struct {
 	name string
 	elem elemType
-	d    kokkos.Description
+	d    backend.View
 }
 
 type scalarArg struct {
@@ -71,7 +72,7 @@ func Bind(name string, view any) Arg {
 
 // describeAny describes v when it is a view of an element type a device
 // body can use (or of bool, which it cannot).
-func describeAny(v any) (kokkos.Description, elemType, bool) {
+func describeAny(v any) (backend.View, elemType, bool) {
 	switch x := v.(type) {
 	case kokkos.View[float32]:
 		return kokkos.Describe(x), elemFloat32, true
@@ -88,7 +89,7 @@ func describeAny(v any) (kokkos.Description, elemType, bool) {
 	case kokkos.View[bool]:
 		return kokkos.Describe(x), elemBool, true
 	}
-	return kokkos.Description{}, 0, false
+	return backend.View{}, 0, false
 }
 
 // Scalar binds a value to name: the body reads it as a const of its C
@@ -206,7 +207,7 @@ func collect(s *argSet, label string, args []Arg) (int, error) {
 		if s.boundTwice(v.name) {
 			return 0, fmt.Errorf("%w: %q: %q is bound twice", ErrBinding, label, v.name)
 		}
-		if v.d.Allocation != nil && v.d.Allocation.Released() {
+		if v.d.Owner != nil && v.d.Owner.Released() {
 			return 0, fmt.Errorf("%w: %q: view %s (label %q) was released: %w", ErrBinding, label, v.name, v.d.Label, kokkos.ErrReleased)
 		}
 		o, ok := deviceOf(v.d.Space)
@@ -249,15 +250,15 @@ func (s *argSet) boundTwice(name string) bool {
 // viewSigOf returns the code-generation signature of a bound view.
 func viewSigOf(v *viewArg) viewSig {
 	s := viewSig{name: v.name, elem: v.elem, rank: v.d.Rank, unit: -1, readOnly: v.d.ReadOnly,
-		atomic: v.d.Traits&kokkos.Atomic != 0, restrict: v.d.Traits&kokkos.Restrict != 0}
-	// The unit stride folded in: the dimension LayoutLeft or LayoutRight
-	// runs fastest, when its stride is 1 (a LayoutStride view's strides
-	// are all arguments).
+		atomic: v.d.Atomic, restrict: v.d.Restrict}
+	// The unit stride folded in: the last dimension, or else the first,
+	// when its stride is 1 (as LayoutRight and LayoutLeft store them);
+	// every other stride is an argument.
 	switch {
 	case v.d.Rank == 0:
-	case v.d.Layout == kokkos.LayoutRight && v.d.Strides[v.d.Rank-1] == 1:
+	case v.d.Strides[v.d.Rank-1] == 1:
 		s.unit = v.d.Rank - 1
-	case v.d.Layout == kokkos.LayoutLeft && v.d.Strides[0] == 1:
+	case v.d.Strides[0] == 1:
 		s.unit = 0
 	}
 	return s

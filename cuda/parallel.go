@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	kokkos "github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/prof"
 )
 
@@ -202,34 +203,67 @@ type launchPlan struct {
 	tile       [2]int
 }
 
-// plan checks the policy and the bindings of a launch and builds its
-// signature.
-func plan(lb *launchBuf, label string, pattern patternKind, policy Policy, args []Arg) (*launchPlan, error) {
+// policyShape converts the policy of a pattern, once: its index space and
+// its execution-space instance.
+func policyShape(label string, policy Policy) (backend.Shape, kokkos.ExecutionSpace, error) {
+	var sh backend.Shape
+	switch p := policy.(type) {
+	case kokkos.RangePolicy:
+		sh.Rank, sh.Lower[0], sh.Upper[0], sh.Chunk = 1, p.Begin, p.End, p.Chunk
+		return sh, p.Space, nil
+	case kokkos.MDRangePolicy:
+		lo, hi, tiles := p.Lower(), p.Upper(), p.Tiles()
+		if len(lo) < 2 || len(lo) > backend.MaxShapeRank || len(hi) != len(lo) {
+			return sh, nil, fmt.Errorf("%w: %q: %v: rank %d (with %d upper bounds); an MDRangePolicy has rank 2 to 6", ErrPolicy, label, p.String(), len(lo), len(hi))
+		}
+		sh.Rank = len(lo)
+		copy(sh.Lower[:], lo)
+		copy(sh.Upper[:], hi)
+		if len(tiles) == len(lo) {
+			copy(sh.Tile[:], tiles)
+		}
+		switch _, inner := p.Iteration(); inner {
+		case kokkos.IterateLeft:
+			sh.Inner = backend.OrderLeft
+		case kokkos.IterateRight:
+			sh.Inner = backend.OrderRight
+		}
+		return sh, p.Space(), nil
+	}
+	return sh, nil, fmt.Errorf("%w: %q: %s is not a kokkos.RangePolicy or kokkos.MDRangePolicy", ErrPolicy, label, reflect.TypeOf(policy).String())
+}
+
+// plan checks the index space, the instance and the bindings of a launch
+// and builds its signature.
+func plan(lb *launchBuf, label string, pattern patternKind, sh *backend.Shape, space kokkos.ExecutionSpace, args []Arg) (*launchPlan, error) {
 	a := &lb.args
 	devNo, err := collect(a, label, args)
 	if err != nil {
 		return nil, err
 	}
+	return planBound(lb, label, pattern, sh, space, devNo)
+}
+
+// planBound is plan for bindings already in lb.args, on device devNo (-1
+// for none).
+func planBound(lb *launchBuf, label string, pattern patternKind, sh *backend.Shape, space kokkos.ExecutionSpace, devNo int) (*launchPlan, error) {
+	a := &lb.args
 	lp := &lb.lp
 	lp.label, lp.args = label, a
 	lp.sig.pattern = pattern
-	var space kokkos.ExecutionSpace
-	switch p := policy.(type) {
-	case kokkos.RangePolicy:
-		if p.Begin > p.End {
-			return nil, fmt.Errorf("%w: %q: %v: begin %d > end %d", ErrPolicy, label, p.String(), p.Begin, p.End)
+	var err error
+	if sh.Rank == 1 {
+		if sh.Lower[0] > sh.Upper[0] {
+			return nil, fmt.Errorf("%w: %q: range [%d, %d): begin %d > end %d", ErrPolicy, label, sh.Lower[0], sh.Upper[0], sh.Lower[0], sh.Upper[0])
 		}
-		lp.sig.rank, lp.begin, lp.end, space = 1, p.Begin, p.End, p.Space
-	case kokkos.MDRangePolicy:
+		lp.sig.rank, lp.begin, lp.end = 1, sh.Lower[0], sh.Upper[0]
+	} else {
 		if pattern == patScan {
-			return nil, fmt.Errorf("%w: %q: a scan runs over a RangePolicy, not %v", ErrPolicy, label, p.String())
+			return nil, fmt.Errorf("%w: %q: a scan runs over a RangePolicy, not an MDRangePolicy of rank %d", ErrPolicy, label, sh.Rank)
 		}
-		if err := lp.mdPolicy(p); err != nil {
+		if err := lp.mdPolicy(sh); err != nil {
 			return nil, err
 		}
-		space = p.Space()
-	default:
-		return nil, fmt.Errorf("%w: %q: %s is not a kokkos.RangePolicy or kokkos.MDRangePolicy", ErrPolicy, label, reflect.TypeOf(policy).String())
 	}
 	switch s := space.(type) {
 	case nil:
@@ -266,27 +300,22 @@ func plan(lb *launchBuf, label string, pattern patternKind, policy Policy, args 
 }
 
 // mdPolicy takes the box, the tiles and the iteration order of an
-// MDRangePolicy. The inner order decides which dimension runs on
-// threadIdx.x: IterateLeft the first, IterateRight the last; by default the
+// MDRange launch. The inner order decides which dimension runs on
+// threadIdx.x: OrderLeft the first, OrderRight the last; by default the
 // one the bound views of rank 2 or more store contiguously (dimension 0
 // for LayoutLeft), LayoutLeft's when they disagree, as Kokkos's default
 // for CUDA.
-func (lp *launchPlan) mdPolicy(p kokkos.MDRangePolicy) error {
-	lo, hi := p.Lower(), p.Upper()
-	r := len(lo)
-	if r < 2 || r > 6 || len(hi) != r {
-		return fmt.Errorf("%w: %q: %v: rank %d (with %d upper bounds); an MDRangePolicy has rank 2 to 6", ErrPolicy, lp.label, p.String(), r, len(hi))
-	}
-	for d := range lo {
-		if lo[d] > hi[d] {
-			return fmt.Errorf("%w: %q: %v: lower bound %d > upper bound %d in dimension %d", ErrPolicy, lp.label, p.String(), lo[d], hi[d], d)
+func (lp *launchPlan) mdPolicy(sh *backend.Shape) error {
+	r := sh.Rank
+	for d := 0; d < r; d++ {
+		if sh.Lower[d] > sh.Upper[d] {
+			return fmt.Errorf("%w: %q: MDRange %v to %v: lower bound %d > upper bound %d in dimension %d", ErrPolicy, lp.label, sh.Lower[:r], sh.Upper[:r], sh.Lower[d], sh.Upper[d], d)
 		}
-		lp.lower[d], lp.upper[d] = lo[d], hi[d]
+		lp.lower[d], lp.upper[d] = sh.Lower[d], sh.Upper[d]
 	}
 	lp.sig.rank = r
-	_, inner := p.Iteration()
-	left := inner == kokkos.IterateLeft
-	if inner == kokkos.IterateDefault {
+	left := sh.Inner == backend.OrderLeft
+	if sh.Inner == backend.OrderDefault {
 		votes := 0
 		for k := range lp.args.views {
 			d := &lp.args.views[k].d
@@ -308,18 +337,15 @@ func (lp *launchPlan) mdPolicy(p kokkos.MDRangePolicy) error {
 			lp.sig.order[k] = r - 1 - k
 		}
 	}
-	tiles := p.Tiles()
 	tx, ty := 32, 8
-	if len(tiles) == r {
-		if t := tiles[lp.sig.order[0]]; t > 0 {
-			tx = t
-		}
-		if t := tiles[lp.sig.order[1]]; t > 0 {
-			ty = t
-		}
+	if t := sh.Tile[lp.sig.order[0]]; t > 0 {
+		tx = t
+	}
+	if t := sh.Tile[lp.sig.order[1]]; t > 0 {
+		ty = t
 	}
 	if tx*ty > 1024 || tx > 1024 || ty > 1024 {
-		return fmt.Errorf("%w: %q: %v: tiles of %d×%d threads on the two fastest dimensions; a CUDA block holds at most 1024", ErrPolicy, lp.label, p.String(), tx, ty)
+		return fmt.Errorf("%w: %q: MDRange tiles of %d×%d threads on the two fastest dimensions; a CUDA block holds at most 1024", ErrPolicy, lp.label, tx, ty)
 	}
 	if lp.sig.pattern == patReduce && tx*ty%32 != 0 {
 		// Reductions shuffle within whole warps: widen the tile.
@@ -412,16 +438,26 @@ func prepare(lb *launchBuf, label string, pattern patternKind, policy Policy, bo
 	if pattern != patFor && value.ctype == "" {
 		return nil, nil, fmt.Errorf("%w: %q: the zero Reducer; make one with Sum, Min, ... or Custom", ErrBinding, label)
 	}
-	lp, err := plan(lb, label, pattern, policy, args)
+	sh, space, err := policyShape(label, policy)
 	if err != nil {
 		return nil, nil, err
 	}
-	if lp.args.into != nil && pattern != patReduce {
-		return nil, nil, fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, label)
+	lp, err := plan(lb, label, pattern, &sh, space, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lp.load(lb, body, value)
+}
+
+// load keys the planned launch and returns its loaded program, compiling
+// it on first use.
+func (lp *launchPlan) load(lb *launchBuf, body string, value valueSig) (*launchPlan, *program, error) {
+	if lp.args.into != nil && lp.sig.pattern != patReduce {
+		return nil, nil, fmt.Errorf("%w: %q: ReduceInto is for ParallelReduce", ErrBinding, lp.label)
 	}
 	lp.sig.value = value
 	lb.key = appendKey(lb.key[:0], &lp.sig, body, lp.args.noFMAD)
-	prog, err := lp.dev.program(lb.key, &lp.sig, body, label, lp.args.noFMAD)
+	prog, err := lp.dev.program(lb.key, &lp.sig, body, lp.label, lp.args.noFMAD)
 	return lp, prog, err
 }
 
@@ -447,6 +483,12 @@ func ParallelFor(label string, policy Policy, body string, args ...Arg) error {
 	if err != nil {
 		return err
 	}
+	return lp.runFor(lb, prog)
+}
+
+// runFor launches the planned For pattern.
+func (lp *launchPlan) runFor(lb *launchBuf, prog *program) error {
+	label := lp.label
 	n := lp.count()
 	if n == 0 {
 		return nil
@@ -559,10 +601,19 @@ func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body strin
 	if err != nil {
 		return zero, err
 	}
+	var result T
+	err = lp.runReduce(lb, prog, r.value, r.asBool, out, &result)
+	return result, err
+}
+
+// runReduce launches the planned reduction: into the device address out
+// when it is not 0, else into *result (a pointer to the Go value of the
+// accumulator's layout, or a *bool when asBool), waiting for it.
+func (lp *launchPlan) runReduce(lb *launchBuf, prog *program, value valueSig, asBool bool, out uintptr, result any) error {
+	label := lp.label
 	n := lp.count()
 	maxBlocks := min(maxPartials, 8*max(lp.dev.sms, 1))
-	var result T
-	err = lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
+	return lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
 		s, err := lp.lockScratch(c)
 		if err != nil {
 			return err
@@ -597,16 +648,15 @@ func ParallelReduce[T any](label string, policy Policy, r Reducer[T], body strin
 		p.u64(uint64(s.dev))
 		p.i32(grid[0] * grid[1] * grid[2])
 		p.u64(uint64(dst))
-		p.i32(int(boolByte(r.asBool && out != 0)))
+		p.i32(int(boolByte(asBool && out != 0)))
 		if err := c.launch(label, prog.fns[1], [3]int{1, 1, 1}, [3]int{1024, 1, 1}, h, p); err != nil {
 			return err
 		}
 		if out != 0 {
 			return nil
 		}
-		return lp.readResult(c, h, s, r.value.size, &result, r.asBool)
+		return lp.readResult(c, h, s, value.size, result, asBool)
 	})
-	return result, err
 }
 
 // readResult copies the result slot back and waits for it.
@@ -648,7 +698,7 @@ func (lp *launchPlan) intoAddr(r any, goSize int) (uintptr, error) {
 	if !ok || d.Rank != 0 || d.ElemSize != goSize {
 		return 0, fmt.Errorf("%w: %q: ReduceInto needs a rank-0 view of the reducer's result type, not %T", ErrBinding, lp.label, v)
 	}
-	if d.Allocation != nil && d.Allocation.Released() {
+	if d.Owner != nil && d.Owner.Released() {
 		return 0, fmt.Errorf("%w: %q: ReduceInto's view %q was released: %w", ErrBinding, lp.label, d.Label, kokkos.ErrReleased)
 	}
 	if d.ReadOnly {
@@ -663,20 +713,20 @@ func (lp *launchPlan) intoAddr(r any, goSize int) (uintptr, error) {
 
 // describeAs describes v when it is a view of the result type of reducer
 // r (a Reducer[T], passed as any).
-func describeAs(r, v any) (kokkos.Description, bool) {
+func describeAs(r, v any) (backend.View, bool) {
 	if dr, ok := r.(interface {
-		describe(any) (kokkos.Description, bool)
+		describe(any) (backend.View, bool)
 	}); ok {
 		return dr.describe(v)
 	}
-	return kokkos.Description{}, false
+	return backend.View{}, false
 }
 
-func (Reducer[T]) describe(v any) (kokkos.Description, bool) {
+func (Reducer[T]) describe(v any) (backend.View, bool) {
 	if x, ok := v.(kokkos.View[T]); ok {
 		return kokkos.Describe(x), true
 	}
-	return kokkos.Description{}, false
+	return backend.View{}, false
 }
 
 // ParallelScan runs body on the GPU over the indices of policy in order,
@@ -700,12 +750,20 @@ func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], 
 	if err != nil {
 		return zero, err
 	}
+	var result T
+	err = lp.runScan(lb, prog, r.value, r.asBool, &result)
+	return result, err
+}
+
+// runScan launches the planned scan and stores its total in *result, as
+// runReduce does.
+func (lp *launchPlan) runScan(lb *launchBuf, prog *program, value valueSig, asBool bool, result any) error {
+	label := lp.label
 	n := lp.count()
 	blocks := max(min(ceilDiv(n, reduceBlock), maxPartials, 8*max(lp.dev.sms, 1)), 1)
 	chunk := ceilDiv(max(ceilDiv(n, blocks), 1), reduceBlock) * reduceBlock
 	blocks = max(ceilDiv(n, chunk), 1)
-	var result T
-	err = lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
+	return lp.run(func(c ctxCall, h uintptr, rep uintptr) error {
 		s, err := lp.lockScratch(c)
 		if err != nil {
 			return err
@@ -739,7 +797,6 @@ func ParallelScan[T any](label string, policy kokkos.RangePolicy, r Reducer[T], 
 		if err := c.launch(label, prog.fns[2], grid, block, h, p); err != nil {
 			return err
 		}
-		return lp.readResult(c, h, s, r.value.size, &result, r.asBool)
+		return lp.readResult(c, h, s, value.size, result, asBool)
 	})
-	return result, err
 }

@@ -2,169 +2,280 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gokkos/kokkos"
-	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/backend"
 )
 
 var deviceChecks atomic.Bool
 
-// CheckDeviceBounds sets whether launches on a GPU check every view access
-// against the view's extents (cuda.CheckBounds): an access outside them
-// then returns a *cuda.BoundsError, naming the view, its label, the index
-// and the extents, instead of touching memory, and each launch waits for
-// its kernel. It is off by default, as in Kokkos, since it costs time;
+// CheckDeviceBounds sets whether launches on a device check every view
+// access against the view's extents (backend.Launch.Check): an access
+// outside them then returns an error naming the view, its label, the index
+// and the extents, instead of touching memory, and each launch may wait
+// for its kernel. It is off by default, as in Kokkos, since it costs time;
 // host kernels always check.
 func CheckDeviceBounds(on bool) { deviceChecks.Store(on) }
 
-// deviceArgs binds vals to the CUDA body's names, with fused multiply-adds
-// off so that floating-point results round as the host kernel's do.
-func (e *entry) deviceArgs(vals []any) ([]cuda.Arg, error) {
-	if e.CUDA == "" {
+// launcher returns the device instance s, which is not a host instance, or
+// an error naming what runs kernels.
+func (e *entry) launcher(s kokkos.ExecutionSpace) (backend.Launcher, error) {
+	l, ok := s.(backend.Launcher)
+	if !ok {
+		return nil, fmt.Errorf("%w: kernel %s: execution space %s runs no kernels: use a host space (kokkos.Serial, kokkos.Threads) or a device instance (a *cuda.Stream)", ErrArgs, e.Name, s.Name())
+	}
+	if e.NoCUDA != "" {
 		return nil, fmt.Errorf("%w: kernel %s: %s", ErrNoDevice, e.Name, e.NoCUDA)
 	}
-	args := make([]cuda.Arg, 0, len(vals)+2)
-	for j, p := range e.Params {
-		v := vals[j]
-		if p.View {
-			if p.Write && readOnly(v) {
-				return nil, fmt.Errorf("%w: kernel %s: view %s is read-only and the kernel writes it", ErrArgs, e.Name, p.Name)
+	return l, nil
+}
+
+// backendKernel returns e as the backends see it, made once.
+func (e *entry) backendKernel() *backend.Kernel {
+	e.bkOnce.Do(func() {
+		k := &backend.Kernel{
+			Name: e.Name, Pattern: backend.Pattern(e.Pattern), Rank: e.Rank,
+			NoDevice: e.NoCUDA, CUDA: e.CUDA, CUDAHelpers: e.Helpers,
+		}
+		for j, p := range e.Params {
+			t := e.fn.In(e.Rank + j)
+			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
+			if p.View {
+				bp.Rank, bp.Elem = viewShape(t)
+			} else {
+				bp.Elem = kindOfType(t)
 			}
-			args = append(args, cuda.Bind(p.CUDAName, v))
+			k.Params = append(k.Params, bp)
+			k.CUDANames = append(k.CUDANames, p.CUDAName)
+			k.CUDAConv = append(k.CUDAConv, p.CUDAConv)
+		}
+		if e.Pattern != PatternFor {
+			acc := e.fn.In(e.fn.NumIn() - 1)
+			if e.Pattern == PatternScan {
+				acc = e.fn.In(e.fn.NumIn() - 2)
+			}
+			k.Acc = kindOfType(acc.Elem())
+		}
+		e.bk = k
+	})
+	return e.bk
+}
+
+// viewShape returns the rank and element kind of a view type.
+func viewShape(t reflect.Type) (int, backend.Kind) {
+	v := reflect.New(t).Interface()
+	r, _ := v.(interface{ Rank() int })
+	m, ok := reflect.PointerTo(t).MethodByName("Data")
+	if r == nil || !ok {
+		return 0, backend.KindInvalid
+	}
+	return r.Rank(), kindOfType(m.Type.Out(0).Elem())
+}
+
+// kindOfType returns the backend kind of t.
+func kindOfType(t reflect.Type) backend.Kind {
+	switch t.Kind() {
+	case reflect.Bool:
+		return backend.KindBool
+	case reflect.Int8:
+		return backend.KindInt8
+	case reflect.Int16:
+		return backend.KindInt16
+	case reflect.Int32:
+		return backend.KindInt32
+	case reflect.Int64:
+		return backend.KindInt64
+	case reflect.Int:
+		return backend.KindInt
+	case reflect.Uint8:
+		return backend.KindUint8
+	case reflect.Uint16:
+		return backend.KindUint16
+	case reflect.Uint32:
+		return backend.KindUint32
+	case reflect.Uint64:
+		return backend.KindUint64
+	case reflect.Float32:
+		return backend.KindFloat32
+	case reflect.Float64:
+		return backend.KindFloat64
+	}
+	return backend.KindInvalid
+}
+
+// launch binds vals (already of the parameters' types) for a device
+// launch over s: each view described once, each scalar as its bits.
+func (e *entry) launch(label string, s backend.Shape, vals []any) (*backend.Launch, error) {
+	k := e.backendKernel()
+	l := &backend.Launch{Label: label, Kernel: k, Shape: s, Args: make([]backend.Arg, len(vals)), Check: deviceChecks.Load()}
+	for j, v := range vals {
+		p := &k.Params[j]
+		if !p.View {
+			l.Args[j] = backend.Arg{Kind: p.Elem, Bits: scalarBits(v)}
 			continue
 		}
-		args = append(args, cuda.Scalar(p.CUDAName, widen(v, p.CUDAConv)))
+		d, ok := describe(v)
+		if !ok {
+			return nil, fmt.Errorf("%w: kernel %s: view %s: %T has no device form", ErrArgs, e.Name, p.Name, v)
+		}
+		if p.Write && d.ReadOnly {
+			return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrArgs, e.Name, p.Name, d.Label)
+		}
+		l.Args[j] = backend.Arg{View: &d, Kind: p.Elem}
 	}
-	args = append(args, cuda.FMAD(false))
-	if deviceChecks.Load() {
-		args = append(args, cuda.CheckBounds())
-	}
-	if e.Helpers != "" {
-		args = append(args, cuda.Helpers(e.Helpers))
-	}
-	return args, nil
+	return l, nil
 }
 
-// readOnly reports whether the view v (a View1..View6 value) is read-only.
-func readOnly(v any) bool {
+// scalarBits returns the bits of a scalar argument, as backend.Arg holds
+// them.
+func scalarBits(v any) uint64 {
+	x := reflect.ValueOf(v)
+	switch x.Kind() {
+	case reflect.Bool:
+		if x.Bool() {
+			return 1
+		}
+		return 0
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return uint64(x.Int())
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return x.Uint()
+	case reflect.Float32:
+		return uint64(math.Float32bits(float32(x.Float())))
+	case reflect.Float64:
+		return math.Float64bits(x.Float())
+	}
+	return 0
+}
+
+// describe returns the description of v, a View0..View6 value of a
+// numeric or bool element type.
+func describe(v any) (backend.View, bool) {
 	p := reflect.New(reflect.TypeOf(v))
 	p.Elem().Set(reflect.ValueOf(v))
-	ro, ok := p.Interface().(interface{ IsReadOnly() bool })
-	return ok && ro.IsReadOnly()
+	switch x := p.Interface().(type) {
+	case kokkos.View[float64]:
+		return kokkos.Describe(x), true
+	case kokkos.View[float32]:
+		return kokkos.Describe(x), true
+	case kokkos.View[int64]:
+		return kokkos.Describe(x), true
+	case kokkos.View[int32]:
+		return kokkos.Describe(x), true
+	case kokkos.View[int]:
+		return kokkos.Describe(x), true
+	case kokkos.View[uint64]:
+		return kokkos.Describe(x), true
+	case kokkos.View[uint32]:
+		return kokkos.Describe(x), true
+	case kokkos.View[int16]:
+		return kokkos.Describe(x), true
+	case kokkos.View[int8]:
+		return kokkos.Describe(x), true
+	case kokkos.View[uint16]:
+		return kokkos.Describe(x), true
+	case kokkos.View[uint8]:
+		return kokkos.Describe(x), true
+	case kokkos.View[bool]:
+		return kokkos.Describe(x), true
+	}
+	return backend.View{}, false
 }
 
-// widen converts a scalar to the type its CUDA binding takes (conv of
-// Param.CUDAConv).
-func widen(v any, conv string) any {
-	if b, ok := v.(bool); ok {
-		if b {
-			return int32(1)
-		}
-		return int32(0)
-	}
-	switch conv {
-	case "int32":
-		return int32(reflect.ValueOf(v).Int())
-	case "uint32":
-		return uint32(reflect.ValueOf(v).Uint())
-	}
-	return v
+// rangeShape and mdShape give a policy's index space as a backend sees it.
+func rangeShape(p kokkos.RangePolicy) backend.Shape {
+	s := backend.Shape{Rank: 1, Chunk: p.Chunk}
+	s.Lower[0], s.Upper[0] = p.Begin, p.End
+	return s
 }
 
-// deviceFor queues e on the policy's stream.
-func (e *entry) deviceFor(label string, p any, vals []any) error {
-	args, err := e.deviceArgs(vals)
+func mdShape(p kokkos.MDRangePolicy) backend.Shape {
+	lo, hi, tiles := p.Lower(), p.Upper(), p.Tiles()
+	s := backend.Shape{Rank: len(lo)}
+	copy(s.Lower[:], lo)
+	copy(s.Upper[:], hi)
+	copy(s.Tile[:], tiles)
+	switch _, inner := p.Iteration(); inner {
+	case kokkos.IterateLeft:
+		s.Inner = backend.OrderLeft
+	case kokkos.IterateRight:
+		s.Inner = backend.OrderRight
+	}
+	return s
+}
+
+// deviceFor queues e on the device instance of the policy.
+func (e *entry) deviceFor(label string, space kokkos.ExecutionSpace, s backend.Shape, vals []any) error {
+	dev, err := e.launcher(space)
 	if err != nil {
 		return err
 	}
-	return cuda.ParallelFor(label, p.(cuda.Policy), e.CUDA, args...)
+	l, err := e.launch(label, s, vals)
+	if err != nil {
+		return err
+	}
+	return dev.For(l)
 }
 
-// deviceReduce runs the reduction or scan e with r's device counterpart.
-func deviceReduce[T any](e *entry, label string, p any, r kokkos.Reducer[T], vals []any) (T, error) {
+// deviceReduce runs the reduction or scan e on the device instance of the
+// policy with r as a built-in reduction.
+func deviceReduce[T any](e *entry, label string, space kokkos.ExecutionSpace, s backend.Shape, r kokkos.Reducer[T], vals []any) (T, error) {
 	var zero T
-	args, err := e.deviceArgs(vals)
+	dev, err := e.launcher(space)
 	if err != nil {
 		return zero, err
 	}
-	var res any
-	switch any(zero).(type) {
-	case float32:
-		res, err = devReduce[float32](e, label, p, r.Builtin(), args)
-	case float64:
-		res, err = devReduce[float64](e, label, p, r.Builtin(), args)
-	case int32:
-		res, err = devReduce[int32](e, label, p, r.Builtin(), args)
-	case int64:
-		res, err = devReduce[int64](e, label, p, r.Builtin(), args)
-	case int:
-		var x int64
-		x, err = devReduce[int64](e, label, p, r.Builtin(), args)
-		res = int(x)
-	case uint32:
-		res, err = devReduce[uint32](e, label, p, r.Builtin(), args)
-	case uint64:
-		res, err = devReduce[uint64](e, label, p, r.Builtin(), args)
-	case bool:
-		res, err = devLogical(e, label, p, r.Builtin(), args)
-	default:
-		return zero, fmt.Errorf("%w: kernel %s: the device reduces float32, float64, int32, int64, int, uint32, uint64 and bool, not %T", ErrArgs, e.Name, zero)
+	op := r.Builtin()
+	kind := kindOfType(reflect.TypeFor[T]())
+	if op == 0 || kind == backend.KindInvalid {
+		name := "a custom or location reducer"
+		if op != 0 {
+			name = op.String()
+		}
+		return zero, fmt.Errorf("%w: kernel %s: %s of %T has no device form: use Sum, Prod, Min, Max, BAnd or BOr (LAnd or LOr for bool) of a number", ErrArgs, e.Name, name, zero)
 	}
+	l, err := e.launch(label, s, vals)
 	if err != nil {
 		return zero, err
 	}
-	return res.(T), nil
-}
-
-// devReduce runs e with the device reducer named name.
-func devReduce[E cuda.Elem](e *entry, label string, p any, name string, args []cuda.Arg) (E, error) {
-	var r cuda.Reducer[E]
-	switch name {
-	case "Sum":
-		r = cuda.Sum[E]()
-	case "Prod":
-		r = cuda.Prod[E]()
-	case "Min":
-		r = cuda.Min[E]()
-	case "Max":
-		r = cuda.Max[E]()
-	case "BAnd":
-		r = cuda.Custom[E]("value = 0; value = ~value;", "dst = dst & src;")
-	case "BOr":
-		r = cuda.Custom[E]("value = 0;", "dst = dst | src;")
-	default:
-		return 0, reducerError(e, name)
-	}
-	return devRun(e, label, p, r, args)
-}
-
-// devLogical runs e with LAnd or LOr.
-func devLogical(e *entry, label string, p any, name string, args []cuda.Arg) (bool, error) {
-	var r cuda.Reducer[bool]
-	switch name {
-	case "LAnd":
-		r = cuda.LAnd()
-	case "LOr":
-		r = cuda.LOr()
-	default:
-		return false, reducerError(e, name)
-	}
-	return devRun(e, label, p, r, args)
-}
-
-// devRun runs the reduction or scan e with the device reducer r.
-func devRun[T any](e *entry, label string, p any, r cuda.Reducer[T], args []cuda.Arg) (T, error) {
+	red := backend.Reduction{Op: op, Kind: kind}
+	var bits uint64
 	if e.Pattern == PatternScan {
-		return cuda.ParallelScan(label, p.(kokkos.RangePolicy), r, e.CUDA, args...)
+		bits, err = dev.Scan(l, red)
+	} else {
+		bits, err = dev.Reduce(l, red)
 	}
-	return cuda.ParallelReduce(label, p.(cuda.Policy), r, e.CUDA, args...)
+	if err != nil {
+		return zero, err
+	}
+	return fromBits[T](bits, kind), nil
 }
 
-func reducerError(e *entry, name string) error {
-	if name == "" {
-		name = "a custom or location reducer"
+// fromBits converts a result's bits of kind k to T, whose kind k is.
+func fromBits[T any](bits uint64, k backend.Kind) T {
+	var out T
+	v := reflect.ValueOf(&out).Elem()
+	switch k {
+	case backend.KindBool:
+		v.SetBool(bits != 0)
+	case backend.KindInt8, backend.KindInt16, backend.KindInt32, backend.KindInt64, backend.KindInt:
+		v.SetInt(int64(bits))
+	case backend.KindUint8, backend.KindUint16, backend.KindUint32, backend.KindUint64:
+		v.SetUint(bits)
+	case backend.KindFloat32:
+		v.SetFloat(float64(math.Float32frombits(uint32(bits))))
+	case backend.KindFloat64:
+		v.SetFloat(math.Float64frombits(bits))
 	}
-	return fmt.Errorf("%w: kernel %s: %s has no device counterpart: use Sum, Prod, Min, Max, BAnd or BOr (LAnd or LOr for bool)", ErrArgs, e.Name, name)
+	return out
+}
+
+// entryKernel is the part of an entry the device path adds.
+type entryKernel struct {
+	bkOnce sync.Once
+	bk     *backend.Kernel
 }

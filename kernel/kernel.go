@@ -28,6 +28,7 @@ import (
 	"sync"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/layout"
 )
 
@@ -116,6 +117,7 @@ type Param struct {
 type entry struct {
 	Spec
 	fn reflect.Type
+	entryKernel
 }
 
 var (
@@ -258,15 +260,15 @@ type info struct {
 
 // hostInfo checks that the host can run kernel k on the view d, parameter
 // name, and returns its names.
-func hostInfo(k, name string, d *kokkos.Description, write bool) (*info, error) {
+func hostInfo(k, name string, d *backend.View, write bool) (*info, error) {
 	in := &info{kernel: k, name: name, label: d.Label, ext: d.Extents[:d.Rank:d.Rank], write: write && !d.ReadOnly, readOnly: d.ReadOnly}
 	switch {
-	case d.Allocation != nil && d.Allocation.Released():
+	case d.Owner != nil && d.Owner.Released():
 		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) was released: %w", ErrArgs, k, name, d.Label, kokkos.ErrReleased)
 	case d.Host == nil && size(d) > 0:
 		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is in %s, which the host cannot access: "+
 			"launch on a cuda stream (policy.On(stream)), or DeepCopy the view to a host mirror", ErrArgs, k, name, d.Label, d.Space.Name())
-	case d.Traits&kokkos.Atomic != 0:
+	case d.Atomic:
 		return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) has the Atomic trait, which host kernels do not honour: "+
 			"pass a view without it and use the kokkos.Atomic functions in the kernel", ErrArgs, k, name, d.Label)
 	case write && d.ReadOnly:
@@ -275,7 +277,7 @@ func hostInfo(k, name string, d *kokkos.Description, write bool) (*info, error) 
 	return in, nil
 }
 
-func size(d *kokkos.Description) int {
+func size(d *backend.View) int {
 	n, _ := layout.Product(d.Extents[:d.Rank])
 	return n
 }

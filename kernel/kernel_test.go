@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // sample is registered by the tests below with made-up generated code.
@@ -42,7 +43,8 @@ func TestLaunchReadsNoSource(t *testing.T) {
 }
 
 // TestNoSourceCode checks that package kernel, which every binary with Go
-// kernels links, has no code to read Go source: that is kernelcheck's.
+// kernels links, has no code to read Go source (that is kernelcheck's), and
+// knows no device backend: it reaches them through backend.Launcher.
 func TestNoSourceCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list; skipped in -short")
@@ -56,7 +58,7 @@ func TestNoSourceCode(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep == "go/parser" || dep == "github.com/gokkos/kokkos/internal/kernelsrc" {
+		if dep == "go/parser" || dep == "github.com/gokkos/kokkos/internal/kernelsrc" || dep == "github.com/gokkos/kokkos/cuda" {
 			t.Errorf("package kernel depends on %s", dep)
 		}
 	}
@@ -84,15 +86,30 @@ func TestOldGeneratedCode(t *testing.T) {
 	}
 }
 
+// TestNoDevice checks the errors of a device launch that cannot happen: an
+// instance that runs no kernels, a kernel with no device form.
 func TestNoDevice(t *testing.T) {
 	e := &entry{Spec: Spec{Name: "kernel.sample", NoCUDA: "view a has elements of type int8"}}
-	_, err := e.deviceArgs(nil)
-	if !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "int8") {
+	if _, err := e.launcher(device{}); !errors.Is(err, ErrArgs) || !strings.Contains(err.Error(), "runs no kernels") {
+		t.Fatalf("error %v, want ErrArgs saying the instance runs no kernels", err)
+	}
+	if _, err := e.launcher(launcherDevice{}); !errors.Is(err, ErrNoDevice) || !strings.Contains(err.Error(), "int8") {
 		t.Fatalf("error %v, want ErrNoDevice with the reason", err)
 	}
 	if hostSpace(device{}) || !hostSpace(nil) || !hostSpace(kokkos.Serial{}) {
 		t.Fatal("hostSpace")
 	}
+}
+
+// launcherDevice is a device instance that runs no kernel.
+type launcherDevice struct{ device }
+
+func (launcherDevice) For(*backend.Launch) error { return errors.New("unreachable") }
+func (launcherDevice) Reduce(*backend.Launch, backend.Reduction) (uint64, error) {
+	return 0, errors.New("unreachable")
+}
+func (launcherDevice) Scan(*backend.Launch, backend.Reduction) (uint64, error) {
+	return 0, errors.New("unreachable")
 }
 
 func TestConvertNumber(t *testing.T) {

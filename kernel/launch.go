@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // A Policy is the index space of a launch: a RangePolicy for a kernel of
@@ -27,6 +28,14 @@ func shape(p any) (rank int, space kokkos.ExecutionSpace, right bool) {
 	panic("unreachable")
 }
 
+// shapeOf returns the index space of p for a device backend.
+func shapeOf(p any) backend.Shape {
+	if q, ok := p.(kokkos.RangePolicy); ok {
+		return rangeShape(q)
+	}
+	return mdShape(p.(kokkos.MDRangePolicy))
+}
+
 // For runs kernel fn, a //kokkos:kernel function of the For pattern, for
 // every index of p, with args as its parameters after the indices. On a
 // host space it returns when the loop is done and panics as
@@ -41,7 +50,7 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 		return err
 	}
 	if !hostSpace(space) {
-		return e.deviceFor(label, any(p), vals)
+		return e.deviceFor(label, space, shapeOf(any(p)), vals)
 	}
 	switch h := e.Host.(type) {
 	case func(*Launch, []any) (func(lo, hi int), error):
@@ -105,7 +114,7 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 		return zero, err
 	}
 	if !hostSpace(space) {
-		return deviceReduce(e, label, any(p), r, vals)
+		return deviceReduce(e, label, space, shapeOf(any(p)), r, vals)
 	}
 	switch h := e.Host.(type) {
 	case func(*Launch, []any) (func(lo, hi int, acc *T), error):
@@ -160,7 +169,7 @@ func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any
 		return zero, err
 	}
 	if !hostSpace(p.Space) {
-		return deviceReduce(e, label, p, r, vals)
+		return deviceReduce(e, label, p.Space, rangeShape(p), r, vals)
 	}
 	h, ok := e.Host.(func(*Launch, []any) (func(lo, hi int, acc *T, final bool), error))
 	if !ok {

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
-	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/internal/layout"
 	"github.com/gokkos/kokkos/internal/plan"
 	"github.com/gokkos/kokkos/internal/typeinfo"
@@ -110,11 +110,12 @@ var (
 )
 
 // stagingSpace returns the space of the host buffers through which a view
-// in space s passes: pinned memory of the same device for CUDA device
-// memory, Go memory for any other space.
+// in space s passes: the staging space a device backend names for its
+// memory (pinned memory of the same device for CUDA), Go memory for any
+// other space.
 func stagingSpace(s kokkos.MemorySpace) kokkos.MemorySpace {
-	if d, ok := s.(cuda.DeviceSpace); ok {
-		return cuda.HostPinnedSpaceOn(d.Device)
+	if d, ok := s.(backend.DeviceMemory); ok {
+		return d.Staging()
 	}
 	return nil
 }
@@ -167,7 +168,7 @@ func putStorage(s *storage) {
 // sends a view whose span_is_contiguous() holds: first index fastest for
 // LayoutLeft, last index fastest for LayoutRight, the order of the strides
 // for LayoutStride.
-func contiguous(d *kokkos.Description) bool {
+func contiguous(d *backend.View) bool {
 	var dims [kokkos.MaxRank]int
 	k := 0
 	for r := range d.Rank {
@@ -198,7 +199,7 @@ func contiguous(d *kokkos.Description) bool {
 // own, with 1 for the dimensions of extent 1 (whose strides, which no
 // index multiplies, may be anything), so that the message's span is its
 // size.
-func memoryStrides(d *kokkos.Description) []int {
+func memoryStrides(d *backend.View) []int {
 	str := make([]int, d.Rank)
 	for r := range d.Rank {
 		str[r] = d.Strides[r]
@@ -254,18 +255,19 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool, pack k
 		return nil
 	}
 	d := kokkos.Describe(v)
+	alloc, _ := d.Owner.(*kokkos.Allocation)
 	n := 1
 	for r := range d.Rank {
 		n *= d.Extents[r]
 	}
-	if d.Allocation == nil && d.Host == nil && d.Addr == 0 {
+	if alloc == nil && d.Host == nil && d.Addr == 0 {
 		n = 0 // the zero view
 	}
 	*b = buffer[T]{n: n, view: v}
 	switch {
-	case d.Allocation != nil && d.Allocation.Released():
+	case alloc != nil && alloc.Released():
 		return fmt.Errorf("mpi: %s of view %q after its final Release: %w", op, d.Label, kokkos.ErrReleased)
-	case d.Traits&kokkos.Atomic != 0:
+	case d.Atomic:
 		return errorf(ErrType, "mpi: %s of view %q: it has the Atomic trait, whose elements MPI would read and write with plain loads and stores; pass a view of the same elements without the trait (AsTraits) once no atomic updates run", op, d.Label)
 	case recv && d.ReadOnly:
 		return fmt.Errorf("mpi: %s into read-only view %q: %w", op, d.Label, kokkos.ErrReadOnly)
@@ -284,17 +286,17 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool, pack k
 			b.addr = d.Addr // device memory, which the library reads directly
 		}
 		if b.addr != 0 {
-			if hold && d.Allocation != nil {
-				d.Allocation.Retain()
-				b.alloc = d.Allocation
+			if hold && alloc != nil {
+				alloc.Retain()
+				b.alloc = alloc
 			}
 			return nil
 		}
 	}
 	if host && d.Host != nil {
-		if hold && d.Allocation != nil {
-			d.Allocation.Retain()
-			b.alloc = d.Allocation
+		if hold && alloc != nil {
+			alloc.Retain()
+			b.alloc = alloc
 		}
 		if err := b.packHost(&d, recv, pack); err != nil {
 			b.release()
@@ -341,7 +343,7 @@ func (b *buffer[T]) prepare(op string, v kokkos.View[T], recv, hold bool, pack k
 // gathers them into it: the copy planner's gather on the view's own
 // memory, without DeepCopy's checks and wrapping, which cost more than
 // the gather for a small halo.
-func (b *buffer[T]) packHost(d *kokkos.Description, recv bool, pack kokkos.Layout) error {
+func (b *buffer[T]) packHost(d *backend.View, recv bool, pack kokkos.Layout) error {
 	var z T
 	st, err := getStorage(b.n*int(unsafe.Sizeof(z)), nil)
 	if err != nil {
@@ -473,7 +475,9 @@ func (b *buffer[T]) release() {
 	b.elems = nil
 }
 
+// isCUDA reports whether s holds memory at CUDA device addresses, which a
+// CUDA-aware library reads and writes directly.
 func isCUDA(s kokkos.MemorySpace) bool {
-	_, ok := s.(cuda.DeviceSpace)
-	return ok
+	d, ok := s.(backend.DeviceMemory)
+	return ok && d.Platform() == "cuda"
 }

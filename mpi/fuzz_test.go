@@ -3,7 +3,7 @@ package mpi
 import (
 	"testing"
 
-	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // contiguous must hold exactly when the offsets of the view's elements
@@ -16,7 +16,7 @@ func FuzzContiguous(f *testing.F) {
 	f.Add(uint8(2), uint32(0x0202), uint64(0x0000000300000000))
 	f.Add(uint8(3), uint32(0x030204), uint64(0x0000000100040008))
 	f.Fuzz(func(t *testing.T, rank uint8, exts uint32, strides uint64) {
-		d := kokkos.Description{Rank: 1 + int(rank%4), Layout: kokkos.LayoutStride}
+		d := backend.View{Rank: 1 + int(rank%4)}
 		n := 1
 		for r := range d.Rank {
 			d.Extents[r] = int(exts>>(8*r)) % 6

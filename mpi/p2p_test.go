@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/dal"
 )
 
@@ -25,7 +26,7 @@ type pair struct {
 // (of extent above 1) has a smaller stride than its last, or a view that
 // is packed in the order pack = LayoutLeft. A view of one dimension of
 // extent above 1 is both.
-func firstFastest(d *kokkos.Description, pack kokkos.Layout) bool {
+func firstFastest(d *backend.View, pack kokkos.Layout) bool {
 	if !contiguous(d) {
 		return pack == kokkos.LayoutLeft
 	}
