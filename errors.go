@@ -56,6 +56,11 @@ var (
 	// weights given (none, a weight that is not a positive finite number,
 	// or more instances than the space has workers).
 	ErrPartition = errors.New("kokkos: invalid partition")
+	// ErrHostOnly: a Go closure was given to a pattern on an execution
+	// space that is not a host space (a device stream); the pattern panics
+	// with it. Write the body as a //kokkos:kernel function and launch it
+	// with package kernel, which runs it on host and device instances.
+	ErrHostOnly = errors.New("kokkos: Go closures run on host execution spaces only")
 )
 
 // errorf formats an error of kind kind (a sentinel), as fmt.Errorf does,

@@ -387,14 +387,6 @@ func BenchmarkDispatch(b *testing.B) {
 	})
 }
 
-func TestNonHostSpace(t *testing.T) {
-	r := catchPanic(func() { ParallelFor("gpu", Range(0, 1).On(parFakeSpace{}), func(int) {}) })
-	want := `kokkos: ParallelFor "gpu": execution space Fake cannot run Go functions; use a host space (Serial, Threads)`
-	if r != want {
-		t.Errorf("panic %q, want %q", r, want)
-	}
-}
-
 type parFakeSpace struct{}
 
 func (parFakeSpace) Name() string             { return "Fake" }

@@ -48,14 +48,17 @@ func (p RangePolicy) check(pattern, label string) HostExecutionSpace {
 	return hostExec(pattern, label, p.Space)
 }
 
-// hostExec resolves a policy's space to a host instance.
+// hostExec resolves a policy's space to a host instance. A Go closure
+// runs on host instances only: on any other instance the pattern panics
+// with an error wrapping ErrHostOnly that names the kernel launch which
+// runs there.
 func hostExec(pattern, label string, s ExecutionSpace) HostExecutionSpace {
 	if s == nil {
 		return DefaultExecutionSpace()
 	}
 	h, ok := s.(HostExecutionSpace)
 	if !ok {
-		panic(fmt.Sprintf("kokkos: %s %q: execution space %s cannot run Go functions; use a host space (Serial, Threads)", pattern, label, s.Name()))
+		panic(fmt.Errorf("%w: %s %q: execution space %s cannot run a Go closure; write the body as a //kokkos:kernel function and launch it there with kernel.For, kernel.Reduce or kernel.Scan, or use a host space (Serial, Threads)", ErrHostOnly, pattern, label, s.Name()))
 	}
 	return h
 }
