@@ -5,6 +5,7 @@
 //	go run ./cmd/kokkos-bench -suite access,subview -reps 9
 //	go run ./cmd/kokkos-bench -suite mdrange -reps 9  # MDRange tiles vs plain loops
 //	go run ./cmd/kokkos-bench -json > results.jsonl
+//	go run ./cmd/kokkos-bench -suite stream -plot stream.svg  # also a chart (.svg or .png)
 //
 // Kernel and baseline alternate, several repetitions each, and the table
 // reports medians. A measure that misses its goal says so.
@@ -71,7 +72,7 @@ func main() {
 		threads  = flag.Int("threads", 0, "worker threads for parallel suites (0: GOMAXPROCS)")
 		space    = flag.String("space", "host", "memory and execution space: host or cuda")
 		list     = flag.Bool("list", false, "list the suites and exit")
-		plotFile = flag.String("plot", "", "also draw stream bandwidth against array size into this .svg or .png file (needs -tags plot)")
+		plotFile = flag.String("plot", "", "also draw stream bandwidth against array size into this .svg or .png file")
 	)
 	flag.Parse()
 	if *list {
@@ -80,9 +81,11 @@ func main() {
 		}
 		return
 	}
-	if *plotFile != "" && !plotBuilt {
-		fmt.Fprintln(os.Stderr, "kokkos-bench:", plotStream(config{}, *plotFile, nil))
-		os.Exit(2)
+	if *plotFile != "" {
+		if err := checkPlotFile(*plotFile); err != nil {
+			fmt.Fprintln(os.Stderr, "kokkos-bench:", err)
+			os.Exit(2)
+		}
 	}
 	cfg := config{reps: max(*reps, 3), scale: *scale, threads: *threads, space: *space}
 	if cfg.threads > 0 {

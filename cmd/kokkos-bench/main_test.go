@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 )
@@ -52,17 +51,5 @@ func TestTinySuites(t *testing.T) {
 	}
 	if _, err := runSuites(config{reps: 3, space: "tpu"}, "", &progress); err == nil {
 		t.Fatal("unknown space must fail")
-	}
-}
-
-// TestPlotOff checks that a binary built without the plot tag refuses -plot
-// with the command that builds one.
-func TestPlotOff(t *testing.T) {
-	if plotBuilt {
-		t.Skip("built with the plot tag: TestPlot covers -plot")
-	}
-	err := plotStream(config{reps: 3, space: "host"}, t.TempDir()+"/x.svg", io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "go run -tags plot ./cmd/kokkos-bench") {
-		t.Fatalf("-plot without the plot tag: %v", err)
 	}
 }
