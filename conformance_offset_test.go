@@ -72,7 +72,7 @@ func TestConformanceOffsetConstruction(t *testing.T) {
 		}
 	}
 	md := kokkos.MDRange([]int{ov.Begin(0), ov.Begin(1)}, []int{ov.End(0), ov.End(1)})
-	kokkos.ParallelFor2("set", md, func(i, j int) { ov.Set(i, j, ref[[2]int{i, j}]) })
+	kokkos.ParallelForMD("set", md, func(i, j int) { ov.Set(i, j, ref[[2]int{i, j}]) })
 	mirror, err := kokkos.CreateMirror(ov)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestConformanceOffsetConstruction(t *testing.T) {
 			t.Fatalf("mirror %v = %d, want %d", k, mirror.At(k[0], k[1]), x)
 		}
 	}
-	if got := kokkos.ParallelReduce2("sum", md, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += ov.At(i, j) }); got != answer {
+	if got := kokkos.ParallelReduceMD("sum", md, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += ov.At(i, j) }); got != answer {
 		t.Fatalf("MDRange sum %d, want %d", got, answer)
 	}
 	ovCopy := ov
@@ -113,7 +113,7 @@ func TestConformanceOffsetConstruction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got3 := kokkos.ParallelReduce3("sum", kokkos.MDRange([]int{b[0], b[1], b[2]}, []int{b[0] + e0, b[1] + e1, b[2] + e2}), kokkos.Sum[int](),
+	got3 := kokkos.ParallelReduceMD("sum", kokkos.MDRange([]int{b[0], b[1], b[2]}, []int{b[0] + e0, b[1] + e1, b[2] + e2}), kokkos.Sum[int](),
 		func(i, j, k int, acc *int) { *acc += offset3D.At(i, j, k) })
 	if got3 != sum3 {
 		t.Fatalf("OffsetView3Of sum %d, want %d", got3, sum3)
@@ -295,8 +295,8 @@ func TestConformanceOffsetSubview(t *testing.T) {
 	}
 	outside, below := s3.At(0, 30, -21), s3.At(1, 30, -22)
 	md := kokkos.MDRange([]int{sub.Begin(0), sub.Begin(1)}, []int{sub.End(0), sub.End(1)})
-	kokkos.ParallelFor2("six", md, func(i, j int) { sub.Set(i, j, 6) })
-	sum := kokkos.ParallelReduce2("sum", md, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += sub.At(i, j) })
+	kokkos.ParallelForMD("six", md, func(i, j int) { sub.Set(i, j, 6) })
+	sum := kokkos.ParallelReduceMD("sum", md, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += sub.At(i, j) })
 	if sum != 6*sub.Extent(0)*sub.Extent(1) || s3.At(0, 30, -22) != 6 || s3.At(0, 30, -21) != outside || s3.At(1, 30, -22) != below {
 		t.Fatalf("sum %d, or a write outside the subview", sum)
 	}

@@ -62,12 +62,12 @@ func TestConformanceReducersMinLoc2D(t *testing.T) {
 	x, minLoc, maxLoc := uniqueExtremes(rng, n*n)
 	p := kokkos.MDRange([]int{0, 0}, []int{n, n})
 	type VL = kokkos.ValLoc[float64, [2]int]
-	mn := kokkos.ParallelReduce2("minloc2d", p, kokkos.MinLoc[float64, [2]int](), func(i, j int, a *VL) {
+	mn := kokkos.ParallelReduceMD("minloc2d", p, kokkos.MinLoc[float64, [2]int](), func(i, j int, a *VL) {
 		if v := x[i*n+j]; v < a.Val {
 			*a = VL{Val: v, Loc: [2]int{i, j}}
 		}
 	})
-	mx := kokkos.ParallelReduce2("maxloc2d", p, kokkos.MaxLoc[float64, [2]int](), func(i, j int, a *VL) {
+	mx := kokkos.ParallelReduceMD("maxloc2d", p, kokkos.MaxLoc[float64, [2]int](), func(i, j int, a *VL) {
 		if v := x[i*n+j]; v > a.Val {
 			*a = VL{Val: v, Loc: [2]int{i, j}}
 		}

@@ -91,7 +91,7 @@ func ExampleParallelFor2() {
 	const n0, n1 = 2, 3
 	a := make([]int, n0*n1) // row-major n0 x n1
 	p := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Tile(1, 2).Order(kokkos.IterateRight, kokkos.IterateRight)
-	kokkos.ParallelFor2("index", p, func(i, j int) {
+	kokkos.ParallelForMD("index", p, func(i, j int) {
 		a[i*n1+j] = 10*i + j
 	})
 	fmt.Println(a)
@@ -100,7 +100,7 @@ func ExampleParallelFor2() {
 
 func ExampleParallelReduce2() {
 	p := kokkos.MDRange([]int{1, 1}, []int{4, 3})
-	s := kokkos.ParallelReduce2("sum", p, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += i * j })
+	s := kokkos.ParallelReduceMD("sum", p, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += i * j })
 	fmt.Println(s)
 	// Output: 18
 }

@@ -21,7 +21,7 @@ func ExampleParallelForTiles2() {
 	}
 	// Interior points: out = average of the four neighbours.
 	p := kokkos.MDRange([]int{1, 1}, []int{n0 - 1, n1 - 1})
-	kokkos.ParallelForTiles2("stencil", p, func(lo, hi [2]int) {
+	kokkos.ParallelForTiles("stencil", p, func(lo, hi [2]int) {
 		j0, j1 := lo[1], hi[1]
 		for i := lo[0]; i < hi[0]; i++ {
 			o := out.Line(i)[j0:j1]
@@ -44,7 +44,7 @@ func ExampleParallelReduceTiles2() {
 			a.Set(i, j, i+j)
 		}
 	}
-	sum := kokkos.ParallelReduceTiles2("sum", kokkos.MDRange([]int{0, 0}, []int{3, 1000}), kokkos.Sum[int](),
+	sum := kokkos.ParallelReduceTiles("sum", kokkos.MDRange([]int{0, 0}, []int{3, 1000}), kokkos.Sum[int](),
 		func(lo, hi [2]int, acc *int) {
 			s := *acc
 			for i := lo[0]; i < hi[0]; i++ {
@@ -90,7 +90,7 @@ func ExampleView3_LineDim() {
 // A rank-3 box: the body runs the innermost loop over a contiguous line.
 func ExampleParallelForTiles3() {
 	a := kokkos.Must(kokkos.NewView3[int]("a", 2, 3, 4))
-	kokkos.ParallelForTiles3("fill", kokkos.MDRange([]int{0, 0, 0}, []int{2, 3, 4}), func(lo, hi [3]int) {
+	kokkos.ParallelForTiles("fill", kokkos.MDRange([]int{0, 0, 0}, []int{2, 3, 4}), func(lo, hi [3]int) {
 		for i := lo[0]; i < hi[0]; i++ {
 			for j := lo[1]; j < hi[1]; j++ {
 				line := a.Line(i, j)
@@ -106,7 +106,7 @@ func ExampleParallelForTiles3() {
 
 func ExampleParallelReduceTiles3() {
 	p := kokkos.MDRange([]int{0, 0, 0}, []int{10, 20, 30})
-	count := kokkos.ParallelReduceTiles3("count", p, kokkos.Sum[int](), func(lo, hi [3]int, acc *int) {
+	count := kokkos.ParallelReduceTiles("count", p, kokkos.Sum[int](), func(lo, hi [3]int, acc *int) {
 		*acc += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
 	})
 	fmt.Println(count)
@@ -117,7 +117,7 @@ func ExampleParallelReduceTiles3() {
 func ExampleParallelForTiles4() {
 	p := kokkos.MDRange([]int{0, 0, 0, 0}, []int{2, 3, 4, 5}).On(kokkos.Serial{})
 	tiles, indices := 0, 0
-	kokkos.ParallelForTiles4("count", p, func(lo, hi [4]int) {
+	kokkos.ParallelForTiles("count", p, func(lo, hi [4]int) {
 		tiles++
 		indices += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]) * (hi[3] - lo[3])
 	})

@@ -29,7 +29,7 @@ func TestNestedWaitOnSameInstanceRunsInline(t *testing.T) {
 	wantSum := ParallelReduce("want", Range(0, n).On(Serial{}), Sum[float64](), func(i int, a *float64) { *a += x[i] })
 	wantScan := make([]float64, n)
 	wantTotal := InclusiveScan("want", Range(0, n).On(Serial{}), wantScan, x)
-	want2 := ParallelReduce2("want", MDRange([]int{0, 0}, []int{100, 100}).On(Serial{}), Max[float64](), func(i, j int, a *float64) { *a = max(*a, x[100*i+j]) })
+	want2 := ParallelReduceMD("want", MDRange([]int{0, 0}, []int{100, 100}).On(Serial{}), Max[float64](), func(i, j int, a *float64) { *a = max(*a, x[100*i+j]) })
 
 	pool := NewThreads(3)
 	defer pool.Close()
@@ -46,8 +46,8 @@ func TestNestedWaitOnSameInstanceRunsInline(t *testing.T) {
 		out := make([]float64, n)
 		tot := InclusiveScan("inner", Range(0, n).On(inst), out, x)
 		check("InclusiveScan", tot == wantTotal && slices.Equal(out, wantScan))
-		m := ParallelReduce2("inner", MDRange([]int{0, 0}, []int{100, 100}).On(inst), Max[float64](), func(i, j int, a *float64) { *a = max(*a, x[100*i+j]) })
-		check("ParallelReduce2", m == want2)
+		m := ParallelReduceMD("inner", MDRange([]int{0, 0}, []int{100, 100}).On(inst), Max[float64](), func(i, j int, a *float64) { *a = max(*a, x[100*i+j]) })
+		check("ParallelReduceMD", m == want2)
 	}
 	var bad atomic.Int32
 	check := func(what string, ok bool) {

@@ -1,6 +1,7 @@
 package kokkos
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -8,35 +9,35 @@ import (
 	"testing"
 )
 
-// forRank runs ParallelFor2 ... ParallelFor6 by p's rank.
+// forRank runs ParallelForMD with a body of p's rank.
 func forRank(label string, p MDRangePolicy, body func(ix [maxMDRank]int)) {
 	switch p.Rank() {
 	case 2:
-		ParallelFor2(label, p, func(i0, i1 int) { body([maxMDRank]int{i0, i1}) })
+		ParallelForMD(label, p, func(i0, i1 int) { body([maxMDRank]int{i0, i1}) })
 	case 3:
-		ParallelFor3(label, p, func(i0, i1, i2 int) { body([maxMDRank]int{i0, i1, i2}) })
+		ParallelForMD(label, p, func(i0, i1, i2 int) { body([maxMDRank]int{i0, i1, i2}) })
 	case 4:
-		ParallelFor4(label, p, func(i0, i1, i2, i3 int) { body([maxMDRank]int{i0, i1, i2, i3}) })
+		ParallelForMD(label, p, func(i0, i1, i2, i3 int) { body([maxMDRank]int{i0, i1, i2, i3}) })
 	case 5:
-		ParallelFor5(label, p, func(i0, i1, i2, i3, i4 int) { body([maxMDRank]int{i0, i1, i2, i3, i4}) })
+		ParallelForMD(label, p, func(i0, i1, i2, i3, i4 int) { body([maxMDRank]int{i0, i1, i2, i3, i4}) })
 	case 6:
-		ParallelFor6(label, p, func(i0, i1, i2, i3, i4, i5 int) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}) })
+		ParallelForMD(label, p, func(i0, i1, i2, i3, i4, i5 int) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}) })
 	}
 }
 
-// reduceRank runs ParallelReduce2 ... ParallelReduce6 by p's rank.
+// reduceRank runs ParallelReduceMD with a body of p's rank.
 func reduceRank[T any](label string, p MDRangePolicy, r Reducer[T], body func(ix [maxMDRank]int, acc *T)) T {
 	switch p.Rank() {
 	case 2:
-		return ParallelReduce2(label, p, r, func(i0, i1 int, a *T) { body([maxMDRank]int{i0, i1}, a) })
+		return ParallelReduceMD(label, p, r, func(i0, i1 int, a *T) { body([maxMDRank]int{i0, i1}, a) })
 	case 3:
-		return ParallelReduce3(label, p, r, func(i0, i1, i2 int, a *T) { body([maxMDRank]int{i0, i1, i2}, a) })
+		return ParallelReduceMD(label, p, r, func(i0, i1, i2 int, a *T) { body([maxMDRank]int{i0, i1, i2}, a) })
 	case 4:
-		return ParallelReduce4(label, p, r, func(i0, i1, i2, i3 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3}, a) })
+		return ParallelReduceMD(label, p, r, func(i0, i1, i2, i3 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3}, a) })
 	case 5:
-		return ParallelReduce5(label, p, r, func(i0, i1, i2, i3, i4 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4}, a) })
+		return ParallelReduceMD(label, p, r, func(i0, i1, i2, i3, i4 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4}, a) })
 	case 6:
-		return ParallelReduce6(label, p, r, func(i0, i1, i2, i3, i4, i5 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}, a) })
+		return ParallelReduceMD(label, p, r, func(i0, i1, i2, i3, i4, i5 int, a *T) { body([maxMDRank]int{i0, i1, i2, i3, i4, i5}, a) })
 	}
 	panic("rank")
 }
@@ -207,37 +208,37 @@ func TestMDRangeErrors(t *testing.T) {
 		f    func()
 		want string
 	}{
-		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3}), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds`},
-		{func() { ParallelFor3("m", MDRange([]int{0, 0}, []int{3, 3}), func(i, j, k int) {}) }, `kokkos: ParallelFor3 "m": MDRangePolicy([0 0], [3 3]): rank 2, want 3`},
-		{func() { ParallelFor2("m", MDRange([]int{0, 4}, []int{3, 3}), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 4], [3 3]): lower[1] = 4 > upper[1] = 3`},
-		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2, -1), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3 3]).Tile[2 -1]: negative tile size -1 in dimension 1`},
-		{func() { ParallelFor2("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2), func(i, j int) {}) }, `kokkos: ParallelFor2 "m": MDRangePolicy([0 0], [3 3]).Tile[2]: 1 tile sizes for rank 2`},
+		{func() { ParallelForMD("m", MDRange([]int{0, 0}, []int{3}), func(i, j int) {}) }, `kokkos: ParallelForMD "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds`},
+		{func() { ParallelForMD("m", MDRange([]int{0, 0}, []int{3, 3}), func(i, j, k int) {}) }, `kokkos: ParallelForMD "m": MDRangePolicy([0 0], [3 3]): rank 2, want 3`},
+		{func() { ParallelForMD("m", MDRange([]int{0, 4}, []int{3, 3}), func(i, j int) {}) }, `kokkos: ParallelForMD "m": MDRangePolicy([0 4], [3 3]): lower[1] = 4 > upper[1] = 3`},
+		{func() { ParallelForMD("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2, -1), func(i, j int) {}) }, `kokkos: ParallelForMD "m": MDRangePolicy([0 0], [3 3]).Tile[2 -1]: negative tile size -1 in dimension 1`},
+		{func() { ParallelForMD("m", MDRange([]int{0, 0}, []int{3, 3}).Tile(2), func(i, j int) {}) }, `kokkos: ParallelForMD "m": MDRangePolicy([0 0], [3 3]).Tile[2]: 1 tile sizes for rank 2`},
 		{func() {
-			ParallelReduce2("r", MDRange([]int{0, 0}, []int{3, 3}).WithChunk(-1), Sum[int](), func(i, j int, a *int) {})
-		}, `kokkos: ParallelReduce2 "r": MDRangePolicy([0 0], [3 3]): negative chunk size -1`},
+			ParallelReduceMD("r", MDRange([]int{0, 0}, []int{3, 3}).WithChunk(-1), Sum[int](), func(i, j int, a *int) {})
+		}, `kokkos: ParallelReduceMD "r": MDRangePolicy([0 0], [3 3]): negative chunk size -1`},
 	} {
 		if r := catchPanic(c.f); r != c.want {
 			t.Errorf("panic %q\nwant  %q", r, c.want)
 		}
 	}
 	// Empty boxes run nothing.
-	ParallelFor2("empty", MDRange([]int{0, 2}, []int{3, 2}), func(i, j int) { t.Error("called") })
-	if got := ParallelReduce2("empty", MDRange([]int{0, 2}, []int{3, 2}), Prod[int](), func(i, j int, a *int) {}); got != 1 {
+	ParallelForMD("empty", MDRange([]int{0, 2}, []int{3, 2}), func(i, j int) { t.Error("called") })
+	if got := ParallelReduceMD("empty", MDRange([]int{0, 2}, []int{3, 2}), Prod[int](), func(i, j int, a *int) {}); got != 1 {
 		t.Errorf("empty reduce = %d", got)
 	}
 	pe, ok := catchPanic(func() {
-		ParallelFor4("p4", MDRange([]int{0, 0, 0, 0}, []int{4, 4, 4, 4}), func(i, j, k, l int) {
+		ParallelForMD("p4", MDRange([]int{0, 0, 0, 0}, []int{4, 4, 4, 4}), func(i, j, k, l int) {
 			if l == 3 {
 				panic("four")
 			}
 		})
 	}).(*PanicError)
 	if !ok || pe.Label != "p4" {
-		t.Errorf("panic in ParallelFor4: %v", pe)
+		t.Errorf("panic in ParallelForMD: %v", pe)
 	}
 }
 
-// tilesRank runs ParallelForTiles2 ... ParallelForTiles6 by p's rank,
+// tilesRank runs ParallelForTiles with bounds of p's rank,
 // handing body the tile's box as arrays of maxMDRank bounds.
 func tilesRank(label string, p MDRangePolicy, body func(lo, hi [maxMDRank]int)) {
 	wide := func(lo, hi []int) {
@@ -248,20 +249,19 @@ func tilesRank(label string, p MDRangePolicy, body func(lo, hi [maxMDRank]int)) 
 	}
 	switch p.Rank() {
 	case 2:
-		ParallelForTiles2(label, p, func(lo, hi [2]int) { wide(lo[:], hi[:]) })
+		ParallelForTiles(label, p, func(lo, hi [2]int) { wide(lo[:], hi[:]) })
 	case 3:
-		ParallelForTiles3(label, p, func(lo, hi [3]int) { wide(lo[:], hi[:]) })
+		ParallelForTiles(label, p, func(lo, hi [3]int) { wide(lo[:], hi[:]) })
 	case 4:
-		ParallelForTiles4(label, p, func(lo, hi [4]int) { wide(lo[:], hi[:]) })
+		ParallelForTiles(label, p, func(lo, hi [4]int) { wide(lo[:], hi[:]) })
 	case 5:
-		ParallelForTiles5(label, p, func(lo, hi [5]int) { wide(lo[:], hi[:]) })
+		ParallelForTiles(label, p, func(lo, hi [5]int) { wide(lo[:], hi[:]) })
 	case 6:
-		ParallelForTiles6(label, p, func(lo, hi [6]int) { wide(lo[:], hi[:]) })
+		ParallelForTiles(label, p, func(lo, hi [6]int) { wide(lo[:], hi[:]) })
 	}
 }
 
-// reduceTilesRank runs ParallelReduceTiles2 ... ParallelReduceTiles6 by
-// p's rank.
+// reduceTilesRank runs ParallelReduceTiles with bounds of p's rank.
 func reduceTilesRank[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [maxMDRank]int, acc *T)) T {
 	wide := func(lo, hi []int, acc *T) {
 		var b, e [maxMDRank]int
@@ -271,15 +271,15 @@ func reduceTilesRank[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	}
 	switch p.Rank() {
 	case 2:
-		return ParallelReduceTiles2(label, p, r, func(lo, hi [2]int, a *T) { wide(lo[:], hi[:], a) })
+		return ParallelReduceTiles(label, p, r, func(lo, hi [2]int, a *T) { wide(lo[:], hi[:], a) })
 	case 3:
-		return ParallelReduceTiles3(label, p, r, func(lo, hi [3]int, a *T) { wide(lo[:], hi[:], a) })
+		return ParallelReduceTiles(label, p, r, func(lo, hi [3]int, a *T) { wide(lo[:], hi[:], a) })
 	case 4:
-		return ParallelReduceTiles4(label, p, r, func(lo, hi [4]int, a *T) { wide(lo[:], hi[:], a) })
+		return ParallelReduceTiles(label, p, r, func(lo, hi [4]int, a *T) { wide(lo[:], hi[:], a) })
 	case 5:
-		return ParallelReduceTiles5(label, p, r, func(lo, hi [5]int, a *T) { wide(lo[:], hi[:], a) })
+		return ParallelReduceTiles(label, p, r, func(lo, hi [5]int, a *T) { wide(lo[:], hi[:], a) })
 	case 6:
-		return ParallelReduceTiles6(label, p, r, func(lo, hi [6]int, a *T) { wide(lo[:], hi[:], a) })
+		return ParallelReduceTiles(label, p, r, func(lo, hi [6]int, a *T) { wide(lo[:], hi[:], a) })
 	}
 	panic("rank")
 }
@@ -343,18 +343,18 @@ func TestMDRangeTiles(t *testing.T) {
 		}
 	}
 	// Empty boxes run nothing; panics carry the label.
-	ParallelForTiles2("empty", MDRange([]int{0, 2}, []int{3, 2}), func(lo, hi [2]int) { t.Error("called") })
-	if got := ParallelReduceTiles3("empty", MDRange([]int{0, 0, 2}, []int{3, 3, 2}), Prod[int](), func(lo, hi [3]int, a *int) {}); got != 1 {
+	ParallelForTiles("empty", MDRange([]int{0, 2}, []int{3, 2}), func(lo, hi [2]int) { t.Error("called") })
+	if got := ParallelReduceTiles("empty", MDRange([]int{0, 0, 2}, []int{3, 3, 2}), Prod[int](), func(lo, hi [3]int, a *int) {}); got != 1 {
 		t.Errorf("empty reduce = %d", got)
 	}
-	if r := catchPanic(func() { ParallelForTiles2("m", MDRange([]int{0, 0}, []int{3}), func(lo, hi [2]int) {}) }); r != `kokkos: ParallelForTiles2 "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds` {
+	if r := catchPanic(func() { ParallelForTiles("m", MDRange([]int{0, 0}, []int{3}), func(lo, hi [2]int) {}) }); r != `kokkos: ParallelForTiles "m": MDRangePolicy([0 0], [3]): 2 lower bounds and 1 upper bounds` {
 		t.Errorf("panic %q", r)
 	}
 	pe, ok := catchPanic(func() {
-		ParallelReduceTiles2("t2", MDRange([]int{0, 0}, []int{4, 4}), Sum[int](), func(lo, hi [2]int, a *int) { panic("two") })
+		ParallelReduceTiles("t2", MDRange([]int{0, 0}, []int{4, 4}), Sum[int](), func(lo, hi [2]int, a *int) { panic("two") })
 	}).(*PanicError)
 	if !ok || pe.Label != "t2" {
-		t.Errorf("panic in ParallelReduceTiles2: %v", pe)
+		t.Errorf("panic in ParallelReduceTiles: %v", pe)
 	}
 }
 
@@ -368,6 +368,105 @@ func checkVisitedOnce(t *testing.T, s HostExecutionSpace, c any, seen []int) {
 	for i, v := range seen {
 		if v != 1 {
 			t.Fatalf("%s %v: index %d visited %d times", spaceName(s), c, i, v)
+		}
+	}
+}
+
+// TestMDRangeWrite writes a random affine function of the index through
+// ParallelForMD and ParallelForTiles at every rank, on random boxes, and
+// compares with a plain loop over the box.
+func TestMDRangeWrite(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, c := range mdCases(r) {
+		coef := randFloats(r, maxMDRank)
+		f := func(ix [maxMDRank]int) float64 {
+			s := 0.0
+			for d := range c.lower {
+				s += coef[d] * float64(ix[d])
+			}
+			return s
+		}
+		want := make([]float64, c.size())
+		mdOdometer(c.lower, c.upper, true, func(ix []int) {
+			var a [maxMDRank]int
+			copy(a[:], ix)
+			want[c.flat(a)] = f(a)
+		})
+		p := MDRange(c.lower, c.upper)
+		if c.tile != nil {
+			p = p.Tile(c.tile...)
+		}
+		got := make([]float64, c.size())
+		forRank("write", p, func(ix [maxMDRank]int) { got[c.flat(ix)] = f(ix) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%v: ParallelForMD wrote %v..., want %v...", c, got[:min(4, len(got))], want[:min(4, len(want))])
+		}
+		clear(got)
+		tilesRank("write", p, func(lo, hi [maxMDRank]int) {
+			visitBox(len(c.lower), lo, hi, true, func(ix [maxMDRank]int) { got[c.flat(ix)] = f(ix) })
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("%v: ParallelForTiles wrote %v..., want %v...", c, got[:min(4, len(got))], want[:min(4, len(want))])
+		}
+	}
+}
+
+// TestMDRangeRankMismatch: the rank of the body (or of the tile bounds)
+// must be the policy's; each pattern panics with its name, the label and
+// the policy otherwise.
+func TestMDRangeRankMismatch(t *testing.T) {
+	names := [4]string{"ParallelForMD", "ParallelReduceMD", "ParallelForTiles", "ParallelReduceTiles"}
+	calls := map[int][4]func(p MDRangePolicy){
+		2: {
+			func(p MDRangePolicy) { ParallelForMD("mis", p, func(i0, i1 int) {}) },
+			func(p MDRangePolicy) { ParallelReduceMD("mis", p, Sum[int](), func(i0, i1 int, a *int) {}) },
+			func(p MDRangePolicy) { ParallelForTiles("mis", p, func(lo, hi [2]int) {}) },
+			func(p MDRangePolicy) { ParallelReduceTiles("mis", p, Sum[int](), func(lo, hi [2]int, a *int) {}) },
+		},
+		3: {
+			func(p MDRangePolicy) { ParallelForMD("mis", p, func(i0, i1, i2 int) {}) },
+			func(p MDRangePolicy) { ParallelReduceMD("mis", p, Sum[int](), func(i0, i1, i2 int, a *int) {}) },
+			func(p MDRangePolicy) { ParallelForTiles("mis", p, func(lo, hi [3]int) {}) },
+			func(p MDRangePolicy) { ParallelReduceTiles("mis", p, Sum[int](), func(lo, hi [3]int, a *int) {}) },
+		},
+		4: {
+			func(p MDRangePolicy) { ParallelForMD("mis", p, func(i0, i1, i2, i3 int) {}) },
+			func(p MDRangePolicy) { ParallelReduceMD("mis", p, Sum[int](), func(i0, i1, i2, i3 int, a *int) {}) },
+			func(p MDRangePolicy) { ParallelForTiles("mis", p, func(lo, hi [4]int) {}) },
+			func(p MDRangePolicy) { ParallelReduceTiles("mis", p, Sum[int](), func(lo, hi [4]int, a *int) {}) },
+		},
+		5: {
+			func(p MDRangePolicy) { ParallelForMD("mis", p, func(i0, i1, i2, i3, i4 int) {}) },
+			func(p MDRangePolicy) { ParallelReduceMD("mis", p, Sum[int](), func(i0, i1, i2, i3, i4 int, a *int) {}) },
+			func(p MDRangePolicy) { ParallelForTiles("mis", p, func(lo, hi [5]int) {}) },
+			func(p MDRangePolicy) { ParallelReduceTiles("mis", p, Sum[int](), func(lo, hi [5]int, a *int) {}) },
+		},
+		6: {
+			func(p MDRangePolicy) { ParallelForMD("mis", p, func(i0, i1, i2, i3, i4, i5 int) {}) },
+			func(p MDRangePolicy) {
+				ParallelReduceMD("mis", p, Sum[int](), func(i0, i1, i2, i3, i4, i5 int, a *int) {})
+			},
+			func(p MDRangePolicy) { ParallelForTiles("mis", p, func(lo, hi [6]int) {}) },
+			func(p MDRangePolicy) { ParallelReduceTiles("mis", p, Sum[int](), func(lo, hi [6]int, a *int) {}) },
+		},
+	}
+	for pr := 2; pr <= maxMDRank; pr++ {
+		hi := make([]int, pr)
+		for d := range hi {
+			hi[d] = 2
+		}
+		p := MDRange(make([]int, pr), hi)
+		for br := 2; br <= maxMDRank; br++ {
+			for k, call := range calls[br] {
+				msg, _ := catchPanic(func() { call(p) }).(string)
+				want := ""
+				if br != pr {
+					want = fmt.Sprintf("kokkos: %s \"mis\": %v: rank %d, want %d", names[k], p, pr, br)
+				}
+				if msg != want {
+					t.Errorf("policy rank %d, body rank %d: panic %q\nwant %q", pr, br, msg, want)
+				}
+			}
 		}
 	}
 }

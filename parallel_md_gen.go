@@ -2,13 +2,9 @@
 
 package kokkos
 
-// ParallelFor2 calls body(i0, i1) for every index of the rank-2
-// policy p, concurrently, tile by tile: tiles are handed out in p's outer
-// order, and the indices of a tile run in p's inner order. It waits as
-// ParallelFor does, and panics, naming the label and the policy, if p is
-// not a valid rank-2 policy.
-func ParallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
-	t := p.check("ParallelFor2", label, 2)
+// parallelFor2 is ParallelForMD at rank 2.
+func parallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
+	t := p.check("ParallelForMD", label, 2)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -33,14 +29,9 @@ func ParallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
 	}, false)
 }
 
-// ParallelReduce2 calls body(i0, i1, acc) for every index of the
-// rank-2 policy p and returns the join of all contributions by r, as
-// ParallelReduce does. Each tile is reduced from r.Identity() in the inner
-// order, and the tile results are joined in a fixed pairwise tree in the
-// outer order, so the result depends on the tile sizes and orders but not
-// on the number of goroutines or the chunk size.
-func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1 int, acc *T)) T {
-	t := p.check("ParallelReduce2", label, 2)
+// parallelReduce2 is ParallelReduceMD at rank 2.
+func parallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1 int, acc *T)) T {
+	t := p.check("ParallelReduceMD", label, 2)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -74,18 +65,9 @@ func ParallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
-// ParallelForTiles2 calls body(lo, hi) once per tile of the rank-2
-// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
-// tiles together cover p's box, each index once. The loops over a tile are
-// the body's own, so they compile to plain Go speed: one indirect call per
-// tile instead of one per index, and the body can take a contiguous line
-// of a view (View.Line) for its innermost loop. Run that loop over the
-// dimension p's inner order runs fastest (the last for IterateRight, the
-// default). Tiles are those of ParallelFor2 with the same policy. It
-// waits as ParallelFor does, and panics, naming the label and the policy,
-// if p is not a valid rank-2 policy.
-func ParallelForTiles2(label string, p MDRangePolicy, body func(lo, hi [2]int)) {
-	t := p.check("ParallelForTiles2", label, 2)
+// parallelForTiles2 is ParallelForTiles at rank 2.
+func parallelForTiles2(label string, p MDRangePolicy, body func(lo, hi [2]int)) {
+	t := p.check("ParallelForTiles", label, 2)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -98,15 +80,9 @@ func ParallelForTiles2(label string, p MDRangePolicy, body func(lo, hi [2]int)) 
 	}, false)
 }
 
-// ParallelReduceTiles2 calls body(lo, hi, acc) once per tile of the
-// rank-2 policy p, as ParallelForTiles2 does, and returns the join
-// of all contributions by r. *acc starts at r.Identity() for each tile, and
-// the tile results are joined in a fixed pairwise tree in the outer order,
-// exactly as ParallelReduce2 joins them: a body that runs its tile in
-// p's inner order gives the same result, bit for bit, as ParallelReduce2
-// with the same policy, whatever the number of goroutines or the chunk size.
-func ParallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [2]int, acc *T)) T {
-	t := p.check("ParallelReduceTiles2", label, 2)
+// parallelReduceTiles2 is ParallelReduceTiles at rank 2.
+func parallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [2]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles", label, 2)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -128,13 +104,9 @@ func ParallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
-// ParallelFor3 calls body(i0, i1, i2) for every index of the rank-3
-// policy p, concurrently, tile by tile: tiles are handed out in p's outer
-// order, and the indices of a tile run in p's inner order. It waits as
-// ParallelFor does, and panics, naming the label and the policy, if p is
-// not a valid rank-3 policy.
-func ParallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
-	t := p.check("ParallelFor3", label, 3)
+// parallelFor3 is ParallelForMD at rank 3.
+func parallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
+	t := p.check("ParallelForMD", label, 3)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -163,14 +135,9 @@ func ParallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 	}, false)
 }
 
-// ParallelReduce3 calls body(i0, i1, i2, acc) for every index of the
-// rank-3 policy p and returns the join of all contributions by r, as
-// ParallelReduce does. Each tile is reduced from r.Identity() in the inner
-// order, and the tile results are joined in a fixed pairwise tree in the
-// outer order, so the result depends on the tile sizes and orders but not
-// on the number of goroutines or the chunk size.
-func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2 int, acc *T)) T {
-	t := p.check("ParallelReduce3", label, 3)
+// parallelReduce3 is ParallelReduceMD at rank 3.
+func parallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2 int, acc *T)) T {
+	t := p.check("ParallelReduceMD", label, 3)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -208,18 +175,9 @@ func ParallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
-// ParallelForTiles3 calls body(lo, hi) once per tile of the rank-3
-// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
-// tiles together cover p's box, each index once. The loops over a tile are
-// the body's own, so they compile to plain Go speed: one indirect call per
-// tile instead of one per index, and the body can take a contiguous line
-// of a view (View.Line) for its innermost loop. Run that loop over the
-// dimension p's inner order runs fastest (the last for IterateRight, the
-// default). Tiles are those of ParallelFor3 with the same policy. It
-// waits as ParallelFor does, and panics, naming the label and the policy,
-// if p is not a valid rank-3 policy.
-func ParallelForTiles3(label string, p MDRangePolicy, body func(lo, hi [3]int)) {
-	t := p.check("ParallelForTiles3", label, 3)
+// parallelForTiles3 is ParallelForTiles at rank 3.
+func parallelForTiles3(label string, p MDRangePolicy, body func(lo, hi [3]int)) {
+	t := p.check("ParallelForTiles", label, 3)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -232,15 +190,9 @@ func ParallelForTiles3(label string, p MDRangePolicy, body func(lo, hi [3]int)) 
 	}, false)
 }
 
-// ParallelReduceTiles3 calls body(lo, hi, acc) once per tile of the
-// rank-3 policy p, as ParallelForTiles3 does, and returns the join
-// of all contributions by r. *acc starts at r.Identity() for each tile, and
-// the tile results are joined in a fixed pairwise tree in the outer order,
-// exactly as ParallelReduce3 joins them: a body that runs its tile in
-// p's inner order gives the same result, bit for bit, as ParallelReduce3
-// with the same policy, whatever the number of goroutines or the chunk size.
-func ParallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [3]int, acc *T)) T {
-	t := p.check("ParallelReduceTiles3", label, 3)
+// parallelReduceTiles3 is ParallelReduceTiles at rank 3.
+func parallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [3]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles", label, 3)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -262,13 +214,9 @@ func ParallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
-// ParallelFor4 calls body(i0, i1, i2, i3) for every index of the rank-4
-// policy p, concurrently, tile by tile: tiles are handed out in p's outer
-// order, and the indices of a tile run in p's inner order. It waits as
-// ParallelFor does, and panics, naming the label and the policy, if p is
-// not a valid rank-4 policy.
-func ParallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) {
-	t := p.check("ParallelFor4", label, 4)
+// parallelFor4 is ParallelForMD at rank 4.
+func parallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) {
+	t := p.check("ParallelForMD", label, 4)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -301,14 +249,9 @@ func ParallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) 
 	}, false)
 }
 
-// ParallelReduce4 calls body(i0, i1, i2, i3, acc) for every index of the
-// rank-4 policy p and returns the join of all contributions by r, as
-// ParallelReduce does. Each tile is reduced from r.Identity() in the inner
-// order, and the tile results are joined in a fixed pairwise tree in the
-// outer order, so the result depends on the tile sizes and orders but not
-// on the number of goroutines or the chunk size.
-func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3 int, acc *T)) T {
-	t := p.check("ParallelReduce4", label, 4)
+// parallelReduce4 is ParallelReduceMD at rank 4.
+func parallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3 int, acc *T)) T {
+	t := p.check("ParallelReduceMD", label, 4)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -350,18 +293,9 @@ func ParallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
-// ParallelForTiles4 calls body(lo, hi) once per tile of the rank-4
-// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
-// tiles together cover p's box, each index once. The loops over a tile are
-// the body's own, so they compile to plain Go speed: one indirect call per
-// tile instead of one per index, and the body can take a contiguous line
-// of a view (View.Line) for its innermost loop. Run that loop over the
-// dimension p's inner order runs fastest (the last for IterateRight, the
-// default). Tiles are those of ParallelFor4 with the same policy. It
-// waits as ParallelFor does, and panics, naming the label and the policy,
-// if p is not a valid rank-4 policy.
-func ParallelForTiles4(label string, p MDRangePolicy, body func(lo, hi [4]int)) {
-	t := p.check("ParallelForTiles4", label, 4)
+// parallelForTiles4 is ParallelForTiles at rank 4.
+func parallelForTiles4(label string, p MDRangePolicy, body func(lo, hi [4]int)) {
+	t := p.check("ParallelForTiles", label, 4)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -374,15 +308,9 @@ func ParallelForTiles4(label string, p MDRangePolicy, body func(lo, hi [4]int)) 
 	}, false)
 }
 
-// ParallelReduceTiles4 calls body(lo, hi, acc) once per tile of the
-// rank-4 policy p, as ParallelForTiles4 does, and returns the join
-// of all contributions by r. *acc starts at r.Identity() for each tile, and
-// the tile results are joined in a fixed pairwise tree in the outer order,
-// exactly as ParallelReduce4 joins them: a body that runs its tile in
-// p's inner order gives the same result, bit for bit, as ParallelReduce4
-// with the same policy, whatever the number of goroutines or the chunk size.
-func ParallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [4]int, acc *T)) T {
-	t := p.check("ParallelReduceTiles4", label, 4)
+// parallelReduceTiles4 is ParallelReduceTiles at rank 4.
+func parallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [4]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles", label, 4)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -404,13 +332,9 @@ func ParallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
-// ParallelFor5 calls body(i0, i1, i2, i3, i4) for every index of the rank-5
-// policy p, concurrently, tile by tile: tiles are handed out in p's outer
-// order, and the indices of a tile run in p's inner order. It waits as
-// ParallelFor does, and panics, naming the label and the policy, if p is
-// not a valid rank-5 policy.
-func ParallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 int)) {
-	t := p.check("ParallelFor5", label, 5)
+// parallelFor5 is ParallelForMD at rank 5.
+func parallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 int)) {
+	t := p.check("ParallelForMD", label, 5)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -447,14 +371,9 @@ func ParallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 in
 	}, false)
 }
 
-// ParallelReduce5 calls body(i0, i1, i2, i3, i4, acc) for every index of the
-// rank-5 policy p and returns the join of all contributions by r, as
-// ParallelReduce does. Each tile is reduced from r.Identity() in the inner
-// order, and the tile results are joined in a fixed pairwise tree in the
-// outer order, so the result depends on the tile sizes and orders but not
-// on the number of goroutines or the chunk size.
-func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4 int, acc *T)) T {
-	t := p.check("ParallelReduce5", label, 5)
+// parallelReduce5 is ParallelReduceMD at rank 5.
+func parallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4 int, acc *T)) T {
+	t := p.check("ParallelReduceMD", label, 5)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -500,18 +419,9 @@ func ParallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
-// ParallelForTiles5 calls body(lo, hi) once per tile of the rank-5
-// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
-// tiles together cover p's box, each index once. The loops over a tile are
-// the body's own, so they compile to plain Go speed: one indirect call per
-// tile instead of one per index, and the body can take a contiguous line
-// of a view (View.Line) for its innermost loop. Run that loop over the
-// dimension p's inner order runs fastest (the last for IterateRight, the
-// default). Tiles are those of ParallelFor5 with the same policy. It
-// waits as ParallelFor does, and panics, naming the label and the policy,
-// if p is not a valid rank-5 policy.
-func ParallelForTiles5(label string, p MDRangePolicy, body func(lo, hi [5]int)) {
-	t := p.check("ParallelForTiles5", label, 5)
+// parallelForTiles5 is ParallelForTiles at rank 5.
+func parallelForTiles5(label string, p MDRangePolicy, body func(lo, hi [5]int)) {
+	t := p.check("ParallelForTiles", label, 5)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -524,15 +434,9 @@ func ParallelForTiles5(label string, p MDRangePolicy, body func(lo, hi [5]int)) 
 	}, false)
 }
 
-// ParallelReduceTiles5 calls body(lo, hi, acc) once per tile of the
-// rank-5 policy p, as ParallelForTiles5 does, and returns the join
-// of all contributions by r. *acc starts at r.Identity() for each tile, and
-// the tile results are joined in a fixed pairwise tree in the outer order,
-// exactly as ParallelReduce5 joins them: a body that runs its tile in
-// p's inner order gives the same result, bit for bit, as ParallelReduce5
-// with the same policy, whatever the number of goroutines or the chunk size.
-func ParallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [5]int, acc *T)) T {
-	t := p.check("ParallelReduceTiles5", label, 5)
+// parallelReduceTiles5 is ParallelReduceTiles at rank 5.
+func parallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [5]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles", label, 5)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -554,13 +458,9 @@ func ParallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
-// ParallelFor6 calls body(i0, i1, i2, i3, i4, i5) for every index of the rank-6
-// policy p, concurrently, tile by tile: tiles are handed out in p's outer
-// order, and the indices of a tile run in p's inner order. It waits as
-// ParallelFor does, and panics, naming the label and the policy, if p is
-// not a valid rank-6 policy.
-func ParallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i5 int)) {
-	t := p.check("ParallelFor6", label, 6)
+// parallelFor6 is ParallelForMD at rank 6.
+func parallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i5 int)) {
+	t := p.check("ParallelForMD", label, 6)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -601,14 +501,9 @@ func ParallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i
 	}, false)
 }
 
-// ParallelReduce6 calls body(i0, i1, i2, i3, i4, i5, acc) for every index of the
-// rank-6 policy p and returns the join of all contributions by r, as
-// ParallelReduce does. Each tile is reduced from r.Identity() in the inner
-// order, and the tile results are joined in a fixed pairwise tree in the
-// outer order, so the result depends on the tile sizes and orders but not
-// on the number of goroutines or the chunk size.
-func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4, i5 int, acc *T)) T {
-	t := p.check("ParallelReduce6", label, 6)
+// parallelReduce6 is ParallelReduceMD at rank 6.
+func parallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body func(i0, i1, i2, i3, i4, i5 int, acc *T)) T {
+	t := p.check("ParallelReduceMD", label, 6)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()
@@ -658,18 +553,9 @@ func ParallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 	return combine(r.Join, partial)
 }
 
-// ParallelForTiles6 calls body(lo, hi) once per tile of the rank-6
-// policy p, concurrently: the tile is the box lo[d] <= i_d < hi[d], and the
-// tiles together cover p's box, each index once. The loops over a tile are
-// the body's own, so they compile to plain Go speed: one indirect call per
-// tile instead of one per index, and the body can take a contiguous line
-// of a view (View.Line) for its innermost loop. Run that loop over the
-// dimension p's inner order runs fastest (the last for IterateRight, the
-// default). Tiles are those of ParallelFor6 with the same policy. It
-// waits as ParallelFor does, and panics, naming the label and the policy,
-// if p is not a valid rank-6 policy.
-func ParallelForTiles6(label string, p MDRangePolicy, body func(lo, hi [6]int)) {
-	t := p.check("ParallelForTiles6", label, 6)
+// parallelForTiles6 is ParallelForTiles at rank 6.
+func parallelForTiles6(label string, p MDRangePolicy, body func(lo, hi [6]int)) {
+	t := p.check("ParallelForTiles", label, 6)
 	launch(t.space, dispatch{
 		Label: label, Kind: kindFor, End: t.count, Chunk: t.chunk,
 		Body: func(lo, hi int) {
@@ -682,15 +568,9 @@ func ParallelForTiles6(label string, p MDRangePolicy, body func(lo, hi [6]int)) 
 	}, false)
 }
 
-// ParallelReduceTiles6 calls body(lo, hi, acc) once per tile of the
-// rank-6 policy p, as ParallelForTiles6 does, and returns the join
-// of all contributions by r. *acc starts at r.Identity() for each tile, and
-// the tile results are joined in a fixed pairwise tree in the outer order,
-// exactly as ParallelReduce6 joins them: a body that runs its tile in
-// p's inner order gives the same result, bit for bit, as ParallelReduce6
-// with the same policy, whatever the number of goroutines or the chunk size.
-func ParallelReduceTiles6[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [6]int, acc *T)) T {
-	t := p.check("ParallelReduceTiles6", label, 6)
+// parallelReduceTiles6 is ParallelReduceTiles at rank 6.
+func parallelReduceTiles6[T any](label string, p MDRangePolicy, r Reducer[T], body func(lo, hi [6]int, acc *T)) T {
+	t := p.check("ParallelReduceTiles", label, 6)
 	if t.count == 0 {
 		launchEmpty(t.space, label, kindReduce)
 		return r.Identity()

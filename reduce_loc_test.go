@@ -211,12 +211,12 @@ func TestLocReducersMDRangeScan(t *testing.T) {
 	x := tiedFloats(rng, n0*n1, 0)
 	for _, s := range testSpaces(t) {
 		p := MDRange([]int{0, 0}, []int{n0, n1}).On(s)
-		mn := ParallelReduce2("minloc2", p, MinLoc[float64, [2]int](), func(i, j int, a *ValLoc[float64, [2]int]) {
+		mn := ParallelReduceMD("minloc2", p, MinLoc[float64, [2]int](), func(i, j int, a *ValLoc[float64, [2]int]) {
 			if v := x[i*n1+j]; v < a.Val {
 				*a = ValLoc[float64, [2]int]{v, [2]int{i, j}}
 			}
 		})
-		mf := ParallelReduce2("maxfirstloc2", p, MaxFirstLoc[float64, int](), func(i, j int, a *ValLoc[float64, int]) {
+		mf := ParallelReduceMD("maxfirstloc2", p, MaxFirstLoc[float64, int](), func(i, j int, a *ValLoc[float64, int]) {
 			if k := i*n1 + j; x[k] > a.Val || x[k] == a.Val && k < a.Loc {
 				*a = ValLoc[float64, int]{x[k], k}
 			}

@@ -7,7 +7,7 @@
 //	dynrank_gen.go      DynRankView.At0..7, ...       (dynrank.tmpl)
 //	offset_gen.go       OffsetView1 ... OffsetView8   (offset.tmpl)
 //	ref_gen_test.go     a test of every rank's Ref    (ref_test.tmpl)
-//	parallel_md_gen.go  ParallelFor2..6, ...Reduce2..6 (parallel_md.tmpl)
+//	parallel_md_gen.go  parallelFor2..6, ...: the ranks of ParallelForMD, ... (parallel_md.tmpl)
 //
 // Run it with go generate in the package root (see gen.go there); with
 // file names as arguments it writes only those files. Every file goes
