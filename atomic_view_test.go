@@ -536,17 +536,14 @@ func TestRefMisuse(t *testing.T) {
 }
 
 // TestRefEdgeCases covers a view that did not record its element type's
-// kind (viewFromAllocation1 makes those), an element type of size 0, and the
+// kind (as views with flagForeign), an element type of size 0, and the
 // allocation of Atomic views of 1- and 2-byte elements in whole aligned
 // 4-byte words, so that the compare-and-swap on an element's word stays
 // within the view's own memory.
 func TestRefEdgeCases(t *testing.T) {
-	raw, err := viewFromAllocation1(newAllocation("raw", HostSpace, 16, nil), 0, 4, make([]int32, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := view1Of(desc[int32]{data: make([]int32, 4), rank: 1, ext: [MaxRank]int{4}, str: [MaxRank]int{1}, rec: newAllocation("raw", HostSpace, 16, nil)}, 0)
 	if old := raw.Ref(2).Add(-7); old != 0 || raw.Ref(2).Max(3) != -7 || raw.At(2) != 3 {
-		t.Fatalf("Ref of a view made by viewFromAllocation1: %d", raw.At(2))
+		t.Fatalf("Ref of a view without its element kind: %d", raw.At(2))
 	}
 	e := Must(NewView1[struct{}]("E", 3))
 	if msg := panicMessage(func() { e.Ref(1).Load() }); !strings.Contains(msg, `Load through a Ref of view "E": atomic operations need an element type of 1, 2, 4 or 8 bytes, struct {} has 0`) {

@@ -23,7 +23,6 @@ import (
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/backendtest"
-	"github.com/gokkos/kokkos/internal/hooks"
 )
 
 // mmapSpace is a kokkos.BlockSpace of anonymous mappings, outside the Go
@@ -274,7 +273,9 @@ func TestLeakHandlerReceivesReport(t *testing.T) {
 	leakView(host, "released"+tag, nh, true)
 	freed := 0
 	func() {
-		hooks.NewAllocation("leak-free"+tag, dev, 24, func() error { freed++; return nil })
+		if _, err := kokkos.NewAllocation("leak-free"+tag, dev, 1<<12, 24, func() error { freed++; return nil }); err != nil {
+			t.Error(err)
+		}
 	}()
 	want := map[string]kokkos.LeakReport{
 		"leak-host" + tag: {Space: host, Bytes: 4 * nh},

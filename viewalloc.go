@@ -2,42 +2,198 @@ package kokkos
 
 import (
 	"fmt"
-	"unsafe"
+	"reflect"
 
 	"github.com/gokkos/kokkos/backend"
-	"github.com/gokkos/kokkos/internal/hooks"
 	"github.com/gokkos/kokkos/internal/prof"
+	"github.com/gokkos/kokkos/internal/typeinfo"
 )
 
-// This file holds what other packages of the module (package dal, the
-// interop packages) need to allocate memory under an Allocation and convert
-// between their arrays and rank-1 and rank-2 views without copying, so that both count holders on the same
-// Allocation. They reach it through package internal/hooks, set here, so
-// that it is not part of this package's API.
+// This file holds the Allocation of memory that the caller provides, and
+// the views over an Allocation: what packages built on views (package dal,
+// the interop packages) need to share one holder count between their
+// arrays and views, without copying. In Kokkos the same is a
+// SharedAllocationRecord with a custom deallocation and a view built over
+// that record.
 
-func init() {
-	hooks.NewAllocation = func(label string, space backend.MemorySpace, bytes int, free func() error) any {
-		return newAllocation(label, space, bytes, free)
+// NewAllocation returns an Allocation, with one holder (the caller), that
+// stands for bytes bytes of memory in space which the caller provides:
+//   - Go memory, or host memory the caller reaches as a Go slice (addr 0,
+//     space HostSpace or another space the host can access): views over
+//     the Allocation take their elements as slices (ViewOnAllocation1);
+//   - memory outside the Go heap at address addr in space (a device
+//     pointer made by another library, a backend.Block): views over the
+//     Allocation address it from addr, as an AtAddress view does.
+//
+// free, if not nil, runs exactly once, at the Release that drops the
+// holder count to zero, and never otherwise: an Allocation dropped before
+// that Release is reported as a leak (see SetLeakHandler) and free does not
+// run. A nil free leaves the memory to the caller, or to the garbage
+// collector for Go memory. When a profiling tool is loaded, an Allocation
+// with an address is reported to it as allocated now and deallocated at its
+// final Release.
+//
+// It returns an error wrapping ErrShape for a negative size, ErrOption for
+// a nil space, and ErrNotHostAccessible for memory the host cannot access
+// given without its address.
+func NewAllocation(label string, space MemorySpace, addr uintptr, bytes int, free func() error) (*Allocation, error) {
+	switch {
+	case space == nil:
+		return nil, errorf(ErrOption, "kokkos: NewAllocation %q in a nil memory space: give the space of the memory, HostSpace for Go memory", label)
+	case bytes < 0:
+		return nil, errorf(ErrShape, "kokkos: NewAllocation %q of %d bytes: the size is negative", label, bytes)
+	case addr == 0 && !space.HostAccessible():
+		return nil, errorf(ErrNotHostAccessible, "kokkos: NewAllocation %q in %s without an address: the host cannot access that space, so views over the allocation need the memory's address", label, space.Name())
 	}
-	hooks.NewBlockAllocation = func(label string, s backend.BlockSpace, bytes int, zero bool) (any, backend.Block, error) {
-		return newBlockAllocation(label, s, bytes, zero)
+	a := newAllocation(label, space, bytes, free)
+	a.addr = addr
+	if addr != 0 && prof.On() {
+		profileAlloc(a, addr)
 	}
-	hooks.View1FromAllocation = func(dst unsafe.Pointer, a any, off, n, size int, host unsafe.Pointer, hostLen int) error {
-		rec, _ := a.(*Allocation)
-		return initView1(dst, rec, off, n, size, host, hostLen)
+	return a, nil
+}
+
+// ViewOnAllocation1 returns a contiguous rank-1 LayoutRight view of the n
+// elements of type T that start off elements after the first byte of a,
+// and adds a holder to a for the view: the view's Release gives it back.
+// (For an Allocation that does not count holders, that of a view over
+// caller memory, the view is Unmanaged, as a WrapView1 view.) The view is
+// writable: make it read-only with ReadOnly where the memory must not be
+// written.
+//
+// host is the view's elements for host access: the n elements themselves,
+// sharing a's memory, where the host can access a's space, and nil where it
+// cannot (the view then addresses a's memory from a.Addr()). The function
+// cannot check that host is a's memory: a slice that is not gives a view
+// whose host accesses and device accesses see different elements.
+//
+// It returns an error wrapping ErrReleased for a nil or released
+// allocation; ErrShape when the elements do not lie within a or host does
+// not hold n elements; ErrNotHostAccessible for host elements of memory the
+// host cannot access; ErrElementType when T holds Go pointers and a's
+// memory lies outside the Go heap, or a's address is not aligned for T.
+func ViewOnAllocation1[T any](a *Allocation, off, n int, host []T) (View1[T], error) {
+	fail := func(err error) (View1[T], error) {
+		return View1[T]{}, fmt.Errorf("kokkos: ViewOnAllocation1[%v] of %d elements at element %d of %s: %w", reflect.TypeFor[T](), n, off, allocName(a), err)
 	}
-	hooks.View1Storage = func(v unsafe.Pointer) (any, int, unsafe.Pointer, int, int) {
-		w := (*View1[byte])(v)
-		return w.rec, w.off, unsafe.Pointer(unsafe.SliceData(w.data)), len(w.data), cap(w.data)
+	if n < 0 {
+		return fail(errorf(ErrShape, "the extent is negative"))
 	}
-	hooks.View2FromAllocation = func(dst unsafe.Pointer, a any, off int, layout uint8, ext, str [2]int, size int, host unsafe.Pointer, hostLen int) error {
-		rec, _ := a.(*Allocation)
-		return initView2(dst, rec, off, Layout(layout), ext, str, size, host, hostLen)
+	d, err := onAllocation(a, off, n, host)
+	if err != nil {
+		return fail(err)
 	}
-	hooks.View2Storage = func(v unsafe.Pointer) (any, int, unsafe.Pointer, int, int) {
-		w := (*View2[byte])(v)
-		return w.rec, w.off, unsafe.Pointer(unsafe.SliceData(w.data)), len(w.data), cap(w.data)
+	d.rank, d.layout = 1, LayoutRight
+	d.ext[0], d.str[0] = n, 1
+	a.Retain()
+	return view1Of(d, d.traits), nil
+}
+
+// ViewOnAllocation2 is ViewOnAllocation1 for a rank-2 view whose layout,
+// extents and strides (in elements) are spec's: spec.Strides nil gives the
+// layout's own strides; LayoutRight and LayoutLeft take padded strides (a
+// leading dimension larger than the extent), LayoutStride any strides that
+// do not overlap. off is the offset of the view's element (0, 0), and host,
+// where the host can access a's space, is the view's span: the Span()
+// elements from (0, 0) on.
+//
+// Beyond those of ViewOnAllocation1, it returns an error wrapping ErrShape
+// for a spec of another rank, and ErrLayout for strides that break spec's
+// layout.
+func ViewOnAllocation2[T any](a *Allocation, off int, spec LayoutSpec, host []T) (View2[T], error) {
+	fail := func(err error) (View2[T], error) {
+		return View2[T]{}, fmt.Errorf("kokkos: ViewOnAllocation2[%v] of %v extents %s at element %d of %s: %w", reflect.TypeFor[T](), spec.Layout, fmtInts(spec.Extents), off, allocName(a), err)
 	}
+	if spec.Rank() != 2 {
+		return fail(errorf(ErrShape, "the layout spec has rank %d, not 2", spec.Rank()))
+	}
+	var str [2]int
+	span, err := mapStrides(spec.Layout, spec.Extents, spec.Strides, sizeOf[T](), false, str[:])
+	if err != nil {
+		return fail(err)
+	}
+	d, err := onAllocation(a, off, span, host)
+	if err != nil {
+		return fail(err)
+	}
+	d.rank, d.layout = 2, spec.Layout
+	copy(d.ext[:], spec.Extents)
+	d.str = [MaxRank]int{str[0], str[1]}
+	a.Retain()
+	return view2Of(d, d.traits), nil
+}
+
+// ViewStorage returns what lies under v, the inverse of ViewOnAllocation1
+// and ViewOnAllocation2: its Allocation (nil for the zero view), the offset
+// in elements of its origin (the element at index 0 in every dimension)
+// from the Allocation's first byte, and the elements of its span from the
+// origin on, for host access, nil where the host cannot access them.
+//
+// The slice shares v's memory and is writable even when v is read-only, or
+// has the Atomic trait: a caller that hands it on honours v's IsReadOnly
+// and Traits, as Data, which refuses such views, does.
+func ViewStorage[T any](v View[T]) (a *Allocation, off int, host []T) {
+	d := v.viewDesc()
+	if d.flags&flagNoHost == 0 && d.data != nil {
+		host = d.data[:len(d.data):len(d.data)]
+	}
+	return d.rec, d.off, host
+}
+
+// allocName names a, possibly nil, in the errors of the views over it.
+func allocName(a *Allocation) string {
+	if a == nil {
+		return "a nil allocation"
+	}
+	return fmt.Sprintf("allocation %q", a.label)
+}
+
+// onAllocation checks that the span elements of T that start off elements
+// after the first byte of a lie within a and may live there, and that host
+// is their host access, and returns the description of a view over them,
+// rank and shape left for the caller to fill, with no holder added.
+func onAllocation[T any](a *Allocation, off, span int, host []T) (desc[T], error) {
+	size := sizeOf[T]()
+	switch {
+	case a == nil:
+		return desc[T]{}, errorf(ErrReleased, "there is no allocation")
+	case a.Released():
+		return desc[T]{}, errorf(ErrReleased, "the allocation had its final Release")
+	case off < 0 || size > 0 && (off > a.bytes/size || span > a.bytes/size-off):
+		// compared by division: (off+span)*size may overflow
+		return desc[T]{}, errorf(ErrShape, "%d elements of %d bytes at element %d do not lie within the allocation's %d bytes", span, size, off, a.bytes)
+	}
+	_, block := a.space.(backend.BlockSpace)
+	outside := a.addr != 0 || block || !a.space.HostAccessible()
+	if outside && typeinfo.HasPointers(reflect.TypeFor[T]()) {
+		return desc[T]{}, errorf(ErrElementType, "the element type holds Go pointers and the allocation's memory, in %s, lies outside the Go heap", a.space.Name())
+	}
+	if align := uintptr(reflect.TypeFor[T]().Align()); a.addr%align != 0 {
+		return desc[T]{}, errorf(ErrElementType, "the allocation's address %#x is not aligned to the element type's %d bytes", a.addr, align)
+	}
+	flags, err := traitFlags[T](0)
+	if err != nil {
+		return desc[T]{}, err
+	}
+	if a.space.HostAccessible() {
+		if len(host) != span {
+			return desc[T]{}, errorf(ErrShape, "the host slice holds %d elements, the view's span is %d", len(host), span)
+		}
+		if host == nil {
+			host = []T{} // not nil: the view is host-accessible
+		}
+		host = host[:span:span]
+	} else {
+		if host != nil {
+			return desc[T]{}, errorf(ErrNotHostAccessible, "host elements given for memory in %s, which the host cannot access: pass nil", a.space.Name())
+		}
+		flags |= flagNoHost
+	}
+	d := desc[T]{data: host, rec: a, off: off, flags: foreignFlags(a, host, flags)}
+	if !a.managed {
+		d.traits = Unmanaged
+	}
+	return d, nil
 }
 
 // newBlockAllocation allocates bytes bytes in s, filled with zero bytes when
@@ -56,116 +212,4 @@ func newBlockAllocation(label string, s backend.BlockSpace, bytes int, zero bool
 		profileAlloc(a, b.Addr)
 	}
 	return a, b, nil
-}
-
-// viewFromAllocation1 returns a contiguous rank-1 LayoutRight view of the n
-// elements that start off elements (of T) after the first byte of a, and
-// adds a holder to a for the view: the view's Release drops it (Retain and
-// Release do nothing for unmanaged allocations). data holds the same n
-// elements for host access; it must be nil where the host cannot access a's
-// space. Make the result read-only with ReadOnly where writes must not
-// happen. It returns an error when a is nil or released, or when the
-// elements do not lie within a, or data does not match n.
-func viewFromAllocation1[T any](a *Allocation, off, n int, data []T) (View1[T], error) {
-	var v View1[T]
-	err := initView1(unsafe.Pointer(&v), a, off, n, sizeOf[T](), unsafe.Pointer(unsafe.SliceData(data)), len(data))
-	return v, err
-}
-
-// emptyHost is where the host elements of an empty host-accessible view
-// point: not nil, so that the view counts as host-accessible.
-var emptyHost [1]byte
-
-// initView1 is viewFromAllocation1 with the element type erased: it sets
-// *dst, a View1[T] with elements of size bytes whose host elements are the
-// hostLen elements at host (nil where the host cannot access them). A
-// View1[T] has the same fields at the same offsets for every T, the
-// element type appearing only in the slice of host elements, whose header
-// does not depend on T (TestView1LayoutIndependentOfT), so dst is written
-// as a View1[byte] whose slice counts elements, not bytes.
-func initView1(dst unsafe.Pointer, a *Allocation, off, n, size int, host unsafe.Pointer, hostLen int) error {
-	switch {
-	case a == nil:
-		return errorf(ErrReleased, "kokkos: view over a nil allocation")
-	case a.Released():
-		return errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
-	case off < 0 || n < 0 || size > 0 && (off > a.bytes/size || n > a.bytes/size-off):
-		// compared by division: (off+n)*size may overflow
-		return errorf(ErrShape, "kokkos: view of %d elements of %d bytes at element %d of allocation %q do not lie within its %d bytes",
-			n, size, off, a.label, a.bytes)
-	}
-	var flags viewFlags
-	var data []byte // n elements of size bytes, counted in elements
-	if a.Space().HostAccessible() {
-		if hostLen != n {
-			return errorf(ErrShape, "kokkos: view of %d elements of allocation %q given %d host elements", n, a.label, hostLen)
-		}
-		if host == nil {
-			host = unsafe.Pointer(&emptyHost)
-		}
-		data = unsafe.Slice((*byte)(host), n)
-	} else {
-		if host != nil {
-			return errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
-		}
-		flags |= flagNoHost
-	}
-	flags = foreignFlags(a, data, flags)
-	a.Retain()
-	v := View1[byte]{data: data, rec: a, off: off, layout: LayoutRight, flags: flags}
-	v.ext[0], v.str[0] = n, 1
-	v.lim0, v.hlim = hostLimits(v.data, v.flags, n)
-	if !a.managed {
-		v.traits = Unmanaged
-	}
-	*(*View1[byte])(dst) = v
-	return nil
-}
-
-// initView2 is initView1 for a View2[T] of layout l with extents ext and
-// strides str (in elements), whose span's host elements are the hostLen
-// elements at host: it writes dst as a View2[byte] whose slice counts
-// elements, which is sound for the same reason
-// (TestView2LayoutIndependentOfT). The strides must be l's, padded or not
-// for LayoutRight and LayoutLeft.
-func initView2(dst unsafe.Pointer, a *Allocation, off int, l Layout, ext, str [2]int, size int, host unsafe.Pointer, hostLen int) error {
-	var s [2]int
-	span, err := mapStrides(l, ext[:], str[:], size, false, s[:])
-	switch {
-	case a == nil:
-		return errorf(ErrReleased, "kokkos: view over a nil allocation")
-	case a.Released():
-		return errorf(ErrReleased, "kokkos: view over allocation %q after its final Release", a.label)
-	case err != nil:
-		return fmt.Errorf("kokkos: view of allocation %q with extents %s and strides %s: %w", a.label, fmtInts(ext[:]), fmtInts(str[:]), err)
-	case off < 0 || size > 0 && (off > a.bytes/size || span > a.bytes/size-off):
-		return errorf(ErrShape, "kokkos: view spanning %d elements of %d bytes at element %d of allocation %q does not lie within its %d bytes",
-			span, size, off, a.label, a.bytes)
-	}
-	var flags viewFlags
-	var data []byte // span elements of size bytes, counted in elements
-	if a.Space().HostAccessible() {
-		if hostLen != span {
-			return errorf(ErrShape, "kokkos: view spanning %d elements of allocation %q given %d host elements", span, a.label, hostLen)
-		}
-		if host == nil {
-			host = unsafe.Pointer(&emptyHost)
-		}
-		data = unsafe.Slice((*byte)(host), span)
-	} else {
-		if host != nil {
-			return errorf(ErrNotHostAccessible, "kokkos: view of allocation %q in %s given host elements, but the host cannot access that space", a.label, a.Space().Name())
-		}
-		flags |= flagNoHost
-	}
-	flags = foreignFlags(a, data, flags)
-	d := desc[byte]{data: data, rank: 2, rec: a, off: off, layout: l, flags: flags}
-	copy(d.ext[:], ext[:])
-	copy(d.str[:], s[:])
-	if !a.managed {
-		d.traits = Unmanaged
-	}
-	a.Retain()
-	*(*View2[byte])(dst) = view2Of(d, d.traits)
-	return nil
 }

@@ -1,72 +1,284 @@
 package kokkos
 
 import (
-	"reflect"
+	"errors"
+	"math/rand/v2"
 	"testing"
 )
 
-// TestView1LayoutIndependentOfT: initView1 and the hooks write and read a
-// View1[T] as a View1[byte], which is sound only while every field has the
-// same offset and size for every T (the element type appearing only in the
-// slice of host elements).
-func TestView1LayoutIndependentOfT(t *testing.T) {
-	ref := reflect.TypeFor[View1[byte]]()
-	for _, typ := range []reflect.Type{
-		reflect.TypeFor[View1[struct{}]](),
-		reflect.TypeFor[View1[complex128]](),
-		reflect.TypeFor[View1[*int]](),
-		reflect.TypeFor[View1[[3]int16]](),
-		reflect.TypeFor[View1[struct {
-			a byte
-			b [5]float64
-		}]](),
-	} {
-		if typ.Size() != ref.Size() || typ.Align() != ref.Align() || typ.NumField() != ref.NumField() {
-			t.Fatalf("%v: size %d align %d fields %d; View1[byte]: %d, %d, %d", typ, typ.Size(), typ.Align(), typ.NumField(), ref.Size(), ref.Align(), ref.NumField())
+// pairElem is an element type whose size (16) is not its alignment (8).
+type pairElem struct {
+	a int8
+	b float64
+}
+
+// TestViewOnAllocation1: views over random ranges of an allocation of Go
+// memory address the elements a naive index gives, for several element
+// types, hold the allocation, and give back their storage through
+// ViewStorage; the allocation's free runs once, at the last Release.
+func TestViewOnAllocation1(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	testViewOnAllocation1(t, rng, func(r *rand.Rand) float64 { return r.Float64() })
+	testViewOnAllocation1(t, rng, func(r *rand.Rand) int16 { return int16(r.Uint32()) })
+	testViewOnAllocation1(t, rng, func(r *rand.Rand) pairElem { return pairElem{int8(r.Uint32()), r.Float64()} })
+	testViewOnAllocation1(t, rng, func(r *rand.Rand) *int { x := r.Int(); return &x })
+	testViewOnAllocation1(t, rng, func(*rand.Rand) struct{} { return struct{}{} })
+}
+
+func testViewOnAllocation1[T comparable](t *testing.T, rng *rand.Rand, gen func(*rand.Rand) T) {
+	for range 20 {
+		buf := make([]T, 1+rng.IntN(40))
+		for i := range buf {
+			buf[i] = gen(rng)
 		}
-		for i := range ref.NumField() {
-			f, g := typ.Field(i), ref.Field(i)
-			if f.Name != g.Name || f.Offset != g.Offset || f.Type.Size() != g.Type.Size() {
-				t.Errorf("%v.%s at %d (%d bytes); View1[byte].%s at %d (%d bytes)", typ, f.Name, f.Offset, f.Type.Size(), g.Name, g.Offset, g.Type.Size())
+		frees := 0
+		a, err := NewAllocation("on", HostSpace, 0, len(buf)*sizeOf[T](), func() error { frees++; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := rng.IntN(len(buf) + 1)
+		n := rng.IntN(len(buf) - off + 1)
+		v, err := ViewOnAllocation1(a, off, n, buf[off:off+n])
+		if err != nil {
+			t.Fatalf("%T: off %d n %d of %d: %v", buf, off, n, len(buf), err)
+		}
+		if v.Extent(0) != n || v.Stride(0) != 1 || v.Layout() != LayoutRight || v.Label() != "on" || v.Allocation() != a || a.UseCount() != 2 || v.IsReadOnly() || v.Traits() != 0 {
+			t.Fatalf("%T: extent %d stride %d layout %v label %q holders %d read-only %v traits %v", buf, v.Extent(0), v.Stride(0), v.Layout(), v.Label(), a.UseCount(), v.IsReadOnly(), v.Traits())
+		}
+		for i := range n {
+			if v.At(i) != buf[off+i] {
+				t.Fatalf("%T: At(%d) = %v, want %v", buf, i, v.At(i), buf[off+i])
 			}
-			if g.Type.Kind() != reflect.Slice && f.Type != g.Type {
-				t.Errorf("%v.%s is %v, View1[byte]'s %v", typ, f.Name, f.Type, g.Type)
+		}
+		if n > 0 {
+			i, x := rng.IntN(n), gen(rng)
+			v.Set(i, x)
+			if buf[off+i] != x {
+				t.Fatalf("%T: Set(%d) did not reach the allocation's memory", buf, i)
 			}
+		}
+		r := v.ReadOnly()
+		rec, o, host := ViewStorage[T](r)
+		if rec != a || o != off || len(host) != n || cap(host) != n || n > 0 && &host[0] != &buf[off] {
+			t.Fatalf("%T: ViewStorage %p %d len %d cap %d, want %p %d %d", buf, rec, o, len(host), cap(host), a, off, n)
+		}
+		if err := v.Release(); err != nil || a.UseCount() != 1 || frees != 0 {
+			t.Fatalf("%T: view Release %v, holders %d, frees %d", buf, err, a.UseCount(), frees)
+		}
+		if err := a.Release(); err != nil || frees != 1 {
+			t.Fatalf("%T: final Release %v, frees %d", buf, err, frees)
 		}
 	}
 }
 
-// TestViewFromAllocationElementTypes: views made through the erased path
-// read and write their elements for element types of several sizes,
-// including size 0.
-func TestViewFromAllocationElementTypes(t *testing.T) {
-	type pair struct {
-		a int8
-		b float64
+// TestViewOnAllocation2: views of each layout, with random extents,
+// padding and strides, address the elements a naive index computation
+// gives and report their span and offset through ViewStorage.
+func TestViewOnAllocation2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	buf := make([]float64, 512)
+	for i := range buf {
+		buf[i] = rng.Float64()
 	}
-	ps := []pair{{1, 2}, {3, 4}, {5, 6}}
-	a := newAllocation("pairs", HostSpace, 48, nil)
-	v, err := viewFromAllocation1(a, 0, 3, ps)
+	a, err := NewAllocation("two", HostSpace, 0, len(buf)*8, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v.Set(1, pair{7, 8})
-	if ps[1] != (pair{7, 8}) || v.At(2) != ps[2] || v.Extent(0) != 3 {
-		t.Fatalf("view over pairs: %v, %v", ps, v.At(2))
+	for range 200 {
+		ext := [2]int{rng.IntN(7), rng.IntN(7)}
+		var spec LayoutSpec
+		var str [2]int
+		switch rng.IntN(5) {
+		case 0:
+			spec, str = LayoutSpec{Layout: LayoutRight}, [2]int{ext[1], 1}
+		case 1:
+			str = [2]int{max(ext[1], 1) + rng.IntN(4), 1}
+			spec = LayoutSpec{Layout: LayoutRight, Strides: str[:]}
+		case 2:
+			spec, str = LayoutSpec{Layout: LayoutLeft}, [2]int{1, ext[0]}
+		case 3:
+			str = [2]int{1, max(ext[0], 1) + rng.IntN(4)}
+			spec = LayoutSpec{Layout: LayoutLeft, Strides: str[:]}
+		default:
+			str = [2]int{1 + rng.IntN(3), 0}
+			str[1] = str[0]*max(ext[0], 1) + rng.IntN(3)
+			if rng.IntN(2) == 0 {
+				str[0], str[1] = str[1], str[0]
+				str[1] = 1 + rng.IntN(3)
+				str[0] = str[1]*max(ext[1], 1) + rng.IntN(3)
+			}
+			spec = LayoutSpec{Layout: LayoutStride, Strides: str[:]}
+		}
+		spec.Extents = ext[:]
+		span := 0
+		if ext[0] > 0 && ext[1] > 0 {
+			span = (ext[0]-1)*str[0] + (ext[1]-1)*str[1] + 1
+		}
+		off := rng.IntN(len(buf) - span + 1)
+		v, err := ViewOnAllocation2(a, off, spec, buf[off:off+span])
+		if err != nil {
+			t.Fatalf("%v extents %v strides %v: %v", spec.Layout, ext, str, err)
+		}
+		if v.Layout() != spec.Layout || v.Extent(0) != ext[0] || v.Extent(1) != ext[1] || a.UseCount() != 2 {
+			t.Fatalf("%v: layout %v extents %d %d holders %d", spec, v.Layout(), v.Extent(0), v.Extent(1), a.UseCount())
+		}
+		for i := range ext[0] {
+			for j := range ext[1] {
+				if got, want := v.At(i, j), buf[off+i*str[0]+j*str[1]]; got != want {
+					t.Fatalf("%v: (%d,%d) = %v, want %v", spec, i, j, got, want)
+				}
+			}
+		}
+		rec, o, host := ViewStorage[float64](&v)
+		if rec != a || o != off || len(host) != span || span > 0 && &host[0] != &buf[off] {
+			t.Fatalf("%v: storage %p %d %d", spec, rec, o, len(host))
+		}
+		if err := v.Release(); err != nil || a.UseCount() != 1 {
+			t.Fatalf("release: %v, holders %d", err, a.UseCount())
+		}
 	}
-	e := newAllocation("empty", HostSpace, 0, nil)
-	z, err := viewFromAllocation1(e, 0, 5, make([]struct{}, 5))
+}
+
+// TestViewOnAllocationDevice: a view over device memory addresses it from
+// the allocation's address, takes no host slice and refuses element types
+// that hold Go pointers; ViewStorage gives no host elements.
+func TestViewOnAllocationDevice(t *testing.T) {
+	frees := 0
+	dev := countingSpace{&frees}
+	blk, err := dev.Allocate("dev", 800, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = z.At(4)
-	w, err := viewFromAllocation1[int](e, 0, 0, nil)
-	if err != nil || w.Data() == nil {
-		t.Fatalf("empty host view: %v, data nil %v", err, w.Data() == nil)
+	a, err := NewAllocation("dev", dev, blk.Addr, 800, blk.Free)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, x := range []interface{ Release() error }{&v, &z, &w, a, e} {
+	v, err := ViewOnAllocation1[float64](a, 10, 90, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Space() != MemorySpace(dev) || v.Extent(0) != 90 || a.UseCount() != 2 {
+		t.Fatalf("device view: space %v extent %d holders %d", v.Space(), v.Extent(0), a.UseCount())
+	}
+	expectPanic(t, `view "dev" lives in FakeDevice, which the host cannot access (index (3))`, func() { v.At(3) })
+	if rec, off, host := ViewStorage[float64](v); rec != a || off != 10 || host != nil {
+		t.Fatalf("device storage %p %d %v", rec, off, host)
+	}
+	w, err := ViewOnAllocation2[int32](a, 4, LayoutSpec{Layout: LayoutLeft, Extents: []int{5, 6}}, nil)
+	if err != nil || w.Stride(1) != 5 {
+		t.Fatalf("rank-2 device view: %v, stride %d", err, w.Stride(1))
+	}
+	for _, x := range []interface{ Release() error }{&v, &w, a} {
 		if err := x.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if frees != 1 {
+		t.Fatalf("frees %d, want 1", frees)
+	}
+}
+
+// TestViewOnAllocationErrors: each refusal wraps its sentinel and adds no
+// holder.
+func TestViewOnAllocationErrors(t *testing.T) {
+	dev := countingSpace{}
+	blk, err := dev.Allocate("dev", 64, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewAllocation("dev", dev, blk.Addr, 64, blk.Free)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd, err := NewAllocation("odd", dev, blk.Addr+2, 32, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewAllocation("host", HostSpace, 0, 48, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, err := NewAllocation("dead", HostSpace, 0, 48, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = dead.Release()
+	buf := make([]int32, 12)
+	right := func(n0, n1 int) LayoutSpec { return LayoutSpec{Layout: LayoutRight, Extents: []int{n0, n1}} }
+	for _, c := range []struct {
+		name string
+		err  error
+		kind error
+	}{
+		{"nil allocation", err2(ViewOnAllocation1[int32](nil, 0, 0, nil)), ErrReleased},
+		{"released", err2(ViewOnAllocation1(dead, 0, 12, buf)), ErrReleased},
+		{"negative offset", err2(ViewOnAllocation1(h, -1, 2, buf[:2])), ErrShape},
+		{"negative extent", err2(ViewOnAllocation1(h, 0, -1, buf[:0])), ErrShape},
+		{"past the end", err2(ViewOnAllocation1(h, 1, 12, buf)), ErrShape},
+		{"offset past the end", err2(ViewOnAllocation1(h, 13, 0, buf[:0])), ErrShape},
+		{"short host slice", err2(ViewOnAllocation1(h, 0, 12, buf[:11])), ErrShape},
+		{"no host slice", err2(ViewOnAllocation1[int32](h, 0, 12, nil)), ErrShape},
+		{"host slice of device memory", err2(ViewOnAllocation1(d, 0, 4, buf[:4])), ErrNotHostAccessible},
+		{"pointers in device memory", err2(ViewOnAllocation1[*int](d, 0, 2, nil)), ErrElementType},
+		{"misaligned address", err2(ViewOnAllocation1[int32](odd, 0, 2, nil)), ErrElementType},
+		{"rank-3 spec", err2(ViewOnAllocation2(h, 0, LayoutSpec{Layout: LayoutRight, Extents: []int{1, 2, 3}}, buf[:6])), ErrShape},
+		{"rank-2 past the end", err2(ViewOnAllocation2(h, 1, right(3, 4), buf)), ErrShape},
+		{"rank-2 short host slice", err2(ViewOnAllocation2(h, 0, right(3, 4), buf[:11])), ErrShape},
+		{"LayoutRight with column strides", err2(ViewOnAllocation2(h, 0, LayoutSpec{Layout: LayoutRight, Extents: []int{3, 4}, Strides: []int{1, 3}}, buf)), ErrLayout},
+		{"LayoutLeft with row strides", err2(ViewOnAllocation2(h, 0, LayoutSpec{Layout: LayoutLeft, Extents: []int{3, 4}, Strides: []int{4, 1}}, buf)), ErrLayout},
+		{"negative stride", err2(ViewOnAllocation2(h, 0, LayoutSpec{Layout: LayoutStride, Extents: []int{3, 4}, Strides: []int{-4, 1}}, buf)), ErrLayout},
+		{"rank-2 pointers in device memory", err2(ViewOnAllocation2[*int](d, 0, right(1, 2), nil)), ErrElementType},
+	} {
+		if !errors.Is(c.err, c.kind) {
+			t.Errorf("%s: %v, want %v", c.name, c.err, c.kind)
+		}
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{err2(ViewOnAllocation1(h, 1, 12, buf)), `kokkos: ViewOnAllocation1[int32] of 12 elements at element 1 of allocation "host": 12 elements of 4 bytes at element 1 do not lie within the allocation's 48 bytes`},
+		{err2(ViewOnAllocation1(d, 0, 4, buf[:4])), `kokkos: ViewOnAllocation1[int32] of 4 elements at element 0 of allocation "dev": host elements given for memory in FakeDevice, which the host cannot access: pass nil`},
+		{err2(ViewOnAllocation2(h, 0, right(3, 4), buf[:11])), `kokkos: ViewOnAllocation2[int32] of LayoutRight extents (3, 4) at element 0 of allocation "host": the host slice holds 11 elements, the view's span is 12`},
+		{err2(NewAllocation("n", dev, 0, 8, nil)), `kokkos: NewAllocation "n" in FakeDevice without an address: the host cannot access that space, so views over the allocation need the memory's address`},
+	} {
+		if c.err == nil || c.err.Error() != c.want {
+			t.Errorf("error %v, want %q", c.err, c.want)
+		}
+	}
+	if h.UseCount() != 1 || d.UseCount() != 1 {
+		t.Fatalf("holders %d %d after refusals", h.UseCount(), d.UseCount())
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+		kind error
+	}{
+		{"nil space", err2(NewAllocation("n", nil, 0, 8, nil)), ErrOption},
+		{"negative size", err2(NewAllocation("n", HostSpace, 0, -8, nil)), ErrShape},
+		{"device memory without address", err2(NewAllocation("n", dev, 0, 8, nil)), ErrNotHostAccessible},
+	} {
+		if !errors.Is(c.err, c.kind) {
+			t.Errorf("%s: %v, want %v", c.name, c.err, c.kind)
+		}
+	}
+	for _, a := range []*Allocation{d, odd, h} {
+		if err := a.Release(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestViewOnUnmanagedAllocation: a view over the Allocation of a view of
+// caller memory is Unmanaged, as that view is, and counts no holder.
+func TestViewOnUnmanagedAllocation(t *testing.T) {
+	buf := []int64{3, 1, 4, 1, 5, 9}
+	w := Must(WrapView1(buf, 6))
+	v, err := ViewOnAllocation1(w.Allocation(), 2, 3, buf[2:5])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Traits()&Unmanaged == 0 || v.UseCount() != 0 || v.At(2) != 5 {
+		t.Fatalf("traits %v holders %d At(2) %d", v.Traits(), v.UseCount(), v.At(2))
 	}
 }

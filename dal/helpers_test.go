@@ -69,14 +69,6 @@ func wantErr(t *testing.T, err, kind error) {
 	}
 }
 
-// wantErrText checks that err wraps kind and reads want.
-func wantErrText(t *testing.T, err, kind error, want string) {
-	t.Helper()
-	if !errors.Is(err, kind) || err.Error() != want {
-		t.Fatalf("error %v, want %q wrapping %q", err, want, kind)
-	}
-}
-
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {

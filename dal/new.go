@@ -167,7 +167,7 @@ func fillBlock[T any](a Array[T], v T) (err error) {
 	if a.s.count == 0 || sizeOf[T]() == 0 {
 		return nil
 	}
-	view, err := viewFromAllocation1(a.s.rec, 0, a.s.count, a.data)
+	view, err := kokkos.ViewOnAllocation1(a.s.rec, 0, a.s.count, a.data)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,10 @@ func allocate[T any](op string, n int, cfg config, zero bool) (Array[T], error) 
 		if !cfg.space.HostAccessible() {
 			return fail(kokkos.ErrNoCopySpace, "the space is neither host memory nor a backend.BlockSpace")
 		}
-		rec := newAllocation(cfg.label, cfg.space, bytes, nil)
+		rec, err := newAllocation(cfg.label, cfg.space, bytes, nil)
+		if err != nil {
+			return Array[T]{}, fmt.Errorf("dal: %s(%d) of %s in %s: %w", op, n, typeName[T](), cfg.space.Name(), err)
+		}
 		return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: true}, data: make([]T, n)}, nil
 	}
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
@@ -253,6 +256,9 @@ func wrap[T any](data []T, mutable bool, deleter func()) Array[T] {
 	if data == nil {
 		data = []T{}
 	}
-	rec := newAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
+	rec, err := newAllocation(DefaultLabel, kokkos.HostSpace, n*sizeOf[T](), free)
+	if err != nil {
+		panic(err) // HostSpace and a size of at least 0 are always taken
+	}
 	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, mutable: mutable}, data: data[:n:n]}
 }

@@ -362,7 +362,7 @@ func copyElements[T any](dst, src Array[T]) error {
 	case src.data != nil:
 		// Host memory: the handle's slice is its elements (an alias's
 		// slice need not lie at off in its owner's block).
-		dv, err := viewFromAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
+		dv, err := kokkos.ViewOnAllocation1(dst.s.rec, 0, dst.s.count, dst.data)
 		if err != nil {
 			return err
 		}
@@ -384,12 +384,12 @@ func copyElements[T any](dst, src Array[T]) error {
 // the block of src to the start of the block of dst, with kokkos.DeepCopy
 // over rank-1 views of the blocks, which the host cannot access.
 func copyBlock[E any](dst, src *kokkos.Allocation, off, n int) (err error) {
-	dv, err := viewFromAllocation1[E](dst, 0, n, nil)
+	dv, err := kokkos.ViewOnAllocation1[E](dst, 0, n, nil)
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, dv.Release()) }()
-	sv, err := viewFromAllocation1[E](src, off, n, nil)
+	sv, err := kokkos.ViewOnAllocation1[E](src, off, n, nil)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func (a Array[T]) View() (kokkos.View1[T], error) {
 		}
 		off = a.s.off / size
 	}
-	v, err := viewFromAllocation1(a.s.rec, off, a.s.count, a.data)
+	v, err := kokkos.ViewOnAllocation1(a.s.rec, off, a.s.count, a.data)
 	if err != nil {
 		return kokkos.View1[T]{}, fmt.Errorf("dal: View of an array of %s: %w", typeName[T](), err)
 	}
@@ -42,7 +42,7 @@ func (a Array[T]) View() (kokkos.View1[T], error) {
 // array. It returns an error when v's elements are not contiguous and when
 // v's allocation was released.
 func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
-	rec, off, data := view1Storage(&v)
+	rec, off, data := kokkos.ViewStorage[T](v)
 	if rec == nil {
 		return Array[T]{}, nil
 	}

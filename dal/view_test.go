@@ -1,8 +1,6 @@
 package dal_test
 
 import (
-	"fmt"
-	"math"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -134,54 +132,32 @@ func TestViewToArraySharesTheAllocation(t *testing.T) {
 	}
 }
 
-// The core hook that View uses checks its arguments.
-func TestViewFromAllocationChecks(t *testing.T) {
-	rec := dal.NewAllocation("block", kokkos.HostSpace, 32, nil)
-	data := randFloat64(4)
-	_, err := dal.ViewFromAllocation1[float64](nil, 0, 0, nil)
-	wantErrText(t, err, kokkos.ErrReleased, "kokkos: view over a nil allocation")
-	_, err = dal.ViewFromAllocation1(rec, 1, 4, data)
-	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of 8 bytes at element 1 of allocation "block" do not lie within its 32 bytes`)
-	_, err = dal.ViewFromAllocation1(rec, math.MaxInt/4, math.MaxInt/4, data)
-	wantErrText(t, err, kokkos.ErrShape, fmt.Sprintf(`kokkos: view of %d elements of 8 bytes at element %d of allocation "block" do not lie within its 32 bytes`, math.MaxInt/4, math.MaxInt/4))
-	_, err = dal.ViewFromAllocation1(rec, 0, 4, data[:3])
-	wantErrText(t, err, kokkos.ErrShape, `kokkos: view of 4 elements of allocation "block" given 3 host elements`)
-	v, err := dal.ViewFromAllocation1(rec, 0, 4, data)
-	must(t, err)
-	if rec.UseCount() != 2 || v.Ptr(3) != &data[3] {
-		t.Fatal("the view does not hold the allocation or share the data")
-	}
-	must(t, v.Release())
-	must(t, rec.Release())
-	_, err = dal.ViewFromAllocation1(rec, 0, 4, data)
-	wantErrText(t, err, kokkos.ErrReleased, `kokkos: view over allocation "block" after its final Release`)
-	dev := dal.NewAllocation("dev", nowhere{}, 32, nil)
-	_, err = dal.ViewFromAllocation1(dev, 0, 4, data)
-	wantErrText(t, err, kokkos.ErrNotHostAccessible, `kokkos: view of allocation "dev" in Nowhere given host elements, but the host cannot access that space`)
-}
-
-// The storage hook hands FromView a view's allocation, offset and host
-// elements, and FromView keeps a read-only view's array immutable.
-func TestView1StorageReadOnly(t *testing.T) {
+// FromView takes a view's allocation, offset and host elements, and keeps
+// a read-only view's array immutable; View gives back a view of the same
+// elements at the same offset.
+func TestFromViewReadOnlyAtOffset(t *testing.T) {
 	data := randFloat64(6)
-	rec := dal.NewAllocation("block", kokkos.HostSpace, 48, nil)
-	v, err := dal.ViewFromAllocation1(rec, 2, 4, data[2:])
+	rec, err := kokkos.NewAllocation("block", kokkos.HostSpace, 0, 48, nil)
 	must(t, err)
-	a, off, host := dal.View1Storage(&v)
-	if a != rec || off != 2 || len(host) != 4 || &host[0] != &data[2] {
-		t.Fatalf("View1Storage = %p, %d, %d elements; want the allocation, 2, 4 elements at data[2]", a, off, len(host))
-	}
-	ro := v.ReadOnly()
-	arr, err := dal.FromView(ro)
+	v, err := kokkos.ViewOnAllocation1(rec, 2, 4, data[2:])
 	must(t, err)
-	if arr.HasMutableData() {
-		t.Fatal("FromView of a read-only view gives a mutable array")
+	arr, err := dal.FromView(v.ReadOnly())
+	must(t, err)
+	if arr.HasMutableData() || arr.Allocation() != rec || arr.Count() != 4 || rec.UseCount() != 3 {
+		t.Fatalf("FromView of a read-only view: mutable %v, allocation %p, count %d, holders %d", arr.HasMutableData(), arr.Allocation(), arr.Count(), rec.UseCount())
 	}
+	for i := range 4 {
+		if arr.At(i) != data[2+i] {
+			t.Fatalf("element %d = %v, want %v", i, arr.At(i), data[2+i])
+		}
+	}
+	w, err := arr.View()
+	must(t, err)
+	if _, off, host := kokkos.ViewStorage[float64](w); off != 2 || len(host) != 4 || &host[0] != &data[2] || !w.IsReadOnly() {
+		t.Fatalf("View of the array: offset %d, %d host elements, read-only %v", off, len(host), w.IsReadOnly())
+	}
+	must(t, w.Release())
 	must(t, arr.Release())
 	must(t, v.Release())
 	must(t, rec.Release())
-	var zero kokkos.View1[float64]
-	if a, off, host := dal.View1Storage(&zero); a != nil || off != 0 || host != nil {
-		t.Fatal("View1Storage of the zero view is not empty")
-	}
 }

@@ -206,7 +206,7 @@ func wrap1[T Element](op string, buf *memory.Buffer, all []T, off, n int, c conf
 	if err != nil {
 		return kokkos.View1[T]{}, err
 	}
-	v, err := view1(rec, off, all[off:off+n:off+n])
+	v, err := kokkos.ViewOnAllocation1(rec, off, n, all[off:off+n:off+n])
 	if err = errors.Join(err, rec.Release()); err != nil {
 		return kokkos.View1[T]{}, fmt.Errorf("arrow: %s[%s]: %w", op, typeName[T](), err)
 	}
@@ -228,7 +228,11 @@ func own(op string, buf *memory.Buffer, bytes int, c config) (*kokkos.Allocation
 		buf.Retain()
 		free = func() error { buf.Release(); return nil }
 	}
-	return newAllocation(c.label, bytes, free), nil
+	a, err := kokkos.NewAllocation(c.label, kokkos.HostSpace, 0, bytes, free)
+	if err != nil && free != nil {
+		err = errors.Join(err, free())
+	}
+	return a, err
 }
 
 // filledView1 returns a new view of the n values of d that start at off,

@@ -241,7 +241,7 @@ func wrap2[T Element](op string, buf *memory.Buffer, all []T, off int, l kokkos.
 	if err != nil {
 		return kokkos.View2[T]{}, err
 	}
-	v, err := view2(rec, off, l, ext, str, all[off:off+span:off+span])
+	v, err := kokkos.ViewOnAllocation2(rec, off, kokkos.LayoutSpec{Layout: l, Extents: ext[:], Strides: str[:]}, all[off:off+span:off+span])
 	if err = errors.Join(err, rec.Release()); err != nil {
 		return kokkos.View2[T]{}, fmt.Errorf("arrow: %s[%s]: %w", op, typeName[T](), err)
 	}
@@ -257,7 +257,7 @@ func bufferFromView2[T Element](op string, v *kokkos.View2[T]) (*memory.Buffer, 
 	if err := checkView(op, typeName[T](), v.Allocation(), v.Label(), v.Space(), v.Traits()); err != nil {
 		return nil, err
 	}
-	rec, data := view2Storage(v)
+	rec, _, data := kokkos.ViewStorage[T](v)
 	rec.Retain() // nothing for the zero view's nil allocation
 	return bufferOver(data, rec.Release), nil
 }
