@@ -87,7 +87,7 @@ func ExampleInclusiveScan() {
 	// Output: [1 3 6 10] 10
 }
 
-func ExampleParallelFor2() {
+func ExampleParallelForMD() {
 	const n0, n1 = 2, 3
 	a := make([]int, n0*n1) // row-major n0 x n1
 	p := kokkos.MDRange([]int{0, 0}, []int{n0, n1}).Tile(1, 2).Order(kokkos.IterateRight, kokkos.IterateRight)
@@ -98,7 +98,7 @@ func ExampleParallelFor2() {
 	// Output: [0 1 2 10 11 12]
 }
 
-func ExampleParallelReduce2() {
+func ExampleParallelReduceMD() {
 	p := kokkos.MDRange([]int{1, 1}, []int{4, 3})
 	s := kokkos.ParallelReduceMD("sum", p, kokkos.Sum[int](), func(i, j int, acc *int) { *acc += i * j })
 	fmt.Println(s)

@@ -9,7 +9,7 @@ import (
 // A 2-D stencil with the tile form: one call per tile, and a plain slice
 // loop over the contiguous dimension inside it, its lines cut to the tile
 // and to one length so that the inner loop has no bounds checks.
-func ExampleParallelForTiles2() {
+func ExampleParallelForTiles() {
 	const n0, n1 = 4, 6
 	in := kokkos.Must(kokkos.NewView2[float64]("in", n0, n1))
 	out := kokkos.Must(kokkos.NewView2[float64]("out", n0, n1))
@@ -37,7 +37,7 @@ func ExampleParallelForTiles2() {
 	// Output: [0 1 2 3 4 0] [0 2 4 6 8 0]
 }
 
-func ExampleParallelReduceTiles2() {
+func ExampleParallelReduceTiles() {
 	a := kokkos.Must(kokkos.NewView2[int]("a", 3, 1000))
 	for i := range 3 {
 		for j := range 1000 {
@@ -88,7 +88,7 @@ func ExampleView3_LineDim() {
 }
 
 // A rank-3 box: the body runs the innermost loop over a contiguous line.
-func ExampleParallelForTiles3() {
+func ExampleParallelForTiles_rank3() {
 	a := kokkos.Must(kokkos.NewView3[int]("a", 2, 3, 4))
 	kokkos.ParallelForTiles("fill", kokkos.MDRange([]int{0, 0, 0}, []int{2, 3, 4}), func(lo, hi [3]int) {
 		for i := lo[0]; i < hi[0]; i++ {
@@ -104,7 +104,7 @@ func ExampleParallelForTiles3() {
 	// Output: [120 121 122 123]
 }
 
-func ExampleParallelReduceTiles3() {
+func ExampleParallelReduceTiles_rank3() {
 	p := kokkos.MDRange([]int{0, 0, 0}, []int{10, 20, 30})
 	count := kokkos.ParallelReduceTiles("count", p, kokkos.Sum[int](), func(lo, hi [3]int, acc *int) {
 		*acc += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])
@@ -114,7 +114,7 @@ func ExampleParallelReduceTiles3() {
 }
 
 // Ranks 4 to 6 take the same body with longer arrays.
-func ExampleParallelForTiles4() {
+func ExampleParallelForTiles_rank4() {
 	p := kokkos.MDRange([]int{0, 0, 0, 0}, []int{2, 3, 4, 5}).On(kokkos.Serial{})
 	tiles, indices := 0, 0
 	kokkos.ParallelForTiles("count", p, func(lo, hi [4]int) {
