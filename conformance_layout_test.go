@@ -380,7 +380,7 @@ func TestConformanceLayoutOptions(t *testing.T) {
 	if _, err := kokkos.CreateMirror(v, two...); !errors.Is(err, kokkos.ErrOption) {
 		t.Errorf("two spaces, CreateMirror: %v", err)
 	}
-	if err := kokkos.Resize2(&v, 3, 3, kokkos.LayoutLeft, kokkos.LayoutRight); !errors.Is(err, kokkos.ErrLayout) {
+	if err := kokkos.Resize(&v, [2]int{3, 3}, kokkos.LayoutLeft, kokkos.LayoutRight); !errors.Is(err, kokkos.ErrLayout) {
 		t.Errorf("two layouts, Resize: %v", err)
 	}
 }

@@ -50,10 +50,10 @@ func ExampleCreateMirrorView() {
 	// v_mirror false
 }
 
-func ExampleResize2() {
+func ExampleResize() {
 	v, _ := kokkos.NewView2[int]("v", 2, 2)
 	v.Set(1, 1, 7)
-	if err := kokkos.Resize2(&v, 3, 3); err != nil {
+	if err := kokkos.Resize(&v, [2]int{3, 3}); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(v.Label(), v.Extent(0), v.Extent(1), v.At(1, 1), v.At(2, 2))

@@ -5,8 +5,53 @@ import (
 	"slices"
 )
 
-// resizeView implements the generated Resize and Realloc functions for any
-// view kind: it replaces *v with a view of extents ext in new storage of
+// resizable is satisfied by View1[T] ... View8[T]: the kinds Resize and
+// Realloc take, and whose extents are the arrays E.
+type resizable[V, T any, E extentArray] interface {
+	viewKind[V, T]
+	extentArray() E
+}
+
+// extentArray is the type of the extents of View1 ... View8.
+type extentArray interface {
+	[1]int | [2]int | [3]int | [4]int | [5]int | [6]int | [7]int | [8]int
+}
+
+// Resize gives *v the extents ext, as Kokkos's resize: it allocates new
+// storage with v's label, layout, space and traits, copies the elements
+// whose indices are valid in both the old and the new extents, and
+// zero-fills the rest (unless WithoutInitializing). v is a View1 ... View8,
+// and ext an array of its rank, so that the number of extents is checked at
+// compile time: Resize(&v, [2]int{n0, n1}) for a View2. When the extents
+// are unchanged it does nothing. It refuses, with an error wrapping
+// ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, one over
+// caller memory and a released one, and with ErrOption the options it
+// cannot apply; *v is left unchanged on error. The old storage is not
+// released: other views may still refer to it. (DynRankView has its own
+// Resize method.)
+func Resize[V resizable[V, T, E], T any, E extentArray](v *V, ext E, opts ...Option) error {
+	var e [MaxRank]int
+	for r := range len(ext) {
+		e[r] = ext[r]
+	}
+	return resizeView(v, e[:len(ext)], true, opts)
+}
+
+// Realloc gives *v new storage of extents ext, as Kokkos's realloc: v keeps
+// its label, layout, space and traits, but none of its elements; the new
+// ones are zero (unless WithoutInitializing). ext is an array of v's rank,
+// as for Resize. When the extents are unchanged it keeps the storage and
+// zero-fills it (unless WithoutInitializing). It refuses what Resize
+// refuses; *v is left unchanged on error.
+func Realloc[V resizable[V, T, E], T any, E extentArray](v *V, ext E, opts ...Option) error {
+	var e [MaxRank]int
+	for r := range len(ext) {
+		e[r] = ext[r]
+	}
+	return resizeView(v, e[:len(ext)], false, opts)
+}
+
+// resizeView implements Resize and Realloc for any view kind: it replaces *v with a view of extents ext in new storage of
 // the same label, layout, space and traits, copying the overlap of the old
 // and new extents when keep is true. On error *v is unchanged.
 func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Option) error {

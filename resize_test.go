@@ -9,7 +9,7 @@ import (
 	"github.com/gokkos/kokkos/internal/testutil"
 )
 
-// resizeR calls the ResizeN or ReallocN of v's rank.
+// resizeR calls Resize or Realloc on the view kind of v.
 func resizeR(v *View[float64], ext []int, keep bool, opts ...Option) error {
 	e := ext
 	pick := func(r, k func() error) error {
@@ -21,28 +21,28 @@ func resizeR(v *View[float64], ext []int, keep bool, opts ...Option) error {
 	switch w := (*v).(type) {
 	case View1[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize1(&w, e[0], opts...) }, func() error { return Realloc1(&w, e[0], opts...) })
+		return pick(func() error { return Resize(&w, [1]int{e[0]}, opts...) }, func() error { return Realloc(&w, [1]int{e[0]}, opts...) })
 	case View2[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize2(&w, e[0], e[1], opts...) }, func() error { return Realloc2(&w, e[0], e[1], opts...) })
+		return pick(func() error { return Resize(&w, [2]int{e[0], e[1]}, opts...) }, func() error { return Realloc(&w, [2]int{e[0], e[1]}, opts...) })
 	case View3[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize3(&w, e[0], e[1], e[2], opts...) }, func() error { return Realloc3(&w, e[0], e[1], e[2], opts...) })
+		return pick(func() error { return Resize(&w, [3]int{e[0], e[1], e[2]}, opts...) }, func() error { return Realloc(&w, [3]int{e[0], e[1], e[2]}, opts...) })
 	case View4[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize4(&w, e[0], e[1], e[2], e[3], opts...) }, func() error { return Realloc4(&w, e[0], e[1], e[2], e[3], opts...) })
+		return pick(func() error { return Resize(&w, [4]int{e[0], e[1], e[2], e[3]}, opts...) }, func() error { return Realloc(&w, [4]int{e[0], e[1], e[2], e[3]}, opts...) })
 	case View5[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize5(&w, e[0], e[1], e[2], e[3], e[4], opts...) }, func() error { return Realloc5(&w, e[0], e[1], e[2], e[3], e[4], opts...) })
+		return pick(func() error { return Resize(&w, [5]int{e[0], e[1], e[2], e[3], e[4]}, opts...) }, func() error { return Realloc(&w, [5]int{e[0], e[1], e[2], e[3], e[4]}, opts...) })
 	case View6[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize6(&w, e[0], e[1], e[2], e[3], e[4], e[5], opts...) }, func() error { return Realloc6(&w, e[0], e[1], e[2], e[3], e[4], e[5], opts...) })
+		return pick(func() error { return Resize(&w, [6]int{e[0], e[1], e[2], e[3], e[4], e[5]}, opts...) }, func() error { return Realloc(&w, [6]int{e[0], e[1], e[2], e[3], e[4], e[5]}, opts...) })
 	case View7[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize7(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], opts...) }, func() error { return Realloc7(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], opts...) })
+		return pick(func() error { return Resize(&w, [7]int{e[0], e[1], e[2], e[3], e[4], e[5], e[6]}, opts...) }, func() error { return Realloc(&w, [7]int{e[0], e[1], e[2], e[3], e[4], e[5], e[6]}, opts...) })
 	case View8[float64]:
 		defer func() { *v = w }()
-		return pick(func() error { return Resize8(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], opts...) }, func() error { return Realloc8(&w, e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], opts...) })
+		return pick(func() error { return Resize(&w, [8]int{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]}, opts...) }, func() error { return Realloc(&w, [8]int{e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]}, opts...) })
 	}
 	panic("kind")
 }
@@ -96,13 +96,13 @@ func TestResizeSameExtentsKeepsStorage(t *testing.T) {
 	v, _ := NewView2[int]("v", 3, 4)
 	v.Set(1, 1, 9)
 	w := v
-	if err := Resize2(&v, 3, 4); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
+	if err := Resize(&v, [2]int{3, 4}); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
 		t.Fatal("Resize with the same extents reallocated")
 	}
-	if err := Realloc2(&v, 3, 4, WithoutInitializing); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
+	if err := Realloc(&v, [2]int{3, 4}, WithoutInitializing); err != nil || !v.Equal(w) || v.At(1, 1) != 9 {
 		t.Fatal("Realloc WithoutInitializing with the same extents changed the view")
 	}
-	if err := Realloc2(&v, 3, 4); err != nil || !v.Equal(w) || v.At(1, 1) != 0 {
+	if err := Realloc(&v, [2]int{3, 4}); err != nil || !v.Equal(w) || v.At(1, 1) != 0 {
 		t.Fatal("Realloc with the same extents did not zero the view")
 	}
 }
@@ -110,12 +110,12 @@ func TestResizeSameExtentsKeepsStorage(t *testing.T) {
 func TestResizeErrorsAndDevice(t *testing.T) {
 	v, _ := NewView2[int]("v", 3, 4)
 	r := v.ReadOnly()
-	wantErr(t, Resize2(&r, 5, 5), `kokkos: Resize of read-only view "v" with extents (3, 4)`)
+	wantErr(t, Resize(&r, [2]int{5, 5}), `kokkos: Resize of read-only view "v" with extents (3, 4)`)
 	u, _ := WrapView1(make([]int, 4), 4, WithLabel("u"))
-	wantErr(t, Realloc1(&u, 5), `kokkos: Realloc of view "u" with extents (4): the view is unmanaged (it wraps caller memory)`)
+	wantErr(t, Realloc(&u, [1]int{5}), `kokkos: Realloc of view "u" with extents (4): the view is unmanaged (it wraps caller memory)`)
 	// A zero view is allocated by Resize.
 	var z View1[int]
-	if err := Resize1(&z, 3); err != nil || z.Extent(0) != 3 {
+	if err := Resize(&z, [1]int{3}); err != nil || z.Extent(0) != 3 {
 		t.Fatal(err)
 	}
 	// On the fake device, with an atomic LayoutStride view.
@@ -129,7 +129,7 @@ func TestResizeErrorsAndDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := d
-	if err := Resize2(&d, 6, 3, WithoutInitializing); err != nil {
+	if err := Resize(&d, [2]int{6, 3}, WithoutInitializing); err != nil {
 		t.Fatal(err)
 	}
 	defer d.Release()
@@ -146,7 +146,7 @@ func TestResizeErrorsAndDevice(t *testing.T) {
 		}
 	}
 	a, _ := NewView2[int64]("a", 4, 5, WithStrides(1, 7), WithTraits(Atomic|Restrict))
-	if err := Resize2(&a, 2, 9); err != nil || a.Traits() != Atomic|Restrict || a.Layout() != LayoutStride || a.Stride(0) != 1 || a.Stride(1) != 2 {
+	if err := Resize(&a, [2]int{2, 9}); err != nil || a.Traits() != Atomic|Restrict || a.Layout() != LayoutStride || a.Stride(0) != 1 || a.Stride(1) != 2 {
 		t.Fatalf("%v %v %+v", err, a.Traits(), a.LayoutSpec())
 	}
 }

@@ -95,7 +95,7 @@ func TestResizeFailureKeepsView(t *testing.T) {
 	var derr, verr error
 	inst.Submit("resize", func() {
 		derr = d.Resize([]int{5})
-		verr = Resize1(&v, 9)
+		verr = Resize(&v, [1]int{9})
 	})
 	if err := inst.Fence(); err != nil {
 		t.Fatal(err)
@@ -253,8 +253,8 @@ func TestResizeOptionsApplyOrErr(t *testing.T) {
 			d := Must(NewDynRankView[float64]("d", []int{4, 4}))
 			d.Set2(1, 2, 7)
 			errs := map[string]error{
-				"Resize2":         Resize2(&v, n, 4, opt),
-				"Realloc2":        Realloc2(&v, n, 4, opt),
+				"Resize2":         Resize(&v, [2]int{n, 4}, opt),
+				"Realloc2":        Realloc(&v, [2]int{n, 4}, opt),
 				"DynRank Resize":  d.Resize([]int{n, 4}, opt),
 				"DynRank Realloc": d.Realloc([]int{n, 4}, opt),
 			}
@@ -271,12 +271,12 @@ func TestResizeOptionsApplyOrErr(t *testing.T) {
 	// WithoutInitializing applies; so do options on a zero view, which
 	// Resize allocates as a constructor would.
 	v := Must(NewView1[float64]("v", 4))
-	if err := Resize1(&v, 8, WithoutInitializing); err != nil || v.Extent(0) != 8 {
-		t.Fatalf("Resize1 WithoutInitializing: %v, extent %d", err, v.Extent(0))
+	if err := Resize(&v, [1]int{8}, WithoutInitializing); err != nil || v.Extent(0) != 8 {
+		t.Fatalf("Resize WithoutInitializing: %v, extent %d", err, v.Extent(0))
 	}
 	var z View2[float64]
-	if err := Realloc2(&z, 3, 5, LayoutLeft); err != nil || z.Layout() != LayoutLeft || z.Stride(1) != 3 {
-		t.Fatalf("Realloc2 of the zero view with LayoutLeft: %v, layout %v", err, z.Layout())
+	if err := Realloc(&z, [2]int{3, 5}, LayoutLeft); err != nil || z.Layout() != LayoutLeft || z.Stride(1) != 3 {
+		t.Fatalf("Realloc of the zero View2 with LayoutLeft: %v, layout %v", err, z.Layout())
 	}
 }
 

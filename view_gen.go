@@ -679,6 +679,10 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 // resize functions use it.
 func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, d.traits) }
 
+// extentArray gives Resize and Realloc the type of the extents of a
+// View1, [1]int, so that their number is checked at compile time.
+func (View1[T]) extentArray() (e [1]int) { return e }
+
 // accessError1 is the panic value of a failed access by op to a View1.
 type accessError1[T any] struct {
 	v   View1[T]
@@ -1175,6 +1179,10 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 // fromDesc returns the rank-2 view that d describes; the mirror and
 // resize functions use it.
 func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View2, [2]int, so that their number is checked at compile time.
+func (View2[T]) extentArray() (e [2]int) { return e }
 
 // accessError2 is the panic value of a failed access by op to a View2.
 type accessError2[T any] struct {
@@ -1709,6 +1717,10 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 // fromDesc returns the rank-3 view that d describes; the mirror and
 // resize functions use it.
 func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View3, [3]int, so that their number is checked at compile time.
+func (View3[T]) extentArray() (e [3]int) { return e }
 
 // accessError3 is the panic value of a failed access by op to a View3.
 type accessError3[T any] struct {
@@ -2290,6 +2302,10 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 // fromDesc returns the rank-4 view that d describes; the mirror and
 // resize functions use it.
 func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View4, [4]int, so that their number is checked at compile time.
+func (View4[T]) extentArray() (e [4]int) { return e }
 
 // accessError4 is the panic value of a failed access by op to a View4.
 type accessError4[T any] struct {
@@ -2928,6 +2944,10 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 // fromDesc returns the rank-5 view that d describes; the mirror and
 // resize functions use it.
 func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View5, [5]int, so that their number is checked at compile time.
+func (View5[T]) extentArray() (e [5]int) { return e }
 
 // accessError5 is the panic value of a failed access by op to a View5.
 type accessError5[T any] struct {
@@ -3633,6 +3653,10 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 // fromDesc returns the rank-6 view that d describes; the mirror and
 // resize functions use it.
 func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View6, [6]int, so that their number is checked at compile time.
+func (View6[T]) extentArray() (e [6]int) { return e }
 
 // accessError6 is the panic value of a failed access by op to a View6.
 type accessError6[T any] struct {
@@ -4415,6 +4439,10 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 // fromDesc returns the rank-7 view that d describes; the mirror and
 // resize functions use it.
 func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View7, [7]int, so that their number is checked at compile time.
+func (View7[T]) extentArray() (e [7]int) { return e }
 
 // accessError7 is the panic value of a failed access by op to a View7.
 type accessError7[T any] struct {
@@ -5284,6 +5312,10 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 // fromDesc returns the rank-8 view that d describes; the mirror and
 // resize functions use it.
 func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, d.traits) }
+
+// extentArray gives Resize and Realloc the type of the extents of a
+// View8, [8]int, so that their number is checked at compile time.
+func (View8[T]) extentArray() (e [8]int) { return e }
 
 // accessError8 is the panic value of a failed access by op to a View8.
 type accessError8[T any] struct {

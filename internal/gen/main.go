@@ -3,7 +3,6 @@
 //
 //	view_gen.go         View0 ... View8               (view.tmpl)
 //	view_gen_test.go    a test of every View method   (view_test.tmpl)
-//	resize_gen.go       Resize1..8, Realloc1..8       (resize.tmpl)
 //	dynrank_gen.go      DynRankView.At0..7, ...       (dynrank.tmpl)
 //	offset_gen.go       OffsetView1 ... OffsetView8   (offset.tmpl)
 //	ref_gen_test.go     a test of every rank's Ref    (ref_test.tmpl)
@@ -49,7 +48,6 @@ const testImports = "import (\n\t\"math/rand/v2\"\n\t\"strings\"\n\t\"testing\"\
 var outputs = []output{
 	{"view_gen.go", "view.tmpl", 0, 8, "import \"unsafe\"\n", ""},
 	{"view_gen_test.go", "view_test.tmpl", 0, 8, testImports, ""},
-	{"resize_gen.go", "resize.tmpl", 1, 8, "", ""},
 	{"dynrank_gen.go", "dynrank.tmpl", 0, 7, "import \"unsafe\"\n", "dynrank_head"},
 	{"offset_gen.go", "offset.tmpl", 1, 8, "import \"unsafe\"\n", ""},
 	{"ref_gen_test.go", "ref_test.tmpl", 0, 8, testImports, ""},
