@@ -135,7 +135,7 @@ func TestDeepCopyWaitsForAsyncInstances(t *testing.T) {
 		ParallelFor("write v and d", Range(0, n).On(inst), func(i int) { v.Data()[i], d.Data()[i] = want[i], want[i] })
 		openLater(open)
 		within(t, "Resize", func() {
-			if err := Resize(&v, [1]int{n+3}); err != nil {
+			if err := Resize(&v, [1]int{n + 3}); err != nil {
 				t.Error(err)
 			}
 			if err := d.Resize([]int{n + 3}); err != nil {
