@@ -494,7 +494,15 @@ func (x *exec) stmt(s Stmt) ctl {
 	case *Continue:
 		return ctlContinue
 	case *Return:
-		if x.fn != nil {
+		if x.fn != nil && len(s.Values) == 0 {
+			for _, r := range x.fn.Results {
+				if r.Name == "_" || r.Name == "" {
+					x.ret = append(x.ret, 0)
+				} else {
+					x.ret = append(x.ret, *x.env.slot(r.Name))
+				}
+			}
+		} else if x.fn != nil {
 			if len(s.Values) == 1 && len(x.fn.Results) > 1 {
 				x.ret = x.call(s.Values[0].(*Call))
 			} else {

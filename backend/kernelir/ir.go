@@ -499,7 +499,8 @@ type Break struct{}
 type Continue struct{}
 
 // Return ends the kernel's call for this index, or returns a helper's
-// results (one Call of several results may stand for them).
+// results (one Call of several results may stand for them; none stand
+// for named results' values).
 type Return struct{ Values []Expr }
 
 // Block is a block of statements, a scope of its own.

@@ -82,7 +82,7 @@ func TestParseErrors(t *testing.T) {
 		{"kernelir 1\n(kernel K for (index i) (body)))", ErrSyntax, "unmatched"},
 		{"kernelir 1\n", ErrSyntax, "no kernel"},
 		{"kernelir 1\n(kernel K for (index i) (body (assign (x) ((int 1)))))", ErrInvalid, "undeclared x"},
-		{"kernelir 1\n(kernel K for (index i) (body (assign (i) ((int 1)))))", ErrInvalid, "parameter or index"},
+		{"kernelir 1\n(kernel K for (index i) (body (assign (i) ((int 1)))))", ErrInvalid, "index or the final flag"},
 		{"kernelir 1\n(kernel K for (index i) (body (break)))", ErrInvalid, "break outside"},
 		{"kernelir 1\n(kernel K for (index i) (body (assign (_) ((add int i (int32 1))))))", ErrInvalid, "int32 where a int"},
 		{"kernelir 1\n(kernel K for (index i) (view a float64 1 r) (body (assign ((at a i)) ((float64 1)))))", ErrInvalid, "not marked written"},

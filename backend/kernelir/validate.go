@@ -11,8 +11,8 @@ import (
 // Go's block scopes (a Block, each branch of an If and each Case, a For's
 // and a Range's body, and the init clauses' own scope); operands have the
 // types their node states; a condition is a bool; a view is indexed with
-// as many ints as its rank; indices, parameters and the final flag are
-// never assigned; break is in a loop or switch and continue in a loop; a
+// as many ints as its rank; indices and the final flag are never assigned
+// (a scalar parameter may be: it is the function's copy); break is in a loop or switch and continue in a loop; a
 // kernel returns nothing and a helper its results; helpers do not call
 // themselves, directly or not; at most MaxRank indices. The error wraps
 // ErrInvalid.
@@ -52,7 +52,7 @@ func Validate(k *Kernel) (err error) {
 		v.fn = f
 		v.scopes = []map[string]*binding{{}}
 		for _, p := range f.Params {
-			v.declare(p.Name, p.Type, true)
+			v.declare(p.Name, p.Type, false)
 		}
 		for _, r := range f.Results {
 			if r.Name != "" {
@@ -68,20 +68,20 @@ func Validate(k *Kernel) (err error) {
 	}
 	seen := map[string]bool{}
 	for _, p := range k.Params {
-		if !isIdent(p.Name) || p.Name == "_" {
+		if !isIdent(p.Name) {
 			v.failf("kernel %s: parameter name %q", k.Name, p.Name)
 		}
 		if p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !(p.Type == Bool && p.Rank == 0) {
 			v.failf("kernel %s: parameter %s of type %s and rank %d", k.Name, p.Name, p.Type, p.Rank)
 		}
-		if v.lookup(p.Name) != nil || seen[p.Name] {
+		if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
 			v.failf("kernel %s: two parameters named %s", k.Name, p.Name)
 		}
 		seen[p.Name] = true
 		if p.IsView() {
 			continue
 		}
-		v.declare(p.Name, p.Type, true)
+		v.declare(p.Name, p.Type, false)
 	}
 	if k.Final != "" {
 		v.declare(k.Final, Bool, true)
@@ -388,6 +388,9 @@ func (v *validator) stmt(s Stmt) {
 			return
 		}
 		res := v.fn.Results
+		if len(s.Values) == 0 && len(res) > 0 && res[0].Name != "" {
+			return // a bare return of named results
+		}
 		if len(s.Values) == 1 && len(res) > 1 {
 			c, ok := s.Values[0].(*Call)
 			if !ok {
@@ -438,7 +441,7 @@ func (v *validator) target(t *Target) {
 			v.errf("assignment to undeclared %s", t.Name)
 		}
 		if b.readOnly {
-			v.errf("assignment to %s, a parameter or index", t.Name)
+			v.errf("assignment to %s, an index or the final flag", t.Name)
 		}
 		t.T = b.t
 	case TargetElem:
