@@ -55,7 +55,7 @@ func runMDRange(cfg config, add func(measure)) error {
 		})
 	}
 	kt, bt := timeAlternating(cfg.reps, func() {
-		kokkos.ParallelForTiles2("md.write", all, func(lo, hi [2]int) {
+		kokkos.ParallelForTiles("md.write", all, func(lo, hi [2]int) {
 			for i := lo[0]; i < hi[0]; i++ {
 				row, ij := b.Line(i)[lo[1]:hi[1]], i+lo[1]
 				for j := range row {
@@ -64,11 +64,11 @@ func runMDRange(cfg config, add func(measure)) error {
 			}
 		})
 	}, plainWrite)
-	report(fmt.Sprintf("ParallelForTiles2 write, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: row loop split over GOMAXPROCS goroutines")
+	report(fmt.Sprintf("ParallelForTiles write, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: row loop split over GOMAXPROCS goroutines")
 	kt, bt = timeAlternating(cfg.reps, func() {
-		kokkos.ParallelFor2("md.write", all, func(i, j int) { b.Set(i, j, float64(i+j)) })
+		kokkos.ParallelForMD("md.write", all, func(i, j int) { b.Set(i, j, float64(i+j)) })
 	}, plainWrite)
-	report(fmt.Sprintf("ParallelFor2 write (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
+	report(fmt.Sprintf("ParallelForMD write (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
 	var kerr error
 	kt, bt = timeAlternating(cfg.reps, func() {
 		if err := kernel.For("md.write", all, kWrite2, b); err != nil && kerr == nil {
@@ -92,21 +92,21 @@ func runMDRange(cfg config, add func(measure)) error {
 		})
 	}
 	kt, bt = timeAlternating(cfg.reps, func() {
-		kokkos.ParallelForTiles2("md.heat", inner, func(lo, hi [2]int) {
+		kokkos.ParallelForTiles("md.heat", inner, func(lo, hi [2]int) {
 			j0, j1 := lo[1], hi[1]
 			for i := lo[0]; i < hi[0]; i++ {
 				heatRow(b.Line(i)[j0:j1], a.Line(i - 1)[j0:j1], a.Line(i)[j0-1:j1+1], a.Line(i + 1)[j0:j1])
 			}
 		})
 	}, plainHeat)
-	report(fmt.Sprintf("ParallelForTiles2 heat stencil, %dx%d", n, n), kt, bt, stencilRate, 0.95, "baseline: the same loop split over goroutines")
+	report(fmt.Sprintf("ParallelForTiles heat stencil, %dx%d", n, n), kt, bt, stencilRate, 0.95, "baseline: the same loop split over goroutines")
 	kt, bt = timeAlternating(cfg.reps, func() {
-		kokkos.ParallelFor2("md.heat", inner, func(i, j int) {
+		kokkos.ParallelForMD("md.heat", inner, func(i, j int) {
 			c := a.At(i, j)
 			b.Set(i, j, c+0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-4*c))
 		})
 	}, plainHeat)
-	report(fmt.Sprintf("ParallelFor2 heat stencil (per-index body), %dx%d", n, n), kt, bt, stencilRate, 0, "reported, no goal")
+	report(fmt.Sprintf("ParallelForMD heat stencil (per-index body), %dx%d", n, n), kt, bt, stencilRate, 0, "reported, no goal")
 	kt, bt = timeAlternating(cfg.reps, func() {
 		if err := kernel.For("md.heat", inner, kHeat2, b, a); err != nil && kerr == nil {
 			kerr = err
@@ -134,7 +134,7 @@ func runMDRange(cfg config, add func(measure)) error {
 		}
 	}
 	kt, bt = timeAlternating(cfg.reps, func() {
-		sinkMD = kokkos.ParallelReduceTiles2("md.sum", all, kokkos.Sum[float64](), func(lo, hi [2]int, acc *float64) {
+		sinkMD = kokkos.ParallelReduceTiles("md.sum", all, kokkos.Sum[float64](), func(lo, hi [2]int, acc *float64) {
 			s := *acc
 			for i := lo[0]; i < hi[0]; i++ {
 				for _, x := range a.Line(i)[lo[1]:hi[1]] {
@@ -144,11 +144,11 @@ func runMDRange(cfg config, add func(measure)) error {
 			*acc = s
 		})
 	}, plainReduce)
-	report(fmt.Sprintf("ParallelReduceTiles2 sum, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: slice sum split over goroutines")
+	report(fmt.Sprintf("ParallelReduceTiles sum, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: slice sum split over goroutines")
 	kt, bt = timeAlternating(cfg.reps, func() {
-		sinkMD = kokkos.ParallelReduce2("md.sum", all, kokkos.Sum[float64](), func(i, j int, acc *float64) { *acc += a.At(i, j) })
+		sinkMD = kokkos.ParallelReduceMD("md.sum", all, kokkos.Sum[float64](), func(i, j int, acc *float64) { *acc += a.At(i, j) })
 	}, plainReduce)
-	report(fmt.Sprintf("ParallelReduce2 sum (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
+	report(fmt.Sprintf("ParallelReduceMD sum (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
 
 	// A short range with an expensive body: 64 rows of 2^14 elements.
 	const rows, cols = 64, 1 << 14
