@@ -2,8 +2,14 @@ package kokkos
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/prof"
 )
 
 // pairElem is an element type whose size (16) is not its alignment (8).
@@ -280,5 +286,73 @@ func TestViewOnUnmanagedAllocation(t *testing.T) {
 	}
 	if v.Traits()&Unmanaged == 0 || v.UseCount() != 0 || v.At(2) != 5 {
 		t.Fatalf("traits %v holders %d At(2) %d", v.Traits(), v.UseCount(), v.At(2))
+	}
+}
+
+// allocTool is a profiling tool that records the allocation events of
+// labels that start with prefix.
+type allocTool struct {
+	prof.Tool // nil: the other events are never called for these labels
+	prefix    string
+	mu        sync.Mutex
+	events    []string
+}
+
+func (t *allocTool) AllocateData(space, label string, ptr uintptr, size uint64) {
+	t.record("alloc", space, label, ptr, size)
+}
+
+func (t *allocTool) DeallocateData(space, label string, ptr uintptr, size uint64) {
+	t.record("dealloc", space, label, ptr, size)
+}
+
+func (t *allocTool) record(what, space, label string, ptr uintptr, size uint64) {
+	if strings.HasPrefix(label, t.prefix) {
+		t.mu.Lock()
+		t.events = append(t.events, fmt.Sprintf("%s %s %s %#x %d", what, space, label, ptr, size))
+		t.mu.Unlock()
+	}
+}
+
+func (t *allocTool) Finalize() {}
+
+// TestNewAllocationProfiled: an Allocation with an address is reported to
+// the profiling tools when it is made and at its final Release; one of Go
+// memory, without an address, is not.
+func TestNewAllocationProfiled(t *testing.T) {
+	prefix := fmt.Sprintf("prof-%d-", rand.Uint32())
+	tool := &allocTool{prefix: prefix}
+	prof.Add(tool)
+	defer prof.Finalize()
+	dev := countingSpace{}
+	blk, err := dev.Allocate("b", 96, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAllocation(prefix+"dev", dev, blk.Addr, 96, blk.Free)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewAllocation(prefix+"host", HostSpace, 0, 96, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ViewOnAllocation1[int64](a, 2, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []interface{ Release() error }{a, h, &v} {
+		if err := x.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		fmt.Sprintf("alloc FakeDevice %sdev %#x 96", prefix, blk.Addr),
+		fmt.Sprintf("dealloc FakeDevice %sdev %#x 96", prefix, blk.Addr),
+	}
+	tool.mu.Lock()
+	defer tool.mu.Unlock()
+	if !slices.Equal(tool.events, want) {
+		t.Fatalf("events %q, want %q", tool.events, want)
 	}
 }
