@@ -125,13 +125,16 @@ func ViewOnAllocation2[T any](a *Allocation, off int, spec LayoutSpec, host []T)
 
 // ViewStorage returns what lies under v, the inverse of ViewOnAllocation1
 // and ViewOnAllocation2: its Allocation (nil for the zero view), the offset
-// in elements of its origin (the element at index 0 in every dimension)
-// from the Allocation's first byte, and the elements of its span from the
-// origin on, for host access, nil where the host cannot access them.
+// in elements of its first element (index 0 in every dimension; the begins
+// of an OffsetView) from the Allocation's first byte, and the elements of
+// its span from the first on, for host access, nil where the host cannot
+// access them.
 //
 // The slice shares v's memory and is writable even when v is read-only, or
 // has the Atomic trait: a caller that hands it on honours v's IsReadOnly
-// and Traits, as Data, which refuses such views, does.
+// and Traits, as Data, which refuses such views, does. As for Describe, the
+// caller checks the Allocation's Released before it uses the slice: the
+// memory of a released allocation outside the Go heap is gone.
 func ViewStorage[T any](v View[T]) (a *Allocation, off int, host []T) {
 	d := v.viewDesc()
 	if d.flags&flagNoHost == 0 && d.data != nil {
