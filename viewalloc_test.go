@@ -356,3 +356,48 @@ func TestNewAllocationProfiled(t *testing.T) {
 		t.Fatalf("events %q, want %q", tool.events, want)
 	}
 }
+
+// TestViewStorageRoundTrip: the storage of random subviews of allocated
+// views, of each layout, gives the offset a naive index computation gives,
+// and ViewOnAllocation2 over it with the subview's LayoutSpec is a view of
+// the same elements.
+func TestViewStorageRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, l := range []Layout{LayoutRight, LayoutLeft} {
+		for range 50 {
+			n0, n1 := 1+rng.IntN(9), 1+rng.IntN(9)
+			p := Must(NewView2[float64]("parent", n0, n1, l))
+			for i := range n0 {
+				for j := range n1 {
+					p.Set(i, j, rng.Float64())
+				}
+			}
+			b0, b1 := rng.IntN(n0), rng.IntN(n1)
+			e0, e1 := b0+1+rng.IntN(n0-b0), b1+1+rng.IntN(n1-b1)
+			s := p.Subview2(Pair(b0, e0), Pair(b1, e1))
+			a, off, host := ViewStorage[float64](&s)
+			if want := b0*p.Stride(0) + b1*p.Stride(1); a != p.Allocation() || off != want || &host[0] != p.Ptr(b0, b1) || len(host) != s.Span() {
+				t.Fatalf("%v %dx%d, subview [%d,%d)x[%d,%d): storage offset %d (want %d), %d host elements (span %d)", l, n0, n1, b0, e0, b1, e1, off, want, len(host), s.Span())
+			}
+			w, err := ViewOnAllocation2(a, off, s.LayoutSpec(), host)
+			if err != nil {
+				t.Fatalf("%v subview %v: %v", l, s.LayoutSpec(), err)
+			}
+			for i := range e0 - b0 {
+				for j := range e1 - b1 {
+					if w.At(i, j) != p.At(b0+i, b1+j) {
+						t.Fatalf("%v: (%d,%d) = %v, want %v", l, i, j, w.At(i, j), p.At(b0+i, b1+j))
+					}
+				}
+			}
+			if a.UseCount() != 2 {
+				t.Fatalf("holders %d, want 2", a.UseCount())
+			}
+			for _, x := range []interface{ Release() error }{&w, &p} {
+				if err := x.Release(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
