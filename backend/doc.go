@@ -21,6 +21,42 @@
 //     kokkos.DeepCopyOn and kokkos.FillOn queue work.
 //   - RegisterFence: a backend's wait for all its outstanding work, run by
 //     kokkos.Fence and around the copies without an execution space.
+//   - Launcher: a device execution-space instance that runs kernels.
+//     Package kernel hands it each launch of a Go kernel whose policy
+//     names it: the kernel (its parameters and its description, Kernel.IR,
+//     in the text form of package backend/kernelir), the index space
+//     (Shape), the bound arguments (Arg: each view described once as a
+//     View, each scalar as typed bits) and, for Reduce and Scan, the
+//     reducer as a typed value (Reduction). Host instances of package
+//     kokkos are not Launchers: package kernel runs a kernel's generated
+//     host code on them.
+//   - DeviceMemory: a memory space of an accelerator, which names its
+//     device platform and the host space through which its data is staged
+//     (package mpi uses both).
+//
+// # A new device backend
+//
+// A backend for another device (HIP, SYCL, a SIMD host engine) needs
+// nothing from package kokkos but the interfaces above, as a
+// database/sql driver needs nothing from database/sql but Register. It
+// must implement:
+//
+//   - a BlockSpace for its memory that is a CopySpace (and should be a
+//     StridedCopySpace, so that copies between layouts stay on the device),
+//     registering a fence with RegisterFence when it queues work;
+//   - an execution-space instance, with the methods of
+//     kokkos.ExecutionSpace (Name, Concurrency, Fence, MemorySpace), that is
+//     a WorkQueue (for DeepCopyOn and FillOn) and a Launcher: For, Reduce
+//     and Scan compile a kernel from Kernel.IR (a backend may cache its
+//     code per *Kernel: package kernel passes the same pointer to every
+//     launch of a kernel), check the views (Space, Owner, ReadOnly), run
+//     the index space, and return reductions as bits.
+//
+// It may implement AsyncCopySpace, Copy2DSpace and DeviceMemory. Nothing
+// in packages kernel, mpi or the interop packages changes for it: they
+// reach devices through these interfaces only. backendtest.FakeExecutor,
+// which runs kernels from their descriptions over a Fake's memory, is the
+// smallest such backend, and backendtest's tests the contract it keeps.
 //
 // # Rules
 //
