@@ -151,11 +151,6 @@ type Kernel struct {
 	// backend/kernelir; NoDevice says why IR is empty (a construct with no
 	// device form), and is what a device backend reports then.
 	IR, NoDevice string
-	// CUDA is the kernel's body in CUDA C for package cuda, the __device__
-	// helpers it calls, and per parameter the name the body binds it to
-	// and how a scalar is widened ("", "int32" or "uint32").
-	CUDA, CUDAHelpers   string
-	CUDANames, CUDAConv []string
 }
 
 // Order is the iteration order of a multidimensional index space.

@@ -135,19 +135,16 @@ func elemOfKind(k backend.Kind) (elemType, bool) {
 // and plans the launch on s.
 func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, value valueSig) (*launchPlan, *program, error) {
 	k := l.Kernel
-	if k.CUDA == "" {
-		why := k.NoDevice
-		if why == "" {
-			why = "it has no CUDA C form: run go generate"
-		}
-		return nil, nil, fmt.Errorf("%w: kernel %s: %s", backend.ErrUnsupported, k.Name, why)
+	code, err := kernelCode(k)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(l.Args) != len(k.Params) || len(k.CUDANames) != len(k.Params) || len(k.CUDAConv) != len(k.Params) {
+	if len(l.Args) != len(k.Params) || len(code.names) != len(k.Params) {
 		return nil, nil, fmt.Errorf("%w: %q: kernel %s takes %d arguments, got %d", ErrBinding, l.Label, k.Name, len(k.Params), len(l.Args))
 	}
 	a := &lb.args
 	for j := range l.Args {
-		arg, p, name := &l.Args[j], &k.Params[j], k.CUDANames[j]
+		arg, p, name := &l.Args[j], &k.Params[j], code.names[j]
 		if p.View {
 			e, ok := elemOfKind(arg.Kind)
 			if !ok || arg.View == nil {
@@ -161,7 +158,7 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 			a.views = append(a.views, viewArg{name: name, elem: e, d: d})
 			continue
 		}
-		sc, err := scalarOf(name, arg, k.CUDAConv[j])
+		sc, err := scalarOf(name, arg, code.conv[j])
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %q: kernel %s: %w", ErrBinding, l.Label, k.Name, err)
 		}
@@ -169,7 +166,7 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 	}
 	a.noFMAD = true
 	a.check = l.Check
-	a.helpers = k.CUDAHelpers
+	a.helpers = code.helpers
 	devNo, err := collect(a, l.Label, nil)
 	if err != nil {
 		return nil, nil, err
@@ -178,7 +175,7 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 	if err != nil {
 		return nil, nil, err
 	}
-	return lp.load(lb, k.CUDA, value)
+	return lp.load(lb, code.body, value)
 }
 
 // scalarOf binds a scalar argument as the CUDA body takes it: widened to

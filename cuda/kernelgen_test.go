@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -210,66 +209,5 @@ func TestHelpersPlacedBeforeBody(t *testing.T) {
 	}
 	if err := compileOnly(t, &plain, body); !errors.Is(err, ErrCompile) {
 		t.Errorf("the body without its helpers: error %v, want ErrCompile", err)
-	}
-}
-
-// TestKernelgenCompiles compiles, with NVRTC, the CUDA C translation of
-// the kernels of cmd/kokkos-kernelgen's tests (testdata/kernelgen.json,
-// written by that command's tests with -update): bodies, helpers and
-// bindings as the generated code launches them.
-func TestKernelgenCompiles(t *testing.T) {
-	requireNVRTC(t)
-	b, err := os.ReadFile("testdata/kernelgen.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	type binding struct {
-		Name, Elem string
-		Rank       int
-	}
-	var cases []struct {
-		Name, Pattern  string
-		Rank           int
-		Views, Scalars []binding
-		Acc, Helpers   string
-		Body           string
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	elem := func(name string) elemType {
-		for e := range numElemTypes {
-			if e.String() == name && e != elemBool {
-				return e
-			}
-		}
-		t.Fatalf("element type %q", name)
-		return 0
-	}
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			sig := kernelSig{rank: c.Rank, helpers: c.Helpers}
-			switch c.Pattern {
-			case "reduce":
-				sig.pattern = patReduce
-			case "scan":
-				sig.pattern = patScan
-			}
-			for k := range c.Rank {
-				sig.order[k] = k
-			}
-			if c.Acc != "" {
-				sig.value = valueSig{ctype: c.Acc, size: 8, init: "value = 0;", join: "dst += src;"}
-			}
-			for _, v := range c.Views {
-				sig.views = append(sig.views, viewSig{name: v.Name, elem: elem(v.Elem), rank: v.Rank, unit: 0})
-			}
-			for _, s := range c.Scalars {
-				sig.scalars = append(sig.scalars, scalarSig{name: s.Name, elem: elem(s.Elem)})
-			}
-			if err := compileOnly(t, &sig, c.Body); err != nil {
-				t.Fatal(err)
-			}
-		})
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/kernelir"
 )
 
@@ -24,6 +26,54 @@ import (
 // not bind (int8, int16, uint8, uint16), an atomic it does not have, a
 // helper of several results. The kernel runs on the host only.
 var errNoCUDA = errors.New("no CUDA translation")
+
+// irCode is the CUDA C form of a kernel, as emitKernel gives it.
+type irCode struct {
+	body, helpers string
+	names, conv   []string
+}
+
+// irCodes caches the CUDA C form of each backend.Kernel (package kernel
+// makes one per kernel) and the error of one that has none.
+var irCodes sync.Map // *backend.Kernel -> *irCached
+
+type irCached struct {
+	once sync.Once
+	code *irCode
+	err  error
+}
+
+// kernelCode returns the CUDA C form of k, translated from its
+// description once. A kernel without a description, or whose description
+// has no CUDA form, gives an error wrapping backend.ErrUnsupported that
+// says why; a description of another version says to run go generate.
+func kernelCode(k *backend.Kernel) (*irCode, error) {
+	v, _ := irCodes.LoadOrStore(k, &irCached{})
+	c := v.(*irCached)
+	c.once.Do(func() {
+		if k.IR == "" {
+			why := k.NoDevice
+			if why == "" {
+				why = "it has no description: run go generate"
+			}
+			c.err = fmt.Errorf("%w: kernel %s: %s", backend.ErrUnsupported, k.Name, why)
+			return
+		}
+		ir, err := kernelir.Parse(k.IR)
+		if err != nil {
+			c.err = fmt.Errorf("%w: kernel %s: %w", backend.ErrUnsupported, k.Name, err)
+			return
+		}
+		var code irCode
+		code.body, code.helpers, code.names, code.conv, err = emitKernel(ir)
+		if err != nil {
+			c.err = fmt.Errorf("%w: %w", backend.ErrUnsupported, err)
+			return
+		}
+		c.code = &code
+	})
+	return c.code, c.err
+}
 
 // emitKernel translates k into CUDA C: body is the body of the loop, over
 // the index names of this package (i for a RangePolicy, i0..i5 for an

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -28,8 +29,8 @@ func (e *entry) launcher(s kokkos.ExecutionSpace) (backend.Launcher, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: kernel %s: execution space %s runs no kernels: use a host space (kokkos.Serial, kokkos.Threads) or a device instance (a *cuda.Stream)", ErrArgs, e.Name, s.Name())
 	}
-	if e.NoCUDA != "" {
-		return nil, fmt.Errorf("%w: kernel %s: %s", ErrNoDevice, e.Name, e.NoCUDA)
+	if e.NoDevice != "" {
+		return nil, fmt.Errorf("%w: kernel %s: %s", ErrNoDevice, e.Name, e.NoDevice)
 	}
 	return l, nil
 }
@@ -39,7 +40,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 	e.bkOnce.Do(func() {
 		k := &backend.Kernel{
 			Name: e.Name, Pattern: backend.Pattern(e.Pattern), Rank: e.Rank,
-			NoDevice: e.NoCUDA, CUDA: e.CUDA, CUDAHelpers: e.Helpers,
+			IR: e.IR, NoDevice: e.NoDevice,
 		}
 		for j, p := range e.Params {
 			t := e.fn.In(e.Rank + j)
@@ -50,8 +51,6 @@ func (e *entry) backendKernel() *backend.Kernel {
 				bp.Elem = kindOfType(t)
 			}
 			k.Params = append(k.Params, bp)
-			k.CUDANames = append(k.CUDANames, p.CUDAName)
-			k.CUDAConv = append(k.CUDAConv, p.CUDAConv)
 		}
 		if e.Pattern != PatternFor {
 			acc := e.fn.In(e.fn.NumIn() - 1)
@@ -218,7 +217,16 @@ func (e *entry) deviceFor(label string, space kokkos.ExecutionSpace, s backend.S
 	if err != nil {
 		return err
 	}
-	return dev.For(l)
+	return noDevice(dev.For(l))
+}
+
+// noDevice marks the error of a backend that cannot run a kernel (its
+// description has a construct the device lacks) as ErrNoDevice too.
+func noDevice(err error) error {
+	if errors.Is(err, backend.ErrUnsupported) && !errors.Is(err, ErrNoDevice) {
+		return fmt.Errorf("%w: %w", ErrNoDevice, err)
+	}
+	return err
 }
 
 // deviceReduce runs the reduction or scan e on the device instance of the
@@ -250,7 +258,7 @@ func deviceReduce[T any](e *entry, label string, space kokkos.ExecutionSpace, s 
 		bits, err = dev.Reduce(l, red)
 	}
 	if err != nil {
-		return zero, err
+		return zero, noDevice(err)
 	}
 	return fromBits[T](bits, kind), nil
 }

@@ -1,8 +1,9 @@
 // Package kernel launches Go kernels: functions in a subset of Go, marked
 // //kokkos:kernel, that the command kokkos-kernelgen compiles, when go
 // generate runs, into a host kernel (the body inlined in a loop over each
-// chunk of indices) and a CUDA C translation. One body then runs on the
-// host pool and on a GPU:
+// chunk of indices) and a description (package backend/kernelir) that a
+// device backend compiles, package cuda into CUDA C. One body then runs on
+// the host pool and on a GPU:
 //
 //	//go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
 //
@@ -98,9 +99,11 @@ type Spec struct {
 	// right says that a tile's last index runs innermost; l is live for
 	// the length of the call only.
 	Host any
-	// CUDA is the body in CUDA C for package cuda's patterns, Helpers the
-	// __device__ functions it calls; NoCUDA says why CUDA is empty.
-	CUDA, Helpers, NoCUDA string
+	// IR is the kernel's description, the text of package
+	// backend/kernelir (its helpers', then its own), which a device
+	// backend compiles from; NoDevice says why IR is empty (the kernel
+	// then runs on the host only).
+	IR, NoDevice string
 }
 
 // A Param is a kernel parameter after the indices.
@@ -108,10 +111,6 @@ type Param struct {
 	Name  string // the Go name
 	View  bool
 	Write bool // the kernel writes the view
-	// CUDAName is the name the CUDA body binds it to; CUDAConv says how a
-	// scalar is passed there: "" as it is, "int32" or "uint32" widened (a
-	// bool as an int32 0 or 1).
-	CUDAName, CUDAConv string
 }
 
 type entry struct {

@@ -89,7 +89,7 @@ func TestOldGeneratedCode(t *testing.T) {
 // TestNoDevice checks the errors of a device launch that cannot happen: an
 // instance that runs no kernels, a kernel with no device form.
 func TestNoDevice(t *testing.T) {
-	e := &entry{Spec: Spec{Name: "kernel.sample", NoCUDA: "view a has elements of type int8"}}
+	e := &entry{Spec: Spec{Name: "kernel.sample", NoDevice: "view a has elements of type int8"}}
 	if _, err := e.launcher(device{}); !errors.Is(err, ErrArgs) || !strings.Contains(err.Error(), "runs no kernels") {
 		t.Fatalf("error %v, want ErrArgs saying the instance runs no kernels", err)
 	}

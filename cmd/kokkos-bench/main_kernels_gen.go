@@ -9,126 +9,186 @@ import (
 )
 
 func init() {
-	gkkernel.Register(gkkernel.Spec{
+	for _, s := range gkSpecs {
+		gkkernel.Register(s)
+	}
+}
+
+// gkIR describes the helpers of the package's kernels; each kernel's
+// description (Spec.IR) follows it.
+const gkIR = `kernelir 1
+`
+
+// gkSpecs are the package's kernels.
+var gkSpecs = []gkkernel.Spec{
+	{
 		Func: kScanI32, Name: "main.kScanI32", Hash: "bf5639d74b5f28aecca854e5610c29c9", Funcs: []string{"kScanI32"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: true, CUDAName: "y"},
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
 		},
 		Host: gkHostkScanI32,
-		CUDA: `acc = (int)((unsigned int)acc + (unsigned int)x(i));
-if (final) {
-	y(i) = acc;
-}
+		IR: gkIR + `(kernel kScanI32 scan (index i)
+  (view y int32 1 w)
+  (view x int32 1 r)
+  (acc int32)
+  (final final)
+  (body
+    (opassign add (acc) (at x i))
+    (if final
+      (then
+        (assign ((at y i)) ((acc)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kCopy, Name: "main.kCopy", Hash: "859bb3c0ced01846696753b72d47a12c", Funcs: []string{"kCopy"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true, CUDAName: "c"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostkCopy,
-		CUDA: `c(i) = a(i);
+		IR: gkIR + `(kernel kCopy for (index i)
+  (view c float64 1 w)
+  (view a float64 1 r)
+  (body
+    (assign ((at c i)) ((at a i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kMul, Name: "main.kMul", Hash: "b7cf1c392805804099287e7934c33fea", Funcs: []string{"kMul"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "b", View: true, Write: true, CUDAName: "b"},
-			{Name: "c", View: true, Write: false, CUDAName: "c"},
-			{Name: "s", CUDAName: "s"},
+			{Name: "b", View: true, Write: true},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
 		},
 		Host: gkHostkMul,
-		CUDA: `b(i) = s * c(i);
+		IR: gkIR + `(kernel kMul for (index i)
+  (view b float64 1 w)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (assign ((at b i)) ((mul float64 s (at c i))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kAdd, Name: "main.kAdd", Hash: "3e85af44753f57192dcf7071be0c3141", Funcs: []string{"kAdd"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true, CUDAName: "c"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostkAdd,
-		CUDA: `c(i) = a(i) + b(i);
+		IR: gkIR + `(kernel kAdd for (index i)
+  (view c float64 1 w)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (body
+    (assign ((at c i)) ((add float64 (at a i) (at b i))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kTriad, Name: "main.kTriad", Hash: "fd29ccbde5ba39e71dfc3a63b3c7d632", Funcs: []string{"kTriad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: true, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
-			{Name: "c", View: true, Write: false, CUDAName: "c"},
-			{Name: "s", CUDAName: "s"},
+			{Name: "a", View: true, Write: true},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
 		},
 		Host: gkHostkTriad,
-		CUDA: `a(i) = b(i) + s * c(i);
+		IR: gkIR + `(kernel kTriad for (index i)
+  (view a float64 1 w)
+  (view b float64 1 r)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (assign ((at a i)) ((add float64 (at b i) (mul float64 s (at c i)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kDot, Name: "main.kDot", Hash: "daec0a6b994fd592a1d61151a0f9d88e", Funcs: []string{"kDot"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostkDot,
-		CUDA: `acc = acc + a(i) * b(i);
+		IR: gkIR + `(kernel kDot reduce (index i)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (acc float64)
+  (body
+    (opassign add (acc) (mul float64 (at a i) (at b i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kSetC, Name: "main.kSetC", Hash: "88ca3b419b11efe8f0a80d7a46713410", Funcs: []string{"kSetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true, CUDAName: "c"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostkSetC,
-		CUDA: `c(i0, i1) = a(i0) * b(i1);
+		IR: gkIR + `(kernel kSetC for (index i j)
+  (view c float64 2 w)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (body
+    (assign ((at c i j)) ((mul float64 (at a i) (at b j))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kLap7, Name: "main.kLap7", Hash: "a43de6d1b08b3c193e97241b1ee26998", Funcs: []string{"kLap7"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "h2", CUDAName: "h2"},
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "h2"},
 		},
 		Host: gkHostkLap7,
-		CUDA: `double s = in((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1, i2) + in((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull), i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) + 1ull));
-out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
+		IR: gkIR + `(kernel kLap7 for (index i j k)
+  (view out float64 3 w)
+  (view in float64 3 r)
+  (scalar h2 float64)
+  (body
+    (assign ((new s float64)) ((add float64 (add float64 (add float64 (add float64 (add float64 (at in (sub int i (int 1)) j k) (at in (add int i (int 1)) j k)) (at in i (sub int j (int 1)) k)) (at in i (add int j (int 1)) k)) (at in i j (sub int k (int 1)))) (at in i j (add int k (int 1))))))
+    (assign ((at out i j k)) ((div float64 (sub float64 s (mul float64 (float64 6) (at in i j k))) h2)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kWrite2, Name: "main.kWrite2", Hash: "9b6d0c34905405d9a0813d555bce6a4b", Funcs: []string{"kWrite2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "b", View: true, Write: true, CUDAName: "b"},
+			{Name: "b", View: true, Write: true},
 		},
 		Host: gkHostkWrite2,
-		CUDA: `b(i0, i1) = (double)(gk_i64)((gk_u64)((gk_i64)i0) + (gk_u64)((gk_i64)i1));
+		IR: gkIR + `(kernel kWrite2 for (index i j)
+  (view b float64 2 w)
+  (body
+    (assign ((at b i j)) ((conv float64 (add int i j))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: kHeat2, Name: "main.kHeat2", Hash: "27a6d8d824a564aa6c6e7cbc8d7d6b2d", Funcs: []string{"kHeat2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "b", View: true, Write: true, CUDAName: "b"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "b", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostkHeat2,
-		CUDA: `double c = a(i0, i1);
-b(i0, i1) = c + 0.1 * (a((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + a((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull)) + a(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull)) - 4.0 * c);
+		IR: gkIR + `(kernel kHeat2 for (index i j)
+  (view b float64 2 w)
+  (view a float64 2 r)
+  (body
+    (assign ((new c float64)) ((at a i j)))
+    (assign ((at b i j)) ((add float64 c (mul float64 (float64 0.1) (sub float64 (add float64 (add float64 (add float64 (at a (sub int i (int 1)) j) (at a (add int i (int 1)) j)) (at a i (sub int j (int 1)))) (at a i (add int j (int 1)))) (mul float64 (float64 4) c))))))))
 `,
-	})
+	},
 }
 
 func gkHostkScanI32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {

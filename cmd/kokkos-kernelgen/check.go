@@ -572,7 +572,7 @@ func (c *checker) call(x *ast.CallExpr) {
 			c.exprs(x.Args)
 			return
 		}
-		if pkg := obj.Pkg(); pkg != nil && pkg.Path() == "math" && mathFuncs[obj.Name()] != "" {
+		if pkg := obj.Pkg(); pkg != nil && pkg.Path() == "math" && hasMath(obj.Name()) {
 			c.exprs(x.Args)
 			return
 		}

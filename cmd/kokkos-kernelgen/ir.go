@@ -633,3 +633,15 @@ func (b *irBuilder) rangeStmt(s *ast.RangeStmt) kernelir.Stmt {
 	st.Body = b.stmts(s.Body.List)
 	return st
 }
+
+// hasMath reports whether a kernel may call math.name.
+func hasMath(name string) bool {
+	_, ok := kernelir.MathFuncs[name]
+	return ok
+}
+
+// basicOf returns t's underlying basic type, or nil.
+func basicOf(t types.Type) *types.Basic {
+	b, _ := t.Underlying().(*types.Basic)
+	return b
+}

@@ -1,14 +1,34 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos/backend/kernelir"
 )
+
+var update = flag.Bool("update", false, "rewrite the descriptions of the translation's cases")
+
+// cudaHeader opens every test package.
+const cudaHeader = `package k
+
+import (
+	"math"
+
+	"github.com/gokkos/kokkos"
+)
+
+var _ = math.Pi
+var _ kokkos.View1[float64]
+`
+
+// casesFile holds kernels using every construct a description has;
+// package cuda's tests translate their descriptions (irCasesFile).
+const casesFile = "testdata/cuda_cases.go.txt"
 
 // describeAll loads the package p and returns the description of each
 // kernel, by name, with the package's helpers, as text.
@@ -85,50 +105,69 @@ func TestIRCases(t *testing.T) {
 	}
 }
 
-// TestIRAgainstCUDA writes, for every kernel of casesFile and of the
-// module's kernel packages, its description and the old translator's
-// CUDA C, to the file named by $GOKKOS_IR_COMPARE.
-func TestIRAgainstCUDA(t *testing.T) {
-	out := os.Getenv("GOKKOS_IR_COMPARE")
-	if out == "" {
-		t.Skip("GOKKOS_IR_COMPARE not set")
+// TestDescribeSmall compares the whole description of small kernels.
+func TestDescribeSmall(t *testing.T) {
+	p, err := loadSource(".", map[string]string{"k.go": cudaHeader + `
+//kokkos:kernel
+func Triad(i int, a, b, c kokkos.View1[float64], s float64) { a.Set(i, b.At(i)+s*c.At(i)) }
+
+//kokkos:kernel
+func Flag(k int, a kokkos.View1[uint32], on bool, by uint8) {
+	if on {
+		a.Set(k, a.At(k)+uint32(by))
 	}
-	src, err := os.ReadFile(casesFile)
+}
+
+//kokkos:kernel
+func Sum(i int, a kokkos.View1[int32], acc *int32) { *acc += a.At(i) >> 1 }
+`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pkgs []*pkgInfo
-	p, err := loadSource(".", map[string]string{"k.go": cudaHeader + string(src)})
+	_, irs := describeAll(t, p, true)
+	for name, want := range map[string]string{
+		"Triad": "(kernel Triad for (index i) (view a float64 1 w) (view b float64 1 r) (view c float64 1 r) (scalar s float64) (body (assign ((at a i)) ((add float64 (at b i) (mul float64 s (at c i)))))))",
+		"Flag":  "(kernel Flag for (index k) (view a uint32 1 w) (scalar on bool) (scalar by uint8) (body (if on (then (assign ((at a k)) ((add uint32 (at a k) (conv uint32 by))))))))",
+		"Sum":   "(kernel Sum reduce (index i) (view a int32 1 r) (acc int32) (body (opassign add (acc) (shr int32 (at a i) (uint64 1)))))",
+	} {
+		if got := strings.TrimPrefix(squash(irs[name]), "kernelir 1 "); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
+	}
+}
+
+// squash drops the layout of a description.
+func squash(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(strings.ReplaceAll(s, "( ", "("), " )", ")")
+}
+
+// TestDescribeErrors checks what a kernel without a description gives:
+// NoDevice in its Spec, naming the construct and its position.
+func TestDescribeErrors(t *testing.T) {
+	p, err := loadSource(".", map[string]string{"k.go": cudaHeader + `
+//kokkos:kernel
+func two(x int) (int, int) { return x, x }
+
+//kokkos:kernel
+func K(i int, a kokkos.View1[int64]) {
+	var x, y = two(i)
+	a.Set(i, int64(x+y))
+}
+`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs = append(pkgs, p)
-	for _, d := range []string{"../../kernel/kerneltest", "../../examples/heat", "../../examples/viewouter", "../kokkos-bench"} {
-		p, err := loadDir(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pkgs = append(pkgs, p)
-	}
-	var b strings.Builder
-	for n, p := range pkgs {
-		names, irs := describeAll(t, p, n > 0)
-		byName := map[string]*kernelFunc{}
-		for _, k := range p.kernels {
-			byName[k.name] = k
-		}
-		for _, n := range names {
-			c, err := p.emitCUDA(byName[n])
-			fmt.Fprintf(&b, "@@@ %s %s\n%s", filepath.Base(p.dir), n, irs[n])
-			if err != nil {
-				fmt.Fprintf(&b, "@@ error\n%v\n", err)
-			} else {
-				fmt.Fprintf(&b, "@@ names %q conv %q\n@@ helpers\n%s@@ body\n%s", c.Names, c.Conv, c.Helpers, c.Body)
-			}
-			b.WriteString("@@ end\n")
-		}
-	}
-	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+	if err := p.checkBodies(); err != nil {
 		t.Fatal(err)
+	}
+	for _, k := range p.kernels {
+		if k.name != "K" {
+			continue
+		}
+		_, err := p.buildKernel(k)
+		if !errors.Is(err, errNoIR) || !strings.Contains(err.Error(), "k.go:17:") || !strings.Contains(err.Error(), "several results") {
+			t.Errorf("K: %v, want errNoIR at k.go:17 about several results", err)
+		}
 	}
 }

@@ -10,76 +10,81 @@ import (
 )
 
 func init() {
-	gkkernel.Register(gkkernel.Spec{
+	for _, s := range gkSpecs {
+		gkkernel.Register(s)
+	}
+}
+
+// gkIR describes the helpers of the package's kernels; each kernel's
+// description (Spec.IR) follows it.
+const gkIR = `kernelir 1
+`
+
+// gkSpecs are the package's kernels.
+var gkSpecs = []gkkernel.Spec{
+	{
 		Func: Init, Name: "main.Init", Hash: "e2d95643ceb937d2ba93f4ea919d53b5", Funcs: []string{"Init"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "u", View: true, Write: true, CUDAName: "u"},
+			{Name: "u", View: true, Write: true},
 		},
 		Host: gkHostInit,
-		CUDA: `gk_i64 n = (gk_i64)u.extent(0);
-gk_i64 r1 = gkx_max(n / 8ll, 1ll);
-gk_i64 r2 = gkx_max(n / 10ll, 1ll);
-gk_i64 d1 = (gk_i64)(((gk_u64)((gk_i64)i0) - (gk_u64)(n / 3ll)) * ((gk_u64)((gk_i64)i0) - (gk_u64)(n / 3ll)) + ((gk_u64)((gk_i64)i1) - (gk_u64)(n / 3ll)) * ((gk_u64)((gk_i64)i1) - (gk_u64)(n / 3ll)));
-gk_i64 d2 = (gk_i64)(((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) * ((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)(2ull * (gk_u64)n) / 3ll)) + ((gk_u64)((gk_i64)i1) - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)) * ((gk_u64)((gk_i64)i1) - (gk_u64)((gk_i64)(3ull * (gk_u64)n) / 5ll)));
-double v = 0.0;
-if (d1 <= (gk_i64)((gk_u64)r1 * (gk_u64)r1)) {
-	v = 1.0;
-} else if (d2 <= (gk_i64)((gk_u64)r2 * (gk_u64)r2)) {
-	v = 0.75;
-}
-u(i0, i1) = v;
+		IR: gkIR + `(kernel Init for (index i j)
+  (view u float64 2 w)
+  (body
+    (assign ((new n int)) ((extent u 0)))
+    (assign ((new r1 int) (new r2 int)) ((max int (div int n (int 8)) (int 1)) (max int (div int n (int 10)) (int 1))))
+    (assign ((new d1 int)) ((add int (mul int (sub int i (div int n (int 3))) (sub int i (div int n (int 3)))) (mul int (sub int j (div int n (int 3))) (sub int j (div int n (int 3)))))))
+    (assign ((new d2 int)) ((add int (mul int (sub int i (div int (mul int (int 2) n) (int 3))) (sub int i (div int (mul int (int 2) n) (int 3)))) (mul int (sub int j (div int (mul int (int 3) n) (int 5))) (sub int j (div int (mul int (int 3) n) (int 5)))))))
+    (assign ((new v float64)) ((float64 0)))
+    (if (le int d1 (mul int r1 r1))
+      (then
+        (assign (v) ((float64 1))))
+      (else (if (le int d2 (mul int r2 r2))
+        (then
+          (assign (v) ((float64 0.75)))))))
+    (assign ((at u i j)) (v))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Step, Name: "main.Step", Hash: "61097df70d8806506f9d1e8b8d28e0c3", Funcs: []string{"Step"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "next", View: true, Write: true, CUDAName: "next"},
-			{Name: "cur", View: true, Write: false, CUDAName: "cur"},
-			{Name: "alpha", CUDAName: "alpha"},
+			{Name: "next", View: true, Write: true},
+			{Name: "cur", View: true, Write: false},
+			{Name: "alpha"},
 		},
 		Host: gkHostStep,
-		CUDA: `if (((gk_i64)i0) == 0ll || ((gk_i64)i1) == 0ll || ((gk_i64)i0) == (gk_i64)((gk_u64)(gk_i64)cur.extent(0) - 1ull) || ((gk_i64)i1) == (gk_i64)((gk_u64)(gk_i64)cur.extent(1) - 1ull)) {
-	next(i0, i1) = cur(i0, i1);
-	return;
-}
-double c = cur(i0, i1);
-double s = cur((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1) + cur((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1) + cur(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull)) + cur(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull));
-next(i0, i1) = c + alpha * (s - 4.0 * c);
+		IR: gkIR + `(kernel Step for (index i j)
+  (view next float64 2 w)
+  (view cur float64 2 r)
+  (scalar alpha float64)
+  (body
+    (if (lor (lor (lor (eq int i (int 0)) (eq int j (int 0))) (eq int i (sub int (extent cur 0) (int 1)))) (eq int j (sub int (extent cur 1) (int 1))))
+      (then
+        (assign ((at next i j)) ((at cur i j)))
+        (return)))
+    (assign ((new c float64)) ((at cur i j)))
+    (assign ((new s float64)) ((add float64 (add float64 (add float64 (at cur (sub int i (int 1)) j) (at cur (add int i (int 1)) j)) (at cur i (sub int j (int 1)))) (at cur i (add int j (int 1))))))
+    (assign ((at next i j)) ((add float64 c (conv float64 (mul float64 alpha (sub float64 s (conv float64 (mul float64 (float64 4) c))))))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Residual, Name: "main.Residual", Hash: "2eedefe8f59524a47b4711c8abf1dc32", Funcs: []string{"Residual"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "next", View: true, Write: false, CUDAName: "next"},
-			{Name: "cur", View: true, Write: false, CUDAName: "cur"},
+			{Name: "next", View: true, Write: false},
+			{Name: "cur", View: true, Write: false},
 		},
 		Host: gkHostResidual,
-		CUDA: `acc = gkx_max(acc, fabs(next(i0, i1) - cur(i0, i1)));
+		IR: gkIR + `(kernel Residual reduce (index i j)
+  (view next float64 2 r)
+  (view cur float64 2 r)
+  (acc float64)
+  (body
+    (assign ((acc)) ((max float64 (acc) (math Abs (sub float64 (at next i j) (at cur i j))))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
+	},
 }
 
 func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {

@@ -9,48 +9,75 @@ import (
 )
 
 func init() {
-	gkkernel.Register(gkkernel.Spec{
+	for _, s := range gkSpecs {
+		gkkernel.Register(s)
+	}
+}
+
+// gkIR describes the helpers of the package's kernels; each kernel's
+// description (Spec.IR) follows it.
+const gkIR = `kernelir 1
+`
+
+// gkSpecs are the package's kernels.
+var gkSpecs = []gkkernel.Spec{
+	{
 		Func: InitA, Name: "main.InitA", Hash: "b51eab7eb05d7877dfbd03937cd8916f", Funcs: []string{"InitA"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: true, CUDAName: "a"},
+			{Name: "a", View: true, Write: true},
 		},
 		Host: gkHostInitA,
-		CUDA: `a(i) = (double)((gk_i64)i);
+		IR: gkIR + `(kernel InitA for (index i)
+  (view a float64 1 w)
+  (body
+    (assign ((at a i)) ((conv float64 i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: InitB, Name: "main.InitB", Hash: "f65f013e8992fc589b003bdff3e97025", Funcs: []string{"InitB"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "b", View: true, Write: true, CUDAName: "b"},
+			{Name: "b", View: true, Write: true},
 		},
 		Host: gkHostInitB,
-		CUDA: `b(i) = (double)((gk_i64)i);
+		IR: gkIR + `(kernel InitB for (index i)
+  (view b float64 1 w)
+  (body
+    (assign ((at b i)) ((conv float64 i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: SetC, Name: "main.SetC", Hash: "38f7703389735f7e26192ad896a8cf37", Funcs: []string{"SetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true, CUDAName: "c"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostSetC,
-		CUDA: `c(i0, i1) = a(i0) * b(i1);
+		IR: gkIR + `(kernel SetC for (index i0 i1)
+  (view c float64 2 w)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (body
+    (assign ((at c i0 i1)) ((mul float64 (at a i0) (at b i1))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: SumC, Name: "main.SumC", Hash: "c779afb9565505c2bbce6036e0734124", Funcs: []string{"SumC"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: false, CUDAName: "c"},
+			{Name: "c", View: true, Write: false},
 		},
 		Host: gkHostSumC,
-		CUDA: `acc = acc + c(i0, i1);
+		IR: gkIR + `(kernel SumC reduce (index i0 i1)
+  (view c float64 2 r)
+  (acc float64)
+  (body
+    (opassign add (acc) (at c i0 i1))))
 `,
-	})
+	},
 }
 
 func gkHostInitA(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {

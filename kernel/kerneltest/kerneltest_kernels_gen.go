@@ -10,157 +10,205 @@ import (
 )
 
 func init() {
-	gkkernel.Register(gkkernel.Spec{
+	for _, s := range gkSpecs {
+		gkkernel.Register(s)
+	}
+}
+
+// gkIR describes the helpers of the package's kernels; each kernel's
+// description (Spec.IR) follows it.
+const gkIR = `kernelir 1
+(func scale ((x float64) (h float64)) (float64)
+  (body
+    (return (div float64 x (mul float64 h h)))))
+(func clampTo ((x float64) (lo float64) (hi float64)) (float64)
+  (body
+    (return (min float64 (max float64 x lo) hi))))
+(func odd ((n int32)) (bool)
+  (body
+    (return (ne int32 (rem int32 n (int32 2)) (int32 0)))))
+(func blend ((n int32) (x float64) (flip bool) (k uint8)) (float64 int32)
+  (body
+    (assign ((new y float64)) ((call clampTo (mul float64 x (conv float64 n)) (float64 -10) (float64 10))))
+    (if (ne bool (call odd n) flip)
+      (then
+        (return (neg float64 y) (add int32 (mul int32 n (int32 3)) (conv int32 k)))))
+    (return (div float64 y (float64 2)) (sub int32 n (conv int32 k)))))
+`
+
+// gkSpecs are the package's kernels.
+var gkSpecs = []gkkernel.Spec{
+	{
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: true, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
-			{Name: "c", View: true, Write: false, CUDAName: "c"},
-			{Name: "s", CUDAName: "s"},
+			{Name: "a", View: true, Write: true},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
 		},
 		Host: gkHostTriad,
-		CUDA: `a(i) = b(i) + s * c(i);
+		IR: gkIR + `(kernel Triad for (index i)
+  (view a float64 1 w)
+  (view b float64 1 r)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (assign ((at a i)) ((add float64 (at b i) (mul float64 s (at c i)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Dot, Name: "kerneltest.Dot", Hash: "fef3998a0fde1efdda2f98ffc5f10abd", Funcs: []string{"Dot"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostDot,
-		CUDA: `acc = acc + a(i) * b(i);
+		IR: gkIR + `(kernel Dot reduce (index i)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (acc float64)
+  (body
+    (opassign add (acc) (mul float64 (at a i) (at b i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: SetC, Name: "kerneltest.SetC", Hash: "602db34374fddeff46c72c7086bf86c6", Funcs: []string{"SetC"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "c", View: true, Write: true, CUDAName: "c"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostSetC,
-		CUDA: `c(i0, i1) = a(i0) * b(i1);
+		IR: gkIR + `(kernel SetC for (index i j)
+  (view c float64 2 w)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (body
+    (assign ((at c i j)) ((mul float64 (at a i) (at b j))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: PrefixSum, Name: "kerneltest.PrefixSum", Hash: "204662d41f1df85fb6c6d4bbc5a61bb3", Funcs: []string{"PrefixSum"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "in", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostPrefixSum,
-		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)in(i));
-if (final) {
-	out(i) = acc;
-}
+		IR: gkIR + `(kernel PrefixSum scan (index i)
+  (view in int64 1 r)
+  (view out int64 1 w)
+  (acc int64)
+  (final final)
+  (body
+    (opassign add (acc) (at in i))
+    (if final
+      (then
+        (assign ((at out i)) ((acc)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Stencil7, Name: "kerneltest.Stencil7", Hash: "4673e045b3d73819ba733e3b0c7ba958", Funcs: []string{"Stencil7", "scale"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "h", CUDAName: "h"},
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "h"},
 		},
 		Host: gkHostStencil7,
-		CUDA: `if (((gk_i64)i0) == 0ll || ((gk_i64)i1) == 0ll || ((gk_i64)i2) == 0ll || ((gk_i64)i0) == (gk_i64)((gk_u64)(gk_i64)in.extent(0) - 1ull) || ((gk_i64)i1) == (gk_i64)((gk_u64)(gk_i64)in.extent(1) - 1ull) || ((gk_i64)i2) == (gk_i64)((gk_u64)(gk_i64)in.extent(2) - 1ull)) {
-	return;
-}
-double c = in(i0, i1, i2);
-double s = in((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1, i2) + in((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull), i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) + 1ull));
-out(i0, i1, i2) = gk_h_scale(s - 6.0 * c, h);
+		IR: gkIR + `(kernel Stencil7 for (index i j k)
+  (view out float64 3 w)
+  (view in float64 3 r)
+  (scalar h float64)
+  (body
+    (if (lor (lor (lor (lor (lor (eq int i (int 0)) (eq int j (int 0))) (eq int k (int 0))) (eq int i (sub int (extent in 0) (int 1)))) (eq int j (sub int (extent in 1) (int 1)))) (eq int k (sub int (extent in 2) (int 1))))
+      (then
+        (return)))
+    (assign ((new c float64)) ((at in i j k)))
+    (assign ((new s float64)) ((add float64 (add float64 (add float64 (add float64 (add float64 (at in (sub int i (int 1)) j k) (at in (add int i (int 1)) j k)) (at in i (sub int j (int 1)) k)) (at in i (add int j (int 1)) k)) (at in i j (sub int k (int 1)))) (at in i j (add int k (int 1))))))
+    (assign ((at out i j k)) ((call scale (sub float64 s (mul float64 (float64 6) c)) h)))))
 `,
-		Helpers: `__device__ static double gk_h_scale(double x, double h) {
-	return x / (h * h);
-}
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Soft, Name: "kerneltest.Soft", Hash: "f58fc90c297d12e05def067586df00f7", Funcs: []string{"Soft"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: true, CUDAName: "y"},
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "t", CUDAName: "t"},
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "t"},
 		},
 		Host: gkHostSoft,
-		CUDA: `double v = x(i);
-{
-	if (v > t) {
-		v = v - t;
-	} else if (v < -t) {
-		v = v + t;
-	} else {
-		v = 0.0;
-	}
-}
-y(i) = (float)(sqrt(fabs(v)) + floor(v));
+		IR: gkIR + `(kernel Soft for (index i)
+  (view y float32 1 w)
+  (view x float64 1 r)
+  (scalar t float64)
+  (body
+    (assign ((new v float64)) ((at x i)))
+    (switch
+      (case ((gt float64 v t))
+        (opassign sub v t))
+      (case ((lt float64 v (neg float64 t)))
+        (opassign add v t))
+      (default
+        (assign (v) ((float64 0)))))
+    (assign ((at y i)) ((conv float32 (add float64 (math Sqrt (math Abs v)) (math Floor v)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Histogram, Name: "kerneltest.Histogram", Hash: "ca3892704b32d124ca16c200d6d3adfc", Funcs: []string{"Histogram"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "bins", View: true, Write: true, CUDAName: "bins"},
-			{Name: "nb", CUDAName: "nb"},
+			{Name: "x", View: true, Write: false},
+			{Name: "bins", View: true, Write: true},
+			{Name: "nb"},
 		},
 		Host: gkHostHistogram,
-		CUDA: `gk_i64 b = (gk_i64)(x(i) * (double)nb);
-b = gkx_min(gkx_max(b, 0ll), (gk_i64)((gk_u64)nb - 1ull));
-atomic_add(&bins(b), 1ll);
+		IR: gkIR + `(kernel Histogram for (index i)
+  (view x float64 1 r)
+  (view bins int64 1 w)
+  (scalar nb int)
+  (body
+    (assign ((new b int)) ((conv int (mul float64 (at x i) (conv float64 nb)))))
+    (assign (b) ((min int (max int b (int 0)) (sub int nb (int 1)))))
+    (do (atomic Add bins (b) (int64 1)))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MaxAbs2, Name: "kerneltest.MaxAbs2", Hash: "228ef948e7c42965294a35ab597e1891", Funcs: []string{"MaxAbs2"},
 		Pattern: gkkernel.PatternReduce, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMaxAbs2,
-		CUDA: `acc = gkx_max(acc, fabs(a(i0, i1)));
+		IR: gkIR + `(kernel MaxAbs2 reduce (index i j)
+  (view a float64 2 r)
+  (acc float64)
+  (body
+    (assign ((acc)) ((max float64 (acc) (math Abs (at a i j)))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Lap7, Name: "kerneltest.Lap7", Hash: "f05054819844c58ee1b4aae7f3e834b9", Funcs: []string{"Lap7"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "h2", CUDAName: "h2"},
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "h2"},
 		},
 		Host: gkHostLap7,
-		CUDA: `double s = in((gk_i64)((gk_u64)((gk_i64)i0) - 1ull), i1, i2) + in((gk_i64)((gk_u64)((gk_i64)i0) + 1ull), i1, i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) - 1ull), i2) + in(i0, (gk_i64)((gk_u64)((gk_i64)i1) + 1ull), i2) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) - 1ull)) + in(i0, i1, (gk_i64)((gk_u64)((gk_i64)i2) + 1ull));
-out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
+		IR: gkIR + `(kernel Lap7 for (index i j k)
+  (view out float64 3 w)
+  (view in float64 3 r)
+  (scalar h2 float64)
+  (body
+    (assign ((new s float64)) ((add float64 (add float64 (add float64 (add float64 (add float64 (at in (sub int i (int 1)) j k) (at in (add int i (int 1)) j k)) (at in i (sub int j (int 1)) k)) (at in i (add int j (int 1)) k)) (at in i j (sub int k (int 1)))) (at in i j (add int k (int 1))))))
+    (assign ((at out i j k)) ((div float64 (sub float64 s (mul float64 (float64 6) (at in i j k))) h2)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -170,391 +218,389 @@ out(i0, i1, i2) = (s - 6.0 * in(i0, i1, i2)) / h2;
 			{Name: "b16", View: true, Write: true},
 			{Name: "k"},
 		},
-		Host:   gkHostWrapNarrow,
-		NoCUDA: "no CUDA translation: suite.go:24:24: kernel WrapNarrow: view a8 has elements of type int8; package cuda binds views of float32, float64, int32, int64, uint32 and uint64 only, so the kernel runs on the host only",
-	})
-	gkkernel.Register(gkkernel.Spec{
+		Host: gkHostWrapNarrow,
+		IR: gkIR + `(kernel WrapNarrow for (index i)
+  (view a8 int8 1 w)
+  (view a16 int16 1 w)
+  (view b8 uint8 1 w)
+  (view b16 uint16 1 w)
+  (scalar k int8)
+  (body
+    (assign ((new x8 int8)) ((at a8 i)))
+    (assign ((at a8 i)) ((add int8 (sub int8 (add int8 (add int8 (mul int8 (mul int8 x8 x8) k) x8) (int8 127)) (neg int8 x8)) (conv int8 i))))
+    (assign ((new x16 int16)) ((at a16 i)))
+    (assign ((at a16 i)) ((add int16 (add int16 (mul int16 (mul int16 x16 x16) (conv int16 k)) (mul int16 x16 x16)) (mul int16 (conv int16 i) (int16 1000)))))
+    (assign ((new y8 uint8)) ((at b8 i)))
+    (assign ((at b8 i)) ((sub uint8 (add uint8 (add uint8 (mul uint8 (mul uint8 y8 y8) (conv uint8 k)) y8) (uint8 200)) (conv uint8 i))))
+    (assign ((new y16 uint16)) ((at b16 i)))
+    (assign ((at b16 i)) ((sub uint16 (add uint16 (sub uint16 (mul uint16 y16 y16) (mul uint16 y16 (uint16 3))) (mul uint16 (conv uint16 i) (uint16 5000))) (cpl uint16 y16))))))
+`,
+	},
+	{
 		Func: WrapWide, Name: "kerneltest.WrapWide", Hash: "f6f39d81d44b2c38a9ed0279fc9a2d0e", Funcs: []string{"WrapWide"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a32", View: true, Write: true, CUDAName: "a32"},
-			{Name: "a64", View: true, Write: true, CUDAName: "a64"},
-			{Name: "b32", View: true, Write: true, CUDAName: "b32"},
-			{Name: "b64", View: true, Write: true, CUDAName: "b64"},
-			{Name: "k", CUDAName: "k"},
+			{Name: "a32", View: true, Write: true},
+			{Name: "a64", View: true, Write: true},
+			{Name: "b32", View: true, Write: true},
+			{Name: "b64", View: true, Write: true},
+			{Name: "k"},
 		},
 		Host: gkHostWrapWide,
-		CUDA: `int x32 = a32(i);
-signed char n8 = (signed char)((unsigned int)(signed char)x32 * (unsigned int)(signed char)(x32 >> 8));
-unsigned short u16 = (unsigned short)((unsigned int)(unsigned short)x32 * (unsigned int)(unsigned short)k);
-a32(i) = (int)((unsigned int)x32 * (unsigned int)x32 * (unsigned int)k + (unsigned int)x32 + 2147483647u + (unsigned int)(int)n8 + (unsigned int)(int)u16);
-gk_i64 x64 = a64(i);
-a64(i) = (gk_i64)((gk_u64)x64 * (gk_u64)x64 * (gk_u64)(gk_i64)k + (gk_u64)x64 * 9223372036854775807ull - (gk_u64)(-9223372036854775807ll - 1) + (gk_u64)((gk_i64)i));
-unsigned int y32 = b32(i);
-y32 = y32 - (unsigned int)k;
-b32(i) = y32 * y32 * (unsigned int)k + y32 + 4294967295u - ~y32;
-gk_u64 y64 = b64(i);
-b64(i) = y64 * y64 * 11400714819323198485ull + y64 + (gk_u64)x64 - 18446744073709551615ull;
+		IR: gkIR + `(kernel WrapWide for (index i)
+  (view a32 int32 1 w)
+  (view a64 int64 1 w)
+  (view b32 uint32 1 w)
+  (view b64 uint64 1 w)
+  (scalar k int32)
+  (body
+    (assign ((new x32 int32)) ((at a32 i)))
+    (assign ((new n8 int8)) ((mul int8 (conv int8 x32) (conv int8 (shr int32 x32 (uint64 8))))))
+    (assign ((new u16 uint16)) ((mul uint16 (conv uint16 x32) (conv uint16 k))))
+    (assign ((at a32 i)) ((add int32 (add int32 (add int32 (add int32 (mul int32 (mul int32 x32 x32) k) x32) (int32 2147483647)) (conv int32 n8)) (conv int32 u16))))
+    (assign ((new x64 int64)) ((at a64 i)))
+    (assign ((at a64 i)) ((add int64 (sub int64 (add int64 (mul int64 (mul int64 x64 x64) (conv int64 k)) (mul int64 x64 (int64 9223372036854775807))) (int64 -9223372036854775808)) (conv int64 i))))
+    (assign ((new y32 uint32)) ((at b32 i)))
+    (opassign sub y32 (conv uint32 k))
+    (assign ((at b32 i)) ((sub uint32 (add uint32 (add uint32 (mul uint32 (mul uint32 y32 y32) (conv uint32 k)) y32) (uint32 4294967295)) (cpl uint32 y32))))
+    (assign ((new y64 uint64)) ((at b64 i)))
+    (assign ((at b64 i)) ((sub uint64 (add uint64 (add uint64 (mul uint64 (mul uint64 y64 y64) (uint64 11400714819323198485)) y64) (conv uint64 x64)) (uint64 18446744073709551615))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: DivRem, Name: "kerneltest.DivRem", Hash: "e80289010a3f8538373d2df85e84eddd", Funcs: []string{"DivRem"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostDivRem,
-		CUDA: `gk_i64 x = a(i);
-gk_i64 y = b(i);
-out(i, 0ll) = gkx_div(x, y);
-out(i, 1ll) = gkx_rem(x, y);
-int x32 = (int)x;
-int y32 = (int)y;
-out(i, 2ll) = (gk_i64)gkx_div(x32, y32);
-out(i, 3ll) = (gk_i64)gkx_rem(x32, y32);
-short x16 = (short)x;
-short y16 = (short)y;
-out(i, 4ll) = (gk_i64)(short)gkx_div((int)x16, (int)y16);
-out(i, 5ll) = (gk_i64)(short)gkx_rem((int)x16, (int)y16);
-signed char x8 = (signed char)x;
-signed char y8 = (signed char)y;
-out(i, 6ll) = (gk_i64)(signed char)gkx_div((int)x8, (int)y8);
-out(i, 7ll) = (gk_i64)(signed char)gkx_rem((int)x8, (int)y8);
-gk_u64 ux = (gk_u64)x;
-gk_u64 uy = (gk_u64)y;
-out(i, 8ll) = (gk_i64)gkx_div(ux, uy);
-out(i, 9ll) = (gk_i64)gkx_rem(ux, uy);
-out(i, 10ll) = (gk_i64)gkx_div((unsigned int)x, (unsigned int)y);
-out(i, 11ll) = (gk_i64)(unsigned char)gkx_rem((unsigned int)(unsigned char)x, (unsigned int)(unsigned char)y);
-out(i, 12ll) = (gk_i64)((gk_u64)(x / -7ll) + (gk_u64)(x % 8ll));
-out(i, 13ll) = (gk_i64)(unsigned short)((unsigned short)((unsigned short)x / (unsigned short)10) + (unsigned short)((unsigned short)y % (unsigned short)7));
-gk_i64 q = x;
-q = gkx_div(q, y);
-q = q % 1000ll;
-out(i, 14ll) = q;
+		IR: gkIR + `(kernel DivRem for (index i)
+  (view a int64 1 r)
+  (view b int64 1 r)
+  (view out int64 2 w)
+  (body
+    (assign ((new x int64) (new y int64)) ((at a i) (at b i)))
+    (assign ((at out i (int 0))) ((div int64 x y)))
+    (assign ((at out i (int 1))) ((rem int64 x y)))
+    (assign ((new x32 int32) (new y32 int32)) ((conv int32 x) (conv int32 y)))
+    (assign ((at out i (int 2))) ((conv int64 (div int32 x32 y32))))
+    (assign ((at out i (int 3))) ((conv int64 (rem int32 x32 y32))))
+    (assign ((new x16 int16) (new y16 int16)) ((conv int16 x) (conv int16 y)))
+    (assign ((at out i (int 4))) ((conv int64 (div int16 x16 y16))))
+    (assign ((at out i (int 5))) ((conv int64 (rem int16 x16 y16))))
+    (assign ((new x8 int8) (new y8 int8)) ((conv int8 x) (conv int8 y)))
+    (assign ((at out i (int 6))) ((conv int64 (div int8 x8 y8))))
+    (assign ((at out i (int 7))) ((conv int64 (rem int8 x8 y8))))
+    (assign ((new ux uint64) (new uy uint64)) ((conv uint64 x) (conv uint64 y)))
+    (assign ((at out i (int 8))) ((conv int64 (div uint64 ux uy))))
+    (assign ((at out i (int 9))) ((conv int64 (rem uint64 ux uy))))
+    (assign ((at out i (int 10))) ((conv int64 (div uint32 (conv uint32 x) (conv uint32 y)))))
+    (assign ((at out i (int 11))) ((conv int64 (rem uint8 (conv uint8 x) (conv uint8 y)))))
+    (assign ((at out i (int 12))) ((add int64 (div int64 x (int64 -7)) (rem int64 x (int64 8)))))
+    (assign ((at out i (int 13))) ((conv int64 (add uint16 (div uint16 (conv uint16 x) (uint16 10)) (rem uint16 (conv uint16 y) (uint16 7))))))
+    (assign ((new q int64)) (x))
+    (opassign div q y)
+    (opassign rem q (int64 1000))
+    (assign ((at out i (int 14))) (q))))
 `,
-		Helpers: `// Integer division and remainder as Go's: MinInt / -1 is MinInt and
-// MinInt % -1 is 0. Go panics on division by zero; here x / 0 is 0 and
-// x % 0 is x.
-__device__ __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
-__device__ __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
-__device__ __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
-__device__ __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
-__device__ __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
-__device__ __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Shifts, Name: "kerneltest.Shifts", Hash: "432aca517f18df3fa6495185d5e7ced0", Funcs: []string{"Shifts"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "s", View: true, Write: false, CUDAName: "s"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false},
+			{Name: "s", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostShifts,
-		CUDA: `gk_i64 x = a(i);
-int c = s(i);
-out(i, 0ll) = gkx_shl(x, (gk_u64)c);
-out(i, 1ll) = gkx_shr(x, (gk_u64)c);
-out(i, 2ll) = (gk_i64)gkx_shr((gk_u64)x, (gk_u64)c);
-out(i, 3ll) = (gk_i64)gkx_shl((int)x, (gk_u64)c);
-out(i, 4ll) = (gk_i64)gkx_shr((int)x, (gk_u64)c);
-out(i, 5ll) = (gk_i64)gkx_shr((unsigned int)x, (gk_u64)c);
-out(i, 6ll) = (gk_i64)(signed char)gkx_shr((int)(signed char)x, (gk_u64)c);
-out(i, 7ll) = (gk_i64)(signed char)gkx_shl((int)(signed char)x, (gk_u64)c);
-out(i, 8ll) = (gk_i64)(unsigned char)gkx_shr((unsigned int)(unsigned char)x, (gk_u64)c);
-out(i, 9ll) = (gk_i64)(unsigned short)gkx_shl((unsigned int)(unsigned short)x, (gk_u64)c);
-out(i, 10ll) = (gk_i64)(short)gkx_shr((int)(short)x, (gk_u64)c);
-gk_u64 u = (gk_u64)c;
-out(i, 11ll) = gkx_shr(gkx_shl(x, (gk_u64)u), (gk_u64)(u / 2ull));
-out(i, 12ll) = x & ~(x >> 3);
-out(i, 13ll) = (x | (gk_i64)c) ^ x & 21845ll ^ ~x;
-out(i, 14ll) = (gk_i64)((unsigned int)x & ~4042322160u | gkx_shl((unsigned int)c, (gk_u64)(c % 32)));
-out(i, 15ll) = (gk_i64)((gk_u64)gkx_shr(x, (gk_u64)(gk_i64)c) + (gk_u64)gkx_shl(1ll, (gk_u64)(c % 64)));
-gk_i64 y = x;
-y = gkx_shl(y, (gk_u64)(c % 8));
-y = y >> 2;
-y = y & ~255ll;
-y = y | (gk_i64)c;
-y = y ^ x;
-out(i, 16ll) = y;
+		IR: gkIR + `(kernel Shifts for (index i)
+  (view a int64 1 r)
+  (view s int32 1 r)
+  (view out int64 2 w)
+  (body
+    (assign ((new x int64) (new c int32)) ((at a i) (at s i)))
+    (assign ((at out i (int 0))) ((shl int64 x c)))
+    (assign ((at out i (int 1))) ((shr int64 x c)))
+    (assign ((at out i (int 2))) ((conv int64 (shr uint64 (conv uint64 x) c))))
+    (assign ((at out i (int 3))) ((conv int64 (shl int32 (conv int32 x) c))))
+    (assign ((at out i (int 4))) ((conv int64 (shr int32 (conv int32 x) c))))
+    (assign ((at out i (int 5))) ((conv int64 (shr uint32 (conv uint32 x) c))))
+    (assign ((at out i (int 6))) ((conv int64 (shr int8 (conv int8 x) c))))
+    (assign ((at out i (int 7))) ((conv int64 (shl int8 (conv int8 x) c))))
+    (assign ((at out i (int 8))) ((conv int64 (shr uint8 (conv uint8 x) c))))
+    (assign ((at out i (int 9))) ((conv int64 (shl uint16 (conv uint16 x) c))))
+    (assign ((at out i (int 10))) ((conv int64 (shr int16 (conv int16 x) c))))
+    (assign ((new u uint64)) ((conv uint64 c)))
+    (assign ((at out i (int 11))) ((shr int64 (shl int64 x u) (div uint64 u (uint64 2)))))
+    (assign ((at out i (int 12))) ((andnot int64 x (shr int64 x (uint64 3)))))
+    (assign ((at out i (int 13))) ((xor int64 (xor int64 (or int64 x (conv int64 c)) (and int64 x (int64 21845))) (cpl int64 x))))
+    (assign ((at out i (int 14))) ((conv int64 (or uint32 (andnot uint32 (conv uint32 x) (uint32 4042322160)) (shl uint32 (conv uint32 c) (rem int32 c (int32 32)))))))
+    (assign ((at out i (int 15))) ((add int64 (shr int64 x (conv int c)) (shl int64 (int64 1) (rem int32 c (int32 64))))))
+    (assign ((new y int64)) (x))
+    (opassign shl y (rem int32 c (int32 8)))
+    (opassign shr y (uint64 2))
+    (opassign andnot y (int64 255))
+    (opassign or y (conv int64 c))
+    (opassign xor y x)
+    (assign ((at out i (int 16))) (y))))
 `,
-		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
-// negative signed value shifted right gives -1). Go panics on a negative
-// count; here it is taken as a count of 2^64 minus its magnitude.
-__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
-__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
-__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
-__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
-__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
-__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: FloatOps, Name: "kerneltest.FloatOps", Hash: "257f489857b84aa15e388d769e47f434", Funcs: []string{"FloatOps"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "y", View: true, Write: false, CUDAName: "y"},
-			{Name: "f", View: true, Write: false, CUDAName: "f"},
-			{Name: "g", View: true, Write: false, CUDAName: "g"},
-			{Name: "o64", View: true, Write: true, CUDAName: "o64"},
-			{Name: "o32", View: true, Write: true, CUDAName: "o32"},
+			{Name: "x", View: true, Write: false},
+			{Name: "y", View: true, Write: false},
+			{Name: "f", View: true, Write: false},
+			{Name: "g", View: true, Write: false},
+			{Name: "o64", View: true, Write: true},
+			{Name: "o32", View: true, Write: true},
 		},
 		Host: gkHostFloatOps,
-		CUDA: `double a = x(i);
-double b = y(i);
-float p = f(i);
-float q = g(i);
-o64(i, 0ll) = a + b * 0.3333333333333333;
-o64(i, 1ll) = (a - b) / (a * b);
-o64(i, 2ll) = sqrt(a * a + b * b);
-o64(i, 3ll) = a / (b - b);
-o64(i, 4ll) = -a * 0.0025 + b * 1e+300 * 1e+10;
-o64(i, 5ll) = (double)p * (double)q + a;
-o64(i, 6ll) = sqrt(a);
-o32(i, 0ll) = p * 0.33333334f;
-o32(i, 1ll) = p * 0.33333334f + q / 3.0f;
-o32(i, 2ll) = (float)a + p - q * 0.1f;
-o32(i, 3ll) = (float)sqrt((double)(p * p + q));
-o32(i, 4ll) = p / q - 1e-07f * q;
-o32(i, 5ll) = (float)(a * b);
-o32(i, 6ll) = p * 1e+30f * 1e+10f;
-float v = p;
-v++;
-v = v - q;
-v = v * 2.0f;
-v = v / 3.0f;
-v--;
-o32(i, 7ll) = -v;
+		IR: gkIR + `(kernel FloatOps for (index i)
+  (view x float64 1 r)
+  (view y float64 1 r)
+  (view f float32 1 r)
+  (view g float32 1 r)
+  (view o64 float64 2 w)
+  (view o32 float32 2 w)
+  (body
+    (assign ((new a float64) (new b float64)) ((at x i) (at y i)))
+    (assign ((new p float32) (new q float32)) ((at f i) (at g i)))
+    (assign ((at o64 i (int 0))) ((add float64 a (mul float64 b (float64 0.3333333333333333)))))
+    (assign ((at o64 i (int 1))) ((div float64 (sub float64 a b) (mul float64 a b))))
+    (assign ((at o64 i (int 2))) ((math Sqrt (add float64 (mul float64 a a) (mul float64 b b)))))
+    (assign ((at o64 i (int 3))) ((div float64 a (sub float64 b b))))
+    (assign ((at o64 i (int 4))) ((add float64 (mul float64 (neg float64 a) (float64 0.0025)) (mul float64 (mul float64 b (float64 1e+300)) (float64 1e+10)))))
+    (assign ((at o64 i (int 5))) ((add float64 (mul float64 (conv float64 p) (conv float64 q)) a)))
+    (assign ((at o64 i (int 6))) ((math Sqrt a)))
+    (assign ((at o32 i (int 0))) ((mul float32 p (float32 0.33333334))))
+    (assign ((at o32 i (int 1))) ((add float32 (mul float32 p (float32 0.33333334)) (div float32 q (float32 3)))))
+    (assign ((at o32 i (int 2))) ((sub float32 (add float32 (conv float32 a) p) (mul float32 q (float32 0.1)))))
+    (assign ((at o32 i (int 3))) ((conv float32 (math Sqrt (conv float64 (add float32 (mul float32 p p) q))))))
+    (assign ((at o32 i (int 4))) ((sub float32 (div float32 p q) (mul float32 (float32 1e-07) q))))
+    (assign ((at o32 i (int 5))) ((conv float32 (mul float64 a b))))
+    (assign ((at o32 i (int 6))) ((mul float32 (mul float32 p (float32 1e+30)) (float32 1e+10))))
+    (assign ((new v float32)) (p))
+    (inc v)
+    (opassign sub v q)
+    (opassign mul v (float32 2))
+    (opassign div v (float32 3))
+    (dec v)
+    (assign ((at o32 i (int 7))) ((neg float32 v)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Convert, Name: "kerneltest.Convert", Hash: "d3d864c53d0c82c7d42b170f842aec84", Funcs: []string{"Convert"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "n", View: true, Write: false, CUDAName: "n"},
-			{Name: "oi", View: true, Write: true, CUDAName: "oi"},
-			{Name: "of", View: true, Write: true, CUDAName: "of"},
+			{Name: "x", View: true, Write: false},
+			{Name: "n", View: true, Write: false},
+			{Name: "oi", View: true, Write: true},
+			{Name: "of", View: true, Write: true},
 		},
 		Host: gkHostConvert,
-		CUDA: `double v = x(i);
-gk_i64 m = n(i);
-oi(i, 0ll) = (gk_i64)(signed char)m;
-oi(i, 1ll) = (gk_i64)(unsigned char)m;
-oi(i, 2ll) = (gk_i64)(short)m;
-oi(i, 3ll) = (gk_i64)(unsigned short)m;
-oi(i, 4ll) = (gk_i64)(int)m;
-oi(i, 5ll) = (gk_i64)(unsigned int)m;
-oi(i, 6ll) = (gk_i64)((gk_u64)m >> 1);
-oi(i, 7ll) = (gk_i64)(signed char)(gk_i64)v;
-oi(i, 8ll) = (gk_i64)(unsigned char)(gk_i64)(v + 100.0);
-oi(i, 9ll) = (gk_i64)(short)(gk_i64)(v * 300.0);
-oi(i, 10ll) = (gk_i64)(unsigned short)(gk_i64)(v * 300.0 + 30000.0);
-oi(i, 11ll) = (gk_i64)(int)(gk_i64)(v * 1e+07);
-oi(i, 12ll) = (gk_i64)(unsigned int)(gk_i64)(v * 1e+07 + 1e+09);
-oi(i, 13ll) = (gk_i64)(v * 1e+15);
-oi(i, 14ll) = (gk_i64)(gk_u64)(v * 1e+15 + 1e+17);
-oi(i, 15ll) = (gk_i64)((float)v * 1000.0f);
-oi(i, 16ll) = (gk_i64)(v * 3.0);
-oi(i, 17ll) = (gk_i64)(signed char)((signed char)(gk_i64)(float)v + (signed char)(unsigned short)m);
-of(i, 0ll) = (double)m;
-of(i, 1ll) = (double)(float)m;
-of(i, 2ll) = (double)(gk_u64)m;
-of(i, 3ll) = (double)(float)(gk_u64)m;
-of(i, 4ll) = (double)(signed char)m + (double)(unsigned short)m;
-of(i, 5ll) = (double)(float)(unsigned int)m;
-of(i, 6ll) = (double)(float)v;
-of(i, 7ll) = (double)(float)(int)m;
-of(i, 8ll) = (double)(m >> 3);
-of(i, 9ll) = (double)(unsigned char)m * v;
+		IR: gkIR + `(kernel Convert for (index i)
+  (view x float64 1 r)
+  (view n int64 1 r)
+  (view oi int64 2 w)
+  (view of float64 2 w)
+  (body
+    (assign ((new v float64) (new m int64)) ((at x i) (at n i)))
+    (assign ((at oi i (int 0))) ((conv int64 (conv int8 m))))
+    (assign ((at oi i (int 1))) ((conv int64 (conv uint8 m))))
+    (assign ((at oi i (int 2))) ((conv int64 (conv int16 m))))
+    (assign ((at oi i (int 3))) ((conv int64 (conv uint16 m))))
+    (assign ((at oi i (int 4))) ((conv int64 (conv int32 m))))
+    (assign ((at oi i (int 5))) ((conv int64 (conv uint32 m))))
+    (assign ((at oi i (int 6))) ((conv int64 (shr uint64 (conv uint64 m) (uint64 1)))))
+    (assign ((at oi i (int 7))) ((conv int64 (conv int8 v))))
+    (assign ((at oi i (int 8))) ((conv int64 (conv uint8 (add float64 v (float64 100))))))
+    (assign ((at oi i (int 9))) ((conv int64 (conv int16 (mul float64 v (float64 300))))))
+    (assign ((at oi i (int 10))) ((conv int64 (conv uint16 (add float64 (mul float64 v (float64 300)) (float64 30000))))))
+    (assign ((at oi i (int 11))) ((conv int64 (conv int32 (mul float64 v (float64 1e+07))))))
+    (assign ((at oi i (int 12))) ((conv int64 (conv uint32 (add float64 (mul float64 v (float64 1e+07)) (float64 1e+09))))))
+    (assign ((at oi i (int 13))) ((conv int64 (mul float64 v (float64 1e+15)))))
+    (assign ((at oi i (int 14))) ((conv int64 (conv uint64 (add float64 (mul float64 v (float64 1e+15)) (float64 1e+17))))))
+    (assign ((at oi i (int 15))) ((conv int64 (mul float32 (conv float32 v) (float32 1000)))))
+    (assign ((at oi i (int 16))) ((conv int64 (conv int (mul float64 v (float64 3))))))
+    (assign ((at oi i (int 17))) ((conv int64 (add int8 (conv int8 (conv float32 v)) (conv int8 (conv uint16 m))))))
+    (assign ((at of i (int 0))) ((conv float64 m)))
+    (assign ((at of i (int 1))) ((conv float64 (conv float32 m))))
+    (assign ((at of i (int 2))) ((conv float64 (conv uint64 m))))
+    (assign ((at of i (int 3))) ((conv float64 (conv float32 (conv uint64 m)))))
+    (assign ((at of i (int 4))) ((add float64 (conv float64 (conv int8 m)) (conv float64 (conv uint16 m)))))
+    (assign ((at of i (int 5))) ((conv float64 (conv float32 (conv uint32 m)))))
+    (assign ((at of i (int 6))) ((conv float64 (conv float32 v))))
+    (assign ((at of i (int 7))) ((conv float64 (conv float32 (conv int32 m)))))
+    (assign ((at of i (int 8))) ((conv float64 (shr int (conv int m) (uint64 3)))))
+    (assign ((at of i (int 9))) ((mul float64 (conv float64 (conv uint8 m)) v)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Classify, Name: "kerneltest.Classify", Hash: "3680b96d7a9cd002a496594750882cb9", Funcs: []string{"Classify"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "code", View: true, Write: true, CUDAName: "code"},
+			{Name: "x", View: true, Write: false},
+			{Name: "code", View: true, Write: true},
 		},
 		Host: gkHostClassify,
-		CUDA: `double v = x(i);
-int c = 0;
-if (v < -0.5) {
-	c = 1;
-} else if (v < 0.0) {
-	c = 2;
-} else if (v < 0.5) {
-	c = 3;
-} else {
-	c = 4;
-}
-{
-	gk_i64 k = (gk_i64)(v * 100.0) % 7ll;
-	const gk_i64 gkt1 = k;
-	if (gkt1 == 0ll || gkt1 == 1ll) {
-		c = (int)((unsigned int)c + 10u);
-	} else if (gkt1 == -1ll || gkt1 == -2ll || gkt1 == -3ll) {
-		c = (int)((unsigned int)c + 20u);
-	} else if (gkt1 == 5ll) {
-		c = (int)((unsigned int)c - 30u);
-	} else {
-		c = (int)((unsigned int)c * 3u);
-	}
-}
-{
-	if (v > 0.9 || v < -0.9) {
-		c = (int)((unsigned int)c + 100u);
-	} else if (v > 0.25 && v < 0.3) {
-		c = (int)((unsigned int)c + 200u);
-	}
-}
-{
-	const int gkt2 = c % 4;
-	if (gkt2 == 1) {
-		c = (int)((unsigned int)c + 1u);
-	}
-}
-code(i) = c;
+		IR: gkIR + `(kernel Classify for (index i)
+  (view x float64 1 r)
+  (view code int32 1 w)
+  (body
+    (assign ((new v float64)) ((at x i)))
+    (var ((c int32)) ())
+    (if (lt float64 v (float64 -0.5))
+      (then
+        (assign (c) ((int32 1))))
+      (else (if (lt float64 v (float64 0))
+        (then
+          (assign (c) ((int32 2))))
+        (else (if (lt float64 v (float64 0.5))
+          (then
+            (assign (c) ((int32 3))))
+          (else (block
+            (assign (c) ((int32 4))))))))))
+    (switch (init (assign ((new k int)) ((rem int (conv int (mul float64 v (float64 100))) (int 7))))) (tag k)
+      (case ((int 0) (int 1))
+        (opassign add c (int32 10)))
+      (case ((int -1) (int -2) (int -3))
+        (opassign add c (int32 20)))
+      (case ((int 5))
+        (opassign sub c (int32 30)))
+      (default
+        (opassign mul c (int32 3))))
+    (switch
+      (case ((lor (gt float64 v (float64 0.9)) (lt float64 v (float64 -0.9))))
+        (opassign add c (int32 100)))
+      (case ((land (gt float64 v (float64 0.25)) (lt float64 v (float64 0.3))))
+        (opassign add c (int32 200))))
+    (switch (tag (rem int32 c (int32 4)))
+      (case ((int32 1))
+        (inc c)))
+    (assign ((at code i)) (c))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Collatz, Name: "kerneltest.Collatz", Hash: "1b702f1ec7c3639eab1379fdadb538b0", Funcs: []string{"Collatz"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "start", View: true, Write: false, CUDAName: "start"},
-			{Name: "steps", View: true, Write: true, CUDAName: "steps"},
-			{Name: "limit", CUDAName: "limit"},
+			{Name: "start", View: true, Write: false},
+			{Name: "steps", View: true, Write: true},
+			{Name: "limit"},
 		},
 		Host: gkHostCollatz,
-		CUDA: `gk_i64 n = start(i);
-int s = 0;
-while (n != 1ll) {
-	if (s >= limit) {
-		break;
-	}
-	s = (int)((unsigned int)s + 1u);
-	if (n % 2ll == 0ll) {
-		n = n / 2ll;
-		continue;
-	}
-	n = (gk_i64)(3ull * (gk_u64)n + 1ull);
-}
-steps(i) = s;
+		IR: gkIR + `(kernel Collatz for (index i)
+  (view start int64 1 r)
+  (view steps int32 1 w)
+  (scalar limit int32)
+  (body
+    (assign ((new n int64)) ((at start i)))
+    (var ((s int32)) ())
+    (for (cond (ne int64 n (int64 1)))
+      (body
+        (if (ge int32 s limit)
+          (then
+            (break)))
+        (inc s)
+        (if (eq int64 (rem int64 n (int64 2)) (int64 0))
+          (then
+            (opassign div n (int64 2))
+            (continue)))
+        (assign (n) ((add int64 (mul int64 (int64 3) n) (int64 1))))))
+    (assign ((at steps i)) (s))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: FirstMatch, Name: "kerneltest.FirstMatch", Hash: "1180e2f1136ff80cf3c1c78ee97b34b4", Funcs: []string{"FirstMatch"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "target", CUDAName: "target"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "a", View: true, Write: false},
+			{Name: "target"},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostFirstMatch,
-		CUDA: `out(i) = -1;
-for (gk_i64 j = 0ll; j < (gk_i64)a.extent(1); j = (gk_i64)((gk_u64)j + 1ull)) {
-	for (gk_i64 k = 0ll, gkt1 = (gk_i64)a.extent(2); k < gkt1; k++) {
-		if (a(i, j, k) == target) {
-			out(i) = (int)(gk_i64)((gk_u64)j * 100ull + (gk_u64)k);
-			return;
-		}
-	}
-}
+		IR: gkIR + `(kernel FirstMatch for (index i)
+  (view a int32 3 r)
+  (scalar target int32)
+  (view out int32 1 w)
+  (body
+    (assign ((at out i)) ((int32 -1)))
+    (for (init (assign ((new j int)) ((int 0)))) (cond (lt int j (extent a 1))) (post (inc j))
+      (body
+        (range (new k int) int (extent a 2)
+          (body
+            (if (eq int32 (at a i j k) target)
+              (then
+                (assign ((at out i)) ((conv int32 (add int (mul int j (int 100)) k))))
+                (return)))))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Loops, Name: "kerneltest.Loops", Hash: "c184c8e35d6f1f06e700c1bf1039f1ea", Funcs: []string{"Loops"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "n", CUDAName: "n"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "x", View: true, Write: false},
+			{Name: "n"},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostLoops,
-		CUDA: `gk_i64 v = x(i);
-gk_i64 s0 = 0ll;
-for (gk_i64 k = 0ll; k < n; k = (gk_i64)((gk_u64)k + 2ull)) {
-	s0 = (gk_i64)((gk_u64)s0 + (gk_u64)(v ^ k));
-}
-gk_i64 s1 = 0ll;
-for (gk_i64 gkt2 = 0ll, gkt1 = n; gkt2 < gkt1; gkt2++) {
-	s1 = (gk_i64)((gk_u64)s1 * 3ull + (gk_u64)v);
-}
-gk_i64 s2 = 0ll;
-for (gk_i64 gkv2_k = 0ll, gkt3 = (gk_i64)((gk_u64)n + (gk_u64)(((gk_i64)i) % 3ll)); gkv2_k < gkt3; gkv2_k++) {
-	{
-		bool gkt4 = false;
-		do {
-			if (gkv2_k % 3ll == 0ll) {
-				gkt4 = true;
-				break;
-			} else if (gkv2_k == 7ll) {
-				if (v > 0ll) {
-					break;
-				}
-				s2 = (gk_i64)((gk_u64)s2 - 1000ull);
-			} else {
-				s2 = (gk_i64)((gk_u64)s2 + (gk_u64)gkv2_k);
-			}
-		} while (0);
-		if (gkt4) continue;
-	}
-	s2 = s2 ^ gkx_shr(v, (gk_u64)gkv2_k);
-}
-gk_i64 s3 = 0ll;
-gk_i64 gkv3_k = 0ll;
-for (;;) {
-	gkv3_k = (gk_i64)((gk_u64)gkv3_k + 1ull);
-	if (gkv3_k > n) {
-		break;
-	}
-	{
-		const gk_i64 gkt6 = gkv3_k % 4ll;
-		bool gkt5 = false;
-		do {
-			if (gkt6 == 3ll) {
-				if (v % 2ll == 0ll) {
-					break;
-				}
-				s3 = (gk_i64)((gk_u64)s3 * 3ull);
-			} else if (gkt6 == 1ll) {
-				s3 = (gk_i64)((gk_u64)s3 + (gk_u64)v);
-				gkt5 = true;
-				break;
-			}
-		} while (0);
-		if (gkt5) continue;
-	}
-	s3 = (gk_i64)((gk_u64)s3 - (gk_u64)gkv3_k);
-}
-out(i, 0ll) = s0;
-out(i, 1ll) = s1;
-out(i, 2ll) = s2;
-out(i, 3ll) = s3;
+		IR: gkIR + `(kernel Loops for (index i)
+  (view x int64 1 r)
+  (scalar n int)
+  (view out int64 2 w)
+  (body
+    (assign ((new v int64)) ((at x i)))
+    (var ((s0 int64)) ())
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k n)) (post (opassign add k (int 2)))
+      (body
+        (opassign add s0 (xor int64 v (conv int64 k)))))
+    (var ((s1 int64)) ())
+    (range _ int n
+      (body
+        (assign (s1) ((add int64 (mul int64 s1 (int64 3)) v)))))
+    (var ((s2 int64)) ())
+    (range (new k int) int (add int n (rem int i (int 3)))
+      (body
+        (switch
+          (case ((eq int (rem int k (int 3)) (int 0)))
+            (continue))
+          (case ((eq int k (int 7)))
+            (if (gt int64 v (int64 0))
+              (then
+                (break)))
+            (opassign sub s2 (int64 1000)))
+          (default
+            (opassign add s2 (conv int64 k))))
+        (opassign xor s2 (shr int64 v k))))
+    (var ((s3 int64)) ())
+    (assign ((new k int)) ((int 0)))
+    (for
+      (body
+        (inc k)
+        (if (gt int k n)
+          (then
+            (break)))
+        (switch (tag (rem int k (int 4)))
+          (case ((int 3))
+            (if (eq int64 (rem int64 v (int64 2)) (int64 0))
+              (then
+                (break)))
+            (opassign mul s3 (int64 3)))
+          (case ((int 1))
+            (opassign add s3 v)
+            (continue)))
+        (opassign sub s3 (conv int64 k))))
+    (assign ((at out i (int 0))) (s0))
+    (assign ((at out i (int 1))) (s1))
+    (assign ((at out i (int 2))) (s2))
+    (assign ((at out i (int 3))) (s3))))
 `,
-		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
-// negative signed value shifted right gives -1). Go panics on a negative
-// count; here it is taken as a count of 2^64 minus its magnitude.
-__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
-__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
-__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
-__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
-__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
-__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Helpers, Name: "kerneltest.Helpers", Hash: "f9fe845184274a32ef6e0168e614d60e", Funcs: []string{"Helpers", "blend", "clampTo", "odd"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -564,218 +610,202 @@ __device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ?
 			{Name: "cnt", View: true, Write: true},
 			{Name: "flip"},
 		},
-		Host:   gkHostHelpers,
-		NoCUDA: "no CUDA translation: suite.go:327:2: kernel Helpers: an assignment of a call with several results has no C translation",
-	})
-	gkkernel.Register(gkkernel.Spec{
+		Host: gkHostHelpers,
+		IR: gkIR + `(kernel Helpers for (index i)
+  (view a int32 1 r)
+  (view x float64 1 r)
+  (view out float64 1 w)
+  (view cnt int32 1 w)
+  (scalar flip bool)
+  (body
+    (assign ((new y float64) (new m int32)) ((call blend (at a i) (at x i) flip (conv uint8 i))))
+    (if (call odd m)
+      (then
+        (opassign add y (float64 1))))
+    (var ((z float64)) ())
+    (assign (z _) ((call blend m y (not flip) (uint8 3))))
+    (assign ((at out i)) ((add float64 y z)))
+    (assign ((at cnt i)) (m))))
+`,
+	},
+	{
 		Func: MathUnary, Name: "kerneltest.MathUnary", Hash: "133a8caf68da82d28f4eee3c5184306c", Funcs: []string{"MathUnary"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "x", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostMathUnary,
-		CUDA: `double v = x(i);
-double a = fabs(v);
-out(i, 0ll) = sqrt(a);
-out(i, 1ll) = cbrt(v);
-out(i, 2ll) = exp(v * 5.0);
-out(i, 3ll) = exp2(v * 10.0);
-out(i, 4ll) = expm1(v);
-out(i, 5ll) = log(a);
-out(i, 6ll) = log2(a * 100.0);
-out(i, 7ll) = log10(a * 1000.0);
-out(i, 8ll) = log1p(v);
-out(i, 9ll) = sin(v * 10.0);
-out(i, 10ll) = cos(v * 10.0);
-out(i, 11ll) = tan(v);
-out(i, 12ll) = asin(v);
-out(i, 13ll) = acos(v);
-out(i, 14ll) = atan(v * 10.0);
-out(i, 15ll) = sinh(v * 3.0);
-out(i, 16ll) = cosh(v * 3.0);
-out(i, 17ll) = tanh(v * 3.0);
-out(i, 18ll) = asinh(v * 10.0);
-out(i, 19ll) = acosh(1.0 + a * 10.0);
-out(i, 20ll) = atanh(v);
-out(i, 21ll) = fabs(v);
-out(i, 22ll) = floor(v * 10.0);
-out(i, 23ll) = ceil(v * 10.0);
-out(i, 24ll) = trunc(v * 10.0);
-out(i, 25ll) = round(v * 10.0);
-out(i, 26ll) = rint(v * 10.0);
-out(i, 27ll) = erf(v * 2.0);
-out(i, 28ll) = erfc(v * 2.0);
-out(i, 29ll) = tgamma(v * 5.0);
+		IR: gkIR + `(kernel MathUnary for (index i)
+  (view x float64 1 r)
+  (view out float64 2 w)
+  (body
+    (assign ((new v float64)) ((at x i)))
+    (assign ((new a float64)) ((math Abs v)))
+    (assign ((at out i (int 0))) ((math Sqrt a)))
+    (assign ((at out i (int 1))) ((math Cbrt v)))
+    (assign ((at out i (int 2))) ((math Exp (mul float64 v (float64 5)))))
+    (assign ((at out i (int 3))) ((math Exp2 (mul float64 v (float64 10)))))
+    (assign ((at out i (int 4))) ((math Expm1 v)))
+    (assign ((at out i (int 5))) ((math Log a)))
+    (assign ((at out i (int 6))) ((math Log2 (mul float64 a (float64 100)))))
+    (assign ((at out i (int 7))) ((math Log10 (mul float64 a (float64 1000)))))
+    (assign ((at out i (int 8))) ((math Log1p v)))
+    (assign ((at out i (int 9))) ((math Sin (mul float64 v (float64 10)))))
+    (assign ((at out i (int 10))) ((math Cos (mul float64 v (float64 10)))))
+    (assign ((at out i (int 11))) ((math Tan v)))
+    (assign ((at out i (int 12))) ((math Asin v)))
+    (assign ((at out i (int 13))) ((math Acos v)))
+    (assign ((at out i (int 14))) ((math Atan (mul float64 v (float64 10)))))
+    (assign ((at out i (int 15))) ((math Sinh (mul float64 v (float64 3)))))
+    (assign ((at out i (int 16))) ((math Cosh (mul float64 v (float64 3)))))
+    (assign ((at out i (int 17))) ((math Tanh (mul float64 v (float64 3)))))
+    (assign ((at out i (int 18))) ((math Asinh (mul float64 v (float64 10)))))
+    (assign ((at out i (int 19))) ((math Acosh (add float64 (float64 1) (mul float64 a (float64 10))))))
+    (assign ((at out i (int 20))) ((math Atanh v)))
+    (assign ((at out i (int 21))) ((math Abs v)))
+    (assign ((at out i (int 22))) ((math Floor (mul float64 v (float64 10)))))
+    (assign ((at out i (int 23))) ((math Ceil (mul float64 v (float64 10)))))
+    (assign ((at out i (int 24))) ((math Trunc (mul float64 v (float64 10)))))
+    (assign ((at out i (int 25))) ((math Round (mul float64 v (float64 10)))))
+    (assign ((at out i (int 26))) ((math RoundToEven (mul float64 v (float64 10)))))
+    (assign ((at out i (int 27))) ((math Erf (mul float64 v (float64 2)))))
+    (assign ((at out i (int 28))) ((math Erfc (mul float64 v (float64 2)))))
+    (assign ((at out i (int 29))) ((math Gamma (mul float64 v (float64 5)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MathBinary, Name: "kerneltest.MathBinary", Hash: "4bbb8ac8b19d592ffd2b5f07854b8d4d", Funcs: []string{"MathBinary"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "y", View: true, Write: false, CUDAName: "y"},
-			{Name: "z", View: true, Write: false, CUDAName: "z"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "x", View: true, Write: false},
+			{Name: "y", View: true, Write: false},
+			{Name: "z", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostMathBinary,
-		CUDA: `double a = x(i);
-double b = y(i);
-double c = z(i);
-out(i, 0ll) = atan2(a, b);
-out(i, 1ll) = pow(a, b);
-out(i, 2ll) = fmod(a, b);
-out(i, 3ll) = remainder(a, b);
-out(i, 4ll) = gkx_math_min(a, b);
-out(i, 5ll) = gkx_math_max(a, b);
-out(i, 6ll) = fma(a, b, c);
-out(i, 7ll) = hypot(a, b);
-out(i, 8ll) = copysign(a, b);
-out(i, 9ll) = gkx_min(a, b);
-out(i, 10ll) = gkx_max(a, b);
-out(i, 11ll) = gkx_min(gkx_min(a, b), c);
-out(i, 12ll) = gkx_max(gkx_max(c, a), b);
-out(i, 13ll) = a * b + c;
+		IR: gkIR + `(kernel MathBinary for (index i)
+  (view x float64 1 r)
+  (view y float64 1 r)
+  (view z float64 1 r)
+  (view out float64 2 w)
+  (body
+    (assign ((new a float64) (new b float64) (new c float64)) ((at x i) (at y i) (at z i)))
+    (assign ((at out i (int 0))) ((math Atan2 a b)))
+    (assign ((at out i (int 1))) ((math Pow a b)))
+    (assign ((at out i (int 2))) ((math Mod a b)))
+    (assign ((at out i (int 3))) ((math Remainder a b)))
+    (assign ((at out i (int 4))) ((math Min a b)))
+    (assign ((at out i (int 5))) ((math Max a b)))
+    (assign ((at out i (int 6))) ((math FMA a b c)))
+    (assign ((at out i (int 7))) ((math Hypot a b)))
+    (assign ((at out i (int 8))) ((math Copysign a b)))
+    (assign ((at out i (int 9))) ((min float64 a b)))
+    (assign ((at out i (int 10))) ((max float64 a b)))
+    (assign ((at out i (int 11))) ((min float64 a b c)))
+    (assign ((at out i (int 12))) ((max float64 c a b)))
+    (assign ((at out i (int 13))) ((add float64 (mul float64 a b) c)))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-// math.Inf, NaN, IsNaN and IsInf.
-__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
-__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
-__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
-__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
-// math.Min and math.Max: an infinity of the right sign wins over a NaN,
-// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
-__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
-__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MathSpecial, Name: "kerneltest.MathSpecial", Hash: "cb79e43ef12dc56767098f10796b8a71", Funcs: []string{"MathSpecial"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "flags", View: true, Write: true, CUDAName: "flags"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "x", View: true, Write: false},
+			{Name: "flags", View: true, Write: true},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostMathSpecial,
-		CUDA: `double v = x(i);
-int bits = 0;
-if (gkx_isnan(v)) {
-	bits = bits | 1;
-}
-if (gkx_isinf(v, 0ll)) {
-	bits = bits | 2;
-}
-if (gkx_isinf(v, 1ll)) {
-	bits = bits | 4;
-}
-if (gkx_isinf(v, -1ll)) {
-	bits = bits | 8;
-}
-if (gkx_signbit(v)) {
-	bits = bits | 16;
-}
-if (v == gkx_inf(1ll)) {
-	bits = bits | 32;
-}
-if (v != v) {
-	bits = bits | 64;
-}
-if (v == 0.0) {
-	bits = bits | 128;
-}
-flags(i) = bits;
-out(i, 0ll) = gkx_inf((gk_i64)((gk_u64)(gk_i64)(bits % 3) - 1ull));
-out(i, 1ll) = copysign(gkx_inf(1ll), v);
-out(i, 2ll) = v * gkx_inf(-1ll);
-out(i, 3ll) = copysign(0.0, v);
-out(i, 4ll) = 1.0 / v;
-out(i, 5ll) = v - v;
-out(i, 6ll) = gkx_math_max(v, gkx_nan());
-out(i, 7ll) = gkx_math_min(v, 0.0);
-out(i, 8ll) = gkx_math_max(v, copysign(0.0, -1.0));
-out(i, 9ll) = pow(v, 0.0);
-out(i, 10ll) = pow(v, -1.0);
-out(i, 11ll) = pow(v, 3.0);
-out(i, 12ll) = pow(v, 0.5);
-out(i, 13ll) = pow(1.0, v);
-out(i, 14ll) = pow(-1.0, v);
-out(i, 15ll) = pow(v, gkx_inf(1ll));
-out(i, 16ll) = pow(v, gkx_inf(-1ll));
-out(i, 17ll) = sqrt(v);
-out(i, 18ll) = floor(v);
-out(i, 19ll) = fmod(7.5, v);
+		IR: gkIR + `(kernel MathSpecial for (index i)
+  (view x float64 1 r)
+  (view flags int32 1 w)
+  (view out float64 2 w)
+  (body
+    (assign ((new v float64)) ((at x i)))
+    (var ((bits int32)) ())
+    (if (math IsNaN v)
+      (then
+        (opassign or bits (int32 1))))
+    (if (math IsInf v (int 0))
+      (then
+        (opassign or bits (int32 2))))
+    (if (math IsInf v (int 1))
+      (then
+        (opassign or bits (int32 4))))
+    (if (math IsInf v (int -1))
+      (then
+        (opassign or bits (int32 8))))
+    (if (math Signbit v)
+      (then
+        (opassign or bits (int32 16))))
+    (if (eq float64 v (math Inf (int 1)))
+      (then
+        (opassign or bits (int32 32))))
+    (if (ne float64 v v)
+      (then
+        (opassign or bits (int32 64))))
+    (if (eq float64 v (float64 0))
+      (then
+        (opassign or bits (int32 128))))
+    (assign ((at flags i)) (bits))
+    (assign ((at out i (int 0))) ((math Inf (sub int (conv int (rem int32 bits (int32 3))) (int 1)))))
+    (assign ((at out i (int 1))) ((math Copysign (math Inf (int 1)) v)))
+    (assign ((at out i (int 2))) ((mul float64 v (math Inf (int -1)))))
+    (assign ((at out i (int 3))) ((math Copysign (float64 0) v)))
+    (assign ((at out i (int 4))) ((div float64 (float64 1) v)))
+    (assign ((at out i (int 5))) ((sub float64 v v)))
+    (assign ((at out i (int 6))) ((math Max v (math NaN))))
+    (assign ((at out i (int 7))) ((math Min v (float64 0))))
+    (assign ((at out i (int 8))) ((math Max v (math Copysign (float64 0) (float64 -1)))))
+    (assign ((at out i (int 9))) ((math Pow v (float64 0))))
+    (assign ((at out i (int 10))) ((math Pow v (float64 -1))))
+    (assign ((at out i (int 11))) ((math Pow v (float64 3))))
+    (assign ((at out i (int 12))) ((math Pow v (float64 0.5))))
+    (assign ((at out i (int 13))) ((math Pow (float64 1) v)))
+    (assign ((at out i (int 14))) ((math Pow (float64 -1) v)))
+    (assign ((at out i (int 15))) ((math Pow v (math Inf (int 1)))))
+    (assign ((at out i (int 16))) ((math Pow v (math Inf (int -1)))))
+    (assign ((at out i (int 17))) ((math Sqrt v)))
+    (assign ((at out i (int 18))) ((math Floor v)))
+    (assign ((at out i (int 19))) ((math Mod (float64 7.5) v)))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// math.Inf, NaN, IsNaN and IsInf.
-__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
-__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
-__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
-__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
-// math.Min and math.Max: an infinity of the right sign wins over a NaN,
-// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
-__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
-__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MinMax, Name: "kerneltest.MinMax", Hash: "f429a118e3ca52591687d27a655f0dee", Funcs: []string{"MinMax"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "f", View: true, Write: false, CUDAName: "f"},
-			{Name: "g", View: true, Write: false, CUDAName: "g"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
-			{Name: "o32", View: true, Write: true, CUDAName: "o32"},
-			{Name: "oi", View: true, Write: true, CUDAName: "oi"},
+			{Name: "f", View: true, Write: false},
+			{Name: "g", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "o32", View: true, Write: true},
+			{Name: "oi", View: true, Write: true},
 		},
 		Host: gkHostMinMax,
-		CUDA: `float p = f(i);
-float q = g(i);
-o32(i, 0ll) = gkx_min(p, q);
-o32(i, 1ll) = gkx_max(p, q);
-o32(i, 2ll) = gkx_min(gkx_min(p, q), 0.5f);
-o32(i, 3ll) = gkx_max(gkx_max(p, -q), (float)gkx_inf(-1ll));
-o32(i, 4ll) = (float)gkx_math_min((double)p, (double)q);
-o32(i, 5ll) = (float)gkx_math_max((double)p, (double)q);
-int m = a(i);
-int n = b(i);
-oi(i, 0ll) = (gk_i64)gkx_min(m, n);
-oi(i, 1ll) = (gk_i64)gkx_max(m, n);
-oi(i, 2ll) = (gk_i64)gkx_min((unsigned int)m, (unsigned int)n);
-oi(i, 3ll) = gkx_max(gkx_max((gk_i64)m, 7ll), (gk_i64)n);
-oi(i, 4ll) = (gk_i64)gkx_max((unsigned char)m, (unsigned char)n);
+		IR: gkIR + `(kernel MinMax for (index i)
+  (view f float32 1 r)
+  (view g float32 1 r)
+  (view a int32 1 r)
+  (view b int32 1 r)
+  (view o32 float32 2 w)
+  (view oi int64 2 w)
+  (body
+    (assign ((new p float32) (new q float32)) ((at f i) (at g i)))
+    (assign ((at o32 i (int 0))) ((min float32 p q)))
+    (assign ((at o32 i (int 1))) ((max float32 p q)))
+    (assign ((at o32 i (int 2))) ((min float32 p q (float32 0.5))))
+    (assign ((at o32 i (int 3))) ((max float32 p (neg float32 q) (conv float32 (math Inf (int -1))))))
+    (assign ((at o32 i (int 4))) ((conv float32 (math Min (conv float64 p) (conv float64 q)))))
+    (assign ((at o32 i (int 5))) ((conv float32 (math Max (conv float64 p) (conv float64 q)))))
+    (assign ((new m int32) (new n int32)) ((at a i) (at b i)))
+    (assign ((at oi i (int 0))) ((conv int64 (min int32 m n))))
+    (assign ((at oi i (int 1))) ((conv int64 (max int32 m n))))
+    (assign ((at oi i (int 2))) ((conv int64 (min uint32 (conv uint32 m) (conv uint32 n)))))
+    (assign ((at oi i (int 3))) ((max int64 (conv int64 m) (int64 7) (conv int64 n))))
+    (assign ((at oi i (int 4))) ((conv int64 (max uint8 (conv uint8 m) (conv uint8 n)))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-// math.Inf, NaN, IsNaN and IsInf.
-__device__ __forceinline__ double gkx_inf(gk_i64 sign) { return __longlong_as_double(sign >= 0 ? 0x7ff0000000000000ll : (gk_i64)0xfff0000000000000ull); }
-__device__ __forceinline__ double gkx_nan() { return __longlong_as_double(0x7ff8000000000001ll); }
-__device__ __forceinline__ bool gkx_isnan(double x) { return x != x; }
-__device__ __forceinline__ bool gkx_isinf(double x, gk_i64 sign) { return sign >= 0 && x == gkx_inf(1) || sign <= 0 && x == gkx_inf(-1); }
-// math.Min and math.Max: an infinity of the right sign wins over a NaN,
-// then a NaN gives NaN, and Min(-0, +0) is -0, Max(-0, +0) is +0.
-__device__ __forceinline__ double gkx_math_min(double x, double y) { return x == gkx_inf(-1) || y == gkx_inf(-1) ? gkx_inf(-1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? x : y) : x < y ? x : y; }
-__device__ __forceinline__ double gkx_math_max(double x, double y) { return x == gkx_inf(1) || y == gkx_inf(1) ? gkx_inf(1) : x != x || y != y ? gkx_nan() : x == 0 && x == y ? (gkx_signbit(x) ? y : x) : x > y ? x : y; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: AtomicInts, Name: "kerneltest.AtomicInts", Hash: "205e7c41a4c90cfe453112bc2e470f94", Funcs: []string{"AtomicInts"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -786,374 +816,447 @@ __device__ __forceinline__ double gkx_math_max(double x, double y) { return x ==
 			{Name: "u64", View: true, Write: true},
 			{Name: "nb"},
 		},
-		Host:   gkHostAtomicInts,
-		NoCUDA: "no CUDA translation: suite.go:478:2: kernel AtomicInts: kokkos.AtomicXor has no CUDA translation: package cuda has no such atomic function",
-	})
-	gkkernel.Register(gkkernel.Spec{
+		Host: gkHostAtomicInts,
+		IR: gkIR + `(kernel AtomicInts for (index i)
+  (view x int64 1 r)
+  (view s32 int32 1 w)
+  (view s64 int64 1 w)
+  (view u32 uint32 1 w)
+  (view u64 uint64 1 w)
+  (scalar nb int)
+  (body
+    (assign ((new b int)) ((rem int i nb)))
+    (assign ((new v int64)) ((at x i)))
+    (do (atomic Add s32 (b) (conv int32 v)))
+    (do (atomic Inc s32 ((add int nb b))))
+    (do (atomic Min s32 ((add int (mul int (int 2) nb) b)) (conv int32 (shr int64 v (uint64 7)))))
+    (do (atomic Sub s64 (b) v))
+    (do (atomic Xor s64 ((add int nb b)) v))
+    (do (atomic Max s64 ((add int (mul int (int 2) nb) b)) v))
+    (do (atomic Max u32 (b) (conv uint32 v)))
+    (do (atomic Or u32 ((add int nb b)) (shl uint32 (uint32 1) (and int64 v (int64 31)))))
+    (do (atomic Dec u32 ((add int (mul int (int 2) nb) b))))
+    (do (atomic Min u64 (b) (conv uint64 v)))
+    (do (atomic And u64 ((add int nb b)) (or uint64 (conv uint64 v) (uint64 65535))))
+    (do (atomic Add u64 ((add int (mul int (int 2) nb) b)) (conv uint64 v)))
+    (assign ((new t int64)) ((atomic FetchAdd s64 ((mul int (int 3) nb)) (int64 1))))
+    (do (atomic Add s64 ((add int (mul int (int 3) nb) (int 1))) t))
+    (do (atomic Max s64 ((add int (mul int (int 3) nb) (int 2))) t))
+    (do (atomic Min s64 ((add int (mul int (int 3) nb) (int 3))) t))
+    (assign ((new d uint32)) ((atomic FetchSub u32 ((mul int (int 3) nb)) (uint32 1))))
+    (do (atomic Add u64 ((mul int (int 3) nb)) (conv uint64 d)))
+    (assign ((new e int32)) ((atomic AddFetch s32 ((mul int (int 3) nb)) (int32 2))))
+    (do (atomic Max s32 ((add int (mul int (int 3) nb) (int 1))) e))
+    (assign ((new m uint64)) ((atomic FetchMin u64 ((add int (mul int (int 3) nb) (int 1))) (conv uint64 i))))
+    (do (atomic Max u64 ((add int (mul int (int 3) nb) (int 2))) m))))
+`,
+	},
+	{
 		Func: AtomicFloats, Name: "kerneltest.AtomicFloats", Hash: "f5d5fb35342680667c87f083b6d6d3d2", Funcs: []string{"AtomicFloats"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "f64", View: true, Write: true, CUDAName: "f64"},
-			{Name: "f32", View: true, Write: true, CUDAName: "f32"},
-			{Name: "nb", CUDAName: "nb"},
+			{Name: "x", View: true, Write: false},
+			{Name: "f64", View: true, Write: true},
+			{Name: "f32", View: true, Write: true},
+			{Name: "nb"},
 		},
 		Host: gkHostAtomicFloats,
-		CUDA: `gk_i64 b = gkx_rem(((gk_i64)i), nb);
-double v = x(i);
-double w = floor(v * 64.0);
-atomic_add(&f64(b), w);
-atomic_sub(&f64((gk_i64)((gk_u64)nb + (gk_u64)b)), w * 0.25);
-atomic_min(&f64((gk_i64)(2ull * (gk_u64)nb + (gk_u64)b)), v);
-atomic_max(&f64((gk_i64)(3ull * (gk_u64)nb + (gk_u64)b)), v);
-atomic_add(&f32(b), (float)w);
-atomic_min(&f32((gk_i64)((gk_u64)nb + (gk_u64)b)), (float)v);
-atomic_max(&f32((gk_i64)(2ull * (gk_u64)nb + (gk_u64)b)), (float)v);
-float old = atomic_fetch_add(&f32((gk_i64)(3ull * (gk_u64)nb + (gk_u64)b)), 1.0f);
-atomic_max(&f32((gk_i64)(4ull * (gk_u64)nb + (gk_u64)b)), old);
-atomic_max(&f64((gk_i64)(4ull * (gk_u64)nb + (gk_u64)b)), atomic_fetch_min(&f64((gk_i64)(5ull * (gk_u64)nb + (gk_u64)b)), v));
+		IR: gkIR + `(kernel AtomicFloats for (index i)
+  (view x float64 1 r)
+  (view f64 float64 1 w)
+  (view f32 float32 1 w)
+  (scalar nb int)
+  (body
+    (assign ((new b int)) ((rem int i nb)))
+    (assign ((new v float64)) ((at x i)))
+    (assign ((new w float64)) ((math Floor (mul float64 v (float64 64)))))
+    (do (atomic Add f64 (b) w))
+    (do (atomic Sub f64 ((add int nb b)) (mul float64 w (float64 0.25))))
+    (do (atomic Min f64 ((add int (mul int (int 2) nb) b)) v))
+    (do (atomic Max f64 ((add int (mul int (int 3) nb) b)) v))
+    (do (atomic Add f32 (b) (conv float32 w)))
+    (do (atomic Min f32 ((add int nb b)) (conv float32 v)))
+    (do (atomic Max f32 ((add int (mul int (int 2) nb) b)) (conv float32 v)))
+    (assign ((new old float32)) ((atomic FetchAdd f32 ((add int (mul int (int 3) nb) b)) (float32 1))))
+    (do (atomic Max f32 ((add int (mul int (int 4) nb) b)) old))
+    (do (atomic Max f64 ((add int (mul int (int 4) nb) b)) (atomic FetchMin f64 ((add int (mul int (int 5) nb) b)) v)))))
 `,
-		Helpers: `// Integer division and remainder as Go's: MinInt / -1 is MinInt and
-// MinInt % -1 is 0. Go panics on division by zero; here x / 0 is 0 and
-// x % 0 is x.
-__device__ __forceinline__ int gkx_div(int a, int b) { return b == 0 ? 0 : b == -1 ? (int)(0u - (unsigned int)a) : a / b; }
-__device__ __forceinline__ gk_i64 gkx_div(gk_i64 a, gk_i64 b) { return b == 0 ? 0 : b == -1 ? (gk_i64)(0ull - (gk_u64)a) : a / b; }
-__device__ __forceinline__ unsigned int gkx_div(unsigned int a, unsigned int b) { return b == 0 ? 0u : a / b; }
-__device__ __forceinline__ gk_u64 gkx_div(gk_u64 a, gk_u64 b) { return b == 0 ? 0ull : a / b; }
-__device__ __forceinline__ int gkx_rem(int a, int b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ __forceinline__ gk_i64 gkx_rem(gk_i64 a, gk_i64 b) { return b == 0 ? a : b == -1 ? 0 : a % b; }
-__device__ __forceinline__ unsigned int gkx_rem(unsigned int a, unsigned int b) { return b == 0 ? a : a % b; }
-__device__ __forceinline__ gk_u64 gkx_rem(gk_u64 a, gk_u64 b) { return b == 0 ? a : a % b; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: SumInt64, Name: "kerneltest.SumInt64", Hash: "5bde0ddbc6a24fa1195a7decbf43a73f", Funcs: []string{"SumInt64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostSumInt64,
-		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)a(i) * (gk_u64)a(i));
+		IR: gkIR + `(kernel SumInt64 reduce (index i)
+  (view a int64 1 r)
+  (acc int64)
+  (body
+    (opassign add (acc) (mul int64 (at a i) (at a i)))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: ProdFloat64, Name: "kerneltest.ProdFloat64", Hash: "b512f79ee38d3ce972bbe7603d5fa8d6", Funcs: []string{"ProdFloat64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostProdFloat64,
-		CUDA: `acc = acc * (1.0 + a(i) / 64.0);
+		IR: gkIR + `(kernel ProdFloat64 reduce (index i)
+  (view a float64 1 r)
+  (acc float64)
+  (body
+    (opassign mul (acc) (add float64 (float64 1) (div float64 (at a i) (float64 64))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MinFloat32, Name: "kerneltest.MinFloat32", Hash: "cacdf41d792738c63c07e749125be36c", Funcs: []string{"MinFloat32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMinFloat32,
-		CUDA: `acc = gkx_min(acc, a(i));
+		IR: gkIR + `(kernel MinFloat32 reduce (index i)
+  (view a float32 1 r)
+  (acc float32)
+  (body
+    (assign ((acc)) ((min float32 (acc) (at a i))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: MaxInt32, Name: "kerneltest.MaxInt32", Hash: "39221c95ff04ff8f871b83d41a98231f", Funcs: []string{"MaxInt32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMaxInt32,
-		CUDA: `{
-	int v = a(i);
-	if (v > acc) {
-		acc = v;
-	}
-}
+		IR: gkIR + `(kernel MaxInt32 reduce (index i)
+  (view a int32 1 r)
+  (acc int32)
+  (body
+    (if (init (assign ((new v int32)) ((at a i)))) (gt int32 v (acc))
+      (then
+        (assign ((acc)) (v))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: AndUint32, Name: "kerneltest.AndUint32", Hash: "47d2331d70248344537cf3b2e2df26cb", Funcs: []string{"AndUint32"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostAndUint32,
-		CUDA: `acc = acc & (a(i) | gkx_shl(1u, (gk_u64)(((gk_i64)i) % 32ll)));
+		IR: gkIR + `(kernel AndUint32 reduce (index i)
+  (view a uint32 1 r)
+  (acc uint32)
+  (body
+    (opassign and (acc) (or uint32 (at a i) (shl uint32 (uint32 1) (rem int i (int 32)))))))
 `,
-		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
-// negative signed value shifted right gives -1). Go panics on a negative
-// count; here it is taken as a count of 2^64 minus its magnitude.
-__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
-__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
-__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
-__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
-__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
-__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: OrUint64, Name: "kerneltest.OrUint64", Hash: "ff7d6f88f27601e2d42fb17b752bd27d", Funcs: []string{"OrUint64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostOrUint64,
-		CUDA: `acc = acc | a(i);
+		IR: gkIR + `(kernel OrUint64 reduce (index i)
+  (view a uint64 1 r)
+  (acc uint64)
+  (body
+    (opassign or (acc) (at a i))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: AllBelow, Name: "kerneltest.AllBelow", Hash: "434cbea68367c678255115c45bd5e116", Funcs: []string{"AllBelow"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "t", CUDAName: "t"},
+			{Name: "a", View: true, Write: false},
+			{Name: "t"},
 		},
 		Host: gkHostAllBelow,
-		CUDA: `acc = acc != 0 && a(i) < t;
+		IR: gkIR + `(kernel AllBelow reduce (index i)
+  (view a float64 1 r)
+  (scalar t float64)
+  (acc bool)
+  (body
+    (assign ((acc)) ((land (acc) (lt float64 (at a i) t))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: AnyAbove, Name: "kerneltest.AnyAbove", Hash: "c7057efec3193fd6038b913f03df592d", Funcs: []string{"AnyAbove"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "t", CUDAName: "t"},
+			{Name: "a", View: true, Write: false},
+			{Name: "t"},
 		},
 		Host: gkHostAnyAbove,
-		CUDA: `acc = acc != 0 || a(i) > t;
+		IR: gkIR + `(kernel AnyAbove reduce (index i)
+  (view a float64 1 r)
+  (scalar t float64)
+  (acc bool)
+  (body
+    (assign ((acc)) ((lor (acc) (gt float64 (at a i) t))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Sum3, Name: "kerneltest.Sum3", Hash: "240936c2eb99d7261c9060f1c00343f1", Funcs: []string{"Sum3"},
 		Pattern: gkkernel.PatternReduce, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostSum3,
-		CUDA: `acc = acc + a(i0, i1, i2) * (double)(gk_i64)((gk_u64)((gk_i64)i0) + 2ull * (gk_u64)((gk_i64)i1) + 3ull * (gk_u64)((gk_i64)i2));
+		IR: gkIR + `(kernel Sum3 reduce (index i j k)
+  (view a float64 3 r)
+  (acc float64)
+  (body
+    (opassign add (acc) (mul float64 (at a i j k) (conv float64 (add int (add int i (mul int (int 2) j)) (mul int (int 3) k)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Max4, Name: "kerneltest.Max4", Hash: "d2de4dbb95fbfb8c179c8773e4bb521b", Funcs: []string{"Max4"},
 		Pattern: gkkernel.PatternReduce, Rank: 4,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMax4,
-		CUDA: `acc = gkx_max(acc, (int)((unsigned int)a(i0, i1, i2, i3) + (unsigned int)(int)(gk_i64)((gk_u64)((gk_i64)i0) + (gk_u64)((gk_i64)i1) + (gk_u64)((gk_i64)i2) + (gk_u64)((gk_i64)i3))));
+		IR: gkIR + `(kernel Max4 reduce (index i j k l)
+  (view a int32 4 r)
+  (acc int32)
+  (body
+    (assign ((acc)) ((max int32 (acc) (add int32 (at a i j k l) (conv int32 (add int (add int (add int i j) k) l))))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Sum5, Name: "kerneltest.Sum5", Hash: "ba55487a9347601d5f619b981f895fa2", Funcs: []string{"Sum5"},
 		Pattern: gkkernel.PatternReduce, Rank: 5,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostSum5,
-		CUDA: `acc = (gk_i64)((gk_u64)acc + (gk_u64)(a(i0, i1, i2, i3, i4) ^ (gk_i64)((gk_u64)((gk_i64)i0) * (gk_u64)((gk_i64)i4) + (gk_u64)((gk_i64)i2))));
+		IR: gkIR + `(kernel Sum5 reduce (index i0 i1 i2 i3 i4)
+  (view a int64 5 r)
+  (acc int64)
+  (body
+    (opassign add (acc) (xor int64 (at a i0 i1 i2 i3 i4) (conv int64 (add int (mul int i0 i4) i2))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Min6, Name: "kerneltest.Min6", Hash: "faf1f2d9716c5bebe695e50105e7d5e6", Funcs: []string{"Min6"},
 		Pattern: gkkernel.PatternReduce, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMin6,
-		CUDA: `acc = gkx_min(acc, a(i0, i1, i2, i3, i4, i5));
+		IR: gkIR + `(kernel Min6 reduce (index i0 i1 i2 i3 i4 i5)
+  (view a float32 6 r)
+  (acc float32)
+  (body
+    (assign ((acc)) ((min float32 (acc) (at a i0 i1 i2 i3 i4 i5))))))
 `,
-		Helpers: `__device__ __forceinline__ bool gkx_signbit(float x) { return __float_as_int(x) < 0; }
-__device__ __forceinline__ bool gkx_signbit(double x) { return __double_as_longlong(x) < 0; }
-// Go's min and max: a NaN argument gives NaN, and min(-0, +0) is -0.
-template <class T> __device__ __forceinline__ T gkx_min(T a, T b) { return b < a ? b : a; }
-template <class T> __device__ __forceinline__ T gkx_max(T a, T b) { return b > a ? b : a; }
-__device__ __forceinline__ float gkx_min(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ double gkx_min(double a, double b) { return a != a ? a : b != b ? b : a < b ? a : b < a ? b : gkx_signbit(a) ? a : b; }
-__device__ __forceinline__ float gkx_max(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-__device__ __forceinline__ double gkx_max(double a, double b) { return a != a ? a : b != b ? b : a > b ? a : b > a ? b : gkx_signbit(a) ? b : a; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Prod6, Name: "kerneltest.Prod6", Hash: "03ad6a686aa04e04d07e85b5fbb81b09", Funcs: []string{"Prod6"},
 		Pattern: gkkernel.PatternReduce, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostProd6,
-		CUDA: `acc = acc * (1.0 + a(i0, i1, i2, i3, i4, i5) / 32.0);
+		IR: gkIR + `(kernel Prod6 reduce (index i0 i1 i2 i3 i4 i5)
+  (view a float64 6 r)
+  (acc float64)
+  (body
+    (opassign mul (acc) (add float64 (float64 1) (div float64 (at a i0 i1 i2 i3 i4 i5) (float64 32))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: ScanInclusive32, Name: "kerneltest.ScanInclusive32", Hash: "d5d3b3a95d5c17c74cb2e82c3af77ee4", Funcs: []string{"ScanInclusive32"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "in", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostScanInclusive32,
-		CUDA: `acc = (int)((unsigned int)acc + (unsigned int)in(i));
-if (final) {
-	out(i) = acc;
-}
+		IR: gkIR + `(kernel ScanInclusive32 scan (index i)
+  (view in int32 1 r)
+  (view out int32 1 w)
+  (acc int32)
+  (final final)
+  (body
+    (opassign add (acc) (at in i))
+    (if final
+      (then
+        (assign ((at out i)) ((acc)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: ScanExclusive64, Name: "kerneltest.ScanExclusive64", Hash: "eb8ee6c3c7327aa26426acc44e9bb0ee", Funcs: []string{"ScanExclusive64"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "in", View: true, Write: false, CUDAName: "in"},
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
+			{Name: "in", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostScanExclusive64,
-		CUDA: `if (final) {
-	out(i) = acc;
-}
-acc = acc + in(i);
+		IR: gkIR + `(kernel ScanExclusive64 scan (index i)
+  (view in float64 1 r)
+  (view out float64 1 w)
+  (acc float64)
+  (final final)
+  (body
+    (if final
+      (then
+        (assign ((at out i)) ((acc)))))
+    (opassign add (acc) (at in i))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Axpy2, Name: "kerneltest.Axpy2", Hash: "1f3c37961770da0774cf4c8ea180adb1", Funcs: []string{"Axpy2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "y", View: true, Write: true, CUDAName: "y"},
-			{Name: "x", View: true, Write: false, CUDAName: "x"},
-			{Name: "a", CUDAName: "a"},
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
 		},
 		Host: gkHostAxpy2,
-		CUDA: `y(i0, i1) = y(i0, i1) + a * x(i0, i1);
+		IR: gkIR + `(kernel Axpy2 for (index i j)
+  (view y float64 2 w)
+  (view x float64 2 r)
+  (scalar a float64)
+  (body
+    (assign ((at y i j)) ((add float64 (at y i j) (mul float64 a (at x i j)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Scale1, Name: "kerneltest.Scale1", Hash: "31cb6c909a03be54d209422cc0c33f6f", Funcs: []string{"Scale1"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "v", View: true, Write: true, CUDAName: "v"},
-			{Name: "s", CUDAName: "s"},
+			{Name: "v", View: true, Write: true},
+			{Name: "s"},
 		},
 		Host: gkHostScale1,
-		CUDA: `v(i) = v(i) * s;
+		IR: gkIR + `(kernel Scale1 for (index i)
+  (view v float64 1 w)
+  (scalar s float64)
+  (body
+    (opassign mul (at v i) s)))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Scalars, Name: "kerneltest.Scalars", Hash: "d7da3089af811efbd3e9228786f86319", Funcs: []string{"Scalars"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "f", View: true, Write: true, CUDAName: "f"},
-			{Name: "neg", CUDAName: "gkb_neg", CUDAConv: "int32"},
-			{Name: "k", CUDAName: "gkb_k", CUDAConv: "int32"},
-			{Name: "u", CUDAName: "gkb_u", CUDAConv: "uint32"},
-			{Name: "s", CUDAName: "s"},
-			{Name: "n", CUDAName: "n"},
-			{Name: "m", CUDAName: "m"},
+			{Name: "out", View: true, Write: true},
+			{Name: "f", View: true, Write: true},
+			{Name: "neg"},
+			{Name: "k"},
+			{Name: "u"},
+			{Name: "s"},
+			{Name: "n"},
+			{Name: "m"},
 		},
 		Host: gkHostScalars,
-		CUDA: `const bool neg = gkb_neg != 0;
-const signed char k = (signed char)gkb_k;
-const unsigned short u = (unsigned short)gkb_u;
-gk_i64 v = (gk_i64)((gk_u64)((gk_i64)i) * (gk_u64)(gk_i64)k + (gk_u64)(gk_i64)u + (gk_u64)n + (gk_u64)(gk_i64)(m >> 60));
-if (neg) {
-	v = (gk_i64)(0ull - (gk_u64)v);
-}
-out(i) = v;
-f(i) = (float)((gk_i64)i) * s + (float)k;
+		IR: gkIR + `(kernel Scalars for (index i)
+  (view out int64 1 w)
+  (view f float32 1 w)
+  (scalar neg bool)
+  (scalar k int8)
+  (scalar u uint16)
+  (scalar s float32)
+  (scalar n int)
+  (scalar m uint64)
+  (body
+    (assign ((new v int64)) ((add int64 (add int64 (add int64 (mul int64 (conv int64 i) (conv int64 k)) (conv int64 u)) (conv int64 n)) (conv int64 (shr uint64 m (uint64 60))))))
+    (if neg
+      (then
+        (assign (v) ((neg int64 v)))))
+    (assign ((at out i)) (v))
+    (assign ((at f i)) ((add float32 (mul float32 (conv float32 i) s) (conv float32 k))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Mix2, Name: "kerneltest.Mix2", Hash: "94b59ae89920279a7eead862e216fd23", Funcs: []string{"Mix2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "b", View: true, Write: false, CUDAName: "b"},
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
 		},
 		Host: gkHostMix2,
-		CUDA: `out(i0, i1) = a(i0, i1) * 2.0 + (double)b(i0, i1) - (double)(gk_i64)((gk_u64)((gk_i64)i0) * (gk_u64)((gk_i64)i1));
+		IR: gkIR + `(kernel Mix2 for (index i j)
+  (view out float64 2 w)
+  (view a float64 2 r)
+  (view b int32 2 r)
+  (body
+    (assign ((at out i j)) ((sub float64 (add float64 (mul float64 (at a i j) (float64 2)) (conv float64 (at b i j))) (conv float64 (mul int i j)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Mix3, Name: "kerneltest.Mix3", Hash: "305058f2ae50d2f593ee360307472f47", Funcs: []string{"Mix3"},
 		Pattern: gkkernel.PatternFor, Rank: 3,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMix3,
-		CUDA: `out(i0, i1, i2) = (gk_i64)((gk_u64)a(i0, i1, i2) * ((gk_u64)((gk_i64)i0) + 1ull) - (gk_u64)gkx_shl(((gk_i64)i1), (gk_u64)((gk_i64)i2)) + (gk_u64)a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)((gk_i64)i0)), i1, i2));
+		IR: gkIR + `(kernel Mix3 for (index i j k)
+  (view out int64 3 w)
+  (view a int64 3 r)
+  (body
+    (assign ((at out i j k)) ((add int64 (sub int64 (mul int64 (at a i j k) (conv int64 (add int i (int 1)))) (conv int64 (shl int j k))) (at a (sub int (sub int (extent a 0) (int 1)) i) j k))))))
 `,
-		Helpers: `// Shifts as Go's: a count of the width or more shifts every bit out (a
-// negative signed value shifted right gives -1). Go panics on a negative
-// count; here it is taken as a count of 2^64 minus its magnitude.
-__device__ __forceinline__ int gkx_shl(int x, gk_u64 n) { return n >= 32 ? 0 : (int)((unsigned int)x << n); }
-__device__ __forceinline__ unsigned int gkx_shl(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x << n; }
-__device__ __forceinline__ gk_i64 gkx_shl(gk_i64 x, gk_u64 n) { return n >= 64 ? 0 : (gk_i64)((gk_u64)x << n); }
-__device__ __forceinline__ gk_u64 gkx_shl(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x << n; }
-__device__ __forceinline__ int gkx_shr(int x, gk_u64 n) { return n >= 32 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ unsigned int gkx_shr(unsigned int x, gk_u64 n) { return n >= 32 ? 0u : x >> n; }
-__device__ __forceinline__ gk_i64 gkx_shr(gk_i64 x, gk_u64 n) { return n >= 64 ? (x < 0 ? -1 : 0) : x >> n; }
-__device__ __forceinline__ gk_u64 gkx_shr(gk_u64 x, gk_u64 n) { return n >= 64 ? 0ull : x >> n; }
-`,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Mix4, Name: "kerneltest.Mix4", Hash: "0aac9beb1339d054afe18c3ee3d69cb6", Funcs: []string{"Mix4"},
 		Pattern: gkkernel.PatternFor, Rank: 4,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
-			{Name: "s", CUDAName: "s"},
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "s"},
 		},
 		Host: gkHostMix4,
-		CUDA: `out(i0, i1, i2, i3) = a(i0, i1, i2, i3) * s + (float)(gk_i64)((gk_u64)((gk_i64)i0) - (gk_u64)((gk_i64)i1) + (gk_u64)((gk_i64)i2) - (gk_u64)((gk_i64)i3));
+		IR: gkIR + `(kernel Mix4 for (index i j k l)
+  (view out float32 4 w)
+  (view a float32 4 r)
+  (scalar s float32)
+  (body
+    (assign ((at out i j k l)) ((add float32 (mul float32 (at a i j k l) s) (conv float32 (sub int (add int (sub int i j) k) l)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Mix5, Name: "kerneltest.Mix5", Hash: "561e0fefcd34c5a4279c5e2a30318f1f", Funcs: []string{"Mix5"},
 		Pattern: gkkernel.PatternFor, Rank: 5,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMix5,
-		CUDA: `if (((gk_i64)i2) == 1ll) {
-	return;
-}
-out(i0, i1, i2, i3, i4) = a(i0, i1, i2, i3, i4) ^ (int)((gk_i64)((gk_u64)((gk_i64)i0) << 4) | (gk_i64)((gk_u64)((gk_i64)i1) << 3) | (gk_i64)((gk_u64)((gk_i64)i2) << 2) | (gk_i64)((gk_u64)((gk_i64)i3) << 1) | ((gk_i64)i4));
+		IR: gkIR + `(kernel Mix5 for (index i0 i1 i2 i3 i4)
+  (view out int32 5 w)
+  (view a int32 5 r)
+  (body
+    (if (eq int i2 (int 1))
+      (then
+        (return)))
+    (assign ((at out i0 i1 i2 i3 i4)) ((xor int32 (at a i0 i1 i2 i3 i4) (conv int32 (or int (or int (or int (or int (shl int i0 (uint64 4)) (shl int i1 (uint64 3))) (shl int i2 (uint64 2))) (shl int i3 (uint64 1))) i4)))))))
 `,
-	})
-	gkkernel.Register(gkkernel.Spec{
+	},
+	{
 		Func: Mix6, Name: "kerneltest.Mix6", Hash: "f2f09cbbef9635f9ed70db289abd05f0", Funcs: []string{"Mix6"},
 		Pattern: gkkernel.PatternFor, Rank: 6,
 		Params: []gkkernel.Param{
-			{Name: "out", View: true, Write: true, CUDAName: "out"},
-			{Name: "a", View: true, Write: false, CUDAName: "a"},
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
 		},
 		Host: gkHostMix6,
-		CUDA: `double m = a((gk_i64)((gk_u64)(gk_i64)a.extent(0) - 1ull - (gk_u64)((gk_i64)i0)), (gk_i64)((gk_u64)(gk_i64)a.extent(1) - 1ull - (gk_u64)((gk_i64)i1)), (gk_i64)((gk_u64)(gk_i64)a.extent(2) - 1ull - (gk_u64)((gk_i64)i2)), (gk_i64)((gk_u64)(gk_i64)a.extent(3) - 1ull - (gk_u64)((gk_i64)i3)), (gk_i64)((gk_u64)(gk_i64)a.extent(4) - 1ull - (gk_u64)((gk_i64)i4)), (gk_i64)((gk_u64)(gk_i64)a.extent(5) - 1ull - (gk_u64)((gk_i64)i5)));
-out(i0, i1, i2, i3, i4, i5) = a(i0, i1, i2, i3, i4, i5) + m * 0.5;
+		IR: gkIR + `(kernel Mix6 for (index i0 i1 i2 i3 i4 i5)
+  (view out float64 6 w)
+  (view a float64 6 r)
+  (body
+    (assign ((new m float64)) ((at a (sub int (sub int (extent a 0) (int 1)) i0) (sub int (sub int (extent a 1) (int 1)) i1) (sub int (sub int (extent a 2) (int 1)) i2) (sub int (sub int (extent a 3) (int 1)) i3) (sub int (sub int (extent a 4) (int 1)) i4) (sub int (sub int (extent a 5) (int 1)) i5))))
+    (assign ((at out i0 i1 i2 i3 i4 i5)) ((add float64 (at a i0 i1 i2 i3 i4 i5) (mul float64 m (float64 0.5)))))))
 `,
-	})
+	},
 }
 
 func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
