@@ -25,6 +25,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gokkos/kokkos/backend/kernelir"
 	"github.com/gokkos/kokkos/internal/kernelsrc"
 	"github.com/gokkos/kokkos/kernel"
 )
@@ -69,6 +70,12 @@ func Check(dir string) error {
 			stale = append(stale, fmt.Sprintf("%s: %v", s.name, err))
 		case h != s.hash:
 			stale = append(stale, fmt.Sprintf("%s: its source, or a helper's, changed", s.name))
+		case s.ir != "":
+			// A description this module's backends cannot read (of
+			// another version of package kernelir) is stale too.
+			if _, err := kernelir.Parse(s.ir); err != nil {
+				stale = append(stale, fmt.Sprintf("%s: its description does not read here: %v", s.name, err))
+			}
 		}
 		delete(marked, s.name)
 	}
@@ -130,8 +137,8 @@ func marked(doc *ast.CommentGroup) bool {
 
 // spec is what the generated file records of one kernel.
 type spec struct {
-	name, hash string
-	funcs      []string
+	name, hash, ir string
+	funcs          []string
 }
 
 // specs reads the kernel.Spec literals of dir's generated file; none when
@@ -151,6 +158,7 @@ func specs(dir string) ([]spec, error) {
 		if err != nil {
 			return nil, err
 		}
+		consts := stringConsts(f)
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok {
@@ -171,6 +179,8 @@ func specs(dir string) ([]spec, error) {
 					}
 				case key.Name == "Hash":
 					s.hash = unquote(kv.Value)
+				case key.Name == "IR":
+					s.ir = concat(kv.Value, consts)
 				case key.Name == "Funcs":
 					if l, ok := kv.Value.(*ast.CompositeLit); ok {
 						for _, x := range l.Elts {
@@ -187,6 +197,41 @@ func specs(dir string) ([]spec, error) {
 		})
 	}
 	return out, nil
+}
+
+// stringConsts returns the string constants declared in f by a literal.
+func stringConsts(f *ast.File) map[string]string {
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			for n, id := range vs.Names {
+				if n < len(vs.Values) {
+					out[id.Name] = concat(vs.Values[n], nil)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// concat evaluates a sum of string literals and constants of consts.
+func concat(e ast.Expr, consts map[string]string) string {
+	switch e := e.(type) {
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			return concat(e.X, consts) + concat(e.Y, consts)
+		}
+	case *ast.Ident:
+		return consts[e.Name]
+	case *ast.ParenExpr:
+		return concat(e.X, consts)
+	}
+	return unquote(e)
 }
 
 func unquote(e ast.Expr) string {
