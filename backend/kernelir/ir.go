@@ -32,15 +32,17 @@
 //     kernel panics).
 //
 // The interpreter computes exactly this, calling Go's package math for
-// math functions. A backend may differ from it only in the math
-// functions, by at most the error bound its maths library documents
-// (CUDA's: 0 ulp for Sqrt, Abs, Floor, Ceil, Trunc, Round, RoundToEven,
-// Mod, Remainder, FMA, Copysign and Min and Max; 1 ulp for Cbrt, Exp,
-// Exp2, Expm1, Log, Log2, Log10, Log1p, Sinh, Cosh and Tanh... see the
-// CUDA C Programming Guide, "Mathematical Functions"; 2 ulp for Sin, Cos,
-// Tan, Asin, Acos, Atan, Atan2, Pow, Hypot, Asinh, Acosh and Atanh; 4 ulp
-// for Erf and Erfc; 10 ulp for Gamma), and in what Go leaves to the
-// implementation (float to integer conversions out of range).
+// the math functions. A backend may differ from it in two ways only. Its
+// math functions may differ from Go's by their documented error bounds:
+// none for Sqrt, Abs, Floor, Ceil, Trunc, Round, RoundToEven, Mod,
+// Remainder, FMA, Copysign, Min, Max, Signbit, Inf, NaN, IsNaN and IsInf;
+// 2 units in the last place for Cbrt, Exp, Exp2, Expm1, Log, Log2, Log10,
+// Log1p, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh and
+// Hypot; 4 for Pow, Erf, Erfc, Gamma, Asinh, Acosh and Atanh (CUDA's
+// bounds, for arguments where Go's own functions are accurate). And where
+// Go panics (a division by zero, a negative shift count, an index outside
+// a view), or leaves the result to the implementation (a float converted
+// to an integer it does not fit), a backend documents what it does.
 //
 // # Text form
 //
