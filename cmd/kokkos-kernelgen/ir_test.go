@@ -171,3 +171,21 @@ func K(i int, a kokkos.View1[int64]) {
 		}
 	}
 }
+
+// TestDescribePackages describes every kernel of the module's kernel
+// packages: each description valid, reading back to itself.
+func TestDescribePackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads four packages")
+	}
+	for _, d := range []string{"../../kernel/kerneltest", "../../examples/heat", "../../examples/viewouter", "../kokkos-bench"} {
+		p, err := loadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, _ := describeAll(t, p, true)
+		if len(names) == 0 {
+			t.Errorf("%s: no kernels", d)
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // Command kokkos-kernelgen compiles the functions of a package marked
-// //kokkos:kernel into host kernels and CUDA C, written to
+// //kokkos:kernel into host kernels and descriptions (package
+// backend/kernelir, which device backends compile), written to
 // <package>_kernels_gen.go and registered with package
 // github.com/gokkos/kokkos/kernel. Run it from go generate:
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // The model of a package's kernels, shared by the checker (check.go), the
-// host emitter (host.go) and the CUDA C emitter (cuda.go). The loader
+// host emitter (host.go) and the description's builder (ir.go). The loader
 // (load.go) fills it from go/parser and go/types; the checker then refuses
 // anything outside the subset, so the emitters may assume a checked body.
 
