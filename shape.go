@@ -25,8 +25,12 @@ type Shape struct {
 	ReadOnly   bool // writes through the view panic
 	// Allocation is the record the view shares with its parent, subviews
 	// and conversions, through which UseCount, Retain and Release reach
-	// it; nil for the zero view.
+	// it; nil for the zero view. Offset is the number of elements from
+	// the Allocation's first byte to the view's first element (index
+	// Begins): where ViewOnAllocation1 and ViewOnAllocation2 make a view of
+	// the same elements.
 	Allocation *Allocation
+	Offset     int
 }
 
 // ShapeOf describes v, which may be any view kind (View0 to View8,
@@ -52,6 +56,7 @@ func ShapeOf[T any](v View[T]) Shape {
 		Traits:     d.traits,
 		ReadOnly:   d.flags&flagReadOnly != 0,
 		Allocation: d.rec,
+		Offset:     d.off,
 	}
 	if d.rec != nil {
 		s.Size, s.Span = d.size(), d.span()

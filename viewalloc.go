@@ -67,6 +67,9 @@ func NewAllocation(label string, space MemorySpace, addr uintptr, bytes int, fre
 // cannot check that host is a's memory: a slice that is not gives a view
 // whose host accesses and device accesses see different elements.
 //
+// The inverse, for any view v: v's Allocation, ShapeOf(v).Offset and, for
+// host access, ReadOnlyData(v).
+//
 // It returns an error wrapping ErrReleased for a nil or released
 // allocation; ErrShape when the elements do not lie within a or host does
 // not hold n elements; ErrNotHostAccessible for host elements of memory the
@@ -121,26 +124,6 @@ func ViewOnAllocation2[T any](a *Allocation, off int, spec LayoutSpec, host []T)
 	d.str = [MaxRank]int{str[0], str[1]}
 	a.Retain()
 	return view2Of(d, d.traits), nil
-}
-
-// ViewStorage returns what lies under v, the inverse of ViewOnAllocation1
-// and ViewOnAllocation2: its Allocation (nil for the zero view), the offset
-// in elements of its first element (index 0 in every dimension; the begins
-// of an OffsetView) from the Allocation's first byte, and the elements of
-// its span from the first on, for host access, nil where the host cannot
-// access them.
-//
-// The slice shares v's memory and is writable even when v is read-only, or
-// has the Atomic trait: a caller that hands it on honours v's IsReadOnly
-// and Traits, as Data, which refuses such views, does. As for Describe, the
-// caller checks the Allocation's Released before it uses the slice: the
-// memory of a released allocation outside the Go heap is gone.
-func ViewStorage[T any](v View[T]) (a *Allocation, off int, host []T) {
-	d := v.viewDesc()
-	if d.flags&flagNoHost == 0 && d.data != nil {
-		host = d.data[:len(d.data):len(d.data)]
-	}
-	return d.rec, d.off, host
 }
 
 // allocName names a, possibly nil, in the errors of the views over it.

@@ -21,7 +21,8 @@ type pairElem struct {
 // TestViewOnAllocation1: views over random ranges of an allocation of Go
 // memory address the elements a naive index gives, for several element
 // types, hold the allocation, and give back their storage through
-// ViewStorage; the allocation's free runs once, at the last Release.
+// Allocation, ShapeOf(v).Offset and ReadOnlyData; the allocation's free
+// runs once, at the last Release.
 func TestViewOnAllocation1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	testViewOnAllocation1(t, rng, func(r *rand.Rand) float64 { return r.Float64() })
@@ -64,9 +65,9 @@ func testViewOnAllocation1[T comparable](t *testing.T, rng *rand.Rand, gen func(
 			}
 		}
 		r := v.ReadOnly()
-		rec, o, host := ViewStorage[T](r)
+		rec, o, host := r.Allocation(), ShapeOf[T](r).Offset, ReadOnlyData[T](r)
 		if rec != a || o != off || len(host) != n || cap(host) != n || n > 0 && &host[0] != &buf[off] {
-			t.Fatalf("%T: ViewStorage %p %d len %d cap %d, want %p %d %d", buf, rec, o, len(host), cap(host), a, off, n)
+			t.Fatalf("%T: storage %p %d len %d cap %d, want %p %d %d", buf, rec, o, len(host), cap(host), a, off, n)
 		}
 		if err := v.Release(); err != nil || a.UseCount() != 1 || frees != 0 {
 			t.Fatalf("%T: view Release %v, holders %d, frees %d", buf, err, a.UseCount(), frees)
@@ -79,7 +80,7 @@ func testViewOnAllocation1[T comparable](t *testing.T, rng *rand.Rand, gen func(
 
 // TestViewOnAllocation2: views of each layout, with random extents,
 // padding and strides, address the elements a naive index computation
-// gives and report their span and offset through ViewStorage.
+// gives and report their span and offset.
 func TestViewOnAllocation2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	buf := make([]float64, 512)
@@ -135,7 +136,7 @@ func TestViewOnAllocation2(t *testing.T) {
 				}
 			}
 		}
-		rec, o, host := ViewStorage[float64](&v)
+		rec, o, host := v.Allocation(), ShapeOf[float64](&v).Offset, ReadOnlyData[float64](&v)
 		if rec != a || o != off || len(host) != span || span > 0 && &host[0] != &buf[off] {
 			t.Fatalf("%v: storage %p %d %d", spec, rec, o, len(host))
 		}
@@ -147,7 +148,7 @@ func TestViewOnAllocation2(t *testing.T) {
 
 // TestViewOnAllocationDevice: a view over device memory addresses it from
 // the allocation's address, takes no host slice and refuses element types
-// that hold Go pointers; ViewStorage gives no host elements.
+// that hold Go pointers; ShapeOf gives its offset.
 func TestViewOnAllocationDevice(t *testing.T) {
 	frees := 0
 	dev := countingSpace{&frees}
@@ -167,8 +168,8 @@ func TestViewOnAllocationDevice(t *testing.T) {
 		t.Fatalf("device view: space %v extent %d holders %d", v.Space(), v.Extent(0), a.UseCount())
 	}
 	expectPanic(t, `view "dev" lives in FakeDevice, which the host cannot access (index (3))`, func() { v.At(3) })
-	if rec, off, host := ViewStorage[float64](v); rec != a || off != 10 || host != nil {
-		t.Fatalf("device storage %p %d %v", rec, off, host)
+	if rec, off := v.Allocation(), ShapeOf[float64](v).Offset; rec != a || off != 10 {
+		t.Fatalf("device storage %p %d", rec, off)
 	}
 	w, err := ViewOnAllocation2[int32](a, 4, LayoutSpec{Layout: LayoutLeft, Extents: []int{5, 6}}, nil)
 	if err != nil || w.Stride(1) != 5 {
@@ -357,11 +358,11 @@ func TestNewAllocationProfiled(t *testing.T) {
 	}
 }
 
-// TestViewStorageRoundTrip: the storage of random subviews of allocated
+// TestViewOnAllocationRoundTrip: the storage of random subviews of allocated
 // views, of each layout, gives the offset a naive index computation gives,
 // and ViewOnAllocation2 over it with the subview's LayoutSpec is a view of
 // the same elements.
-func TestViewStorageRoundTrip(t *testing.T) {
+func TestViewOnAllocationRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, l := range []Layout{LayoutRight, LayoutLeft} {
 		for range 50 {
@@ -375,7 +376,7 @@ func TestViewStorageRoundTrip(t *testing.T) {
 			b0, b1 := rng.IntN(n0), rng.IntN(n1)
 			e0, e1 := b0+1+rng.IntN(n0-b0), b1+1+rng.IntN(n1-b1)
 			s := p.Subview2(Pair(b0, e0), Pair(b1, e1))
-			a, off, host := ViewStorage[float64](&s)
+			a, off, host := s.Allocation(), ShapeOf[float64](&s).Offset, ReadOnlyData[float64](&s)
 			if want := b0*p.Stride(0) + b1*p.Stride(1); a != p.Allocation() || off != want || &host[0] != p.Ptr(b0, b1) || len(host) != s.Span() {
 				t.Fatalf("%v %dx%d, subview [%d,%d)x[%d,%d): storage offset %d (want %d), %d host elements (span %d)", l, n0, n1, b0, e0, b1, e1, off, want, len(host), s.Span())
 			}

@@ -8,9 +8,10 @@ import (
 )
 
 // How dal allocates under a kokkos.Allocation. Arrays and rank-1 views
-// convert into each other without copying through kokkos.ViewOnAllocation1
-// and kokkos.ViewStorage, so that an array and its views count holders on
-// the same Allocation.
+// convert into each other without copying (kokkos.ViewOnAllocation1 one
+// way; a view's Allocation, kokkos.ShapeOf's Offset and kokkos.ReadOnlyData
+// the other), so that an array and its views count holders on the same
+// Allocation.
 
 // newAllocation returns an Allocation with one holder for bytes bytes of
 // host memory in space, whose elements dal keeps as a Go slice; free, if

@@ -42,7 +42,7 @@ func (a Array[T]) View() (kokkos.View1[T], error) {
 // array. It returns an error when v's elements are not contiguous and when
 // v's allocation was released.
 func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
-	rec, off, data := kokkos.ViewStorage[T](v)
+	rec := v.Allocation()
 	if rec == nil {
 		return Array[T]{}, nil
 	}
@@ -53,9 +53,24 @@ func FromView[T any](v kokkos.View1[T]) (Array[T], error) {
 	case n > 1 && v.Stride(0) != 1:
 		return Array[T]{}, errorf(kokkos.ErrLayout, "dal: FromView of view %q with stride %d: an array needs contiguous elements", v.Label(), v.Stride(0))
 	}
-	if data != nil {
-		data = data[:n:n]
+	var data []T
+	if v.Space().HostAccessible() {
+		data = hostElements(v)[:n:n]
 	}
 	rec.Retain()
-	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, off: off * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
+	return Array[T]{s: &state{l: newHold(rec), rec: rec, count: n, off: kokkos.ShapeOf[T](v).Offset * sizeOf[T](), mutable: !v.IsReadOnly()}, data: data}, nil
+}
+
+// hostElements returns the elements of the span of v, a view the host can
+// access, read-only or Atomic ones included (the array honours the former
+// by being immutable; its plain accesses to the latter are the caller's, as
+// AsTraits(0) gives them). It is never nil.
+func hostElements[T any](v kokkos.View1[T]) []T {
+	if v.Span() == 0 {
+		return []T{}
+	}
+	if v.Traits()&kokkos.Atomic != 0 {
+		v, _ = v.AsTraits(v.Traits() &^ kokkos.Atomic) // dropping Atomic never fails
+	}
+	return kokkos.ReadOnlyData[T](v)
 }

@@ -153,11 +153,43 @@ func TestFromViewReadOnlyAtOffset(t *testing.T) {
 	}
 	w, err := arr.View()
 	must(t, err)
-	if _, off, host := kokkos.ViewStorage[float64](w); off != 2 || len(host) != 4 || &host[0] != &data[2] || !w.IsReadOnly() {
+	if off, host := kokkos.ShapeOf[float64](w).Offset, kokkos.ReadOnlyData[float64](w); off != 2 || len(host) != 4 || &host[0] != &data[2] || !w.IsReadOnly() {
 		t.Fatalf("View of the array: offset %d, %d host elements, read-only %v", off, len(host), w.IsReadOnly())
 	}
 	must(t, w.Release())
 	must(t, arr.Release())
 	must(t, v.Release())
 	must(t, rec.Release())
+}
+
+// FromView of a view with the Atomic trait gives an array over its
+// elements, and of an empty view an empty host array.
+func TestFromViewAtomicAndEmpty(t *testing.T) {
+	data := randFloat64(7)
+	v, err := kokkos.NewView1[float64]("atomic", 7, kokkos.WithTraits(kokkos.Atomic))
+	must(t, err)
+	for i, x := range data {
+		v.Ref(i).Store(x)
+	}
+	arr, err := dal.FromView(v)
+	must(t, err)
+	if !arr.HasMutableData() || arr.Count() != 7 {
+		t.Fatalf("FromView of an Atomic view: mutable %v, count %d", arr.HasMutableData(), arr.Count())
+	}
+	for i, x := range data {
+		if arr.At(i) != x {
+			t.Fatalf("element %d = %v, want %v", i, arr.At(i), x)
+		}
+	}
+	must(t, arr.Release())
+	must(t, v.Release())
+	e, err := kokkos.NewView1[float64]("empty", 0)
+	must(t, err)
+	ea, err := dal.FromView(e)
+	must(t, err)
+	if ea.Count() != 0 || ea.Allocation() != e.Allocation() || ea.Data() == nil {
+		t.Fatalf("FromView of an empty view: count %d, data nil %v", ea.Count(), ea.Data() == nil)
+	}
+	must(t, ea.Release())
+	must(t, e.Release())
 }

@@ -257,7 +257,10 @@ func bufferFromView2[T Element](op string, v *kokkos.View2[T]) (*memory.Buffer, 
 	if err := checkView(op, typeName[T](), v.Allocation(), v.Label(), v.Space(), v.Traits()); err != nil {
 		return nil, err
 	}
-	rec, _, data := kokkos.ViewStorage[T](v)
+	rec, data := v.Allocation(), []T{}
+	if v.Span() > 0 {
+		data = kokkos.ReadOnlyData[T](v)
+	}
 	rec.Retain() // nothing for the zero view's nil allocation
 	return bufferOver(data, rec.Release), nil
 }
