@@ -347,3 +347,40 @@ func TestFloatSemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedResultsAndParams: a bare return gives the named results; a
+// scalar parameter assigned is the call's own copy; a shadowing local
+// hides a view's name.
+func TestNamedResultsAndParams(t *testing.T) {
+	k, err := Parse(Header + `(func f ((x int)) ((r int) (_ int))
+  (body (assign (r) ((add int x (int 1)))) (return)))
+(kernel K for (index i) (view a int 1 w) (scalar n int)
+  (body
+    (opassign mul n (int 3))
+    (assign ((new q int) _) ((call f n)))
+    (block (assign ((new a int)) ((int 7))) (opassign add q a))
+    (assign ((at a i)) ((add int q n)))))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []int{0, 0}
+	m, err := NewMachine(k, View{Data: data, Extents: []int{2}, Strides: []int{1}}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := m.Run([]int{i}, nil, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// n = 15 each call; q = 16 + 7.
+	if data[0] != 38 || data[1] != 38 {
+		t.Errorf("got %v, want [38 38]", data)
+	}
+	if _, err := NewMachine(k, View{Data: []int{0}, Extents: []int{2}, Strides: []int{1}}, 5); err == nil {
+		t.Error("a view reaching past its data was bound")
+	}
+	if _, err := NewMachine(k, View{Data: data, Extents: []int{2}, Strides: []int{1}}, int32(5)); err == nil {
+		t.Error("an int32 for an int parameter was bound")
+	}
+}
