@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend/backendtest"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/kernel"
 	"github.com/gokkos/kokkos/kernel/kernelcheck"
@@ -24,12 +25,17 @@ type where struct {
 	mem   kokkos.MemorySpace    // where the views live
 }
 
-// places returns the host places and, when a GPU is available, a cuda
-// stream. Without one it runs, once per test, a subtest "cuda" that skips
-// saying "CUDA unavailable" and why, so that a run's summary counts the
-// part of the test that did not run.
+// places returns the host places, the fake device of package backendtest
+// (a backend.Launcher that runs each kernel's description in kernelir's
+// interpreter over memory the host may not touch, so that every launch
+// goes through the device path of package kernel and the backend
+// contract) and, when a GPU is available, a cuda stream. Without one it
+// runs, once per test, a subtest "cuda" that skips saying "CUDA
+// unavailable" and why, so that a run's summary counts the part of the
+// test that did not run.
 func places(t *testing.T) []where {
-	ws := []where{{"host", nil, kokkos.HostSpace}, {"serial", kokkos.Serial{}, kokkos.HostSpace}}
+	fake := backendtest.FakeDevice(false)
+	ws := []where{{"host", nil, kokkos.HostSpace}, {"serial", kokkos.Serial{}, kokkos.HostSpace}, {"fake", fake.Executor(), fake}}
 	if err := cuda.Available(); err != nil {
 		if _, told := cudaSkipped.LoadOrStore(t, true); !told {
 			t.Run("cuda", func(t *testing.T) { t.Skipf("CUDA unavailable: %v", err) })
@@ -43,6 +49,14 @@ func places(t *testing.T) []where {
 	t.Cleanup(func() { st.Release() })
 	return append(ws, where{"cuda", st, cuda.Space})
 }
+
+// gpu reports whether w computes with a GPU's arithmetic (CUDA's math
+// functions, within a few ulps of Go's): the fake device runs each
+// kernel's description with Go's own, so its element-wise results are
+// compared bit for bit as the host's are. Its reductions join in index
+// order, another order than the host pool's, and are compared as a
+// device's.
+func (w where) gpu() bool { return w.mem != kokkos.HostSpace && w.name != "fake" }
 
 // cudaSkipped holds the tests (*testing.T) whose cuda subtest skipped.
 var cudaSkipped sync.Map
