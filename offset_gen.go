@@ -368,10 +368,10 @@ func (o *OffsetView1[T]) View() View1[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View1, compare View().
-func (o *OffsetView1[T]) Equal(w OffsetView1[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView1[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -854,10 +854,10 @@ func (o *OffsetView2[T]) View() View2[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View2, compare View().
-func (o *OffsetView2[T]) Equal(w OffsetView2[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView2[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -1366,10 +1366,10 @@ func (o *OffsetView3[T]) View() View3[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View3, compare View().
-func (o *OffsetView3[T]) Equal(w OffsetView3[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView3[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -1904,10 +1904,10 @@ func (o *OffsetView4[T]) View() View4[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View4, compare View().
-func (o *OffsetView4[T]) Equal(w OffsetView4[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView4[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -2468,10 +2468,10 @@ func (o *OffsetView5[T]) View() View5[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View5, compare View().
-func (o *OffsetView5[T]) Equal(w OffsetView5[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView5[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -3058,10 +3058,10 @@ func (o *OffsetView6[T]) View() View6[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View6, compare View().
-func (o *OffsetView6[T]) Equal(w OffsetView6[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView6[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -3674,10 +3674,10 @@ func (o *OffsetView7[T]) View() View7[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View7, compare View().
-func (o *OffsetView7[T]) Equal(w OffsetView7[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView7[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -4318,10 +4318,10 @@ func (o *OffsetView8[T]) View() View8[T] {
 // Equal reports whether o and w refer to the same elements in the same way
 // and have the same begins, as Kokkos's ==: the same first element (two
 // views wrapping the same slice are equal), layout, extents and strides.
-// To compare with a View8, compare View().
-func (o *OffsetView8[T]) Equal(w OffsetView8[T]) bool {
-	return o.Begins() == w.Begins() && sameView(o.viewDesc(), w.viewDesc())
-}
+// w may be any view kind of T: the begins are compared when w is an
+// OffsetView, and not when it is a View or a DynRankView, as Kokkos
+// compares an OffsetView with a View.
+func (o *OffsetView8[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 

@@ -298,7 +298,8 @@ func (v *View0[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View0[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View0[T]) viewDesc() desc[T] {
@@ -656,7 +657,8 @@ func (v *View1[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View1[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View1[T]) viewDesc() desc[T] {
@@ -1157,7 +1159,8 @@ func (v *View2[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View2[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View2[T]) viewDesc() desc[T] {
@@ -1695,7 +1698,8 @@ func (v *View3[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View3[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View3[T]) viewDesc() desc[T] {
@@ -2280,7 +2284,8 @@ func (v *View4[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View4[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View4[T]) viewDesc() desc[T] {
@@ -2922,7 +2927,8 @@ func (v *View5[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View5[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View5[T]) viewDesc() desc[T] {
@@ -3631,7 +3637,8 @@ func (v *View6[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View6[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View6[T]) viewDesc() desc[T] {
@@ -4417,7 +4424,8 @@ func (v *View7[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View7[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View7[T]) viewDesc() desc[T] {
@@ -5290,7 +5298,8 @@ func (v *View8[T]) AssignData(data []T) error {
 // Equal reports whether v and w are the same view, as Kokkos's operator==:
 // the same rank, layout and space, the same first element, and the same
 // extents and strides. w may be any view kind of T, such as a DynRankView
-// of v's elements.
+// of v's elements, or an OffsetView (whose begins are not compared, as
+// Kokkos compares an OffsetView with a View).
 func (v *View8[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View8[T]) viewDesc() desc[T] {
