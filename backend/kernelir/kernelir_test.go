@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -116,6 +118,13 @@ func FuzzParse(f *testing.F) {
 	f.Add(sample)
 	f.Add("kernelir 1\n(kernel K for (index i) (body))")
 	f.Add("kernelir 1\n(kernel K scan (index i) (scalar n int) (acc int) (final f) (body (if f (then (opassign add (acc) n)))))")
+	// The descriptions of kokkos-kernelgen's cases, every construct.
+	if cases, err := os.ReadFile(filepath.Join("..", "..", "cmd", "kokkos-kernelgen", "testdata", "cuda_cases.ir.txt")); err == nil {
+		for _, rec := range strings.Split(string(cases), "=== ")[1:] {
+			_, text, _ := strings.Cut(rec, "\n")
+			f.Add(text)
+		}
+	}
 	f.Fuzz(func(t *testing.T, text string) {
 		k, err := Parse(text)
 		if err != nil {
