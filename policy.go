@@ -109,8 +109,8 @@ const maxMDRank = 6
 // order; the indices of one tile run in the inner order.
 //
 // Build one with MDRange(lower, upper), then Tile, Order, WithChunk and On.
-// The pattern of the policy's rank (ParallelFor2 for rank 2, ...) panics,
-// naming its label and the policy, when the rank is wrong, lower and upper
+// The MDRange patterns (ParallelForMD, ...) panic, naming the label and
+// the policy, when the body's rank is not the policy's, lower and upper
 // differ in length, a lower bound exceeds its upper bound, or a tile size
 // is negative.
 type MDRangePolicy struct {

@@ -65,35 +65,35 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 		if err != nil {
 			return err
 		}
-		kokkos.ParallelForTiles2(label, any(p).(kokkos.MDRangePolicy), b)
+		kokkos.ParallelForTiles(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
 	case func(*Launch, []any, bool) (func(lo, hi [3]int), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
-		kokkos.ParallelForTiles3(label, any(p).(kokkos.MDRangePolicy), b)
+		kokkos.ParallelForTiles(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
 	case func(*Launch, []any, bool) (func(lo, hi [4]int), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
-		kokkos.ParallelForTiles4(label, any(p).(kokkos.MDRangePolicy), b)
+		kokkos.ParallelForTiles(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
 	case func(*Launch, []any, bool) (func(lo, hi [5]int), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
-		kokkos.ParallelForTiles5(label, any(p).(kokkos.MDRangePolicy), b)
+		kokkos.ParallelForTiles(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
 	case func(*Launch, []any, bool) (func(lo, hi [6]int), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return err
 		}
-		kokkos.ParallelForTiles6(label, any(p).(kokkos.MDRangePolicy), b)
+		kokkos.ParallelForTiles(label, any(p).(kokkos.MDRangePolicy), b)
 		return nil
 	}
 	return fmt.Errorf("%w: kernel %s: the generated host kernel is a %T: run go generate", ErrStale, e.Name, e.Host)
@@ -128,31 +128,31 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 		if err != nil {
 			return zero, err
 		}
-		return kokkos.ParallelReduceTiles2(label, any(p).(kokkos.MDRangePolicy), r, b), nil
+		return kokkos.ParallelReduceTiles(label, any(p).(kokkos.MDRangePolicy), r, b), nil
 	case func(*Launch, []any, bool) (func(lo, hi [3]int, acc *T), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
-		return kokkos.ParallelReduceTiles3(label, any(p).(kokkos.MDRangePolicy), r, b), nil
+		return kokkos.ParallelReduceTiles(label, any(p).(kokkos.MDRangePolicy), r, b), nil
 	case func(*Launch, []any, bool) (func(lo, hi [4]int, acc *T), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
-		return kokkos.ParallelReduceTiles4(label, any(p).(kokkos.MDRangePolicy), r, b), nil
+		return kokkos.ParallelReduceTiles(label, any(p).(kokkos.MDRangePolicy), r, b), nil
 	case func(*Launch, []any, bool) (func(lo, hi [5]int, acc *T), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
-		return kokkos.ParallelReduceTiles5(label, any(p).(kokkos.MDRangePolicy), r, b), nil
+		return kokkos.ParallelReduceTiles(label, any(p).(kokkos.MDRangePolicy), r, b), nil
 	case func(*Launch, []any, bool) (func(lo, hi [6]int, acc *T), error):
 		b, err := bindMD(h, vals, right)
 		if err != nil {
 			return zero, err
 		}
-		return kokkos.ParallelReduceTiles6(label, any(p).(kokkos.MDRangePolicy), r, b), nil
+		return kokkos.ParallelReduceTiles(label, any(p).(kokkos.MDRangePolicy), r, b), nil
 	}
 	return zero, e.accError(zero)
 }

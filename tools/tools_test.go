@@ -136,7 +136,7 @@ func TestEvents(t *testing.T) {
 			y.Set(i, *acc)
 		}
 	})
-	kokkos.ParallelFor2("md", kokkos.MDRange([]int{0, 0}, []int{4, 5}), func(i, j int) {})
+	kokkos.ParallelForMD("md", kokkos.MDRange([]int{0, 0}, []int{4, 5}), func(i, j int) {})
 	kokkos.ParallelForTeam("team", kokkos.Teams(3, kokkos.Auto), func(m *kokkos.TeamMember) {})
 	kokkos.ParallelFor("serial", kokkos.Range(0, 3).On(kokkos.Serial{}), func(i int) {})
 	want = []string{
@@ -298,7 +298,7 @@ func TestEmptyRanges(t *testing.T) {
 	if s := kokkos.InclusiveScan("i0", kokkos.Range(0, 0), sink, sink); s != 0 {
 		t.Fatalf("empty InclusiveScan %v", s)
 	}
-	if s := kokkos.ParallelReduce2("m0", kokkos.MDRange([]int{0, 0}, []int{4, 0}), kokkos.Max[int](), func(int, int, *int) {}); s != kokkos.Max[int]().Identity() {
+	if s := kokkos.ParallelReduceMD("m0", kokkos.MDRange([]int{0, 0}, []int{4, 0}), kokkos.Max[int](), func(int, int, *int) {}); s != kokkos.Max[int]().Identity() {
 		t.Fatalf("empty MDRange reduce %v", s)
 	}
 	if s := kokkos.ParallelReduceTeam("t0", kokkos.Teams(0, kokkos.Auto), kokkos.Sum[int](), func(*kokkos.TeamMember, *int) {}); s != 0 {

@@ -92,7 +92,7 @@ func BenchmarkStencil7(b *testing.B) {
 	})
 	b.Run("closure", func(b *testing.B) {
 		for b.Loop() {
-			kokkos.ParallelFor3("stencil", p, func(i, j, k int) { Stencil7(i, j, k, out, in, h) })
+			kokkos.ParallelForMD("stencil", p, func(i, j, k int) { Stencil7(i, j, k, out, in, h) })
 		}
 	})
 }

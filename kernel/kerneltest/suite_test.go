@@ -820,19 +820,19 @@ func TestReduceMDRange(t *testing.T) {
 	fill(a6, randFloat[float32](rng, -10, 10))
 	fill(b6, randFloat[float64](rng, -1, 1))
 	reduceMD(t, "sum3", kokkos.Sum[float64], Sum3, func(p kokkos.MDRangePolicy) float64 {
-		return kokkos.ParallelReduce3("ref", p, kokkos.Sum[float64](), func(i, j, k int, acc *float64) { Sum3(i, j, k, a3, acc) })
+		return kokkos.ParallelReduceMD("ref", p, kokkos.Sum[float64](), func(i, j, k int, acc *float64) { Sum3(i, j, k, a3, acc) })
 	}, 1e-12, []int{5, 6, 7}, []int{2, 3, 4}, a3, kokkos.CreateMirror)
 	reduceMD(t, "max4", kokkos.Max[int32], Max4, func(p kokkos.MDRangePolicy) int32 {
-		return kokkos.ParallelReduce4("ref", p, kokkos.Max[int32](), func(i, j, k, l int, acc *int32) { Max4(i, j, k, l, a4, acc) })
+		return kokkos.ParallelReduceMD("ref", p, kokkos.Max[int32](), func(i, j, k, l int, acc *int32) { Max4(i, j, k, l, a4, acc) })
 	}, 0, []int{3, 4, 5, 6}, []int{2, 2, 3, 4}, a4, kokkos.CreateMirror)
 	reduceMD(t, "sum5", kokkos.Sum[int64], Sum5, func(p kokkos.MDRangePolicy) int64 {
-		return kokkos.ParallelReduce5("ref", p, kokkos.Sum[int64](), func(i0, i1, i2, i3, i4 int, acc *int64) { Sum5(i0, i1, i2, i3, i4, a5, acc) })
+		return kokkos.ParallelReduceMD("ref", p, kokkos.Sum[int64](), func(i0, i1, i2, i3, i4 int, acc *int64) { Sum5(i0, i1, i2, i3, i4, a5, acc) })
 	}, 0, []int{2, 3, 4, 3, 2}, []int{1, 2, 3, 2, 2}, a5, kokkos.CreateMirror)
 	reduceMD(t, "min6", kokkos.Min[float32], Min6, func(p kokkos.MDRangePolicy) float32 {
-		return kokkos.ParallelReduce6("ref", p, kokkos.Min[float32](), func(i0, i1, i2, i3, i4, i5 int, acc *float32) { Min6(i0, i1, i2, i3, i4, i5, a6, acc) })
+		return kokkos.ParallelReduceMD("ref", p, kokkos.Min[float32](), func(i0, i1, i2, i3, i4, i5 int, acc *float32) { Min6(i0, i1, i2, i3, i4, i5, a6, acc) })
 	}, 0, []int{2, 3, 2, 3, 2, 2}, []int{1, 2, 2, 2, 1, 2}, a6, kokkos.CreateMirror)
 	reduceMD(t, "prod6", kokkos.Prod[float64], Prod6, func(p kokkos.MDRangePolicy) float64 {
-		return kokkos.ParallelReduce6("ref", p, kokkos.Prod[float64](), func(i0, i1, i2, i3, i4, i5 int, acc *float64) { Prod6(i0, i1, i2, i3, i4, i5, b6, acc) })
+		return kokkos.ParallelReduceMD("ref", p, kokkos.Prod[float64](), func(i0, i1, i2, i3, i4, i5 int, acc *float64) { Prod6(i0, i1, i2, i3, i4, i5, b6, acc) })
 	}, 1e-12, []int{2, 2, 3, 2, 3, 2}, []int{2, 1, 2, 2, 2, 1}, b6, kokkos.CreateMirror)
 }
 
@@ -1030,7 +1030,7 @@ func TestMDRangeRanks(t *testing.T) {
 			return out, kernel.For("mix2", p, Mix2, out, at(t, w, a, kokkos.CreateMirror), at(t, w, b, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View2[float64] {
 			out := kokkos.Must(kokkos.NewView2[float64]("out", n0, n1, lay))
-			kokkos.ParallelFor2("ref", p, func(i, j int) { Mix2(i, j, out, a, b) })
+			kokkos.ParallelForMD("ref", p, func(i, j int) { Mix2(i, j, out, a, b) })
 			return out
 		})
 	}
@@ -1044,7 +1044,7 @@ func TestMDRangeRanks(t *testing.T) {
 			return out, kernel.For("mix3", p, Mix3, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View3[int64] {
 			out := kokkos.Must(kokkos.NewView3[int64]("out", 5, 6, 7, lay))
-			kokkos.ParallelFor3("ref", p, func(i, j, k int) { Mix3(i, j, k, out, a) })
+			kokkos.ParallelForMD("ref", p, func(i, j, k int) { Mix3(i, j, k, out, a) })
 			return out
 		})
 	}
@@ -1059,7 +1059,7 @@ func TestMDRangeRanks(t *testing.T) {
 			return out, kernel.For("mix4", p, Mix4, out, at(t, w, a, kokkos.CreateMirror), s)
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View4[float32] {
 			out := kokkos.Must(kokkos.NewView4[float32]("out", 3, 4, 5, 6, lay))
-			kokkos.ParallelFor4("ref", p, func(i, j, k, l int) { Mix4(i, j, k, l, out, a, s) })
+			kokkos.ParallelForMD("ref", p, func(i, j, k, l int) { Mix4(i, j, k, l, out, a, s) })
 			return out
 		})
 	}
@@ -1073,7 +1073,7 @@ func TestMDRangeRanks(t *testing.T) {
 			return out, kernel.For("mix5", p, Mix5, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View5[int32] {
 			out := kokkos.Must(kokkos.NewView5[int32]("out", 3, 2, 4, 3, 2, lay))
-			kokkos.ParallelFor5("ref", p, func(i0, i1, i2, i3, i4 int) { Mix5(i0, i1, i2, i3, i4, out, a) })
+			kokkos.ParallelForMD("ref", p, func(i0, i1, i2, i3, i4 int) { Mix5(i0, i1, i2, i3, i4, out, a) })
 			return out
 		})
 	}
@@ -1087,14 +1087,14 @@ func TestMDRangeRanks(t *testing.T) {
 			return out, kernel.For("mix6", p, Mix6, out, at(t, w, a, kokkos.CreateMirror))
 		}, func(p kokkos.MDRangePolicy, lay kokkos.Layout) kokkos.View6[float64] {
 			out := kokkos.Must(kokkos.NewView6[float64]("out", 2, 3, 2, 3, 2, 3, lay))
-			kokkos.ParallelFor6("ref", p, func(i0, i1, i2, i3, i4, i5 int) { Mix6(i0, i1, i2, i3, i4, i5, out, a) })
+			kokkos.ParallelForMD("ref", p, func(i0, i1, i2, i3, i4, i5 int) { Mix6(i0, i1, i2, i3, i4, i5, out, a) })
 			return out
 		})
 	}
 }
 
 // BenchmarkMix3 times a rank-3 MDRange kernel against the same function
-// called from a closure, per index, as kokkos.ParallelFor3's body.
+// called from a closure, per index, as kokkos.ParallelForMD's body.
 func BenchmarkMix3(b *testing.B) {
 	const n0, n1, n2 = 64, 64, 64
 	a := kokkos.Must(kokkos.NewView3[int64]("a", n0, n1, n2))
@@ -1113,7 +1113,7 @@ func BenchmarkMix3(b *testing.B) {
 	b.Run("closure", func(b *testing.B) {
 		b.SetBytes(2 * 8 * n0 * n1 * n2)
 		for b.Loop() {
-			kokkos.ParallelFor3("mix3", p, func(i, j, k int) { Mix3(i, j, k, out, a) })
+			kokkos.ParallelForMD("mix3", p, func(i, j, k int) { Mix3(i, j, k, out, a) })
 		}
 	})
 }
