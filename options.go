@@ -164,7 +164,7 @@ func specOption(spec LayoutSpec) Option {
 const (
 	forAlloc   = iota // NewViewN, NewViewNFrom, NewDynRankView, NewOffsetViewN
 	forWrap           // WrapViewN, WrapDynRankView, WrapOffsetViewN
-	forResize         // ResizeN, ReallocN and DynRankView's, of an allocated view
+	forResize         // Resize, Realloc and DynRankView's, of an allocated view
 	forScratch        // ScratchViewN
 )
 

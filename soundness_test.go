@@ -253,8 +253,8 @@ func TestResizeOptionsApplyOrErr(t *testing.T) {
 			d := Must(NewDynRankView[float64]("d", []int{4, 4}))
 			d.Set2(1, 2, 7)
 			errs := map[string]error{
-				"Resize2":         Resize(&v, [2]int{n, 4}, opt),
-				"Realloc2":        Realloc(&v, [2]int{n, 4}, opt),
+				"Resize":          Resize(&v, [2]int{n, 4}, opt),
+				"Realloc":         Realloc(&v, [2]int{n, 4}, opt),
 				"DynRank Resize":  d.Resize([]int{n, 4}, opt),
 				"DynRank Realloc": d.Realloc([]int{n, 4}, opt),
 			}
