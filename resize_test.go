@@ -2,8 +2,14 @@ package kokkos
 
 import (
 	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos/internal/testutil"
@@ -148,5 +154,54 @@ func TestResizeErrorsAndDevice(t *testing.T) {
 	a, _ := NewView2[int64]("a", 4, 5, WithStrides(1, 7), WithTraits(Atomic|Restrict))
 	if err := Resize(&a, [2]int{2, 9}); err != nil || a.Traits() != Atomic|Restrict || a.Layout() != LayoutStride || a.Stride(0) != 1 || a.Stride(1) != 2 {
 		t.Fatalf("%v %v %+v", err, a.Traits(), a.LayoutSpec())
+	}
+}
+
+// TestResizeExtentCountAtCompileTime type-checks calls of Resize and
+// Realloc: the extents must be an array of the view's rank, and only
+// View1 ... View8 are taken, so the other calls do not compile.
+func TestResizeExtentCountAtCompileTime(t *testing.T) {
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
+	if _, err := imp.Import("github.com/gokkos/kokkos"); err != nil {
+		t.Skipf("the package's source cannot be imported here: %v", err)
+	}
+	for _, c := range []struct {
+		call string
+		ok   bool
+	}{
+		{"kokkos.Resize(&v2, [2]int{3, 4})", true},
+		{"kokkos.Realloc(&v2, [2]int{3, 4}, kokkos.WithoutInitializing)", true},
+		{"kokkos.Resize(&v8, [8]int{1, 2, 3, 4, 5, 6, 7, 8})", true},
+		{"kokkos.Resize(&v2, [3]int{3, 4, 5})", false},
+		{"kokkos.Realloc(&v2, [1]int{3})", false},
+		{"kokkos.Resize(&v8, [2]int{1, 2})", false},
+		{"kokkos.Resize(&v2, []int{3, 4})", false},
+		{"kokkos.Resize(&v0, [1]int{3})", false},
+		{"kokkos.Resize(&o2, [2]int{3, 4})", false},
+	} {
+		src := `package p
+
+import "github.com/gokkos/kokkos"
+
+var (
+	v0 kokkos.View0[float64]
+	v2 kokkos.View2[float64]
+	v8 kokkos.View8[int]
+	o2 kokkos.OffsetView2[float64]
+)
+
+var _ = ` + c.call + "\n"
+		f, err := parser.ParseFile(fset, "p.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conf := types.Config{Importer: imp}
+		_, err = conf.Check("p", fset, []*ast.File{f}, nil)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: type-check error %v, want compiling %v", c.call, err, c.ok)
+		} else if err != nil && !strings.Contains(err.Error(), "does not satisfy") && !strings.Contains(err.Error(), "cannot use") && !strings.Contains(err.Error(), "infer") {
+			t.Errorf("%s: unexpected error %v", c.call, err)
+		}
 	}
 }
