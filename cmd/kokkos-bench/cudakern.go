@@ -15,6 +15,7 @@ import (
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/kernel"
 )
 
 func init() {
@@ -23,7 +24,7 @@ func init() {
 	register(suite{name: "cudaouter", space: "cuda", run: runCUDAOuter,
 		desc: "the View example's SetC over an MDRange vs a hand-written 2-D kernel (-space cuda only)"})
 	register(suite{name: "cudalaunch", space: "cuda", run: runCUDALaunch,
-		desc: "launch latency of an empty body vs a bare cuLaunchKernel; compile and cached load times (-space cuda only)"})
+		desc: "launch latency of an empty body and of an empty Go kernel vs a bare cuLaunchKernel; compile and cached load times (-space cuda only)"})
 }
 
 // streamLaunches is the number of launches, each followed by a wait for
@@ -352,6 +353,9 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
 	add(measure{Name: "launch, empty body, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
 		Note: fmt.Sprintf("per launch, %d launches in batches of %d, the wait after each batch not timed; baseline: bare cuLaunchKernel of an equivalent hand-written kernel, same grid, block, 2 int arguments, legacy default stream", latencyLaunches, latencyBatch)})
+	if err := goKernelLaunch(cfg, add, empty, rawGrid, batches); err != nil {
+		return err
+	}
 	var ce catcher
 	bodySync := func() error {
 		if err := body(); err != nil {
@@ -434,6 +438,53 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 		Note: fmt.Sprintf("first launch + wait %.3g ms less a warm one %.3g ms; NVRTC opened beforehand", median(firsts)*1e3, median(warms)*1e3)})
 	add(measure{Name: "NVRTC library open, new process", Unit: "ms", Value: median(opens) * 1e3,
 		Note: "once per process, before the first compile or cached load"})
+	return nil
+}
+
+// goKernelLaunch adds the launch latency of kEmptyGo, a Go kernel of one
+// view and one scalar whose store never runs, through kernel.For on a
+// *cuda.Stream, against the same bare cuLaunchKernel of emptySource's
+// kernel, with the same grid and block, on the same stream. Both are timed
+// by batches, as the empty body's row is, the wait after each batch (the
+// stream's Fence) not timed.
+func goKernelLaunch(cfg config, add func(measure), empty *rawKernels, grid [3]int, batches func(f, sync func() error) (float64, error)) error {
+	st, err := cuda.NewStream()
+	if err != nil {
+		return err
+	}
+	defer st.Release()
+	x, err := kokkos.NewView1[float64]("x", 1, kokkos.InSpace(cuda.Space))
+	if err != nil {
+		return err
+	}
+	defer x.Release()
+	one := kokkos.Range(0, 1).On(st)
+	kern := func() error { return kernel.For("empty go", one, kEmptyGo, x, 0) }
+	rawArgs := newHeapArgs(uint64(one.Begin), uint64(one.End))
+	h := st.Handle()
+	raw := func() error { return empty.launchOn(h, 0, grid, [3]int{256, 1, 1}, rawArgs.params...) }
+	var ks, bs []float64
+	for r := range cfg.reps + 1 {
+		var k, b float64
+		var kerr, berr error
+		if r%2 == 0 {
+			k, kerr = batches(kern, st.Fence)
+			b, berr = batches(raw, st.Fence)
+		} else {
+			b, berr = batches(raw, st.Fence)
+			k, kerr = batches(kern, st.Fence)
+		}
+		if err := errors.Join(kerr, berr); err != nil {
+			return err
+		}
+		if r > 0 { // the first is a warm-up, and compiles the kernel
+			ks, bs = append(ks, k), append(bs, b)
+		}
+	}
+	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
+	add(measure{Name: "launch, empty Go kernel, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
+		Note: fmt.Sprintf("kernel.For of a Go kernel (a View1[float64] and an int; its one store guarded off), per launch, %d launches in batches of %d, the wait after each batch not timed; "+
+			"baseline: the empty body row's bare cuLaunchKernel, same grid and block, on the same cuda.Stream; the Go kernel passes 4 kernel arguments (begin, end, the view's pointer, extent and stride, n) to its 2", latencyLaunches, latencyBatch)})
 	return nil
 }
 

@@ -189,6 +189,23 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at b i j)) ((add float64 c (mul float64 (float64 0.1) (sub float64 (add float64 (add float64 (add float64 (at a (sub int i (int 1)) j) (at a (add int i (int 1)) j)) (at a i (sub int j (int 1)))) (at a i (add int j (int 1)))) (mul float64 (float64 4) c))))))))
 `,
 	},
+	{
+		Func: kEmptyGo, Name: "main.kEmptyGo", Hash: "2d02e83b374948264906ea1a210d5068", Funcs: []string{"kEmptyGo"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: true},
+			{Name: "n"},
+		},
+		Host: gkHostkEmptyGo,
+		IR: gkIR + `(kernel kEmptyGo for (index i)
+  (view x float64 1 w)
+  (scalar n int)
+  (body
+    (if (lt int i n)
+      (then
+        (assign ((at x i)) ((float64 0)))))))
+`,
+	},
 }
 
 func gkHostkScanI32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
@@ -771,6 +788,40 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					c := a.At(i, j)
 					b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("main.kEmptyGo", "x", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	n := gkArgs[1].(int)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		x, n, gkP_x := x, n, gkP_x
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					if i < n {
+						*(*float64)(gkunsafe.Add(gkP_x, (i)*8)) = (0)
+					}
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					if i < n {
+						*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)) = (0)
+					}
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				if i < n {
+					x.Set(i, 0)
 				}
 			}
 		}

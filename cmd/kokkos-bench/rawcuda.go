@@ -245,6 +245,12 @@ func (r *rawCUDA) kernels(src string, names []string) (*rawKernels, error) {
 // storage, in order, in memory that does not move (heap memory, see
 // heapArgs) and that the caller keeps alive until launch returns.
 func (k *rawKernels) launch(i int, grid, block [3]int, params ...uintptr) error {
+	return k.launchOn(0, i, grid, block, params...)
+}
+
+// launchOn is launch on the stream whose CUstream handle is stream (a
+// *cuda.Stream's Handle; 0 for the legacy default stream).
+func (k *rawKernels) launchOn(stream uintptr, i int, grid, block [3]int, params ...uintptr) error {
 	var pp uintptr
 	if len(params) > 0 {
 		pp = uintptr(unsafe.Pointer(&params[0]))
@@ -256,7 +262,7 @@ func (k *rawKernels) launch(i int, grid, block [3]int, params ...uintptr) error 
 		c, _, _ = purego.SyscallN(r.cuLaunchKernel, k.fns[i],
 			uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
 			uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
-			0, 0, pp, 0)
+			0, stream, pp, 0)
 	}
 	runtime.UnlockOSThread()
 	runtime.KeepAlive(params)
