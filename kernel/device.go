@@ -106,25 +106,46 @@ func kindOfType(t reflect.Type) backend.Kind {
 	return backend.KindInvalid
 }
 
+// smallLaunch is the number of arguments up to which a launch, its
+// arguments and its views' descriptions take one allocation.
+const smallLaunch = 4
+
+// launchMem is the memory of a launch of at most smallLaunch arguments.
+type launchMem struct {
+	l     backend.Launch
+	args  [smallLaunch]backend.Arg
+	views [smallLaunch]backend.View
+}
+
 // launch binds vals (already of the parameters' types) for a device
 // launch over s: each view described once, each scalar as its bits.
 func (e *entry) launch(label string, s backend.Shape, vals []any) (*backend.Launch, error) {
 	k := e.backendKernel()
-	l := &backend.Launch{Label: label, Kernel: k, Shape: s, Args: make([]backend.Arg, len(vals)), Check: deviceChecks.Load()}
+	var l *backend.Launch
+	var views []backend.View
+	if len(vals) <= smallLaunch {
+		m := &launchMem{}
+		l, views = &m.l, m.views[:len(vals)]
+		l.Args = m.args[:len(vals)]
+	} else {
+		l, views = &backend.Launch{Args: make([]backend.Arg, len(vals))}, make([]backend.View, len(vals))
+	}
+	l.Label, l.Kernel, l.Shape, l.Check = label, k, s, deviceChecks.Load()
 	for j, v := range vals {
 		p := &k.Params[j]
 		if !p.View {
 			l.Args[j] = backend.Arg{Kind: p.Elem, Bits: scalarBits(v)}
 			continue
 		}
-		d, ok := describe(v)
-		if !ok {
+		d := &views[j]
+		ok := false
+		if *d, ok = describe(v); !ok {
 			return nil, fmt.Errorf("%w: kernel %s: view %s: %T has no device form", ErrArgs, e.Name, p.Name, v)
 		}
 		if p.Write && d.ReadOnly {
 			return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrArgs, e.Name, p.Name, d.Label)
 		}
-		l.Args[j] = backend.Arg{View: &d, Kind: p.Elem}
+		l.Args[j] = backend.Arg{View: d, Kind: p.Elem}
 	}
 	return l, nil
 }
@@ -152,11 +173,10 @@ func scalarBits(v any) uint64 {
 }
 
 // describe returns the description of v, a View0..View6 value of a
-// numeric or bool element type.
+// numeric or bool element type. The views' methods have value receivers,
+// so v itself is a kokkos.View of its element type.
 func describe(v any) (backend.View, bool) {
-	p := reflect.New(reflect.TypeOf(v))
-	p.Elem().Set(reflect.ValueOf(v))
-	switch x := p.Interface().(type) {
+	switch x := v.(type) {
 	case kokkos.View[float64]:
 		return kokkos.Describe(x), true
 	case kokkos.View[float32]:
