@@ -1,6 +1,9 @@
 package kerneltest
 
 import (
+	"errors"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gokkos/kokkos"
@@ -80,4 +83,71 @@ func BenchmarkDeviceLaunch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDeviceLaunchArgs checks the Launch package kernel hands a Launcher,
+// for a kernel of 4 arguments (Triad) and one of 8 (Scalars): each view's
+// description is kokkos.Describe's, each its own; each scalar's bits are
+// as backend.Arg says; and a read-only view bound to a written parameter
+// is refused before the Launcher sees the launch.
+func TestDeviceLaunchArgs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	fake := backendtest.FakeDevice(false)
+	rec := &recorder{FakeExecutor: fake.Executor()}
+	p := kokkos.Range(0, 0).On(rec)
+	view := func(n int) kokkos.View1[float64] {
+		v, err := kokkos.NewView1[float64]("v", n, kokkos.InSpace(fake))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	a, b, c := view(3+rng.IntN(50)), view(3+rng.IntN(50)), view(3+rng.IntN(50))
+	s := rng.NormFloat64()
+	if err := kernel.For("triad", p, Triad, a, b.Subview1(kokkos.Pair(1, 3)), c, s); err != nil {
+		t.Fatal(err)
+	}
+	l := rec.last
+	want := []kokkos.View1[float64]{a, b.Subview1(kokkos.Pair(1, 3)), c}
+	for j, v := range want {
+		if got, w := l.Args[j].View, kokkos.Describe(v); got == nil || *got != w || l.Args[j].Kind != backend.KindFloat64 {
+			t.Fatalf("triad argument %d: %+v, want %+v", j, l.Args[j], w)
+		}
+	}
+	if l.Args[0].View == l.Args[1].View || l.Args[1].View == l.Args[2].View {
+		t.Fatal("triad: two arguments share one description")
+	}
+	if l.Args[3].View != nil || l.Args[3].Bits != math.Float64bits(s) {
+		t.Fatalf("triad scalar: %+v, want the bits of %v", l.Args[3], s)
+	}
+
+	out, err := kokkos.NewView1[int64]("out", 8, kokkos.InSpace(fake))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := kokkos.NewView1[float32]("f", 4, kokkos.InSpace(fake))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, u, sf, n, m := int8(-1-rng.IntN(100)), uint16(rng.Uint32()), float32(rng.NormFloat64()), -rng.IntN(1<<40), rng.Uint64()
+	if err := kernel.For("scalars", p, Scalars, out, f, true, k, u, sf, n, m); err != nil {
+		t.Fatal(err)
+	}
+	l = rec.last
+	if got, w := l.Args[0].View, kokkos.Describe(out); got == nil || *got != w {
+		t.Fatalf("scalars out: %+v, want %+v", got, w)
+	}
+	if got, w := l.Args[1].View, kokkos.Describe(f); got == nil || *got != w {
+		t.Fatalf("scalars f: %+v, want %+v", got, w)
+	}
+	for j, w := range []uint64{1, uint64(int64(k)), uint64(u), uint64(math.Float32bits(sf)), uint64(n), m} {
+		if a := l.Args[2+j]; a.View != nil || a.Bits != w {
+			t.Fatalf("scalars argument %d: %+v, want bits %#x", 2+j, a, w)
+		}
+	}
+
+	rec.last = nil
+	if err := kernel.For("triad", p, Triad, a.ReadOnly(), b, c, s); !errors.Is(err, kernel.ErrArgs) || rec.last != nil {
+		t.Fatalf("read-only view written: error %v, launched %v; want ErrArgs before the launch", err, rec.last != nil)
+	}
 }
