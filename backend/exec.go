@@ -250,6 +250,10 @@ type Launch struct {
 // Owner (a released view is an error wrapping ErrReleased), and must not
 // write a view that is ReadOnly or whose Param has Write false.
 //
+// A Launcher must not keep l, its Args or their Views after the call
+// returns: the caller reuses their memory. What queued work needs of them
+// it copies.
+//
 // For queues the kernel once per index of the shape and may return before
 // it has run: the instance's Fence waits for it, and the memory of the
 // views must stay allocated until then (the caller holds it). Reduce and

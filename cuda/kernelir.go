@@ -48,7 +48,10 @@ type irCached struct {
 // has no CUDA form, gives an error wrapping backend.ErrUnsupported that
 // says why; a description of another version says to run go generate.
 func kernelCode(k *backend.Kernel) (*irCode, error) {
-	v, _ := irCodes.LoadOrStore(k, &irCached{})
+	v, ok := irCodes.Load(k)
+	if !ok {
+		v, _ = irCodes.LoadOrStore(k, &irCached{})
+	}
 	c := v.(*irCached)
 	c.once.Do(func() {
 		if k.IR == "" {

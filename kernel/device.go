@@ -117,14 +117,26 @@ type launchMem struct {
 	views [smallLaunch]backend.View
 }
 
+// launchPool holds launchMems between launches: a Launcher keeps nothing
+// of a Launch after its call returns (backend.Launcher says so).
+var launchPool = sync.Pool{New: func() any { return new(launchMem) }}
+
+// release gives m back to the pool once the Launcher has returned; a nil
+// m (a launch of more arguments) is left to the collector.
+func (m *launchMem) release() {
+	if m != nil {
+		*m = launchMem{}
+		launchPool.Put(m)
+	}
+}
+
 // launch binds vals (already of the parameters' types) for a device
 // launch over s: each view described once, each scalar as its bits.
-func (e *entry) launch(label string, s backend.Shape, vals []any) (*backend.Launch, error) {
+func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.Launch, m *launchMem, err error) {
 	k := e.backendKernel()
-	var l *backend.Launch
 	var views []backend.View
 	if len(vals) <= smallLaunch {
-		m := &launchMem{}
+		m = launchPool.Get().(*launchMem)
 		l, views = &m.l, m.views[:len(vals)]
 		l.Args = m.args[:len(vals)]
 	} else {
@@ -140,14 +152,17 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (*backend.Laun
 		d := &views[j]
 		ok := false
 		if *d, ok = describe(v); !ok {
-			return nil, fmt.Errorf("%w: kernel %s: view %s: %T has no device form", ErrArgs, e.Name, p.Name, v)
+			m.release()
+			return nil, nil, fmt.Errorf("%w: kernel %s: view %s: %T has no device form", ErrArgs, e.Name, p.Name, v)
 		}
 		if p.Write && d.ReadOnly {
-			return nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrArgs, e.Name, p.Name, d.Label)
+			label := d.Label
+			m.release()
+			return nil, nil, fmt.Errorf("%w: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrArgs, e.Name, p.Name, label)
 		}
 		l.Args[j] = backend.Arg{View: d, Kind: p.Elem}
 	}
-	return l, nil
+	return l, m, nil
 }
 
 // scalarBits returns the bits of a scalar argument, as backend.Arg holds
@@ -233,11 +248,13 @@ func (e *entry) deviceFor(label string, space kokkos.ExecutionSpace, s backend.S
 	if err != nil {
 		return err
 	}
-	l, err := e.launch(label, s, vals)
+	l, m, err := e.launch(label, s, vals)
 	if err != nil {
 		return err
 	}
-	return noDevice(dev.For(l))
+	err = dev.For(l)
+	m.release()
+	return noDevice(err)
 }
 
 // noDevice marks the error of a backend that cannot run a kernel (its
@@ -266,7 +283,7 @@ func deviceReduce[T any](e *entry, label string, space kokkos.ExecutionSpace, s 
 		}
 		return zero, fmt.Errorf("%w: kernel %s: %s of %T has no device form: use Sum, Prod, Min, Max, BAnd or BOr (LAnd or LOr for bool) of a number", ErrArgs, e.Name, name, zero)
 	}
-	l, err := e.launch(label, s, vals)
+	l, m, err := e.launch(label, s, vals)
 	if err != nil {
 		return zero, err
 	}
@@ -277,6 +294,7 @@ func deviceReduce[T any](e *entry, label string, space kokkos.ExecutionSpace, s 
 	} else {
 		bits, err = dev.Reduce(l, red)
 	}
+	m.release()
 	if err != nil {
 		return zero, noDevice(err)
 	}

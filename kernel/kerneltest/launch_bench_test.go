@@ -24,11 +24,26 @@ import (
 // recorder is a FakeExecutor that keeps the last Launch of a For.
 type recorder struct {
 	*backendtest.FakeExecutor
-	last *backend.Launch
+	last   *backend.Launch // a copy of the last launch, its views copied
+	shared bool            // two of its arguments shared one description
 }
 
+// For records a copy of l, since a Launcher must not keep l after it
+// returns (package kernel reuses its memory), then runs it.
 func (r *recorder) For(l *backend.Launch) error {
-	r.last = l
+	c := *l
+	c.Args = append([]backend.Arg(nil), l.Args...)
+	r.shared = false
+	for j := range c.Args {
+		for k := j + 1; k < len(c.Args); k++ {
+			r.shared = r.shared || c.Args[j].View != nil && c.Args[j].View == c.Args[k].View
+		}
+		if v := c.Args[j].View; v != nil {
+			d := *v
+			c.Args[j].View = &d
+		}
+	}
+	r.last = &c
 	return r.FakeExecutor.For(l)
 }
 
@@ -114,7 +129,7 @@ func TestDeviceLaunchArgs(t *testing.T) {
 			t.Fatalf("triad argument %d: %+v, want %+v", j, l.Args[j], w)
 		}
 	}
-	if l.Args[0].View == l.Args[1].View || l.Args[1].View == l.Args[2].View {
+	if rec.shared {
 		t.Fatal("triad: two arguments share one description")
 	}
 	if l.Args[3].View != nil || l.Args[3].Bits != math.Float64bits(s) {
