@@ -175,7 +175,10 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 	if err != nil {
 		return nil, nil, err
 	}
-	return lp.load(lb, code.body, value)
+	lp.sig.value = value
+	lb.key = appendKeyOf(lb.key[:0], &lp.sig, code, lp.args.noFMAD)
+	prog, err := lp.dev.program(lb.key, &lp.sig, code.body, lp.label, lp.args.noFMAD)
+	return lp, prog, err
 }
 
 // scalarOf binds a scalar argument as the CUDA body takes it: widened to

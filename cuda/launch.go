@@ -241,6 +241,30 @@ func (dev *Device) loadImage(img compiled, label string, names []string) (*progr
 // appendKey appends to b the identity of a kernel: pattern, shape, options,
 // the bindings' signatures and the body.
 func appendKey(b []byte, sig *kernelSig, body string, noFMAD bool) []byte {
+	b = appendSig(b, sig, noFMAD)
+	b = append(b, sig.helpers...)
+	b = append(b, 0)
+	return append(b, body...)
+}
+
+// appendKeyOf is appendKey for the CUDA C of a Go kernel, which package
+// cuda translated once and keeps for the process: the key names the code
+// by its address instead of its text (helpers and body), so that a
+// launch neither copies nor hashes it. A 0xff byte, which appendKey's
+// helpers never start with after their 0, sets these keys apart.
+func appendKeyOf(b []byte, sig *kernelSig, code *irCode, noFMAD bool) []byte {
+	b = appendSig(b, sig, noFMAD)
+	b = append(b, 0xff)
+	p := uint64(uintptr(unsafe.Pointer(code)))
+	for k := range 8 {
+		b = append(b, byte(p>>(8*k)))
+	}
+	return b
+}
+
+// appendSig appends what a launch's code depends on besides its helpers
+// and body: the pattern, rank, flags, order, bindings and accumulator.
+func appendSig(b []byte, sig *kernelSig, noFMAD bool) []byte {
 	flags := byte(sig.pattern) | byte(sig.rank)<<2
 	b = append(b, flags, boolByte(sig.wide)|boolByte(sig.check)<<1|boolByte(noFMAD)<<2)
 	for k := 0; k < sig.rank && sig.rank > 1; k++ {
@@ -257,8 +281,6 @@ func appendKey(b []byte, sig *kernelSig, body string, noFMAD bool) []byte {
 		b = append(b, s.name...)
 		b = append(b, 0)
 	}
-	b = append(b, sig.helpers...)
-	b = append(b, 0)
 	if sig.pattern != patFor {
 		b = append(b, sig.value.ctype...)
 		b = append(b, 0)
@@ -267,7 +289,7 @@ func appendKey(b []byte, sig *kernelSig, body string, noFMAD bool) []byte {
 		b = append(b, sig.value.join...)
 		b = append(b, 0)
 	}
-	return append(b, body...)
+	return b
 }
 
 func boolByte(b bool) byte {
