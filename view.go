@@ -617,34 +617,5 @@ func Describe[T any](v View[T]) backend.View {
 	return s
 }
 
-// kindOf returns the backend kind of T: that of its underlying type when it
-// is a number or bool, KindInvalid otherwise.
-func kindOf[T any]() backend.Kind {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Bool:
-		return backend.KindBool
-	case reflect.Int8:
-		return backend.KindInt8
-	case reflect.Int16:
-		return backend.KindInt16
-	case reflect.Int32:
-		return backend.KindInt32
-	case reflect.Int64:
-		return backend.KindInt64
-	case reflect.Int:
-		return backend.KindInt
-	case reflect.Uint8:
-		return backend.KindUint8
-	case reflect.Uint16:
-		return backend.KindUint16
-	case reflect.Uint32:
-		return backend.KindUint32
-	case reflect.Uint64:
-		return backend.KindUint64
-	case reflect.Float32:
-		return backend.KindFloat32
-	case reflect.Float64:
-		return backend.KindFloat64
-	}
-	return backend.KindInvalid
-}
+// kindOf returns the backend kind of T.
+func kindOf[T any]() backend.Kind { return backend.KindOf(reflect.TypeFor[T]()) }

@@ -3,6 +3,7 @@ package backend
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"unsafe"
 )
 
@@ -62,6 +63,39 @@ func (k Kind) Size() int {
 		return 8
 	}
 	return 0
+}
+
+// KindOf returns the kind of values of type t: that of its underlying type
+// when it is a bool or a number of a width Kind has, KindInvalid otherwise
+// (uint, uintptr, complex types, composites).
+func KindOf(t reflect.Type) Kind {
+	switch t.Kind() {
+	case reflect.Bool:
+		return KindBool
+	case reflect.Int8:
+		return KindInt8
+	case reflect.Int16:
+		return KindInt16
+	case reflect.Int32:
+		return KindInt32
+	case reflect.Int64:
+		return KindInt64
+	case reflect.Int:
+		return KindInt
+	case reflect.Uint8:
+		return KindUint8
+	case reflect.Uint16:
+		return KindUint16
+	case reflect.Uint32:
+		return KindUint32
+	case reflect.Uint64:
+		return KindUint64
+	case reflect.Float32:
+		return KindFloat32
+	case reflect.Float64:
+		return KindFloat64
+	}
+	return KindInvalid
 }
 
 // An Owner is what keeps a view's memory alive: *kokkos.Allocation.

@@ -48,7 +48,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
-				bp.Elem = kindOfType(t)
+				bp.Elem = backend.KindOf(t)
 			}
 			k.Params = append(k.Params, bp)
 		}
@@ -57,7 +57,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			if e.Pattern == PatternScan {
 				acc = e.fn.In(e.fn.NumIn() - 2)
 			}
-			k.Acc = kindOfType(acc.Elem())
+			k.Acc = backend.KindOf(acc.Elem())
 		}
 		e.bk = k
 	})
@@ -72,38 +72,7 @@ func viewShape(t reflect.Type) (int, backend.Kind) {
 	if r == nil || !ok {
 		return 0, backend.KindInvalid
 	}
-	return r.Rank(), kindOfType(m.Type.Out(0).Elem())
-}
-
-// kindOfType returns the backend kind of t.
-func kindOfType(t reflect.Type) backend.Kind {
-	switch t.Kind() {
-	case reflect.Bool:
-		return backend.KindBool
-	case reflect.Int8:
-		return backend.KindInt8
-	case reflect.Int16:
-		return backend.KindInt16
-	case reflect.Int32:
-		return backend.KindInt32
-	case reflect.Int64:
-		return backend.KindInt64
-	case reflect.Int:
-		return backend.KindInt
-	case reflect.Uint8:
-		return backend.KindUint8
-	case reflect.Uint16:
-		return backend.KindUint16
-	case reflect.Uint32:
-		return backend.KindUint32
-	case reflect.Uint64:
-		return backend.KindUint64
-	case reflect.Float32:
-		return backend.KindFloat32
-	case reflect.Float64:
-		return backend.KindFloat64
-	}
-	return backend.KindInvalid
+	return r.Rank(), backend.KindOf(m.Type.Out(0).Elem())
 }
 
 // smallLaunch is the number of arguments up to which a launch, its
@@ -275,7 +244,7 @@ func deviceReduce[T any](e *entry, label string, space kokkos.ExecutionSpace, s 
 		return zero, err
 	}
 	op := r.Builtin()
-	kind := kindOfType(reflect.TypeFor[T]())
+	kind := backend.KindOf(reflect.TypeFor[T]())
 	if op == 0 || kind == backend.KindInvalid {
 		name := "a custom or location reducer"
 		if op != 0 {

@@ -56,26 +56,15 @@ var ErrArgs = errors.New("kernel: bad arguments")
 // has no CUDA translation (its message says why): run it on the host.
 var ErrNoDevice = errors.New("kernel: no CUDA translation")
 
-// Pattern is the parallel pattern a kernel is written for.
-type Pattern uint8
+// Pattern is the parallel pattern a kernel is written for: the backend
+// contract's, which a device backend is handed with the kernel.
+type Pattern = backend.Pattern
 
 const (
-	PatternFor    Pattern = iota // func(i int, ...)
-	PatternReduce                // func(i int, ..., acc *T)
-	PatternScan                  // func(i int, ..., acc *T, final bool)
+	PatternFor    = backend.PatternFor    // func(i int, ...)
+	PatternReduce = backend.PatternReduce // func(i int, ..., acc *T)
+	PatternScan   = backend.PatternScan   // func(i int, ..., acc *T, final bool)
 )
-
-func (p Pattern) String() string {
-	switch p {
-	case PatternFor:
-		return "For"
-	case PatternReduce:
-		return "Reduce"
-	case PatternScan:
-		return "Scan"
-	}
-	return fmt.Sprintf("Pattern(%d)", uint8(p))
-}
 
 // A Spec is what kokkos-kernelgen generates for one kernel and registers
 // in the generated file's init function.
