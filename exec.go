@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/gokkos/kokkos/internal/errs"
 	"github.com/gokkos/kokkos/internal/prof"
 	"github.com/gokkos/kokkos/internal/sched"
 )
@@ -105,7 +104,31 @@ type HostExecutionSpace interface {
 // an out-of-bounds At, names the body's line; Where is empty when no such
 // frame exists. Its Error returns "kokkos: panic in kernel LABEL at WHERE:
 // VALUE", and its Unwrap the panic value when that is an error.
-type PanicError = errs.PanicError
+type PanicError struct {
+	Label string
+	Value any
+	Where string
+	Stack []byte
+}
+
+// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
+func (e *PanicError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+	}
+	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// newPanicError is the constructor of every dispatch's panic error.
+func newPanicError(label string, value any, where string, stack []byte) error {
+	return &PanicError{Label: label, Value: value, Where: where, Stack: stack}
+}
 
 // Serial is the execution space that runs everything on the calling
 // goroutine, in order. Every pattern and every Submit has finished when it

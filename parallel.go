@@ -19,6 +19,7 @@ const (
 // d travels by value: a pointer would escape through the interface call
 // and cost an allocation per pattern.
 func launch(s HostExecutionSpace, d dispatch, wait bool) {
+	d.NewPanic = newPanicError
 	s.launch(d, wait)
 }
 

@@ -1,8 +1,7 @@
 // Package errs holds the errors that package kokkos and its internal
-// packages both make: the sentinel of a refused wait and the error of a
-// panic in parallel work. Package kokkos exports them under its own names
-// (kokkos.ErrWouldDeadlock, kokkos.PanicError); package internal/sched
-// makes them. It imports nothing of the module, so that every package of
+// packages both make: the sentinel of a refused wait, which package kokkos
+// exports as kokkos.ErrWouldDeadlock, and the error of a panic in parallel
+// work when no package names its own. It imports nothing of the module, so that every package of
 // the module can import it.
 package errs
 
@@ -16,8 +15,10 @@ import (
 // instance, where waiting could never end.
 var ErrWouldDeadlock = errors.New("kokkos: call would deadlock")
 
-// A PanicError is kokkos.PanicError: it reports a panic inside a kernel
-// body or a submitted function.
+// A PanicError reports a panic inside work that package internal/sched
+// ran for a dispatch that names no constructor of its own (Dispatch.NewPanic);
+// package kokkos names one, which makes a *kokkos.PanicError with the same
+// fields and text.
 type PanicError struct {
 	Label string // the kernel's label
 	Value any    // the value passed to panic

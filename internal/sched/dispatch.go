@@ -47,7 +47,12 @@ type Dispatch struct {
 	Index      func(i int)
 	Task       func()
 	Work       func() error
-	profiled   bool // its kernel events are reported (see executeProfiled)
+	// NewPanic builds the error of a panic in the dispatch's work from its
+	// label, the panic value, the caller's site and the stack: package
+	// kokkos makes its *kokkos.PanicError with it. Nil gives an
+	// *errs.PanicError.
+	NewPanic func(label string, value any, where string, stack []byte) error
+	profiled bool // its kernel events are reported (see executeProfiled)
 }
 
 // Execute runs d on p (nil: the calling goroutine alone) and returns its
@@ -76,16 +81,19 @@ func Execute(d *Dispatch, p *Pool, owner *Queue) error {
 	if pv == nil {
 		return err
 	}
-	return panicError(d.Label, pv)
+	return panicError(d, pv)
 }
 
 // GoexitValue is the panic value recorded for a body or task that called
 // runtime.Goexit.
 const GoexitValue = "runtime.Goexit called in a kernel body"
 
-// panicError is the error of p, a panic in the work of the dispatch label.
-func panicError(label string, p *Panic) error {
-	return &errs.PanicError{Label: label, Value: p.Value, Where: p.Where, Stack: p.Stack}
+// panicError is the error of p, a panic in the work of d.
+func panicError(d *Dispatch, p *Panic) error {
+	if d.NewPanic != nil {
+		return d.NewPanic(d.Label, p.Value, p.Where, p.Stack)
+	}
+	return &errs.PanicError{Label: d.Label, Value: p.Value, Where: p.Where, Stack: p.Stack}
 }
 
 // ownPrefix begins the names of this package's functions.

@@ -285,7 +285,7 @@ func (q *Queue) run(t *task) {
 	goexit := true
 	defer func() {
 		if goexit {
-			q.done(t, panicError(t.d.Label, &Panic{Value: GoexitValue}))
+			q.done(t, panicError(&t.d, &Panic{Value: GoexitValue}))
 			go q.drain()
 		}
 	}()
