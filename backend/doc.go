@@ -54,9 +54,11 @@
 //
 // It may implement AsyncCopySpace, Copy2DSpace and DeviceMemory. Nothing
 // in packages kernel, mpi or the interop packages changes for it: they
-// reach devices through these interfaces only. backendtest.FakeExecutor,
-// which runs kernels from their descriptions over a Fake's memory, is the
-// smallest such backend, and backendtest's tests the contract it keeps.
+// reach devices through these interfaces only. backendtest.TestLauncher
+// checks a Launcher against the contract (every pattern on random data,
+// and the refusals); backendtest.FakeExecutor, which runs kernels from
+// their descriptions over a Fake's memory, is the smallest such backend,
+// and both it and *cuda.Stream pass that suite.
 //
 // # Rules
 //

@@ -151,6 +151,9 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 				return nil, nil, fmt.Errorf("%w: %q: view %s: the device binds views of float32, float64, int32, int64, int, uint32 and uint64, not %v", ErrBinding, l.Label, p.Name, arg.Kind)
 			}
 			d := *arg.View
+			if p.Write && d.ReadOnly {
+				return nil, nil, fmt.Errorf("%w: %q: kernel %s: view %s (label %q) is read-only and the kernel writes it", ErrBinding, l.Label, k.Name, p.Name, d.Label)
+			}
 			if !p.Write {
 				// The kernel only reads it: const in the body.
 				d.ReadOnly = true

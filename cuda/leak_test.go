@@ -166,3 +166,18 @@ func TestConformance(t *testing.T) {
 		t.Run(sp.Name(), func(t *testing.T) { backendtest.TestSpace(t, sp, s) })
 	}
 }
+
+// TestLauncherConformance runs the contract suite of backend.Launcher on a
+// stream, over device, pinned and unified memory.
+func TestLauncherConformance(t *testing.T) {
+	cudatest.RequireDevice(t)
+	cudatest.LeakCheck(t)
+	s, err := cuda.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Release()
+	for _, sp := range []backend.BlockSpace{cuda.Space, cuda.HostPinnedSpace, cuda.UVMSpace} {
+		t.Run(sp.Name(), func(t *testing.T) { backendtest.TestLauncher(t, s, sp) })
+	}
+}
