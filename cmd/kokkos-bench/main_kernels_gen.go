@@ -227,25 +227,28 @@ func gkHostkScanI32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 4 && gkS_y_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*4)))
+					/*line hostfill.go:22:2*/ gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*4)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_y, (i)*4)) = (gkAcc)
 					}
+					/*line main_kernels_gen.go:234:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line hostfill.go:22:2*/ gkAcc += (*(*int32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (gkAcc)
 					}
+					/*line main_kernels_gen.go:242:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += x.At(i)
+				/*line hostfill.go:22:2*/ gkAcc += x.At(i)
 				if final {
 					y.Set(i, gkAcc)
 				}
+				/*line main_kernels_gen.go:251:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -270,16 +273,19 @@ func gkHostkCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		if gkHi <= a.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line kernels.go:23:49*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line main_kernels_gen.go:277:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line kernels.go:23:49*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line main_kernels_gen.go:282:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				c.Set(i, a.At(i))
+				/*line kernels.go:23:49*/ c.Set(i, a.At(i))
+				/*line main_kernels_gen.go:288:40*/
 			}
 		}
 	}, nil
@@ -304,16 +310,19 @@ func gkHostkMul(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		if gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line kernels.go:26:59*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line main_kernels_gen.go:314:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kernels.go:26:59*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line main_kernels_gen.go:319:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b.Set(i, float64(s*c.At(i)))
+				/*line kernels.go:26:59*/ b.Set(i, float64(s*c.At(i)))
+				/*line main_kernels_gen.go:325:40*/
 			}
 		}
 	}, nil
@@ -343,16 +352,19 @@ func gkHostkAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line kernels.go:29:51*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line main_kernels_gen.go:356:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kernels.go:29:51*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line main_kernels_gen.go:361:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				c.Set(i, a.At(i)+b.At(i))
+				/*line kernels.go:29:51*/ c.Set(i, a.At(i)+b.At(i))
+				/*line main_kernels_gen.go:367:40*/
 			}
 		}
 	}, nil
@@ -383,16 +395,19 @@ func gkHostkTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line kernels.go:32:64*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line main_kernels_gen.go:399:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kernels.go:32:64*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line main_kernels_gen.go:404:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a.Set(i, b.At(i)+float64(s*c.At(i)))
+				/*line kernels.go:32:64*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
+				/*line main_kernels_gen.go:410:40*/
 			}
 		}
 	}, nil
@@ -417,16 +432,19 @@ func gkHostkDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line main_kernels_gen.go:436:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line main_kernels_gen.go:441:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += float64(a.At(i) * b.At(i))
+				/*line kernels.go:35:62*/ gkAcc += float64(a.At(i) * b.At(i))
+				/*line main_kernels_gen.go:447:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -462,7 +480,8 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
+							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
+							/*line main_kernels_gen.go:484:43*/
 						}
 					}
 				} else {
@@ -470,14 +489,16 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+							/*line main_kernels_gen.go:493:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						c.Set(i, j, float64(a.At(i)*b.At(j)))
+						/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
+						/*line main_kernels_gen.go:501:42*/
 					}
 				}
 			}
@@ -495,7 +516,8 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
+						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
+						/*line main_kernels_gen.go:520:42*/
 					}
 				}
 			} else {
@@ -503,14 +525,16 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line main_kernels_gen.go:529:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					c.Set(i, j, float64(a.At(i)*b.At(j)))
+					/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
+					/*line main_kernels_gen.go:537:41*/
 				}
 			}
 		}
@@ -549,8 +573,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
+								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
+								/*line main_kernels_gen.go:578:44*/
 							}
 						}
 					}
@@ -564,8 +589,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
+								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
+								/*line main_kernels_gen.go:594:44*/
 							}
 						}
 					}
@@ -574,8 +600,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+							/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+							/*line main_kernels_gen.go:605:43*/
 						}
 					}
 				}
@@ -601,8 +628,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
+							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
+							/*line main_kernels_gen.go:633:43*/
 						}
 					}
 				}
@@ -616,8 +644,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
+							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
+							/*line main_kernels_gen.go:649:43*/
 						}
 					}
 				}
@@ -626,8 +655,9 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+						/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+						/*line main_kernels_gen.go:660:42*/
 					}
 				}
 			}
@@ -651,21 +681,24 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64(i + j))
+							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64(i + j))
+							/*line main_kernels_gen.go:685:43*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_b_1)) = (float64(i + j))
+							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_b_1)) = (float64(i + j))
+							/*line main_kernels_gen.go:693:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						b.Set(i, j, float64(i+j))
+						/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
+						/*line main_kernels_gen.go:701:42*/
 					}
 				}
 			}
@@ -680,21 +713,24 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(i + j))
+						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(i + j))
+						/*line main_kernels_gen.go:717:42*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_b_0)) = (float64(i + j))
+						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_b_0)) = (float64(i + j))
+						/*line main_kernels_gen.go:725:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					b.Set(i, j, float64(i+j))
+					/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
+					/*line main_kernels_gen.go:733:41*/
 				}
 			}
 		}
@@ -727,8 +763,9 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR2 := gkunsafe.Add(gkP_a, (i-1)*gkS_a_0)
 						gkR3 := gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							c := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
+							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*8)))-float64(4*c))))
+							/*line main_kernels_gen.go:768:43*/
 						}
 					}
 				} else {
@@ -738,16 +775,18 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR2 := gkunsafe.Add(gkP_a, (i-1)*gkS_a_0)
 						gkR3 := gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							c := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))
+							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_b_1)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*gkS_a_1)))-float64(4*c))))
+							/*line main_kernels_gen.go:780:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						c := a.At(i, j)
+						/*line kernels.go:55:2*/ c := a.At(i, j)
 						b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
+						/*line main_kernels_gen.go:789:42*/
 					}
 				}
 			}
@@ -767,8 +806,9 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR2 := gkunsafe.Add(gkP_a, (j-1)*gkS_a_1)
 					gkR3 := gkunsafe.Add(gkP_a, (j+1)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*8)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))-float64(4*c))))
+						/*line main_kernels_gen.go:811:42*/
 					}
 				}
 			} else {
@@ -778,16 +818,18 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR2 := gkunsafe.Add(gkP_a, (j-1)*gkS_a_1)
 					gkR3 := gkunsafe.Add(gkP_a, (j+1)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))
+						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_b_0)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_a_0)))-float64(4*c))))
+						/*line main_kernels_gen.go:823:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					c := a.At(i, j)
+					/*line kernels.go:55:2*/ c := a.At(i, j)
 					b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
+					/*line main_kernels_gen.go:832:41*/
 				}
 			}
 		}
@@ -807,22 +849,25 @@ func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					if i < n {
+					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*8)) = (0)
 					}
+					/*line main_kernels_gen.go:855:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					if i < n {
+					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)) = (0)
 					}
+					/*line main_kernels_gen.go:862:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				if i < n {
+				/*line kernels.go:65:2*/ if i < n {
 					x.Set(i, 0)
 				}
+				/*line main_kernels_gen.go:870:40*/
 			}
 		}
 	}, nil

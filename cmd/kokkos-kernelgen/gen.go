@@ -102,7 +102,7 @@ func (p *pkgInfo) generate() ([]byte, error) {
 	if err != nil {
 		return gen, fmt.Errorf("the generated code does not parse (%v); it is left in %s", err, p.genFile())
 	}
-	return out, nil
+	return lineDirectives(out, filepath.Base(p.genFile())), nil
 }
 
 // goString quotes s as a raw string literal when it can, for a readable

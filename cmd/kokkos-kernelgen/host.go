@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -287,7 +288,13 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 		at = int(e.end - base)
 	}
 	b.WriteString(src[at:])
-	return strings.TrimSpace(b.String()), returns
+	// The body keeps its lines: a line directive gives its first
+	// statement the position it has in the user's file, so that a panic's
+	// stack, and a compile error, name the user's line, not the
+	// generated file's (writeLoops ends the mapping after the body).
+	first := base + token.Pos(len(src)-len(strings.TrimLeft(src, " \t\r\n")))
+	at0 := p.fset.Position(first)
+	return fmt.Sprintf("/*line %s:%d:%d*/", filepath.Base(at0.Filename), at0.Line, at0.Column) + strings.TrimSpace(b.String()), returns
 }
 
 // rowBases hoists, out of the innermost loop of the unchecked body, the
@@ -581,8 +588,33 @@ func writeLoops(b *strings.Builder, k *kernelFunc, order []int, body string, ret
 		fmt.Fprintf(b, "for %s := %s; %s < %s; %s++ {\n", i, lo, i, hi, i)
 	}
 	b.WriteString(body)
-	b.WriteString("\n")
+	b.WriteString("\n" + endLine)
 	b.WriteString(strings.Repeat("}\n", rank))
+}
+
+// endLine marks where a body copied from the user's file ends: the
+// generated file's own positions resume there (lineDirectives).
+const endLine = "/*gk:endline*/"
+
+// lineDirectives replaces each endLine mark of the formatted generated
+// file src, named name, by a line directive that gives the character after
+// it its own position in the file.
+func lineDirectives(src []byte, name string) []byte {
+	lines := strings.Split(string(src), "\n")
+	for n, l := range lines {
+		i := strings.Index(l, endLine)
+		if i < 0 {
+			continue
+		}
+		// The column counts the directive itself: find the fixed point.
+		col, dir := 0, ""
+		for range 4 {
+			dir = fmt.Sprintf("/*line %s:%d:%d*/", name, n+1, col)
+			col = i + len(dir) + 1
+		}
+		lines[n] = l[:i] + dir + l[i+len(endLine):]
+	}
+	return []byte(strings.Join(lines, "\n"))
 }
 
 // accessed reports whether acc has an access of view pr.

@@ -103,7 +103,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							n := u.Extent(0)
+							/*line main.go:55:2*/ n := u.Extent(0)
 							r1, r2 := max(n/8, 1), max(n/10, 1)
 							d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 							d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -114,13 +114,14 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (v)
+							/*line main_kernels_gen.go:117:43*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							n := u.Extent(0)
+							/*line main.go:55:2*/ n := u.Extent(0)
 							r1, r2 := max(n/8, 1), max(n/10, 1)
 							d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 							d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -131,13 +132,14 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_u_1)) = (v)
+							/*line main_kernels_gen.go:135:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						n := u.Extent(0)
+						/*line main.go:55:2*/ n := u.Extent(0)
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -148,6 +150,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						u.Set(i, j, v)
+						/*line main_kernels_gen.go:153:42*/
 					}
 				}
 			}
@@ -162,7 +165,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						n := u.Extent(0)
+						/*line main.go:55:2*/ n := u.Extent(0)
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -173,13 +176,14 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (v)
+						/*line main_kernels_gen.go:179:42*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						n := u.Extent(0)
+						/*line main.go:55:2*/ n := u.Extent(0)
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 						d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -190,13 +194,14 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (v)
+						/*line main_kernels_gen.go:197:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					n := u.Extent(0)
+					/*line main.go:55:2*/ n := u.Extent(0)
 					r1, r2 := max(n/8, 1), max(n/10, 1)
 					d1 := (i-n/3)*(i-n/3) + (j-n/3)*(j-n/3)
 					d2 := (i-2*n/3)*(i-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -207,6 +212,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						v = 0.75
 					}
 					u.Set(i, j, v)
+					/*line main_kernels_gen.go:215:41*/
 				}
 			}
 		}
@@ -241,7 +247,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR3 := gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0)
 					gkNextC:
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 								*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (*(*float64)(gkunsafe.Add(gkR1, (j)*8)))
 								continue gkNextC
 							}
@@ -252,6 +258,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 							// multiply-adds, does not.
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+							/*line main_kernels_gen.go:261:43*/
 						}
 					}
 				} else {
@@ -262,7 +269,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR3 := gkunsafe.Add(gkP_cur, (i+1)*gkS_cur_0)
 					gkNextU:
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+							/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 								*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))
 								continue gkNextU
 							}
@@ -273,6 +280,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 							// multiply-adds, does not.
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+							/*line main_kernels_gen.go:283:43*/
 						}
 					}
 				}
@@ -280,7 +288,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 				gkNext:
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+						/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 							next.Set(i, j, cur.At(i, j))
 							continue gkNext
 						}
@@ -291,6 +299,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 						// multiply-adds, does not.
 						next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
+						/*line main_kernels_gen.go:302:42*/
 					}
 				}
 			}
@@ -311,7 +320,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR3 := gkunsafe.Add(gkP_cur, (j+1)*gkS_cur_1)
 				gkNextC:
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+						/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 							*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (*(*float64)(gkunsafe.Add(gkR1, (i)*8)))
 							continue gkNextC
 						}
@@ -322,6 +331,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 						// multiply-adds, does not.
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+						/*line main_kernels_gen.go:334:42*/
 					}
 				}
 			} else {
@@ -332,7 +342,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR3 := gkunsafe.Add(gkP_cur, (j+1)*gkS_cur_1)
 				gkNextU:
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+						/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 							*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))
 							continue gkNextU
 						}
@@ -343,6 +353,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 						// multiply-adds, does not.
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
+						/*line main_kernels_gen.go:356:42*/
 					}
 				}
 			}
@@ -350,7 +361,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 			gkNext:
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
+					/*line main.go:74:2*/ if i == 0 || j == 0 || i == cur.Extent(0)-1 || j == cur.Extent(1)-1 {
 						next.Set(i, j, cur.At(i, j))
 						continue gkNext
 					}
@@ -361,6 +372,7 @@ func gkHostStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					// on amd64 with GOAMD64=v3), which the CUDA C, compiled without fused
 					// multiply-adds, does not.
 					next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
+					/*line main_kernels_gen.go:375:41*/
 				}
 			}
 		}
@@ -392,7 +404,8 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
 						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+							/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+							/*line main_kernels_gen.go:408:43*/
 						}
 					}
 				} else {
@@ -400,14 +413,16 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkR0 := gkunsafe.Add(gkP_next, (i)*gkS_next_0)
 						gkR1 := gkunsafe.Add(gkP_cur, (i)*gkS_cur_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))))
+							/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)))-(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_cur_1)))))
+							/*line main_kernels_gen.go:417:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+						/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+						/*line main_kernels_gen.go:425:42*/
 					}
 				}
 			}
@@ -427,7 +442,8 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
 					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+						/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+						/*line main_kernels_gen.go:446:42*/
 					}
 				}
 			} else {
@@ -435,14 +451,16 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					gkR0 := gkunsafe.Add(gkP_next, (j)*gkS_next_1)
 					gkR1 := gkunsafe.Add(gkP_cur, (j)*gkS_cur_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))))
+						/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)))-(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_cur_0)))))
+						/*line main_kernels_gen.go:455:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+					/*line main.go:91:2*/ gkAcc = max(gkAcc, gkmath.Abs(next.At(i, j)-cur.At(i, j)))
+					/*line main_kernels_gen.go:463:41*/
 				}
 			}
 		}

@@ -92,16 +92,19 @@ func gkHostInitA(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = (float64(i))
+					/*line main.go:37:46*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = (float64(i))
+					/*line main_kernels_gen.go:96:40*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float64(i))
+					/*line main.go:37:46*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float64(i))
+					/*line main_kernels_gen.go:101:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a.Set(i, float64(i))
+				/*line main.go:37:46*/ a.Set(i, float64(i))
+				/*line main_kernels_gen.go:107:40*/
 			}
 		}
 	}, nil
@@ -119,16 +122,19 @@ func gkHostInitB(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		if gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(i))
+					/*line main.go:42:46*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(i))
+					/*line main_kernels_gen.go:126:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(i))
+					/*line main.go:42:46*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(i))
+					/*line main_kernels_gen.go:131:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b.Set(i, float64(i))
+				/*line main.go:42:46*/ b.Set(i, float64(i))
+				/*line main_kernels_gen.go:137:40*/
 			}
 		}
 	}, nil
@@ -163,7 +169,8 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0)
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							*(*float64)(gkunsafe.Add(gkR0, (i1)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*8)))))
+							/*line main.go:48:2*/ *(*float64)(gkunsafe.Add(gkR0, (i1)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*8)))))
+							/*line main_kernels_gen.go:173:43*/
 						}
 					}
 				} else {
@@ -171,14 +178,16 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0)
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+							/*line main.go:48:2*/ *(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (i1)*gkS_b_0)))))
+							/*line main_kernels_gen.go:182:43*/
 						}
 					}
 				}
 			} else {
 				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+						/*line main.go:48:2*/ c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+						/*line main_kernels_gen.go:190:42*/
 					}
 				}
 			}
@@ -196,7 +205,8 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (i1)*gkS_b_0)
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*8))) * (*(*float64)(gkR1))))
+						/*line main.go:48:2*/ *(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*8))) * (*(*float64)(gkR1))))
+						/*line main_kernels_gen.go:209:42*/
 					}
 				}
 			} else {
@@ -204,14 +214,16 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (i1)*gkS_b_0)
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line main.go:48:2*/ *(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i0)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line main_kernels_gen.go:218:42*/
 					}
 				}
 			}
 		} else {
 			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+					/*line main.go:48:2*/ c.Set(i0, i1, float64(a.At(i0)*b.At(i1)))
+					/*line main_kernels_gen.go:226:41*/
 				}
 			}
 		}
@@ -235,21 +247,24 @@ func gkHostSumC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*8)))
+							/*line main.go:54:64*/ gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*8)))
+							/*line main_kernels_gen.go:251:43*/
 						}
 					}
 				} else {
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 						gkR0 := gkunsafe.Add(gkP_c, (i0)*gkS_c_0)
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-							gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)))
+							/*line main.go:54:64*/ gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i1)*gkS_c_1)))
+							/*line main_kernels_gen.go:259:43*/
 						}
 					}
 				}
 			} else {
 				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 					for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
-						gkAcc += c.At(i0, i1)
+						/*line main.go:54:64*/ gkAcc += c.At(i0, i1)
+						/*line main_kernels_gen.go:267:42*/
 					}
 				}
 			}
@@ -266,21 +281,24 @@ func gkHostSumC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-						gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))
+						/*line main.go:54:64*/ gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))
+						/*line main_kernels_gen.go:285:42*/
 					}
 				}
 			} else {
 				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 					gkR0 := gkunsafe.Add(gkP_c, (i1)*gkS_c_1)
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-						gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)))
+						/*line main.go:54:64*/ gkAcc += (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_c_0)))
+						/*line main_kernels_gen.go:293:42*/
 					}
 				}
 			}
 		} else {
 			for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 				for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-					gkAcc += c.At(i0, i1)
+					/*line main.go:54:64*/ gkAcc += c.At(i0, i1)
+					/*line main_kernels_gen.go:301:41*/
 				}
 			}
 		}

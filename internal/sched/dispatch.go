@@ -101,10 +101,12 @@ var ownPrefix = reflect.TypeFor[Pool]().PkgPath() + "."
 
 // libPrefixes begin the names of the functions whose frames are not the
 // caller's: those of the kokkos package, which this one is internal to,
-// of this package and of the copy kernels (internal/plan).
+// of this package, of the copy kernels (internal/plan) and of package
+// kernel, whose view accessors a Go kernel's generated host code calls
+// (that code names the kernel's own lines, by line directives).
 var libPrefixes = func() []string {
 	root := strings.TrimSuffix(ownPrefix, "/internal/sched.")
-	return []string{root + ".", ownPrefix, root + "/internal/plan."}
+	return []string{root + ".", ownPrefix, root + "/internal/plan.", root + "/kernel."}
 }()
 
 func isLib(fn string) bool {

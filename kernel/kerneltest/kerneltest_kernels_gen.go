@@ -1284,16 +1284,19 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
+					/*line kerneltest_kernels_gen.go:1288:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kerneltest_kernels_gen.go:1293:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a.Set(i, b.At(i)+float64(s*c.At(i)))
+				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
+				/*line kerneltest_kernels_gen.go:1299:47*/
 			}
 		}
 	}, nil
@@ -1318,16 +1321,19 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
+					/*line kerneltest_kernels_gen.go:1325:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:1330:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += float64(a.At(i) * b.At(i))
+				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
+				/*line kerneltest_kernels_gen.go:1336:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1363,7 +1369,8 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
+							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
+							/*line kerneltest_kernels_gen.go:1373:50*/
 						}
 					}
 				} else {
@@ -1371,14 +1378,16 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
+							/*line kerneltest_kernels_gen.go:1382:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						c.Set(i, j, float64(a.At(i)*b.At(j)))
+						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
+						/*line kerneltest_kernels_gen.go:1390:49*/
 					}
 				}
 			}
@@ -1396,7 +1405,8 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
+						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
+						/*line kerneltest_kernels_gen.go:1409:49*/
 					}
 				}
 			} else {
@@ -1404,14 +1414,16 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
+						/*line kerneltest_kernels_gen.go:1418:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					c.Set(i, j, float64(a.At(i)*b.At(j)))
+					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
+					/*line kerneltest_kernels_gen.go:1426:48*/
 				}
 			}
 		}
@@ -1437,25 +1449,28 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*8)))
+					/*line kernels.go:31:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*8)))
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
+					/*line kerneltest_kernels_gen.go:1456:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+					/*line kernels.go:31:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
+					/*line kerneltest_kernels_gen.go:1464:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += in.At(i)
+				/*line kernels.go:31:2*/ gkAcc += in.At(i)
 				if final {
 					out.Set(i, gkAcc)
 				}
+				/*line kerneltest_kernels_gen.go:1473:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1495,12 +1510,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 						gkNextC:
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 									continue gkNextC
 								}
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
+								/*line kerneltest_kernels_gen.go:1519:51*/
 							}
 						}
 					}
@@ -1515,12 +1531,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 						gkNextU:
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+								/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 									continue gkNextU
 								}
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
+								/*line kerneltest_kernels_gen.go:1540:51*/
 							}
 						}
 					}
@@ -1530,12 +1547,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkNext:
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+							/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 								continue gkNext
 							}
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
+							/*line kerneltest_kernels_gen.go:1556:50*/
 						}
 					}
 				}
@@ -1562,12 +1580,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 					gkNextC:
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+							/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 								continue gkNextC
 							}
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
+							/*line kerneltest_kernels_gen.go:1589:50*/
 						}
 					}
 				}
@@ -1582,12 +1601,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 					gkNextU:
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+							/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 								continue gkNextU
 							}
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
+							/*line kerneltest_kernels_gen.go:1610:50*/
 						}
 					}
 				}
@@ -1597,12 +1617,13 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 				gkNext:
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
+						/*line kernels.go:41:2*/ if i == 0 || j == 0 || k == 0 || i == in.Extent(0)-1 || j == in.Extent(1)-1 || k == in.Extent(2)-1 {
 							continue gkNext
 						}
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
+						/*line kerneltest_kernels_gen.go:1626:49*/
 					}
 				}
 			}
@@ -1629,7 +1650,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 && gkS_y_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					/*line kernels.go:56:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
 					switch {
 					case v > t:
 						v -= t
@@ -1639,10 +1660,11 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
+					/*line kerneltest_kernels_gen.go:1663:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line kernels.go:56:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					switch {
 					case v > t:
 						v -= t
@@ -1652,11 +1674,12 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
+					/*line kerneltest_kernels_gen.go:1677:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := x.At(i)
+				/*line kernels.go:56:2*/ v := x.At(i)
 				switch {
 				case v > t:
 					v -= t
@@ -1666,6 +1689,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
+				/*line kerneltest_kernels_gen.go:1692:47*/
 			}
 		}
 	}, nil
@@ -1688,22 +1712,25 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
+					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+					/*line kerneltest_kernels_gen.go:1718:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
+					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+					/*line kerneltest_kernels_gen.go:1725:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b := int(float64(x.At(i) * float64(nb)))
+				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
+				/*line kerneltest_kernels_gen.go:1733:47*/
 			}
 		}
 	}, nil
@@ -1726,21 +1753,24 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
+							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
+							/*line kerneltest_kernels_gen.go:1757:50*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
+							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
+							/*line kerneltest_kernels_gen.go:1765:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+						/*line kerneltest_kernels_gen.go:1773:49*/
 					}
 				}
 			}
@@ -1757,21 +1787,24 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
+						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
+						/*line kerneltest_kernels_gen.go:1791:49*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
+						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
+						/*line kerneltest_kernels_gen.go:1799:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
+					/*line kerneltest_kernels_gen.go:1807:48*/
 				}
 			}
 		}
@@ -1811,8 +1844,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
+								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
+								/*line kerneltest_kernels_gen.go:1849:51*/
 							}
 						}
 					}
@@ -1826,8 +1860,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR4 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
 							gkR5 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
+								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
+								/*line kerneltest_kernels_gen.go:1865:51*/
 							}
 						}
 					}
@@ -1836,8 +1871,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+							/*line kerneltest_kernels_gen.go:1876:50*/
 						}
 					}
 				}
@@ -1863,8 +1899,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
+							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
+							/*line kerneltest_kernels_gen.go:1904:50*/
 						}
 					}
 				}
@@ -1878,8 +1915,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR4 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k+1)*gkS_in_2)
 						gkR5 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
+							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
+							/*line kerneltest_kernels_gen.go:1920:50*/
 						}
 					}
 				}
@@ -1888,8 +1926,9 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
+						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
+						/*line kerneltest_kernels_gen.go:1931:49*/
 					}
 				}
 			}
@@ -1928,7 +1967,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 		if gkHi <= a16.Extent(0) && gkHi <= a8.Extent(0) && gkHi <= b16.Extent(0) && gkHi <= b8.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a16_0 == 2 && gkS_a8_0 == 1 && gkS_b16_0 == 2 && gkS_b8_0 == 1 {
 				for i := gkLo; i < gkHi; i++ {
-					x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*1)))
+					/*line suite.go:25:2*/ x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*1)))
 					*(*int8)(gkunsafe.Add(gkP_a8, (i)*1)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
 					x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*2)))
 					*(*int16)(gkunsafe.Add(gkP_a16, (i)*2)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
@@ -1936,10 +1975,11 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+					/*line kerneltest_kernels_gen.go:1978:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)))
+					/*line suite.go:25:2*/ x8 := (*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)))
 					*(*int8)(gkunsafe.Add(gkP_a8, (i)*gkS_a8_0)) = (x8*x8*k + x8 + 127 - (-x8) + int8(i))
 					x16 := (*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)))
 					*(*int16)(gkunsafe.Add(gkP_a16, (i)*gkS_a16_0)) = (x16*x16*int16(k) + x16*x16 + int16(i)*1000)
@@ -1947,11 +1987,12 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
+					/*line kerneltest_kernels_gen.go:1990:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				x8 := a8.At(i)
+				/*line suite.go:25:2*/ x8 := a8.At(i)
 				a8.Set(i, x8*x8*k+x8+127-(-x8)+int8(i))
 				x16 := a16.At(i)
 				a16.Set(i, x16*x16*int16(k)+x16*x16+int16(i)*1000)
@@ -1959,6 +2000,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
+				/*line kerneltest_kernels_gen.go:2003:47*/
 			}
 		}
 	}, nil
@@ -1995,7 +2037,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		if gkHi <= a32.Extent(0) && gkHi <= a64.Extent(0) && gkHi <= b32.Extent(0) && gkHi <= b64.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a32_0 == 4 && gkS_a64_0 == 8 && gkS_b32_0 == 4 && gkS_b64_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*4)))
+					/*line suite.go:39:2*/ x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*4)))
 					n8 := int8(x32) * int8(x32>>8)
 					u16 := uint16(x32) * uint16(k)
 					*(*int32)(gkunsafe.Add(gkP_a32, (i)*4)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
@@ -2006,10 +2048,11 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+					/*line kerneltest_kernels_gen.go:2051:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)))
+					/*line suite.go:39:2*/ x32 := (*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)))
 					n8 := int8(x32) * int8(x32>>8)
 					u16 := uint16(x32) * uint16(k)
 					*(*int32)(gkunsafe.Add(gkP_a32, (i)*gkS_a32_0)) = (x32*x32*k + x32 + gkmath.MaxInt32 + int32(n8) + int32(u16))
@@ -2020,11 +2063,12 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
+					/*line kerneltest_kernels_gen.go:2066:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				x32 := a32.At(i)
+				/*line suite.go:39:2*/ x32 := a32.At(i)
 				n8 := int8(x32) * int8(x32>>8)
 				u16 := uint16(x32) * uint16(k)
 				a32.Set(i, x32*x32*k+x32+gkmath.MaxInt32+int32(n8)+int32(u16))
@@ -2035,6 +2079,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
+				/*line kerneltest_kernels_gen.go:2082:47*/
 			}
 		}
 	}, nil
@@ -2080,7 +2125,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
 				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*8)))
+					/*line suite.go:56:2*/ x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*8)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (x / y)
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (x % y)
 					x32, y32 := int32(x), int32(y)
@@ -2103,6 +2148,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
+					/*line kerneltest_kernels_gen.go:2151:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2121,7 +2167,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
 				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
+					/*line suite.go:56:2*/ x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x / y)
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x % y)
 					x32, y32 := int32(x), int32(y)
@@ -2144,11 +2190,12 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
+					/*line kerneltest_kernels_gen.go:2193:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				x, y := a.At(i), b.At(i)
+				/*line suite.go:56:2*/ x, y := a.At(i), b.At(i)
 				out.Set(i, 0, x/y)
 				out.Set(i, 1, x%y)
 				x32, y32 := int32(x), int32(y)
@@ -2171,6 +2218,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
+				/*line kerneltest_kernels_gen.go:2221:47*/
 			}
 		}
 	}, nil
@@ -2218,7 +2266,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
 				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*4)))
+					/*line suite.go:85:2*/ x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*4)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (x << c)
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (x >> c)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(uint64(x) >> c))
@@ -2243,6 +2291,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
+					/*line kerneltest_kernels_gen.go:2294:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2263,7 +2312,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR15 := gkunsafe.Add(gkP_out, (15)*gkS_out_1)
 				gkR16 := gkunsafe.Add(gkP_out, (16)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*gkS_s_0)))
+					/*line suite.go:85:2*/ x, c := (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_s, (i)*gkS_s_0)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x << c)
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (x >> c)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (int64(uint64(x) >> c))
@@ -2288,11 +2337,12 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
+					/*line kerneltest_kernels_gen.go:2340:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				x, c := a.At(i), s.At(i)
+				/*line suite.go:85:2*/ x, c := a.At(i), s.At(i)
 				out.Set(i, 0, x<<c)
 				out.Set(i, 1, x>>c)
 				out.Set(i, 2, int64(uint64(x)>>c))
@@ -2317,6 +2367,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
+				/*line kerneltest_kernels_gen.go:2370:47*/
 			}
 		}
 	}, nil
@@ -2381,7 +2432,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
 				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
 				for i := gkLo; i < gkHi; i++ {
-					a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8)))
+					/*line suite.go:116:2*/ a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8)))
 					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (a + float64(b*third))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = ((a - b) / (float64(a * b)))
@@ -2404,6 +2455,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
+					/*line kerneltest_kernels_gen.go:2458:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -2422,7 +2474,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
 				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
 				for i := gkLo; i < gkHi; i++ {
-					a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)))
+					/*line suite.go:116:2*/ a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)))
 					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_o64_0)) = (a + float64(b*third))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_o64_0)) = ((a - b) / (float64(a * b)))
@@ -2445,11 +2497,12 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
+					/*line kerneltest_kernels_gen.go:2500:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a, b := x.At(i), y.At(i)
+				/*line suite.go:116:2*/ a, b := x.At(i), y.At(i)
 				p, q := f.At(i), g.At(i)
 				o64.Set(i, 0, a+float64(b*third))
 				o64.Set(i, 1, (a-b)/(float64(a*b)))
@@ -2472,6 +2525,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
+				/*line kerneltest_kernels_gen.go:2528:47*/
 			}
 		}
 	}, nil
@@ -2537,7 +2591,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
 				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
 				for i := gkLo; i < gkHi; i++ {
-					v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*8)))
+					/*line suite.go:145:2*/ v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*8)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(int8(m)))
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(uint8(m)))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(int16(m)))
@@ -2566,6 +2620,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
+					/*line kerneltest_kernels_gen.go:2623:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -2597,7 +2652,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
 				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
 				for i := gkLo; i < gkHi; i++ {
-					v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*gkS_n_0)))
+					/*line suite.go:145:2*/ v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*gkS_n_0)))
 					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_oi_0)) = (int64(int8(m)))
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_oi_0)) = (int64(uint8(m)))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_oi_0)) = (int64(int16(m)))
@@ -2626,11 +2681,12 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
+					/*line kerneltest_kernels_gen.go:2684:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v, m := x.At(i), n.At(i)
+				/*line suite.go:145:2*/ v, m := x.At(i), n.At(i)
 				oi.Set(i, 0, int64(int8(m)))
 				oi.Set(i, 1, int64(uint8(m)))
 				oi.Set(i, 2, int64(int16(m)))
@@ -2659,6 +2715,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
+				/*line kerneltest_kernels_gen.go:2718:47*/
 			}
 		}
 	}, nil
@@ -2682,7 +2739,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		if gkHi <= code.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_code_0 == 4 && gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					/*line suite.go:180:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
 					var c int32
 					if v < -0.5 {
 						c = 1
@@ -2714,10 +2771,11 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
+					/*line kerneltest_kernels_gen.go:2774:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line suite.go:180:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					var c int32
 					if v < -0.5 {
 						c = 1
@@ -2749,11 +2807,12 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
+					/*line kerneltest_kernels_gen.go:2810:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := x.At(i)
+				/*line suite.go:180:2*/ v := x.At(i)
 				var c int32
 				if v < -0.5 {
 					c = 1
@@ -2785,6 +2844,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
+				/*line kerneltest_kernels_gen.go:2847:47*/
 			}
 		}
 	}, nil
@@ -2809,7 +2869,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		if gkHi <= start.Extent(0) && gkHi <= steps.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_start_0 == 8 && gkS_steps_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*8)))
+					/*line suite.go:218:2*/ n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*8)))
 					var s int32
 					for n != 1 {
 						if s >= limit {
@@ -2823,10 +2883,11 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
+					/*line kerneltest_kernels_gen.go:2886:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*gkS_start_0)))
+					/*line suite.go:218:2*/ n := (*(*int64)(gkunsafe.Add(gkP_start, (i)*gkS_start_0)))
 					var s int32
 					for n != 1 {
 						if s >= limit {
@@ -2840,11 +2901,12 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
+					/*line kerneltest_kernels_gen.go:2904:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				n := start.At(i)
+				/*line suite.go:218:2*/ n := start.At(i)
 				var s int32
 				for n != 1 {
 					if s >= limit {
@@ -2858,6 +2920,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
+				/*line kerneltest_kernels_gen.go:2923:47*/
 			}
 		}
 	}, nil
@@ -2881,7 +2944,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			if gkS_out_0 == 4 {
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
-					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
+					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
 					for j := 0; j < a.Extent(1); j++ {
 						for k := range a.Extent(2) {
 							if a.At(i, j, k) == target {
@@ -2890,11 +2953,12 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
+					/*line kerneltest_kernels_gen.go:2956:48*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
-					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
+					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
 					for j := 0; j < a.Extent(1); j++ {
 						for k := range a.Extent(2) {
 							if a.At(i, j, k) == target {
@@ -2903,12 +2967,13 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
+					/*line kerneltest_kernels_gen.go:2970:48*/
 				}
 			}
 		} else {
 		gkNext:
 			for i := gkLo; i < gkHi; i++ {
-				out.Set(i, -1)
+				/*line suite.go:238:2*/ out.Set(i, -1)
 				for j := 0; j < a.Extent(1); j++ {
 					for k := range a.Extent(2) {
 						if a.At(i, j, k) == target {
@@ -2917,6 +2982,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					}
 				}
+				/*line kerneltest_kernels_gen.go:2985:47*/
 			}
 		}
 	}, nil
@@ -2946,7 +3012,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
 				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					/*line suite.go:253:2*/ v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
 					var s0 int64
 					for k := 0; k < n; k += 2 {
 						s0 += v ^ int64(k)
@@ -2993,6 +3059,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
+					/*line kerneltest_kernels_gen.go:3062:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3000,7 +3067,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
 				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line suite.go:253:2*/ v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					var s0 int64
 					for k := 0; k < n; k += 2 {
 						s0 += v ^ int64(k)
@@ -3047,11 +3114,12 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
+					/*line kerneltest_kernels_gen.go:3117:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := x.At(i)
+				/*line suite.go:253:2*/ v := x.At(i)
 				var s0 int64
 				for k := 0; k < n; k += 2 {
 					s0 += v ^ int64(k)
@@ -3098,6 +3166,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
+				/*line kerneltest_kernels_gen.go:3169:47*/
 			}
 		}
 	}, nil
@@ -3134,7 +3203,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		if gkHi <= a.Extent(0) && gkHi <= cnt.Extent(0) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 && gkS_cnt_0 == 4 && gkS_out_0 == 8 && gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), flip, uint8(i))
+					/*line suite.go:327:2*/ y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), flip, uint8(i))
 					if odd(m) {
 						y += 1
 					}
@@ -3142,10 +3211,11 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
+					/*line kerneltest_kernels_gen.go:3214:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), flip, uint8(i))
+					/*line suite.go:327:2*/ y, m := blend((*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), flip, uint8(i))
 					if odd(m) {
 						y += 1
 					}
@@ -3153,11 +3223,12 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
+					/*line kerneltest_kernels_gen.go:3226:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				y, m := blend(a.At(i), x.At(i), flip, uint8(i))
+				/*line suite.go:327:2*/ y, m := blend(a.At(i), x.At(i), flip, uint8(i))
 				if odd(m) {
 					y += 1
 				}
@@ -3165,6 +3236,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
+				/*line kerneltest_kernels_gen.go:3239:47*/
 			}
 		}
 	}, nil
@@ -3219,7 +3291,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
 				gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					/*line suite.go:341:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
 					a := gkmath.Abs(v)
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (gkmath.Sqrt(a))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (gkmath.Cbrt(v))
@@ -3251,6 +3323,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
+					/*line kerneltest_kernels_gen.go:3326:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3284,7 +3357,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR28 := gkunsafe.Add(gkP_out, (28)*gkS_out_1)
 				gkR29 := gkunsafe.Add(gkP_out, (29)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line suite.go:341:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					a := gkmath.Abs(v)
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Sqrt(a))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Cbrt(v))
@@ -3316,11 +3389,12 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
+					/*line kerneltest_kernels_gen.go:3392:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := x.At(i)
+				/*line suite.go:341:2*/ v := x.At(i)
 				a := gkmath.Abs(v)
 				out.Set(i, 0, gkmath.Sqrt(a))
 				out.Set(i, 1, gkmath.Cbrt(v))
@@ -3352,6 +3426,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
+				/*line kerneltest_kernels_gen.go:3429:47*/
 			}
 		}
 	}, nil
@@ -3402,7 +3477,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
 				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*8)))
+					/*line suite.go:379:2*/ a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*8)))
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (gkmath.Atan2(a, b))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (gkmath.Pow(a, b))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (gkmath.Mod(a, b))
@@ -3417,6 +3492,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
+					/*line kerneltest_kernels_gen.go:3495:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3434,7 +3510,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
 				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*gkS_z_0)))
+					/*line suite.go:379:2*/ a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*gkS_z_0)))
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (gkmath.Atan2(a, b))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (gkmath.Pow(a, b))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (gkmath.Mod(a, b))
@@ -3449,11 +3525,12 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
+					/*line kerneltest_kernels_gen.go:3528:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				a, b, c := x.At(i), y.At(i), z.At(i)
+				/*line suite.go:379:2*/ a, b, c := x.At(i), y.At(i), z.At(i)
 				out.Set(i, 0, gkmath.Atan2(a, b))
 				out.Set(i, 1, gkmath.Pow(a, b))
 				out.Set(i, 2, gkmath.Mod(a, b))
@@ -3468,6 +3545,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
+				/*line kerneltest_kernels_gen.go:3548:47*/
 			}
 		}
 	}, nil
@@ -3518,7 +3596,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
 				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
+					/*line suite.go:400:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
 					var bits int32
 					if gkmath.IsNaN(v) {
 						bits |= 1
@@ -3565,6 +3643,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
+					/*line kerneltest_kernels_gen.go:3646:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3588,7 +3667,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				gkR18 := gkunsafe.Add(gkP_out, (18)*gkS_out_1)
 				gkR19 := gkunsafe.Add(gkP_out, (19)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					/*line suite.go:400:2*/ v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					var bits int32
 					if gkmath.IsNaN(v) {
 						bits |= 1
@@ -3635,11 +3714,12 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
+					/*line kerneltest_kernels_gen.go:3717:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := x.At(i)
+				/*line suite.go:400:2*/ v := x.At(i)
 				var bits int32
 				if gkmath.IsNaN(v) {
 					bits |= 1
@@ -3686,6 +3766,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
+				/*line kerneltest_kernels_gen.go:3769:47*/
 			}
 		}
 	}, nil
@@ -3746,7 +3827,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
 				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
 				for i := gkLo; i < gkHi; i++ {
-					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					/*line suite.go:453:2*/ p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
 					*(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (min(p, q))
 					*(*float32)(gkunsafe.Add(gkR1, (i)*4)) = (max(p, q))
 					*(*float32)(gkunsafe.Add(gkR2, (i)*4)) = (min(p, q, 0.5))
@@ -3759,6 +3840,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
+					/*line kerneltest_kernels_gen.go:3843:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -3773,7 +3855,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
 				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
 				for i := gkLo; i < gkHi; i++ {
-					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
+					/*line suite.go:453:2*/ p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*gkS_g_0)))
 					*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_o32_0)) = (min(p, q))
 					*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_o32_0)) = (max(p, q))
 					*(*float32)(gkunsafe.Add(gkR2, (i)*gkS_o32_0)) = (min(p, q, 0.5))
@@ -3786,11 +3868,12 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
+					/*line kerneltest_kernels_gen.go:3871:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				p, q := f.At(i), g.At(i)
+				/*line suite.go:453:2*/ p, q := f.At(i), g.At(i)
 				o32.Set(i, 0, min(p, q))
 				o32.Set(i, 1, max(p, q))
 				o32.Set(i, 2, min(p, q, 0.5))
@@ -3803,6 +3886,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
+				/*line kerneltest_kernels_gen.go:3889:47*/
 			}
 		}
 	}, nil
@@ -3837,7 +3921,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					b := i % nb
+					/*line suite.go:472:2*/ b := i % nb
 					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
 					gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
 					gkkokkos.AtomicInc(s32.Ptr(nb + b))
@@ -3864,10 +3948,11 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+					/*line kerneltest_kernels_gen.go:3951:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					b := i % nb
+					/*line suite.go:472:2*/ b := i % nb
 					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
 					gkkokkos.AtomicInc(s32.Ptr(nb + b))
@@ -3894,11 +3979,12 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+					/*line kerneltest_kernels_gen.go:3982:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b := i % nb
+				/*line suite.go:472:2*/ b := i % nb
 				v := x.At(i)
 				gkkokkos.AtomicAdd(s32.Ptr(b), int32(v))
 				gkkokkos.AtomicInc(s32.Ptr(nb + b))
@@ -3925,6 +4011,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
+				/*line kerneltest_kernels_gen.go:4014:47*/
 			}
 		}
 	}, nil
@@ -3951,7 +4038,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					b := i % nb
+					/*line suite.go:505:2*/ b := i % nb
 					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))
 					w := gkmath.Floor(float64(v * 64))
 					gkkokkos.AtomicAdd(f64.Ptr(b), w)
@@ -3964,10 +4051,11 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+					/*line kerneltest_kernels_gen.go:4054:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					b := i % nb
+					/*line suite.go:505:2*/ b := i % nb
 					v := (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
 					w := gkmath.Floor(float64(v * 64))
 					gkkokkos.AtomicAdd(f64.Ptr(b), w)
@@ -3980,11 +4068,12 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+					/*line kerneltest_kernels_gen.go:4071:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				b := i % nb
+				/*line suite.go:505:2*/ b := i % nb
 				v := x.At(i)
 				w := gkmath.Floor(float64(v * 64))
 				gkkokkos.AtomicAdd(f64.Ptr(b), w)
@@ -3997,6 +4086,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
+				/*line kerneltest_kernels_gen.go:4089:47*/
 			}
 		}
 	}, nil
@@ -4015,16 +4105,19 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line kerneltest_kernels_gen.go:4109:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line kerneltest_kernels_gen.go:4114:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += a.At(i) * a.At(i)
+				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
+				/*line kerneltest_kernels_gen.go:4120:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4044,16 +4137,19 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
+					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
+					/*line kerneltest_kernels_gen.go:4141:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
+					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
+					/*line kerneltest_kernels_gen.go:4146:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc *= 1 + a.At(i)/64
+				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
+				/*line kerneltest_kernels_gen.go:4152:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4073,16 +4169,19 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
+					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
+					/*line kerneltest_kernels_gen.go:4173:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
+					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
+					/*line kerneltest_kernels_gen.go:4178:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc = min(gkAcc, a.At(i))
+				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
+				/*line kerneltest_kernels_gen.go:4184:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4102,22 +4201,25 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
+					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
+					/*line kerneltest_kernels_gen.go:4207:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
+					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
+					/*line kerneltest_kernels_gen.go:4214:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				if v := a.At(i); v > gkAcc {
+				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
+				/*line kerneltest_kernels_gen.go:4222:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4137,16 +4239,19 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
+					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
+					/*line kerneltest_kernels_gen.go:4243:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
+					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
+					/*line kerneltest_kernels_gen.go:4248:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc &= a.At(i) | 1<<(i%32)
+				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
+				/*line kerneltest_kernels_gen.go:4254:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4166,16 +4271,19 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
+					/*line kerneltest_kernels_gen.go:4275:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line kerneltest_kernels_gen.go:4280:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc |= a.At(i)
+				/*line suite.go:552:61*/ gkAcc |= a.At(i)
+				/*line kerneltest_kernels_gen.go:4286:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4196,16 +4304,19 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
+					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
+					/*line kerneltest_kernels_gen.go:4308:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
+					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
+					/*line kerneltest_kernels_gen.go:4313:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc = gkAcc && a.At(i) < t
+				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
+				/*line kerneltest_kernels_gen.go:4319:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4226,16 +4337,19 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
+					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
+					/*line kerneltest_kernels_gen.go:4341:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
+					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
+					/*line kerneltest_kernels_gen.go:4346:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc = gkAcc || a.At(i) > t
+				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
+				/*line kerneltest_kernels_gen.go:4352:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4261,7 +4375,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
+								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
+								/*line kerneltest_kernels_gen.go:4379:51*/
 							}
 						}
 					}
@@ -4270,7 +4385,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
+								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
+								/*line kerneltest_kernels_gen.go:4389:51*/
 							}
 						}
 					}
@@ -4279,7 +4395,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+							/*line kerneltest_kernels_gen.go:4399:50*/
 						}
 					}
 				}
@@ -4299,7 +4416,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
+							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
+							/*line kerneltest_kernels_gen.go:4420:50*/
 						}
 					}
 				}
@@ -4308,7 +4426,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
+							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
+							/*line kerneltest_kernels_gen.go:4430:50*/
 						}
 					}
 				}
@@ -4317,7 +4436,8 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
+						/*line kerneltest_kernels_gen.go:4440:49*/
 					}
 				}
 			}
@@ -4347,7 +4467,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
-									gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
+									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
+									/*line kerneltest_kernels_gen.go:4471:52*/
 								}
 							}
 						}
@@ -4358,7 +4479,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
-									gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
+									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
+									/*line kerneltest_kernels_gen.go:4483:52*/
 								}
 							}
 						}
@@ -4369,7 +4491,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
-								gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+								/*line kerneltest_kernels_gen.go:4495:51*/
 							}
 						}
 					}
@@ -4392,7 +4515,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
-								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
+								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
+								/*line kerneltest_kernels_gen.go:4519:51*/
 							}
 						}
 					}
@@ -4403,7 +4527,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
-								gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
+								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
+								/*line kerneltest_kernels_gen.go:4531:51*/
 							}
 						}
 					}
@@ -4414,7 +4539,8 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for k := gkLo[2]; k < gkHi[2]; k++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
+							/*line kerneltest_kernels_gen.go:4543:50*/
 						}
 					}
 				}
@@ -4447,7 +4573,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-										gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
+										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
+										/*line kerneltest_kernels_gen.go:4577:53*/
 									}
 								}
 							}
@@ -4460,7 +4587,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-										gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
+										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
+										/*line kerneltest_kernels_gen.go:4591:53*/
 									}
 								}
 							}
@@ -4473,7 +4601,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+									/*line kerneltest_kernels_gen.go:4605:52*/
 								}
 							}
 						}
@@ -4499,7 +4628,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
+									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
+									/*line kerneltest_kernels_gen.go:4632:52*/
 								}
 							}
 						}
@@ -4512,7 +4642,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
+									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
+									/*line kerneltest_kernels_gen.go:4646:52*/
 								}
 							}
 						}
@@ -4525,7 +4656,8 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
+								/*line kerneltest_kernels_gen.go:4660:51*/
 							}
 						}
 					}
@@ -4561,7 +4693,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
+											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
+											/*line kerneltest_kernels_gen.go:4697:54*/
 										}
 									}
 								}
@@ -4576,7 +4709,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
+											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
+											/*line kerneltest_kernels_gen.go:4713:54*/
 										}
 									}
 								}
@@ -4591,7 +4725,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+										/*line kerneltest_kernels_gen.go:4729:53*/
 									}
 								}
 							}
@@ -4620,7 +4755,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
+										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
+										/*line kerneltest_kernels_gen.go:4759:53*/
 									}
 								}
 							}
@@ -4635,7 +4771,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
+										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
+										/*line kerneltest_kernels_gen.go:4775:53*/
 									}
 								}
 							}
@@ -4650,7 +4787,8 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
+									/*line kerneltest_kernels_gen.go:4791:52*/
 								}
 							}
 						}
@@ -4687,7 +4825,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
+											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
+											/*line kerneltest_kernels_gen.go:4829:54*/
 										}
 									}
 								}
@@ -4702,7 +4841,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
+											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
+											/*line kerneltest_kernels_gen.go:4845:54*/
 										}
 									}
 								}
@@ -4717,7 +4857,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+										/*line kerneltest_kernels_gen.go:4861:53*/
 									}
 								}
 							}
@@ -4746,7 +4887,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
+										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
+										/*line kerneltest_kernels_gen.go:4891:53*/
 									}
 								}
 							}
@@ -4761,7 +4903,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
+										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
+										/*line kerneltest_kernels_gen.go:4907:53*/
 									}
 								}
 							}
@@ -4776,7 +4919,8 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
+									/*line kerneltest_kernels_gen.go:4923:52*/
 								}
 							}
 						}
@@ -4807,25 +4951,28 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 4 && gkS_out_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*4)))
+					/*line suite.go:603:2*/ gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*4)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
+					/*line kerneltest_kernels_gen.go:4958:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+					/*line suite.go:603:2*/ gkAcc += (*(*int32)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
+					/*line kerneltest_kernels_gen.go:4966:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				gkAcc += in.At(i)
+				/*line suite.go:603:2*/ gkAcc += in.At(i)
 				if final {
 					out.Set(i, gkAcc)
 				}
+				/*line kerneltest_kernels_gen.go:4975:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4851,25 +4998,28 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					if final {
+					/*line suite.go:613:2*/ if final {
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
+					/*line kerneltest_kernels_gen.go:5005:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					if final {
+					/*line suite.go:613:2*/ if final {
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
+					/*line kerneltest_kernels_gen.go:5013:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				if final {
+				/*line suite.go:613:2*/ if final {
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
+				/*line kerneltest_kernels_gen.go:5022:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4901,7 +5051,8 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
+							/*line kerneltest_kernels_gen.go:5055:50*/
 						}
 					}
 				} else {
@@ -4909,14 +5060,16 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR0 := gkunsafe.Add(gkP_y, (i)*gkS_y_0)
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
+							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
+							/*line kerneltest_kernels_gen.go:5064:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+						/*line kerneltest_kernels_gen.go:5072:49*/
 					}
 				}
 			}
@@ -4934,7 +5087,8 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+						/*line kerneltest_kernels_gen.go:5091:49*/
 					}
 				}
 			} else {
@@ -4942,14 +5096,16 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR0 := gkunsafe.Add(gkP_y, (j)*gkS_y_1)
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+						/*line kerneltest_kernels_gen.go:5100:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
+					/*line kerneltest_kernels_gen.go:5108:48*/
 				}
 			}
 		}
@@ -4969,16 +5125,19 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		if gkHi <= v.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
+					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
+					/*line kerneltest_kernels_gen.go:5129:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					*(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
+					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
+					/*line kerneltest_kernels_gen.go:5134:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				*v.Ptr(i) *= s
+				/*line suite.go:630:2*/ *v.Ptr(i) *= s
+				/*line kerneltest_kernels_gen.go:5140:47*/
 			}
 		}
 	}, nil
@@ -5008,31 +5167,34 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		if gkHi <= f.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 4 && gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+					/*line suite.go:637:2*/ v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
 					if neg {
 						v = -v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
+					/*line kerneltest_kernels_gen.go:5176:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+					/*line suite.go:637:2*/ v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
 					if neg {
 						v = -v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
+					/*line kerneltest_kernels_gen.go:5186:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
+				/*line suite.go:637:2*/ v := int64(i)*int64(k) + int64(u) + int64(n) + int64(m>>60)
 				if neg {
 					v = -v
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
+				/*line kerneltest_kernels_gen.go:5197:47*/
 			}
 		}
 	}, nil
@@ -5070,7 +5232,8 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
+							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
+							/*line kerneltest_kernels_gen.go:5236:50*/
 						}
 					}
 				} else {
@@ -5079,14 +5242,16 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
+							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
+							/*line kerneltest_kernels_gen.go:5246:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+						/*line kerneltest_kernels_gen.go:5254:49*/
 					}
 				}
 			}
@@ -5107,7 +5272,8 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
+						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
+						/*line kerneltest_kernels_gen.go:5276:49*/
 					}
 				}
 			} else {
@@ -5116,14 +5282,16 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
+						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
+						/*line kerneltest_kernels_gen.go:5286:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
+					/*line kerneltest_kernels_gen.go:5294:48*/
 				}
 			}
 		}
@@ -5157,7 +5325,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								*(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line kerneltest_kernels_gen.go:5329:51*/
 							}
 						}
 					}
@@ -5167,7 +5336,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								*(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line kerneltest_kernels_gen.go:5340:51*/
 							}
 						}
 					}
@@ -5176,7 +5346,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+							/*line kerneltest_kernels_gen.go:5350:50*/
 						}
 					}
 				}
@@ -5198,7 +5369,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							/*line kerneltest_kernels_gen.go:5373:50*/
 						}
 					}
 				}
@@ -5208,7 +5380,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+							/*line kerneltest_kernels_gen.go:5384:50*/
 						}
 					}
 				}
@@ -5217,7 +5390,8 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+						/*line kerneltest_kernels_gen.go:5394:49*/
 					}
 				}
 			}
@@ -5256,7 +5430,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
-									*(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
+									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
+									/*line kerneltest_kernels_gen.go:5434:52*/
 								}
 							}
 						}
@@ -5268,7 +5443,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1+(k)*gkS_out_2)
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
-									*(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
+									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
+									/*line kerneltest_kernels_gen.go:5447:52*/
 								}
 							}
 						}
@@ -5279,7 +5455,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
-								out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+								/*line kerneltest_kernels_gen.go:5459:51*/
 							}
 						}
 					}
@@ -5305,7 +5482,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
-								*(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
+								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
+								/*line kerneltest_kernels_gen.go:5486:51*/
 							}
 						}
 					}
@@ -5317,7 +5495,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2+(l)*gkS_out_3)
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
-								*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
+								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
+								/*line kerneltest_kernels_gen.go:5499:51*/
 							}
 						}
 					}
@@ -5328,7 +5507,8 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for k := gkLo[2]; k < gkHi[2]; k++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
+							/*line kerneltest_kernels_gen.go:5511:50*/
 						}
 					}
 				}
@@ -5371,10 +5551,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 								gkNextC:
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-										if i2 == 1 {
+										/*line suite.go:670:2*/ if i2 == 1 {
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+										/*line kerneltest_kernels_gen.go:5558:53*/
 									}
 								}
 							}
@@ -5389,10 +5570,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 								gkNextU:
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-										if i2 == 1 {
+										/*line suite.go:670:2*/ if i2 == 1 {
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+										/*line kerneltest_kernels_gen.go:5577:53*/
 									}
 								}
 							}
@@ -5406,10 +5588,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 							gkNext:
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
-									if i2 == 1 {
+									/*line suite.go:670:2*/ if i2 == 1 {
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+									/*line kerneltest_kernels_gen.go:5595:52*/
 								}
 							}
 						}
@@ -5440,10 +5623,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 							gkNextC:
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									if i2 == 1 {
+									/*line suite.go:670:2*/ if i2 == 1 {
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+									/*line kerneltest_kernels_gen.go:5630:52*/
 								}
 							}
 						}
@@ -5458,10 +5642,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 							gkNextU:
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									if i2 == 1 {
+									/*line suite.go:670:2*/ if i2 == 1 {
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+									/*line kerneltest_kernels_gen.go:5649:52*/
 								}
 							}
 						}
@@ -5475,10 +5660,11 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 						gkNext:
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-								if i2 == 1 {
+								/*line suite.go:670:2*/ if i2 == 1 {
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
+								/*line kerneltest_kernels_gen.go:5667:51*/
 							}
 						}
 					}
@@ -5524,8 +5710,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
 										gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
+											/*line kerneltest_kernels_gen.go:5715:54*/
 										}
 									}
 								}
@@ -5541,8 +5728,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_out, (i0)*gkS_out_0+(i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4)
 										gkR1 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-											m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
+											/*line kerneltest_kernels_gen.go:5733:54*/
 										}
 									}
 								}
@@ -5557,8 +5745,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
-										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
+										/*line kerneltest_kernels_gen.go:5750:53*/
 									}
 								}
 							}
@@ -5592,8 +5781,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
 									gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
+										/*line kerneltest_kernels_gen.go:5786:53*/
 									}
 								}
 							}
@@ -5609,8 +5799,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_out, (i1)*gkS_out_1+(i2)*gkS_out_2+(i3)*gkS_out_3+(i4)*gkS_out_4+(i5)*gkS_out_5)
 									gkR1 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-										m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
+										/*line kerneltest_kernels_gen.go:5804:53*/
 									}
 								}
 							}
@@ -5625,8 +5816,9 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i2 := gkLo[2]; i2 < gkHi[2]; i2++ {
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
-									m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
+									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
+									/*line kerneltest_kernels_gen.go:5821:52*/
 								}
 							}
 						}
