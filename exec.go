@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gokkos/kokkos/internal/errs"
 	"github.com/gokkos/kokkos/internal/prof"
 	"github.com/gokkos/kokkos/internal/sched"
 )
@@ -36,11 +37,11 @@ func Fence() error {
 	if err := waitQueues("Fence", nil); err != nil {
 		return err
 	}
-	errs := sched.TakeErrors()
+	failed := sched.TakeErrors()
 	if err := fenceDevices(); err != nil {
-		errs = append(errs, err)
+		failed = append(failed, err)
 	}
-	return errors.Join(errs...)
+	return errors.Join(failed...)
 }
 
 // waitQueues waits for the work submitted before the call to every
@@ -112,12 +113,7 @@ type PanicError struct {
 }
 
 // Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
-func (e *PanicError) Error() string {
-	if e.Where == "" {
-		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
-	}
-	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
-}
+func (e *PanicError) Error() string { return errs.PanicMessage(e.Label, e.Where, e.Value) }
 
 // Unwrap returns the panic value when it is an error.
 func (e *PanicError) Unwrap() error {

@@ -1,6 +1,10 @@
 package kokkos
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gokkos/kokkos/backend"
+)
 
 // A RangePolicy is the index range [Begin, End) of a one-dimensional
 // pattern, the chunk size it is handed out in, and the execution space
@@ -28,6 +32,14 @@ func (p RangePolicy) WithChunk(n int) RangePolicy { p.Chunk = n; return p }
 
 // On returns p running on the instance s.
 func (p RangePolicy) On(s ExecutionSpace) RangePolicy { p.Space = s; return p }
+
+// Shape returns p's index space as a device backend is handed it: rank 1,
+// [Begin, End), and the chunk size.
+func (p RangePolicy) Shape() backend.Shape {
+	s := backend.Shape{Rank: 1, Chunk: p.Chunk}
+	s.Lower[0], s.Upper[0] = p.Begin, p.End
+	return s
+}
 
 func (p RangePolicy) String() string {
 	s := fmt.Sprintf("RangePolicy(%d, %d)", p.Begin, p.End)
@@ -163,6 +175,30 @@ func (p MDRangePolicy) Iteration() (outer, inner Iterate) { return p.outer, p.in
 
 // Space returns the instance given to On, or nil for the default one.
 func (p MDRangePolicy) Space() ExecutionSpace { return p.space }
+
+// Shape returns p's index space as a device backend is handed it: the
+// box, the tile sizes (0 where none was given) and the inner order. Its
+// Rank is 0 for a policy no backend can run: bounds of different lengths,
+// or more than backend.MaxShapeRank of them.
+func (p MDRangePolicy) Shape() backend.Shape {
+	var s backend.Shape
+	if len(p.lower) != len(p.upper) || len(p.lower) > backend.MaxShapeRank {
+		return s
+	}
+	s.Rank = len(p.lower)
+	copy(s.Lower[:], p.lower)
+	copy(s.Upper[:], p.upper)
+	if len(p.tile) == s.Rank {
+		copy(s.Tile[:], p.tile)
+	}
+	switch p.inner {
+	case IterateLeft:
+		s.Inner = backend.OrderLeft
+	case IterateRight:
+		s.Inner = backend.OrderRight
+	}
+	return s
+}
 
 // Rank returns len(lower) of the policy.
 func (p MDRangePolicy) Rank() int { return len(p.lower) }

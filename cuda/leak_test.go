@@ -152,8 +152,10 @@ func TestCheckedSpaces(t *testing.T) {
 	}
 }
 
-// TestConformance runs backendtest's conformance suite on the device,
-// pinned and unified spaces, with a stream for the asynchronous copies.
+// TestConformance runs backendtest's conformance suites on the device,
+// pinned and unified spaces: the space's, with a stream for the
+// asynchronous copies, and the Launcher's, the stream running kernels over
+// memory of the space.
 func TestConformance(t *testing.T) {
 	cudatest.RequireDevice(t)
 	cudatest.LeakCheck(t)
@@ -164,20 +166,6 @@ func TestConformance(t *testing.T) {
 	defer s.Release()
 	for _, sp := range []backend.BlockSpace{cuda.Space, cuda.HostPinnedSpace, cuda.UVMSpace} {
 		t.Run(sp.Name(), func(t *testing.T) { backendtest.TestSpace(t, sp, s) })
-	}
-}
-
-// TestLauncherConformance runs the contract suite of backend.Launcher on a
-// stream, over device, pinned and unified memory.
-func TestLauncherConformance(t *testing.T) {
-	cudatest.RequireDevice(t)
-	cudatest.LeakCheck(t)
-	s, err := cuda.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Release()
-	for _, sp := range []backend.BlockSpace{cuda.Space, cuda.HostPinnedSpace, cuda.UVMSpace} {
-		t.Run(sp.Name(), func(t *testing.T) { backendtest.TestLauncher(t, s, sp) })
+		t.Run(sp.Name()+"/Launcher", func(t *testing.T) { backendtest.TestLauncher(t, s, sp) })
 	}
 }

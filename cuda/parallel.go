@@ -209,24 +209,10 @@ func policyShape(label string, policy Policy) (backend.Shape, kokkos.ExecutionSp
 	var sh backend.Shape
 	switch p := policy.(type) {
 	case kokkos.RangePolicy:
-		sh.Rank, sh.Lower[0], sh.Upper[0], sh.Chunk = 1, p.Begin, p.End, p.Chunk
-		return sh, p.Space, nil
+		return p.Shape(), p.Space, nil
 	case kokkos.MDRangePolicy:
-		lo, hi, tiles := p.Lower(), p.Upper(), p.Tiles()
-		if len(lo) < 2 || len(lo) > backend.MaxShapeRank || len(hi) != len(lo) {
-			return sh, nil, fmt.Errorf("%w: %q: %v: rank %d (with %d upper bounds); an MDRangePolicy has rank 2 to 6", ErrPolicy, label, p.String(), len(lo), len(hi))
-		}
-		sh.Rank = len(lo)
-		copy(sh.Lower[:], lo)
-		copy(sh.Upper[:], hi)
-		if len(tiles) == len(lo) {
-			copy(sh.Tile[:], tiles)
-		}
-		switch _, inner := p.Iteration(); inner {
-		case kokkos.IterateLeft:
-			sh.Inner = backend.OrderLeft
-		case kokkos.IterateRight:
-			sh.Inner = backend.OrderRight
+		if sh = p.Shape(); sh.Rank < 2 {
+			return sh, nil, fmt.Errorf("%w: %q: %v: %d lower and %d upper bounds; an MDRangePolicy has rank 2 to 6", ErrPolicy, label, p.String(), len(p.Lower()), len(p.Upper()))
 		}
 		return sh, p.Space(), nil
 	}

@@ -189,28 +189,6 @@ func describe(v any) (backend.View, bool) {
 	return backend.View{}, false
 }
 
-// rangeShape and mdShape give a policy's index space as a backend sees it.
-func rangeShape(p kokkos.RangePolicy) backend.Shape {
-	s := backend.Shape{Rank: 1, Chunk: p.Chunk}
-	s.Lower[0], s.Upper[0] = p.Begin, p.End
-	return s
-}
-
-func mdShape(p kokkos.MDRangePolicy) backend.Shape {
-	lo, hi, tiles := p.Lower(), p.Upper(), p.Tiles()
-	s := backend.Shape{Rank: len(lo)}
-	copy(s.Lower[:], lo)
-	copy(s.Upper[:], hi)
-	copy(s.Tile[:], tiles)
-	switch _, inner := p.Iteration(); inner {
-	case kokkos.IterateLeft:
-		s.Inner = backend.OrderLeft
-	case kokkos.IterateRight:
-		s.Inner = backend.OrderRight
-	}
-	return s
-}
-
 // deviceFor queues e on the device instance of the policy.
 func (e *entry) deviceFor(label string, space kokkos.ExecutionSpace, s backend.Shape, vals []any) error {
 	dev, err := e.launcher(space)

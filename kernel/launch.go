@@ -31,9 +31,9 @@ func shape(p any) (rank int, space kokkos.ExecutionSpace, right bool) {
 // shapeOf returns the index space of p for a device backend.
 func shapeOf(p any) backend.Shape {
 	if q, ok := p.(kokkos.RangePolicy); ok {
-		return rangeShape(q)
+		return q.Shape()
 	}
-	return mdShape(p.(kokkos.MDRangePolicy))
+	return p.(kokkos.MDRangePolicy).Shape()
 }
 
 // For runs kernel fn, a //kokkos:kernel function of the For pattern, for
@@ -169,7 +169,7 @@ func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any
 		return zero, err
 	}
 	if !hostSpace(p.Space) {
-		return deviceReduce(e, label, p.Space, rangeShape(p), r, vals)
+		return deviceReduce(e, label, p.Space, p.Shape(), r, vals)
 	}
 	h, ok := e.Host.(func(*Launch, []any) (func(lo, hi int, acc *T, final bool), error))
 	if !ok {

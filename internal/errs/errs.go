@@ -33,12 +33,16 @@ type PanicError struct {
 	Stack []byte // the panicking goroutine's stack
 }
 
-// Error returns "kokkos: panic in kernel LABEL at WHERE: VALUE".
-func (e *PanicError) Error() string {
-	if e.Where == "" {
-		return fmt.Sprintf("kokkos: panic in kernel %q: %v", e.Label, e.Value)
+// Error returns PanicMessage of e's fields.
+func (e *PanicError) Error() string { return PanicMessage(e.Label, e.Where, e.Value) }
+
+// PanicMessage is the text of a panic error: "kokkos: panic in kernel
+// LABEL at WHERE: VALUE" (without " at WHERE" when where is empty).
+func PanicMessage(label, where string, value any) string {
+	if where == "" {
+		return fmt.Sprintf("kokkos: panic in kernel %q: %v", label, value)
 	}
-	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", e.Label, e.Where, e.Value)
+	return fmt.Sprintf("kokkos: panic in kernel %q at %s: %v", label, where, value)
 }
 
 // Unwrap returns the panic value when it is an error.
