@@ -307,7 +307,8 @@ func (e outOfBounds) Error() string {
 // only. Only package kernel makes a live Launch, and it is live only
 // during that call; the zero Launch is never live.
 type Launch struct {
-	live bool
+	live   bool
+	checks bool // CheckHostBounds, read at the bind
 }
 
 // check panics unless l is live.
@@ -321,14 +322,14 @@ func (l *Launch) check(in *info) {
 // bind calls the generated host kernel h on vals with a live Launch, which
 // dies when h returns.
 func bind[B any](h func(*Launch, []any) (B, error), vals []any) (B, error) {
-	l := &Launch{live: true}
+	l := &Launch{live: true, checks: hostChecks.Load()}
 	defer func() { l.live = false }()
 	return h(l, vals)
 }
 
 // bindMD is bind for the host kernel of an MDRangePolicy.
 func bindMD[B any](h func(*Launch, []any, bool) (B, error), vals []any, right bool) (B, error) {
-	l := &Launch{live: true}
+	l := &Launch{live: true, checks: hostChecks.Load()}
 	defer func() { l.live = false }()
 	return h(l, vals, right)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
@@ -214,35 +215,112 @@ func (p *pkgInfo) intConst(e ast.Expr) (int64, bool) {
 	return c, true
 }
 
+// bodyCopy says how a copy of the body is written.
+type bodyCopy struct {
+	acc   map[*ast.CallExpr]*access // the accesses the chunk test covers
+	rows  *rowBases                 // non-nil: those accesses are plain, through rows
+	all   bool                      // every access is plain (a nocheck kernel, unchecked)
+	loops *loopAnalysis             // non-nil: loops check their accesses once (host_loops.go)
+	next  string                    // the label a return continues
+	used  map[string]bool           // the gkP_ and gkS_ names the copy writes
+}
+
 // hostBody returns k's body, as the statements inside its braces, with the
-// edits above, and whether it had a return. With rows, the accesses of
-// acc become loads and stores through the gkP (base) and gkS (byte
-// stride) locals of their views and the row bases of rows; next is the
-// label a return continues.
-func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*access, rows *rowBases, next string) (string, bool) {
-	unchecked := rows != nil
+// edits above, and whether it had a return. With c.rows, the accesses of
+// c.acc become loads and stores through the gkP (base) and gkS (byte
+// stride) locals of their views and the row bases of rows; with c.all,
+// every access does; with c.loops, each loop whose accesses a test before
+// it can check runs in two copies (host_loops.go).
+func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, c *bodyCopy) (string, bool) {
+	if c.used == nil {
+		c.used = map[string]bool{}
+	}
+	r := &bodyRender{p: p, k: k, im: im, q: im.qualifier(p.pkg), c: c}
+	covered := map[*ast.CallExpr]bool{}
+	if c.rows != nil {
+		for call := range c.acc {
+			covered[call] = true
+		}
+	}
+	base := k.decl.Body.Lbrace + 1
+	src := r.render(k.decl.Body, base, k.decl.Body.Rbrace, covered)
+	// The body keeps its lines: a line directive gives its first
+	// statement the position it has in the user's file, so that a panic's
+	// stack, and a compile error, name the user's line, not the
+	// generated file's (writeLoops ends the mapping after the body).
+	orig := p.source(base, k.decl.Body.Rbrace)
+	first := base + token.Pos(len(orig)-len(strings.TrimLeft(orig, " \t\r\n")))
+	return r.lineAt(first) + strings.TrimSpace(src), r.returns
+}
+
+// bodyRender writes one copy of a body.
+type bodyRender struct {
+	p       *pkgInfo
+	k       *kernelFunc
+	im      *imports
+	q       types.Qualifier
+	c       *bodyCopy
+	returns bool
+}
+
+// lineAt returns the line directive that gives the next character the
+// position pos has in the user's file.
+func (r *bodyRender) lineAt(pos token.Pos) string {
+	at := r.p.fset.Position(pos)
+	return fmt.Sprintf("/*line %s:%d:%d*/", filepath.Base(at.Filename), at.Line, at.Column)
+}
+
+// render returns the source in [from, to), which root spans, with the
+// edits; the accesses of covered are plain loads and stores.
+func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.CallExpr]bool) string {
+	p, k, c := r.p, r.k, r.c
 	var edits []edit
-	returns := false
-	q := im.qualifier(p.pkg)
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.CallExpr:
-			a := acc[n]
-			if !unchecked || a == nil {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if c.loops == nil || c.all || n == root {
 				break
 			}
-			elem := types.TypeString(a.v.elem, q)
-			ptr := fmt.Sprintf("(*%s)(%s)", elem, rows.ptr(a))
-			switch a.method {
-			case "At":
-				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "(*" + ptr + ")"})
-			case "Ptr":
-				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: ptr})
-			case "Set":
-				x := n.Args[len(n.Args)-1]
-				edits = append(edits, edit{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, edit{pos: x.End(), end: n.End(), text: ")"})
-				ast.Inspect(x, visit)
+			loop := n.(ast.Stmt)
+			test, calls := c.loops.loopTest(loop, covered, func(v *types.Var) string { return v.Name() })
+			if test == "" {
+				break
+			}
+			inner := maps.Clone(covered)
+			for _, call := range calls {
+				inner[call] = true
+			}
+			text := "if " + test + " {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), inner) +
+				"\n} else {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), covered) + "\n}" + r.lineAt(n.End())
+			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+			return false
+		case *ast.CallExpr:
+			if a := c.acc[n]; a != nil && c.rows != nil {
+				elem := types.TypeString(a.v.elem, r.q)
+				ptr := fmt.Sprintf("(*%s)(%s)", elem, c.rows.ptr(a))
+				switch a.method {
+				case "At":
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "(*" + ptr + ")"})
+				case "Ptr":
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: ptr})
+				case "Set":
+					x := n.Args[len(n.Args)-1]
+					edits = append(edits, edit{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, edit{pos: x.End(), end: n.End(), text: ")"})
+					ast.Inspect(x, visit)
+				}
+				return false
+			}
+			if !c.all && !covered[n] {
+				break
+			}
+			pr, m, ok := p.isViewMethod(k, n)
+			if !ok || m != "At" && m != "Set" && m != "Ptr" {
+				break
+			}
+			edits = append(edits, r.plain(n, pr, m)...)
+			for _, e := range n.Args {
+				ast.Inspect(e, visit)
 			}
 			return false
 		case *ast.BinaryExpr:
@@ -259,42 +337,75 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 				return false
 			}
 		case *ast.ReturnStmt:
-			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "continue " + next})
-			returns = true
+			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: "continue " + c.next})
+			r.returns = true
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok {
 				if pn, ok := p.info.Uses[id].(*types.PkgName); ok {
-					edits = append(edits, edit{pos: id.Pos(), end: id.End(), text: im.name(pn.Imported().Path())})
+					edits = append(edits, edit{pos: id.Pos(), end: id.End(), text: r.im.name(pn.Imported().Path())})
 					return false
 				}
 			}
 		case *ast.Ident:
 			// A name of another package, dot-imported: qualified.
 			if obj := p.info.Uses[n]; obj != nil && obj.Pkg() != nil && obj.Pkg() != p.pkg && obj.Parent() == obj.Pkg().Scope() {
-				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: im.name(obj.Pkg().Path()) + "." + n.Name})
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: r.im.name(obj.Pkg().Path()) + "." + n.Name})
 			}
 		}
 		return true
 	}
-	ast.Inspect(k.decl.Body, visit)
-	src := p.source(k.decl.Body.Lbrace+1, k.decl.Body.Rbrace)
-	base := k.decl.Body.Lbrace + 1
+	ast.Inspect(root, visit)
+	src := p.source(from, to)
 	sortEdits(edits)
 	var b strings.Builder
 	at := 0
 	for _, e := range edits {
-		b.WriteString(src[at : e.pos-base])
+		b.WriteString(src[at : e.pos-from])
 		b.WriteString(e.text)
-		at = int(e.end - base)
+		at = int(e.end - from)
 	}
 	b.WriteString(src[at:])
-	// The body keeps its lines: a line directive gives its first
-	// statement the position it has in the user's file, so that a panic's
-	// stack, and a compile error, name the user's line, not the
-	// generated file's (writeLoops ends the mapping after the body).
-	first := base + token.Pos(len(src)-len(strings.TrimLeft(src, " \t\r\n")))
-	at0 := p.fset.Position(first)
-	return fmt.Sprintf("/*line %s:%d:%d*/", filepath.Base(at0.Filename), at0.Line, at0.Column) + strings.TrimSpace(b.String()), returns
+	return b.String()
+}
+
+// plain returns the edits that make the access n (method m of view pr) a
+// load or store through the view's base and byte strides, its index
+// expressions kept in place: base + i0*stride0 + i1*stride1 ...
+func (r *bodyRender) plain(n *ast.CallExpr, pr *param, m string) []edit {
+	nidx := len(n.Args)
+	if m == "Set" {
+		nidx--
+	}
+	elem := types.TypeString(pr.elem, r.q)
+	base := "gkP_" + pr.name
+	r.c.used[base] = true
+	head := fmt.Sprintf("(*%s)(%s.Add(%s, (", elem, r.im.name("unsafe"), base)
+	switch m {
+	case "At":
+		head = "(*" + head
+	case "Set":
+		head = "*" + head
+	}
+	edits := []edit{{pos: n.Pos(), end: n.Args[0].Pos(), text: head}}
+	for d := range nidx {
+		stride := fmt.Sprintf("gkS_%s_%d", pr.name, d)
+		r.c.used[stride] = true
+		end := n.End()
+		text := ")*" + stride + "))"
+		switch {
+		case d+1 < nidx:
+			end, text = n.Args[d+1].Pos(), ")*"+stride+"+("
+		case m == "At":
+			text += ")"
+		case m == "Set":
+			end, text = n.Args[nidx].Pos(), text+" = ("
+		}
+		edits = append(edits, edit{pos: n.Args[d].End(), end: end, text: text})
+	}
+	if m == "Set" {
+		edits = append(edits, edit{pos: n.Args[nidx].End(), end: n.End(), text: ")"})
+	}
+	return edits
 }
 
 // rowBases hoists, out of the innermost loop of the unchecked body, the
@@ -312,6 +423,7 @@ type rowBases struct {
 	decls  []string          // the declarations, before the innermost loop
 	contig bool
 	folded map[string]bool
+	used   map[string]bool // the gkP_ and gkS_ names written
 }
 
 // ptr returns the address of access a.
@@ -322,7 +434,10 @@ func (rb *rowBases) ptr(a *access) string {
 		if af.r == rb.inner && rb.contig {
 			size := sizes.Sizeof(a.v.elem)
 			rb.folded[fmt.Sprintf("%s == %d", stride, size)] = true
+			rb.used[stride] = true // by the condition
 			stride = fmt.Sprint(size)
+		} else {
+			rb.used[stride] = true
 		}
 		t := fmt.Sprintf("(%s)*%s", affineText(rb.k, af), stride)
 		if af.r == rb.inner {
@@ -332,6 +447,7 @@ func (rb *rowBases) ptr(a *access) string {
 		}
 	}
 	base := "gkP_" + a.v.name
+	rb.used[base] = true
 	if len(outer) > 0 {
 		text := fmt.Sprintf("%s.Add(%s, %s)", rb.unsafe, base, strings.Join(outer, "+"))
 		name, ok := rb.names[text]
@@ -449,11 +565,12 @@ func hostName(n, blank string) string {
 // token and the arguments, builds the accessors (which check that the host
 // can run the kernel on each view), takes the bases of the views that the
 // unchecked copies of the body address (which only the token gives), and
-// returns the chunk (or tile) function.
+// returns the chunk (or tile) function. A nocheck kernel has two: one
+// whose accesses are all plain loads and stores, and, when the launch
+// asks for checks (kernel.CheckHostBounds), the checked one of any kernel.
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	accs := p.accesses(k)
-	test := chunkTest(k, accs)
-	body, returns := p.hostBody(k, im, accs, nil, "gkNext")
+	loops := p.analyzeLoops(k)
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
 	rank := len(k.index)
@@ -476,7 +593,6 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	}
 	fmt.Fprintf(&b, "func gkHost%s(gkL *%s.Launch, gkArgs []any%s) (func(%s), error) {\n", k.name, kern, right, chunk)
 	// The parameters, as locals of their Go names.
-	var copies []string
 	for j, pr := range k.params {
 		used := pr.name != "_" && p.used(k, pr.v)
 		name := pr.name
@@ -490,80 +606,147 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 		} else if used {
 			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
 		}
-		if used {
-			copies = append(copies, name)
-		}
-	}
-	if test != "" {
-		// The bases of the views whose accesses the chunk test covers,
-		// which the accessors give only during this call (gkL).
-		for _, pr := range k.params {
-			if accessed(accs, pr) {
-				fmt.Fprintf(&b, "gkP_%s := %s.Base(gkL)\n", pr.name, pr.name)
-				copies = append(copies, "gkP_"+pr.name)
-			}
-		}
 	}
 	orders := [][]int{rightOrder(rank)}
 	if rank > 1 {
 		orders = append(orders, leftOrder(rank))
 	}
-	for o, order := range orders {
-		if rank > 1 && o == 0 {
-			b.WriteString("if gkRight {\n")
+	bases := map[string]bool{}
+	var checked, unchecked []string
+	for _, order := range orders {
+		checked = append(checked, p.hostChunk(k, im, chunk, order, accs, loops, false, bases))
+		if k.nocheck {
+			unchecked = append(unchecked, p.hostChunk(k, im, chunk, order, accs, loops, true, bases))
 		}
-		fmt.Fprintf(&b, "return func(%s) {\n", chunk)
-		if len(copies) > 0 {
-			// Locals of the chunk, not variables of the closure.
-			fmt.Fprintf(&b, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+	}
+	// The bases of the views that the unchecked copies address, which the
+	// accessors give only during this call (gkL).
+	for _, pr := range k.params {
+		if bases["gkP_"+pr.name] {
+			fmt.Fprintf(&b, "gkP_%s := %s.Base(gkL)\n", pr.name, pr.name)
 		}
-		if k.acc != nil {
-			b.WriteString("gkAcc := *gkAccP\n")
+	}
+	returns := func(fs []string) {
+		if rank > 1 {
+			fmt.Fprintf(&b, "if gkRight {\nreturn %s, nil\n}\n", fs[0])
 		}
-		if test != "" {
-			// The byte strides of the views whose accesses the chunk test
-			// covers.
-			for _, pr := range k.params {
-				if !accessed(accs, pr) {
-					continue
-				}
-				for d := range pr.rank {
-					fmt.Fprintf(&b, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
-				}
-			}
-			// Two unchecked copies: the innermost strides folded to the
-			// element size where they are that, and any strides.
-			contig := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, contig: true, folded: map[string]bool{}}
-			cbody, _ := p.hostBody(k, im, accs, contig, "gkNextC")
-			rows := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}}
-			fast, _ := p.hostBody(k, im, accs, rows, "gkNextU")
+		fmt.Fprintf(&b, "return %s, nil\n", fs[len(fs)-1])
+	}
+	if k.nocheck {
+		b.WriteString("if !gkL.Checks() {\n")
+		returns(unchecked)
+		b.WriteString("}\n")
+	}
+	returns(checked)
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// hostChunk returns the chunk (or tile) function of k over its indices in
+// order: the checked one, in which a test per chunk and per loop
+// selects copies of the body without checks, or, with unchecked (a
+// nocheck kernel), one in which every access is a plain load or store. It
+// adds the bases it needs to bases.
+func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []int, accs map[*ast.CallExpr]*access, loops *loopAnalysis, unchecked bool, bases map[string]bool) string {
+	used := map[string]bool{}
+	test := chunkTest(k, accs)
+	var b strings.Builder
+	if k.acc != nil {
+		b.WriteString("gkAcc := *gkAccP\n")
+	}
+	newRows := func(contig bool) *rowBases {
+		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used}
+		if contig {
+			rb.contig, rb.folded = true, map[string]bool{}
+		}
+		return rb
+	}
+	if unchecked || test != "" {
+		// Two copies whose affine accesses are plain: the innermost
+		// strides folded to the element size where they are that, and
+		// any strides.
+		contig, rows := newRows(true), newRows(false)
+		cbody, returns := p.hostBody(k, im, &bodyCopy{acc: accs, rows: contig, all: unchecked, loops: loops, next: "gkNextC", used: used})
+		fast, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: rows, all: unchecked, loops: loops, next: "gkNextU", used: used})
+		if !unchecked {
 			fmt.Fprintf(&b, "if %s {\n", test)
-			if len(contig.folded) > 0 {
-				conds := slices.Sorted(maps.Keys(contig.folded))
-				fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
-				writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
-				b.WriteString("} else {\n")
-				writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
-				b.WriteString("}\n")
-			} else {
-				writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
-			}
+		}
+		if len(contig.folded) > 0 {
+			conds := slices.Sorted(maps.Keys(contig.folded))
+			fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
+			writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
 			b.WriteString("} else {\n")
-			writeLoops(&b, k, order, body, returns, "gkNext", nil)
+			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
 			b.WriteString("}\n")
 		} else {
-			writeLoops(&b, k, order, body, returns, "gkNext", nil)
+			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
 		}
-		if k.acc != nil {
-			b.WriteString("*gkAccP = gkAcc\n")
+		if !unchecked {
+			b.WriteString("} else {\n")
 		}
-		b.WriteString("}, nil\n")
-		if rank > 1 && o == 0 {
+	}
+	if !unchecked {
+		body, returns := p.hostBody(k, im, &bodyCopy{acc: accs, loops: loops, next: "gkNext", used: used})
+		writeLoops(&b, k, order, body, returns, "gkNext", nil)
+		if test != "" {
 			b.WriteString("}\n")
 		}
 	}
-	b.WriteString("}\n")
-	return b.String()
+	if k.acc != nil {
+		b.WriteString("*gkAccP = gkAcc\n")
+	}
+	// The byte strides the plain accesses use.
+	var strides strings.Builder
+	for _, pr := range k.params {
+		for d := range pr.rank {
+			if used[fmt.Sprintf("gkS_%s_%d", pr.name, d)] {
+				fmt.Fprintf(&strides, "gkS_%s_%d := %s.ByteStride(%d)\n", pr.name, d, pr.name, d)
+			}
+		}
+		if used["gkP_"+pr.name] {
+			bases["gkP_"+pr.name] = true
+		}
+	}
+	// The parameters and bases the function refers to, as its locals, not
+	// variables of the closure.
+	names := idents(strides.String() + b.String())
+	var copies []string
+	for _, pr := range k.params {
+		if pr.name != "_" && names[pr.name] {
+			copies = append(copies, pr.name)
+		}
+	}
+	for _, pr := range k.params {
+		if names["gkP_"+pr.name] {
+			copies = append(copies, "gkP_"+pr.name)
+		}
+	}
+	var f strings.Builder
+	fmt.Fprintf(&f, "func(%s) {\n", chunk)
+	if len(copies) > 0 {
+		fmt.Fprintf(&f, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+	}
+	f.WriteString(strides.String())
+	f.WriteString(b.String())
+	f.WriteString("}")
+	return f.String()
+}
+
+// idents returns the identifiers of the Go text src.
+func idents(src string) map[string]bool {
+	var sc scanner.Scanner
+	fs := token.NewFileSet()
+	sc.Init(fs.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	out := map[string]bool{}
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.IDENT {
+			out[lit] = true
+		}
+	}
 }
 
 // writeLoops writes the loop nest over a chunk in order, with body

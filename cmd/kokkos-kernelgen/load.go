@@ -115,6 +115,9 @@ func check(fset *token.FileSet, dir string, files []*ast.File) (*pkgInfo, error)
 				continue
 			}
 			k, err := p.classify(fd)
+			if err == nil {
+				err = p.parseDirective(k)
+			}
 			if err != nil {
 				shapeErrs = append(shapeErrs, err.Error())
 				continue
@@ -130,17 +133,10 @@ func check(fset *token.FileSet, dir string, files []*ast.File) (*pkgInfo, error)
 }
 
 // marked reports whether fd's doc comment holds the directive on a line of
-// its own.
+// its own, with or without arguments (directiveArgs).
 func marked(fd *ast.FuncDecl) bool {
-	if fd.Doc == nil {
-		return false
-	}
-	for _, c := range fd.Doc.List {
-		if strings.TrimSpace(c.Text) == directive {
-			return true
-		}
-	}
-	return false
+	args, _ := directiveArgs(fd)
+	return args != nil
 }
 
 // errorf formats an error at pos, naming the kernel.

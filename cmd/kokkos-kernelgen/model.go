@@ -56,6 +56,7 @@ type kernelFunc struct {
 	final   *types.Var   // the final flag, scans
 	results []*types.Basic
 	callees []*kernelFunc // the helpers the body calls, set by the checker
+	nocheck bool          // //kokkos:kernel nocheck: the host may skip bounds checks
 }
 
 // param is a view or scalar parameter.

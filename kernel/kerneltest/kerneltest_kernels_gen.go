@@ -39,6 +39,257 @@ const gkIR = `kernelir 1
 // gkSpecs are the package's kernels.
 var gkSpecs = []gkkernel.Spec{
 	{
+		Func: YAx, Name: "kerneltest.YAx", Hash: "7602ff41b386630ba6c9024edd1e9802", Funcs: []string{"YAx"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostYAx,
+		IR: gkIR + `(kernel YAx for (index i)
+  (view y float64 1 w)
+  (view A float64 2 r)
+  (view x float64 1 r)
+  (scalar m int)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (range (new j int) int m
+      (body
+        (opassign add s (mul float64 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: YAxExt, Name: "kerneltest.YAxExt", Hash: "fc888001d3b2fc7adcdab07dab903c6e", Funcs: []string{"YAxExt"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+		},
+		Host: gkHostYAxExt,
+		IR: gkIR + `(kernel YAxExt for (index i)
+  (view y float64 1 w)
+  (view A float64 2 r)
+  (view x float64 1 r)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (range (new j int) int (extent A 1)
+      (body
+        (opassign add s (mul float64 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: LoopForms, Name: "kerneltest.LoopForms", Hash: "7f204a5f87de720a249ea052c58118ed", Funcs: []string{"LoopForms"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "w", View: true, Write: false},
+			{Name: "lo"},
+			{Name: "hi"},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostLoopForms,
+		IR: gkIR + `(kernel LoopForms for (index i)
+  (view x int64 1 r)
+  (view w int64 2 r)
+  (scalar lo int)
+  (scalar hi int)
+  (view out int64 2 w)
+  (body
+    (var ((s0 int64)) ())
+    (for (init (assign ((new k int)) (lo))) (cond (le int k hi)) (post (inc k))
+      (body
+        (opassign add s0 (mul int64 (at x k) (conv int64 k)))))
+    (var ((s1 int64)) ())
+    (for (init (assign ((new k int)) (lo))) (cond (lt int k hi)) (post (opassign add k (int 3)))
+      (body
+        (opassign add s1 (sub int64 (at x (add int k (int 1))) (at x (sub int (mul int (int 2) k) lo))))))
+    (assign ((new n int)) ((rem int i (int 7))))
+    (var ((s2 int64)) ())
+    (range (new a int) int n
+      (body
+        (for (init (assign ((new b int)) (a))) (cond (lt int b n)) (post (inc b))
+          (body
+            (opassign add s2 (mul int64 (at w a b) (at x (add int (sub int i a) b))))))))
+    (var ((s3 int64)) ())
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k hi)) (post (inc k))
+      (body
+        (opassign add s3 (at x k))
+        (if (lt int64 (at x k) (int64 0))
+          (then
+            (inc k)))))
+    (range (new c int) int (extent w 1)
+      (body
+        (assign ((at out i (rem int c (int 4)))) ((add int64 (at out i (rem int c (int 4))) (at w (rem int i (extent w 0)) c))))))
+    (assign ((at out i (int 4))) (s0))
+    (assign ((at out i (int 5))) (s1))
+    (assign ((at out i (int 6))) (s2))
+    (assign ((at out i (int 7))) (s3))))
+`,
+	},
+	{
+		Func: Norm3, Name: "kerneltest.Norm3", Hash: "4af5b26e0c510b3a2739b5bdf4c5d35d", Funcs: []string{"Norm3"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "r", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+		},
+		Host: gkHostNorm3,
+		IR: gkIR + `(kernel Norm3 for (index i)
+  (view r float64 1 w)
+  (view x float64 2 r)
+  (body
+    (assign ((at r i)) ((math Sqrt (add float64 (add float64 (mul float64 (at x i (int 0)) (at x i (int 0))) (mul float64 (at x i (int 1)) (at x i (int 1)))) (mul float64 (at x i (int 2)) (at x i (int 2)))))))))
+`,
+	},
+	{
+		Func: Force, Name: "kerneltest.Force", Hash: "3dc6b311830864b64b1523de9adb5734", Funcs: []string{"Force"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "f", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "neigh", View: true, Write: false},
+			{Name: "cnt"},
+			{Name: "cut2"},
+		},
+		Host: gkHostForce,
+		IR: gkIR + `(kernel Force for (index i)
+  (view f float64 2 w)
+  (view x float64 2 r)
+  (view neigh int32 2 r)
+  (scalar cnt int)
+  (scalar cut2 float64)
+  (body
+    (assign ((new xi float64) (new yi float64) (new zi float64)) ((at x i (int 0)) (at x i (int 1)) (at x i (int 2))))
+    (var ((fx float64) (fy float64) (fz float64)) ())
+    (range (new k int) int cnt
+      (body
+        (assign ((new j int)) ((conv int (at neigh i k))))
+        (assign ((new dx float64) (new dy float64) (new dz float64)) ((sub float64 xi (at x j (int 0))) (sub float64 yi (at x j (int 1))) (sub float64 zi (at x j (int 2)))))
+        (assign ((new r2 float64)) ((add float64 (add float64 (mul float64 dx dx) (mul float64 dy dy)) (mul float64 dz dz))))
+        (if (lt float64 r2 cut2)
+          (then
+            (assign ((new r2i float64)) ((div float64 (float64 1) r2)))
+            (assign ((new r6i float64)) ((mul float64 (mul float64 r2i r2i) r2i)))
+            (assign ((new s float64)) ((mul float64 (mul float64 (mul float64 (float64 48) r6i) (sub float64 r6i (float64 0.5))) r2i)))
+            (opassign add fx (mul float64 dx s))
+            (opassign add fy (mul float64 dy s))
+            (opassign add fz (mul float64 dz s))))))
+    (assign ((at f i (int 0))) (fx))
+    (assign ((at f i (int 1))) (fy))
+    (assign ((at f i (int 2))) (fz))))
+`,
+	},
+	{
+		Func: ForceNocheck, Name: "kerneltest.ForceNocheck", Hash: "aab72f160c963c0858968a20b347f7ba", Funcs: []string{"ForceNocheck"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "f", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "neigh", View: true, Write: false},
+			{Name: "cnt"},
+			{Name: "cut2"},
+		},
+		Host: gkHostForceNocheck,
+		IR: gkIR + `(kernel ForceNocheck for (index i)
+  (view f float64 2 w)
+  (view x float64 2 r)
+  (view neigh int32 2 r)
+  (scalar cnt int)
+  (scalar cut2 float64)
+  (body
+    (assign ((new xi float64) (new yi float64) (new zi float64)) ((at x i (int 0)) (at x i (int 1)) (at x i (int 2))))
+    (var ((fx float64) (fy float64) (fz float64)) ())
+    (range (new k int) int cnt
+      (body
+        (assign ((new j int)) ((conv int (at neigh i k))))
+        (assign ((new dx float64) (new dy float64) (new dz float64)) ((sub float64 xi (at x j (int 0))) (sub float64 yi (at x j (int 1))) (sub float64 zi (at x j (int 2)))))
+        (assign ((new r2 float64)) ((add float64 (add float64 (mul float64 dx dx) (mul float64 dy dy)) (mul float64 dz dz))))
+        (if (lt float64 r2 cut2)
+          (then
+            (assign ((new r2i float64)) ((div float64 (float64 1) r2)))
+            (assign ((new r6i float64)) ((mul float64 (mul float64 r2i r2i) r2i)))
+            (assign ((new s float64)) ((mul float64 (mul float64 (mul float64 (float64 48) r6i) (sub float64 r6i (float64 0.5))) r2i)))
+            (opassign add fx (mul float64 dx s))
+            (opassign add fy (mul float64 dy s))
+            (opassign add fz (mul float64 dz s))))))
+    (assign ((at f i (int 0))) (fx))
+    (assign ((at f i (int 1))) (fy))
+    (assign ((at f i (int 2))) (fz))))
+`,
+	},
+	{
+		Func: GatherNocheck, Name: "kerneltest.GatherNocheck", Hash: "516e16b0b416d1b1c4d2f4930f2a484f", Funcs: []string{"GatherNocheck"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "idx", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostGatherNocheck,
+		IR: gkIR + `(kernel GatherNocheck reduce (index i)
+  (view x float64 1 r)
+  (view idx int32 2 r)
+  (view out float64 1 w)
+  (acc float64)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (range (new k int) int (extent idx 1)
+      (body
+        (opassign add s (at x (conv int (at idx i k))))))
+    (if (eq int (rem int i (int 5)) (int 0))
+      (then
+        (return)))
+    (do (atomic Add out ((conv int (at idx i (int 0)))) s))
+    (assign ((at out (conv int (at idx i (int 1))))) ((at out (conv int (at idx i (int 1))))))
+    (opassign add (acc) s)))
+`,
+	},
+	{
+		Func: GatherNocheck2, Name: "kerneltest.GatherNocheck2", Hash: "608359d5ad6b330b80d07e6cdccd19bc", Funcs: []string{"GatherNocheck2"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "idx", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostGatherNocheck2,
+		IR: gkIR + `(kernel GatherNocheck2 for (index i j)
+  (view x float32 1 r)
+  (view idx int32 2 r)
+  (view out float32 2 w)
+  (body
+    (assign ((at out i j)) ((at x (conv int (at idx i j)))))))
+`,
+	},
+	{
+		Func: YAxEach, Name: "kerneltest.YAxEach", Hash: "b689b1beca458b05909f6ac72260eda1", Funcs: []string{"YAxEach"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostYAxEach,
+		IR: gkIR + `(kernel YAxEach for (index i)
+  (view y float64 1 w)
+  (view A float64 2 r)
+  (view x float64 1 r)
+  (scalar m int)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (for (init (assign ((new j int)) ((int 0)))) (cond (lt int j m)) (post (assign (j) ((add int j (int 1)))))
+      (body
+        (opassign add s (mul float64 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -1259,6 +1510,1136 @@ var gkSpecs = []gkkernel.Spec{
 	},
 }
 
+func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.YAx", "y", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.YAx", "A", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.YAx", "x", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, m, gkP_y, gkP_A, gkP_x := y, A, x, m, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:20:2*/ s := 0.0
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line checks.go:23:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
+					/*line kerneltest_kernels_gen.go:1550:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:20:2*/ s := 0.0
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line checks.go:23:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:1565:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:20:2*/ s := 0.0
+				if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:21:2*/ for j := range m {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					}
+				} else {
+					/*line checks.go:21:2*/ for j := range m {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+				} /*line checks.go:23:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:1581:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.YAxExt", "y", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.YAxExt", "A", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.YAxExt", "x", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, gkP_y, gkP_A, gkP_x := y, A, x, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:31:2*/ s := 0.0
+					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line checks.go:34:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
+					/*line kerneltest_kernels_gen.go:1623:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:31:2*/ s := 0.0
+					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line checks.go:34:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:1638:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:31:2*/ s := 0.0
+				if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:32:2*/ for j := range A.Extent(1) {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					}
+				} else {
+					/*line checks.go:32:2*/ for j := range A.Extent(1) {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+				} /*line checks.go:34:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:1654:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.LoopForms", "x", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	w, gkErr1 := gkkernel.View2("kerneltest.LoopForms", "w", gkArgs[1].(gkkokkos.View2[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	lo := gkArgs[2].(int)
+	hi := gkArgs[3].(int)
+	out, gkErr4 := gkkernel.View2("kerneltest.LoopForms", "out", gkArgs[4].(gkkokkos.View2[int64]), true)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	gkP_x := x.Base(gkL)
+	gkP_w := w.Base(gkL)
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		x, w, lo, hi, out, gkP_x, gkP_w, gkP_out := x, w, lo, hi, out, gkP_x, gkP_w, gkP_out
+		gkS_x_0 := x.ByteStride(0)
+		gkS_w_0 := w.ByteStride(0)
+		gkS_w_1 := w.ByteStride(1)
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 4 >= 0 && 7 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:45:2*/ var s0 int64
+					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += x.At(k) * int64(k)
+						}
+					} /*line checks.go:48:3*/
+					var s1 int64
+					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						}
+					} else {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += x.At(k+1) - x.At(2*k-lo)
+						}
+					} /*line checks.go:52:3*/
+					n := i % 7
+					var s2 int64
+					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:55:2*/ for a := range n {
+							for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								}
+							} else {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += w.At(a, b) * x.At(i-a+b)
+								}
+							} /*line checks.go:58:4*/
+						}
+					} /*line checks.go:59:3*/
+					var s3 int64
+					for k := 0; k < hi; k++ {
+						s3 += x.At(k)
+						if x.At(k) < 0 {
+							k++
+						}
+					}
+					for c := range w.Extent(1) {
+						out.Set(i, c%4, out.At(i, c%4)+w.At(i%w.Extent(0), c))
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
+					/*line kerneltest_kernels_gen.go:1747:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:45:2*/ var s0 int64
+					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += x.At(k) * int64(k)
+						}
+					} /*line checks.go:48:3*/
+					var s1 int64
+					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						}
+					} else {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += x.At(k+1) - x.At(2*k-lo)
+						}
+					} /*line checks.go:52:3*/
+					n := i % 7
+					var s2 int64
+					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:55:2*/ for a := range n {
+							for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								}
+							} else {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += w.At(a, b) * x.At(i-a+b)
+								}
+							} /*line checks.go:58:4*/
+						}
+					} /*line checks.go:59:3*/
+					var s3 int64
+					for k := 0; k < hi; k++ {
+						s3 += x.At(k)
+						if x.At(k) < 0 {
+							k++
+						}
+					}
+					for c := range w.Extent(1) {
+						out.Set(i, c%4, out.At(i, c%4)+w.At(i%w.Extent(0), c))
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
+					/*line kerneltest_kernels_gen.go:1810:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:45:2*/ var s0 int64
+				if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+						s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+					}
+				} else {
+					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+						s0 += x.At(k) * int64(k)
+					}
+				} /*line checks.go:48:3*/
+				var s1 int64
+				if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+						s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+					}
+				} else {
+					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+						s1 += x.At(k+1) - x.At(2*k-lo)
+					}
+				} /*line checks.go:52:3*/
+				n := i % 7
+				var s2 int64
+				if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:55:2*/ for a := range n {
+						for b := a; b < n; b++ {
+							s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+						}
+					}
+				} else {
+					/*line checks.go:55:2*/ for a := range n {
+						if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+							}
+						} else {
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += w.At(a, b) * x.At(i-a+b)
+							}
+						} /*line checks.go:58:4*/
+					}
+				} /*line checks.go:59:3*/
+				var s3 int64
+				for k := 0; k < hi; k++ {
+					s3 += x.At(k)
+					if x.At(k) < 0 {
+						k++
+					}
+				}
+				for c := range w.Extent(1) {
+					out.Set(i, c%4, out.At(i, c%4)+w.At(i%w.Extent(0), c))
+				}
+				out.Set(i, 4, s0)
+				out.Set(i, 5, s1)
+				out.Set(i, 6, s2)
+				out.Set(i, 7, s3)
+				/*line kerneltest_kernels_gen.go:1870:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	r, gkErr0 := gkkernel.View1("kerneltest.Norm3", "r", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Norm3", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_r := r.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		r, x, gkP_r, gkP_x := r, x, gkP_r, gkP_x
+		gkS_r_0 := r.ByteStride(0)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		if 0 >= 0 && 2 < x.Extent(1) && gkHi <= r.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_r_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
+					/*line kerneltest_kernels_gen.go:1899:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
+					/*line kerneltest_kernels_gen.go:1907:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
+				/*line kerneltest_kernels_gen.go:1913:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	f, gkErr0 := gkkernel.View2("kerneltest.Force", "f", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Force", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	neigh, gkErr2 := gkkernel.View2("kerneltest.Force", "neigh", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	cnt := gkArgs[3].(int)
+	cut2 := gkArgs[4].(float64)
+	gkP_f := f.Base(gkL)
+	gkP_x := x.Base(gkL)
+	gkP_neigh := neigh.Base(gkL)
+	return func(gkLo, gkHi int) {
+		f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh := f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh
+		gkS_f_0 := f.ByteStride(0)
+		gkS_f_1 := f.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		gkS_neigh_0 := neigh.ByteStride(0)
+		gkS_neigh_1 := neigh.ByteStride(1)
+		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:103:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
+					/*line kerneltest_kernels_gen.go:1988:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:103:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
+					/*line kerneltest_kernels_gen.go:2032:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:89:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
+				var fx, fy, fz float64
+				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+					/*line checks.go:91:2*/ for k := range cnt {
+						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+				} else {
+					/*line checks.go:91:2*/ for k := range cnt {
+						j := int(neigh.At(i, k))
+						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+				} /*line checks.go:103:3*/
+				f.Set(i, 0, fx)
+				f.Set(i, 1, fy)
+				f.Set(i, 2, fz)
+				/*line kerneltest_kernels_gen.go:2071:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	f, gkErr0 := gkkernel.View2("kerneltest.ForceNocheck", "f", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.ForceNocheck", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	neigh, gkErr2 := gkkernel.View2("kerneltest.ForceNocheck", "neigh", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	cnt := gkArgs[3].(int)
+	cut2 := gkArgs[4].(float64)
+	gkP_f := f.Base(gkL)
+	gkP_x := x.Base(gkL)
+	gkP_neigh := neigh.Base(gkL)
+	if !gkL.Checks() {
+		return func(gkLo, gkHi int) {
+			f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh := f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh
+			gkS_f_0 := f.ByteStride(0)
+			gkS_f_1 := f.ByteStride(1)
+			gkS_x_0 := x.ByteStride(0)
+			gkS_x_1 := x.ByteStride(1)
+			gkS_neigh_0 := neigh.ByteStride(0)
+			gkS_neigh_1 := neigh.ByteStride(1)
+			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
+					var fx, fy, fz float64
+					for k := range cnt {
+						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+						dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
+					/*line kerneltest_kernels_gen.go:2130:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
+					var fx, fy, fz float64
+					for k := range cnt {
+						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+						dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
+					/*line kerneltest_kernels_gen.go:2158:48*/
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi int) {
+		f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh := f, x, neigh, cnt, cut2, gkP_f, gkP_x, gkP_neigh
+		gkS_f_0 := f.ByteStride(0)
+		gkS_f_1 := f.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		gkS_neigh_0 := neigh.ByteStride(0)
+		gkS_neigh_1 := neigh.ByteStride(1)
+		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
+					/*line kerneltest_kernels_gen.go:2214:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
+					/*line kerneltest_kernels_gen.go:2258:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:113:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
+				var fx, fy, fz float64
+				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+					/*line checks.go:115:2*/ for k := range cnt {
+						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+				} else {
+					/*line checks.go:115:2*/ for k := range cnt {
+						j := int(neigh.At(i, k))
+						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+				} /*line checks.go:127:3*/
+				f.Set(i, 0, fx)
+				f.Set(i, 1, fy)
+				f.Set(i, 2, fz)
+				/*line kerneltest_kernels_gen.go:2297:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.GatherNocheck", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	idx, gkErr1 := gkkernel.View2("kerneltest.GatherNocheck", "idx", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View1("kerneltest.GatherNocheck", "out", gkArgs[2].(gkkokkos.View1[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_x := x.Base(gkL)
+	gkP_idx := idx.Base(gkL)
+	gkP_out := out.Base(gkL)
+	if !gkL.Checks() {
+		return func(gkLo, gkHi int, gkAccP *float64) {
+			x, idx, out, gkP_x, gkP_idx, gkP_out := x, idx, out, gkP_x, gkP_idx, gkP_out
+			gkS_x_0 := x.ByteStride(0)
+			gkS_idx_0 := idx.ByteStride(0)
+			gkS_idx_1 := idx.ByteStride(1)
+			gkS_out_0 := out.ByteStride(0)
+			gkAcc := *gkAccP
+			if gkS_idx_0 == 4 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextC:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					for k := range idx.Extent(1) {
+						s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))*gkS_x_0)))
+					}
+					if i%5 == 0 {
+						continue gkNextC
+					}
+					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
+					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2342:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextU:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					for k := range idx.Extent(1) {
+						s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))*gkS_x_0)))
+					}
+					if i%5 == 0 {
+						continue gkNextU
+					}
+					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
+					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2359:48*/
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi int, gkAccP *float64) {
+		x, idx, out, gkP_idx := x, idx, out, gkP_idx
+		gkS_idx_0 := idx.ByteStride(0)
+		gkS_idx_1 := idx.ByteStride(1)
+		gkAcc := *gkAccP
+		if 0 >= 0 && 1 < idx.Extent(1) && gkHi <= idx.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_idx_0 == 4 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextC:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						}
+					} else {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int(idx.At(i, k)))
+						}
+					} /*line checks.go:142:3*/
+					if i%5 == 0 {
+						continue gkNextC
+					}
+					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
+					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2392:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextU:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						}
+					} else {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int(idx.At(i, k)))
+						}
+					} /*line checks.go:142:3*/
+					if i%5 == 0 {
+						continue gkNextU
+					}
+					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
+					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2415:48*/
+				}
+			}
+		} else {
+		gkNext:
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:139:2*/ s := 0.0
+				if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
+					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+					}
+				} else {
+					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						s += x.At(int(idx.At(i, k)))
+					}
+				} /*line checks.go:142:3*/
+				if i%5 == 0 {
+					continue gkNext
+				}
+				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
+				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
+				gkAcc += s
+				/*line kerneltest_kernels_gen.go:2437:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.GatherNocheck2", "x", gkArgs[0].(gkkokkos.View1[float32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	idx, gkErr1 := gkkernel.View2("kerneltest.GatherNocheck2", "idx", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View2("kerneltest.GatherNocheck2", "out", gkArgs[2].(gkkokkos.View2[float32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_x := x.Base(gkL)
+	gkP_idx := idx.Base(gkL)
+	gkP_out := out.Base(gkL)
+	if !gkL.Checks() {
+		if gkRight {
+			return func(gkLo, gkHi [2]int) {
+				x, idx, out, gkP_x, gkP_idx, gkP_out := x, idx, out, gkP_x, gkP_idx, gkP_out
+				gkS_x_0 := x.ByteStride(0)
+				gkS_idx_0 := idx.ByteStride(0)
+				gkS_idx_1 := idx.ByteStride(1)
+				gkS_out_0 := out.ByteStride(0)
+				gkS_out_1 := out.ByteStride(1)
+				if gkS_idx_1 == 4 && gkS_out_1 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
+							/*line kerneltest_kernels_gen.go:2475:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
+							/*line kerneltest_kernels_gen.go:2484:50*/
+						}
+					}
+				}
+			}, nil
+		}
+		return func(gkLo, gkHi [2]int) {
+			x, idx, out, gkP_x, gkP_idx, gkP_out := x, idx, out, gkP_x, gkP_idx, gkP_out
+			gkS_x_0 := x.ByteStride(0)
+			gkS_idx_0 := idx.ByteStride(0)
+			gkS_idx_1 := idx.ByteStride(1)
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			if gkS_idx_0 == 4 && gkS_out_0 == 4 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
+						/*line kerneltest_kernels_gen.go:2503:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
+						/*line kerneltest_kernels_gen.go:2512:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			x, idx, out, gkP_idx, gkP_out := x, idx, out, gkP_idx, gkP_out
+			gkS_idx_0 := idx.ByteStride(0)
+			gkS_idx_1 := idx.ByteStride(1)
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			if gkHi[0] <= idx.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= idx.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_idx_1 == 4 && gkS_out_1 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
+							/*line kerneltest_kernels_gen.go:2532:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
+							/*line kerneltest_kernels_gen.go:2541:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
+						/*line kerneltest_kernels_gen.go:2549:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		x, idx, out, gkP_idx, gkP_out := x, idx, out, gkP_idx, gkP_out
+		gkS_idx_0 := idx.ByteStride(0)
+		gkS_idx_1 := idx.ByteStride(1)
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if gkHi[0] <= idx.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= idx.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_idx_0 == 4 && gkS_out_0 == 4 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
+						/*line kerneltest_kernels_gen.go:2568:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
+						/*line kerneltest_kernels_gen.go:2577:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
+					/*line kerneltest_kernels_gen.go:2585:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.YAxEach", "y", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.YAxEach", "A", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.YAxEach", "x", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, m, gkP_y := y, A, x, m, gkP_y
+		gkS_y_0 := y.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:164:2*/ s := 0.0
+					for j := 0; j < m; j = j + 1 {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
+					/*line kerneltest_kernels_gen.go:2618:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:164:2*/ s := 0.0
+					for j := 0; j < m; j = j + 1 {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:2627:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:164:2*/ s := 0.0
+				for j := 0; j < m; j = j + 1 {
+					s += float64(A.At(i, j) * x.At(j))
+				}
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:2637:47*/
+			}
+		}
+	}, nil
+}
+
 func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
 	a, gkErr0 := gkkernel.View1("kerneltest.Triad", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
 	if gkErr0 != nil {
@@ -1285,18 +2666,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:1288:48*/
+					/*line kerneltest_kernels_gen.go:2669:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:1293:48*/
+					/*line kerneltest_kernels_gen.go:2674:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:1299:47*/
+				/*line kerneltest_kernels_gen.go:2680:47*/
 			}
 		}
 	}, nil
@@ -1315,25 +2696,25 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		a, b, gkP_a, gkP_b := a, b, gkP_a, gkP_b
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_b_0 := b.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:1325:48*/
+					/*line kerneltest_kernels_gen.go:2706:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:1330:48*/
+					/*line kerneltest_kernels_gen.go:2711:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:1336:47*/
+				/*line kerneltest_kernels_gen.go:2717:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1370,7 +2751,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1373:50*/
+							/*line kerneltest_kernels_gen.go:2754:50*/
 						}
 					}
 				} else {
@@ -1379,7 +2760,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:1382:50*/
+							/*line kerneltest_kernels_gen.go:2763:50*/
 						}
 					}
 				}
@@ -1387,7 +2768,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:1390:49*/
+						/*line kerneltest_kernels_gen.go:2771:49*/
 					}
 				}
 			}
@@ -1406,7 +2787,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1409:49*/
+						/*line kerneltest_kernels_gen.go:2790:49*/
 					}
 				}
 			} else {
@@ -1415,7 +2796,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1418:49*/
+						/*line kerneltest_kernels_gen.go:2799:49*/
 					}
 				}
 			}
@@ -1423,7 +2804,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:1426:48*/
+					/*line kerneltest_kernels_gen.go:2807:48*/
 				}
 			}
 		}
@@ -1443,9 +2824,9 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int64, final bool) {
 		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
-		gkAcc := *gkAccP
 		gkS_in_0 := in.ByteStride(0)
 		gkS_out_0 := out.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
@@ -1453,7 +2834,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1456:48*/
+					/*line kerneltest_kernels_gen.go:2837:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1461,7 +2842,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1464:48*/
+					/*line kerneltest_kernels_gen.go:2845:48*/
 				}
 			}
 		} else {
@@ -1470,7 +2851,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:1473:47*/
+				/*line kerneltest_kernels_gen.go:2854:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1516,7 +2897,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1519:51*/
+								/*line kerneltest_kernels_gen.go:2900:51*/
 							}
 						}
 					}
@@ -1537,7 +2918,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1540:51*/
+								/*line kerneltest_kernels_gen.go:2921:51*/
 							}
 						}
 					}
@@ -1553,7 +2934,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1556:50*/
+							/*line kerneltest_kernels_gen.go:2937:50*/
 						}
 					}
 				}
@@ -1586,7 +2967,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1589:50*/
+							/*line kerneltest_kernels_gen.go:2970:50*/
 						}
 					}
 				}
@@ -1607,7 +2988,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1610:50*/
+							/*line kerneltest_kernels_gen.go:2991:50*/
 						}
 					}
 				}
@@ -1623,7 +3004,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:1626:49*/
+						/*line kerneltest_kernels_gen.go:3007:49*/
 					}
 				}
 			}
@@ -1660,7 +3041,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1663:48*/
+					/*line kerneltest_kernels_gen.go:3044:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1674,7 +3055,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1677:48*/
+					/*line kerneltest_kernels_gen.go:3058:48*/
 				}
 			}
 		} else {
@@ -1689,7 +3070,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:1692:47*/
+				/*line kerneltest_kernels_gen.go:3073:47*/
 			}
 		}
 	}, nil
@@ -1715,14 +3096,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1718:48*/
+					/*line kerneltest_kernels_gen.go:3099:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1725:48*/
+					/*line kerneltest_kernels_gen.go:3106:48*/
 				}
 			}
 		} else {
@@ -1730,7 +3111,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:1733:47*/
+				/*line kerneltest_kernels_gen.go:3114:47*/
 			}
 		}
 	}, nil
@@ -1745,16 +3126,16 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_a_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1757:50*/
+							/*line kerneltest_kernels_gen.go:3138:50*/
 						}
 					}
 				} else {
@@ -1762,7 +3143,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:1765:50*/
+							/*line kerneltest_kernels_gen.go:3146:50*/
 						}
 					}
 				}
@@ -1770,7 +3151,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:1773:49*/
+						/*line kerneltest_kernels_gen.go:3154:49*/
 					}
 				}
 			}
@@ -1779,16 +3160,16 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_a_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:1791:49*/
+						/*line kerneltest_kernels_gen.go:3172:49*/
 					}
 				}
 			} else {
@@ -1796,7 +3177,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:1799:49*/
+						/*line kerneltest_kernels_gen.go:3180:49*/
 					}
 				}
 			}
@@ -1804,7 +3185,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:1807:48*/
+					/*line kerneltest_kernels_gen.go:3188:48*/
 				}
 			}
 		}
@@ -1846,7 +3227,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:1849:51*/
+								/*line kerneltest_kernels_gen.go:3230:51*/
 							}
 						}
 					}
@@ -1862,7 +3243,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:1865:51*/
+								/*line kerneltest_kernels_gen.go:3246:51*/
 							}
 						}
 					}
@@ -1873,7 +3254,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:1876:50*/
+							/*line kerneltest_kernels_gen.go:3257:50*/
 						}
 					}
 				}
@@ -1901,7 +3282,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:1904:50*/
+							/*line kerneltest_kernels_gen.go:3285:50*/
 						}
 					}
 				}
@@ -1917,7 +3298,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:1920:50*/
+							/*line kerneltest_kernels_gen.go:3301:50*/
 						}
 					}
 				}
@@ -1928,7 +3309,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:1931:49*/
+						/*line kerneltest_kernels_gen.go:3312:49*/
 					}
 				}
 			}
@@ -1975,7 +3356,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1978:48*/
+					/*line kerneltest_kernels_gen.go:3359:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1987,7 +3368,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1990:48*/
+					/*line kerneltest_kernels_gen.go:3371:48*/
 				}
 			}
 		} else {
@@ -2000,7 +3381,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:2003:47*/
+				/*line kerneltest_kernels_gen.go:3384:47*/
 			}
 		}
 	}, nil
@@ -2048,7 +3429,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2051:48*/
+					/*line kerneltest_kernels_gen.go:3432:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2063,7 +3444,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2066:48*/
+					/*line kerneltest_kernels_gen.go:3447:48*/
 				}
 			}
 		} else {
@@ -2079,7 +3460,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:2082:47*/
+				/*line kerneltest_kernels_gen.go:3463:47*/
 			}
 		}
 	}, nil
@@ -2148,7 +3529,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:2151:48*/
+					/*line kerneltest_kernels_gen.go:3532:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2190,7 +3571,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:2193:48*/
+					/*line kerneltest_kernels_gen.go:3574:48*/
 				}
 			}
 		} else {
@@ -2218,7 +3599,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:2221:47*/
+				/*line kerneltest_kernels_gen.go:3602:47*/
 			}
 		}
 	}, nil
@@ -2291,7 +3672,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:2294:48*/
+					/*line kerneltest_kernels_gen.go:3675:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2337,7 +3718,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:2340:48*/
+					/*line kerneltest_kernels_gen.go:3721:48*/
 				}
 			}
 		} else {
@@ -2367,7 +3748,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:2370:47*/
+				/*line kerneltest_kernels_gen.go:3751:47*/
 			}
 		}
 	}, nil
@@ -2455,7 +3836,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:2458:48*/
+					/*line kerneltest_kernels_gen.go:3839:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -2497,7 +3878,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:2500:48*/
+					/*line kerneltest_kernels_gen.go:3881:48*/
 				}
 			}
 		} else {
@@ -2525,7 +3906,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:2528:47*/
+				/*line kerneltest_kernels_gen.go:3909:47*/
 			}
 		}
 	}, nil
@@ -2620,7 +4001,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2623:48*/
+					/*line kerneltest_kernels_gen.go:4004:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -2681,7 +4062,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2684:48*/
+					/*line kerneltest_kernels_gen.go:4065:48*/
 				}
 			}
 		} else {
@@ -2715,7 +4096,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:2718:47*/
+				/*line kerneltest_kernels_gen.go:4099:47*/
 			}
 		}
 	}, nil
@@ -2771,7 +4152,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:2774:48*/
+					/*line kerneltest_kernels_gen.go:4155:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2807,7 +4188,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:2810:48*/
+					/*line kerneltest_kernels_gen.go:4191:48*/
 				}
 			}
 		} else {
@@ -2844,7 +4225,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:2847:47*/
+				/*line kerneltest_kernels_gen.go:4228:47*/
 			}
 		}
 	}, nil
@@ -2883,7 +4264,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:2886:48*/
+					/*line kerneltest_kernels_gen.go:4267:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2901,7 +4282,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2904:48*/
+					/*line kerneltest_kernels_gen.go:4285:48*/
 				}
 			}
 		} else {
@@ -2920,7 +4301,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2923:47*/
+				/*line kerneltest_kernels_gen.go:4304:47*/
 			}
 		}
 	}, nil
@@ -2936,53 +4317,117 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_a := a.Base(gkL)
 	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int) {
-		a, target, out, gkP_out := a, target, out, gkP_out
+		a, target, out, gkP_a, gkP_out := a, target, out, gkP_a, gkP_out
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_a_2 := a.ByteStride(2)
 		gkS_out_0 := out.ByteStride(0)
 		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 4 {
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
-					for j := 0; j < a.Extent(1); j++ {
-						for k := range a.Extent(2) {
-							if a.At(i, j, k) == target {
-								*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
-								continue gkNextC
+					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+									continue gkNextC
+								}
 							}
 						}
-					}
-					/*line kerneltest_kernels_gen.go:2956:48*/
+					} else {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
+								}
+							} else {
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if a.At(i, j, k) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
+								}
+							} /*line suite.go:245:4*/
+						}
+					} /*line suite.go:246:3*/
+					/*line kerneltest_kernels_gen.go:4361:48*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
-					for j := 0; j < a.Extent(1); j++ {
-						for k := range a.Extent(2) {
-							if a.At(i, j, k) == target {
-								*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-								continue gkNextU
+					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNextU
+								}
 							}
 						}
-					}
-					/*line kerneltest_kernels_gen.go:2970:48*/
+					} else {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
+								}
+							} else {
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if a.At(i, j, k) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
+								}
+							} /*line suite.go:245:4*/
+						}
+					} /*line suite.go:246:3*/
+					/*line kerneltest_kernels_gen.go:4395:48*/
 				}
 			}
 		} else {
 		gkNext:
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:238:2*/ out.Set(i, -1)
-				for j := 0; j < a.Extent(1); j++ {
-					for k := range a.Extent(2) {
-						if a.At(i, j, k) == target {
-							out.Set(i, int32(j*100+k))
-							continue gkNext
+				if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+						for k := range a.Extent(2) {
+							if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+								*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+								continue gkNext
+							}
 						}
 					}
-				}
-				/*line kerneltest_kernels_gen.go:2985:47*/
+				} else {
+					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+						if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNext
+								}
+							}
+						} else {
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if a.At(i, j, k) == target {
+									out.Set(i, int32(j*100+k))
+									continue gkNext
+								}
+							}
+						} /*line suite.go:245:4*/
+					}
+				} /*line suite.go:246:3*/
+				/*line kerneltest_kernels_gen.go:4430:47*/
 			}
 		}
 	}, nil
@@ -3059,7 +4504,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3062:48*/
+					/*line kerneltest_kernels_gen.go:4507:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3114,7 +4559,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3117:48*/
+					/*line kerneltest_kernels_gen.go:4562:48*/
 				}
 			}
 		} else {
@@ -3166,7 +4611,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:3169:47*/
+				/*line kerneltest_kernels_gen.go:4614:47*/
 			}
 		}
 	}, nil
@@ -3211,7 +4656,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:3214:48*/
+					/*line kerneltest_kernels_gen.go:4659:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3223,7 +4668,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:3226:48*/
+					/*line kerneltest_kernels_gen.go:4671:48*/
 				}
 			}
 		} else {
@@ -3236,7 +4681,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:3239:47*/
+				/*line kerneltest_kernels_gen.go:4684:47*/
 			}
 		}
 	}, nil
@@ -3323,7 +4768,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3326:48*/
+					/*line kerneltest_kernels_gen.go:4771:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3389,7 +4834,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3392:48*/
+					/*line kerneltest_kernels_gen.go:4837:48*/
 				}
 			}
 		} else {
@@ -3426,7 +4871,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:3429:47*/
+				/*line kerneltest_kernels_gen.go:4874:47*/
 			}
 		}
 	}, nil
@@ -3492,7 +4937,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3495:48*/
+					/*line kerneltest_kernels_gen.go:4940:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3525,7 +4970,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3528:48*/
+					/*line kerneltest_kernels_gen.go:4973:48*/
 				}
 			}
 		} else {
@@ -3545,7 +4990,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:3548:47*/
+				/*line kerneltest_kernels_gen.go:4993:47*/
 			}
 		}
 	}, nil
@@ -3643,7 +5088,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3646:48*/
+					/*line kerneltest_kernels_gen.go:5091:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3714,7 +5159,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3717:48*/
+					/*line kerneltest_kernels_gen.go:5162:48*/
 				}
 			}
 		} else {
@@ -3766,7 +5211,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:3769:47*/
+				/*line kerneltest_kernels_gen.go:5214:47*/
 			}
 		}
 	}, nil
@@ -3840,7 +5285,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3843:48*/
+					/*line kerneltest_kernels_gen.go:5288:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -3868,7 +5313,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3871:48*/
+					/*line kerneltest_kernels_gen.go:5316:48*/
 				}
 			}
 		} else {
@@ -3886,7 +5331,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:3889:47*/
+				/*line kerneltest_kernels_gen.go:5334:47*/
 			}
 		}
 	}, nil
@@ -3948,7 +5393,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3951:48*/
+					/*line kerneltest_kernels_gen.go:5396:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3979,7 +5424,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3982:48*/
+					/*line kerneltest_kernels_gen.go:5427:48*/
 				}
 			}
 		} else {
@@ -4011,7 +5456,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:4014:47*/
+				/*line kerneltest_kernels_gen.go:5459:47*/
 			}
 		}
 	}, nil
@@ -4051,7 +5496,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4054:48*/
+					/*line kerneltest_kernels_gen.go:5499:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4068,7 +5513,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4071:48*/
+					/*line kerneltest_kernels_gen.go:5516:48*/
 				}
 			}
 		} else {
@@ -4086,7 +5531,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:4089:47*/
+				/*line kerneltest_kernels_gen.go:5534:47*/
 			}
 		}
 	}, nil
@@ -4100,24 +5545,24 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4109:48*/
+					/*line kerneltest_kernels_gen.go:5554:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4114:48*/
+					/*line kerneltest_kernels_gen.go:5559:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:4120:47*/
+				/*line kerneltest_kernels_gen.go:5565:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4132,24 +5577,24 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:4141:48*/
+					/*line kerneltest_kernels_gen.go:5586:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:4146:48*/
+					/*line kerneltest_kernels_gen.go:5591:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:4152:47*/
+				/*line kerneltest_kernels_gen.go:5597:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4164,24 +5609,24 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float32) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:4173:48*/
+					/*line kerneltest_kernels_gen.go:5618:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:4178:48*/
+					/*line kerneltest_kernels_gen.go:5623:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:4184:47*/
+				/*line kerneltest_kernels_gen.go:5629:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4196,22 +5641,22 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4207:48*/
+					/*line kerneltest_kernels_gen.go:5652:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4214:48*/
+					/*line kerneltest_kernels_gen.go:5659:48*/
 				}
 			}
 		} else {
@@ -4219,7 +5664,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:4222:47*/
+				/*line kerneltest_kernels_gen.go:5667:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4234,24 +5679,24 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *uint32) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4243:48*/
+					/*line kerneltest_kernels_gen.go:5688:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4248:48*/
+					/*line kerneltest_kernels_gen.go:5693:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:4254:47*/
+				/*line kerneltest_kernels_gen.go:5699:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4266,24 +5711,24 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *uint64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4275:48*/
+					/*line kerneltest_kernels_gen.go:5720:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4280:48*/
+					/*line kerneltest_kernels_gen.go:5725:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:4286:47*/
+				/*line kerneltest_kernels_gen.go:5731:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4299,24 +5744,24 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *bool) {
 		a, t, gkP_a := a, t, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:4308:48*/
+					/*line kerneltest_kernels_gen.go:5753:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:4313:48*/
+					/*line kerneltest_kernels_gen.go:5758:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:4319:47*/
+				/*line kerneltest_kernels_gen.go:5764:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4332,24 +5777,24 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_a := a.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *bool) {
 		a, t, gkP_a := a, t, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:4341:48*/
+					/*line kerneltest_kernels_gen.go:5786:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:4346:48*/
+					/*line kerneltest_kernels_gen.go:5791:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:4352:47*/
+				/*line kerneltest_kernels_gen.go:5797:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4365,10 +5810,10 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	if gkRight {
 		return func(gkLo, gkHi [3]int, gkAccP *float64) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 				if gkS_a_2 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -4376,7 +5821,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4379:51*/
+								/*line kerneltest_kernels_gen.go:5824:51*/
 							}
 						}
 					}
@@ -4386,7 +5831,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4389:51*/
+								/*line kerneltest_kernels_gen.go:5834:51*/
 							}
 						}
 					}
@@ -4396,7 +5841,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4399:50*/
+							/*line kerneltest_kernels_gen.go:5844:50*/
 						}
 					}
 				}
@@ -4406,10 +5851,10 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	}
 	return func(gkLo, gkHi [3]int, gkAccP *float64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 			if gkS_a_0 == 8 {
 				for k := gkLo[2]; k < gkHi[2]; k++ {
@@ -4417,7 +5862,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4420:50*/
+							/*line kerneltest_kernels_gen.go:5865:50*/
 						}
 					}
 				}
@@ -4427,7 +5872,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4430:50*/
+							/*line kerneltest_kernels_gen.go:5875:50*/
 						}
 					}
 				}
@@ -4437,7 +5882,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:4440:49*/
+						/*line kerneltest_kernels_gen.go:5885:49*/
 					}
 				}
 			}
@@ -4455,11 +5900,11 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	if gkRight {
 		return func(gkLo, gkHi [4]int, gkAccP *int32) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
 				if gkS_a_3 == 4 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -4468,7 +5913,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4471:52*/
+									/*line kerneltest_kernels_gen.go:5916:52*/
 								}
 							}
 						}
@@ -4480,7 +5925,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4483:52*/
+									/*line kerneltest_kernels_gen.go:5928:52*/
 								}
 							}
 						}
@@ -4492,7 +5937,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4495:51*/
+								/*line kerneltest_kernels_gen.go:5940:51*/
 							}
 						}
 					}
@@ -4503,11 +5948,11 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	}
 	return func(gkLo, gkHi [4]int, gkAccP *int32) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 {
 			if gkS_a_0 == 4 {
 				for l := gkLo[3]; l < gkHi[3]; l++ {
@@ -4516,7 +5961,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4519:51*/
+								/*line kerneltest_kernels_gen.go:5964:51*/
 							}
 						}
 					}
@@ -4528,7 +5973,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4531:51*/
+								/*line kerneltest_kernels_gen.go:5976:51*/
 							}
 						}
 					}
@@ -4540,7 +5985,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:4543:50*/
+							/*line kerneltest_kernels_gen.go:5988:50*/
 						}
 					}
 				}
@@ -4559,12 +6004,12 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	if gkRight {
 		return func(gkLo, gkHi [5]int, gkAccP *int64) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
 			gkS_a_4 := a.ByteStride(4)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
 				if gkS_a_4 == 8 {
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
@@ -4574,7 +6019,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4577:53*/
+										/*line kerneltest_kernels_gen.go:6022:53*/
 									}
 								}
 							}
@@ -4588,7 +6033,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4591:53*/
+										/*line kerneltest_kernels_gen.go:6036:53*/
 									}
 								}
 							}
@@ -4602,7 +6047,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4605:52*/
+									/*line kerneltest_kernels_gen.go:6050:52*/
 								}
 							}
 						}
@@ -4614,12 +6059,12 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	}
 	return func(gkLo, gkHi [5]int, gkAccP *int64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
 		gkS_a_4 := a.ByteStride(4)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 {
 			if gkS_a_0 == 8 {
 				for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
@@ -4629,7 +6074,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4632:52*/
+									/*line kerneltest_kernels_gen.go:6077:52*/
 								}
 							}
 						}
@@ -4643,7 +6088,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4646:52*/
+									/*line kerneltest_kernels_gen.go:6091:52*/
 								}
 							}
 						}
@@ -4657,7 +6102,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:4660:51*/
+								/*line kerneltest_kernels_gen.go:6105:51*/
 							}
 						}
 					}
@@ -4677,13 +6122,13 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	if gkRight {
 		return func(gkLo, gkHi [6]int, gkAccP *float32) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
 			gkS_a_4 := a.ByteStride(4)
 			gkS_a_5 := a.ByteStride(5)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
 				if gkS_a_5 == 4 {
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
@@ -4694,7 +6139,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:4697:54*/
+											/*line kerneltest_kernels_gen.go:6142:54*/
 										}
 									}
 								}
@@ -4710,7 +6155,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:4713:54*/
+											/*line kerneltest_kernels_gen.go:6158:54*/
 										}
 									}
 								}
@@ -4726,7 +6171,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:4729:53*/
+										/*line kerneltest_kernels_gen.go:6174:53*/
 									}
 								}
 							}
@@ -4739,13 +6184,13 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	}
 	return func(gkLo, gkHi [6]int, gkAccP *float32) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
 		gkS_a_4 := a.ByteStride(4)
 		gkS_a_5 := a.ByteStride(5)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
 			if gkS_a_0 == 4 {
 				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
@@ -4756,7 +6201,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:4759:53*/
+										/*line kerneltest_kernels_gen.go:6204:53*/
 									}
 								}
 							}
@@ -4772,7 +6217,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:4775:53*/
+										/*line kerneltest_kernels_gen.go:6220:53*/
 									}
 								}
 							}
@@ -4788,7 +6233,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:4791:52*/
+									/*line kerneltest_kernels_gen.go:6236:52*/
 								}
 							}
 						}
@@ -4809,13 +6254,13 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 	if gkRight {
 		return func(gkLo, gkHi [6]int, gkAccP *float64) {
 			a, gkP_a := a, gkP_a
-			gkAcc := *gkAccP
 			gkS_a_0 := a.ByteStride(0)
 			gkS_a_1 := a.ByteStride(1)
 			gkS_a_2 := a.ByteStride(2)
 			gkS_a_3 := a.ByteStride(3)
 			gkS_a_4 := a.ByteStride(4)
 			gkS_a_5 := a.ByteStride(5)
+			gkAcc := *gkAccP
 			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
 				if gkS_a_5 == 8 {
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
@@ -4826,7 +6271,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:4829:54*/
+											/*line kerneltest_kernels_gen.go:6274:54*/
 										}
 									}
 								}
@@ -4842,7 +6287,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:4845:54*/
+											/*line kerneltest_kernels_gen.go:6290:54*/
 										}
 									}
 								}
@@ -4858,7 +6303,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:4861:53*/
+										/*line kerneltest_kernels_gen.go:6306:53*/
 									}
 								}
 							}
@@ -4871,13 +6316,13 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 	}
 	return func(gkLo, gkHi [6]int, gkAccP *float64) {
 		a, gkP_a := a, gkP_a
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_a_1 := a.ByteStride(1)
 		gkS_a_2 := a.ByteStride(2)
 		gkS_a_3 := a.ByteStride(3)
 		gkS_a_4 := a.ByteStride(4)
 		gkS_a_5 := a.ByteStride(5)
+		gkAcc := *gkAccP
 		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkHi[2] <= a.Extent(2) && gkHi[3] <= a.Extent(3) && gkHi[4] <= a.Extent(4) && gkHi[5] <= a.Extent(5) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 && gkLo[3] < gkHi[3] && gkLo[3] >= 0 && gkLo[4] < gkHi[4] && gkLo[4] >= 0 && gkLo[5] < gkHi[5] && gkLo[5] >= 0 {
 			if gkS_a_0 == 8 {
 				for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
@@ -4888,7 +6333,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:4891:53*/
+										/*line kerneltest_kernels_gen.go:6336:53*/
 									}
 								}
 							}
@@ -4904,7 +6349,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:4907:53*/
+										/*line kerneltest_kernels_gen.go:6352:53*/
 									}
 								}
 							}
@@ -4920,7 +6365,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:4923:52*/
+									/*line kerneltest_kernels_gen.go:6368:52*/
 								}
 							}
 						}
@@ -4945,9 +6390,9 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
 		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
-		gkAcc := *gkAccP
 		gkS_in_0 := in.ByteStride(0)
 		gkS_out_0 := out.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 4 && gkS_out_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
@@ -4955,7 +6400,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4958:48*/
+					/*line kerneltest_kernels_gen.go:6403:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4963,7 +6408,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4966:48*/
+					/*line kerneltest_kernels_gen.go:6411:48*/
 				}
 			}
 		} else {
@@ -4972,7 +6417,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4975:47*/
+				/*line kerneltest_kernels_gen.go:6420:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4992,9 +6437,9 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64, final bool) {
 		in, out, gkP_in, gkP_out := in, out, gkP_in, gkP_out
-		gkAcc := *gkAccP
 		gkS_in_0 := in.ByteStride(0)
 		gkS_out_0 := out.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= in.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_in_0 == 8 && gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
@@ -5002,7 +6447,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5005:48*/
+					/*line kerneltest_kernels_gen.go:6450:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5010,7 +6455,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:5013:48*/
+					/*line kerneltest_kernels_gen.go:6458:48*/
 				}
 			}
 		} else {
@@ -5019,7 +6464,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:5022:47*/
+				/*line kerneltest_kernels_gen.go:6467:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5052,7 +6497,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5055:50*/
+							/*line kerneltest_kernels_gen.go:6500:50*/
 						}
 					}
 				} else {
@@ -5061,7 +6506,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:5064:50*/
+							/*line kerneltest_kernels_gen.go:6509:50*/
 						}
 					}
 				}
@@ -5069,7 +6514,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5072:49*/
+						/*line kerneltest_kernels_gen.go:6517:49*/
 					}
 				}
 			}
@@ -5088,7 +6533,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5091:49*/
+						/*line kerneltest_kernels_gen.go:6536:49*/
 					}
 				}
 			} else {
@@ -5097,7 +6542,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:5100:49*/
+						/*line kerneltest_kernels_gen.go:6545:49*/
 					}
 				}
 			}
@@ -5105,7 +6550,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5108:48*/
+					/*line kerneltest_kernels_gen.go:6553:48*/
 				}
 			}
 		}
@@ -5126,18 +6571,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:5129:48*/
+					/*line kerneltest_kernels_gen.go:6574:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:5134:48*/
+					/*line kerneltest_kernels_gen.go:6579:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:5140:47*/
+				/*line kerneltest_kernels_gen.go:6585:47*/
 			}
 		}
 	}, nil
@@ -5173,7 +6618,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5176:48*/
+					/*line kerneltest_kernels_gen.go:6621:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5183,7 +6628,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5186:48*/
+					/*line kerneltest_kernels_gen.go:6631:48*/
 				}
 			}
 		} else {
@@ -5194,7 +6639,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:5197:47*/
+				/*line kerneltest_kernels_gen.go:6642:47*/
 			}
 		}
 	}, nil
@@ -5233,7 +6678,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5236:50*/
+							/*line kerneltest_kernels_gen.go:6681:50*/
 						}
 					}
 				} else {
@@ -5243,7 +6688,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5246:50*/
+							/*line kerneltest_kernels_gen.go:6691:50*/
 						}
 					}
 				}
@@ -5251,7 +6696,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:5254:49*/
+						/*line kerneltest_kernels_gen.go:6699:49*/
 					}
 				}
 			}
@@ -5273,7 +6718,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5276:49*/
+						/*line kerneltest_kernels_gen.go:6721:49*/
 					}
 				}
 			} else {
@@ -5283,7 +6728,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5286:49*/
+						/*line kerneltest_kernels_gen.go:6731:49*/
 					}
 				}
 			}
@@ -5291,7 +6736,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:5294:48*/
+					/*line kerneltest_kernels_gen.go:6739:48*/
 				}
 			}
 		}
@@ -5326,7 +6771,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5329:51*/
+								/*line kerneltest_kernels_gen.go:6774:51*/
 							}
 						}
 					}
@@ -5337,7 +6782,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5340:51*/
+								/*line kerneltest_kernels_gen.go:6785:51*/
 							}
 						}
 					}
@@ -5347,7 +6792,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5350:50*/
+							/*line kerneltest_kernels_gen.go:6795:50*/
 						}
 					}
 				}
@@ -5370,7 +6815,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5373:50*/
+							/*line kerneltest_kernels_gen.go:6818:50*/
 						}
 					}
 				}
@@ -5381,7 +6826,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5384:50*/
+							/*line kerneltest_kernels_gen.go:6829:50*/
 						}
 					}
 				}
@@ -5391,7 +6836,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:5394:49*/
+						/*line kerneltest_kernels_gen.go:6839:49*/
 					}
 				}
 			}
@@ -5431,7 +6876,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5434:52*/
+									/*line kerneltest_kernels_gen.go:6879:52*/
 								}
 							}
 						}
@@ -5444,7 +6889,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5447:52*/
+									/*line kerneltest_kernels_gen.go:6892:52*/
 								}
 							}
 						}
@@ -5456,7 +6901,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5459:51*/
+								/*line kerneltest_kernels_gen.go:6904:51*/
 							}
 						}
 					}
@@ -5483,7 +6928,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5486:51*/
+								/*line kerneltest_kernels_gen.go:6931:51*/
 							}
 						}
 					}
@@ -5496,7 +6941,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5499:51*/
+								/*line kerneltest_kernels_gen.go:6944:51*/
 							}
 						}
 					}
@@ -5508,7 +6953,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:5511:50*/
+							/*line kerneltest_kernels_gen.go:6956:50*/
 						}
 					}
 				}
@@ -5555,7 +7000,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5558:53*/
+										/*line kerneltest_kernels_gen.go:7003:53*/
 									}
 								}
 							}
@@ -5574,7 +7019,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5577:53*/
+										/*line kerneltest_kernels_gen.go:7022:53*/
 									}
 								}
 							}
@@ -5592,7 +7037,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5595:52*/
+									/*line kerneltest_kernels_gen.go:7040:52*/
 								}
 							}
 						}
@@ -5627,7 +7072,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5630:52*/
+									/*line kerneltest_kernels_gen.go:7075:52*/
 								}
 							}
 						}
@@ -5646,7 +7091,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5649:52*/
+									/*line kerneltest_kernels_gen.go:7094:52*/
 								}
 							}
 						}
@@ -5664,7 +7109,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:5667:51*/
+								/*line kerneltest_kernels_gen.go:7112:51*/
 							}
 						}
 					}
@@ -5712,7 +7157,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5715:54*/
+											/*line kerneltest_kernels_gen.go:7160:54*/
 										}
 									}
 								}
@@ -5730,7 +7175,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5733:54*/
+											/*line kerneltest_kernels_gen.go:7178:54*/
 										}
 									}
 								}
@@ -5747,7 +7192,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5750:53*/
+										/*line kerneltest_kernels_gen.go:7195:53*/
 									}
 								}
 							}
@@ -5783,7 +7228,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5786:53*/
+										/*line kerneltest_kernels_gen.go:7231:53*/
 									}
 								}
 							}
@@ -5801,7 +7246,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5804:53*/
+										/*line kerneltest_kernels_gen.go:7249:53*/
 									}
 								}
 							}
@@ -5818,7 +7263,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:5821:52*/
+									/*line kerneltest_kernels_gen.go:7266:52*/
 								}
 							}
 						}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"go/ast"
+	"strings"
+)
+
+// The directive may take arguments after a space: //kokkos:kernel nocheck.
+// The only one is nocheck, which waives the host code's bounds checks (see
+// emitHost); any other is refused at its position.
+
+// directiveArgs returns the arguments of fd's directive, and the comment
+// that holds it, or nil when fd is not marked.
+func directiveArgs(fd *ast.FuncDecl) ([]string, *ast.Comment) {
+	if fd.Doc == nil {
+		return nil, nil
+	}
+	for _, c := range fd.Doc.List {
+		t := strings.TrimSpace(c.Text)
+		if t == directive {
+			return []string{}, c
+		}
+		if rest, ok := strings.CutPrefix(t, directive); ok && (rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Fields(rest), c
+		}
+	}
+	return nil, nil
+}
+
+// parseDirective sets k's options from the arguments of its directive.
+func (p *pkgInfo) parseDirective(k *kernelFunc) error {
+	args, c := directiveArgs(k.decl)
+	for _, a := range args {
+		switch a {
+		case "nocheck":
+			if k.helper {
+				return p.errorf(c.Pos(), k.name, "nocheck applies to kernels, and %s is a helper (it has results, or no leading int index)", k.name)
+			}
+			k.nocheck = true
+		default:
+			return p.errorf(c.Pos(), k.name, "unknown argument %q of %s (the only one is nocheck, which waives the host's bounds checks)", a, directive)
+		}
+	}
+	return nil
+}
