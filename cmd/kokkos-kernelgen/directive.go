@@ -2,7 +2,8 @@ package main
 
 import (
 	"go/ast"
-	"strings"
+
+	"github.com/gokkos/kokkos/internal/kernelsrc"
 )
 
 // The directive may take arguments after a space: //kokkos:kernel nocheck.
@@ -12,19 +13,7 @@ import (
 // directiveArgs returns the arguments of fd's directive, and the comment
 // that holds it, or nil when fd is not marked.
 func directiveArgs(fd *ast.FuncDecl) ([]string, *ast.Comment) {
-	if fd.Doc == nil {
-		return nil, nil
-	}
-	for _, c := range fd.Doc.List {
-		t := strings.TrimSpace(c.Text)
-		if t == directive {
-			return []string{}, c
-		}
-		if rest, ok := strings.CutPrefix(t, directive); ok && (rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Fields(rest), c
-		}
-	}
-	return nil, nil
+	return kernelsrc.Directive(fd.Doc)
 }
 
 // parseDirective sets k's options from the arguments of its directive.

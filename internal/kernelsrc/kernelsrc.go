@@ -52,7 +52,8 @@ func Files(dir string) ([]string, error) {
 
 // Funcs returns the source text of every top-level function of the files
 // of Files(dir), by name. A function's text runs from its func keyword to
-// its closing brace; comments before it do not count.
+// its closing brace; comments before it do not count, but for the
+// arguments of its directive (//kokkos:kernel nocheck), which come first.
 func Funcs(dir string) (map[string][]byte, error) {
 	files, err := Files(dir)
 	if err != nil {
@@ -65,7 +66,7 @@ func Funcs(dir string) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		f, err := parser.ParseFile(fset, n, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, n, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +76,13 @@ func Funcs(dir string) (map[string][]byte, error) {
 				continue
 			}
 			tf := fset.File(fd.Pos())
-			text[fd.Name.Name] = src[tf.Offset(fd.Pos()):tf.Offset(fd.End())]
+			t := src[tf.Offset(fd.Pos()):tf.Offset(fd.End())]
+			// The directive's arguments change the generated code:
+			// they count, when there are any.
+			if args, _ := Directive(fd.Doc); len(args) > 0 {
+				t = append([]byte(Marker+" "+strings.Join(args, " ")+"\n"), t...)
+			}
+			text[fd.Name.Name] = t
 		}
 	}
 	return text, nil
@@ -94,4 +101,27 @@ func Hash(funcs map[string][]byte, names []string) (string, error) {
 		h.Write(t)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// Marker is the directive that marks a kernel or a helper in its doc
+// comment, on a line of its own, alone or followed by arguments after a
+// space: //kokkos:kernel nocheck.
+const Marker = "//kokkos:kernel"
+
+// Directive returns the arguments of the directive in doc (an empty
+// slice for none) and its comment, or nil, nil when doc holds none.
+func Directive(doc *ast.CommentGroup) ([]string, *ast.Comment) {
+	if doc == nil {
+		return nil, nil
+	}
+	for _, c := range doc.List {
+		t := strings.TrimSpace(c.Text)
+		if t == Marker {
+			return []string{}, c
+		}
+		if rest, ok := strings.CutPrefix(t, Marker); ok && (rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Fields(rest), c
+		}
+	}
+	return nil, nil
 }

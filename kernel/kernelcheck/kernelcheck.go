@@ -127,12 +127,8 @@ func kernels(dir string) (map[string]bool, error) {
 }
 
 func marked(doc *ast.CommentGroup) bool {
-	for _, c := range doc.List {
-		if strings.TrimSpace(c.Text) == "//kokkos:kernel" {
-			return true
-		}
-	}
-	return false
+	args, _ := kernelsrc.Directive(doc)
+	return args != nil
 }
 
 // spec is what the generated file records of one kernel.

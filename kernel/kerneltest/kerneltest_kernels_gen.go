@@ -185,7 +185,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: ForceNocheck, Name: "kerneltest.ForceNocheck", Hash: "aab72f160c963c0858968a20b347f7ba", Funcs: []string{"ForceNocheck"},
+		Func: ForceNocheck, Name: "kerneltest.ForceNocheck", Hash: "cea47ab4c69466e8b7da7c6338cc477d", Funcs: []string{"ForceNocheck"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "f", View: true, Write: true},
@@ -223,7 +223,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: GatherNocheck, Name: "kerneltest.GatherNocheck", Hash: "516e16b0b416d1b1c4d2f4930f2a484f", Funcs: []string{"GatherNocheck"},
+		Func: GatherNocheck, Name: "kerneltest.GatherNocheck", Hash: "edc1dae52b0e9132c3da96e11e3b88ee", Funcs: []string{"GatherNocheck"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
@@ -250,7 +250,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: GatherNocheck2, Name: "kerneltest.GatherNocheck2", Hash: "608359d5ad6b330b80d07e6cdccd19bc", Funcs: []string{"GatherNocheck2"},
+		Func: GatherNocheck2, Name: "kerneltest.GatherNocheck2", Hash: "29054a6560dfbe66a801c9f10aec5c28", Funcs: []string{"GatherNocheck2"},
 		Pattern: gkkernel.PatternFor, Rank: 2,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
