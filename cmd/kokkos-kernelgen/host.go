@@ -226,6 +226,12 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 	q := im.qualifier(p.pkg)
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
+		if k.team != nil {
+			if ed, descend, ok := p.teamEdits(k, im, n); ok {
+				edits = append(edits, ed...)
+				return descend
+			}
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			a := acc[n]
@@ -451,6 +457,9 @@ func hostName(n, blank string) string {
 // unchecked copies of the body address (which only the token gives), and
 // returns the chunk (or tile) function.
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
+	if k.team != nil {
+		return p.emitTeamHost(k, im, qname)
+	}
 	accs := p.accesses(k)
 	test := chunkTest(k, accs)
 	body, returns := p.hostBody(k, im, accs, nil, "gkNext")
