@@ -74,7 +74,7 @@ type Spec struct {
 	Hash    string   // the hash of the source of Funcs, for package kernelcheck
 	Funcs   []string // the kernel and the helpers it calls
 	Pattern Pattern
-	Rank    int     // the number of indices: 1 for a RangePolicy, 2 to 6; 0 for a team kernel
+	Rank    int // the number of indices: 1 for a RangePolicy, 2 to 6; 0 for a team kernel
 	// Team says the kernel is a team kernel: its first parameter is a
 	// Team (no indices), it is launched over a kokkos.TeamPolicy, and its
 	// pattern is For or Reduce.

@@ -1257,6 +1257,113 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at out i0 i1 i2 i3 i4 i5)) ((add float64 (at a i0 i1 i2 i3 i4 i5) (mul float64 m (float64 0.5)))))))
 `,
 	},
+	{
+		Func: TeamYAx, Name: "kerneltest.TeamYAx", Hash: "5996c675556635150f69c3047809ebaa", Funcs: []string{"TeamYAx"},
+		Pattern: gkkernel.PatternReduce, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+		},
+		Host:     gkHostTeamYAx,
+		NoDevice: "no description: team.go:15:1: kernel TeamYAx: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: YAxRow, Name: "kerneltest.YAxRow", Hash: "a5f60ac4ec7dc8059e3ee399453ef323", Funcs: []string{"YAxRow"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostYAxRow,
+		IR: gkIR + `(kernel YAxRow reduce (index i)
+  (view y float64 1 r)
+  (view x float64 1 r)
+  (view a float64 2 r)
+  (acc float64)
+  (body
+    (var ((s float64)) ())
+    (range (new j int) int (extent a 1)
+      (body
+        (opassign add s (mul float64 (at a i j) (at x j)))))
+    (opassign add (acc) (mul float64 (at y i) s))))
+`,
+	},
+	{
+		Func: TeamVectorYAx, Name: "kerneltest.TeamVectorYAx", Hash: "69e839b5d7116ab61dff583ff9b6cc8b", Funcs: []string{"TeamVectorYAx"},
+		Pattern: gkkernel.PatternReduce, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+			{Name: "rowsPerTeam"},
+		},
+		Host:     gkHostTeamVectorYAx,
+		NoDevice: "no description: team.go:43:1: kernel TeamVectorYAx: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamHistogram, Name: "kerneltest.TeamHistogram", Hash: "dc4e0668f2bea2c9dcbe5273190e1372", Funcs: []string{"TeamHistogram"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "hist", View: true, Write: true},
+			{Name: "data", View: true, Write: false},
+			{Name: "chunk"},
+		},
+		Host:     gkHostTeamHistogram,
+		NoDevice: "no description: team.go:69:1: kernel TeamHistogram: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamPrefix, Name: "kerneltest.TeamPrefix", Hash: "af860a6943360e85dd7d2c9810334190", Funcs: []string{"TeamPrefix"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "sums", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "chunk"},
+		},
+		Host:     gkHostTeamPrefix,
+		NoDevice: "no description: team.go:95:1: kernel TeamPrefix: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamMaxBroadcast, Name: "kerneltest.TeamMaxBroadcast", Hash: "af94d7bd166b98c5ecedcd2ef7749cb5", Funcs: []string{"TeamMaxBroadcast"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "ranks", View: true, Write: true},
+			{Name: "seeds", View: true, Write: false},
+		},
+		Host:     gkHostTeamMaxBroadcast,
+		NoDevice: "no description: team.go:118:1: kernel TeamMaxBroadcast: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: ThreadReverse, Name: "kerneltest.ThreadReverse", Hash: "c6c2705867f343feb0f46f416afe54e7", Funcs: []string{"ThreadReverse"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+		},
+		Host:     gkHostThreadReverse,
+		NoDevice: "no description: team.go:137:1: kernel ThreadReverse: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TileTranspose, Name: "kerneltest.TileTranspose", Hash: "6c3beb5db7cdfda57afe651350dad8ac", Funcs: []string{"TileTranspose"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "b"},
+		},
+		Host:     gkHostTileTranspose,
+		NoDevice: "no description: team.go:157:1: kernel TileTranspose: a team kernel has no description yet: it runs on the host only",
+	},
 }
 
 func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -1285,18 +1392,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:1288:48*/
+					/*line kerneltest_kernels_gen.go:1395:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:1293:48*/
+					/*line kerneltest_kernels_gen.go:1400:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:1299:47*/
+				/*line kerneltest_kernels_gen.go:1406:47*/
 			}
 		}
 	}, nil
@@ -1322,18 +1429,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:1325:48*/
+					/*line kerneltest_kernels_gen.go:1432:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:1330:48*/
+					/*line kerneltest_kernels_gen.go:1437:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:1336:47*/
+				/*line kerneltest_kernels_gen.go:1443:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1370,7 +1477,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1373:50*/
+							/*line kerneltest_kernels_gen.go:1480:50*/
 						}
 					}
 				} else {
@@ -1379,7 +1486,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:1382:50*/
+							/*line kerneltest_kernels_gen.go:1489:50*/
 						}
 					}
 				}
@@ -1387,7 +1494,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:1390:49*/
+						/*line kerneltest_kernels_gen.go:1497:49*/
 					}
 				}
 			}
@@ -1406,7 +1513,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1409:49*/
+						/*line kerneltest_kernels_gen.go:1516:49*/
 					}
 				}
 			} else {
@@ -1415,7 +1522,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1418:49*/
+						/*line kerneltest_kernels_gen.go:1525:49*/
 					}
 				}
 			}
@@ -1423,7 +1530,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:1426:48*/
+					/*line kerneltest_kernels_gen.go:1533:48*/
 				}
 			}
 		}
@@ -1453,7 +1560,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1456:48*/
+					/*line kerneltest_kernels_gen.go:1563:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1461,7 +1568,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1464:48*/
+					/*line kerneltest_kernels_gen.go:1571:48*/
 				}
 			}
 		} else {
@@ -1470,7 +1577,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:1473:47*/
+				/*line kerneltest_kernels_gen.go:1580:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1516,7 +1623,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1519:51*/
+								/*line kerneltest_kernels_gen.go:1626:51*/
 							}
 						}
 					}
@@ -1537,7 +1644,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1540:51*/
+								/*line kerneltest_kernels_gen.go:1647:51*/
 							}
 						}
 					}
@@ -1553,7 +1660,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1556:50*/
+							/*line kerneltest_kernels_gen.go:1663:50*/
 						}
 					}
 				}
@@ -1586,7 +1693,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1589:50*/
+							/*line kerneltest_kernels_gen.go:1696:50*/
 						}
 					}
 				}
@@ -1607,7 +1714,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1610:50*/
+							/*line kerneltest_kernels_gen.go:1717:50*/
 						}
 					}
 				}
@@ -1623,7 +1730,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:1626:49*/
+						/*line kerneltest_kernels_gen.go:1733:49*/
 					}
 				}
 			}
@@ -1660,7 +1767,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1663:48*/
+					/*line kerneltest_kernels_gen.go:1770:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1674,7 +1781,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1677:48*/
+					/*line kerneltest_kernels_gen.go:1784:48*/
 				}
 			}
 		} else {
@@ -1689,7 +1796,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:1692:47*/
+				/*line kerneltest_kernels_gen.go:1799:47*/
 			}
 		}
 	}, nil
@@ -1715,14 +1822,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1718:48*/
+					/*line kerneltest_kernels_gen.go:1825:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1725:48*/
+					/*line kerneltest_kernels_gen.go:1832:48*/
 				}
 			}
 		} else {
@@ -1730,7 +1837,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:1733:47*/
+				/*line kerneltest_kernels_gen.go:1840:47*/
 			}
 		}
 	}, nil
@@ -1754,7 +1861,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1757:50*/
+							/*line kerneltest_kernels_gen.go:1864:50*/
 						}
 					}
 				} else {
@@ -1762,7 +1869,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:1765:50*/
+							/*line kerneltest_kernels_gen.go:1872:50*/
 						}
 					}
 				}
@@ -1770,7 +1877,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:1773:49*/
+						/*line kerneltest_kernels_gen.go:1880:49*/
 					}
 				}
 			}
@@ -1788,7 +1895,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:1791:49*/
+						/*line kerneltest_kernels_gen.go:1898:49*/
 					}
 				}
 			} else {
@@ -1796,7 +1903,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:1799:49*/
+						/*line kerneltest_kernels_gen.go:1906:49*/
 					}
 				}
 			}
@@ -1804,7 +1911,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:1807:48*/
+					/*line kerneltest_kernels_gen.go:1914:48*/
 				}
 			}
 		}
@@ -1846,7 +1953,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:1849:51*/
+								/*line kerneltest_kernels_gen.go:1956:51*/
 							}
 						}
 					}
@@ -1862,7 +1969,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:1865:51*/
+								/*line kerneltest_kernels_gen.go:1972:51*/
 							}
 						}
 					}
@@ -1873,7 +1980,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:1876:50*/
+							/*line kerneltest_kernels_gen.go:1983:50*/
 						}
 					}
 				}
@@ -1901,7 +2008,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:1904:50*/
+							/*line kerneltest_kernels_gen.go:2011:50*/
 						}
 					}
 				}
@@ -1917,7 +2024,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:1920:50*/
+							/*line kerneltest_kernels_gen.go:2027:50*/
 						}
 					}
 				}
@@ -1928,7 +2035,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:1931:49*/
+						/*line kerneltest_kernels_gen.go:2038:49*/
 					}
 				}
 			}
@@ -1975,7 +2082,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1978:48*/
+					/*line kerneltest_kernels_gen.go:2085:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1987,7 +2094,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1990:48*/
+					/*line kerneltest_kernels_gen.go:2097:48*/
 				}
 			}
 		} else {
@@ -2000,7 +2107,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:2003:47*/
+				/*line kerneltest_kernels_gen.go:2110:47*/
 			}
 		}
 	}, nil
@@ -2048,7 +2155,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2051:48*/
+					/*line kerneltest_kernels_gen.go:2158:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2063,7 +2170,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2066:48*/
+					/*line kerneltest_kernels_gen.go:2173:48*/
 				}
 			}
 		} else {
@@ -2079,7 +2186,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:2082:47*/
+				/*line kerneltest_kernels_gen.go:2189:47*/
 			}
 		}
 	}, nil
@@ -2148,7 +2255,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:2151:48*/
+					/*line kerneltest_kernels_gen.go:2258:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2190,7 +2297,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:2193:48*/
+					/*line kerneltest_kernels_gen.go:2300:48*/
 				}
 			}
 		} else {
@@ -2218,7 +2325,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:2221:47*/
+				/*line kerneltest_kernels_gen.go:2328:47*/
 			}
 		}
 	}, nil
@@ -2291,7 +2398,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:2294:48*/
+					/*line kerneltest_kernels_gen.go:2401:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2337,7 +2444,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:2340:48*/
+					/*line kerneltest_kernels_gen.go:2447:48*/
 				}
 			}
 		} else {
@@ -2367,7 +2474,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:2370:47*/
+				/*line kerneltest_kernels_gen.go:2477:47*/
 			}
 		}
 	}, nil
@@ -2455,7 +2562,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:2458:48*/
+					/*line kerneltest_kernels_gen.go:2565:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -2497,7 +2604,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:2500:48*/
+					/*line kerneltest_kernels_gen.go:2607:48*/
 				}
 			}
 		} else {
@@ -2525,7 +2632,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:2528:47*/
+				/*line kerneltest_kernels_gen.go:2635:47*/
 			}
 		}
 	}, nil
@@ -2620,7 +2727,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2623:48*/
+					/*line kerneltest_kernels_gen.go:2730:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -2681,7 +2788,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2684:48*/
+					/*line kerneltest_kernels_gen.go:2791:48*/
 				}
 			}
 		} else {
@@ -2715,7 +2822,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:2718:47*/
+				/*line kerneltest_kernels_gen.go:2825:47*/
 			}
 		}
 	}, nil
@@ -2771,7 +2878,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:2774:48*/
+					/*line kerneltest_kernels_gen.go:2881:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2807,7 +2914,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:2810:48*/
+					/*line kerneltest_kernels_gen.go:2917:48*/
 				}
 			}
 		} else {
@@ -2844,7 +2951,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:2847:47*/
+				/*line kerneltest_kernels_gen.go:2954:47*/
 			}
 		}
 	}, nil
@@ -2883,7 +2990,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:2886:48*/
+					/*line kerneltest_kernels_gen.go:2993:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2901,7 +3008,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2904:48*/
+					/*line kerneltest_kernels_gen.go:3011:48*/
 				}
 			}
 		} else {
@@ -2920,7 +3027,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2923:47*/
+				/*line kerneltest_kernels_gen.go:3030:47*/
 			}
 		}
 	}, nil
@@ -2953,7 +3060,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:2956:48*/
+					/*line kerneltest_kernels_gen.go:3063:48*/
 				}
 			} else {
 			gkNextU:
@@ -2967,7 +3074,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:2970:48*/
+					/*line kerneltest_kernels_gen.go:3077:48*/
 				}
 			}
 		} else {
@@ -2982,7 +3089,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					}
 				}
-				/*line kerneltest_kernels_gen.go:2985:47*/
+				/*line kerneltest_kernels_gen.go:3092:47*/
 			}
 		}
 	}, nil
@@ -3059,7 +3166,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3062:48*/
+					/*line kerneltest_kernels_gen.go:3169:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3114,7 +3221,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3117:48*/
+					/*line kerneltest_kernels_gen.go:3224:48*/
 				}
 			}
 		} else {
@@ -3166,7 +3273,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:3169:47*/
+				/*line kerneltest_kernels_gen.go:3276:47*/
 			}
 		}
 	}, nil
@@ -3211,7 +3318,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:3214:48*/
+					/*line kerneltest_kernels_gen.go:3321:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3223,7 +3330,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:3226:48*/
+					/*line kerneltest_kernels_gen.go:3333:48*/
 				}
 			}
 		} else {
@@ -3236,7 +3343,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:3239:47*/
+				/*line kerneltest_kernels_gen.go:3346:47*/
 			}
 		}
 	}, nil
@@ -3323,7 +3430,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3326:48*/
+					/*line kerneltest_kernels_gen.go:3433:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3389,7 +3496,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3392:48*/
+					/*line kerneltest_kernels_gen.go:3499:48*/
 				}
 			}
 		} else {
@@ -3426,7 +3533,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:3429:47*/
+				/*line kerneltest_kernels_gen.go:3536:47*/
 			}
 		}
 	}, nil
@@ -3492,7 +3599,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3495:48*/
+					/*line kerneltest_kernels_gen.go:3602:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3525,7 +3632,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3528:48*/
+					/*line kerneltest_kernels_gen.go:3635:48*/
 				}
 			}
 		} else {
@@ -3545,7 +3652,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:3548:47*/
+				/*line kerneltest_kernels_gen.go:3655:47*/
 			}
 		}
 	}, nil
@@ -3643,7 +3750,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3646:48*/
+					/*line kerneltest_kernels_gen.go:3753:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3714,7 +3821,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3717:48*/
+					/*line kerneltest_kernels_gen.go:3824:48*/
 				}
 			}
 		} else {
@@ -3766,7 +3873,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:3769:47*/
+				/*line kerneltest_kernels_gen.go:3876:47*/
 			}
 		}
 	}, nil
@@ -3840,7 +3947,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3843:48*/
+					/*line kerneltest_kernels_gen.go:3950:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -3868,7 +3975,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3871:48*/
+					/*line kerneltest_kernels_gen.go:3978:48*/
 				}
 			}
 		} else {
@@ -3886,7 +3993,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:3889:47*/
+				/*line kerneltest_kernels_gen.go:3996:47*/
 			}
 		}
 	}, nil
@@ -3948,7 +4055,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3951:48*/
+					/*line kerneltest_kernels_gen.go:4058:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3979,7 +4086,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3982:48*/
+					/*line kerneltest_kernels_gen.go:4089:48*/
 				}
 			}
 		} else {
@@ -4011,7 +4118,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:4014:47*/
+				/*line kerneltest_kernels_gen.go:4121:47*/
 			}
 		}
 	}, nil
@@ -4051,7 +4158,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4054:48*/
+					/*line kerneltest_kernels_gen.go:4161:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4068,7 +4175,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4071:48*/
+					/*line kerneltest_kernels_gen.go:4178:48*/
 				}
 			}
 		} else {
@@ -4086,7 +4193,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:4089:47*/
+				/*line kerneltest_kernels_gen.go:4196:47*/
 			}
 		}
 	}, nil
@@ -4106,18 +4213,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4109:48*/
+					/*line kerneltest_kernels_gen.go:4216:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4114:48*/
+					/*line kerneltest_kernels_gen.go:4221:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:4120:47*/
+				/*line kerneltest_kernels_gen.go:4227:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4138,18 +4245,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:4141:48*/
+					/*line kerneltest_kernels_gen.go:4248:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:4146:48*/
+					/*line kerneltest_kernels_gen.go:4253:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:4152:47*/
+				/*line kerneltest_kernels_gen.go:4259:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4170,18 +4277,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:4173:48*/
+					/*line kerneltest_kernels_gen.go:4280:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:4178:48*/
+					/*line kerneltest_kernels_gen.go:4285:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:4184:47*/
+				/*line kerneltest_kernels_gen.go:4291:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4204,14 +4311,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4207:48*/
+					/*line kerneltest_kernels_gen.go:4314:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4214:48*/
+					/*line kerneltest_kernels_gen.go:4321:48*/
 				}
 			}
 		} else {
@@ -4219,7 +4326,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:4222:47*/
+				/*line kerneltest_kernels_gen.go:4329:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4240,18 +4347,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4243:48*/
+					/*line kerneltest_kernels_gen.go:4350:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4248:48*/
+					/*line kerneltest_kernels_gen.go:4355:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:4254:47*/
+				/*line kerneltest_kernels_gen.go:4361:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4272,18 +4379,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4275:48*/
+					/*line kerneltest_kernels_gen.go:4382:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4280:48*/
+					/*line kerneltest_kernels_gen.go:4387:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:4286:47*/
+				/*line kerneltest_kernels_gen.go:4393:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4305,18 +4412,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:4308:48*/
+					/*line kerneltest_kernels_gen.go:4415:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:4313:48*/
+					/*line kerneltest_kernels_gen.go:4420:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:4319:47*/
+				/*line kerneltest_kernels_gen.go:4426:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4338,18 +4445,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:4341:48*/
+					/*line kerneltest_kernels_gen.go:4448:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:4346:48*/
+					/*line kerneltest_kernels_gen.go:4453:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:4352:47*/
+				/*line kerneltest_kernels_gen.go:4459:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4376,7 +4483,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4379:51*/
+								/*line kerneltest_kernels_gen.go:4486:51*/
 							}
 						}
 					}
@@ -4386,7 +4493,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4389:51*/
+								/*line kerneltest_kernels_gen.go:4496:51*/
 							}
 						}
 					}
@@ -4396,7 +4503,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4399:50*/
+							/*line kerneltest_kernels_gen.go:4506:50*/
 						}
 					}
 				}
@@ -4417,7 +4524,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4420:50*/
+							/*line kerneltest_kernels_gen.go:4527:50*/
 						}
 					}
 				}
@@ -4427,7 +4534,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4430:50*/
+							/*line kerneltest_kernels_gen.go:4537:50*/
 						}
 					}
 				}
@@ -4437,7 +4544,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:4440:49*/
+						/*line kerneltest_kernels_gen.go:4547:49*/
 					}
 				}
 			}
@@ -4468,7 +4575,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4471:52*/
+									/*line kerneltest_kernels_gen.go:4578:52*/
 								}
 							}
 						}
@@ -4480,7 +4587,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4483:52*/
+									/*line kerneltest_kernels_gen.go:4590:52*/
 								}
 							}
 						}
@@ -4492,7 +4599,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4495:51*/
+								/*line kerneltest_kernels_gen.go:4602:51*/
 							}
 						}
 					}
@@ -4516,7 +4623,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4519:51*/
+								/*line kerneltest_kernels_gen.go:4626:51*/
 							}
 						}
 					}
@@ -4528,7 +4635,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4531:51*/
+								/*line kerneltest_kernels_gen.go:4638:51*/
 							}
 						}
 					}
@@ -4540,7 +4647,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:4543:50*/
+							/*line kerneltest_kernels_gen.go:4650:50*/
 						}
 					}
 				}
@@ -4574,7 +4681,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4577:53*/
+										/*line kerneltest_kernels_gen.go:4684:53*/
 									}
 								}
 							}
@@ -4588,7 +4695,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4591:53*/
+										/*line kerneltest_kernels_gen.go:4698:53*/
 									}
 								}
 							}
@@ -4602,7 +4709,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4605:52*/
+									/*line kerneltest_kernels_gen.go:4712:52*/
 								}
 							}
 						}
@@ -4629,7 +4736,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4632:52*/
+									/*line kerneltest_kernels_gen.go:4739:52*/
 								}
 							}
 						}
@@ -4643,7 +4750,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4646:52*/
+									/*line kerneltest_kernels_gen.go:4753:52*/
 								}
 							}
 						}
@@ -4657,7 +4764,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:4660:51*/
+								/*line kerneltest_kernels_gen.go:4767:51*/
 							}
 						}
 					}
@@ -4694,7 +4801,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:4697:54*/
+											/*line kerneltest_kernels_gen.go:4804:54*/
 										}
 									}
 								}
@@ -4710,7 +4817,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:4713:54*/
+											/*line kerneltest_kernels_gen.go:4820:54*/
 										}
 									}
 								}
@@ -4726,7 +4833,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:4729:53*/
+										/*line kerneltest_kernels_gen.go:4836:53*/
 									}
 								}
 							}
@@ -4756,7 +4863,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:4759:53*/
+										/*line kerneltest_kernels_gen.go:4866:53*/
 									}
 								}
 							}
@@ -4772,7 +4879,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:4775:53*/
+										/*line kerneltest_kernels_gen.go:4882:53*/
 									}
 								}
 							}
@@ -4788,7 +4895,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:4791:52*/
+									/*line kerneltest_kernels_gen.go:4898:52*/
 								}
 							}
 						}
@@ -4826,7 +4933,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:4829:54*/
+											/*line kerneltest_kernels_gen.go:4936:54*/
 										}
 									}
 								}
@@ -4842,7 +4949,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:4845:54*/
+											/*line kerneltest_kernels_gen.go:4952:54*/
 										}
 									}
 								}
@@ -4858,7 +4965,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:4861:53*/
+										/*line kerneltest_kernels_gen.go:4968:53*/
 									}
 								}
 							}
@@ -4888,7 +4995,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:4891:53*/
+										/*line kerneltest_kernels_gen.go:4998:53*/
 									}
 								}
 							}
@@ -4904,7 +5011,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:4907:53*/
+										/*line kerneltest_kernels_gen.go:5014:53*/
 									}
 								}
 							}
@@ -4920,7 +5027,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:4923:52*/
+									/*line kerneltest_kernels_gen.go:5030:52*/
 								}
 							}
 						}
@@ -4955,7 +5062,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4958:48*/
+					/*line kerneltest_kernels_gen.go:5065:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4963,7 +5070,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4966:48*/
+					/*line kerneltest_kernels_gen.go:5073:48*/
 				}
 			}
 		} else {
@@ -4972,7 +5079,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4975:47*/
+				/*line kerneltest_kernels_gen.go:5082:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5002,7 +5109,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5005:48*/
+					/*line kerneltest_kernels_gen.go:5112:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5010,7 +5117,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:5013:48*/
+					/*line kerneltest_kernels_gen.go:5120:48*/
 				}
 			}
 		} else {
@@ -5019,7 +5126,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:5022:47*/
+				/*line kerneltest_kernels_gen.go:5129:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5052,7 +5159,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5055:50*/
+							/*line kerneltest_kernels_gen.go:5162:50*/
 						}
 					}
 				} else {
@@ -5061,7 +5168,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:5064:50*/
+							/*line kerneltest_kernels_gen.go:5171:50*/
 						}
 					}
 				}
@@ -5069,7 +5176,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5072:49*/
+						/*line kerneltest_kernels_gen.go:5179:49*/
 					}
 				}
 			}
@@ -5088,7 +5195,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5091:49*/
+						/*line kerneltest_kernels_gen.go:5198:49*/
 					}
 				}
 			} else {
@@ -5097,7 +5204,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:5100:49*/
+						/*line kerneltest_kernels_gen.go:5207:49*/
 					}
 				}
 			}
@@ -5105,7 +5212,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5108:48*/
+					/*line kerneltest_kernels_gen.go:5215:48*/
 				}
 			}
 		}
@@ -5126,18 +5233,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:5129:48*/
+					/*line kerneltest_kernels_gen.go:5236:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:5134:48*/
+					/*line kerneltest_kernels_gen.go:5241:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:5140:47*/
+				/*line kerneltest_kernels_gen.go:5247:47*/
 			}
 		}
 	}, nil
@@ -5173,7 +5280,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5176:48*/
+					/*line kerneltest_kernels_gen.go:5283:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5183,7 +5290,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5186:48*/
+					/*line kerneltest_kernels_gen.go:5293:48*/
 				}
 			}
 		} else {
@@ -5194,7 +5301,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:5197:47*/
+				/*line kerneltest_kernels_gen.go:5304:47*/
 			}
 		}
 	}, nil
@@ -5233,7 +5340,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5236:50*/
+							/*line kerneltest_kernels_gen.go:5343:50*/
 						}
 					}
 				} else {
@@ -5243,7 +5350,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5246:50*/
+							/*line kerneltest_kernels_gen.go:5353:50*/
 						}
 					}
 				}
@@ -5251,7 +5358,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:5254:49*/
+						/*line kerneltest_kernels_gen.go:5361:49*/
 					}
 				}
 			}
@@ -5273,7 +5380,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5276:49*/
+						/*line kerneltest_kernels_gen.go:5383:49*/
 					}
 				}
 			} else {
@@ -5283,7 +5390,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5286:49*/
+						/*line kerneltest_kernels_gen.go:5393:49*/
 					}
 				}
 			}
@@ -5291,7 +5398,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:5294:48*/
+					/*line kerneltest_kernels_gen.go:5401:48*/
 				}
 			}
 		}
@@ -5326,7 +5433,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5329:51*/
+								/*line kerneltest_kernels_gen.go:5436:51*/
 							}
 						}
 					}
@@ -5337,7 +5444,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5340:51*/
+								/*line kerneltest_kernels_gen.go:5447:51*/
 							}
 						}
 					}
@@ -5347,7 +5454,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5350:50*/
+							/*line kerneltest_kernels_gen.go:5457:50*/
 						}
 					}
 				}
@@ -5370,7 +5477,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5373:50*/
+							/*line kerneltest_kernels_gen.go:5480:50*/
 						}
 					}
 				}
@@ -5381,7 +5488,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5384:50*/
+							/*line kerneltest_kernels_gen.go:5491:50*/
 						}
 					}
 				}
@@ -5391,7 +5498,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:5394:49*/
+						/*line kerneltest_kernels_gen.go:5501:49*/
 					}
 				}
 			}
@@ -5431,7 +5538,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5434:52*/
+									/*line kerneltest_kernels_gen.go:5541:52*/
 								}
 							}
 						}
@@ -5444,7 +5551,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5447:52*/
+									/*line kerneltest_kernels_gen.go:5554:52*/
 								}
 							}
 						}
@@ -5456,7 +5563,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5459:51*/
+								/*line kerneltest_kernels_gen.go:5566:51*/
 							}
 						}
 					}
@@ -5483,7 +5590,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5486:51*/
+								/*line kerneltest_kernels_gen.go:5593:51*/
 							}
 						}
 					}
@@ -5496,7 +5603,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5499:51*/
+								/*line kerneltest_kernels_gen.go:5606:51*/
 							}
 						}
 					}
@@ -5508,7 +5615,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:5511:50*/
+							/*line kerneltest_kernels_gen.go:5618:50*/
 						}
 					}
 				}
@@ -5555,7 +5662,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5558:53*/
+										/*line kerneltest_kernels_gen.go:5665:53*/
 									}
 								}
 							}
@@ -5574,7 +5681,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5577:53*/
+										/*line kerneltest_kernels_gen.go:5684:53*/
 									}
 								}
 							}
@@ -5592,7 +5699,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5595:52*/
+									/*line kerneltest_kernels_gen.go:5702:52*/
 								}
 							}
 						}
@@ -5627,7 +5734,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5630:52*/
+									/*line kerneltest_kernels_gen.go:5737:52*/
 								}
 							}
 						}
@@ -5646,7 +5753,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5649:52*/
+									/*line kerneltest_kernels_gen.go:5756:52*/
 								}
 							}
 						}
@@ -5664,7 +5771,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:5667:51*/
+								/*line kerneltest_kernels_gen.go:5774:51*/
 							}
 						}
 					}
@@ -5712,7 +5819,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5715:54*/
+											/*line kerneltest_kernels_gen.go:5822:54*/
 										}
 									}
 								}
@@ -5730,7 +5837,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5733:54*/
+											/*line kerneltest_kernels_gen.go:5840:54*/
 										}
 									}
 								}
@@ -5747,7 +5854,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5750:53*/
+										/*line kerneltest_kernels_gen.go:5857:53*/
 									}
 								}
 							}
@@ -5783,7 +5890,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5786:53*/
+										/*line kerneltest_kernels_gen.go:5893:53*/
 									}
 								}
 							}
@@ -5801,7 +5908,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5804:53*/
+										/*line kerneltest_kernels_gen.go:5911:53*/
 									}
 								}
 							}
@@ -5818,7 +5925,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:5821:52*/
+									/*line kerneltest_kernels_gen.go:5928:52*/
 								}
 							}
 						}
@@ -5826,5 +5933,280 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				}
 			}
 		}
+	}, nil
+}
+
+func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.TeamYAx", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.TeamYAx", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.TeamYAx", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkM *gkkokkos.TeamMember, acc *float64) {
+		y, x, a := y, x, a
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:16:2*/ row := t.LeagueRank()
+		var s float64
+		for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+			s += float64(a.At(row, j) * x.At(j))
+		}
+		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+		if t.SinglePerTeam() {
+			*acc += float64(y.At(row) * s)
+		}
+		/*line kerneltest_kernels_gen.go:5964:45*/
+	}, nil
+}
+
+func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.YAxRow", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.YAxRow", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.YAxRow", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_y := y.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *float64) {
+		y, x, a, gkP_y := y, x, a, gkP_y
+		gkAcc := *gkAccP
+		gkS_y_0 := y.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line team.go:31:2*/ var s float64
+					for j := range a.Extent(1) {
+						s += float64(a.At(i, j) * x.At(j))
+					}
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
+					/*line kerneltest_kernels_gen.go:5994:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line team.go:31:2*/ var s float64
+					for j := range a.Extent(1) {
+						s += float64(a.At(i, j) * x.At(j))
+					}
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
+					/*line kerneltest_kernels_gen.go:6003:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line team.go:31:2*/ var s float64
+				for j := range a.Extent(1) {
+					s += float64(a.At(i, j) * x.At(j))
+				}
+				gkAcc += float64(y.At(i) * s)
+				/*line kerneltest_kernels_gen.go:6013:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.TeamVectorYAx", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.TeamVectorYAx", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.TeamVectorYAx", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	rowsPerTeam := gkArgs[3].(int)
+	return func(gkM *gkkokkos.TeamMember, acc *float64) {
+		y, x, a, rowsPerTeam := y, x, a, rowsPerTeam
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:44:2*/ lo := t.LeagueRank() * rowsPerTeam
+		hi := min(lo+rowsPerTeam, a.Extent(0))
+		var s float64
+		for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+			var r float64
+			for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+				r += float64(a.At(i, j) * x.At(j))
+			}
+			r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+			if t.SinglePerThread() {
+				s += float64(y.At(i) * r)
+			}
+		}
+		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+		if t.SinglePerTeam() {
+			*acc += s
+		}
+		/*line kerneltest_kernels_gen.go:6054:45*/
+	}, nil
+}
+
+func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	hist, gkErr0 := gkkernel.View1("kerneltest.TeamHistogram", "hist", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	data, gkErr1 := gkkernel.View1("kerneltest.TeamHistogram", "data", gkArgs[1].(gkkokkos.View1[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	chunk := gkArgs[2].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		hist, data, chunk := hist, data, chunk
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:70:2*/ h := gkkernel.Scratch1("kerneltest.TeamHistogram", "h", gkkokkos.ScratchView1[int64](t.TeamScratch(0), hist.Extent(0)))
+		for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+			h.Set(b, 0)
+		}
+		t.TeamBarrier()
+		lo := t.LeagueRank() * chunk
+		hi := min(lo+chunk, data.Extent(0))
+		for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+			gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
+		}
+		t.TeamBarrier()
+		for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+			if h.At(b) == 0 {
+				continue
+			}
+			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
+		}
+		/*line kerneltest_kernels_gen.go:6088:45*/
+	}, nil
+}
+
+func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.TeamPrefix", "out", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	sums, gkErr1 := gkkernel.View1("kerneltest.TeamPrefix", "sums", gkArgs[1].(gkkokkos.View1[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	in, gkErr2 := gkkernel.View1("kerneltest.TeamPrefix", "in", gkArgs[2].(gkkokkos.View1[int64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	chunk := gkArgs[3].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, sums, in, chunk := out, sums, in, chunk
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:96:2*/ lo := t.LeagueRank() * chunk
+		hi := min(lo+chunk, in.Extent(0))
+		var s int64
+		for i, gkE3086 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3086; i++ {
+			s += in.At(i)
+		}
+		prefix, total := gkkernel.TeamScan(t, gkkokkos.Sum[int64](), s)
+		for i, gkE3210 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3210; i++ {
+			prefix += in.At(i)
+			out.Set(i, prefix)
+		}
+		if t.SinglePerTeam() {
+			sums.Set(t.LeagueRank(), total)
+		}
+		/*line kerneltest_kernels_gen.go:6123:45*/
+	}, nil
+}
+
+func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamMaxBroadcast", "out", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	ranks, gkErr1 := gkkernel.View1("kerneltest.TeamMaxBroadcast", "ranks", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	seeds, gkErr2 := gkkernel.View1("kerneltest.TeamMaxBroadcast", "seeds", gkArgs[2].(gkkokkos.View1[int64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, ranks, seeds := out, ranks, seeds
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:119:2*/ from := t.LeagueRank() % t.TeamSize()
+		v := int64(-1)
+		if t.TeamRank() == from {
+			v = seeds.At(t.LeagueRank()) * 3
+		}
+		v = gkkernel.TeamBroadcast(t, v, from)
+		out.Set(t.LeagueRank(), t.TeamRank(), v+int64(t.TeamRank()))
+		top := gkkernel.TeamReduce(t, gkkokkos.Max[int32](), int32(t.TeamRank()))
+		if t.SinglePerTeam() && t.LeagueSize() > 0 {
+			ranks.Set(t.LeagueRank(), top)
+		}
+		/*line kerneltest_kernels_gen.go:6154:45*/
+	}, nil
+}
+
+func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.ThreadReverse", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.ThreadReverse", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in := out, in
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:138:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
+		w := in.Extent(1)
+		tmp := gkkernel.Scratch2("kerneltest.ThreadReverse", "tmp", gkkokkos.ScratchView2[float64](t.ThreadScratch(1), 2, w))
+		if row >= in.Extent(0) {
+			return
+		}
+		for j, gkE4596 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4596; j++ {
+			tmp.Set(0, j, in.At(row, j))
+			tmp.Set(1, j, float64(2*in.At(row, j)))
+		}
+		for j, gkE4707 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4707; j++ {
+			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
+		}
+		/*line kerneltest_kernels_gen.go:6183:45*/
+	}, nil
+}
+
+func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TileTranspose", "out", gkArgs[0].(gkkokkos.View2[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TileTranspose", "in", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b := gkArgs[2].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, b := out, in, b
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:158:2*/ tiles := in.Extent(0) / b
+		ti, tj := t.LeagueRank()/tiles, t.LeagueRank()%tiles
+		tile := gkkernel.Scratch3("kerneltest.TileTranspose", "tile", gkkokkos.ScratchView3[int32](t.TeamScratch(1), 1, b, b))
+		for k, gkE5189 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5189; k++ {
+			tile.Set(0, k/b, k%b, in.At(ti*b+k/b, tj*b+k%b))
+		}
+		t.TeamBarrier()
+		for k, gkE5304 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5304; k++ {
+			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
+		}
+		/*line kerneltest_kernels_gen.go:6210:45*/
 	}, nil
 }
