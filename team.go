@@ -767,6 +767,12 @@ func (r NestedRange) share() (lo, hi int) {
 	return lo, min(lo+per, r.end)
 }
 
+// Share returns the calling thread's indices of r, [lo, hi): its
+// contiguous share of a team range (the shares go to the threads in rank
+// order), the whole range for a thread range. NestedFor runs the same
+// indices; generated Go kernels loop over them.
+func (r NestedRange) Share() (lo, hi int) { return r.share() }
+
 // NestedFor calls body(i) for the calling thread's indices of r, in
 // order. It does not wait for the other threads of the team: call
 // TeamBarrier before reading what they wrote.

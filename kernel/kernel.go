@@ -74,8 +74,12 @@ type Spec struct {
 	Hash    string   // the hash of the source of Funcs, for package kernelcheck
 	Funcs   []string // the kernel and the helpers it calls
 	Pattern Pattern
-	Rank    int     // the number of indices: 1 for a RangePolicy, 2 to 6
-	Params  []Param // the parameters after the indices, before acc
+	Rank    int // the number of indices: 1 for a RangePolicy, 2 to 6; 0 for a team kernel
+	// Team says the kernel is a team kernel: its first parameter is a
+	// Team (no indices), it is launched over a kokkos.TeamPolicy, and its
+	// pattern is For or Reduce.
+	Team   bool
+	Params []Param // the parameters after the indices (or the Team), before acc
 	// Host returns the host kernel over the arguments (already of the
 	// parameters' types); its type depends on the pattern and the rank:
 	//
@@ -84,6 +88,8 @@ type Spec struct {
 	//	Reduce, rank 1:  func(l *Launch, args []any) (func(lo, hi int, acc *T), error)
 	//	Reduce, rank N:  func(l *Launch, args []any, right bool) (func(lo, hi [N]int, acc *T), error)
 	//	Scan:            func(l *Launch, args []any) (func(lo, hi int, acc *T, final bool), error)
+	//	For, team:       func(l *Launch, args []any) (func(m *kokkos.TeamMember), error)
+	//	Reduce, team:    func(l *Launch, args []any) (func(m *kokkos.TeamMember, acc *T), error)
 	//
 	// right says that a tile's last index runs innermost; l is live for
 	// the length of the call only.
@@ -126,7 +132,7 @@ func Register(s Spec) {
 }
 
 // lookup returns the entry of fn.
-func lookup(fn any, pat Pattern, rank int) (*entry, error) {
+func lookup(fn any, pat Pattern, rank int, team bool) (*entry, error) {
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func {
 		return nil, fmt.Errorf("%w: %T is not a function", ErrArgs, fn)
@@ -145,7 +151,10 @@ func lookup(fn any, pat Pattern, rank int) (*entry, error) {
 	if e.Pattern != pat {
 		return nil, fmt.Errorf("%w: kernel %s is written for kernel.%s, not kernel.%s", ErrArgs, e.Name, e.Pattern, pat)
 	}
-	if e.Rank != rank {
+	if err := e.teamShape(team); err != nil {
+		return nil, err
+	}
+	if !team && e.Rank != rank {
 		return nil, fmt.Errorf("%w: kernel %s takes %d indices, the policy has rank %d", ErrArgs, e.Name, e.Rank, rank)
 	}
 	return e, nil
@@ -156,7 +165,7 @@ func lookup(fn any, pat Pattern, rank int) (*entry, error) {
 // its value converts exactly (a float64 to a float32 rounds), so that
 // untyped constants fit any parameter.
 func (e *entry) convert(args []any) ([]any, error) {
-	first := e.Rank
+	first := e.first()
 	if len(args) != len(e.Params) {
 		return nil, fmt.Errorf("%w: kernel %s takes %d arguments (%s), got %d", ErrArgs, e.Name, len(e.Params), e.paramList(), len(args))
 	}
@@ -186,7 +195,7 @@ func (e *entry) paramList() string {
 		if j > 0 {
 			s += ", "
 		}
-		s += p.Name + " " + e.fn.In(e.Rank+j).String()
+		s += p.Name + " " + e.fn.In(e.first()+j).String()
 	}
 	return s
 }

@@ -8,11 +8,12 @@ import (
 )
 
 // A Policy is the index space of a launch: a RangePolicy for a kernel of
-// one index, an MDRangePolicy of its rank for a kernel of 2 to 6 indices.
+// one index, an MDRangePolicy of its rank for a kernel of 2 to 6 indices,
+// a TeamPolicy for a team kernel (whose first parameter is a Team).
 // The policy's execution space says where the kernel runs: nil or a host
 // space runs the host kernel, a *cuda.Stream the CUDA one.
 type Policy interface {
-	kokkos.RangePolicy | kokkos.MDRangePolicy
+	kokkos.RangePolicy | kokkos.MDRangePolicy | kokkos.TeamPolicy
 }
 
 // shape returns the rank and execution space of p, and whether a tile's
@@ -24,6 +25,8 @@ func shape(p any) (rank int, space kokkos.ExecutionSpace, right bool) {
 	case kokkos.MDRangePolicy:
 		_, inner := q.Iteration()
 		return q.Rank(), q.Space(), inner != kokkos.IterateLeft
+	case kokkos.TeamPolicy:
+		return 0, q.Space(), true
 	}
 	panic("unreachable")
 }
@@ -45,9 +48,13 @@ func shapeOf(p any) backend.Shape {
 // not checked unless CheckDeviceBounds is on.
 func For[P Policy](label string, p P, fn any, args ...any) error {
 	rank, space, right := shape(any(p))
-	e, vals, err := prepare(fn, PatternFor, rank, args)
+	tp, team := any(p).(kokkos.TeamPolicy)
+	e, vals, err := prepare(fn, PatternFor, rank, team, args)
 	if err != nil {
 		return err
+	}
+	if team {
+		return e.forTeam(label, tp, vals)
 	}
 	if !hostSpace(space) {
 		return e.deviceFor(label, space, shapeOf(any(p)), vals)
@@ -109,9 +116,13 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, args ...any) (T, error) {
 	var zero T
 	rank, space, right := shape(any(p))
-	e, vals, err := prepare(fn, PatternReduce, rank, args)
+	tp, team := any(p).(kokkos.TeamPolicy)
+	e, vals, err := prepare(fn, PatternReduce, rank, team, args)
 	if err != nil {
 		return zero, err
+	}
+	if team {
+		return reduceTeam(e, label, tp, r, vals)
 	}
 	if !hostSpace(space) {
 		return deviceReduce(e, label, space, shapeOf(any(p)), r, vals)
@@ -164,7 +175,7 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 // cuda.ParallelScan, with a built-in reducer; both wait for the scan.
 func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any, args ...any) (T, error) {
 	var zero T
-	e, vals, err := prepare(fn, PatternScan, 1, args)
+	e, vals, err := prepare(fn, PatternScan, 1, false, args)
 	if err != nil {
 		return zero, err
 	}
@@ -183,8 +194,8 @@ func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any
 }
 
 // prepare finds fn's generated code and converts args to its parameters.
-func prepare(fn any, pat Pattern, rank int, args []any) (*entry, []any, error) {
-	e, err := lookup(fn, pat, rank)
+func prepare(fn any, pat Pattern, rank int, team bool, args []any) (*entry, []any, error) {
+	e, err := lookup(fn, pat, rank, team)
 	if err != nil {
 		return nil, nil, err
 	}

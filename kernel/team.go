@@ -98,12 +98,12 @@ func (t Team) TeamVectorRange(begin, end int) iter.Seq[int] {
 // nested returns the calling thread's indices of r, in order.
 func nested(r kokkos.NestedRange) iter.Seq[int] {
 	return func(yield func(int) bool) {
-		stop := false
-		kokkos.NestedForChunks(r, func(lo, hi int) {
-			for i := lo; i < hi && !stop; i++ {
-				stop = !yield(i)
+		lo, hi := r.Share()
+		for i := lo; i < hi; i++ {
+			if !yield(i) {
+				return
 			}
-		})
+		}
 	}
 }
 

@@ -68,6 +68,7 @@ type checker struct {
 	k     *kernelFunc
 	errs  []refusal
 	calls []helperCall
+	team  teamCheck // a team kernel's (check_team.go)
 }
 
 // checkBodies refuses, in every kernel and helper of p, each construct
@@ -165,6 +166,9 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.ExprStmt:
 		c.expr(s.X)
 	case *ast.AssignStmt:
+		if c.scratchDecl(s) {
+			return
+		}
 		c.exprs(s.Rhs)
 		for _, l := range s.Lhs {
 			if id, ok := l.(*ast.Ident); ok && s.Tok == token.DEFINE && c.p.info.Defs[id] != nil {
@@ -189,6 +193,9 @@ func (c *checker) stmt(s ast.Stmt) {
 		c.stmt(s.Post)
 		c.stmt(s.Body)
 	case *ast.RangeStmt:
+		if c.teamRange(s) {
+			return
+		}
 		t := c.p.info.TypeOf(s.X)
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 			c.expr(s.X)
@@ -271,7 +278,7 @@ func (c *checker) lvalue(e ast.Expr) {
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := c.p.info.Uses[x].(*types.Var)
-		if !ok || x.Name == "_" {
+		if !ok || x.Name == "_" || c.teamLvalue(x, v) {
 			return
 		}
 		pr := c.param(v)
@@ -490,6 +497,9 @@ func (c *checker) describe(t types.Type) (what, instead string) {
 func (c *checker) ident(x *ast.Ident) {
 	switch obj := c.p.info.Uses[x].(type) {
 	case *types.Var:
+		if c.teamIdent(x, obj) {
+			return
+		}
 		if isPkgVar(obj) {
 			c.refuse(x.Pos(), "the package-level variable "+obj.Name(), "pass it as a parameter")
 		} else if obj == c.k.acc {
@@ -536,6 +546,9 @@ func (c *checker) call(x *ast.CallExpr) {
 		if c.typeOK(x) {
 			c.exprs(x.Args)
 		}
+		return
+	}
+	if c.teamCall(x) {
 		return
 	}
 	switch fun.(type) {

@@ -64,6 +64,9 @@ func (p *pkgInfo) generate() ([]byte, error) {
 		}
 		fmt.Fprintf(&specs, "{\nFunc: %s, Name: %q, Hash: %q, Funcs: %#v,\n", k.name, qname, hash, names)
 		fmt.Fprintf(&specs, "Pattern: %s.%s, Rank: %d,\n", kern, [...]string{"PatternFor", "PatternReduce", "PatternScan"}[k.pattern], len(k.index))
+		if k.team != nil {
+			specs.WriteString("Team: true,\n")
+		}
 		specs.WriteString("Params: []" + kern + ".Param{\n")
 		for _, pr := range k.params {
 			fmt.Fprintf(&specs, "{Name: %q", pr.name)

@@ -277,6 +277,12 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	var edits []edit
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
+		if k.team != nil {
+			if ed, descend, ok := p.teamEdits(k, r.im, n); ok {
+				edits = append(edits, ed...)
+				return descend
+			}
+		}
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			if c.loops == nil || c.all || n == root {
@@ -569,6 +575,9 @@ func hostName(n, blank string) string {
 // whose accesses are all plain loads and stores, and, when the launch
 // asks for checks (kernel.CheckHostBounds), the checked one of any kernel.
 func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
+	if k.team != nil {
+		return p.emitTeamHost(k, im, qname)
+	}
 	accs := p.accesses(k)
 	loops := p.analyzeLoops(k)
 	q := im.qualifier(p.pkg)

@@ -37,6 +37,9 @@ type irBuilder struct {
 // empty (buildHelpers describes them once for the package).
 func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 	defer catchIR(&err)
+	if k.team != nil {
+		return nil, fmt.Errorf("%w: %w", errNoIR, p.errorf(k.decl.Pos(), k.name, "a team kernel has no description yet: it runs on the host only"))
+	}
 	b := &irBuilder{p: p, k: k, views: map[types.Object]string{}}
 	ir = &kernelir.Kernel{Name: k.name, Pattern: kernelir.Pattern(k.pattern)}
 	for _, v := range k.index {

@@ -166,6 +166,9 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 	}
 	k := &kernelFunc{decl: fd, obj: obj, name: name}
 	ps := sig.Params()
+	if ps.Len() > 0 && isTeamType(ps.At(0).Type()) {
+		return p.classifyTeam(k, sig)
+	}
 	nIdx := 0
 	for nIdx < ps.Len() && types.Identical(ps.At(nIdx).Type(), types.Typ[types.Int]) {
 		nIdx++
@@ -291,8 +294,8 @@ func viewType(t types.Type) (rank int, elem *types.Basic, ok bool) {
 	return int(nm[4] - '0'), e, true
 }
 
-// isViewMethod reports whether call is v.M(...) on a view parameter of k,
-// returning the parameter and M.
+// isViewMethod reports whether call is v.M(...) on a view parameter or a
+// scratch view of k, returning the parameter and M.
 func (p *pkgInfo) isViewMethod(k *kernelFunc, call *ast.CallExpr) (*param, string, bool) {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	if !ok {
@@ -306,6 +309,11 @@ func (p *pkgInfo) isViewMethod(k *kernelFunc, call *ast.CallExpr) (*param, strin
 	for _, pr := range k.params {
 		if pr.isView() && pr.v == obj {
 			return pr, sel.Sel.Name, true
+		}
+	}
+	for _, sv := range k.scratch {
+		if sv.v == obj {
+			return sv.param, sel.Sel.Name, true
 		}
 	}
 	return nil, "", false

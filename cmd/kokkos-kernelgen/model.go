@@ -57,6 +57,30 @@ type kernelFunc struct {
 	results []*types.Basic
 	callees []*kernelFunc // the helpers the body calls, set by the checker
 	nocheck bool          // //kokkos:kernel nocheck: the host may skip bounds checks
+	// team is the Team parameter of a team kernel (func K(t kernel.Team,
+	// views and scalars..., [acc *T])), which has no indices; nil for the
+	// others. scratch are its scratch views, and nested its loops over
+	// the Team's nested ranges, both set by the checker (check_team.go).
+	team    *types.Var
+	scratch []*scratchView
+	nested  map[*ast.RangeStmt]string // the loop → "TeamThreadRange", "ThreadVectorRange" or "TeamVectorRange"
+}
+
+// scratchView is a scratch view of a team kernel, declared by a statement
+// of the body's top level
+//
+//	s := kokkos.ScratchViewN[T](t.TeamScratch(level), extents...)
+//
+// (or t.ThreadScratch), and then used as a view parameter is (At, Set,
+// Ptr, Extent, the atomics): its param is the local s (write set by the
+// checker).
+type scratchView struct {
+	*param
+	level   int  // 0 or 1
+	thread  bool // the thread's own pad (ThreadScratch), not the team's
+	decl    *ast.AssignStmt
+	call    *ast.CallExpr // kokkos.ScratchViewN[T](...)
+	extents []ast.Expr
 }
 
 // param is a view or scalar parameter.

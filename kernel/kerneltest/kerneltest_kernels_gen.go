@@ -1508,6 +1508,113 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at out i0 i1 i2 i3 i4 i5)) ((add float64 (at a i0 i1 i2 i3 i4 i5) (mul float64 m (float64 0.5)))))))
 `,
 	},
+	{
+		Func: TeamYAx, Name: "kerneltest.TeamYAx", Hash: "5996c675556635150f69c3047809ebaa", Funcs: []string{"TeamYAx"},
+		Pattern: gkkernel.PatternReduce, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+		},
+		Host:     gkHostTeamYAx,
+		NoDevice: "no description: team.go:15:1: kernel TeamYAx: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: YAxRow, Name: "kerneltest.YAxRow", Hash: "a5f60ac4ec7dc8059e3ee399453ef323", Funcs: []string{"YAxRow"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostYAxRow,
+		IR: gkIR + `(kernel YAxRow reduce (index i)
+  (view y float64 1 r)
+  (view x float64 1 r)
+  (view a float64 2 r)
+  (acc float64)
+  (body
+    (var ((s float64)) ())
+    (range (new j int) int (extent a 1)
+      (body
+        (opassign add s (mul float64 (at a i j) (at x j)))))
+    (opassign add (acc) (mul float64 (at y i) s))))
+`,
+	},
+	{
+		Func: TeamVectorYAx, Name: "kerneltest.TeamVectorYAx", Hash: "69e839b5d7116ab61dff583ff9b6cc8b", Funcs: []string{"TeamVectorYAx"},
+		Pattern: gkkernel.PatternReduce, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+			{Name: "rowsPerTeam"},
+		},
+		Host:     gkHostTeamVectorYAx,
+		NoDevice: "no description: team.go:43:1: kernel TeamVectorYAx: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamHistogram, Name: "kerneltest.TeamHistogram", Hash: "dc4e0668f2bea2c9dcbe5273190e1372", Funcs: []string{"TeamHistogram"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "hist", View: true, Write: true},
+			{Name: "data", View: true, Write: false},
+			{Name: "chunk"},
+		},
+		Host:     gkHostTeamHistogram,
+		NoDevice: "no description: team.go:69:1: kernel TeamHistogram: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamPrefix, Name: "kerneltest.TeamPrefix", Hash: "af860a6943360e85dd7d2c9810334190", Funcs: []string{"TeamPrefix"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "sums", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "chunk"},
+		},
+		Host:     gkHostTeamPrefix,
+		NoDevice: "no description: team.go:95:1: kernel TeamPrefix: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TeamMaxBroadcast, Name: "kerneltest.TeamMaxBroadcast", Hash: "af94d7bd166b98c5ecedcd2ef7749cb5", Funcs: []string{"TeamMaxBroadcast"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "ranks", View: true, Write: true},
+			{Name: "seeds", View: true, Write: false},
+		},
+		Host:     gkHostTeamMaxBroadcast,
+		NoDevice: "no description: team.go:118:1: kernel TeamMaxBroadcast: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: ThreadReverse, Name: "kerneltest.ThreadReverse", Hash: "c6c2705867f343feb0f46f416afe54e7", Funcs: []string{"ThreadReverse"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+		},
+		Host:     gkHostThreadReverse,
+		NoDevice: "no description: team.go:137:1: kernel ThreadReverse: a team kernel has no description yet: it runs on the host only",
+	},
+	{
+		Func: TileTranspose, Name: "kerneltest.TileTranspose", Hash: "6c3beb5db7cdfda57afe651350dad8ac", Funcs: []string{"TileTranspose"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "b"},
+		},
+		Host:     gkHostTileTranspose,
+		NoDevice: "no description: team.go:157:1: kernel TileTranspose: a team kernel has no description yet: it runs on the host only",
+	},
 }
 
 func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -1547,7 +1654,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1550:48*/
+					/*line kerneltest_kernels_gen.go:1657:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1562,7 +1669,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1565:48*/
+					/*line kerneltest_kernels_gen.go:1672:48*/
 				}
 			}
 		} else {
@@ -1578,7 +1685,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1581:47*/
+				/*line kerneltest_kernels_gen.go:1688:47*/
 			}
 		}
 	}, nil
@@ -1620,7 +1727,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1623:48*/
+					/*line kerneltest_kernels_gen.go:1730:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1635,7 +1742,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1638:48*/
+					/*line kerneltest_kernels_gen.go:1745:48*/
 				}
 			}
 		} else {
@@ -1651,7 +1758,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1654:47*/
+				/*line kerneltest_kernels_gen.go:1761:47*/
 			}
 		}
 	}, nil
@@ -1744,7 +1851,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:1747:48*/
+					/*line kerneltest_kernels_gen.go:1854:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -1807,7 +1914,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:1810:48*/
+					/*line kerneltest_kernels_gen.go:1917:48*/
 				}
 			}
 		} else {
@@ -1867,7 +1974,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:1870:47*/
+				/*line kerneltest_kernels_gen.go:1977:47*/
 			}
 		}
 	}, nil
@@ -1896,7 +2003,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:1899:48*/
+					/*line kerneltest_kernels_gen.go:2006:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -1904,13 +2011,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:1907:48*/
+					/*line kerneltest_kernels_gen.go:2014:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:1913:47*/
+				/*line kerneltest_kernels_gen.go:2020:47*/
 			}
 		}
 	}, nil
@@ -1985,7 +2092,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:1988:48*/
+					/*line kerneltest_kernels_gen.go:2095:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2029,7 +2136,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2032:48*/
+					/*line kerneltest_kernels_gen.go:2139:48*/
 				}
 			}
 		} else {
@@ -2068,7 +2175,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2071:47*/
+				/*line kerneltest_kernels_gen.go:2178:47*/
 			}
 		}
 	}, nil
@@ -2127,7 +2234,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2130:48*/
+					/*line kerneltest_kernels_gen.go:2237:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2155,7 +2262,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2158:48*/
+					/*line kerneltest_kernels_gen.go:2265:48*/
 				}
 			}
 		}, nil
@@ -2211,7 +2318,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2214:48*/
+					/*line kerneltest_kernels_gen.go:2321:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2255,7 +2362,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2258:48*/
+					/*line kerneltest_kernels_gen.go:2365:48*/
 				}
 			}
 		} else {
@@ -2294,7 +2401,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2297:47*/
+				/*line kerneltest_kernels_gen.go:2404:47*/
 			}
 		}
 	}, nil
@@ -2339,7 +2446,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2342:48*/
+					/*line kerneltest_kernels_gen.go:2449:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2356,7 +2463,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2359:48*/
+					/*line kerneltest_kernels_gen.go:2466:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2389,7 +2496,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2392:48*/
+					/*line kerneltest_kernels_gen.go:2499:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2412,7 +2519,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2415:48*/
+					/*line kerneltest_kernels_gen.go:2522:48*/
 				}
 			}
 		} else {
@@ -2434,7 +2541,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:2437:47*/
+				/*line kerneltest_kernels_gen.go:2544:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2472,7 +2579,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2475:50*/
+							/*line kerneltest_kernels_gen.go:2582:50*/
 						}
 					}
 				} else {
@@ -2481,7 +2588,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2484:50*/
+							/*line kerneltest_kernels_gen.go:2591:50*/
 						}
 					}
 				}
@@ -2500,7 +2607,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2503:49*/
+						/*line kerneltest_kernels_gen.go:2610:49*/
 					}
 				}
 			} else {
@@ -2509,7 +2616,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2512:49*/
+						/*line kerneltest_kernels_gen.go:2619:49*/
 					}
 				}
 			}
@@ -2529,7 +2636,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:2532:50*/
+							/*line kerneltest_kernels_gen.go:2639:50*/
 						}
 					}
 				} else {
@@ -2538,7 +2645,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:2541:50*/
+							/*line kerneltest_kernels_gen.go:2648:50*/
 						}
 					}
 				}
@@ -2546,7 +2653,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:2549:49*/
+						/*line kerneltest_kernels_gen.go:2656:49*/
 					}
 				}
 			}
@@ -2565,7 +2672,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:2568:49*/
+						/*line kerneltest_kernels_gen.go:2675:49*/
 					}
 				}
 			} else {
@@ -2574,7 +2681,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:2577:49*/
+						/*line kerneltest_kernels_gen.go:2684:49*/
 					}
 				}
 			}
@@ -2582,7 +2689,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:2585:48*/
+					/*line kerneltest_kernels_gen.go:2692:48*/
 				}
 			}
 		}
@@ -2615,7 +2722,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2618:48*/
+					/*line kerneltest_kernels_gen.go:2725:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2624,7 +2731,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2627:48*/
+					/*line kerneltest_kernels_gen.go:2734:48*/
 				}
 			}
 		} else {
@@ -2634,7 +2741,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2637:47*/
+				/*line kerneltest_kernels_gen.go:2744:47*/
 			}
 		}
 	}, nil
@@ -2666,18 +2773,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:2669:48*/
+					/*line kerneltest_kernels_gen.go:2776:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:2674:48*/
+					/*line kerneltest_kernels_gen.go:2781:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:2680:47*/
+				/*line kerneltest_kernels_gen.go:2787:47*/
 			}
 		}
 	}, nil
@@ -2703,18 +2810,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:2706:48*/
+					/*line kerneltest_kernels_gen.go:2813:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:2711:48*/
+					/*line kerneltest_kernels_gen.go:2818:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:2717:47*/
+				/*line kerneltest_kernels_gen.go:2824:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2751,7 +2858,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:2754:50*/
+							/*line kerneltest_kernels_gen.go:2861:50*/
 						}
 					}
 				} else {
@@ -2760,7 +2867,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:2763:50*/
+							/*line kerneltest_kernels_gen.go:2870:50*/
 						}
 					}
 				}
@@ -2768,7 +2875,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:2771:49*/
+						/*line kerneltest_kernels_gen.go:2878:49*/
 					}
 				}
 			}
@@ -2787,7 +2894,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:2790:49*/
+						/*line kerneltest_kernels_gen.go:2897:49*/
 					}
 				}
 			} else {
@@ -2796,7 +2903,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:2799:49*/
+						/*line kerneltest_kernels_gen.go:2906:49*/
 					}
 				}
 			}
@@ -2804,7 +2911,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:2807:48*/
+					/*line kerneltest_kernels_gen.go:2914:48*/
 				}
 			}
 		}
@@ -2834,7 +2941,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:2837:48*/
+					/*line kerneltest_kernels_gen.go:2944:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2842,7 +2949,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:2845:48*/
+					/*line kerneltest_kernels_gen.go:2952:48*/
 				}
 			}
 		} else {
@@ -2851,7 +2958,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:2854:47*/
+				/*line kerneltest_kernels_gen.go:2961:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2897,7 +3004,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:2900:51*/
+								/*line kerneltest_kernels_gen.go:3007:51*/
 							}
 						}
 					}
@@ -2918,7 +3025,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:2921:51*/
+								/*line kerneltest_kernels_gen.go:3028:51*/
 							}
 						}
 					}
@@ -2934,7 +3041,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2937:50*/
+							/*line kerneltest_kernels_gen.go:3044:50*/
 						}
 					}
 				}
@@ -2967,7 +3074,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2970:50*/
+							/*line kerneltest_kernels_gen.go:3077:50*/
 						}
 					}
 				}
@@ -2988,7 +3095,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2991:50*/
+							/*line kerneltest_kernels_gen.go:3098:50*/
 						}
 					}
 				}
@@ -3004,7 +3111,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3007:49*/
+						/*line kerneltest_kernels_gen.go:3114:49*/
 					}
 				}
 			}
@@ -3041,7 +3148,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3044:48*/
+					/*line kerneltest_kernels_gen.go:3151:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3055,7 +3162,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3058:48*/
+					/*line kerneltest_kernels_gen.go:3165:48*/
 				}
 			}
 		} else {
@@ -3070,7 +3177,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3073:47*/
+				/*line kerneltest_kernels_gen.go:3180:47*/
 			}
 		}
 	}, nil
@@ -3096,14 +3203,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3099:48*/
+					/*line kerneltest_kernels_gen.go:3206:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3106:48*/
+					/*line kerneltest_kernels_gen.go:3213:48*/
 				}
 			}
 		} else {
@@ -3111,7 +3218,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3114:47*/
+				/*line kerneltest_kernels_gen.go:3221:47*/
 			}
 		}
 	}, nil
@@ -3135,7 +3242,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3138:50*/
+							/*line kerneltest_kernels_gen.go:3245:50*/
 						}
 					}
 				} else {
@@ -3143,7 +3250,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3146:50*/
+							/*line kerneltest_kernels_gen.go:3253:50*/
 						}
 					}
 				}
@@ -3151,7 +3258,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3154:49*/
+						/*line kerneltest_kernels_gen.go:3261:49*/
 					}
 				}
 			}
@@ -3169,7 +3276,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3172:49*/
+						/*line kerneltest_kernels_gen.go:3279:49*/
 					}
 				}
 			} else {
@@ -3177,7 +3284,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3180:49*/
+						/*line kerneltest_kernels_gen.go:3287:49*/
 					}
 				}
 			}
@@ -3185,7 +3292,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3188:48*/
+					/*line kerneltest_kernels_gen.go:3295:48*/
 				}
 			}
 		}
@@ -3227,7 +3334,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3230:51*/
+								/*line kerneltest_kernels_gen.go:3337:51*/
 							}
 						}
 					}
@@ -3243,7 +3350,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:3246:51*/
+								/*line kerneltest_kernels_gen.go:3353:51*/
 							}
 						}
 					}
@@ -3254,7 +3361,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:3257:50*/
+							/*line kerneltest_kernels_gen.go:3364:50*/
 						}
 					}
 				}
@@ -3282,7 +3389,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:3285:50*/
+							/*line kerneltest_kernels_gen.go:3392:50*/
 						}
 					}
 				}
@@ -3298,7 +3405,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:3301:50*/
+							/*line kerneltest_kernels_gen.go:3408:50*/
 						}
 					}
 				}
@@ -3309,7 +3416,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:3312:49*/
+						/*line kerneltest_kernels_gen.go:3419:49*/
 					}
 				}
 			}
@@ -3356,7 +3463,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3359:48*/
+					/*line kerneltest_kernels_gen.go:3466:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3368,7 +3475,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3371:48*/
+					/*line kerneltest_kernels_gen.go:3478:48*/
 				}
 			}
 		} else {
@@ -3381,7 +3488,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:3384:47*/
+				/*line kerneltest_kernels_gen.go:3491:47*/
 			}
 		}
 	}, nil
@@ -3429,7 +3536,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3432:48*/
+					/*line kerneltest_kernels_gen.go:3539:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3444,7 +3551,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3447:48*/
+					/*line kerneltest_kernels_gen.go:3554:48*/
 				}
 			}
 		} else {
@@ -3460,7 +3567,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:3463:47*/
+				/*line kerneltest_kernels_gen.go:3570:47*/
 			}
 		}
 	}, nil
@@ -3529,7 +3636,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:3532:48*/
+					/*line kerneltest_kernels_gen.go:3639:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3571,7 +3678,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:3574:48*/
+					/*line kerneltest_kernels_gen.go:3681:48*/
 				}
 			}
 		} else {
@@ -3599,7 +3706,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:3602:47*/
+				/*line kerneltest_kernels_gen.go:3709:47*/
 			}
 		}
 	}, nil
@@ -3672,7 +3779,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:3675:48*/
+					/*line kerneltest_kernels_gen.go:3782:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3718,7 +3825,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:3721:48*/
+					/*line kerneltest_kernels_gen.go:3828:48*/
 				}
 			}
 		} else {
@@ -3748,7 +3855,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:3751:47*/
+				/*line kerneltest_kernels_gen.go:3858:47*/
 			}
 		}
 	}, nil
@@ -3836,7 +3943,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:3839:48*/
+					/*line kerneltest_kernels_gen.go:3946:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -3878,7 +3985,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:3881:48*/
+					/*line kerneltest_kernels_gen.go:3988:48*/
 				}
 			}
 		} else {
@@ -3906,7 +4013,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:3909:47*/
+				/*line kerneltest_kernels_gen.go:4016:47*/
 			}
 		}
 	}, nil
@@ -4001,7 +4108,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4004:48*/
+					/*line kerneltest_kernels_gen.go:4111:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4062,7 +4169,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4065:48*/
+					/*line kerneltest_kernels_gen.go:4172:48*/
 				}
 			}
 		} else {
@@ -4096,7 +4203,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:4099:47*/
+				/*line kerneltest_kernels_gen.go:4206:47*/
 			}
 		}
 	}, nil
@@ -4152,7 +4259,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:4155:48*/
+					/*line kerneltest_kernels_gen.go:4262:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4188,7 +4295,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:4191:48*/
+					/*line kerneltest_kernels_gen.go:4298:48*/
 				}
 			}
 		} else {
@@ -4225,7 +4332,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:4228:47*/
+				/*line kerneltest_kernels_gen.go:4335:47*/
 			}
 		}
 	}, nil
@@ -4264,7 +4371,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:4267:48*/
+					/*line kerneltest_kernels_gen.go:4374:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4282,7 +4389,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4285:48*/
+					/*line kerneltest_kernels_gen.go:4392:48*/
 				}
 			}
 		} else {
@@ -4301,7 +4408,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4304:47*/
+				/*line kerneltest_kernels_gen.go:4411:47*/
 			}
 		}
 	}, nil
@@ -4358,7 +4465,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4361:48*/
+					/*line kerneltest_kernels_gen.go:4468:48*/
 				}
 			} else {
 			gkNextU:
@@ -4392,7 +4499,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4395:48*/
+					/*line kerneltest_kernels_gen.go:4502:48*/
 				}
 			}
 		} else {
@@ -4427,7 +4534,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:4430:47*/
+				/*line kerneltest_kernels_gen.go:4537:47*/
 			}
 		}
 	}, nil
@@ -4504,7 +4611,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:4507:48*/
+					/*line kerneltest_kernels_gen.go:4614:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4559,7 +4666,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:4562:48*/
+					/*line kerneltest_kernels_gen.go:4669:48*/
 				}
 			}
 		} else {
@@ -4611,7 +4718,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:4614:47*/
+				/*line kerneltest_kernels_gen.go:4721:47*/
 			}
 		}
 	}, nil
@@ -4656,7 +4763,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:4659:48*/
+					/*line kerneltest_kernels_gen.go:4766:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4668,7 +4775,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:4671:48*/
+					/*line kerneltest_kernels_gen.go:4778:48*/
 				}
 			}
 		} else {
@@ -4681,7 +4788,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:4684:47*/
+				/*line kerneltest_kernels_gen.go:4791:47*/
 			}
 		}
 	}, nil
@@ -4768,7 +4875,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:4771:48*/
+					/*line kerneltest_kernels_gen.go:4878:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4834,7 +4941,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:4837:48*/
+					/*line kerneltest_kernels_gen.go:4944:48*/
 				}
 			}
 		} else {
@@ -4871,7 +4978,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:4874:47*/
+				/*line kerneltest_kernels_gen.go:4981:47*/
 			}
 		}
 	}, nil
@@ -4937,7 +5044,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4940:48*/
+					/*line kerneltest_kernels_gen.go:5047:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4970,7 +5077,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4973:48*/
+					/*line kerneltest_kernels_gen.go:5080:48*/
 				}
 			}
 		} else {
@@ -4990,7 +5097,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:4993:47*/
+				/*line kerneltest_kernels_gen.go:5100:47*/
 			}
 		}
 	}, nil
@@ -5088,7 +5195,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5091:48*/
+					/*line kerneltest_kernels_gen.go:5198:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5159,7 +5266,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5162:48*/
+					/*line kerneltest_kernels_gen.go:5269:48*/
 				}
 			}
 		} else {
@@ -5211,7 +5318,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:5214:47*/
+				/*line kerneltest_kernels_gen.go:5321:47*/
 			}
 		}
 	}, nil
@@ -5285,7 +5392,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5288:48*/
+					/*line kerneltest_kernels_gen.go:5395:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5313,7 +5420,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5316:48*/
+					/*line kerneltest_kernels_gen.go:5423:48*/
 				}
 			}
 		} else {
@@ -5331,7 +5438,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:5334:47*/
+				/*line kerneltest_kernels_gen.go:5441:47*/
 			}
 		}
 	}, nil
@@ -5393,7 +5500,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5396:48*/
+					/*line kerneltest_kernels_gen.go:5503:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5424,7 +5531,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5427:48*/
+					/*line kerneltest_kernels_gen.go:5534:48*/
 				}
 			}
 		} else {
@@ -5456,7 +5563,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:5459:47*/
+				/*line kerneltest_kernels_gen.go:5566:47*/
 			}
 		}
 	}, nil
@@ -5496,7 +5603,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5499:48*/
+					/*line kerneltest_kernels_gen.go:5606:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5513,7 +5620,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5516:48*/
+					/*line kerneltest_kernels_gen.go:5623:48*/
 				}
 			}
 		} else {
@@ -5531,7 +5638,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:5534:47*/
+				/*line kerneltest_kernels_gen.go:5641:47*/
 			}
 		}
 	}, nil
@@ -5551,18 +5658,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5554:48*/
+					/*line kerneltest_kernels_gen.go:5661:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5559:48*/
+					/*line kerneltest_kernels_gen.go:5666:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:5565:47*/
+				/*line kerneltest_kernels_gen.go:5672:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5583,18 +5690,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:5586:48*/
+					/*line kerneltest_kernels_gen.go:5693:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:5591:48*/
+					/*line kerneltest_kernels_gen.go:5698:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:5597:47*/
+				/*line kerneltest_kernels_gen.go:5704:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5615,18 +5722,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:5618:48*/
+					/*line kerneltest_kernels_gen.go:5725:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:5623:48*/
+					/*line kerneltest_kernels_gen.go:5730:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:5629:47*/
+				/*line kerneltest_kernels_gen.go:5736:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5649,14 +5756,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5652:48*/
+					/*line kerneltest_kernels_gen.go:5759:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5659:48*/
+					/*line kerneltest_kernels_gen.go:5766:48*/
 				}
 			}
 		} else {
@@ -5664,7 +5771,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:5667:47*/
+				/*line kerneltest_kernels_gen.go:5774:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5685,18 +5792,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5688:48*/
+					/*line kerneltest_kernels_gen.go:5795:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5693:48*/
+					/*line kerneltest_kernels_gen.go:5800:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:5699:47*/
+				/*line kerneltest_kernels_gen.go:5806:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5717,18 +5824,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5720:48*/
+					/*line kerneltest_kernels_gen.go:5827:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5725:48*/
+					/*line kerneltest_kernels_gen.go:5832:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:5731:47*/
+				/*line kerneltest_kernels_gen.go:5838:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5750,18 +5857,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:5753:48*/
+					/*line kerneltest_kernels_gen.go:5860:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:5758:48*/
+					/*line kerneltest_kernels_gen.go:5865:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:5764:47*/
+				/*line kerneltest_kernels_gen.go:5871:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5783,18 +5890,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:5786:48*/
+					/*line kerneltest_kernels_gen.go:5893:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:5791:48*/
+					/*line kerneltest_kernels_gen.go:5898:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:5797:47*/
+				/*line kerneltest_kernels_gen.go:5904:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5821,7 +5928,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:5824:51*/
+								/*line kerneltest_kernels_gen.go:5931:51*/
 							}
 						}
 					}
@@ -5831,7 +5938,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:5834:51*/
+								/*line kerneltest_kernels_gen.go:5941:51*/
 							}
 						}
 					}
@@ -5841,7 +5948,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5844:50*/
+							/*line kerneltest_kernels_gen.go:5951:50*/
 						}
 					}
 				}
@@ -5862,7 +5969,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5865:50*/
+							/*line kerneltest_kernels_gen.go:5972:50*/
 						}
 					}
 				}
@@ -5872,7 +5979,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5875:50*/
+							/*line kerneltest_kernels_gen.go:5982:50*/
 						}
 					}
 				}
@@ -5882,7 +5989,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:5885:49*/
+						/*line kerneltest_kernels_gen.go:5992:49*/
 					}
 				}
 			}
@@ -5913,7 +6020,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5916:52*/
+									/*line kerneltest_kernels_gen.go:6023:52*/
 								}
 							}
 						}
@@ -5925,7 +6032,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5928:52*/
+									/*line kerneltest_kernels_gen.go:6035:52*/
 								}
 							}
 						}
@@ -5937,7 +6044,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5940:51*/
+								/*line kerneltest_kernels_gen.go:6047:51*/
 							}
 						}
 					}
@@ -5961,7 +6068,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5964:51*/
+								/*line kerneltest_kernels_gen.go:6071:51*/
 							}
 						}
 					}
@@ -5973,7 +6080,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5976:51*/
+								/*line kerneltest_kernels_gen.go:6083:51*/
 							}
 						}
 					}
@@ -5985,7 +6092,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:5988:50*/
+							/*line kerneltest_kernels_gen.go:6095:50*/
 						}
 					}
 				}
@@ -6019,7 +6126,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6022:53*/
+										/*line kerneltest_kernels_gen.go:6129:53*/
 									}
 								}
 							}
@@ -6033,7 +6140,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6036:53*/
+										/*line kerneltest_kernels_gen.go:6143:53*/
 									}
 								}
 							}
@@ -6047,7 +6154,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6050:52*/
+									/*line kerneltest_kernels_gen.go:6157:52*/
 								}
 							}
 						}
@@ -6074,7 +6181,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6077:52*/
+									/*line kerneltest_kernels_gen.go:6184:52*/
 								}
 							}
 						}
@@ -6088,7 +6195,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6091:52*/
+									/*line kerneltest_kernels_gen.go:6198:52*/
 								}
 							}
 						}
@@ -6102,7 +6209,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:6105:51*/
+								/*line kerneltest_kernels_gen.go:6212:51*/
 							}
 						}
 					}
@@ -6139,7 +6246,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:6142:54*/
+											/*line kerneltest_kernels_gen.go:6249:54*/
 										}
 									}
 								}
@@ -6155,7 +6262,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:6158:54*/
+											/*line kerneltest_kernels_gen.go:6265:54*/
 										}
 									}
 								}
@@ -6171,7 +6278,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:6174:53*/
+										/*line kerneltest_kernels_gen.go:6281:53*/
 									}
 								}
 							}
@@ -6201,7 +6308,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:6204:53*/
+										/*line kerneltest_kernels_gen.go:6311:53*/
 									}
 								}
 							}
@@ -6217,7 +6324,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:6220:53*/
+										/*line kerneltest_kernels_gen.go:6327:53*/
 									}
 								}
 							}
@@ -6233,7 +6340,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:6236:52*/
+									/*line kerneltest_kernels_gen.go:6343:52*/
 								}
 							}
 						}
@@ -6271,7 +6378,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:6274:54*/
+											/*line kerneltest_kernels_gen.go:6381:54*/
 										}
 									}
 								}
@@ -6287,7 +6394,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:6290:54*/
+											/*line kerneltest_kernels_gen.go:6397:54*/
 										}
 									}
 								}
@@ -6303,7 +6410,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:6306:53*/
+										/*line kerneltest_kernels_gen.go:6413:53*/
 									}
 								}
 							}
@@ -6333,7 +6440,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:6336:53*/
+										/*line kerneltest_kernels_gen.go:6443:53*/
 									}
 								}
 							}
@@ -6349,7 +6456,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:6352:53*/
+										/*line kerneltest_kernels_gen.go:6459:53*/
 									}
 								}
 							}
@@ -6365,7 +6472,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:6368:52*/
+									/*line kerneltest_kernels_gen.go:6475:52*/
 								}
 							}
 						}
@@ -6400,7 +6507,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6403:48*/
+					/*line kerneltest_kernels_gen.go:6510:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6408,7 +6515,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6411:48*/
+					/*line kerneltest_kernels_gen.go:6518:48*/
 				}
 			}
 		} else {
@@ -6417,7 +6524,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:6420:47*/
+				/*line kerneltest_kernels_gen.go:6527:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6447,7 +6554,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6450:48*/
+					/*line kerneltest_kernels_gen.go:6557:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6455,7 +6562,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:6458:48*/
+					/*line kerneltest_kernels_gen.go:6565:48*/
 				}
 			}
 		} else {
@@ -6464,7 +6571,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:6467:47*/
+				/*line kerneltest_kernels_gen.go:6574:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6497,7 +6604,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:6500:50*/
+							/*line kerneltest_kernels_gen.go:6607:50*/
 						}
 					}
 				} else {
@@ -6506,7 +6613,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:6509:50*/
+							/*line kerneltest_kernels_gen.go:6616:50*/
 						}
 					}
 				}
@@ -6514,7 +6621,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:6517:49*/
+						/*line kerneltest_kernels_gen.go:6624:49*/
 					}
 				}
 			}
@@ -6533,7 +6640,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:6536:49*/
+						/*line kerneltest_kernels_gen.go:6643:49*/
 					}
 				}
 			} else {
@@ -6542,7 +6649,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:6545:49*/
+						/*line kerneltest_kernels_gen.go:6652:49*/
 					}
 				}
 			}
@@ -6550,7 +6657,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:6553:48*/
+					/*line kerneltest_kernels_gen.go:6660:48*/
 				}
 			}
 		}
@@ -6571,18 +6678,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:6574:48*/
+					/*line kerneltest_kernels_gen.go:6681:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:6579:48*/
+					/*line kerneltest_kernels_gen.go:6686:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:6585:47*/
+				/*line kerneltest_kernels_gen.go:6692:47*/
 			}
 		}
 	}, nil
@@ -6618,7 +6725,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6621:48*/
+					/*line kerneltest_kernels_gen.go:6728:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6628,7 +6735,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6631:48*/
+					/*line kerneltest_kernels_gen.go:6738:48*/
 				}
 			}
 		} else {
@@ -6639,7 +6746,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:6642:47*/
+				/*line kerneltest_kernels_gen.go:6749:47*/
 			}
 		}
 	}, nil
@@ -6678,7 +6785,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6681:50*/
+							/*line kerneltest_kernels_gen.go:6788:50*/
 						}
 					}
 				} else {
@@ -6688,7 +6795,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6691:50*/
+							/*line kerneltest_kernels_gen.go:6798:50*/
 						}
 					}
 				}
@@ -6696,7 +6803,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:6699:49*/
+						/*line kerneltest_kernels_gen.go:6806:49*/
 					}
 				}
 			}
@@ -6718,7 +6825,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6721:49*/
+						/*line kerneltest_kernels_gen.go:6828:49*/
 					}
 				}
 			} else {
@@ -6728,7 +6835,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6731:49*/
+						/*line kerneltest_kernels_gen.go:6838:49*/
 					}
 				}
 			}
@@ -6736,7 +6843,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:6739:48*/
+					/*line kerneltest_kernels_gen.go:6846:48*/
 				}
 			}
 		}
@@ -6771,7 +6878,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:6774:51*/
+								/*line kerneltest_kernels_gen.go:6881:51*/
 							}
 						}
 					}
@@ -6782,7 +6889,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:6785:51*/
+								/*line kerneltest_kernels_gen.go:6892:51*/
 							}
 						}
 					}
@@ -6792,7 +6899,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6795:50*/
+							/*line kerneltest_kernels_gen.go:6902:50*/
 						}
 					}
 				}
@@ -6815,7 +6922,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6818:50*/
+							/*line kerneltest_kernels_gen.go:6925:50*/
 						}
 					}
 				}
@@ -6826,7 +6933,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6829:50*/
+							/*line kerneltest_kernels_gen.go:6936:50*/
 						}
 					}
 				}
@@ -6836,7 +6943,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:6839:49*/
+						/*line kerneltest_kernels_gen.go:6946:49*/
 					}
 				}
 			}
@@ -6876,7 +6983,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6879:52*/
+									/*line kerneltest_kernels_gen.go:6986:52*/
 								}
 							}
 						}
@@ -6889,7 +6996,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6892:52*/
+									/*line kerneltest_kernels_gen.go:6999:52*/
 								}
 							}
 						}
@@ -6901,7 +7008,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6904:51*/
+								/*line kerneltest_kernels_gen.go:7011:51*/
 							}
 						}
 					}
@@ -6928,7 +7035,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6931:51*/
+								/*line kerneltest_kernels_gen.go:7038:51*/
 							}
 						}
 					}
@@ -6941,7 +7048,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6944:51*/
+								/*line kerneltest_kernels_gen.go:7051:51*/
 							}
 						}
 					}
@@ -6953,7 +7060,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:6956:50*/
+							/*line kerneltest_kernels_gen.go:7063:50*/
 						}
 					}
 				}
@@ -7000,7 +7107,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7003:53*/
+										/*line kerneltest_kernels_gen.go:7110:53*/
 									}
 								}
 							}
@@ -7019,7 +7126,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7022:53*/
+										/*line kerneltest_kernels_gen.go:7129:53*/
 									}
 								}
 							}
@@ -7037,7 +7144,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7040:52*/
+									/*line kerneltest_kernels_gen.go:7147:52*/
 								}
 							}
 						}
@@ -7072,7 +7179,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7075:52*/
+									/*line kerneltest_kernels_gen.go:7182:52*/
 								}
 							}
 						}
@@ -7091,7 +7198,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7094:52*/
+									/*line kerneltest_kernels_gen.go:7201:52*/
 								}
 							}
 						}
@@ -7109,7 +7216,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:7112:51*/
+								/*line kerneltest_kernels_gen.go:7219:51*/
 							}
 						}
 					}
@@ -7157,7 +7264,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7160:54*/
+											/*line kerneltest_kernels_gen.go:7267:54*/
 										}
 									}
 								}
@@ -7175,7 +7282,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7178:54*/
+											/*line kerneltest_kernels_gen.go:7285:54*/
 										}
 									}
 								}
@@ -7192,7 +7299,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7195:53*/
+										/*line kerneltest_kernels_gen.go:7302:53*/
 									}
 								}
 							}
@@ -7228,7 +7335,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7231:53*/
+										/*line kerneltest_kernels_gen.go:7338:53*/
 									}
 								}
 							}
@@ -7246,7 +7353,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7249:53*/
+										/*line kerneltest_kernels_gen.go:7356:53*/
 									}
 								}
 							}
@@ -7263,7 +7370,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:7266:52*/
+									/*line kerneltest_kernels_gen.go:7373:52*/
 								}
 							}
 						}
@@ -7271,5 +7378,303 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				}
 			}
 		}
+	}, nil
+}
+
+func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.TeamYAx", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.TeamYAx", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.TeamYAx", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkM *gkkokkos.TeamMember, acc *float64) {
+		y, x, a := y, x, a
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:16:2*/ row := t.LeagueRank()
+		var s float64
+		for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+			s += float64(a.At(row, j) * x.At(j))
+		}
+		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+		if t.SinglePerTeam() {
+			*acc += float64(y.At(row) * s)
+		}
+		/*line kerneltest_kernels_gen.go:7409:45*/
+	}, nil
+}
+
+func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.YAxRow", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.YAxRow", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.YAxRow", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
+	gkP_a := a.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *float64) {
+		y, x, a, gkP_y, gkP_x, gkP_a := y, x, a, gkP_y, gkP_x, gkP_a
+		gkS_y_0 := y.ByteStride(0)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkAcc := *gkAccP
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line team.go:31:2*/ var s float64
+					if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64(a.At(i, j) * x.At(j))
+						}
+					} /*line team.go:34:3*/
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
+					/*line kerneltest_kernels_gen.go:7450:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line team.go:31:2*/ var s float64
+					if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						}
+					} else {
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64(a.At(i, j) * x.At(j))
+						}
+					} /*line team.go:34:3*/
+					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
+					/*line kerneltest_kernels_gen.go:7465:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line team.go:31:2*/ var s float64
+				if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					/*line team.go:32:2*/ for j := range a.Extent(1) {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					}
+				} else {
+					/*line team.go:32:2*/ for j := range a.Extent(1) {
+						s += float64(a.At(i, j) * x.At(j))
+					}
+				} /*line team.go:34:3*/
+				gkAcc += float64(y.At(i) * s)
+				/*line kerneltest_kernels_gen.go:7481:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.TeamVectorYAx", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.TeamVectorYAx", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.TeamVectorYAx", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	rowsPerTeam := gkArgs[3].(int)
+	return func(gkM *gkkokkos.TeamMember, acc *float64) {
+		y, x, a, rowsPerTeam := y, x, a, rowsPerTeam
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:44:2*/ lo := t.LeagueRank() * rowsPerTeam
+		hi := min(lo+rowsPerTeam, a.Extent(0))
+		var s float64
+		for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+			var r float64
+			for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+				r += float64(a.At(i, j) * x.At(j))
+			}
+			r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+			if t.SinglePerThread() {
+				s += float64(y.At(i) * r)
+			}
+		}
+		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+		if t.SinglePerTeam() {
+			*acc += s
+		}
+		/*line kerneltest_kernels_gen.go:7522:45*/
+	}, nil
+}
+
+func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	hist, gkErr0 := gkkernel.View1("kerneltest.TeamHistogram", "hist", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	data, gkErr1 := gkkernel.View1("kerneltest.TeamHistogram", "data", gkArgs[1].(gkkokkos.View1[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	chunk := gkArgs[2].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		hist, data, chunk := hist, data, chunk
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:70:2*/ h := gkkernel.Scratch1("kerneltest.TeamHistogram", "h", gkkokkos.ScratchView1[int64](t.TeamScratch(0), hist.Extent(0)))
+		for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+			h.Set(b, 0)
+		}
+		t.TeamBarrier()
+		lo := t.LeagueRank() * chunk
+		hi := min(lo+chunk, data.Extent(0))
+		for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+			gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
+		}
+		t.TeamBarrier()
+		for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+			if h.At(b) == 0 {
+				continue
+			}
+			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
+		}
+		/*line kerneltest_kernels_gen.go:7556:45*/
+	}, nil
+}
+
+func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.TeamPrefix", "out", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	sums, gkErr1 := gkkernel.View1("kerneltest.TeamPrefix", "sums", gkArgs[1].(gkkokkos.View1[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	in, gkErr2 := gkkernel.View1("kerneltest.TeamPrefix", "in", gkArgs[2].(gkkokkos.View1[int64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	chunk := gkArgs[3].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, sums, in, chunk := out, sums, in, chunk
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:96:2*/ lo := t.LeagueRank() * chunk
+		hi := min(lo+chunk, in.Extent(0))
+		var s int64
+		for i, gkE3086 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3086; i++ {
+			s += in.At(i)
+		}
+		prefix, total := gkkernel.TeamScan(t, gkkokkos.Sum[int64](), s)
+		for i, gkE3210 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3210; i++ {
+			prefix += in.At(i)
+			out.Set(i, prefix)
+		}
+		if t.SinglePerTeam() {
+			sums.Set(t.LeagueRank(), total)
+		}
+		/*line kerneltest_kernels_gen.go:7591:45*/
+	}, nil
+}
+
+func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamMaxBroadcast", "out", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	ranks, gkErr1 := gkkernel.View1("kerneltest.TeamMaxBroadcast", "ranks", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	seeds, gkErr2 := gkkernel.View1("kerneltest.TeamMaxBroadcast", "seeds", gkArgs[2].(gkkokkos.View1[int64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, ranks, seeds := out, ranks, seeds
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:119:2*/ from := t.LeagueRank() % t.TeamSize()
+		v := int64(-1)
+		if t.TeamRank() == from {
+			v = seeds.At(t.LeagueRank()) * 3
+		}
+		v = gkkernel.TeamBroadcast(t, v, from)
+		out.Set(t.LeagueRank(), t.TeamRank(), v+int64(t.TeamRank()))
+		top := gkkernel.TeamReduce(t, gkkokkos.Max[int32](), int32(t.TeamRank()))
+		if t.SinglePerTeam() && t.LeagueSize() > 0 {
+			ranks.Set(t.LeagueRank(), top)
+		}
+		/*line kerneltest_kernels_gen.go:7622:45*/
+	}, nil
+}
+
+func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.ThreadReverse", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.ThreadReverse", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in := out, in
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:138:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
+		w := in.Extent(1)
+		tmp := gkkernel.Scratch2("kerneltest.ThreadReverse", "tmp", gkkokkos.ScratchView2[float64](t.ThreadScratch(1), 2, w))
+		if row >= in.Extent(0) {
+			return
+		}
+		for j, gkE4596 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4596; j++ {
+			tmp.Set(0, j, in.At(row, j))
+			tmp.Set(1, j, float64(2*in.At(row, j)))
+		}
+		for j, gkE4707 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4707; j++ {
+			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
+		}
+		/*line kerneltest_kernels_gen.go:7651:45*/
+	}, nil
+}
+
+func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TileTranspose", "out", gkArgs[0].(gkkokkos.View2[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TileTranspose", "in", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b := gkArgs[2].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, b := out, in, b
+		t := gkkernel.TeamOf(gkM)
+		/*line team.go:158:2*/ tiles := in.Extent(0) / b
+		ti, tj := t.LeagueRank()/tiles, t.LeagueRank()%tiles
+		tile := gkkernel.Scratch3("kerneltest.TileTranspose", "tile", gkkokkos.ScratchView3[int32](t.TeamScratch(1), 1, b, b))
+		for k, gkE5189 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5189; k++ {
+			tile.Set(0, k/b, k%b, in.At(ti*b+k/b, tj*b+k%b))
+		}
+		t.TeamBarrier()
+		for k, gkE5304 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5304; k++ {
+			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
+		}
+		/*line kerneltest_kernels_gen.go:7678:45*/
 	}, nil
 }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+)
+
+// The host kernel of a team kernel is the function that
+// kokkos.ParallelForTeam (or ParallelReduceTeam) calls for every thread of
+// every team: the body as written, its views bound to accessors as a flat
+// kernel's are, its Team the member's (kernel.TeamOf), so that the Team's
+// methods and package kernel's collectives run as in the Go function. The
+// edits to the body's text, besides the package qualifiers and the
+// rounding of products of a flat kernel, are:
+//
+//   - for j := range t.TeamThreadRange(b, e) becomes
+//     for j, gkE := kokkos.TeamThreadRange(gkM, b, e).Share(); j < gkE; j++,
+//     a plain loop over the calling thread's share (ThreadVectorRange and
+//     TeamVectorRange alike), with no call per index;
+//   - s := kokkos.ScratchViewN[T](pad, ...) becomes
+//     s := kernel.ScratchN(kernel, "s", kokkos.ScratchViewN[T](pad, ...)),
+//     the scratch view's accessor.
+//
+// *acc and return stay as written: acc is the member function's own
+// accumulator, which the pattern starts at the identity for each thread
+// of each team, and a return ends the thread's call.
+
+// teamEdits returns the edits of a team kernel's body at n, whether to
+// look inside n, and whether n is one of the forms above.
+func (p *pkgInfo) teamEdits(k *kernelFunc, im *imports, n ast.Node) ([]edit, bool, bool) {
+	switch n := n.(type) {
+	case *ast.StarExpr:
+		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && k.acc != nil && p.info.Uses[id] == k.acc {
+			return nil, false, true
+		}
+	case *ast.ReturnStmt:
+		return nil, true, true
+	case *ast.RangeStmt:
+		m, ok := k.nested[n]
+		if !ok {
+			break
+		}
+		call := ast.Unparen(n.X).(*ast.CallExpr)
+		off := p.fset.Position(n.Pos()).Offset
+		idx := fmt.Sprintf("gkJ%d", off)
+		if id, ok := n.Key.(*ast.Ident); ok && id.Name != "_" {
+			idx = id.Name
+		}
+		end := fmt.Sprintf("gkE%d", off)
+		head := fmt.Sprintf("for %s, %s := %s.%s(gkM, ", idx, end, im.name(kokkosPath), m)
+		tail := fmt.Sprintf(").Share(); %s < %s; %s++ ", idx, end, idx)
+		return []edit{{pos: n.For, end: call.Lparen + 1, text: head}, {pos: call.Rparen, end: n.Body.Lbrace, text: tail}}, true, true
+	case *ast.AssignStmt:
+		for _, sv := range k.scratch {
+			if sv.decl != n {
+				continue
+			}
+			text := fmt.Sprintf("%s.Scratch%d(%q, %q, ", im.name(kernelPath), sv.rank, p.pkg.Name()+"."+k.name, sv.name)
+			return []edit{{pos: sv.call.Pos(), end: sv.call.Pos(), text: text}, {pos: sv.call.End(), end: sv.call.End(), text: ")", close: true}}, true, true
+		}
+	}
+	return nil, false, false
+}
+
+// teamUsed reports whether the host body of team kernel k refers to its
+// Team other than as the receiver of a nested range, which the host body
+// replaces.
+func (p *pkgInfo) teamUsed(k *kernelFunc) bool {
+	skip := map[*ast.Ident]bool{}
+	for rs := range k.nested {
+		sel := ast.Unparen(ast.Unparen(rs.X).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+			skip[id] = true
+		}
+	}
+	found := false
+	ast.Inspect(k.decl.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !skip[id] && p.info.Uses[id] == k.team {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// emitTeamHost writes team kernel k's host binder, gkHost<Name>: it takes
+// the launch's token and the arguments, builds the accessors (which check
+// that the host can run the kernel on each view) and returns the function
+// of a team's thread (see kernel.Spec.Host).
+func (p *pkgInfo) emitTeamHost(k *kernelFunc, im *imports, qname string) string {
+	body, _ := p.hostBody(k, im, &bodyCopy{})
+	q := im.qualifier(p.pkg)
+	kern := im.name(kernelPath)
+	member := "gkM *" + im.name(kokkosPath) + ".TeamMember"
+	if k.acc != nil {
+		member += ", " + k.acc.Name() + " *" + types.TypeString(k.accElem, q)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "func gkHost%s(gkL *%s.Launch, gkArgs []any) (func(%s), error) {\n", k.name, kern, member)
+	var copies []string
+	for j, pr := range k.params {
+		used := pr.name != "_" && p.used(k, pr.v)
+		name := pr.name
+		if !used {
+			name = "_"
+		}
+		typ := types.TypeString(pr.v.Type(), q)
+		if pr.isView() {
+			fmt.Fprintf(&b, "%s, gkErr%d := %s.View%d(%q, %q, gkArgs[%d].(%s), %v)\n", name, j, kern, pr.rank, qname, pr.name, j, typ, pr.write)
+			fmt.Fprintf(&b, "if gkErr%d != nil {\nreturn nil, gkErr%d\n}\n", j, j)
+		} else if used {
+			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
+		}
+		if used {
+			copies = append(copies, name)
+		}
+	}
+	fmt.Fprintf(&b, "return func(%s) {\n", member)
+	if len(copies) > 0 {
+		// Locals of the thread, not variables of the closure.
+		fmt.Fprintf(&b, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+	}
+	if k.team.Name() != "_" && p.teamUsed(k) {
+		fmt.Fprintf(&b, "%s := %s.TeamOf(gkM)\n", k.team.Name(), kern)
+	}
+	b.WriteString(body)
+	b.WriteString("\n" + endLine)
+	b.WriteString("}, nil\n}\n")
+	return b.String()
+}
