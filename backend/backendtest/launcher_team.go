@@ -342,4 +342,6 @@ func TestTeamLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace
 
 // TeamKernels returns the kernels of TestTeamLauncher, for tests that
 // check their descriptions against the Go source in this file's comment.
-func TeamKernels() []*backend.Kernel { return []*backend.Kernel{kYAx, kRowsVec, kHist, kRanks, kReverse} }
+func TeamKernels() []*backend.Kernel {
+	return []*backend.Kernel{kYAx, kRowsVec, kHist, kRanks, kReverse}
+}
