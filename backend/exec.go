@@ -185,6 +185,10 @@ type Kernel struct {
 	// backend/kernelir; NoDevice says why IR is empty (a construct with no
 	// device form), and is what a device backend reports then.
 	IR, NoDevice string
+	// Team says the kernel is a team kernel (its first parameter a
+	// kernel.Team; Rank 0): it is launched over a league of teams,
+	// Shape.Team, instead of an index space.
+	Team bool
 }
 
 // Order is the iteration order of a multidimensional index space.
@@ -201,12 +205,29 @@ const (
 // backend's choice); an MDRangePolicy is rank 2 to MaxShapeRank, with Tile
 // its tile sizes (0 for the backend's choice) and Inner the order within a
 // tile.
+//
+// A team launch (Kernel.Team) has Rank 0 and its league in Team.
 type Shape struct {
 	Rank         int
 	Lower, Upper [MaxShapeRank]int
 	Tile         [MaxShapeRank]int
 	Inner        Order
 	Chunk        int
+	Team         TeamShape
+}
+
+// TeamAuto, as a TeamShape's Size or Vector, leaves the choice to the
+// backend (kokkos.Auto).
+const TeamAuto = -1
+
+// A TeamShape is the league of a team launch, a kokkos.TeamPolicy: League
+// teams of Size threads (or TeamAuto) of Vector lanes each (or TeamAuto),
+// and the scratch memory the kernel's scratch pads hold, in bytes:
+// Scratch[level][0] per team and Scratch[level][1] per thread, for levels
+// 0 and 1.
+type TeamShape struct {
+	League, Size, Vector int
+	Scratch              [2][2]int
 }
 
 // Count is the number of indices of s.

@@ -42,8 +42,12 @@ func (e *entry) backendKernel() *backend.Kernel {
 			Name: e.Name, Pattern: backend.Pattern(e.Pattern), Rank: e.Rank,
 			IR: e.IR, NoDevice: e.NoDevice,
 		}
+		first := e.Rank
+		if e.isTeam() {
+			k.Rank, k.Team, first = 0, true, 1
+		}
 		for j, p := range e.Params {
-			t := e.fn.In(e.Rank + j)
+			t := e.fn.In(first + j)
 			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
 			if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
@@ -271,4 +275,33 @@ func fromBits[T any](bits uint64, k backend.Kind) T {
 type entryKernel struct {
 	bkOnce sync.Once
 	bk     *backend.Kernel
+}
+
+// isTeam reports whether e is a team kernel: its first parameter is a
+// Team.
+func (e *entry) isTeam() bool {
+	return e.fn.NumIn() > 0 && e.fn.In(0) == reflect.TypeFor[Team]()
+}
+
+// teamShape is the shape of a device launch of a team kernel over p: the
+// league, the team size and vector length (backend.TeamAuto for Auto) and
+// the scratch bytes of each level.
+func teamShape(p kokkos.TeamPolicy) backend.Shape {
+	s := backend.Shape{Team: backend.TeamShape{League: p.LeagueSize(), Size: p.TeamSize(), Vector: p.VectorLength()}}
+	for l := range 2 {
+		s.Team.Scratch[l][0], s.Team.Scratch[l][1] = p.Scratch(l)
+	}
+	return s
+}
+
+// deviceTeam queues the team kernel e over p's league on the device
+// instance of p.
+func (e *entry) deviceTeam(label string, p kokkos.TeamPolicy, vals []any) error {
+	return e.deviceFor(label, p.Space(), teamShape(p), vals)
+}
+
+// deviceTeamReduce runs the team reduction e over p's league on the
+// device instance of p with r as a built-in reduction.
+func deviceTeamReduce[T any](e *entry, label string, p kokkos.TeamPolicy, r kokkos.Reducer[T], vals []any) (T, error) {
+	return deviceReduce(e, label, p.Space(), teamShape(p), r, vals)
 }

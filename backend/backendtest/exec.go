@@ -63,6 +63,9 @@ func (e *FakeExecutor) For(l *backend.Launch) error {
 	if err != nil {
 		return err
 	}
+	if l.Kernel.Team {
+		return eachTeam(&l.Shape, func(tr kernelir.TeamRun) error { return m.RunTeam(tr, nil) })
+	}
 	return each(&l.Shape, func(idx []int) error { return m.Run(idx, nil, false) })
 }
 
@@ -124,6 +127,11 @@ func (e *FakeExecutor) reduce(l *backend.Launch, pat backend.Pattern, r backend.
 // accumulator's bits.
 func runAcc[T any](m *kernelir.Machine, s *backend.Shape, final bool, id T, bits func(T) uint64) (uint64, error) {
 	acc := id
+	if s.Rank == 0 {
+		// A team kernel's league.
+		err := eachTeam(s, func(tr kernelir.TeamRun) error { return m.RunTeam(tr, &acc) })
+		return bits(acc), err
+	}
 	err := each(s, func(idx []int) error { return m.Run(idx, &acc, final) })
 	return bits(acc), err
 }
@@ -226,6 +234,9 @@ func (e *FakeExecutor) machine(l *backend.Launch, pat backend.Pattern) (*kerneli
 			return nil, fmt.Errorf("backendtest: kernel %s: %w", k.Name, err)
 		}
 		e.parsed[k] = ir
+	}
+	if (ir.Team != "") != k.Team {
+		return nil, fmt.Errorf("backendtest: %q: kernel %s: Kernel.Team is %v and its description says otherwise", l.Label, k.Name, k.Team)
 	}
 	if len(l.Args) != len(k.Params) || len(ir.Params) != len(k.Params) {
 		return nil, fmt.Errorf("backendtest: %q: kernel %s takes %d arguments, got %d", l.Label, k.Name, len(k.Params), len(l.Args))

@@ -20,3 +20,13 @@ func TestFakeExecutor(t *testing.T) {
 		})
 	}
 }
+
+// TestFakeTeams runs the team kernels' suite on the fake device.
+func TestFakeTeams(t *testing.T) {
+	for _, host := range []bool{false, true} {
+		t.Run(map[bool]string{false: "device", true: "host-accessible"}[host], func(t *testing.T) {
+			f := backendtest.FakeDevice(host)
+			backendtest.TestTeamLauncher(t, f.Executor(), f)
+		})
+	}
+}

@@ -233,6 +233,9 @@ func b2u(b bool) uint64 {
 // is an error wrapping ErrRun.
 func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 	k := m.k
+	if k.Team != "" {
+		return fmt.Errorf("kernelir: kernel %s is a team kernel: run it with RunTeam", k.Name)
+	}
 	if len(idx) != len(k.Index) {
 		return fmt.Errorf("kernelir: kernel %s takes %d indices, got %d", k.Name, len(k.Index), len(idx))
 	}
@@ -310,6 +313,10 @@ type exec struct {
 	accSet func(uint64)
 	ret    []uint64
 	depth  int
+	// tm is the thread of a team kernel (team.go), nil otherwise;
+	// scratch holds its scratch views, which env binds by index.
+	tm      *member
+	scratch []*mview
 }
 
 // ctl is how a statement ends.
@@ -515,6 +522,8 @@ func (x *exec) stmt(s Stmt) ctl {
 		return ctlReturn
 	case *Block:
 		return x.block(s.Body)
+	case *Nested, *Barrier, *Collective, *ScratchDecl:
+		return x.teamStmt(s)
 	}
 	return ctlNext
 }
@@ -554,7 +563,7 @@ func (x *exec) store(t *Target, off int, u uint64) {
 	case TargetVar:
 		*x.env.slot(t.Name) = u
 	case TargetElem:
-		x.m.views[t.Name].set(off, u)
+		x.viewOf(t.Name).set(off, u)
 	case TargetAcc:
 		x.accSet(u)
 	}
@@ -563,7 +572,7 @@ func (x *exec) store(t *Target, off int, u uint64) {
 // elem returns view name and the offset of the element at idx, or fails
 // as the host accessor panics.
 func (x *exec) elem(name string, idx []Expr) (*mview, int) {
-	v := x.m.views[name]
+	v := x.viewOf(name)
 	var at [MaxRank]int
 	for d, e := range idx {
 		at[d] = int(x.expr(e))
@@ -654,7 +663,7 @@ func (x *exec) expr(e Expr) uint64 {
 		v, off := x.elem(e.View, e.Index)
 		return v.get(off)
 	case *Extent:
-		return uint64(x.m.views[e.View].v.Extents[e.Dim])
+		return uint64(x.viewOf(e.View).v.Extents[e.Dim])
 	case *AccRead:
 		return x.accGet()
 	case *Call:
@@ -673,6 +682,8 @@ func (x *exec) expr(e Expr) uint64 {
 		return r
 	case *Atomic:
 		return x.atomic(e)
+	case *TeamQuery:
+		return x.teamExpr(e)
 	}
 	panic(fmt.Sprintf("kernelir: %T in a validated kernel", e))
 }

@@ -178,7 +178,10 @@ type Kernel struct {
 	Params  []Param  // the parameters after the indices, before acc
 	Acc     Type     // the accumulator's element type (*acc); Invalid for For
 	Final   string   // the name of a scan's final flag (a bool)
-	Body    []Stmt
+	// Team names the kernel.Team parameter of a team kernel (team.go),
+	// which has no Index; "" for a kernel over indices.
+	Team string
+	Body []Stmt
 	// Helpers are the helpers described with the kernel; the body calls
 	// them by name. Package-level descriptions list every helper of a
 	// generated file, called or not.
@@ -390,6 +393,8 @@ func TypeOf(x Expr) Type {
 		if atomicResult(x.Op) != resNone {
 			return x.T
 		}
+	case *TeamQuery:
+		return TeamQueries[x.Q]
 	}
 	return Invalid
 }

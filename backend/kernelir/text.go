@@ -75,7 +75,11 @@ func (p *printer) vars(vs []Var) {
 }
 
 func (p *printer) kernel(k *Kernel) {
-	fmt.Fprintf(&p.b, "(kernel %s %s (index %s)", k.Name, k.Pattern, strings.Join(k.Index, " "))
+	if k.Team != "" {
+		fmt.Fprintf(&p.b, "(kernel %s %s (team %s)", k.Name, k.Pattern, k.Team)
+	} else {
+		fmt.Fprintf(&p.b, "(kernel %s %s (index %s)", k.Name, k.Pattern, strings.Join(k.Index, " "))
+	}
 	p.depth++
 	for _, pr := range k.Params {
 		p.nl()
@@ -239,7 +243,9 @@ func (p *printer) stmt(s Stmt) {
 	case *Block:
 		p.list("block", s.Body)
 	default:
-		panic(fmt.Sprintf("kernelir: Print of %T", s))
+		if !p.teamStmt(s) {
+			panic(fmt.Sprintf("kernelir: Print of %T", s))
+		}
 	}
 }
 
@@ -353,6 +359,8 @@ func (p *printer) expr(x Expr) {
 			p.expr(a)
 		}
 		p.b.WriteString(")")
+	case *TeamQuery:
+		p.b.WriteString("(team " + x.Q + ")")
 	default:
 		panic(fmt.Sprintf("kernelir: Print of %T", x))
 	}
@@ -628,11 +636,15 @@ func (p *parser) kernel(s *sx) (k *Kernel, err error) {
 	default:
 		p.fail(a[1], "want for, reduce or scan")
 	}
-	if a[2].head() != "index" {
-		p.fail(a[2], "want (index names...)")
-	}
-	for _, n := range a[2].list[1:] {
-		k.Index = append(k.Index, p.name(n))
+	switch a[2].head() {
+	case "index":
+		for _, n := range a[2].list[1:] {
+			k.Index = append(k.Index, p.name(n))
+		}
+	case "team":
+		k.Team = p.name(p.args(a[2], 1, false)[0])
+	default:
+		p.fail(a[2], "want (index names...) or (team name)")
 	}
 	rest := a[3:]
 	for len(rest) > 1 {
@@ -794,6 +806,9 @@ func (p *parser) stmt(s *sx) Stmt {
 	case "block":
 		return &Block{Body: p.stmts(s.list[1:])}
 	}
+	if st := p.teamStmt(s); st != nil {
+		return st
+	}
 	p.fail(s, "want a statement")
 	return nil
 }
@@ -881,6 +896,9 @@ func (p *parser) expr(s *sx) Expr {
 	case h == "atomic":
 		a := p.args(s, 3, true)
 		return &Atomic{Op: p.name(a[0]), View: p.name(a[1]), Index: p.exprs(p.list(a[2])), Args: p.exprs(a[3:])}
+	}
+	if x := p.teamExpr(s); x != nil {
+		return x
 	}
 	p.fail(s, "want an expression")
 	return nil

@@ -39,7 +39,9 @@ func Validate(k *Kernel) (err error) {
 	if k.Pattern > PatternScan {
 		v.failf("kernel %s: pattern %d", k.Name, k.Pattern)
 	}
-	if len(k.Index) < 1 || len(k.Index) > MaxRank || k.Pattern == PatternScan && len(k.Index) != 1 {
+	if k.Team != "" {
+		v.teamKernel()
+	} else if len(k.Index) < 1 || len(k.Index) > MaxRank || k.Pattern == PatternScan && len(k.Index) != 1 {
 		v.failf("kernel %s: %d indices", k.Name, len(k.Index))
 	}
 	if (k.Pattern == PatternFor) != (k.Acc == Invalid) || (k.Pattern == PatternScan) != (k.Final != "") {
@@ -115,6 +117,7 @@ const MaxRank = 6
 type binding struct {
 	t        Type
 	readOnly bool
+	view     *Param // a scratch view (team.go)
 }
 
 type validator struct {
@@ -125,6 +128,7 @@ type validator struct {
 	loops  int // enclosing loops
 	breaks int // enclosing loops and switches
 	calls  map[string][]string
+	nested []string // the kinds of the enclosing nested ranges (team.go)
 }
 
 func (v *validator) failf(format string, args ...any) {
@@ -167,8 +171,11 @@ func (v *validator) lookup(name string) *binding {
 
 // views returns the view parameter name, unless a local shadows it.
 func (v *validator) views(name string) *Param {
-	if v.fn != nil || v.lookup(name) != nil {
+	if v.fn != nil {
 		return nil
+	}
+	if b := v.lookup(name); b != nil {
+		return b.view
 	}
 	if p := v.k.Param(name); p != nil && p.IsView() {
 		return p
@@ -381,6 +388,9 @@ func (v *validator) stmt(s Stmt) {
 			v.errf("continue outside a loop")
 		}
 	case *Return:
+		if len(v.nested) > 0 {
+			v.errf("return inside a %s range", v.inNested())
+		}
 		if v.fn == nil {
 			if len(s.Values) != 0 {
 				v.errf("a kernel returns no values")
@@ -415,6 +425,8 @@ func (v *validator) stmt(s Stmt) {
 		}
 	case *Block:
 		v.block(s.Body)
+	case *Nested, *Barrier, *Collective, *ScratchDecl:
+		v.teamStmt(s)
 	case nil:
 		v.errf("a missing statement")
 	default:
@@ -536,7 +548,7 @@ func (v *validator) expr(x Expr) Type {
 		}
 	case *Ref:
 		b := v.lookup(x.Name)
-		if b == nil {
+		if b == nil || b.view != nil {
 			v.errf("undeclared %s", x.Name)
 		}
 		x.T = b.t
@@ -666,6 +678,8 @@ func (v *validator) expr(x Expr) Type {
 			}
 			v.exprOf(a, p.Type)
 		}
+	case *TeamQuery:
+		v.teamExpr(x)
 	case nil:
 		v.errf("a missing expression")
 	default:

@@ -31,11 +31,15 @@ type irBuilder struct {
 	p     *pkgInfo
 	k     *kernelFunc
 	views map[types.Object]string
+	team  *teamBuild // a team kernel's (ir_team.go); nil otherwise
 }
 
 // buildKernel describes kernel k (not a helper); its Helpers are left
 // empty (buildHelpers describes them once for the package).
 func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
+	if tv := p.teamVar(k); tv != nil {
+		return p.buildTeamKernel(k, tv)
+	}
 	defer catchIR(&err)
 	if k.team != nil {
 		return nil, fmt.Errorf("%w: %w", errNoIR, p.errorf(k.decl.Pos(), k.name, "a team kernel has no description yet: it runs on the host only"))
@@ -221,6 +225,9 @@ func (b *irBuilder) expr(x ast.Expr) kernelir.Expr {
 		if obj != nil && obj == b.k.acc {
 			b.fail(x.Pos(), "acc is used as a pointer; read *acc")
 		}
+		if b.isTeam(x) {
+			b.fail(x.Pos(), "the team %s is used other than by its methods and kernel's collectives", x.Name)
+		}
 		if _, ok := obj.(*types.Var); ok && b.views[obj] == "" {
 			return &kernelir.Ref{Name: x.Name}
 		}
@@ -296,6 +303,9 @@ func (b *irBuilder) indices(idx []ast.Expr) []kernelir.Expr {
 func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 	if tv := b.p.info.Types[c.Fun]; tv.IsType() {
 		return &kernelir.Convert{T: b.typeOf(c), X: b.expr(c.Args[0])}
+	}
+	if x := b.teamExpr(c); x != nil {
+		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {
 		switch m {
@@ -410,6 +420,10 @@ func (b *irBuilder) decl(s *ast.DeclStmt) []kernelir.Stmt {
 	var out []kernelir.Stmt
 	for _, spec := range gd.Specs {
 		vs := spec.(*ast.ValueSpec)
+		if st := b.teamDecl(vs); st != nil {
+			out = append(out, st)
+			continue
+		}
 		if len(vs.Values) != 0 && len(vs.Values) != len(vs.Names) {
 			b.fail(vs.Pos(), "a var declaration of a call with several results")
 		}
@@ -443,6 +457,9 @@ func (b *irBuilder) stmt(s ast.Stmt) kernelir.Stmt {
 		c, ok := ast.Unparen(s.X).(*ast.CallExpr)
 		if !ok {
 			b.fail(s.Pos(), "an expression statement that is not a call")
+		}
+		if st := b.teamStmt(c); st != nil {
+			return st
 		}
 		if name, m, args, ok := b.viewCall(c); ok && m == "Set" {
 			last := args[len(args)-1]
@@ -572,6 +589,11 @@ func (b *irBuilder) lhsType(x ast.Expr) kernelir.Type {
 }
 
 func (b *irBuilder) assign(s *ast.AssignStmt) kernelir.Stmt {
+	if s.Tok == token.ASSIGN || s.Tok == token.DEFINE {
+		if st := b.teamAssign(s.Lhs, s.Rhs, s.Tok == token.DEFINE, s.Pos()); st != nil {
+			return st
+		}
+	}
 	if op, ok := irAssignOps[s.Tok]; ok {
 		t := b.lhsType(s.Lhs[0])
 		var v kernelir.Expr
@@ -611,6 +633,9 @@ func (b *irBuilder) assign(s *ast.AssignStmt) kernelir.Stmt {
 }
 
 func (b *irBuilder) rangeStmt(s *ast.RangeStmt) kernelir.Stmt {
+	if st := b.teamRange(s); st != nil {
+		return st
+	}
 	nt := b.typeOf(s.X)
 	st := &kernelir.Range{Key: kernelir.Target{Kind: kernelir.TargetBlank}}
 	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
