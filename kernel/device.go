@@ -42,9 +42,9 @@ func (e *entry) backendKernel() *backend.Kernel {
 			Name: e.Name, Pattern: backend.Pattern(e.Pattern), Rank: e.Rank,
 			IR: e.IR, NoDevice: e.NoDevice,
 		}
-		first := e.Rank
-		if e.isTeam() {
-			k.Rank, k.Team, first = 0, true, 1
+		first := e.first()
+		if e.Team {
+			k.Rank, k.Team = 0, true
 		}
 		for j, p := range e.Params {
 			t := e.fn.In(first + j)
@@ -275,12 +275,6 @@ func fromBits[T any](bits uint64, k backend.Kind) T {
 type entryKernel struct {
 	bkOnce sync.Once
 	bk     *backend.Kernel
-}
-
-// isTeam reports whether e is a team kernel: its first parameter is a
-// Team.
-func (e *entry) isTeam() bool {
-	return e.fn.NumIn() > 0 && e.fn.In(0) == reflect.TypeFor[Team]()
 }
 
 // teamShape is the shape of a device launch of a team kernel over p: the

@@ -30,7 +30,7 @@ func (r *recLauncher) Scan(l *backend.Launch, red backend.Reduction) (uint64, er
 // backend's kernel is a team kernel of rank 0 whose parameters follow the
 // team, and the shape holds the policy's league, sizes and scratch.
 func TestDeviceTeam(t *testing.T) {
-	e := &entry{Spec: Spec{Name: "kernel.teamSample", Pattern: PatternReduce, Params: []Param{{Name: "a", View: true}, {Name: "s"}}, IR: "kernelir 1\n"}, fn: reflect.TypeOf(teamSample)}
+	e := &entry{Spec: Spec{Name: "kernel.teamSample", Pattern: PatternReduce, Team: true, Params: []Param{{Name: "a", View: true}, {Name: "s"}}, IR: "kernelir 1\n"}, fn: reflect.TypeOf(teamSample)}
 	a, err := kokkos.NewView1[float64]("a", 3)
 	if err != nil {
 		t.Fatal(err)

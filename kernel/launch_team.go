@@ -40,7 +40,7 @@ func rangeKind(rank int) string {
 // of every team.
 func (e *entry) forTeam(label string, p kokkos.TeamPolicy, vals []any) error {
 	if !hostSpace(p.Space()) {
-		return e.deviceTeam(p.Space())
+		return e.deviceTeam(label, p, vals)
 	}
 	h, ok := e.Host.(func(*Launch, []any) (func(m *kokkos.TeamMember), error))
 	if !ok {
@@ -60,7 +60,7 @@ func (e *entry) forTeam(label string, p kokkos.TeamPolicy, vals []any) error {
 func reduceTeam[T any](e *entry, label string, p kokkos.TeamPolicy, r kokkos.Reducer[T], vals []any) (T, error) {
 	var zero T
 	if !hostSpace(p.Space()) {
-		return zero, e.deviceTeam(p.Space())
+		return deviceTeamReduce(e, label, p, r, vals)
 	}
 	h, ok := e.Host.(func(*Launch, []any) (func(m *kokkos.TeamMember, acc *T), error))
 	if !ok {
@@ -71,14 +71,4 @@ func reduceTeam[T any](e *entry, label string, p kokkos.TeamPolicy, r kokkos.Red
 		return zero, err
 	}
 	return kokkos.ParallelReduceTeam(label, p, r, b), nil
-}
-
-// deviceTeam is the error of a team kernel's launch on the device
-// instance s: a team kernel has no description that a device backend
-// runs yet.
-func (e *entry) deviceTeam(s kokkos.ExecutionSpace) error {
-	if _, err := e.launcher(s); err != nil {
-		return err
-	}
-	return fmt.Errorf("%w: kernel %s: a team kernel runs on the host only", ErrNoDevice, e.Name)
 }
