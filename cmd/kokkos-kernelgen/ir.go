@@ -43,6 +43,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 		ir.Index = append(ir.Index, v.Name())
 	}
 	for _, pr := range k.params {
+		if pr.token {
+			ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Token: true})
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.irType(pr.v.Pos(), pr.elem), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -293,6 +297,9 @@ func (b *irBuilder) indices(idx []ast.Expr) []kernelir.Expr {
 func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 	if tv := b.p.info.Types[c.Fun]; tv.IsType() {
 		return &kernelir.Convert{T: b.typeOf(c), X: b.expr(c.Args[0])}
+	}
+	if x, ok := b.tokenCall(c); ok {
+		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {
 		switch m {
