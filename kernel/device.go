@@ -45,7 +45,9 @@ func (e *entry) backendKernel() *backend.Kernel {
 		for j, p := range e.Params {
 			t := e.fn.In(e.Rank + j)
 			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
-			if p.View {
+			if t == tokenType {
+				bp.Token = true
+			} else if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
 				bp.Elem = backend.KindOf(t)
@@ -114,6 +116,10 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 	l.Label, l.Kernel, l.Shape, l.Check = label, k, s, deviceChecks.Load()
 	for j, v := range vals {
 		p := &k.Params[j]
+		if p.Token {
+			l.Args[j] = backend.Arg{Token: v.(kokkos.UniqueToken)}
+			continue
+		}
 		if !p.View {
 			l.Args[j] = backend.Arg{Kind: p.Elem, Bits: scalarBits(v)}
 			continue
@@ -271,4 +277,28 @@ func fromBits[T any](bits uint64, k backend.Kind) T {
 type entryKernel struct {
 	bkOnce sync.Once
 	bk     *backend.Kernel
+}
+
+// tokenType is the type of a token parameter.
+var tokenType = reflect.TypeFor[kokkos.UniqueToken]()
+
+// tokens checks that each token among vals was made for space, the
+// launch's instance (nil: the default one).
+func (e *entry) tokens(space kokkos.ExecutionSpace, vals []any) error {
+	for j, v := range vals {
+		tok, ok := v.(kokkos.UniqueToken)
+		if !ok {
+			continue
+		}
+		if space == nil {
+			space = kokkos.DefaultExecutionSpace()
+		}
+		if tok == (kokkos.UniqueToken{}) {
+			return fmt.Errorf("%w: kernel %s: token %s is the zero UniqueToken: make it with kokkos.NewUniqueToken(space)", ErrArgs, e.Name, e.Params[j].Name)
+		}
+		if ts := tok.Space(); ts != space {
+			return fmt.Errorf("%w: kernel %s: token %s was made for another instance (%s) than the launch's (%s): make it with kokkos.NewUniqueToken of the policy's space", ErrArgs, e.Name, e.Params[j].Name, ts.Name(), space.Name())
+		}
+	}
+	return nil
 }

@@ -46,6 +46,9 @@ func shapeOf(p any) backend.Shape {
 func For[P Policy](label string, p P, fn any, args ...any) error {
 	rank, space, right := shape(any(p))
 	e, vals, err := prepare(fn, PatternFor, rank, args)
+	if err == nil {
+		err = e.tokens(space, vals)
+	}
 	if err != nil {
 		return err
 	}
@@ -110,6 +113,9 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 	var zero T
 	rank, space, right := shape(any(p))
 	e, vals, err := prepare(fn, PatternReduce, rank, args)
+	if err == nil {
+		err = e.tokens(space, vals)
+	}
 	if err != nil {
 		return zero, err
 	}
@@ -165,6 +171,9 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any, args ...any) (T, error) {
 	var zero T
 	e, vals, err := prepare(fn, PatternScan, 1, args)
+	if err == nil {
+		err = e.tokens(p.Space, vals)
+	}
 	if err != nil {
 		return zero, err
 	}

@@ -124,28 +124,36 @@ func (m *Machine) bindToken(p *Param, a any) error {
 func (x *exec) tokenExpr(e Expr) (uint64, bool) {
 	switch e := e.(type) {
 	case *TokenAcquire:
-		return uint64(x.m.tokens[e.Token].Acquire()), true
+		var id int
+		tokenCall(e.Token+".Acquire()", func() { id = x.m.tokens[e.Token].Acquire() })
+		return uint64(id), true
 	case *TokenRelease:
 		id := int(x.expr(e.ID))
 		t := x.m.tokens[e.Token]
+		call := fmt.Sprintf("%s.Release(%d)", e.Token, id)
 		if id < 0 || id >= t.Size() {
-			runErr("%s.Release(%d): id outside [0, %d)", e.Token, id, t.Size())
+			runErr("%s: id outside [0, %d)", call, t.Size())
 		}
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					msg := fmt.Sprint(r)
-					if i := strings.Index(msg, ": id "); i >= 0 {
-						msg = msg[i+2:]
-					}
-					runErr("%s.Release(%d): %s", e.Token, id, msg)
-				}
-			}()
-			t.Release(id)
-		}()
+		tokenCall(call, func() { t.Release(id) })
 		return 0, true
 	case *TokenSize:
 		return uint64(x.m.tokens[e.Token].Size()), true
 	}
 	return 0, false
+}
+
+// tokenCall calls f, a call of a token's method, and makes its panic an
+// error wrapping ErrRun that names call.
+func tokenCall(call string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprint(r)
+			// The token's own message repeats the call: keep what follows.
+			if i := strings.Index(msg, "): "); i >= 0 {
+				msg = msg[i+3:]
+			}
+			runErr("%s: %s", call, msg)
+		}
+	}()
+	f()
 }
