@@ -167,6 +167,9 @@ type Param struct {
 	Rank  int
 	Elem  Kind
 	Write bool
+	// Token says the parameter is a unique token (kokkos.UniqueToken):
+	// its Arg's Token is bound, the other fields are zero.
+	Token bool
 }
 
 // A Kernel is a Go kernel as a backend sees it: its name, pattern, index
@@ -248,6 +251,19 @@ type Arg struct {
 	View *View
 	Kind Kind
 	Bits uint64
+	// Token is the argument of a token parameter (Param.Token).
+	Token Token
+}
+
+// A Token is a unique token bound to a launch: a kokkos.UniqueToken made
+// for the launch's instance (package kernel checks that). A device
+// backend keeps its ids in memory of its own, Size of them, for the
+// kernel to acquire and release; a backend that runs the kernel on the
+// host calls Acquire and Release.
+type Token interface {
+	Size() int
+	Acquire() int
+	Release(id int)
 }
 
 // ReduceOp is a built-in reduction: how contributions join.

@@ -49,7 +49,9 @@ func (e *entry) backendKernel() *backend.Kernel {
 		for j, p := range e.Params {
 			t := e.fn.In(first + j)
 			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
-			if p.View {
+			if t == tokenType {
+				bp.Token = true
+			} else if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
 				bp.Elem = backend.KindOf(t)
@@ -118,6 +120,10 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 	l.Label, l.Kernel, l.Shape, l.Check = label, k, s, deviceChecks.Load()
 	for j, v := range vals {
 		p := &k.Params[j]
+		if p.Token {
+			l.Args[j] = backend.Arg{Token: v.(kokkos.UniqueToken)}
+			continue
+		}
 		if !p.View {
 			l.Args[j] = backend.Arg{Kind: p.Elem, Bits: scalarBits(v)}
 			continue
@@ -298,4 +304,28 @@ func (e *entry) deviceTeam(label string, p kokkos.TeamPolicy, vals []any) error 
 // device instance of p with r as a built-in reduction.
 func deviceTeamReduce[T any](e *entry, label string, p kokkos.TeamPolicy, r kokkos.Reducer[T], vals []any) (T, error) {
 	return deviceReduce(e, label, p.Space(), teamShape(p), r, vals)
+}
+
+// tokenType is the type of a token parameter.
+var tokenType = reflect.TypeFor[kokkos.UniqueToken]()
+
+// tokens checks that each token among vals was made for space, the
+// launch's instance (nil: the default one).
+func (e *entry) tokens(space kokkos.ExecutionSpace, vals []any) error {
+	for j, v := range vals {
+		tok, ok := v.(kokkos.UniqueToken)
+		if !ok {
+			continue
+		}
+		if space == nil {
+			space = kokkos.DefaultExecutionSpace()
+		}
+		if tok == (kokkos.UniqueToken{}) {
+			return fmt.Errorf("%w: kernel %s: token %s is the zero UniqueToken: make it with kokkos.NewUniqueToken(space)", ErrArgs, e.Name, e.Params[j].Name)
+		}
+		if ts := tok.Space(); ts != space {
+			return fmt.Errorf("%w: kernel %s: token %s was made for another instance (%s) than the launch's (%s): make it with kokkos.NewUniqueToken of the policy's space", ErrArgs, e.Name, e.Params[j].Name, ts.Name(), space.Name())
+		}
+	}
+	return nil
 }

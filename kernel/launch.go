@@ -50,6 +50,9 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 	rank, space, right := shape(any(p))
 	tp, team := any(p).(kokkos.TeamPolicy)
 	e, vals, err := prepare(fn, PatternFor, rank, team, args)
+	if err == nil {
+		err = e.tokens(space, vals)
+	}
 	if err != nil {
 		return err
 	}
@@ -118,6 +121,9 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 	rank, space, right := shape(any(p))
 	tp, team := any(p).(kokkos.TeamPolicy)
 	e, vals, err := prepare(fn, PatternReduce, rank, team, args)
+	if err == nil {
+		err = e.tokens(space, vals)
+	}
 	if err != nil {
 		return zero, err
 	}
@@ -176,6 +182,9 @@ func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, arg
 func Scan[T any](label string, p kokkos.RangePolicy, r kokkos.Reducer[T], fn any, args ...any) (T, error) {
 	var zero T
 	e, vals, err := prepare(fn, PatternScan, 1, false, args)
+	if err == nil {
+		err = e.tokens(p.Space, vals)
+	}
 	if err != nil {
 		return zero, err
 	}

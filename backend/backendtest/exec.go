@@ -244,6 +244,13 @@ func (e *FakeExecutor) machine(l *backend.Launch, pat backend.Pattern) (*kerneli
 	args := make([]any, len(l.Args))
 	for j, a := range l.Args {
 		p := &k.Params[j]
+		if p.Token {
+			if a.Token == nil {
+				return nil, fmt.Errorf("backendtest: %q: token %s not bound", l.Label, p.Name)
+			}
+			args[j] = newFakeToken(a.Token.Size())
+			continue
+		}
 		if !p.View {
 			v, err := scalar(a.Kind, a.Bits)
 			if err != nil {

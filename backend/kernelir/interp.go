@@ -23,6 +23,7 @@ type Machine struct {
 	k      *Kernel
 	views  map[string]*mview
 	params []uint64 // scalar parameters' values, in order of k.Params
+	tokens map[string]Token
 }
 
 type mview struct {
@@ -44,6 +45,12 @@ func NewMachine(k *Kernel, args ...any) (*Machine, error) {
 	m := &Machine{k: k, views: map[string]*mview{}, params: make([]uint64, len(args))}
 	for j, a := range args {
 		p := &k.Params[j]
+		if p.Token {
+			if err := m.bindToken(p, a); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !p.IsView() {
 			u, ok := fromGo(p.Type, a)
 			if !ok {
@@ -261,7 +268,7 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 		e.declare(n, uint64(idx[d]))
 	}
 	for j, p := range k.Params {
-		if !p.IsView() {
+		if !p.IsView() && !p.Token {
 			e.declare(p.Name, m.params[j])
 		}
 	}
@@ -684,6 +691,9 @@ func (x *exec) expr(e Expr) uint64 {
 		return x.atomic(e)
 	case *TeamQuery:
 		return x.teamExpr(e)
+	}
+	if u, ok := x.tokenExpr(e); ok {
+		return u
 	}
 	panic(fmt.Sprintf("kernelir: %T in a validated kernel", e))
 }

@@ -194,6 +194,7 @@ type Param struct {
 	Type  Type // a view's element type, or the scalar's type
 	Rank  int  // 1 to 6 for a view, 0 for a scalar
 	Write bool // the body writes the view (Set, *Ptr, atomics): it must not be read-only
+	Token bool // a unique token (token.go); Type and Rank are zero
 }
 
 // IsView reports whether p is a view.
@@ -395,6 +396,8 @@ func TypeOf(x Expr) Type {
 		}
 	case *TeamQuery:
 		return TeamQueries[x.Q]
+	case *TokenAcquire, *TokenSize:
+		return Int
 	}
 	return Invalid
 }

@@ -83,7 +83,9 @@ func (p *printer) kernel(k *Kernel) {
 	p.depth++
 	for _, pr := range k.Params {
 		p.nl()
-		if pr.IsView() {
+		if pr.Token {
+			fmt.Fprintf(&p.b, "(token %s)", pr.Name)
+		} else if pr.IsView() {
 			w := "r"
 			if pr.Write {
 				w = "w"
@@ -362,6 +364,9 @@ func (p *printer) expr(x Expr) {
 	case *TeamQuery:
 		p.b.WriteString("(team " + x.Q + ")")
 	default:
+		if p.printToken(x) {
+			return
+		}
 		panic(fmt.Sprintf("kernelir: Print of %T", x))
 	}
 }
@@ -667,6 +672,8 @@ func (p *parser) kernel(s *sx) (k *Kernel, err error) {
 		case "scalar":
 			v := p.args(c, 2, false)
 			k.Params = append(k.Params, Param{Name: p.name(v[0]), Type: p.typ(v[1])})
+		case "token":
+			k.Params = append(k.Params, Param{Name: p.name(p.args(c, 1, false)[0]), Token: true})
 		case "acc":
 			k.Acc = p.typ(p.args(c, 1, false)[0])
 		case "final":
@@ -898,6 +905,9 @@ func (p *parser) expr(s *sx) Expr {
 		return &Atomic{Op: p.name(a[0]), View: p.name(a[1]), Index: p.exprs(p.list(a[2])), Args: p.exprs(a[3:])}
 	}
 	if x := p.teamExpr(s); x != nil {
+		return x
+	}
+	if x := p.parseToken(h, s); x != nil {
 		return x
 	}
 	p.fail(s, "want an expression")

@@ -73,7 +73,14 @@ func Validate(k *Kernel) (err error) {
 		if !isIdent(p.Name) {
 			v.failf("kernel %s: parameter name %q", k.Name, p.Name)
 		}
-		if p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !(p.Type == Bool && p.Rank == 0) {
+		if p.Token && p.Rank == 0 && p.Type == Invalid && !p.Write {
+			if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
+				v.failf("kernel %s: two parameters named %s", k.Name, p.Name)
+			}
+			seen[p.Name] = true
+			continue
+		}
+		if p.Token || p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !(p.Type == Bool && p.Rank == 0) {
 			v.failf("kernel %s: parameter %s of type %s and rank %d", k.Name, p.Name, p.Type, p.Rank)
 		}
 		if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
@@ -269,8 +276,10 @@ func (v *validator) stmt(s Stmt) {
 		switch x := s.X.(type) {
 		case *Call:
 			v.call(x)
-		case *Atomic:
+		case *Atomic, *TokenAcquire:
 			v.expr(x)
+		case *TokenRelease:
+			v.tokenExpr(x, true)
 		default:
 			v.errf("an expression statement of %T", s.X)
 		}
@@ -683,7 +692,9 @@ func (v *validator) expr(x Expr) Type {
 	case nil:
 		v.errf("a missing expression")
 	default:
-		v.errf("an expression of type %T", x)
+		if !v.tokenExpr(x, false) {
+			v.errf("an expression of type %T", x)
+		}
 	}
 	return TypeOf(x)
 }

@@ -448,6 +448,9 @@ func (c *checker) describe(t types.Type) (what, instead string) {
 	if _, _, ok := viewType(t); ok {
 		return "a view value", "call its At, Set, Ptr or Extent"
 	}
+	if isTokenType(t) {
+		return "a token value", "take the token as a kernel parameter and call its Acquire, Release or Size"
+	}
 	qual := func(p *types.Package) string {
 		if p == c.p.pkg {
 			return ""
@@ -504,6 +507,8 @@ func (c *checker) ident(x *ast.Ident) {
 			c.refuse(x.Pos(), "the package-level variable "+obj.Name(), "pass it as a parameter")
 		} else if obj == c.k.acc {
 			c.refuse(x.Pos(), "the pointer acc", "use *acc")
+		} else if pr := c.param(obj); pr != nil && pr.token {
+			c.refuse(x.Pos(), "the token "+obj.Name()+" as a value", "call its Acquire, Release or Size")
 		} else if pr := c.param(obj); pr != nil && pr.isView() {
 			c.refuse(x.Pos(), "the view "+obj.Name()+" as a value", "call its At, Set, Ptr or Extent")
 		}
@@ -558,6 +563,10 @@ func (c *checker) call(x *ast.CallExpr) {
 	}
 	if pr, m, ok := c.p.isViewMethod(c.k, x); ok {
 		c.viewMethod(x, pr, m)
+		return
+	}
+	if pr, m, ok := c.p.isTokenMethod(c.k, x); ok {
+		c.tokenMethod(x, pr, m)
 		return
 	}
 	const calls = "call only helpers, math functions, kokkos atomics, min and max"

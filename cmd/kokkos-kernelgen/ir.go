@@ -50,6 +50,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 		ir.Index = append(ir.Index, v.Name())
 	}
 	for _, pr := range k.params {
+		if pr.token {
+			ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Token: true})
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.irType(pr.v.Pos(), pr.elem), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -305,6 +309,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 		return &kernelir.Convert{T: b.typeOf(c), X: b.expr(c.Args[0])}
 	}
 	if x := b.teamExpr(c); x != nil {
+		return x
+	}
+	if x, ok := b.tokenCall(c); ok {
 		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {

@@ -90,6 +90,7 @@ type param struct {
 	rank  int          // 1 to 6 for a view, 0 for a scalar
 	elem  *types.Basic // a view's element type, or the scalar's type
 	write bool         // the body stores through the view (Set, Ptr, atomics); views only
+	token bool         // a kokkos.UniqueToken (check_token.go); rank 0, elem nil
 }
 
 // isView reports whether p is a view.

@@ -1768,6 +1768,82 @@ var gkSpecs = []gkkernel.Spec{
         (assign ((at sums (team LeagueRank))) (total))))))
 `,
 	},
+	{
+		Func: TokenHolds, Name: "kerneltest.TokenHolds", Hash: "bed4b88d4c14ecb77f05fef5c37a75e5", Funcs: []string{"TokenHolds"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "tok"},
+			{Name: "inUse", View: true, Write: true},
+			{Name: "counts", View: true, Write: true},
+			{Name: "clashes", View: true, Write: true},
+			{Name: "x", View: true, Write: true},
+		},
+		Host: gkHostTokenHolds,
+		IR: gkIR + `(kernel TokenHolds for (index i)
+  (token tok)
+  (view inUse int32 1 w)
+  (view counts int64 1 w)
+  (view clashes int64 1 w)
+  (view x int64 1 w)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (if (lor (lt int id (int 0)) (ge int id (tokensize tok)))
+      (then
+        (do (atomic Add clashes ((int 1)) (int64 1)))
+        (return)))
+    (if (ne int32 (atomic Exchange inUse (id) (int32 1)) (int32 0))
+      (then
+        (do (atomic Add clashes ((int 0)) (int64 1)))))
+    (do (atomic Add counts (id) (int64 1)))
+    (assign ((new v int64)) ((at x i)))
+    (range _ int (rem int i (int 16))
+      (body
+        (assign (v) ((add int64 (mul int64 v (int64 6364136223846793005)) (int64 1442695040888963407))))))
+    (assign ((at x i)) (v))
+    (if (ne int32 (atomic Exchange inUse (id) (int32 0)) (int32 1))
+      (then
+        (do (atomic Add clashes ((int 0)) (int64 1)))))
+    (do (release tok id))))
+`,
+	},
+	{
+		Func: TokenHist, Name: "kerneltest.TokenHist", Hash: "2957c93d72e28d1ec03e50cd7bf00d89", Funcs: []string{"TokenHist"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "tok"},
+			{Name: "bins", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+		},
+		Host: gkHostTokenHist,
+		IR: gkIR + `(kernel TokenHist for (index i)
+  (token tok)
+  (view bins int64 2 w)
+  (view x int64 1 r)
+  (body
+    (assign ((new b int)) ((conv int (rem uint64 (conv uint64 (at x i)) (conv uint64 (extent bins 1))))))
+    (assign ((new id int)) ((acquire tok)))
+    (assign ((at bins id b)) ((add int64 (at bins id b) (int64 1))))
+    (do (release tok id))))
+`,
+	},
+	{
+		Func: TokenCount, Name: "kerneltest.TokenCount", Hash: "8a7fc47051c22884cf79aa5080227978", Funcs: []string{"TokenCount"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "tok"},
+		},
+		Host: gkHostTokenCount,
+		IR: gkIR + `(kernel TokenCount reduce (index i)
+  (token tok)
+  (acc int64)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (if (land (lt int id (tokensize tok)) (ge int id (int 0)))
+      (then
+        (opassign add (acc) (int64 1))))
+    (do (release tok id))))
+`,
+	},
 }
 
 func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -1807,7 +1883,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1810:48*/
+					/*line kerneltest_kernels_gen.go:1886:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1822,7 +1898,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1825:48*/
+					/*line kerneltest_kernels_gen.go:1901:48*/
 				}
 			}
 		} else {
@@ -1838,7 +1914,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1841:47*/
+				/*line kerneltest_kernels_gen.go:1917:47*/
 			}
 		}
 	}, nil
@@ -1880,7 +1956,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1883:48*/
+					/*line kerneltest_kernels_gen.go:1959:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1895,7 +1971,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1898:48*/
+					/*line kerneltest_kernels_gen.go:1974:48*/
 				}
 			}
 		} else {
@@ -1911,7 +1987,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1914:47*/
+				/*line kerneltest_kernels_gen.go:1990:47*/
 			}
 		}
 	}, nil
@@ -2004,7 +2080,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2007:48*/
+					/*line kerneltest_kernels_gen.go:2083:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2067,7 +2143,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2070:48*/
+					/*line kerneltest_kernels_gen.go:2146:48*/
 				}
 			}
 		} else {
@@ -2127,7 +2203,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2130:47*/
+				/*line kerneltest_kernels_gen.go:2206:47*/
 			}
 		}
 	}, nil
@@ -2156,7 +2232,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2159:48*/
+					/*line kerneltest_kernels_gen.go:2235:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2164,13 +2240,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2167:48*/
+					/*line kerneltest_kernels_gen.go:2243:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2173:47*/
+				/*line kerneltest_kernels_gen.go:2249:47*/
 			}
 		}
 	}, nil
@@ -2245,7 +2321,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2248:48*/
+					/*line kerneltest_kernels_gen.go:2324:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2289,7 +2365,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2292:48*/
+					/*line kerneltest_kernels_gen.go:2368:48*/
 				}
 			}
 		} else {
@@ -2328,7 +2404,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2331:47*/
+				/*line kerneltest_kernels_gen.go:2407:47*/
 			}
 		}
 	}, nil
@@ -2387,7 +2463,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2390:48*/
+					/*line kerneltest_kernels_gen.go:2466:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2415,7 +2491,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2418:48*/
+					/*line kerneltest_kernels_gen.go:2494:48*/
 				}
 			}
 		}, nil
@@ -2471,7 +2547,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2474:48*/
+					/*line kerneltest_kernels_gen.go:2550:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2515,7 +2591,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2518:48*/
+					/*line kerneltest_kernels_gen.go:2594:48*/
 				}
 			}
 		} else {
@@ -2554,7 +2630,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2557:47*/
+				/*line kerneltest_kernels_gen.go:2633:47*/
 			}
 		}
 	}, nil
@@ -2599,7 +2675,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2602:48*/
+					/*line kerneltest_kernels_gen.go:2678:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2616,7 +2692,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2619:48*/
+					/*line kerneltest_kernels_gen.go:2695:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2649,7 +2725,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2652:48*/
+					/*line kerneltest_kernels_gen.go:2728:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2672,7 +2748,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2675:48*/
+					/*line kerneltest_kernels_gen.go:2751:48*/
 				}
 			}
 		} else {
@@ -2694,7 +2770,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:2697:47*/
+				/*line kerneltest_kernels_gen.go:2773:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2732,7 +2808,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2735:50*/
+							/*line kerneltest_kernels_gen.go:2811:50*/
 						}
 					}
 				} else {
@@ -2741,7 +2817,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2744:50*/
+							/*line kerneltest_kernels_gen.go:2820:50*/
 						}
 					}
 				}
@@ -2760,7 +2836,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2763:49*/
+						/*line kerneltest_kernels_gen.go:2839:49*/
 					}
 				}
 			} else {
@@ -2769,7 +2845,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2772:49*/
+						/*line kerneltest_kernels_gen.go:2848:49*/
 					}
 				}
 			}
@@ -2789,7 +2865,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:2792:50*/
+							/*line kerneltest_kernels_gen.go:2868:50*/
 						}
 					}
 				} else {
@@ -2798,7 +2874,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:2801:50*/
+							/*line kerneltest_kernels_gen.go:2877:50*/
 						}
 					}
 				}
@@ -2806,7 +2882,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:2809:49*/
+						/*line kerneltest_kernels_gen.go:2885:49*/
 					}
 				}
 			}
@@ -2825,7 +2901,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:2828:49*/
+						/*line kerneltest_kernels_gen.go:2904:49*/
 					}
 				}
 			} else {
@@ -2834,7 +2910,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:2837:49*/
+						/*line kerneltest_kernels_gen.go:2913:49*/
 					}
 				}
 			}
@@ -2842,7 +2918,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:2845:48*/
+					/*line kerneltest_kernels_gen.go:2921:48*/
 				}
 			}
 		}
@@ -2875,7 +2951,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2878:48*/
+					/*line kerneltest_kernels_gen.go:2954:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2884,7 +2960,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2887:48*/
+					/*line kerneltest_kernels_gen.go:2963:48*/
 				}
 			}
 		} else {
@@ -2894,7 +2970,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2897:47*/
+				/*line kerneltest_kernels_gen.go:2973:47*/
 			}
 		}
 	}, nil
@@ -2926,18 +3002,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:2929:48*/
+					/*line kerneltest_kernels_gen.go:3005:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:2934:48*/
+					/*line kerneltest_kernels_gen.go:3010:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:2940:47*/
+				/*line kerneltest_kernels_gen.go:3016:47*/
 			}
 		}
 	}, nil
@@ -2963,18 +3039,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:2966:48*/
+					/*line kerneltest_kernels_gen.go:3042:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:2971:48*/
+					/*line kerneltest_kernels_gen.go:3047:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:2977:47*/
+				/*line kerneltest_kernels_gen.go:3053:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3011,7 +3087,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3014:50*/
+							/*line kerneltest_kernels_gen.go:3090:50*/
 						}
 					}
 				} else {
@@ -3020,7 +3096,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:3023:50*/
+							/*line kerneltest_kernels_gen.go:3099:50*/
 						}
 					}
 				}
@@ -3028,7 +3104,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:3031:49*/
+						/*line kerneltest_kernels_gen.go:3107:49*/
 					}
 				}
 			}
@@ -3047,7 +3123,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3050:49*/
+						/*line kerneltest_kernels_gen.go:3126:49*/
 					}
 				}
 			} else {
@@ -3056,7 +3132,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3059:49*/
+						/*line kerneltest_kernels_gen.go:3135:49*/
 					}
 				}
 			}
@@ -3064,7 +3140,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:3067:48*/
+					/*line kerneltest_kernels_gen.go:3143:48*/
 				}
 			}
 		}
@@ -3094,7 +3170,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3097:48*/
+					/*line kerneltest_kernels_gen.go:3173:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3102,7 +3178,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3105:48*/
+					/*line kerneltest_kernels_gen.go:3181:48*/
 				}
 			}
 		} else {
@@ -3111,7 +3187,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:3114:47*/
+				/*line kerneltest_kernels_gen.go:3190:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3157,7 +3233,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3160:51*/
+								/*line kerneltest_kernels_gen.go:3236:51*/
 							}
 						}
 					}
@@ -3178,7 +3254,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3181:51*/
+								/*line kerneltest_kernels_gen.go:3257:51*/
 							}
 						}
 					}
@@ -3194,7 +3270,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3197:50*/
+							/*line kerneltest_kernels_gen.go:3273:50*/
 						}
 					}
 				}
@@ -3227,7 +3303,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3230:50*/
+							/*line kerneltest_kernels_gen.go:3306:50*/
 						}
 					}
 				}
@@ -3248,7 +3324,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3251:50*/
+							/*line kerneltest_kernels_gen.go:3327:50*/
 						}
 					}
 				}
@@ -3264,7 +3340,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3267:49*/
+						/*line kerneltest_kernels_gen.go:3343:49*/
 					}
 				}
 			}
@@ -3301,7 +3377,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3304:48*/
+					/*line kerneltest_kernels_gen.go:3380:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3315,7 +3391,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3318:48*/
+					/*line kerneltest_kernels_gen.go:3394:48*/
 				}
 			}
 		} else {
@@ -3330,7 +3406,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3333:47*/
+				/*line kerneltest_kernels_gen.go:3409:47*/
 			}
 		}
 	}, nil
@@ -3356,14 +3432,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3359:48*/
+					/*line kerneltest_kernels_gen.go:3435:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3366:48*/
+					/*line kerneltest_kernels_gen.go:3442:48*/
 				}
 			}
 		} else {
@@ -3371,7 +3447,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3374:47*/
+				/*line kerneltest_kernels_gen.go:3450:47*/
 			}
 		}
 	}, nil
@@ -3395,7 +3471,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3398:50*/
+							/*line kerneltest_kernels_gen.go:3474:50*/
 						}
 					}
 				} else {
@@ -3403,7 +3479,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3406:50*/
+							/*line kerneltest_kernels_gen.go:3482:50*/
 						}
 					}
 				}
@@ -3411,7 +3487,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3414:49*/
+						/*line kerneltest_kernels_gen.go:3490:49*/
 					}
 				}
 			}
@@ -3429,7 +3505,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3432:49*/
+						/*line kerneltest_kernels_gen.go:3508:49*/
 					}
 				}
 			} else {
@@ -3437,7 +3513,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3440:49*/
+						/*line kerneltest_kernels_gen.go:3516:49*/
 					}
 				}
 			}
@@ -3445,7 +3521,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3448:48*/
+					/*line kerneltest_kernels_gen.go:3524:48*/
 				}
 			}
 		}
@@ -3487,7 +3563,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3490:51*/
+								/*line kerneltest_kernels_gen.go:3566:51*/
 							}
 						}
 					}
@@ -3503,7 +3579,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:3506:51*/
+								/*line kerneltest_kernels_gen.go:3582:51*/
 							}
 						}
 					}
@@ -3514,7 +3590,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:3517:50*/
+							/*line kerneltest_kernels_gen.go:3593:50*/
 						}
 					}
 				}
@@ -3542,7 +3618,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:3545:50*/
+							/*line kerneltest_kernels_gen.go:3621:50*/
 						}
 					}
 				}
@@ -3558,7 +3634,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:3561:50*/
+							/*line kerneltest_kernels_gen.go:3637:50*/
 						}
 					}
 				}
@@ -3569,7 +3645,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:3572:49*/
+						/*line kerneltest_kernels_gen.go:3648:49*/
 					}
 				}
 			}
@@ -3616,7 +3692,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3619:48*/
+					/*line kerneltest_kernels_gen.go:3695:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3628,7 +3704,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3631:48*/
+					/*line kerneltest_kernels_gen.go:3707:48*/
 				}
 			}
 		} else {
@@ -3641,7 +3717,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:3644:47*/
+				/*line kerneltest_kernels_gen.go:3720:47*/
 			}
 		}
 	}, nil
@@ -3689,7 +3765,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3692:48*/
+					/*line kerneltest_kernels_gen.go:3768:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3704,7 +3780,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3707:48*/
+					/*line kerneltest_kernels_gen.go:3783:48*/
 				}
 			}
 		} else {
@@ -3720,7 +3796,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:3723:47*/
+				/*line kerneltest_kernels_gen.go:3799:47*/
 			}
 		}
 	}, nil
@@ -3789,7 +3865,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:3792:48*/
+					/*line kerneltest_kernels_gen.go:3868:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3831,7 +3907,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:3834:48*/
+					/*line kerneltest_kernels_gen.go:3910:48*/
 				}
 			}
 		} else {
@@ -3859,7 +3935,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:3862:47*/
+				/*line kerneltest_kernels_gen.go:3938:47*/
 			}
 		}
 	}, nil
@@ -3932,7 +4008,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:3935:48*/
+					/*line kerneltest_kernels_gen.go:4011:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3978,7 +4054,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:3981:48*/
+					/*line kerneltest_kernels_gen.go:4057:48*/
 				}
 			}
 		} else {
@@ -4008,7 +4084,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:4011:47*/
+				/*line kerneltest_kernels_gen.go:4087:47*/
 			}
 		}
 	}, nil
@@ -4096,7 +4172,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:4099:48*/
+					/*line kerneltest_kernels_gen.go:4175:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4138,7 +4214,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:4141:48*/
+					/*line kerneltest_kernels_gen.go:4217:48*/
 				}
 			}
 		} else {
@@ -4166,7 +4242,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:4169:47*/
+				/*line kerneltest_kernels_gen.go:4245:47*/
 			}
 		}
 	}, nil
@@ -4261,7 +4337,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4264:48*/
+					/*line kerneltest_kernels_gen.go:4340:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4322,7 +4398,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4325:48*/
+					/*line kerneltest_kernels_gen.go:4401:48*/
 				}
 			}
 		} else {
@@ -4356,7 +4432,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:4359:47*/
+				/*line kerneltest_kernels_gen.go:4435:47*/
 			}
 		}
 	}, nil
@@ -4412,7 +4488,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:4415:48*/
+					/*line kerneltest_kernels_gen.go:4491:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4448,7 +4524,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:4451:48*/
+					/*line kerneltest_kernels_gen.go:4527:48*/
 				}
 			}
 		} else {
@@ -4485,7 +4561,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:4488:47*/
+				/*line kerneltest_kernels_gen.go:4564:47*/
 			}
 		}
 	}, nil
@@ -4524,7 +4600,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:4527:48*/
+					/*line kerneltest_kernels_gen.go:4603:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4542,7 +4618,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4545:48*/
+					/*line kerneltest_kernels_gen.go:4621:48*/
 				}
 			}
 		} else {
@@ -4561,7 +4637,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4564:47*/
+				/*line kerneltest_kernels_gen.go:4640:47*/
 			}
 		}
 	}, nil
@@ -4618,7 +4694,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4621:48*/
+					/*line kerneltest_kernels_gen.go:4697:48*/
 				}
 			} else {
 			gkNextU:
@@ -4652,7 +4728,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4655:48*/
+					/*line kerneltest_kernels_gen.go:4731:48*/
 				}
 			}
 		} else {
@@ -4687,7 +4763,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:4690:47*/
+				/*line kerneltest_kernels_gen.go:4766:47*/
 			}
 		}
 	}, nil
@@ -4764,7 +4840,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:4767:48*/
+					/*line kerneltest_kernels_gen.go:4843:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4819,7 +4895,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:4822:48*/
+					/*line kerneltest_kernels_gen.go:4898:48*/
 				}
 			}
 		} else {
@@ -4871,7 +4947,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:4874:47*/
+				/*line kerneltest_kernels_gen.go:4950:47*/
 			}
 		}
 	}, nil
@@ -4916,7 +4992,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:4919:48*/
+					/*line kerneltest_kernels_gen.go:4995:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4928,7 +5004,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:4931:48*/
+					/*line kerneltest_kernels_gen.go:5007:48*/
 				}
 			}
 		} else {
@@ -4941,7 +5017,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:4944:47*/
+				/*line kerneltest_kernels_gen.go:5020:47*/
 			}
 		}
 	}, nil
@@ -5028,7 +5104,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5031:48*/
+					/*line kerneltest_kernels_gen.go:5107:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5094,7 +5170,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5097:48*/
+					/*line kerneltest_kernels_gen.go:5173:48*/
 				}
 			}
 		} else {
@@ -5131,7 +5207,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:5134:47*/
+				/*line kerneltest_kernels_gen.go:5210:47*/
 			}
 		}
 	}, nil
@@ -5197,7 +5273,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5200:48*/
+					/*line kerneltest_kernels_gen.go:5276:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5230,7 +5306,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5233:48*/
+					/*line kerneltest_kernels_gen.go:5309:48*/
 				}
 			}
 		} else {
@@ -5250,7 +5326,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:5253:47*/
+				/*line kerneltest_kernels_gen.go:5329:47*/
 			}
 		}
 	}, nil
@@ -5348,7 +5424,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5351:48*/
+					/*line kerneltest_kernels_gen.go:5427:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5419,7 +5495,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5422:48*/
+					/*line kerneltest_kernels_gen.go:5498:48*/
 				}
 			}
 		} else {
@@ -5471,7 +5547,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:5474:47*/
+				/*line kerneltest_kernels_gen.go:5550:47*/
 			}
 		}
 	}, nil
@@ -5545,7 +5621,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5548:48*/
+					/*line kerneltest_kernels_gen.go:5624:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5573,7 +5649,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5576:48*/
+					/*line kerneltest_kernels_gen.go:5652:48*/
 				}
 			}
 		} else {
@@ -5591,7 +5667,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:5594:47*/
+				/*line kerneltest_kernels_gen.go:5670:47*/
 			}
 		}
 	}, nil
@@ -5653,7 +5729,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5656:48*/
+					/*line kerneltest_kernels_gen.go:5732:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5684,7 +5760,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5687:48*/
+					/*line kerneltest_kernels_gen.go:5763:48*/
 				}
 			}
 		} else {
@@ -5716,7 +5792,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:5719:47*/
+				/*line kerneltest_kernels_gen.go:5795:47*/
 			}
 		}
 	}, nil
@@ -5756,7 +5832,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5759:48*/
+					/*line kerneltest_kernels_gen.go:5835:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5773,7 +5849,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5776:48*/
+					/*line kerneltest_kernels_gen.go:5852:48*/
 				}
 			}
 		} else {
@@ -5791,7 +5867,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:5794:47*/
+				/*line kerneltest_kernels_gen.go:5870:47*/
 			}
 		}
 	}, nil
@@ -5811,18 +5887,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5814:48*/
+					/*line kerneltest_kernels_gen.go:5890:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5819:48*/
+					/*line kerneltest_kernels_gen.go:5895:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:5825:47*/
+				/*line kerneltest_kernels_gen.go:5901:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5843,18 +5919,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:5846:48*/
+					/*line kerneltest_kernels_gen.go:5922:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:5851:48*/
+					/*line kerneltest_kernels_gen.go:5927:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:5857:47*/
+				/*line kerneltest_kernels_gen.go:5933:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5875,18 +5951,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:5878:48*/
+					/*line kerneltest_kernels_gen.go:5954:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:5883:48*/
+					/*line kerneltest_kernels_gen.go:5959:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:5889:47*/
+				/*line kerneltest_kernels_gen.go:5965:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5909,14 +5985,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5912:48*/
+					/*line kerneltest_kernels_gen.go:5988:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5919:48*/
+					/*line kerneltest_kernels_gen.go:5995:48*/
 				}
 			}
 		} else {
@@ -5924,7 +6000,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:5927:47*/
+				/*line kerneltest_kernels_gen.go:6003:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5945,18 +6021,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5948:48*/
+					/*line kerneltest_kernels_gen.go:6024:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5953:48*/
+					/*line kerneltest_kernels_gen.go:6029:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:5959:47*/
+				/*line kerneltest_kernels_gen.go:6035:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5977,18 +6053,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5980:48*/
+					/*line kerneltest_kernels_gen.go:6056:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5985:48*/
+					/*line kerneltest_kernels_gen.go:6061:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:5991:47*/
+				/*line kerneltest_kernels_gen.go:6067:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6010,18 +6086,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:6013:48*/
+					/*line kerneltest_kernels_gen.go:6089:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:6018:48*/
+					/*line kerneltest_kernels_gen.go:6094:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:6024:47*/
+				/*line kerneltest_kernels_gen.go:6100:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6043,18 +6119,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:6046:48*/
+					/*line kerneltest_kernels_gen.go:6122:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:6051:48*/
+					/*line kerneltest_kernels_gen.go:6127:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:6057:47*/
+				/*line kerneltest_kernels_gen.go:6133:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6081,7 +6157,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6084:51*/
+								/*line kerneltest_kernels_gen.go:6160:51*/
 							}
 						}
 					}
@@ -6091,7 +6167,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6094:51*/
+								/*line kerneltest_kernels_gen.go:6170:51*/
 							}
 						}
 					}
@@ -6101,7 +6177,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6104:50*/
+							/*line kerneltest_kernels_gen.go:6180:50*/
 						}
 					}
 				}
@@ -6122,7 +6198,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6125:50*/
+							/*line kerneltest_kernels_gen.go:6201:50*/
 						}
 					}
 				}
@@ -6132,7 +6208,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6135:50*/
+							/*line kerneltest_kernels_gen.go:6211:50*/
 						}
 					}
 				}
@@ -6142,7 +6218,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:6145:49*/
+						/*line kerneltest_kernels_gen.go:6221:49*/
 					}
 				}
 			}
@@ -6173,7 +6249,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6176:52*/
+									/*line kerneltest_kernels_gen.go:6252:52*/
 								}
 							}
 						}
@@ -6185,7 +6261,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6188:52*/
+									/*line kerneltest_kernels_gen.go:6264:52*/
 								}
 							}
 						}
@@ -6197,7 +6273,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6200:51*/
+								/*line kerneltest_kernels_gen.go:6276:51*/
 							}
 						}
 					}
@@ -6221,7 +6297,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6224:51*/
+								/*line kerneltest_kernels_gen.go:6300:51*/
 							}
 						}
 					}
@@ -6233,7 +6309,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6236:51*/
+								/*line kerneltest_kernels_gen.go:6312:51*/
 							}
 						}
 					}
@@ -6245,7 +6321,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:6248:50*/
+							/*line kerneltest_kernels_gen.go:6324:50*/
 						}
 					}
 				}
@@ -6279,7 +6355,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6282:53*/
+										/*line kerneltest_kernels_gen.go:6358:53*/
 									}
 								}
 							}
@@ -6293,7 +6369,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6296:53*/
+										/*line kerneltest_kernels_gen.go:6372:53*/
 									}
 								}
 							}
@@ -6307,7 +6383,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6310:52*/
+									/*line kerneltest_kernels_gen.go:6386:52*/
 								}
 							}
 						}
@@ -6334,7 +6410,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6337:52*/
+									/*line kerneltest_kernels_gen.go:6413:52*/
 								}
 							}
 						}
@@ -6348,7 +6424,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6351:52*/
+									/*line kerneltest_kernels_gen.go:6427:52*/
 								}
 							}
 						}
@@ -6362,7 +6438,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:6365:51*/
+								/*line kerneltest_kernels_gen.go:6441:51*/
 							}
 						}
 					}
@@ -6399,7 +6475,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:6402:54*/
+											/*line kerneltest_kernels_gen.go:6478:54*/
 										}
 									}
 								}
@@ -6415,7 +6491,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:6418:54*/
+											/*line kerneltest_kernels_gen.go:6494:54*/
 										}
 									}
 								}
@@ -6431,7 +6507,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:6434:53*/
+										/*line kerneltest_kernels_gen.go:6510:53*/
 									}
 								}
 							}
@@ -6461,7 +6537,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:6464:53*/
+										/*line kerneltest_kernels_gen.go:6540:53*/
 									}
 								}
 							}
@@ -6477,7 +6553,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:6480:53*/
+										/*line kerneltest_kernels_gen.go:6556:53*/
 									}
 								}
 							}
@@ -6493,7 +6569,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:6496:52*/
+									/*line kerneltest_kernels_gen.go:6572:52*/
 								}
 							}
 						}
@@ -6531,7 +6607,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:6534:54*/
+											/*line kerneltest_kernels_gen.go:6610:54*/
 										}
 									}
 								}
@@ -6547,7 +6623,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:6550:54*/
+											/*line kerneltest_kernels_gen.go:6626:54*/
 										}
 									}
 								}
@@ -6563,7 +6639,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:6566:53*/
+										/*line kerneltest_kernels_gen.go:6642:53*/
 									}
 								}
 							}
@@ -6593,7 +6669,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:6596:53*/
+										/*line kerneltest_kernels_gen.go:6672:53*/
 									}
 								}
 							}
@@ -6609,7 +6685,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:6612:53*/
+										/*line kerneltest_kernels_gen.go:6688:53*/
 									}
 								}
 							}
@@ -6625,7 +6701,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:6628:52*/
+									/*line kerneltest_kernels_gen.go:6704:52*/
 								}
 							}
 						}
@@ -6660,7 +6736,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6663:48*/
+					/*line kerneltest_kernels_gen.go:6739:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6668,7 +6744,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6671:48*/
+					/*line kerneltest_kernels_gen.go:6747:48*/
 				}
 			}
 		} else {
@@ -6677,7 +6753,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:6680:47*/
+				/*line kerneltest_kernels_gen.go:6756:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6707,7 +6783,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6710:48*/
+					/*line kerneltest_kernels_gen.go:6786:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6715,7 +6791,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:6718:48*/
+					/*line kerneltest_kernels_gen.go:6794:48*/
 				}
 			}
 		} else {
@@ -6724,7 +6800,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:6727:47*/
+				/*line kerneltest_kernels_gen.go:6803:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6757,7 +6833,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:6760:50*/
+							/*line kerneltest_kernels_gen.go:6836:50*/
 						}
 					}
 				} else {
@@ -6766,7 +6842,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:6769:50*/
+							/*line kerneltest_kernels_gen.go:6845:50*/
 						}
 					}
 				}
@@ -6774,7 +6850,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:6777:49*/
+						/*line kerneltest_kernels_gen.go:6853:49*/
 					}
 				}
 			}
@@ -6793,7 +6869,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:6796:49*/
+						/*line kerneltest_kernels_gen.go:6872:49*/
 					}
 				}
 			} else {
@@ -6802,7 +6878,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:6805:49*/
+						/*line kerneltest_kernels_gen.go:6881:49*/
 					}
 				}
 			}
@@ -6810,7 +6886,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:6813:48*/
+					/*line kerneltest_kernels_gen.go:6889:48*/
 				}
 			}
 		}
@@ -6831,18 +6907,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:6834:48*/
+					/*line kerneltest_kernels_gen.go:6910:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:6839:48*/
+					/*line kerneltest_kernels_gen.go:6915:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:6845:47*/
+				/*line kerneltest_kernels_gen.go:6921:47*/
 			}
 		}
 	}, nil
@@ -6878,7 +6954,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6881:48*/
+					/*line kerneltest_kernels_gen.go:6957:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6888,7 +6964,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6891:48*/
+					/*line kerneltest_kernels_gen.go:6967:48*/
 				}
 			}
 		} else {
@@ -6899,7 +6975,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:6902:47*/
+				/*line kerneltest_kernels_gen.go:6978:47*/
 			}
 		}
 	}, nil
@@ -6938,7 +7014,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6941:50*/
+							/*line kerneltest_kernels_gen.go:7017:50*/
 						}
 					}
 				} else {
@@ -6948,7 +7024,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6951:50*/
+							/*line kerneltest_kernels_gen.go:7027:50*/
 						}
 					}
 				}
@@ -6956,7 +7032,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:6959:49*/
+						/*line kerneltest_kernels_gen.go:7035:49*/
 					}
 				}
 			}
@@ -6978,7 +7054,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6981:49*/
+						/*line kerneltest_kernels_gen.go:7057:49*/
 					}
 				}
 			} else {
@@ -6988,7 +7064,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6991:49*/
+						/*line kerneltest_kernels_gen.go:7067:49*/
 					}
 				}
 			}
@@ -6996,7 +7072,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:6999:48*/
+					/*line kerneltest_kernels_gen.go:7075:48*/
 				}
 			}
 		}
@@ -7031,7 +7107,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7034:51*/
+								/*line kerneltest_kernels_gen.go:7110:51*/
 							}
 						}
 					}
@@ -7042,7 +7118,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7045:51*/
+								/*line kerneltest_kernels_gen.go:7121:51*/
 							}
 						}
 					}
@@ -7052,7 +7128,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7055:50*/
+							/*line kerneltest_kernels_gen.go:7131:50*/
 						}
 					}
 				}
@@ -7075,7 +7151,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7078:50*/
+							/*line kerneltest_kernels_gen.go:7154:50*/
 						}
 					}
 				}
@@ -7086,7 +7162,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7089:50*/
+							/*line kerneltest_kernels_gen.go:7165:50*/
 						}
 					}
 				}
@@ -7096,7 +7172,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:7099:49*/
+						/*line kerneltest_kernels_gen.go:7175:49*/
 					}
 				}
 			}
@@ -7136,7 +7212,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7139:52*/
+									/*line kerneltest_kernels_gen.go:7215:52*/
 								}
 							}
 						}
@@ -7149,7 +7225,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7152:52*/
+									/*line kerneltest_kernels_gen.go:7228:52*/
 								}
 							}
 						}
@@ -7161,7 +7237,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7164:51*/
+								/*line kerneltest_kernels_gen.go:7240:51*/
 							}
 						}
 					}
@@ -7188,7 +7264,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7191:51*/
+								/*line kerneltest_kernels_gen.go:7267:51*/
 							}
 						}
 					}
@@ -7201,7 +7277,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7204:51*/
+								/*line kerneltest_kernels_gen.go:7280:51*/
 							}
 						}
 					}
@@ -7213,7 +7289,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:7216:50*/
+							/*line kerneltest_kernels_gen.go:7292:50*/
 						}
 					}
 				}
@@ -7260,7 +7336,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7263:53*/
+										/*line kerneltest_kernels_gen.go:7339:53*/
 									}
 								}
 							}
@@ -7279,7 +7355,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7282:53*/
+										/*line kerneltest_kernels_gen.go:7358:53*/
 									}
 								}
 							}
@@ -7297,7 +7373,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7300:52*/
+									/*line kerneltest_kernels_gen.go:7376:52*/
 								}
 							}
 						}
@@ -7332,7 +7408,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7335:52*/
+									/*line kerneltest_kernels_gen.go:7411:52*/
 								}
 							}
 						}
@@ -7351,7 +7427,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7354:52*/
+									/*line kerneltest_kernels_gen.go:7430:52*/
 								}
 							}
 						}
@@ -7369,7 +7445,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:7372:51*/
+								/*line kerneltest_kernels_gen.go:7448:51*/
 							}
 						}
 					}
@@ -7417,7 +7493,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7420:54*/
+											/*line kerneltest_kernels_gen.go:7496:54*/
 										}
 									}
 								}
@@ -7435,7 +7511,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7438:54*/
+											/*line kerneltest_kernels_gen.go:7514:54*/
 										}
 									}
 								}
@@ -7452,7 +7528,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7455:53*/
+										/*line kerneltest_kernels_gen.go:7531:53*/
 									}
 								}
 							}
@@ -7488,7 +7564,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7491:53*/
+										/*line kerneltest_kernels_gen.go:7567:53*/
 									}
 								}
 							}
@@ -7506,7 +7582,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7509:53*/
+										/*line kerneltest_kernels_gen.go:7585:53*/
 									}
 								}
 							}
@@ -7523,7 +7599,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:7526:52*/
+									/*line kerneltest_kernels_gen.go:7602:52*/
 								}
 							}
 						}
@@ -7559,7 +7635,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:7562:45*/
+		/*line kerneltest_kernels_gen.go:7638:45*/
 	}, nil
 }
 
@@ -7600,7 +7676,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:7603:48*/
+					/*line kerneltest_kernels_gen.go:7679:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7615,7 +7691,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:7618:48*/
+					/*line kerneltest_kernels_gen.go:7694:48*/
 				}
 			}
 		} else {
@@ -7631,7 +7707,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:7634:47*/
+				/*line kerneltest_kernels_gen.go:7710:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7672,7 +7748,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:7675:45*/
+		/*line kerneltest_kernels_gen.go:7751:45*/
 	}, nil
 }
 
@@ -7706,7 +7782,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 			}
 			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 		}
-		/*line kerneltest_kernels_gen.go:7709:45*/
+		/*line kerneltest_kernels_gen.go:7785:45*/
 	}, nil
 }
 
@@ -7741,7 +7817,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:7744:45*/
+		/*line kerneltest_kernels_gen.go:7820:45*/
 	}, nil
 }
 
@@ -7772,7 +7848,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:7775:45*/
+		/*line kerneltest_kernels_gen.go:7851:45*/
 	}, nil
 }
 
@@ -7801,7 +7877,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for j, gkE4707 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4707; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
-		/*line kerneltest_kernels_gen.go:7804:45*/
+		/*line kerneltest_kernels_gen.go:7880:45*/
 	}, nil
 }
 
@@ -7828,7 +7904,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5304 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5304; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:7831:45*/
+		/*line kerneltest_kernels_gen.go:7907:45*/
 	}, nil
 }
 
@@ -7855,6 +7931,170 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:7858:45*/
+		/*line kerneltest_kernels_gen.go:7934:45*/
+	}, nil
+}
+
+func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	inUse, gkErr1 := gkkernel.View1("kerneltest.TokenHolds", "inUse", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	counts, gkErr2 := gkkernel.View1("kerneltest.TokenHolds", "counts", gkArgs[2].(gkkokkos.View1[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	clashes, gkErr3 := gkkernel.View1("kerneltest.TokenHolds", "clashes", gkArgs[3].(gkkokkos.View1[int64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	x, gkErr4 := gkkernel.View1("kerneltest.TokenHolds", "x", gkArgs[4].(gkkokkos.View1[int64]), true)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	gkP_clashes := clashes.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		tok, inUse, counts, clashes, x, gkP_clashes, gkP_x := tok, inUse, counts, clashes, x, gkP_clashes, gkP_x
+		gkS_clashes_0 := clashes.ByteStride(0)
+		gkS_x_0 := x.ByteStride(0)
+		if 0 >= 0 && 1 < clashes.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
+				gkR1 := gkunsafe.Add(gkP_clashes, (0)*gkS_clashes_0)
+			gkNextC:
+				for i := gkLo; i < gkHi; i++ {
+					/*line token.go:15:2*/ id := tok.Acquire()
+					if id < 0 || id >= tok.Size() {
+						gkkokkos.AtomicAdd((*int64)(gkR0), 1)
+						continue gkNextC
+					}
+					if gkkokkos.AtomicExchange(inUse.Ptr(id), 1) != 0 {
+						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
+					}
+					gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					for range i % 16 {
+						v = v*6364136223846793005 + 1442695040888963407
+					}
+					*(*int64)(gkunsafe.Add(gkP_x, (i)*8)) = (v)
+					if gkkokkos.AtomicExchange(inUse.Ptr(id), 0) != 1 {
+						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
+					}
+					tok.Release(id)
+					/*line kerneltest_kernels_gen.go:7986:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
+				gkR1 := gkunsafe.Add(gkP_clashes, (0)*gkS_clashes_0)
+			gkNextU:
+				for i := gkLo; i < gkHi; i++ {
+					/*line token.go:15:2*/ id := tok.Acquire()
+					if id < 0 || id >= tok.Size() {
+						gkkokkos.AtomicAdd((*int64)(gkR0), 1)
+						continue gkNextU
+					}
+					if gkkokkos.AtomicExchange(inUse.Ptr(id), 1) != 0 {
+						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
+					}
+					gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+					v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))
+					for range i % 16 {
+						v = v*6364136223846793005 + 1442695040888963407
+					}
+					*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)) = (v)
+					if gkkokkos.AtomicExchange(inUse.Ptr(id), 0) != 1 {
+						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
+					}
+					tok.Release(id)
+					/*line kerneltest_kernels_gen.go:8011:48*/
+				}
+			}
+		} else {
+		gkNext:
+			for i := gkLo; i < gkHi; i++ {
+				/*line token.go:15:2*/ id := tok.Acquire()
+				if id < 0 || id >= tok.Size() {
+					gkkokkos.AtomicAdd(clashes.Ptr(1), 1)
+					continue gkNext
+				}
+				if gkkokkos.AtomicExchange(inUse.Ptr(id), 1) != 0 {
+					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
+				}
+				gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+				v := x.At(i)
+				for range i % 16 {
+					v = v*6364136223846793005 + 1442695040888963407
+				}
+				x.Set(i, v)
+				if gkkokkos.AtomicExchange(inUse.Ptr(id), 0) != 1 {
+					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
+				}
+				tok.Release(id)
+				/*line kerneltest_kernels_gen.go:8035:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	bins, gkErr1 := gkkernel.View2("kerneltest.TokenHist", "bins", gkArgs[1].(gkkokkos.View2[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.TokenHist", "x", gkArgs[2].(gkkokkos.View1[int64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		tok, bins, x, gkP_x := tok, bins, x, gkP_x
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line token.go:40:2*/ b := int(uint64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))) % uint64(bins.Extent(1)))
+					id := tok.Acquire()
+					bins.Set(id, b, bins.At(id, b)+1)
+					tok.Release(id)
+					/*line kerneltest_kernels_gen.go:8062:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line token.go:40:2*/ b := int(uint64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))) % uint64(bins.Extent(1)))
+					id := tok.Acquire()
+					bins.Set(id, b, bins.At(id, b)+1)
+					tok.Release(id)
+					/*line kerneltest_kernels_gen.go:8070:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line token.go:40:2*/ b := int(uint64(x.At(i)) % uint64(bins.Extent(1)))
+				id := tok.Acquire()
+				bins.Set(id, b, bins.At(id, b)+1)
+				tok.Release(id)
+				/*line kerneltest_kernels_gen.go:8079:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	return func(gkLo, gkHi int, gkAccP *int64) {
+		tok := tok
+		gkAcc := *gkAccP
+		for i := gkLo; i < gkHi; i++ {
+			/*line token.go:51:2*/ id := tok.Acquire()
+			if id < tok.Size() && id >= 0 {
+				gkAcc += 1
+			}
+			tok.Release(id)
+			/*line kerneltest_kernels_gen.go:8096:46*/
+		}
+		*gkAccP = gkAcc
 	}, nil
 }
