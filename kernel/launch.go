@@ -40,7 +40,9 @@ func shapeOf(p any) backend.Shape {
 }
 
 // For runs kernel fn, a //kokkos:kernel function of the For pattern, for
-// every index of p, with args as its parameters after the indices. On a
+// every index of p, with args as its parameters after the indices; a team
+// kernel (first parameter a Team) runs over a kokkos.TeamPolicy, once for
+// every thread of every team, as kokkos.ParallelForTeam's body. On a
 // host space it returns when the loop is done and panics as
 // kokkos.ParallelFor does for a panic in the body (an index outside a
 // view's extents among them); on a *cuda.Stream it queues the kernel and
@@ -115,7 +117,9 @@ func For[P Policy](label string, p P, fn any, args ...any) error {
 // the host (the same blocks, so the same bits for any number of workers)
 // and cuda.ParallelReduce on a *cuda.Stream, where r must be one of the
 // built-in reducers Sum, Prod, Min, Max, LAnd, LOr, BAnd and BOr; the
-// device call waits for the result.
+// device call waits for the result. A team kernel runs over a
+// kokkos.TeamPolicy as kokkos.ParallelReduceTeam's body: each thread's
+// *acc starts at r's identity for each team.
 func Reduce[T any, P Policy](label string, p P, r kokkos.Reducer[T], fn any, args ...any) (T, error) {
 	var zero T
 	rank, space, right := shape(any(p))

@@ -333,8 +333,8 @@ func (c *checker) scratchDecl(s *ast.AssignStmt) bool {
 		return true
 	}
 	if !slices.Contains(c.k.decl.Body.List, ast.Stmt(s)) {
+		// Still a view, for the checks of its uses.
 		c.refuse(s.Pos(), "a scratch view declared inside a block", "declare scratch views at the top level of the kernel's body")
-		return true
 	}
 	rank, elem, ok := viewType(c.p.info.TypeOf(call))
 	if !ok {

@@ -378,3 +378,39 @@ func TestTeamPanicSite(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamRangePanicSite checks that a nested range of begin > end panics
+// as kokkos.TeamThreadRange does, naming the kernel's loop.
+func TestTeamRangePanicSite(t *testing.T) {
+	src, err := os.ReadFile("team.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	line := 0
+	for n, l := range lines {
+		if strings.HasPrefix(l, "func TeamPrefix(") {
+			for m := n; line == 0; m++ {
+				if strings.Contains(lines[m], "for i := range t.TeamThreadRange(lo, hi)") {
+					line = m + 1
+				}
+			}
+		}
+	}
+	want := fmt.Sprintf("team.go:%d", line)
+	in := kokkos.Must(kokkos.NewView1[int64]("in", 4))
+	out := kokkos.Must(kokkos.NewView1[int64]("out", 4))
+	sums := kokkos.Must(kokkos.NewView1[int64]("sums", 3))
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		_ = kernel.For("prefix", kokkos.Teams(3, 1), TeamPrefix, out, sums, in, 4)
+	}()
+	var pe *kokkos.PanicError
+	if err, ok := got.(error); !ok || !errors.As(err, &pe) {
+		t.Fatalf("panic %v, want a *kokkos.PanicError", got)
+	}
+	if pe.Where != want || !strings.Contains(fmt.Sprint(pe.Value), "TeamThreadRange(8, 4): begin > end") {
+		t.Errorf("panic at %q (%v), want at %s about TeamThreadRange(8, 4)", pe.Where, pe.Value, want)
+	}
+}
