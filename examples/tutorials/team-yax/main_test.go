@@ -12,7 +12,6 @@ import (
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 )
 
-
 // TestYAxTeam runs the team form on random data against a plain loop.
 func TestYAxTeam(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
