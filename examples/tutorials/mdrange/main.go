@@ -83,14 +83,19 @@ func run(w io.Writer, place tut.Place, n, m, nrepeat int) error {
 // newOnes returns y (n), x (m) and A (n×m) in place's memory, set to ones
 // by the kernels Ones and OnesA where they live.
 func newOnes(place tut.Place, n, m int) (y, x kokkos.View1[float64], a kokkos.View2[float64], err error) {
-	in := kokkos.InSpace(place.Mem)
-	if y, err = kokkos.NewView1[float64]("y", n, in); err != nil {
+	// Kokkos's default layout: LayoutRight on the host, LayoutLeft on a
+	// GPU, as the C++ program's views get.
+	in := []kokkos.Option{kokkos.InSpace(place.Mem), kokkos.LayoutRight}
+	if place.Stream != nil {
+		in[1] = kokkos.LayoutLeft
+	}
+	if y, err = kokkos.NewView1[float64]("y", n, in...); err != nil {
 		return
 	}
-	if x, err = kokkos.NewView1[float64]("x", m, in); err != nil {
+	if x, err = kokkos.NewView1[float64]("x", m, in...); err != nil {
 		return
 	}
-	if a, err = kokkos.NewView2[float64]("A", n, m, in); err != nil {
+	if a, err = kokkos.NewView2[float64]("A", n, m, in...); err != nil {
 		return
 	}
 	sp := place.Space()
