@@ -57,7 +57,7 @@ func (s *Sizes) Fill(defaultS, defaultE int) error {
 		return fmt.Errorf("sizes must be greater than 0 (S %d, N %d, M %d, E %d)", s.S, s.N, s.M, s.E)
 	}
 	if s.N*s.M != s.S {
-		return fmt.Errorf("N * M != S (%d * %d != %d)", s.N, s.M, s.S)
+		return fmt.Errorf("the rows times the columns are not the total size: N * M != S (%d * %d != %d)", s.N, s.M, s.S)
 	}
 	return nil
 }
