@@ -56,6 +56,7 @@ CASES=(
   "team-vector-yax|-S 16 -M 8 -E 6 -nrepeat 100|-S 16 -M 8 -E 6 -nrepeat 100"
   "team-scratch|-S 16 -M 8 -E 6 -nrepeat 100|-S 16 -M 8 -E 6 -nrepeat 100"
   "histogram|100000 100 3|-nrepeat 3 100000 100"
+  "scratch-histogram|100000 100 3 128|-nrepeat 3 -rows 128 100000 100"
   "parallel-scan|4194304 10|4194304 10"
   "heat3d|-X 100 -Y 100 -Z 100 -N 50 -I 50|-X 100 -Y 100 -Z 100 -N 50 -I 50"
   "mc-pi|24 1|24 1"
