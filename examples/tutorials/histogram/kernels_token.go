@@ -1,0 +1,44 @@
+//go:build kernels_pending
+
+package main
+
+import (
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel"
+)
+
+// HistToken counts row i of v into the copy of the histogram its thread
+// holds: the row of dup of the id it acquires from tok, with plain
+// increments, as the tutorial's duplicated loop does with
+// omp_get_thread_num.
+//
+//kokkos:kernel
+func HistToken(i int, tok kokkos.UniqueToken, v kokkos.View2[int32], dup kokkos.View2[int32]) {
+	id := tok.Acquire()
+	for j := range v.Extent(1) {
+		*dup.Ptr(id, int(v.At(i, j)))++
+	}
+	tok.Release(id)
+}
+
+// dupForm names the form of duplicated in the output.
+const dupForm = "unique-token kernel"
+
+// dupCopies is the number of copies of the histogram duplicated needs:
+// one per id of a unique token of the host pool.
+func dupCopies() int { return kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace()).Size() }
+
+// duplicated counts v into r through dup, a copy of the histogram per id
+// of a unique token of the host pool (dupCopies rows): it zeroes the
+// copies, runs HistToken over the rows, then adds the copies to r
+// (Contribute).
+func duplicated(v kokkos.View2[int32], r kokkos.View1[int32], dup kokkos.View2[int32]) error {
+	tok := kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace())
+	if err := kokkos.Fill(dup, 0); err != nil {
+		return err
+	}
+	if err := kernel.For("Duplicated Loop", kokkos.Range(0, v.Extent(0)), HistToken, tok, v.ReadOnly(), dup); err != nil {
+		return err
+	}
+	return kernel.For("Reduce Loop", kokkos.Range(0, r.Extent(0)), Contribute, dup.ReadOnly(), r)
+}

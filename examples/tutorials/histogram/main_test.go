@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
+	"github.com/gokkos/kokkos/kernel"
+	"github.com/gokkos/kokkos/kernel/kernelcheck"
+)
+
+func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
+
+// randomBins returns an n×m view of random bins below nb, and their
+// histogram counted by a plain loop.
+func randomBins(rng *rand.Rand, n, m, nb int) (kokkos.View2[int32], []int32) {
+	v, _ := kokkos.NewView2[int32]("V", n, m)
+	want := make([]int32, nb)
+	for i := range n {
+		for j := range m {
+			b := rng.IntN(nb)
+			v.Set(i, j, int32(b))
+			want[b]++
+		}
+	}
+	return v, want
+}
+
+func checkHist(t *testing.T, form string, r kokkos.View1[int32], want []int32) {
+	t.Helper()
+	for i, w := range want {
+		if r.At(i) != w {
+			t.Errorf("%s: bin %d counts %d, want %d", form, i, r.At(i), w)
+		}
+	}
+}
+
+// TestForms counts random bins with the atomic and the duplicated forms,
+// into a histogram that holds random counts already, against plain loops.
+func TestForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const n, m, nb = 57, 13, 17
+	v, add := randomBins(rng, n, m, nb)
+	r, _ := kokkos.NewView1[int32]("R", nb)
+	want := make([]int32, nb)
+	for i := range nb {
+		c := int32(rng.IntN(5))
+		r.Set(i, c)
+		want[i] = c + add[i]
+	}
+	if err := kernel.For("atomic", kokkos.Range(0, n), HistAtomic, v, r); err != nil {
+		t.Fatal(err)
+	}
+	checkHist(t, "atomic", r, want)
+	for _, nw := range []int{1, 3, dupCopies()} {
+		dup, _ := kokkos.NewView2[int32]("Rdup", nw, nb)
+		for i := range nw {
+			for j := range nb {
+				dup.Set(i, j, int32(rng.IntN(9))) // zeroed by duplicated
+			}
+		}
+		if err := duplicated(v, r, dup); err != nil {
+			t.Fatal(err)
+		}
+		for i := range nb {
+			want[i] += add[i]
+		}
+		checkHist(t, dupForm, r, want)
+	}
+}
+
+// TestValues checks the bins against Value and their range.
+func TestValues(t *testing.T) {
+	const n, m = 31, 7
+	v, _ := kokkos.NewView2[int32]("V", n, m)
+	if err := kernel.For("values", kokkos.MDRange([]int{0, 0}, []int{n, m}), Values, v); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int32]bool{}
+	for i := range n {
+		for j := range m {
+			b := v.At(i, j)
+			if b != Value(i, j, m, n) || b < 0 || b >= n {
+				t.Fatalf("v(%d, %d) = %d, Value gives %d, want a bin below %d", i, j, b, Value(i, j, m, n), n)
+			}
+			seen[b] = true
+		}
+	}
+	if len(seen) < n/2 {
+		t.Errorf("only %d of %d bins used", len(seen), n)
+	}
+	// The first bins, as the C++ program computes them.
+	if got := [3]int32{Value(0, 0, 100, 100000), Value(0, 1, 100, 100000), Value(7, 3, 100, 100000)}; got != goldenBins {
+		t.Errorf("bins %v, the C++ program's %v", got, goldenBins)
+	}
+}
+
+// TestRun checks the printed figures and the counts.
+func TestRun(t *testing.T) {
+	var b bytes.Buffer
+	if err := run(&b, tut.Place{Mem: kokkos.HostSpace}, 500, 9, 3); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, s := range []string{"Time Atomic: 500 9 ", `{"name":"histogram.atomic","unit":"s","value":`, `{"name":"histogram.duplicated","unit":"s","value":`} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestRunCUDA runs the atomic form on a GPU.
+func TestRunCUDA(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skip("CUDA unavailable:", err)
+	}
+	place, err := tut.Open(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer place.Release()
+	var b bytes.Buffer
+	if err := run(&b, place, 1000, 20, 2); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"histogram.atomic"`) {
+		t.Errorf("output:\n%s", b.String())
+	}
+}
+
+// goldenBins are the bins (0, 0), (0, 1) and (7, 3) of the 100000×100
+// matrix, as splitmix64 in C gives them.
+var goldenBins = [3]int32{7535, 22465, 55822}

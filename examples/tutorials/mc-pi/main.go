@@ -1,0 +1,80 @@
+// Command mc-pi is the Kokkos tutorial's random_number exercise in Go:
+// pi estimated by throwing 2^N darts at the unit square and counting
+// those within the unit circle, with a Go port of Kokkos's XorShift64
+// generator (xorshift.go; PoolStates seeds a pool as
+// Random_XorShift64_Pool does, bit for bit). The kernel Darts (kernels.go)
+// gives each index a generator of its own, seeded from the index; built
+// with the tag kernels_pending, the kernel DartsPool (kernels_pool.go)
+// takes the generators from a pool by unique token, as the C++ program
+// does with get_state and free_state.
+//
+//	go run ./examples/tutorials/mc-pi [-cuda] N [dart_groups]
+//
+// N is the exponent of the number of darts; each index of the launch
+// throws dart_groups of them (default 1). It prints the reference pi, the
+// darts, hits and estimate, the time, and the JSON line
+// {"name":"mc-pi","unit":"s",...} of the side-by-side harness.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
+)
+
+// seed is the C++ program's seed of its pool.
+const seed = 5374857
+
+func main() {
+	gpu := flag.Bool("cuda", false, "run on a GPU (a CUDA stream)")
+	flag.Parse()
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "RNG Example: Need at least one argument (number darts) to run; second optional argument for serial_iterations")
+		os.Exit(2)
+	}
+	n, err := strconv.Atoi(flag.Arg(0))
+	if err != nil {
+		tut.Fatal("mc-pi", err)
+	}
+	groups := 1
+	if flag.NArg() > 1 {
+		if groups, err = strconv.Atoi(flag.Arg(1)); err != nil {
+			tut.Fatal("mc-pi", err)
+		}
+	}
+	place, err := tut.Open(*gpu)
+	if err != nil {
+		tut.Fatal("mc-pi", err)
+	}
+	defer place.Release()
+	if _, err := run(os.Stdout, place, 1<<n, groups); err != nil {
+		tut.Fatal("mc-pi", err)
+	}
+}
+
+// run throws darts darts, groups per index, at place, prints the figures
+// to w and returns the estimate of pi.
+func run(w io.Writer, place tut.Place, darts, groups int) (float64, error) {
+	if groups < 1 || darts < groups {
+		return 0, fmt.Errorf("want dart_groups of 1 or more and no more than the darts, got %d and %d", groups, darts)
+	}
+	const rad = 1.0
+	fmt.Fprintf(w, "Reference Value for pi:  %f\n", math.Pi)
+	start := time.Now()
+	hits, err := countHits(place, seed, darts/groups, groups, rad)
+	if err != nil {
+		return 0, err
+	}
+	secs := time.Since(start).Seconds()
+	pi := 4 * float64(hits) / float64(darts)
+	fmt.Fprintf(w, "darts = %d  hits = %d  pi est = %f\n", darts, hits, pi)
+	fmt.Fprintf(w, "generator( %s ) time( %.6g s )\n", rngForm, secs)
+	tut.Emit(w, "mc-pi", "s", secs)
+	return pi, nil
+}
