@@ -58,7 +58,9 @@ import (
 //		}
 //		t.TeamBarrier()
 //		for b := range t.TeamThreadRange(0, nb) {
-//			kokkos.AtomicAdd(h.Ptr(b), c.At(b))
+//			if t.SinglePerThread() { // once per thread, not per lane
+//				kokkos.AtomicAdd(h.Ptr(b), c.At(b))
+//			}
 //		}
 //	}
 //
@@ -126,7 +128,8 @@ var (
     (nested teamvector (new i int) lo (min int (add int lo per) (extent d 0))
       (body (do (atomic Add c ((conv int (at d i))) (int32 1)))))
     (barrier)
-    (nested thread (new b int) (int 0) nb (body (do (atomic Add h (b) (at c b)))))))`}
+    (nested thread (new b int) (int 0) nb
+      (body (if (team SinglePerThread) (then (do (atomic Add h (b) (at c b)))))))))`}
 	kRanks = &backend.Kernel{Name: "backendtest.Ranks", Pattern: backend.PatternFor, Team: true,
 		Params: []backend.Param{{Name: "out", View: true, Rank: 1, Elem: backend.KindInt32, Write: true}, {Name: "m", Elem: backend.KindInt}},
 		IR: `kernelir 1
