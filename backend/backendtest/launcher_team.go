@@ -300,7 +300,7 @@ func TestTeamLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace
 		}
 	})
 	t.Run("ScanBroadcast", func(t *testing.T) {
-		const league, mx = 5, 64
+		const league, mx = 5, 1024 // mx: the largest team a backend may pick for Auto
 		for _, sz := range []int{backend.TeamAuto, 1, 7, 64} {
 			out := upload(t, m, "ranks", make([]int32, 4*league*mx))
 			if err := l.For(&backend.Launch{Label: "ranks", Kernel: kRanks, Shape: teamShape(league, sz, backend.TeamAuto), Args: []backend.Arg{out.arg(), intArg(mx)}}); err != nil {
