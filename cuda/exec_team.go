@@ -33,11 +33,28 @@ type teamGeom struct {
 }
 
 // teamGeometry checks the league of a launch against the device's limits
-// and chooses what Auto leaves open: a vector length of 1, and a team of
-// 128 threads (lanes included), halved until its shared memory fits.
+// (teamLimits) and chooses what Auto leaves open.
 func (lp *launchPlan) teamGeometry(ts backend.TeamShape) (teamGeom, error) {
+	maxThreads := lp.dev.attr(attrMaxThreadsPerBlock)
+	if maxThreads <= 0 {
+		maxThreads = 1024
+	}
+	maxShared := lp.dev.attr(attrMaxSharedPerBlockOptin)
+	if maxShared <= 0 {
+		maxShared = lp.dev.attr(attrMaxSharedPerBlock)
+	}
+	return teamLimits(lp.label, ts, teamDevice{ordinal: lp.dev.ordinal, threads: maxThreads, shared: maxShared, sms: lp.dev.sms})
+}
+
+// teamDevice is what of a device a team launch's geometry depends on:
+// its threads and shared memory per block and its multiprocessors.
+type teamDevice struct{ ordinal, threads, shared, sms int }
+
+// teamLimits checks ts against device d and chooses what Auto leaves
+// open: a vector length of 1, and a team of 128 threads (lanes included),
+// halved until its shared memory fits.
+func teamLimits(label string, ts backend.TeamShape, d teamDevice) (teamGeom, error) {
 	g := teamGeom{league: ts.League, team: ts.Size, vector: ts.Vector, scratch: ts.Scratch}
-	label := lp.label
 	if ts.League < 0 {
 		return g, fmt.Errorf("%w: %q: a league of %d teams", ErrPolicy, label, ts.League)
 	}
@@ -52,38 +69,30 @@ func (lp *launchPlan) teamGeometry(ts backend.TeamShape) (teamGeom, error) {
 	case g.vector < 1 || g.vector > 32 || g.vector&(g.vector-1) != 0:
 		return g, fmt.Errorf("%w: %q: vector length %d: the CUDA backend runs vector lengths of 1, 2, 4, 8, 16 and 32 (the lanes of a thread share a warp)", backend.ErrUnsupported, label, ts.Vector)
 	}
-	maxThreads := lp.dev.attr(attrMaxThreadsPerBlock)
-	if maxThreads <= 0 {
-		maxThreads = 1024
-	}
-	maxShared := lp.dev.attr(attrMaxSharedPerBlockOptin)
-	if maxShared <= 0 {
-		maxShared = lp.dev.attr(attrMaxSharedPerBlock)
-	}
 	s0, p0 := ts.Scratch[0][0], ts.Scratch[0][1]
 	if g.team == backend.TeamAuto {
 		g.team = max(teamAutoThreads/g.vector, 1)
-		for g.team > 1 && teamShared(g.team, g.vector, s0, p0) > maxShared {
+		for g.team > 1 && teamShared(g.team, g.vector, s0, p0) > d.shared {
 			g.team /= 2
 		}
 	}
 	if g.team < 1 {
 		return g, fmt.Errorf("%w: %q: team size %d, want a positive size or Auto", ErrPolicy, label, ts.Size)
 	}
-	if g.team*g.vector > maxThreads {
+	if g.team*g.vector > d.threads {
 		return g, fmt.Errorf("%w: %q: a team of %d threads of vector length %d is a block of %d threads; device %d runs at most %d per block",
-			backend.ErrUnsupported, label, g.team, g.vector, g.team*g.vector, lp.dev.ordinal, maxThreads)
+			backend.ErrUnsupported, label, g.team, g.vector, g.team*g.vector, d.ordinal, d.threads)
 	}
 	g.shared = teamShared(g.team, g.vector, s0, p0)
-	if g.shared > maxShared {
+	if g.shared > d.shared {
 		return g, fmt.Errorf("%w: %q: level-0 scratch of %d bytes per team and %d per thread, for a team of %d, with the collectives' %d bytes, needs %d bytes of shared memory per block; device %d has %d",
-			backend.ErrUnsupported, label, s0, p0, g.team, teamCollBytes(g.team*g.vector), g.shared, lp.dev.ordinal, maxShared)
+			backend.ErrUnsupported, label, s0, p0, g.team, teamCollBytes(g.team*g.vector), g.shared, d.ordinal, d.shared)
 	}
 	g.level1 = teamLevel1(g.team, ts.Scratch[1][0], ts.Scratch[1][1])
 	g.grid = max(min(g.league, 1<<20), 1)
 	if g.level1 > 0 {
 		// Level-1 memory is per block of the grid: bound the grid.
-		g.grid = max(min(g.grid, 8*max(lp.dev.sms, 1)), 1)
+		g.grid = max(min(g.grid, 8*max(d.sms, 1)), 1)
 	}
 	return g, nil
 }

@@ -192,3 +192,52 @@ func TestTeamRefusedWithoutDevice(t *testing.T) {
 		t.Errorf("a team scan: %v", err)
 	}
 }
+
+// TestTeamLimits checks the geometry of team launches on a device of 1024
+// threads and 227 KiB of shared memory per block and 132 multiprocessors,
+// and the refusals of what it cannot hold.
+func TestTeamLimits(t *testing.T) {
+	d := teamDevice{ordinal: 0, threads: 1024, shared: 227 << 10, sms: 132}
+	for _, c := range []struct {
+		ts                     backend.TeamShape
+		team, vector, grid, sh int
+		l1                     int
+	}{
+		{backend.TeamShape{League: 10, Size: backend.TeamAuto, Vector: backend.TeamAuto}, 128, 1, 10, 8 * 129, 0},
+		{backend.TeamShape{League: 10, Size: backend.TeamAuto, Vector: 8}, 16, 8, 10, 8 * 129, 0},
+		{backend.TeamShape{League: 0, Size: 4, Vector: 1}, 4, 1, 1, 40, 0},
+		{backend.TeamShape{League: 5 << 20, Size: 32, Vector: 32}, 32, 32, 1 << 20, 8 * 1025, 0},
+		// 2 KiB per thread: 128 threads need 256 KiB, 64 fit.
+		{backend.TeamShape{League: 3, Size: backend.TeamAuto, Vector: backend.TeamAuto, Scratch: [2][2]int{{0, 2048}}}, 64, 1, 3, 64*2048 + 8*65, 0},
+		{backend.TeamShape{League: 5000, Size: 4, Vector: 1, Scratch: [2][2]int{{}, {100, 12}}}, 4, 1, 8 * 132, 40, 112 + 64},
+	} {
+		g, err := teamLimits("l", c.ts, d)
+		if err != nil {
+			t.Errorf("%+v: %v", c.ts, err)
+			continue
+		}
+		if g.team != c.team || g.vector != c.vector || g.grid != c.grid || g.shared != c.sh || g.level1 != c.l1 {
+			t.Errorf("%+v: team %d, vector %d, grid %d, shared %d, level 1 %d; want %d %d %d %d %d", c.ts, g.team, g.vector, g.grid, g.shared, g.level1, c.team, c.vector, c.grid, c.sh, c.l1)
+		}
+	}
+	for _, c := range []struct {
+		ts   backend.TeamShape
+		is   error
+		says string
+	}{
+		{backend.TeamShape{League: 1, Size: 2048, Vector: 1}, backend.ErrUnsupported, "a team of 2048 threads of vector length 1 is a block of 2048 threads; device 0 runs at most 1024 per block"},
+		{backend.TeamShape{League: 1, Size: 64, Vector: 32}, backend.ErrUnsupported, "a block of 2048 threads"},
+		{backend.TeamShape{League: 1, Size: 4, Vector: 6}, backend.ErrUnsupported, "vector length 6: the CUDA backend runs vector lengths of 1, 2, 4, 8, 16 and 32"},
+		{backend.TeamShape{League: 1, Size: 4, Vector: 64}, backend.ErrUnsupported, "vector length 64"},
+		{backend.TeamShape{League: 1, Size: 4, Vector: 1, Scratch: [2][2]int{{300 << 10, 0}}}, backend.ErrUnsupported, "level-0 scratch of 307200 bytes per team and 0 per thread, for a team of 4, with the collectives' 40 bytes, needs 307240 bytes of shared memory per block; device 0 has 232448"},
+		{backend.TeamShape{League: 1, Size: backend.TeamAuto, Vector: 1, Scratch: [2][2]int{{0, 300 << 10}}}, backend.ErrUnsupported, "for a team of 1,"},
+		{backend.TeamShape{League: -1, Size: 4, Vector: 1}, ErrPolicy, "a league of -1 teams"},
+		{backend.TeamShape{League: 1, Size: 0, Vector: 1}, ErrPolicy, "team size 0"},
+		{backend.TeamShape{League: 1, Size: 4, Vector: 1, Scratch: [2][2]int{{0, -1}}}, ErrPolicy, "negative scratch sizes"},
+	} {
+		_, err := teamLimits("l", c.ts, d)
+		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%+v: %v, want an error wrapping %v saying %q", c.ts, err, c.is, c.says)
+		}
+	}
+}
