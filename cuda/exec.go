@@ -17,6 +17,9 @@ var _ backend.Launcher = (*Stream)(nil)
 
 // For queues l's kernel once per index of its shape on s.
 func (s *Stream) For(l *backend.Launch) error {
+	if l.Kernel.Team {
+		return s.teamFor(l)
+	}
 	lb := getLaunch()
 	defer lb.put()
 	lp, prog, err := s.planKernel(lb, l, patFor, valueSig{})
@@ -40,6 +43,9 @@ func (s *Stream) reduce(l *backend.Launch, pat patternKind, r backend.Reduction)
 	value, asBool, err := reduction(l, r)
 	if err != nil {
 		return 0, err
+	}
+	if l.Kernel.Team {
+		return s.teamReduce(l, pat, value, asBool, r.Kind)
 	}
 	lb := getLaunch()
 	defer lb.put()
@@ -174,10 +180,17 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 	if err != nil {
 		return nil, nil, err
 	}
-	lp, err := planBound(lb, l.Label, pat, &l.Shape, s, devNo)
+	sh := &l.Shape
+	if k.Team {
+		// A team kernel runs over its league, as a range.
+		sh = &backend.Shape{Rank: 1}
+		sh.Upper[0] = max(l.Shape.Team.League, 0)
+	}
+	lp, err := planBound(lb, l.Label, pat, sh, s, devNo)
 	if err != nil {
 		return nil, nil, err
 	}
+	lp.sig.team = k.Team
 	lp.sig.value = value
 	lb.key = appendKeyOf(lb.key[:0], &lp.sig, code, lp.args.noFMAD)
 	prog, err := lp.dev.program(lb.key, &lp.sig, code.body, lp.label, lp.args.noFMAD)

@@ -89,6 +89,7 @@ type kernelSig struct {
 	scalars []scalarSig
 	value   valueSig
 	helpers string // file-scope source placed before the views (Helpers)
+	team    bool   // a team kernel (kernelir_team.go): rank 1 over the league
 }
 
 // reduceBlock is the block size of reductions and scans.
@@ -342,6 +343,9 @@ var kernelNames = [...][]string{
 // generate returns the CUDA C++ source of the kernel of sig around body.
 // label names the kernel in a comment.
 func generate(sig *kernelSig, body, label string) string {
+	if sig.team {
+		return generateTeam(sig, body, label)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "// gokkos kernel %s\n", strconv.Quote(label))
 	b.WriteString(prelude)

@@ -705,6 +705,8 @@ func (e *irFunc) expr(x kernelir.Expr) irCx {
 		return r
 	case *kernelir.Atomic:
 		return e.atomicCall(x)
+	case *kernelir.TeamQuery:
+		return e.teamExpr(x)
 	}
 	e.fail("%T has no C translation", x)
 	return irCx{}
@@ -1119,7 +1121,9 @@ func (e *irFunc) stmt(s kernelir.Stmt) {
 	case *kernelir.Return:
 		e.returnStmt(s)
 	default:
-		e.fail("%T has no C translation", s)
+		if !e.teamStmt(s) {
+			e.fail("%T has no C translation", s)
+		}
 	}
 }
 
@@ -1377,6 +1381,23 @@ func irAssigns(list []kernelir.Stmt, name string) bool {
 			for _, c := range s.Cases {
 				walk(c.Body)
 			}
+		case *kernelir.Nested:
+			if s.Key.Kind == kernelir.TargetVar && s.Key.Name == name {
+				found = true
+			}
+			if s.Key.Kind == kernelir.TargetNew && s.Key.Name == name {
+				return false
+			}
+			walk(s.Body)
+		case *kernelir.Collective:
+			found = found || targets(s.Targets)
+			for _, t := range s.Targets {
+				if t.Kind == kernelir.TargetNew && t.Name == name {
+					return true
+				}
+			}
+		case *kernelir.ScratchDecl:
+			return s.Name == name
 		}
 		return false
 	}

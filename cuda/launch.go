@@ -160,7 +160,11 @@ func (dev *Device) load(sig *kernelSig, body, label string, noFMAD bool) (*progr
 	if err != nil {
 		return nil, err
 	}
-	return dev.loadImage(img, label, kernelNames[sig.pattern])
+	names := kernelNames[sig.pattern]
+	if sig.team {
+		names = teamKernelNames[sig.pattern]
+	}
+	return dev.loadImage(img, label, names)
 }
 
 // rawProgram returns the loaded program of a whole CUDA source written by
@@ -266,7 +270,7 @@ func appendKeyOf(b []byte, sig *kernelSig, code *irCode, noFMAD bool) []byte {
 // and body: the pattern, rank, flags, order, bindings and accumulator.
 func appendSig(b []byte, sig *kernelSig, noFMAD bool) []byte {
 	flags := byte(sig.pattern) | byte(sig.rank)<<2
-	b = append(b, flags, boolByte(sig.wide)|boolByte(sig.check)<<1|boolByte(noFMAD)<<2)
+	b = append(b, flags, boolByte(sig.wide)|boolByte(sig.check)<<1|boolByte(noFMAD)<<2|boolByte(sig.team)<<3)
 	for k := 0; k < sig.rank && sig.rank > 1; k++ {
 		b = append(b, byte(sig.order[k]))
 	}

@@ -85,6 +85,7 @@ type driver struct {
 	cuFuncGetAttribute, cuEventElapsedTime, cuMemsetD2D32                        uintptr
 	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiate, cuGraphLaunch  uintptr
 	cuGraphExecDestroy, cuGraphDestroy                                           uintptr
+	cuFuncSetAttribute                                                           uintptr
 
 	version int
 }
@@ -126,6 +127,7 @@ func (d *driver) symbols() []struct {
 		{"cuStreamBeginCapture_v2", &d.cuStreamBeginCapture}, {"cuStreamEndCapture", &d.cuStreamEndCapture},
 		{"cuGraphInstantiateWithFlags", &d.cuGraphInstantiate}, {"cuGraphLaunch", &d.cuGraphLaunch},
 		{"cuGraphExecDestroy", &d.cuGraphExecDestroy}, {"cuGraphDestroy", &d.cuGraphDestroy},
+		{"cuFuncSetAttribute", &d.cuFuncSetAttribute},
 	}
 }
 

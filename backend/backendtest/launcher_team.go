@@ -58,7 +58,9 @@ import (
 //		}
 //		t.TeamBarrier()
 //		for b := range t.TeamThreadRange(0, nb) {
-//			kokkos.AtomicAdd(h.Ptr(b), c.At(b))
+//			if t.SinglePerThread() { // once per thread, not per lane
+//				kokkos.AtomicAdd(h.Ptr(b), c.At(b))
+//			}
 //		}
 //	}
 //
@@ -70,6 +72,24 @@ import (
 //		b := kernel.TeamBroadcast(t, v*3, t.TeamSize()-1)
 //		k := 4 * (t.LeagueRank()*m + t.TeamRank())
 //		out.Set(k, p); out.Set(k+1, tot); out.Set(k+2, b); out.Set(k+3, int32(t.TeamSize()))
+//	}
+//
+//	// The joins of the team's values r = x(i), k(i) for i =
+//	// LeagueRank*TeamSize + TeamRank, at out(5*i...).
+//	func Joins(t kernel.Team, out, x kokkos.View1[float64], k kokkos.View1[int32]) {
+//		i := t.LeagueRank()*t.TeamSize() + t.TeamRank()
+//		lo := kernel.TeamReduce(t, kokkos.Min[float64](), x.At(i))
+//		p := kernel.TeamReduce(t, kokkos.Prod[int32](), k.At(i))
+//		b := kernel.TeamReduce(t, kokkos.BAnd[int32](), k.At(i))
+//		neg := kernel.TeamReduce(t, kokkos.LOr(), k.At(i) < 0)
+//		hi, _ := kernel.TeamScan(t, kokkos.Max[int32](), k.At(i))
+//		out.Set(5*i, lo)
+//		out.Set(5*i+1, float64(p))
+//		out.Set(5*i+2, float64(b))
+//		out.Set(5*i+4, float64(hi))
+//		if neg {
+//			out.Set(5*i+3, 1)
+//		}
 //	}
 //
 //	// Each team reverses its row of a through level-1 team scratch, and
@@ -126,7 +146,8 @@ var (
     (nested teamvector (new i int) lo (min int (add int lo per) (extent d 0))
       (body (do (atomic Add c ((conv int (at d i))) (int32 1)))))
     (barrier)
-    (nested thread (new b int) (int 0) nb (body (do (atomic Add h (b) (at c b)))))))`}
+    (nested thread (new b int) (int 0) nb
+      (body (if (team SinglePerThread) (then (do (atomic Add h (b) (at c b)))))))))`}
 	kRanks = &backend.Kernel{Name: "backendtest.Ranks", Pattern: backend.PatternFor, Team: true,
 		Params: []backend.Param{{Name: "out", View: true, Rank: 1, Elem: backend.KindInt32, Write: true}, {Name: "m", Elem: backend.KindInt}},
 		IR: `kernelir 1
@@ -140,6 +161,22 @@ var (
     (assign ((at out (add int k (int 1)))) (tot))
     (assign ((at out (add int k (int 2)))) (b))
     (assign ((at out (add int k (int 3)))) ((conv int32 (team TeamSize))))))`}
+	kJoins = &backend.Kernel{Name: "backendtest.Joins", Pattern: backend.PatternFor, Team: true,
+		Params: []backend.Param{{Name: "out", View: true, Rank: 1, Elem: backend.KindFloat64, Write: true}, {Name: "x", View: true, Rank: 1, Elem: backend.KindFloat64}, {Name: "k", View: true, Rank: 1, Elem: backend.KindInt32}},
+		IR: `kernelir 1
+(kernel Joins for (team t) (view out float64 1 w) (view x float64 1 r) (view k int32 1 r)
+  (body
+    (assign ((new i int)) ((add int (mul int (team LeagueRank) (team TeamSize)) (team TeamRank))))
+    (teamreduce Min float64 ((new lo float64)) (at x i))
+    (teamreduce Prod int32 ((new p int32)) (at k i))
+    (teamreduce BAnd int32 ((new b int32)) (at k i))
+    (teamreduce LOr bool ((new neg bool)) (lt int32 (at k i) (int32 0)))
+    (teamscan Max int32 ((new hi int32) _) (at k i))
+    (assign ((at out (mul int (int 5) i))) (lo))
+    (assign ((at out (add int (mul int (int 5) i) (int 1)))) ((conv float64 p)))
+    (assign ((at out (add int (mul int (int 5) i) (int 2)))) ((conv float64 b)))
+    (assign ((at out (add int (mul int (int 5) i) (int 4)))) ((conv float64 hi)))
+    (if neg (then (assign ((at out (add int (mul int (int 5) i) (int 3)))) ((float64 1)))))))`}
 	kReverse = &backend.Kernel{Name: "backendtest.Reverse", Pattern: backend.PatternFor, Team: true,
 		Params: []backend.Param{{Name: "out", View: true, Rank: 1, Elem: backend.KindFloat64, Write: true}, {Name: "a", View: true, Rank: 1, Elem: backend.KindFloat64}, {Name: "n", Elem: backend.KindInt}},
 		IR: `kernelir 1
@@ -263,7 +300,7 @@ func TestTeamLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace
 		}
 	})
 	t.Run("ScanBroadcast", func(t *testing.T) {
-		const league, mx = 5, 64
+		const league, mx = 5, 1024 // mx: the largest team a backend may pick for Auto
 		for _, sz := range []int{backend.TeamAuto, 1, 7, 64} {
 			out := upload(t, m, "ranks", make([]int32, 4*league*mx))
 			if err := l.For(&backend.Launch{Label: "ranks", Kernel: kRanks, Shape: teamShape(league, sz, backend.TeamAuto), Args: []backend.Arg{out.arg(), intArg(mx)}}); err != nil {
@@ -286,6 +323,57 @@ func TestTeamLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace
 					if got[k] != p || got[k+1] != sum || got[k+2] != int32(3*size*(lg+2)) || got[k+3] != int32(size) {
 						t.Fatalf("size %d: team %d rank %d: prefix, total, broadcast, size = %v, want %d %d %d %d", sz, lg, r, got[k:k+4], p, sum, 3*size*(lg+2), size)
 					}
+				}
+			}
+		}
+	})
+	t.Run("Joins", func(t *testing.T) {
+		const league = 6
+		for _, size := range []int{1, 5, 32} {
+			n := league * size
+			x, k := make([]float64, n), make([]int32, n)
+			for i := range n {
+				x[i], k[i] = rng.NormFloat64(), rng.Int32N(2001)-1000
+				if rng.IntN(3) > 0 {
+					k[i] |= 1 // odd: the products wrap around
+				}
+			}
+			x[size] = math.NaN()             // team 1 has a NaN
+			x[2*size] = math.Copysign(0, -1) // team 2 a -0 and +0s
+			for r := 1; r < size; r++ {
+				x[2*size+r] = 0
+			}
+			for r := range size {
+				k[3*size+r] = int32(r) + 1 // team 3 has no negative value
+			}
+			out := upload(t, m, "joins", make([]float64, 5*n))
+			dxj, dk := upload(t, m, "x", x), upload(t, m, "k", k)
+			if err := l.For(&backend.Launch{Label: "joins", Kernel: kJoins, Shape: teamShape(league, size, backend.TeamAuto), Args: []backend.Arg{out.arg(), dxj.arg(), dk.arg()}}); err != nil {
+				t.Fatal(err)
+			}
+			fence(t)
+			got := download[float64](t, m, out)
+			for lg := range league {
+				lo, p, b, neg := x[lg*size], int32(1), int32(-1), 0.0
+				for r := range size {
+					lo = min(lo, x[lg*size+r])
+					p *= k[lg*size+r]
+					b &= k[lg*size+r]
+					if k[lg*size+r] < 0 {
+						neg = 1
+					}
+				}
+				hi := int32(math.MinInt32)
+				for r := range size {
+					i := lg*size + r
+					want := []float64{lo, float64(p), float64(b), neg, float64(hi)}
+					g := got[5*i : 5*i+5]
+					for j := range want {
+						if math.Float64bits(g[j]) != math.Float64bits(want[j]) && !(math.IsNaN(g[j]) && math.IsNaN(want[j])) {
+							t.Fatalf("size %d: team %d rank %d: min, prod, band, lor, scan max = %v, want %v", size, lg, r, g, want)
+						}
+					}
+					hi = max(hi, k[i])
 				}
 			}
 		}
@@ -343,5 +431,5 @@ func TestTeamLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace
 // TeamKernels returns the kernels of TestTeamLauncher, for tests that
 // check their descriptions against the Go source in this file's comment.
 func TeamKernels() []*backend.Kernel {
-	return []*backend.Kernel{kYAx, kRowsVec, kHist, kRanks, kReverse}
+	return []*backend.Kernel{kYAx, kRowsVec, kHist, kRanks, kJoins, kReverse}
 }

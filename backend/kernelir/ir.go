@@ -31,6 +31,10 @@
 //   - A view access outside the view's extents is an error (the host
 //     kernel panics).
 //
+// A team kernel (team.go) runs its body once per thread of each team of a
+// league; its nodes mean what the methods of kernel.Team and the team
+// collectives of package kernel mean.
+//
 // The interpreter computes exactly this, calling Go's package math for
 // the math functions. A backend may differ from it in two ways only. Its
 // math functions may differ from Go's by their documented error bounds:

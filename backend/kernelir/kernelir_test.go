@@ -118,6 +118,8 @@ func FuzzParse(f *testing.F) {
 	f.Add(sample)
 	f.Add("kernelir 1\n(kernel K for (index i) (body))")
 	f.Add("kernelir 1\n(kernel K scan (index i) (scalar n int) (acc int) (final f) (body (if f (then (opassign add (acc) n)))))")
+	f.Add(teamSample) // team.go's nodes
+	f.Add(teamHist)
 	// The descriptions of kokkos-kernelgen's cases, every construct.
 	if cases, err := os.ReadFile(filepath.Join("..", "..", "cmd", "kokkos-kernelgen", "testdata", "cuda_cases.ir.txt")); err == nil {
 		for _, rec := range strings.Split(string(cases), "=== ")[1:] {

@@ -82,6 +82,10 @@ func (p *pkgInfo) buildTeamKernel(k *kernelFunc, tv *types.Var) (ir *kernelir.Ke
 		}
 	}
 	written := b.teamWrites(k.decl.Body)
+	for _, pr := range k.params {
+		// What the checker marked, where it ran.
+		written[pr.v] = written[pr.v] || pr.write
+	}
 	for i := 1; i < rest; i++ {
 		v := ps.At(i)
 		if rank, elem, ok := viewType(v.Type()); ok {
