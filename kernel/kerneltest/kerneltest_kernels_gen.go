@@ -7803,14 +7803,14 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 	return func(gkM *gkkokkos.TeamMember) {
 		out, sums, in, chunk := out, sums, in, chunk
 		t := gkkernel.TeamOf(gkM)
-		/*line team.go:96:2*/ lo := t.LeagueRank() * chunk
+		/*line team.go:99:2*/ lo := t.LeagueRank() * chunk
 		hi := min(lo+chunk, in.Extent(0))
 		var s int64
-		for i, gkE3086 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3086; i++ {
+		for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
 			s += in.At(i)
 		}
 		prefix, total := gkkernel.TeamScan(t, gkkokkos.Sum[int64](), s)
-		for i, gkE3210 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3210; i++ {
+		for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
 			prefix += in.At(i)
 			out.Set(i, prefix)
 		}
@@ -7837,7 +7837,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 	return func(gkM *gkkokkos.TeamMember) {
 		out, ranks, seeds := out, ranks, seeds
 		t := gkkernel.TeamOf(gkM)
-		/*line team.go:119:2*/ from := t.LeagueRank() % t.TeamSize()
+		/*line team.go:122:2*/ from := t.LeagueRank() % t.TeamSize()
 		v := int64(-1)
 		if t.TeamRank() == from {
 			v = seeds.At(t.LeagueRank()) * 3
@@ -7864,17 +7864,17 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 	return func(gkM *gkkokkos.TeamMember) {
 		out, in := out, in
 		t := gkkernel.TeamOf(gkM)
-		/*line team.go:138:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
+		/*line team.go:141:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
 		w := in.Extent(1)
 		tmp := gkkernel.Scratch2("kerneltest.ThreadReverse", "tmp", gkkokkos.ScratchView2[float64](t.ThreadScratch(1), 2, w))
 		if row >= in.Extent(0) {
 			return
 		}
-		for j, gkE4596 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4596; j++ {
+		for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
 			tmp.Set(0, j, in.At(row, j))
 			tmp.Set(1, j, float64(2*in.At(row, j)))
 		}
-		for j, gkE4707 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4707; j++ {
+		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
 		/*line kerneltest_kernels_gen.go:7880:45*/
@@ -7894,14 +7894,14 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 	return func(gkM *gkkokkos.TeamMember) {
 		out, in, b := out, in, b
 		t := gkkernel.TeamOf(gkM)
-		/*line team.go:158:2*/ tiles := in.Extent(0) / b
+		/*line team.go:161:2*/ tiles := in.Extent(0) / b
 		ti, tj := t.LeagueRank()/tiles, t.LeagueRank()%tiles
 		tile := gkkernel.Scratch3("kerneltest.TileTranspose", "tile", gkkokkos.ScratchView3[int32](t.TeamScratch(1), 1, b, b))
-		for k, gkE5189 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5189; k++ {
+		for k, gkE5424 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5424; k++ {
 			tile.Set(0, k/b, k%b, in.At(ti*b+k/b, tj*b+k%b))
 		}
 		t.TeamBarrier()
-		for k, gkE5304 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5304; k++ {
+		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
 		/*line kerneltest_kernels_gen.go:7907:45*/

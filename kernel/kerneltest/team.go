@@ -89,7 +89,10 @@ func TeamHistogram(t kernel.Team, hist kokkos.View1[int64], data kokkos.View1[in
 // TeamPrefix writes to out the prefix sums of in within blocks of chunk
 // values, a team a block, and each block's sum to sums: each thread sums
 // its share, TeamScan gives the thread the sum of the shares before its
-// own, and the thread writes the prefix sums of its share.
+// own, and the thread writes the prefix sums of its share. It relies on
+// the host's split of a TeamThreadRange (contiguous shares in rank order);
+// a GPU strides the indices over the threads, so the tests run it on the
+// host only (TeamRankScan is a team scan that holds on every backend).
 //
 //kokkos:kernel
 func TeamPrefix(t kernel.Team, out, sums, in kokkos.View1[int64], chunk int) {
