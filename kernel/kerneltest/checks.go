@@ -54,7 +54,7 @@ func LoopForms(i int, x kokkos.View1[int64], w kokkos.View2[int64], lo, hi int, 
 	var s2 int64
 	for a := range n {
 		for b := a; b < n; b++ {
-			s2 += w.At(a, b) * x.At(i-a+b)
+			s2 += w.At(a, b) * x.At(i+b-a)
 		}
 	}
 	var s3 int64

@@ -83,7 +83,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: LoopForms, Name: "kerneltest.LoopForms", Hash: "7f204a5f87de720a249ea052c58118ed", Funcs: []string{"LoopForms"},
+		Func: LoopForms, Name: "kerneltest.LoopForms", Hash: "b2169b5d44534518bfc19f231812506b", Funcs: []string{"LoopForms"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
@@ -114,7 +114,7 @@ var gkSpecs = []gkkernel.Spec{
       (body
         (for (init (assign ((new b int)) (a))) (cond (lt int b n)) (post (inc b))
           (body
-            (opassign add s2 (mul int64 (at w a b) (at x (add int (sub int i a) b))))))))
+            (opassign add s2 (mul int64 (at w a b) (at x (sub int (add int i b) a))))))))
     (var ((s3 int64)) ())
     (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k hi)) (post (inc k))
       (body
@@ -1714,18 +1714,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 						/*line checks.go:55:2*/ for a := range n {
 							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += w.At(a, b) * x.At(i-a+b)
+									s2 += w.At(a, b) * x.At(i+b-a)
 								}
 							} /*line checks.go:58:4*/
 						}
@@ -1777,18 +1777,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 						/*line checks.go:55:2*/ for a := range n {
 							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += w.At(a, b) * x.At(i-a+b)
+									s2 += w.At(a, b) * x.At(i+b-a)
 								}
 							} /*line checks.go:58:4*/
 						}
@@ -1837,18 +1837,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 					/*line checks.go:55:2*/ for a := range n {
 						for b := a; b < n; b++ {
-							s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+							s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 						}
 					}
 				} else {
 					/*line checks.go:55:2*/ for a := range n {
 						if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
 							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
 							}
 						} else {
 							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += w.At(a, b) * x.At(i-a+b)
+								s2 += w.At(a, b) * x.At(i+b-a)
 							}
 						} /*line checks.go:58:4*/
 					}
