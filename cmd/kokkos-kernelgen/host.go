@@ -413,8 +413,10 @@ func (r *bodyRender) plain(n *ast.CallExpr, pr *param, m string) []edit {
 // index: the view's base plus the outer indices times their strides.
 //
 // With contig, the innermost index's byte stride is the element's size, a
-// constant, in every view dimension it indexes; folded records those
-// dimensions (as the conditions that their strides are the size).
+// constant, in every view dimension it indexes, or, for the dimensions in
+// rows, the size of a row of the view's dimensions after it (rowStrides);
+// folded records those dimensions (as the conditions that their strides
+// are those constants).
 type rowBases struct {
 	k      *kernelFunc
 	inner  int               // the innermost index's position
@@ -422,8 +424,61 @@ type rowBases struct {
 	names  map[string]string // the text of a row base → its variable
 	decls  []string          // the declarations, before the innermost loop
 	contig bool
+	rows   map[string]int64 // a stride's name → its value in a row (rowStrides)
 	folded map[string]bool
 	used   map[string]bool // the gkP_ and gkS_ names written
+}
+
+// rowStrides returns, for the views whose accesses in acc index their
+// last dimensions with constants only, as rows of positions (x.At(i, 0),
+// x.At(i, 1), x.At(i, 2) of an (N, 3) view) do, the byte stride of the
+// dimension before them that the innermost index inner indexes, were
+// the view laid out right with those dimensions as small as the
+// constants allow: the element's size times the product of the largest
+// constants plus one (24 for rows of 3 float64). The rows' own strides
+// stay out of the innermost loop (rowBases); this one, a constant, makes
+// the address of a row a multiplication by a constant, as in a loop by
+// hand over a slice with a stride of 3.
+func rowStrides(acc map[*ast.CallExpr]*access, inner int) map[string]int64 {
+	type dim struct {
+		v *param
+		d int
+	}
+	maxc := map[dim]int64{}
+	notConst := map[dim]bool{}
+	innerDims := map[dim]bool{}
+	for _, a := range acc {
+		for d, af := range a.idx {
+			k := dim{a.v, d}
+			switch {
+			case af.r < 0:
+				maxc[k] = max(maxc[k], af.c)
+			case af.r == inner:
+				innerDims[k] = true
+				notConst[k] = true
+			default:
+				notConst[k] = true
+			}
+		}
+	}
+	out := map[string]int64{}
+	for k := range innerDims {
+		if k.d == k.v.rank-1 {
+			continue
+		}
+		size := sizes.Sizeof(k.v.elem)
+		for d := k.d + 1; d < k.v.rank; d++ {
+			if notConst[dim{k.v, d}] || maxc[dim{k.v, d}] >= 16 {
+				size = 0
+				break
+			}
+			size *= maxc[dim{k.v, d}] + 1
+		}
+		if size > 0 {
+			out[fmt.Sprintf("gkS_%s_%d", k.v.name, k.d)] = size
+		}
+	}
+	return out
 }
 
 // ptr returns the address of access a.
@@ -433,6 +488,9 @@ func (rb *rowBases) ptr(a *access) string {
 		stride := fmt.Sprintf("gkS_%s_%d", a.v.name, d)
 		if af.r == rb.inner && rb.contig {
 			size := sizes.Sizeof(a.v.elem)
+			if r, ok := rb.rows[stride]; ok {
+				size = r
+			}
 			rb.folded[fmt.Sprintf("%s == %d", stride, size)] = true
 			rb.used[stride] = true // by the condition
 			stride = fmt.Sprint(size)
@@ -654,8 +712,8 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 	if k.acc != nil {
 		b.WriteString("gkAcc := *gkAccP\n")
 	}
-	newRows := func(contig bool) *rowBases {
-		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used}
+	newRows := func(contig bool, rows map[string]int64) *rowBases {
+		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used, rows: rows}
 		if contig {
 			rb.contig, rb.folded = true, map[string]bool{}
 		}
@@ -664,12 +722,21 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 	if unchecked || test != "" {
 		// Two copies whose affine accesses are plain: the innermost
 		// strides folded to the element size where they are that, and
-		// any strides.
-		contig, rows := newRows(true), newRows(false)
+		// any strides; and, for views of small rows indexed by
+		// constants, a third, whose rows are laid out right.
+		contig, rows := newRows(true, nil), newRows(false, nil)
 		cbody, returns := p.hostBody(k, im, &bodyCopy{acc: accs, rows: contig, all: unchecked, loops: loops, next: "gkNextC", used: used})
 		fast, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: rows, all: unchecked, loops: loops, next: "gkNextU", used: used})
 		if !unchecked {
 			fmt.Fprintf(&b, "if %s {\n", test)
+		}
+		if rs := rowStrides(accs, order[len(order)-1]); len(rs) > 0 {
+			right := newRows(true, rs)
+			rbody, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: right, all: unchecked, loops: loops, next: "gkNextR", used: used})
+			conds := slices.Sorted(maps.Keys(right.folded))
+			fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
+			writeLoops(&b, k, order, rbody, returns, "gkNextR", right.decls)
+			b.WriteString("} else ")
 		}
 		if len(contig.folded) > 0 {
 			conds := slices.Sorted(maps.Keys(contig.folded))

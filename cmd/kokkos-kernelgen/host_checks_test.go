@@ -218,3 +218,50 @@ func Gather(i int, x kokkos.View2[float64], nb kokkos.View2[int32], f kokkos.Vie
 		t.Log(out)
 	}
 }
+
+// TestRowStrides checks the copy of the body for views of small rows
+// indexed by constants: their row's stride folded to the size of a row
+// laid out right, before the copy of unit strides and the generic one.
+func TestRowStrides(t *testing.T) {
+	out := generateSource(t, map[string]string{"k.go": `package k
+
+import "github.com/gokkos/kokkos"
+
+//kokkos:kernel
+func Axpy3(i int, y, x kokkos.View2[float64], a float64) {
+	y.Set(i, 0, y.At(i, 0)+a*x.At(i, 0))
+	y.Set(i, 2, y.At(i, 2)+a*x.At(i, 2))
+}
+
+//kokkos:kernel
+func Pairs(i int, r kokkos.View1[float32], p kokkos.View3[float32]) {
+	r.Set(i, p.At(i, 0, 1)+p.At(i, 1, 0))
+}
+
+//kokkos:kernel
+func Cols(i, j int, r kokkos.View2[float32], p kokkos.View3[float32]) {
+	r.Set(i, j, p.At(i, j, 1))
+}
+`})
+	axpy := binder(t, out, "Axpy3")
+	if i, j := strings.Index(axpy, "if gkS_x_0 == 24 && gkS_y_0 == 24 {"), strings.Index(axpy, "} else if gkS_x_0 == 8 && gkS_y_0 == 8 {"); i < 0 || j < i {
+		t.Errorf("Axpy3: no copy for rows of 3 before the one of unit strides (%d, %d)", i, j)
+	}
+	if !strings.Contains(axpy, "gkunsafe.Add(gkR0, (i)*24)") || !strings.Contains(axpy, "gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)") {
+		t.Errorf("Axpy3: the rows' copy does not address through row bases and the stride 24")
+	}
+	// Rows of 2 × 2 float32 in a rank-3 view, and a rank-1 view.
+	if !strings.Contains(binder(t, out, "Pairs"), "if gkS_p_0 == 16 && gkS_r_0 == 4 {") {
+		t.Errorf("Pairs: no copy for rows of 2 × 2")
+	}
+	// The innermost index j indexes p's middle dimension, whose rows are
+	// of 2; the copy for the order where i is innermost has none (j is
+	// not a constant).
+	cols := binder(t, out, "Cols")
+	if strings.Count(cols, "gkS_p_1 == 8 &&") != 1 || strings.Count(cols, "if gkS_p_") != 3 {
+		t.Errorf("Cols: rows' copies %d, want one, for the order where j is innermost", strings.Count(cols, "gkS_p_1 == 8 &&"))
+	}
+	if t.Failed() {
+		t.Log(out)
+	}
+}

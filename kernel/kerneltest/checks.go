@@ -167,3 +167,12 @@ func YAxEach(i int, y kokkos.View1[float64], A kokkos.View2[float64], x kokkos.V
 	}
 	y.Set(i, s)
 }
+
+// Axpy3 is y += a x on rows of 3, (N, 3) views of positions.
+//
+//kokkos:kernel
+func Axpy3(i int, y, x kokkos.View2[float64], a float64) {
+	y.Set(i, 0, y.At(i, 0)+a*x.At(i, 0))
+	y.Set(i, 1, y.At(i, 1)+a*x.At(i, 1))
+	y.Set(i, 2, y.At(i, 2)+a*x.At(i, 2))
+}

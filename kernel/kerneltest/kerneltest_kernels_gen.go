@@ -290,6 +290,25 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: Axpy3, Name: "kerneltest.Axpy3", Hash: "7e24781357c99d5e8d1dbd2ca37e9186", Funcs: []string{"Axpy3"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
+		},
+		Host: gkHostAxpy3,
+		IR: gkIR + `(kernel Axpy3 for (index i)
+  (view y float64 2 w)
+  (view x float64 2 r)
+  (scalar a float64)
+  (body
+    (assign ((at y i (int 0))) ((add float64 (at y i (int 0)) (mul float64 a (at x i (int 0))))))
+    (assign ((at y i (int 1))) ((add float64 (at y i (int 1)) (mul float64 a (at x i (int 1))))))
+    (assign ((at y i (int 2))) ((add float64 (at y i (int 2)) (mul float64 a (at x i (int 2))))))))
+`,
+	},
+	{
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -1547,7 +1566,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1550:48*/
+					/*line kerneltest_kernels_gen.go:1569:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1562,7 +1581,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1565:48*/
+					/*line kerneltest_kernels_gen.go:1584:48*/
 				}
 			}
 		} else {
@@ -1578,7 +1597,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1581:47*/
+				/*line kerneltest_kernels_gen.go:1600:47*/
 			}
 		}
 	}, nil
@@ -1620,7 +1639,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1623:48*/
+					/*line kerneltest_kernels_gen.go:1642:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1635,7 +1654,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1638:48*/
+					/*line kerneltest_kernels_gen.go:1657:48*/
 				}
 			}
 		} else {
@@ -1651,7 +1670,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1654:47*/
+				/*line kerneltest_kernels_gen.go:1673:47*/
 			}
 		}
 	}, nil
@@ -1683,7 +1702,70 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 4 >= 0 && 7 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 {
+			if gkS_out_0 == 64 {
+				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:45:2*/ var s0 int64
+					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += x.At(k) * int64(k)
+						}
+					} /*line checks.go:48:3*/
+					var s1 int64
+					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						}
+					} else {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += x.At(k+1) - x.At(2*k-lo)
+						}
+					} /*line checks.go:52:3*/
+					n := i % 7
+					var s2 int64
+					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:55:2*/ for a := range n {
+							for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+								}
+							} else {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += w.At(a, b) * x.At(i+b-a)
+								}
+							} /*line checks.go:58:4*/
+						}
+					} /*line checks.go:59:3*/
+					var s3 int64
+					for k := 0; k < hi; k++ {
+						s3 += x.At(k)
+						if x.At(k) < 0 {
+							k++
+						}
+					}
+					for c := range w.Extent(1) {
+						out.Set(i, c%4, out.At(i, c%4)+w.At(i%w.Extent(0), c))
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*64)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
+					/*line kerneltest_kernels_gen.go:1766:48*/
+				}
+			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
@@ -1744,7 +1826,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:1747:48*/
+					/*line kerneltest_kernels_gen.go:1829:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -1807,7 +1889,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:1810:48*/
+					/*line kerneltest_kernels_gen.go:1892:48*/
 				}
 			}
 		} else {
@@ -1867,7 +1949,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:1870:47*/
+				/*line kerneltest_kernels_gen.go:1952:47*/
 			}
 		}
 	}, nil
@@ -1890,13 +1972,21 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		if 0 >= 0 && 2 < x.Extent(1) && gkHi <= r.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_r_0 == 8 && gkS_x_0 == 8 {
+			if gkS_r_0 == 8 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
+					/*line kerneltest_kernels_gen.go:1981:48*/
+				}
+			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:1899:48*/
+					/*line kerneltest_kernels_gen.go:1989:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -1904,13 +1994,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:1907:48*/
+					/*line kerneltest_kernels_gen.go:1997:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:1913:47*/
+				/*line kerneltest_kernels_gen.go:2003:47*/
 			}
 		}
 	}, nil
@@ -1943,7 +2033,51 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_neigh_0 := neigh.ByteStride(0)
 		gkS_neigh_1 := neigh.ByteStride(1)
 		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:103:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:2078:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -1985,7 +2119,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:1988:48*/
+					/*line kerneltest_kernels_gen.go:2122:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2029,7 +2163,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2032:48*/
+					/*line kerneltest_kernels_gen.go:2166:48*/
 				}
 			}
 		} else {
@@ -2068,7 +2202,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2071:47*/
+				/*line kerneltest_kernels_gen.go:2205:47*/
 			}
 		}
 	}, nil
@@ -2101,7 +2235,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			gkS_x_1 := x.ByteStride(1)
 			gkS_neigh_0 := neigh.ByteStride(0)
 			gkS_neigh_1 := neigh.ByteStride(1)
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					for k := range cnt {
+						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+						dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
+						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+						if r2 < cut2 {
+							r2i := 1 / r2
+							r6i := float64(float64(r2i*r2i) * r2i)
+							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+							fx += float64(dx * s)
+							fy += float64(dy * s)
+							fz += float64(dz * s)
+						}
+					}
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:2264:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -2127,7 +2289,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2130:48*/
+					/*line kerneltest_kernels_gen.go:2292:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2155,7 +2317,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2158:48*/
+					/*line kerneltest_kernels_gen.go:2320:48*/
 				}
 			}
 		}, nil
@@ -2169,7 +2331,51 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_neigh_0 := neigh.ByteStride(0)
 		gkS_neigh_1 := neigh.ByteStride(1)
 		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:2376:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -2211,7 +2417,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2214:48*/
+					/*line kerneltest_kernels_gen.go:2420:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2255,7 +2461,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2258:48*/
+					/*line kerneltest_kernels_gen.go:2464:48*/
 				}
 			}
 		} else {
@@ -2294,7 +2500,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2297:47*/
+				/*line kerneltest_kernels_gen.go:2503:47*/
 			}
 		}
 	}, nil
@@ -2324,7 +2530,24 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			gkS_idx_1 := idx.ByteStride(1)
 			gkS_out_0 := out.ByteStride(0)
 			gkAcc := *gkAccP
-			if gkS_idx_0 == 4 {
+			if gkS_idx_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextR:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					for k := range idx.Extent(1) {
+						s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))*gkS_x_0)))
+					}
+					if i%5 == 0 {
+						continue gkNextR
+					}
+					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
+					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2548:48*/
+				}
+			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
 				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
@@ -2339,7 +2562,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2342:48*/
+					/*line kerneltest_kernels_gen.go:2565:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2356,7 +2579,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2359:48*/
+					/*line kerneltest_kernels_gen.go:2582:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2368,7 +2591,30 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 		gkS_idx_1 := idx.ByteStride(1)
 		gkAcc := *gkAccP
 		if 0 >= 0 && 1 < idx.Extent(1) && gkHi <= idx.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_idx_0 == 4 {
+			if gkS_idx_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextR:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						}
+					} else {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int(idx.At(i, k)))
+						}
+					} /*line checks.go:142:3*/
+					if i%5 == 0 {
+						continue gkNextR
+					}
+					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
+					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:2615:48*/
+				}
+			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
 				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
@@ -2389,7 +2635,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2392:48*/
+					/*line kerneltest_kernels_gen.go:2638:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2412,7 +2658,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2415:48*/
+					/*line kerneltest_kernels_gen.go:2661:48*/
 				}
 			}
 		} else {
@@ -2434,7 +2680,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:2437:47*/
+				/*line kerneltest_kernels_gen.go:2683:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2472,7 +2718,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2475:50*/
+							/*line kerneltest_kernels_gen.go:2721:50*/
 						}
 					}
 				} else {
@@ -2481,7 +2727,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2484:50*/
+							/*line kerneltest_kernels_gen.go:2730:50*/
 						}
 					}
 				}
@@ -2500,7 +2746,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2503:49*/
+						/*line kerneltest_kernels_gen.go:2749:49*/
 					}
 				}
 			} else {
@@ -2509,7 +2755,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2512:49*/
+						/*line kerneltest_kernels_gen.go:2758:49*/
 					}
 				}
 			}
@@ -2529,7 +2775,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:2532:50*/
+							/*line kerneltest_kernels_gen.go:2778:50*/
 						}
 					}
 				} else {
@@ -2538,7 +2784,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:2541:50*/
+							/*line kerneltest_kernels_gen.go:2787:50*/
 						}
 					}
 				}
@@ -2546,7 +2792,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:2549:49*/
+						/*line kerneltest_kernels_gen.go:2795:49*/
 					}
 				}
 			}
@@ -2565,7 +2811,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:2568:49*/
+						/*line kerneltest_kernels_gen.go:2814:49*/
 					}
 				}
 			} else {
@@ -2574,7 +2820,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:2577:49*/
+						/*line kerneltest_kernels_gen.go:2823:49*/
 					}
 				}
 			}
@@ -2582,7 +2828,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:2585:48*/
+					/*line kerneltest_kernels_gen.go:2831:48*/
 				}
 			}
 		}
@@ -2615,7 +2861,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2618:48*/
+					/*line kerneltest_kernels_gen.go:2864:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2624,7 +2870,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2627:48*/
+					/*line kerneltest_kernels_gen.go:2873:48*/
 				}
 			}
 		} else {
@@ -2634,7 +2880,77 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2637:47*/
+				/*line kerneltest_kernels_gen.go:2883:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View2("kerneltest.Axpy3", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Axpy3", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a := gkArgs[2].(float64)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, x, a, gkP_y, gkP_x := y, x, a, gkP_y, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_y_1 := y.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		if 0 >= 0 && 2 < x.Extent(1) && 2 < y.Extent(1) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 24 && gkS_y_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
+					/*line kerneltest_kernels_gen.go:2919:48*/
+				}
+			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
+					/*line kerneltest_kernels_gen.go:2932:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
+					/*line kerneltest_kernels_gen.go:2945:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
+				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
+				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
+				/*line kerneltest_kernels_gen.go:2953:47*/
 			}
 		}
 	}, nil
@@ -2666,18 +2982,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:2669:48*/
+					/*line kerneltest_kernels_gen.go:2985:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:2674:48*/
+					/*line kerneltest_kernels_gen.go:2990:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:2680:47*/
+				/*line kerneltest_kernels_gen.go:2996:47*/
 			}
 		}
 	}, nil
@@ -2703,18 +3019,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:2706:48*/
+					/*line kerneltest_kernels_gen.go:3022:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:2711:48*/
+					/*line kerneltest_kernels_gen.go:3027:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:2717:47*/
+				/*line kerneltest_kernels_gen.go:3033:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2751,7 +3067,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:2754:50*/
+							/*line kerneltest_kernels_gen.go:3070:50*/
 						}
 					}
 				} else {
@@ -2760,7 +3076,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:2763:50*/
+							/*line kerneltest_kernels_gen.go:3079:50*/
 						}
 					}
 				}
@@ -2768,7 +3084,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:2771:49*/
+						/*line kerneltest_kernels_gen.go:3087:49*/
 					}
 				}
 			}
@@ -2787,7 +3103,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:2790:49*/
+						/*line kerneltest_kernels_gen.go:3106:49*/
 					}
 				}
 			} else {
@@ -2796,7 +3112,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:2799:49*/
+						/*line kerneltest_kernels_gen.go:3115:49*/
 					}
 				}
 			}
@@ -2804,7 +3120,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:2807:48*/
+					/*line kerneltest_kernels_gen.go:3123:48*/
 				}
 			}
 		}
@@ -2834,7 +3150,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:2837:48*/
+					/*line kerneltest_kernels_gen.go:3153:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2842,7 +3158,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:2845:48*/
+					/*line kerneltest_kernels_gen.go:3161:48*/
 				}
 			}
 		} else {
@@ -2851,7 +3167,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:2854:47*/
+				/*line kerneltest_kernels_gen.go:3170:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2897,7 +3213,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:2900:51*/
+								/*line kerneltest_kernels_gen.go:3216:51*/
 							}
 						}
 					}
@@ -2918,7 +3234,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:2921:51*/
+								/*line kerneltest_kernels_gen.go:3237:51*/
 							}
 						}
 					}
@@ -2934,7 +3250,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2937:50*/
+							/*line kerneltest_kernels_gen.go:3253:50*/
 						}
 					}
 				}
@@ -2967,7 +3283,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2970:50*/
+							/*line kerneltest_kernels_gen.go:3286:50*/
 						}
 					}
 				}
@@ -2988,7 +3304,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:2991:50*/
+							/*line kerneltest_kernels_gen.go:3307:50*/
 						}
 					}
 				}
@@ -3004,7 +3320,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3007:49*/
+						/*line kerneltest_kernels_gen.go:3323:49*/
 					}
 				}
 			}
@@ -3041,7 +3357,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3044:48*/
+					/*line kerneltest_kernels_gen.go:3360:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3055,7 +3371,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3058:48*/
+					/*line kerneltest_kernels_gen.go:3374:48*/
 				}
 			}
 		} else {
@@ -3070,7 +3386,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3073:47*/
+				/*line kerneltest_kernels_gen.go:3389:47*/
 			}
 		}
 	}, nil
@@ -3096,14 +3412,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3099:48*/
+					/*line kerneltest_kernels_gen.go:3415:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3106:48*/
+					/*line kerneltest_kernels_gen.go:3422:48*/
 				}
 			}
 		} else {
@@ -3111,7 +3427,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3114:47*/
+				/*line kerneltest_kernels_gen.go:3430:47*/
 			}
 		}
 	}, nil
@@ -3135,7 +3451,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3138:50*/
+							/*line kerneltest_kernels_gen.go:3454:50*/
 						}
 					}
 				} else {
@@ -3143,7 +3459,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3146:50*/
+							/*line kerneltest_kernels_gen.go:3462:50*/
 						}
 					}
 				}
@@ -3151,7 +3467,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3154:49*/
+						/*line kerneltest_kernels_gen.go:3470:49*/
 					}
 				}
 			}
@@ -3169,7 +3485,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3172:49*/
+						/*line kerneltest_kernels_gen.go:3488:49*/
 					}
 				}
 			} else {
@@ -3177,7 +3493,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3180:49*/
+						/*line kerneltest_kernels_gen.go:3496:49*/
 					}
 				}
 			}
@@ -3185,7 +3501,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3188:48*/
+					/*line kerneltest_kernels_gen.go:3504:48*/
 				}
 			}
 		}
@@ -3227,7 +3543,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3230:51*/
+								/*line kerneltest_kernels_gen.go:3546:51*/
 							}
 						}
 					}
@@ -3243,7 +3559,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:3246:51*/
+								/*line kerneltest_kernels_gen.go:3562:51*/
 							}
 						}
 					}
@@ -3254,7 +3570,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:3257:50*/
+							/*line kerneltest_kernels_gen.go:3573:50*/
 						}
 					}
 				}
@@ -3282,7 +3598,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:3285:50*/
+							/*line kerneltest_kernels_gen.go:3601:50*/
 						}
 					}
 				}
@@ -3298,7 +3614,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:3301:50*/
+							/*line kerneltest_kernels_gen.go:3617:50*/
 						}
 					}
 				}
@@ -3309,7 +3625,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:3312:49*/
+						/*line kerneltest_kernels_gen.go:3628:49*/
 					}
 				}
 			}
@@ -3356,7 +3672,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3359:48*/
+					/*line kerneltest_kernels_gen.go:3675:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3368,7 +3684,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3371:48*/
+					/*line kerneltest_kernels_gen.go:3687:48*/
 				}
 			}
 		} else {
@@ -3381,7 +3697,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:3384:47*/
+				/*line kerneltest_kernels_gen.go:3700:47*/
 			}
 		}
 	}, nil
@@ -3429,7 +3745,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3432:48*/
+					/*line kerneltest_kernels_gen.go:3748:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3444,7 +3760,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3447:48*/
+					/*line kerneltest_kernels_gen.go:3763:48*/
 				}
 			}
 		} else {
@@ -3460,7 +3776,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:3463:47*/
+				/*line kerneltest_kernels_gen.go:3779:47*/
 			}
 		}
 	}, nil
@@ -3489,7 +3805,49 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 14 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 120 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:56:2*/ x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*120)) = (x / y)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*120)) = (x % y)
+					x32, y32 := int32(x), int32(y)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*120)) = (int64(x32 / y32))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*120)) = (int64(x32 % y32))
+					x16, y16 := int16(x), int16(y)
+					*(*int64)(gkunsafe.Add(gkR4, (i)*120)) = (int64(x16 / y16))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*120)) = (int64(x16 % y16))
+					x8, y8 := int8(x), int8(y)
+					*(*int64)(gkunsafe.Add(gkR6, (i)*120)) = (int64(x8 / y8))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*120)) = (int64(x8 % y8))
+					ux, uy := uint64(x), uint64(y)
+					*(*int64)(gkunsafe.Add(gkR8, (i)*120)) = (int64(ux / uy))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*120)) = (int64(ux % uy))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*120)) = (int64(uint32(x) / uint32(y)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*120)) = (int64(uint8(x) % uint8(y)))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*120)) = (x/-7 + x%8)
+					*(*int64)(gkunsafe.Add(gkR13, (i)*120)) = (int64(uint16(x)/10 + uint16(y)%7))
+					q := x
+					q /= y
+					q %= 1000
+					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
+					/*line kerneltest_kernels_gen.go:3848:48*/
+				}
+			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -3529,7 +3887,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:3532:48*/
+					/*line kerneltest_kernels_gen.go:3890:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3571,7 +3929,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:3574:48*/
+					/*line kerneltest_kernels_gen.go:3932:48*/
 				}
 			}
 		} else {
@@ -3599,7 +3957,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:3602:47*/
+				/*line kerneltest_kernels_gen.go:3960:47*/
 			}
 		}
 	}, nil
@@ -3672,7 +4030,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:3675:48*/
+					/*line kerneltest_kernels_gen.go:4033:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3718,7 +4076,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:3721:48*/
+					/*line kerneltest_kernels_gen.go:4079:48*/
 				}
 			}
 		} else {
@@ -3748,7 +4106,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:3751:47*/
+				/*line kerneltest_kernels_gen.go:4109:47*/
 			}
 		}
 	}, nil
@@ -3796,7 +4154,49 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		gkS_o32_0 := o32.ByteStride(0)
 		gkS_o32_1 := o32.ByteStride(1)
 		if 0 >= 0 && 6 < o64.Extent(1) && 7 < o32.Extent(1) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= o64.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+			if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 32 && gkS_o64_0 == 56 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
+				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
+				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
+				gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
+				gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
+				gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
+				gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
+				gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
+				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:116:2*/ a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8)))
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*56)) = (a + float64(b*third))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*56)) = ((a - b) / (float64(a * b)))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*56)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*56)) = (a / (b - b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*56)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*56)) = (float64(float64(p)*float64(q)) + a)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*56)) = (gkmath.Sqrt(a))
+					*(*float32)(gkunsafe.Add(gkR7, (i)*32)) = (float32(p * (1.0 / 3.0)))
+					*(*float32)(gkunsafe.Add(gkR8, (i)*32)) = (float32(p*third) + q/3)
+					*(*float32)(gkunsafe.Add(gkR9, (i)*32)) = (float32(a) + p - float32(q*0.1))
+					*(*float32)(gkunsafe.Add(gkR10, (i)*32)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
+					*(*float32)(gkunsafe.Add(gkR11, (i)*32)) = (p/q - float32(1e-7*q))
+					*(*float32)(gkunsafe.Add(gkR12, (i)*32)) = (float32(float64(a * b)))
+					*(*float32)(gkunsafe.Add(gkR13, (i)*32)) = (float32(float32(p*1e30) * 1e10))
+					v := p
+					v++
+					v -= q
+					v *= 2
+					v /= 3
+					v--
+					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
+					/*line kerneltest_kernels_gen.go:4197:48*/
+				}
+			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
 				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
 				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
@@ -3836,7 +4236,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:3839:48*/
+					/*line kerneltest_kernels_gen.go:4239:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -3878,7 +4278,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:3881:48*/
+					/*line kerneltest_kernels_gen.go:4281:48*/
 				}
 			}
 		} else {
@@ -3906,7 +4306,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:3909:47*/
+				/*line kerneltest_kernels_gen.go:4309:47*/
 			}
 		}
 	}, nil
@@ -3942,7 +4342,68 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		gkS_of_0 := of.ByteStride(0)
 		gkS_of_1 := of.ByteStride(1)
 		if 0 >= 0 && 17 < oi.Extent(1) && 9 < of.Extent(1) && gkHi <= n.Extent(0) && gkHi <= of.Extent(0) && gkHi <= oi.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
+			if gkS_n_0 == 8 && gkS_of_0 == 80 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
+				gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
+				gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
+				gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
+				gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
+				gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
+				gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
+				gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
+				gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
+				gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
+				gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
+				gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
+				gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
+				gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
+				gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
+				gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
+				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
+				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:145:2*/ v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(int8(m)))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(uint8(m)))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(int16(m)))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (int64(uint16(m)))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*8)) = (int64(int32(m)))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*8)) = (int64(uint32(m)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(uint64(m) >> 1))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(int8(v)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(uint8(v + 100)))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (int64(int16(float64(v * 300))))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(uint16(float64(v*300) + 30000)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*8)) = (int64(int32(float64(v * 1e7))))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*8)) = (int64(uint32(float64(v*1e7) + 1e9)))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*8)) = (int64(float64(v * 1e15)))
+					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (int64(uint64(float64(v*1e15) + 1e17)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*8)) = (int64(float32(float32(v) * 1000)))
+					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (int64(int(float64(v * 3))))
+					*(*int64)(gkunsafe.Add(gkR17, (i)*8)) = (int64(int8(float32(v)) + int8(uint16(m))))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*80)) = (float64(m))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*80)) = (float64(float32(m)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*80)) = (float64(uint64(m)))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*80)) = (float64(float32(uint64(m))))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*80)) = (float64(int8(m)) + float64(uint16(m)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*80)) = (float64(float32(uint32(m))))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*80)) = (float64(float32(v)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
+					/*line kerneltest_kernels_gen.go:4404:48*/
+				}
+			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
 				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
 				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
@@ -4001,7 +4462,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4004:48*/
+					/*line kerneltest_kernels_gen.go:4465:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4062,7 +4523,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4065:48*/
+					/*line kerneltest_kernels_gen.go:4526:48*/
 				}
 			}
 		} else {
@@ -4096,7 +4557,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:4099:47*/
+				/*line kerneltest_kernels_gen.go:4560:47*/
 			}
 		}
 	}, nil
@@ -4152,7 +4613,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:4155:48*/
+					/*line kerneltest_kernels_gen.go:4616:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4188,7 +4649,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:4191:48*/
+					/*line kerneltest_kernels_gen.go:4652:48*/
 				}
 			}
 		} else {
@@ -4225,7 +4686,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:4228:47*/
+				/*line kerneltest_kernels_gen.go:4689:47*/
 			}
 		}
 	}, nil
@@ -4264,7 +4725,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:4267:48*/
+					/*line kerneltest_kernels_gen.go:4728:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4282,7 +4743,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4285:48*/
+					/*line kerneltest_kernels_gen.go:4746:48*/
 				}
 			}
 		} else {
@@ -4301,7 +4762,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4304:47*/
+				/*line kerneltest_kernels_gen.go:4765:47*/
 			}
 		}
 	}, nil
@@ -4358,7 +4819,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4361:48*/
+					/*line kerneltest_kernels_gen.go:4822:48*/
 				}
 			} else {
 			gkNextU:
@@ -4392,7 +4853,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4395:48*/
+					/*line kerneltest_kernels_gen.go:4856:48*/
 				}
 			}
 		} else {
@@ -4427,7 +4888,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:4430:47*/
+				/*line kerneltest_kernels_gen.go:4891:47*/
 			}
 		}
 	}, nil
@@ -4451,7 +4912,62 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 && gkS_x_0 == 8 {
+			if gkS_out_0 == 32 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:253:2*/ v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					var s0 int64
+					for k := 0; k < n; k += 2 {
+						s0 += v ^ int64(k)
+					}
+					var s1 int64
+					for range n {
+						s1 = s1*3 + v
+					}
+					var s2 int64
+					for k := range n + i%3 {
+						switch {
+						case k%3 == 0:
+							continue
+						case k == 7:
+							if v > 0 {
+								break
+							}
+							s2 -= 1000
+						default:
+							s2 += int64(k)
+						}
+						s2 ^= v >> k
+					}
+					var s3 int64
+					k := 0
+					for {
+						k++
+						if k > n {
+							break
+						}
+						switch k % 4 {
+						case 3:
+							if v%2 == 0 {
+								break
+							}
+							s3 *= 3
+						case 1:
+							s3 += v
+							continue
+						}
+						s3 -= int64(k)
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*32)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
+					/*line kerneltest_kernels_gen.go:4968:48*/
+				}
+			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -4504,7 +5020,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:4507:48*/
+					/*line kerneltest_kernels_gen.go:5023:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4559,7 +5075,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:4562:48*/
+					/*line kerneltest_kernels_gen.go:5078:48*/
 				}
 			}
 		} else {
@@ -4611,7 +5127,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:4614:47*/
+				/*line kerneltest_kernels_gen.go:5130:47*/
 			}
 		}
 	}, nil
@@ -4656,7 +5172,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:4659:48*/
+					/*line kerneltest_kernels_gen.go:5175:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4668,7 +5184,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:4671:48*/
+					/*line kerneltest_kernels_gen.go:5187:48*/
 				}
 			}
 		} else {
@@ -4681,7 +5197,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:4684:47*/
+				/*line kerneltest_kernels_gen.go:5200:47*/
 			}
 		}
 	}, nil
@@ -4768,7 +5284,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:4771:48*/
+					/*line kerneltest_kernels_gen.go:5287:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4834,7 +5350,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:4837:48*/
+					/*line kerneltest_kernels_gen.go:5353:48*/
 				}
 			}
 		} else {
@@ -4871,7 +5387,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:4874:47*/
+				/*line kerneltest_kernels_gen.go:5390:47*/
 			}
 		}
 	}, nil
@@ -4906,7 +5422,40 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 13 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkHi <= z.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
+			if gkS_out_0 == 112 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:379:2*/ a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*8)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*112)) = (gkmath.Atan2(a, b))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*112)) = (gkmath.Pow(a, b))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*112)) = (gkmath.Mod(a, b))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*112)) = (gkmath.Remainder(a, b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*112)) = (gkmath.Min(a, b))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*112)) = (gkmath.Max(a, b))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*112)) = (gkmath.FMA(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*112)) = (gkmath.Hypot(a, b))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*112)) = (gkmath.Copysign(a, b))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*112)) = (min(a, b))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*112)) = (max(a, b))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
+					/*line kerneltest_kernels_gen.go:5456:48*/
+				}
+			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -4937,7 +5486,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4940:48*/
+					/*line kerneltest_kernels_gen.go:5489:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4970,7 +5519,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4973:48*/
+					/*line kerneltest_kernels_gen.go:5522:48*/
 				}
 			}
 		} else {
@@ -4990,7 +5539,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:4993:47*/
+				/*line kerneltest_kernels_gen.go:5542:47*/
 			}
 		}
 	}, nil
@@ -5088,7 +5637,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5091:48*/
+					/*line kerneltest_kernels_gen.go:5640:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5159,7 +5708,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5162:48*/
+					/*line kerneltest_kernels_gen.go:5711:48*/
 				}
 			}
 		} else {
@@ -5211,7 +5760,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:5214:47*/
+				/*line kerneltest_kernels_gen.go:5763:47*/
 			}
 		}
 	}, nil
@@ -5259,7 +5808,35 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		gkS_oi_0 := oi.ByteStride(0)
 		gkS_oi_1 := oi.ByteStride(1)
 		if 0 >= 0 && 4 < oi.Extent(1) && 5 < o32.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= oi.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
+			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 24 && gkS_oi_0 == 40 {
+				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:453:2*/ p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float32)(gkunsafe.Add(gkR0, (i)*24)) = (min(p, q))
+					*(*float32)(gkunsafe.Add(gkR1, (i)*24)) = (max(p, q))
+					*(*float32)(gkunsafe.Add(gkR2, (i)*24)) = (min(p, q, 0.5))
+					*(*float32)(gkunsafe.Add(gkR3, (i)*24)) = (max(p, -q, float32(gkmath.Inf(-1))))
+					*(*float32)(gkunsafe.Add(gkR4, (i)*24)) = (float32(gkmath.Min(float64(p), float64(q))))
+					*(*float32)(gkunsafe.Add(gkR5, (i)*24)) = (float32(gkmath.Max(float64(p), float64(q))))
+					m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*40)) = (int64(min(m, n)))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*40)) = (int64(max(m, n)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
+					/*line kerneltest_kernels_gen.go:5837:48*/
+				}
+			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
 				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
 				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
@@ -5285,7 +5862,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5288:48*/
+					/*line kerneltest_kernels_gen.go:5865:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5313,7 +5890,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5316:48*/
+					/*line kerneltest_kernels_gen.go:5893:48*/
 				}
 			}
 		} else {
@@ -5331,7 +5908,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:5334:47*/
+				/*line kerneltest_kernels_gen.go:5911:47*/
 			}
 		}
 	}, nil
@@ -5393,7 +5970,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5396:48*/
+					/*line kerneltest_kernels_gen.go:5973:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5424,7 +6001,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5427:48*/
+					/*line kerneltest_kernels_gen.go:6004:48*/
 				}
 			}
 		} else {
@@ -5456,7 +6033,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:5459:47*/
+				/*line kerneltest_kernels_gen.go:6036:47*/
 			}
 		}
 	}, nil
@@ -5496,7 +6073,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5499:48*/
+					/*line kerneltest_kernels_gen.go:6076:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5513,7 +6090,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5516:48*/
+					/*line kerneltest_kernels_gen.go:6093:48*/
 				}
 			}
 		} else {
@@ -5531,7 +6108,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:5534:47*/
+				/*line kerneltest_kernels_gen.go:6111:47*/
 			}
 		}
 	}, nil
@@ -5551,18 +6128,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5554:48*/
+					/*line kerneltest_kernels_gen.go:6131:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5559:48*/
+					/*line kerneltest_kernels_gen.go:6136:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:5565:47*/
+				/*line kerneltest_kernels_gen.go:6142:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5583,18 +6160,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:5586:48*/
+					/*line kerneltest_kernels_gen.go:6163:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:5591:48*/
+					/*line kerneltest_kernels_gen.go:6168:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:5597:47*/
+				/*line kerneltest_kernels_gen.go:6174:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5615,18 +6192,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:5618:48*/
+					/*line kerneltest_kernels_gen.go:6195:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:5623:48*/
+					/*line kerneltest_kernels_gen.go:6200:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:5629:47*/
+				/*line kerneltest_kernels_gen.go:6206:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5649,14 +6226,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5652:48*/
+					/*line kerneltest_kernels_gen.go:6229:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5659:48*/
+					/*line kerneltest_kernels_gen.go:6236:48*/
 				}
 			}
 		} else {
@@ -5664,7 +6241,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:5667:47*/
+				/*line kerneltest_kernels_gen.go:6244:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5685,18 +6262,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5688:48*/
+					/*line kerneltest_kernels_gen.go:6265:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:5693:48*/
+					/*line kerneltest_kernels_gen.go:6270:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:5699:47*/
+				/*line kerneltest_kernels_gen.go:6276:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5717,18 +6294,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5720:48*/
+					/*line kerneltest_kernels_gen.go:6297:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5725:48*/
+					/*line kerneltest_kernels_gen.go:6302:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:5731:47*/
+				/*line kerneltest_kernels_gen.go:6308:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5750,18 +6327,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:5753:48*/
+					/*line kerneltest_kernels_gen.go:6330:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:5758:48*/
+					/*line kerneltest_kernels_gen.go:6335:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:5764:47*/
+				/*line kerneltest_kernels_gen.go:6341:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5783,18 +6360,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:5786:48*/
+					/*line kerneltest_kernels_gen.go:6363:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:5791:48*/
+					/*line kerneltest_kernels_gen.go:6368:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:5797:47*/
+				/*line kerneltest_kernels_gen.go:6374:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5821,7 +6398,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:5824:51*/
+								/*line kerneltest_kernels_gen.go:6401:51*/
 							}
 						}
 					}
@@ -5831,7 +6408,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:5834:51*/
+								/*line kerneltest_kernels_gen.go:6411:51*/
 							}
 						}
 					}
@@ -5841,7 +6418,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5844:50*/
+							/*line kerneltest_kernels_gen.go:6421:50*/
 						}
 					}
 				}
@@ -5862,7 +6439,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5865:50*/
+							/*line kerneltest_kernels_gen.go:6442:50*/
 						}
 					}
 				}
@@ -5872,7 +6449,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5875:50*/
+							/*line kerneltest_kernels_gen.go:6452:50*/
 						}
 					}
 				}
@@ -5882,7 +6459,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:5885:49*/
+						/*line kerneltest_kernels_gen.go:6462:49*/
 					}
 				}
 			}
@@ -5913,7 +6490,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5916:52*/
+									/*line kerneltest_kernels_gen.go:6493:52*/
 								}
 							}
 						}
@@ -5925,7 +6502,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5928:52*/
+									/*line kerneltest_kernels_gen.go:6505:52*/
 								}
 							}
 						}
@@ -5937,7 +6514,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5940:51*/
+								/*line kerneltest_kernels_gen.go:6517:51*/
 							}
 						}
 					}
@@ -5961,7 +6538,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5964:51*/
+								/*line kerneltest_kernels_gen.go:6541:51*/
 							}
 						}
 					}
@@ -5973,7 +6550,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5976:51*/
+								/*line kerneltest_kernels_gen.go:6553:51*/
 							}
 						}
 					}
@@ -5985,7 +6562,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:5988:50*/
+							/*line kerneltest_kernels_gen.go:6565:50*/
 						}
 					}
 				}
@@ -6019,7 +6596,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6022:53*/
+										/*line kerneltest_kernels_gen.go:6599:53*/
 									}
 								}
 							}
@@ -6033,7 +6610,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6036:53*/
+										/*line kerneltest_kernels_gen.go:6613:53*/
 									}
 								}
 							}
@@ -6047,7 +6624,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6050:52*/
+									/*line kerneltest_kernels_gen.go:6627:52*/
 								}
 							}
 						}
@@ -6074,7 +6651,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6077:52*/
+									/*line kerneltest_kernels_gen.go:6654:52*/
 								}
 							}
 						}
@@ -6088,7 +6665,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6091:52*/
+									/*line kerneltest_kernels_gen.go:6668:52*/
 								}
 							}
 						}
@@ -6102,7 +6679,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:6105:51*/
+								/*line kerneltest_kernels_gen.go:6682:51*/
 							}
 						}
 					}
@@ -6139,7 +6716,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:6142:54*/
+											/*line kerneltest_kernels_gen.go:6719:54*/
 										}
 									}
 								}
@@ -6155,7 +6732,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:6158:54*/
+											/*line kerneltest_kernels_gen.go:6735:54*/
 										}
 									}
 								}
@@ -6171,7 +6748,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:6174:53*/
+										/*line kerneltest_kernels_gen.go:6751:53*/
 									}
 								}
 							}
@@ -6201,7 +6778,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:6204:53*/
+										/*line kerneltest_kernels_gen.go:6781:53*/
 									}
 								}
 							}
@@ -6217,7 +6794,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:6220:53*/
+										/*line kerneltest_kernels_gen.go:6797:53*/
 									}
 								}
 							}
@@ -6233,7 +6810,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:6236:52*/
+									/*line kerneltest_kernels_gen.go:6813:52*/
 								}
 							}
 						}
@@ -6271,7 +6848,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:6274:54*/
+											/*line kerneltest_kernels_gen.go:6851:54*/
 										}
 									}
 								}
@@ -6287,7 +6864,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:6290:54*/
+											/*line kerneltest_kernels_gen.go:6867:54*/
 										}
 									}
 								}
@@ -6303,7 +6880,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:6306:53*/
+										/*line kerneltest_kernels_gen.go:6883:53*/
 									}
 								}
 							}
@@ -6333,7 +6910,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:6336:53*/
+										/*line kerneltest_kernels_gen.go:6913:53*/
 									}
 								}
 							}
@@ -6349,7 +6926,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:6352:53*/
+										/*line kerneltest_kernels_gen.go:6929:53*/
 									}
 								}
 							}
@@ -6365,7 +6942,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:6368:52*/
+									/*line kerneltest_kernels_gen.go:6945:52*/
 								}
 							}
 						}
@@ -6400,7 +6977,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6403:48*/
+					/*line kerneltest_kernels_gen.go:6980:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6408,7 +6985,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6411:48*/
+					/*line kerneltest_kernels_gen.go:6988:48*/
 				}
 			}
 		} else {
@@ -6417,7 +6994,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:6420:47*/
+				/*line kerneltest_kernels_gen.go:6997:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6447,7 +7024,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6450:48*/
+					/*line kerneltest_kernels_gen.go:7027:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6455,7 +7032,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:6458:48*/
+					/*line kerneltest_kernels_gen.go:7035:48*/
 				}
 			}
 		} else {
@@ -6464,7 +7041,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:6467:47*/
+				/*line kerneltest_kernels_gen.go:7044:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6497,7 +7074,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:6500:50*/
+							/*line kerneltest_kernels_gen.go:7077:50*/
 						}
 					}
 				} else {
@@ -6506,7 +7083,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:6509:50*/
+							/*line kerneltest_kernels_gen.go:7086:50*/
 						}
 					}
 				}
@@ -6514,7 +7091,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:6517:49*/
+						/*line kerneltest_kernels_gen.go:7094:49*/
 					}
 				}
 			}
@@ -6533,7 +7110,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:6536:49*/
+						/*line kerneltest_kernels_gen.go:7113:49*/
 					}
 				}
 			} else {
@@ -6542,7 +7119,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:6545:49*/
+						/*line kerneltest_kernels_gen.go:7122:49*/
 					}
 				}
 			}
@@ -6550,7 +7127,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:6553:48*/
+					/*line kerneltest_kernels_gen.go:7130:48*/
 				}
 			}
 		}
@@ -6571,18 +7148,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:6574:48*/
+					/*line kerneltest_kernels_gen.go:7151:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:6579:48*/
+					/*line kerneltest_kernels_gen.go:7156:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:6585:47*/
+				/*line kerneltest_kernels_gen.go:7162:47*/
 			}
 		}
 	}, nil
@@ -6618,7 +7195,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6621:48*/
+					/*line kerneltest_kernels_gen.go:7198:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6628,7 +7205,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6631:48*/
+					/*line kerneltest_kernels_gen.go:7208:48*/
 				}
 			}
 		} else {
@@ -6639,7 +7216,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:6642:47*/
+				/*line kerneltest_kernels_gen.go:7219:47*/
 			}
 		}
 	}, nil
@@ -6678,7 +7255,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6681:50*/
+							/*line kerneltest_kernels_gen.go:7258:50*/
 						}
 					}
 				} else {
@@ -6688,7 +7265,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:6691:50*/
+							/*line kerneltest_kernels_gen.go:7268:50*/
 						}
 					}
 				}
@@ -6696,7 +7273,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:6699:49*/
+						/*line kerneltest_kernels_gen.go:7276:49*/
 					}
 				}
 			}
@@ -6718,7 +7295,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6721:49*/
+						/*line kerneltest_kernels_gen.go:7298:49*/
 					}
 				}
 			} else {
@@ -6728,7 +7305,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:6731:49*/
+						/*line kerneltest_kernels_gen.go:7308:49*/
 					}
 				}
 			}
@@ -6736,7 +7313,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:6739:48*/
+					/*line kerneltest_kernels_gen.go:7316:48*/
 				}
 			}
 		}
@@ -6771,7 +7348,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:6774:51*/
+								/*line kerneltest_kernels_gen.go:7351:51*/
 							}
 						}
 					}
@@ -6782,7 +7359,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:6785:51*/
+								/*line kerneltest_kernels_gen.go:7362:51*/
 							}
 						}
 					}
@@ -6792,7 +7369,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6795:50*/
+							/*line kerneltest_kernels_gen.go:7372:50*/
 						}
 					}
 				}
@@ -6815,7 +7392,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6818:50*/
+							/*line kerneltest_kernels_gen.go:7395:50*/
 						}
 					}
 				}
@@ -6826,7 +7403,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:6829:50*/
+							/*line kerneltest_kernels_gen.go:7406:50*/
 						}
 					}
 				}
@@ -6836,7 +7413,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:6839:49*/
+						/*line kerneltest_kernels_gen.go:7416:49*/
 					}
 				}
 			}
@@ -6876,7 +7453,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6879:52*/
+									/*line kerneltest_kernels_gen.go:7456:52*/
 								}
 							}
 						}
@@ -6889,7 +7466,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6892:52*/
+									/*line kerneltest_kernels_gen.go:7469:52*/
 								}
 							}
 						}
@@ -6901,7 +7478,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6904:51*/
+								/*line kerneltest_kernels_gen.go:7481:51*/
 							}
 						}
 					}
@@ -6928,7 +7505,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6931:51*/
+								/*line kerneltest_kernels_gen.go:7508:51*/
 							}
 						}
 					}
@@ -6941,7 +7518,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6944:51*/
+								/*line kerneltest_kernels_gen.go:7521:51*/
 							}
 						}
 					}
@@ -6953,7 +7530,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:6956:50*/
+							/*line kerneltest_kernels_gen.go:7533:50*/
 						}
 					}
 				}
@@ -7000,7 +7577,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7003:53*/
+										/*line kerneltest_kernels_gen.go:7580:53*/
 									}
 								}
 							}
@@ -7019,7 +7596,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7022:53*/
+										/*line kerneltest_kernels_gen.go:7599:53*/
 									}
 								}
 							}
@@ -7037,7 +7614,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7040:52*/
+									/*line kerneltest_kernels_gen.go:7617:52*/
 								}
 							}
 						}
@@ -7072,7 +7649,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7075:52*/
+									/*line kerneltest_kernels_gen.go:7652:52*/
 								}
 							}
 						}
@@ -7091,7 +7668,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7094:52*/
+									/*line kerneltest_kernels_gen.go:7671:52*/
 								}
 							}
 						}
@@ -7109,7 +7686,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:7112:51*/
+								/*line kerneltest_kernels_gen.go:7689:51*/
 							}
 						}
 					}
@@ -7157,7 +7734,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7160:54*/
+											/*line kerneltest_kernels_gen.go:7737:54*/
 										}
 									}
 								}
@@ -7175,7 +7752,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7178:54*/
+											/*line kerneltest_kernels_gen.go:7755:54*/
 										}
 									}
 								}
@@ -7192,7 +7769,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7195:53*/
+										/*line kerneltest_kernels_gen.go:7772:53*/
 									}
 								}
 							}
@@ -7228,7 +7805,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7231:53*/
+										/*line kerneltest_kernels_gen.go:7808:53*/
 									}
 								}
 							}
@@ -7246,7 +7823,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7249:53*/
+										/*line kerneltest_kernels_gen.go:7826:53*/
 									}
 								}
 							}
@@ -7263,7 +7840,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:7266:52*/
+									/*line kerneltest_kernels_gen.go:7843:52*/
 								}
 							}
 						}
