@@ -867,16 +867,6 @@ func lineDirectives(src []byte, name string) []byte {
 	return []byte(strings.Join(lines, "\n"))
 }
 
-// accessed reports whether acc has an access of view pr.
-func accessed(acc map[*ast.CallExpr]*access, pr *param) bool {
-	for _, a := range acc {
-		if a.v == pr {
-			return true
-		}
-	}
-	return false
-}
-
 // rightOrder is the loop nest with the last index innermost: 0, 1, ...
 func rightOrder(rank int) []int {
 	o := make([]int, rank)
