@@ -261,6 +261,7 @@ type bodyRender struct {
 	q       types.Qualifier
 	c       *bodyCopy
 	returns bool
+	loopRender
 }
 
 // lineAt returns the line directive that gives the next character the
@@ -276,25 +277,50 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	p, k, c := r.p, r.k, r.c
 	var edits []edit
 	var visit func(n ast.Node) bool
+	// The nodes being visited, and what to undo when each is left.
+	var stack []func()
+	var undo func()        // set by visit: what to undo when its node is left
+	var rootDecls []string // the declarations to write before root
+	inspect := func(n ast.Node) bool {
+		if n == nil {
+			if f := stack[len(stack)-1]; f != nil {
+				f()
+			}
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		undo = nil
+		if !visit(n) {
+			if undo != nil {
+				undo()
+			}
+			return false
+		}
+		stack = append(stack, undo)
+		return true
+	}
 	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if c.loops == nil || c.all || n == root {
+			if c.loops == nil || c.all {
 				break
 			}
 			loop := n.(ast.Stmt)
-			test, calls := c.loops.loopTest(loop, covered, func(v *types.Var) string { return v.Name() })
-			if test == "" {
-				break
+			if n != root {
+				if text, ok := r.testLoop(loop, covered); ok {
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+					return false
+				}
 			}
-			inner := maps.Clone(covered)
-			for _, call := range calls {
-				inner[call] = true
+			// The parts of the covered accesses' offsets that do not
+			// change in this loop, computed before it.
+			var decls []string
+			decls, undo = r.hoist(loop, covered)
+			if n == root {
+				rootDecls = decls
+			} else if len(decls) > 0 {
+				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
-			text := "if " + test + " {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), inner) +
-				"\n} else {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), covered) + "\n}" + r.lineAt(n.End())
-			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
-			return false
 		case *ast.CallExpr:
 			if a := c.acc[n]; a != nil && c.rows != nil {
 				elem := types.TypeString(a.v.elem, r.q)
@@ -307,7 +333,7 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				case "Set":
 					x := n.Args[len(n.Args)-1]
 					edits = append(edits, edit{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, edit{pos: x.End(), end: n.End(), text: ")"})
-					ast.Inspect(x, visit)
+					ast.Inspect(x, inspect)
 				}
 				return false
 			}
@@ -318,9 +344,16 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 			if !ok || m != "At" && m != "Set" && m != "Ptr" {
 				break
 			}
+			if es, ok := r.hoisted(n, pr, m); ok {
+				edits = append(edits, es...)
+				if m == "Set" {
+					ast.Inspect(n.Args[len(n.Args)-1], inspect)
+				}
+				return false
+			}
 			edits = append(edits, r.plain(n, pr, m)...)
 			for _, e := range n.Args {
-				ast.Inspect(e, visit)
+				ast.Inspect(e, inspect)
 			}
 			return false
 		case *ast.BinaryExpr:
@@ -354,7 +387,8 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 		}
 		return true
 	}
-	ast.Inspect(root, visit)
+	ast.Inspect(root, inspect)
+	r.rootDecls = rootDecls
 	src := p.source(from, to)
 	sortEdits(edits)
 	var b strings.Builder

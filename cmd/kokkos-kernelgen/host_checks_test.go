@@ -137,7 +137,12 @@ func Gather(i int, x kokkos.View2[float64], nb kokkos.View2[int32], f kokkos.Vie
 	for _, want := range []string{
 		"if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41",
 		"uint(m+1<<40) <= 1<<41",
-		"s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))",
+		// Three copies: unit strides, any strides, checked; the row's
+		// offset computed before the loop.
+		"if gkS_A_1 == 8 && gkS_x_0 == 8 {",
+		"gkQ0 := (i) * gkS_A_0\n",
+		"s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))",
+		"s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))",
 		"s += float64(A.At(i, j) * x.At(j))", // the else copy
 		"/*line k.go:8:2*/ for j := range m {",
 		"} /*line k.go:10:3*/",
@@ -147,15 +152,15 @@ func Gather(i int, x kokkos.View2[float64], nb kokkos.View2[int32], f kokkos.Vie
 			t.Errorf("YAx lacks %q", want)
 		}
 	}
-	if n := strings.Count(yax, "/*line k.go:8:2*/ for j := range m {"); n != 6 {
-		t.Errorf("YAx has %d copies of its loop, want 6 (checked and not, in each of the chunk's three copies)", n)
+	if n := strings.Count(yax, "/*line k.go:8:2*/ for j := range m {"); n != 9 {
+		t.Errorf("YAx has %d copies of its loop, want 9 (three in each of the chunk's three copies)", n)
 	}
 
 	forms := binder(t, out, "Forms")
 	for _, want := range []string{
 		"if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41", // k <= hi
 		"if 3*hi-1 < x.Extent(0) && 3*lo+2 >= 0",                    // 3k+2 over k < hi, step 4
-		"(*(*int64)(gkunsafe.Add(gkP_x, (3*k+2)*gkS_x_0)))",
+		":= (2) * gkS_x_0\n", "+k*24)))", "+k*(3*gkS_x_0))))",
 	} {
 		if !strings.Contains(forms, want) {
 			t.Errorf("Forms lacks %q", want)
@@ -183,7 +188,7 @@ func Gather(i int, x kokkos.View2[float64], nb kokkos.View2[int32], f kokkos.Vie
 		t.Errorf("Nest: the inner loop of the second nest has no test of its own")
 	}
 	// cnt.At(a) is checked before the outer loop.
-	if !strings.Contains(nest, "if n-1 < cnt.Extent(0) &&") || !strings.Contains(nest, "c := int((*(*int32)(gkunsafe.Add(gkP_cnt, (a)*gkS_cnt_0))))") {
+	if !strings.Contains(nest, "if n-1 < cnt.Extent(0) &&") || !strings.Contains(nest, "c := int((*(*int32)(gkunsafe.Add(gkP_cnt, a*4))))") {
 		t.Errorf("Nest: cnt.At(a) is not checked before the outer loop of the second nest")
 	}
 

@@ -176,3 +176,12 @@ func Axpy3(i int, y, x kokkos.View2[float64], a float64) {
 	y.Set(i, 1, y.At(i, 1)+a*x.At(i, 1))
 	y.Set(i, 2, y.At(i, 2)+a*x.At(i, 2))
 }
+
+// ScaleRows is y = a x over the first m columns of the row i.
+//
+//kokkos:kernel
+func ScaleRows(i int, y, x kokkos.View2[float64], a float64, m int) {
+	for j := range m {
+		y.Set(i, j, a*x.At(i, j))
+	}
+}

@@ -266,6 +266,29 @@ func BenchmarkChecksRatios(b *testing.B) {
 			variant{"each", func() { must(kernel.For("yax", p, YAxEach, y, A, x, m)) }},
 		)
 	})
+	b.Run("scalerows", func(b *testing.B) {
+		const n, m = 64, 512
+		rng := rand.New(rand.NewPCG(9, 10))
+		x := kokkos.Must(kokkos.NewView2[float64]("x", n, m))
+		y := kokkos.Must(kokkos.NewView2[float64]("y", n, m))
+		fill(x, randFloat[float64](rng, -1, 1))
+		p := kokkos.Range(0, n)
+		xd, yd := x.Data(), y.Data()
+		const a = 1.5
+		interleave(b, 25, 200,
+			variant{"plain", func() {
+				kokkos.ParallelForChunks("scalerows", p, func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						xr, yr := xd[i*m:(i+1)*m], yd[i*m:(i+1)*m]
+						for j, v := range xr {
+							yr[j] = float64(a * v)
+						}
+					}
+				})
+			}},
+			variant{"kernel", func() { must(kernel.For("scalerows", p, ScaleRows, y, x, a, m)) }},
+		)
+	})
 	b.Run("force", func(b *testing.B) {
 		const n, k = 1 << 15, 32
 		const cut2 = 6.25

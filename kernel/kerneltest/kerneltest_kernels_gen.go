@@ -309,6 +309,27 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: ScaleRows, Name: "kerneltest.ScaleRows", Hash: "12e04736835061e138aee2c72adace9f", Funcs: []string{"ScaleRows"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
+			{Name: "m"},
+		},
+		Host: gkHostScaleRows,
+		IR: gkIR + `(kernel ScaleRows for (index i)
+  (view y float64 2 w)
+  (view x float64 2 r)
+  (scalar a float64)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at y i j)) ((mul float64 a (at x i j))))))))
+`,
+	},
+	{
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -1557,8 +1578,16 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:20:2*/ s := 0.0
 					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:21:2*/ for j := range m {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:21:2*/ for j := range m {
@@ -1566,14 +1595,22 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1569:48*/
+					/*line kerneltest_kernels_gen.go:1598:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:20:2*/ s := 0.0
 					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:21:2*/ for j := range m {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:21:2*/ for j := range m {
@@ -1581,15 +1618,23 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1584:48*/
+					/*line kerneltest_kernels_gen.go:1621:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:20:2*/ s := 0.0
 				if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:21:2*/ for j := range m {
-						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
 					}
 				} else {
 					/*line checks.go:21:2*/ for j := range m {
@@ -1597,7 +1642,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1600:47*/
+				/*line kerneltest_kernels_gen.go:1645:47*/
 			}
 		}
 	}, nil
@@ -1630,8 +1675,16 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:31:2*/ s := 0.0
 					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:32:2*/ for j := range A.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1639,14 +1692,22 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1642:48*/
+					/*line kerneltest_kernels_gen.go:1695:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:31:2*/ s := 0.0
 					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:32:2*/ for j := range A.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1654,15 +1715,23 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1657:48*/
+					/*line kerneltest_kernels_gen.go:1718:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:31:2*/ s := 0.0
 				if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:32:2*/ for j := range A.Extent(1) {
-						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
 					}
 				} else {
 					/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1670,7 +1739,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1673:47*/
+				/*line kerneltest_kernels_gen.go:1742:47*/
 			}
 		}
 	}, nil
@@ -1710,8 +1779,14 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:45:2*/ var s0 int64
 					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
 						}
 					} else {
 						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -1720,8 +1795,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					} /*line checks.go:48:3*/
 					var s1 int64
 					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
 						}
 					} else {
 						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -1731,16 +1816,38 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					n := i % 7
 					var s2 int64
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:55:2*/ for a := range n {
-							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
@@ -1763,7 +1870,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:1766:48*/
+					/*line kerneltest_kernels_gen.go:1873:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -1773,8 +1880,14 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:45:2*/ var s0 int64
 					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
 						}
 					} else {
 						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -1783,8 +1896,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					} /*line checks.go:48:3*/
 					var s1 int64
 					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
 						}
 					} else {
 						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -1794,16 +1917,38 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					n := i % 7
 					var s2 int64
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:55:2*/ for a := range n {
-							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
@@ -1826,7 +1971,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:1829:48*/
+					/*line kerneltest_kernels_gen.go:1974:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -1836,8 +1981,14 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:45:2*/ var s0 int64
 					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
 						}
 					} else {
 						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -1846,8 +1997,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					} /*line checks.go:48:3*/
 					var s1 int64
 					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
 						}
 					} else {
 						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -1857,16 +2018,38 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					n := i % 7
 					var s2 int64
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:55:2*/ for a := range n {
-							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
@@ -1889,15 +2072,21 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:1892:48*/
+					/*line kerneltest_kernels_gen.go:2075:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:45:2*/ var s0 int64
 				if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-						s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+					if gkS_x_0 == 8 {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+						}
 					}
 				} else {
 					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -1906,8 +2095,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				} /*line checks.go:48:3*/
 				var s1 int64
 				if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-						s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+					if gkS_x_0 == 8 {
+						gkQ0 := (1) * gkS_x_0
+						gkQ1 := (-lo) * gkS_x_0
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+						}
+					} else {
+						gkQ2 := (1) * gkS_x_0
+						gkQ3 := (-lo) * gkS_x_0
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+						}
 					}
 				} else {
 					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -1917,16 +2116,38 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				n := i % 7
 				var s2 int64
 				if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:55:2*/ for a := range n {
-						for b := a; b < n; b++ {
-							s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+					if gkS_w_1 == 8 && gkS_x_0 == 8 {
+						/*line checks.go:55:2*/ for a := range n {
+							gkQ8 := (a) * gkS_w_0
+							gkQ9 := (i - a) * gkS_x_0
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							gkQ10 := (a) * gkS_w_0
+							gkQ11 := (i - a) * gkS_x_0
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+							}
 						}
 					}
 				} else {
 					/*line checks.go:55:2*/ for a := range n {
 						if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i+b-a)*gkS_x_0)))
+							if gkS_w_1 == 8 && gkS_x_0 == 8 {
+								gkQ4 := (a) * gkS_w_0
+								gkQ5 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+								}
+							} else {
+								gkQ6 := (a) * gkS_w_0
+								gkQ7 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+								}
 							}
 						} else {
 							/*line checks.go:56:3*/ for b := a; b < n; b++ {
@@ -1949,7 +2170,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:1952:47*/
+				/*line kerneltest_kernels_gen.go:2173:47*/
 			}
 		}
 	}, nil
@@ -1978,7 +2199,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:1981:48*/
+					/*line kerneltest_kernels_gen.go:2202:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -1986,7 +2207,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:1989:48*/
+					/*line kerneltest_kernels_gen.go:2210:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -1994,13 +2215,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:1997:48*/
+					/*line kerneltest_kernels_gen.go:2218:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2003:47*/
+				/*line kerneltest_kernels_gen.go:2224:47*/
 			}
 		}
 	}, nil
@@ -2044,17 +2265,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:91:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2075,7 +2314,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2078:48*/
+					/*line kerneltest_kernels_gen.go:2317:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2088,17 +2327,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:91:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2119,7 +2376,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2122:48*/
+					/*line kerneltest_kernels_gen.go:2379:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2132,17 +2389,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:91:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2163,7 +2438,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2166:48*/
+					/*line kerneltest_kernels_gen.go:2441:48*/
 				}
 			}
 		} else {
@@ -2171,17 +2446,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:89:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
 				var fx, fy, fz float64
 				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-					/*line checks.go:91:2*/ for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
 					}
 				} else {
@@ -2202,7 +2495,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2205:47*/
+				/*line kerneltest_kernels_gen.go:2498:47*/
 			}
 		}
 	}, nil
@@ -2261,7 +2554,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2264:48*/
+					/*line kerneltest_kernels_gen.go:2557:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2289,7 +2582,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2292:48*/
+					/*line kerneltest_kernels_gen.go:2585:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2317,7 +2610,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2320:48*/
+					/*line kerneltest_kernels_gen.go:2613:48*/
 				}
 			}
 		}, nil
@@ -2342,17 +2635,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:115:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2373,7 +2684,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2376:48*/
+					/*line kerneltest_kernels_gen.go:2687:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2386,17 +2697,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:115:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2417,7 +2746,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2420:48*/
+					/*line kerneltest_kernels_gen.go:2749:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2430,17 +2759,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:115:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2461,7 +2808,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2464:48*/
+					/*line kerneltest_kernels_gen.go:2811:48*/
 				}
 			}
 		} else {
@@ -2469,17 +2816,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				/*line checks.go:113:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
 				var fx, fy, fz float64
 				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-					/*line checks.go:115:2*/ for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
 					}
 				} else {
@@ -2500,7 +2865,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2503:47*/
+				/*line kerneltest_kernels_gen.go:2868:47*/
 			}
 		}
 	}, nil
@@ -2545,7 +2910,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2548:48*/
+					/*line kerneltest_kernels_gen.go:2913:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2562,7 +2927,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2565:48*/
+					/*line kerneltest_kernels_gen.go:2930:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2579,7 +2944,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2582:48*/
+					/*line kerneltest_kernels_gen.go:2947:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2598,8 +2963,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
 						}
 					} else {
 						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2612,7 +2985,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2615:48*/
+					/*line kerneltest_kernels_gen.go:2988:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2621,8 +2994,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
 						}
 					} else {
 						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2635,7 +3016,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2638:48*/
+					/*line kerneltest_kernels_gen.go:3019:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2644,8 +3025,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
 						}
 					} else {
 						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2658,7 +3047,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2661:48*/
+					/*line kerneltest_kernels_gen.go:3050:48*/
 				}
 			}
 		} else {
@@ -2666,8 +3055,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:139:2*/ s := 0.0
 				if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-						s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+					if gkS_idx_1 == 4 {
+						gkQ0 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+						}
 					}
 				} else {
 					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2680,7 +3077,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:2683:47*/
+				/*line kerneltest_kernels_gen.go:3080:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2718,7 +3115,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2721:50*/
+							/*line kerneltest_kernels_gen.go:3118:50*/
 						}
 					}
 				} else {
@@ -2727,7 +3124,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2730:50*/
+							/*line kerneltest_kernels_gen.go:3127:50*/
 						}
 					}
 				}
@@ -2746,7 +3143,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2749:49*/
+						/*line kerneltest_kernels_gen.go:3146:49*/
 					}
 				}
 			} else {
@@ -2755,7 +3152,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2758:49*/
+						/*line kerneltest_kernels_gen.go:3155:49*/
 					}
 				}
 			}
@@ -2775,7 +3172,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:2778:50*/
+							/*line kerneltest_kernels_gen.go:3175:50*/
 						}
 					}
 				} else {
@@ -2784,7 +3181,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:2787:50*/
+							/*line kerneltest_kernels_gen.go:3184:50*/
 						}
 					}
 				}
@@ -2792,7 +3189,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:2795:49*/
+						/*line kerneltest_kernels_gen.go:3192:49*/
 					}
 				}
 			}
@@ -2811,7 +3208,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:2814:49*/
+						/*line kerneltest_kernels_gen.go:3211:49*/
 					}
 				}
 			} else {
@@ -2820,7 +3217,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:2823:49*/
+						/*line kerneltest_kernels_gen.go:3220:49*/
 					}
 				}
 			}
@@ -2828,7 +3225,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:2831:48*/
+					/*line kerneltest_kernels_gen.go:3228:48*/
 				}
 			}
 		}
@@ -2861,7 +3258,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2864:48*/
+					/*line kerneltest_kernels_gen.go:3261:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2870,7 +3267,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2873:48*/
+					/*line kerneltest_kernels_gen.go:3270:48*/
 				}
 			}
 		} else {
@@ -2880,7 +3277,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2883:47*/
+				/*line kerneltest_kernels_gen.go:3280:47*/
 			}
 		}
 	}, nil
@@ -2916,7 +3313,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:2919:48*/
+					/*line kerneltest_kernels_gen.go:3316:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -2929,7 +3326,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:2932:48*/
+					/*line kerneltest_kernels_gen.go:3329:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -2942,7 +3339,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:2945:48*/
+					/*line kerneltest_kernels_gen.go:3342:48*/
 				}
 			}
 		} else {
@@ -2950,8 +3347,52 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:2953:47*/
+				/*line kerneltest_kernels_gen.go:3350:47*/
 			}
+		}
+	}, nil
+}
+
+func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View2("kerneltest.ScaleRows", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.ScaleRows", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a := gkArgs[2].(float64)
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, x, a, m, gkP_y, gkP_x := y, x, a, m, gkP_y, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_y_1 := y.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line checks.go:184:2*/ if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && m-1 < x.Extent(1) && m-1 < y.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
+				if gkS_x_1 == 8 && gkS_y_1 == 8 {
+					gkQ0 := (i) * gkS_y_0
+					gkQ1 := (i) * gkS_x_0
+					/*line checks.go:184:2*/ for j := range m {
+						*(*float64)(gkunsafe.Add(gkP_y, gkQ0+j*8)) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ1+j*8)))))
+					}
+				} else {
+					gkQ2 := (i) * gkS_y_0
+					gkQ3 := (i) * gkS_x_0
+					/*line checks.go:184:2*/ for j := range m {
+						*(*float64)(gkunsafe.Add(gkP_y, gkQ2+j*(gkS_y_1))) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ3+j*(gkS_x_1))))))
+					}
+				}
+			} else {
+				/*line checks.go:184:2*/ for j := range m {
+					y.Set(i, j, float64(a*x.At(i, j)))
+				}
+			} /*line checks.go:186:3*/
+			/*line kerneltest_kernels_gen.go:3395:46*/
 		}
 	}, nil
 }
@@ -2982,18 +3423,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:2985:48*/
+					/*line kerneltest_kernels_gen.go:3426:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:2990:48*/
+					/*line kerneltest_kernels_gen.go:3431:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:2996:47*/
+				/*line kerneltest_kernels_gen.go:3437:47*/
 			}
 		}
 	}, nil
@@ -3019,18 +3460,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:3022:48*/
+					/*line kerneltest_kernels_gen.go:3463:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:3027:48*/
+					/*line kerneltest_kernels_gen.go:3468:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:3033:47*/
+				/*line kerneltest_kernels_gen.go:3474:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3067,7 +3508,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3070:50*/
+							/*line kerneltest_kernels_gen.go:3511:50*/
 						}
 					}
 				} else {
@@ -3076,7 +3517,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:3079:50*/
+							/*line kerneltest_kernels_gen.go:3520:50*/
 						}
 					}
 				}
@@ -3084,7 +3525,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:3087:49*/
+						/*line kerneltest_kernels_gen.go:3528:49*/
 					}
 				}
 			}
@@ -3103,7 +3544,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3106:49*/
+						/*line kerneltest_kernels_gen.go:3547:49*/
 					}
 				}
 			} else {
@@ -3112,7 +3553,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3115:49*/
+						/*line kerneltest_kernels_gen.go:3556:49*/
 					}
 				}
 			}
@@ -3120,7 +3561,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:3123:48*/
+					/*line kerneltest_kernels_gen.go:3564:48*/
 				}
 			}
 		}
@@ -3150,7 +3591,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3153:48*/
+					/*line kerneltest_kernels_gen.go:3594:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3158,7 +3599,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3161:48*/
+					/*line kerneltest_kernels_gen.go:3602:48*/
 				}
 			}
 		} else {
@@ -3167,7 +3608,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:3170:47*/
+				/*line kerneltest_kernels_gen.go:3611:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3213,7 +3654,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3216:51*/
+								/*line kerneltest_kernels_gen.go:3657:51*/
 							}
 						}
 					}
@@ -3234,7 +3675,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3237:51*/
+								/*line kerneltest_kernels_gen.go:3678:51*/
 							}
 						}
 					}
@@ -3250,7 +3691,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3253:50*/
+							/*line kerneltest_kernels_gen.go:3694:50*/
 						}
 					}
 				}
@@ -3283,7 +3724,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3286:50*/
+							/*line kerneltest_kernels_gen.go:3727:50*/
 						}
 					}
 				}
@@ -3304,7 +3745,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3307:50*/
+							/*line kerneltest_kernels_gen.go:3748:50*/
 						}
 					}
 				}
@@ -3320,7 +3761,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3323:49*/
+						/*line kerneltest_kernels_gen.go:3764:49*/
 					}
 				}
 			}
@@ -3357,7 +3798,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3360:48*/
+					/*line kerneltest_kernels_gen.go:3801:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3371,7 +3812,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3374:48*/
+					/*line kerneltest_kernels_gen.go:3815:48*/
 				}
 			}
 		} else {
@@ -3386,7 +3827,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3389:47*/
+				/*line kerneltest_kernels_gen.go:3830:47*/
 			}
 		}
 	}, nil
@@ -3412,14 +3853,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3415:48*/
+					/*line kerneltest_kernels_gen.go:3856:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3422:48*/
+					/*line kerneltest_kernels_gen.go:3863:48*/
 				}
 			}
 		} else {
@@ -3427,7 +3868,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3430:47*/
+				/*line kerneltest_kernels_gen.go:3871:47*/
 			}
 		}
 	}, nil
@@ -3451,7 +3892,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3454:50*/
+							/*line kerneltest_kernels_gen.go:3895:50*/
 						}
 					}
 				} else {
@@ -3459,7 +3900,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3462:50*/
+							/*line kerneltest_kernels_gen.go:3903:50*/
 						}
 					}
 				}
@@ -3467,7 +3908,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3470:49*/
+						/*line kerneltest_kernels_gen.go:3911:49*/
 					}
 				}
 			}
@@ -3485,7 +3926,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3488:49*/
+						/*line kerneltest_kernels_gen.go:3929:49*/
 					}
 				}
 			} else {
@@ -3493,7 +3934,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3496:49*/
+						/*line kerneltest_kernels_gen.go:3937:49*/
 					}
 				}
 			}
@@ -3501,7 +3942,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3504:48*/
+					/*line kerneltest_kernels_gen.go:3945:48*/
 				}
 			}
 		}
@@ -3543,7 +3984,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3546:51*/
+								/*line kerneltest_kernels_gen.go:3987:51*/
 							}
 						}
 					}
@@ -3559,7 +4000,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:3562:51*/
+								/*line kerneltest_kernels_gen.go:4003:51*/
 							}
 						}
 					}
@@ -3570,7 +4011,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:3573:50*/
+							/*line kerneltest_kernels_gen.go:4014:50*/
 						}
 					}
 				}
@@ -3598,7 +4039,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:3601:50*/
+							/*line kerneltest_kernels_gen.go:4042:50*/
 						}
 					}
 				}
@@ -3614,7 +4055,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:3617:50*/
+							/*line kerneltest_kernels_gen.go:4058:50*/
 						}
 					}
 				}
@@ -3625,7 +4066,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:3628:49*/
+						/*line kerneltest_kernels_gen.go:4069:49*/
 					}
 				}
 			}
@@ -3672,7 +4113,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3675:48*/
+					/*line kerneltest_kernels_gen.go:4116:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3684,7 +4125,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3687:48*/
+					/*line kerneltest_kernels_gen.go:4128:48*/
 				}
 			}
 		} else {
@@ -3697,7 +4138,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:3700:47*/
+				/*line kerneltest_kernels_gen.go:4141:47*/
 			}
 		}
 	}, nil
@@ -3745,7 +4186,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3748:48*/
+					/*line kerneltest_kernels_gen.go:4189:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3760,7 +4201,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3763:48*/
+					/*line kerneltest_kernels_gen.go:4204:48*/
 				}
 			}
 		} else {
@@ -3776,7 +4217,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:3779:47*/
+				/*line kerneltest_kernels_gen.go:4220:47*/
 			}
 		}
 	}, nil
@@ -3845,7 +4286,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:3848:48*/
+					/*line kerneltest_kernels_gen.go:4289:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3887,7 +4328,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:3890:48*/
+					/*line kerneltest_kernels_gen.go:4331:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3929,7 +4370,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:3932:48*/
+					/*line kerneltest_kernels_gen.go:4373:48*/
 				}
 			}
 		} else {
@@ -3957,7 +4398,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:3960:47*/
+				/*line kerneltest_kernels_gen.go:4401:47*/
 			}
 		}
 	}, nil
@@ -4030,7 +4471,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:4033:48*/
+					/*line kerneltest_kernels_gen.go:4474:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4076,7 +4517,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:4079:48*/
+					/*line kerneltest_kernels_gen.go:4520:48*/
 				}
 			}
 		} else {
@@ -4106,7 +4547,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:4109:47*/
+				/*line kerneltest_kernels_gen.go:4550:47*/
 			}
 		}
 	}, nil
@@ -4194,7 +4635,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:4197:48*/
+					/*line kerneltest_kernels_gen.go:4638:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4236,7 +4677,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:4239:48*/
+					/*line kerneltest_kernels_gen.go:4680:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4278,7 +4719,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:4281:48*/
+					/*line kerneltest_kernels_gen.go:4722:48*/
 				}
 			}
 		} else {
@@ -4306,7 +4747,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:4309:47*/
+				/*line kerneltest_kernels_gen.go:4750:47*/
 			}
 		}
 	}, nil
@@ -4401,7 +4842,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4404:48*/
+					/*line kerneltest_kernels_gen.go:4845:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4462,7 +4903,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4465:48*/
+					/*line kerneltest_kernels_gen.go:4906:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4523,7 +4964,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4526:48*/
+					/*line kerneltest_kernels_gen.go:4967:48*/
 				}
 			}
 		} else {
@@ -4557,7 +4998,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:4560:47*/
+				/*line kerneltest_kernels_gen.go:5001:47*/
 			}
 		}
 	}, nil
@@ -4613,7 +5054,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:4616:48*/
+					/*line kerneltest_kernels_gen.go:5057:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4649,7 +5090,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:4652:48*/
+					/*line kerneltest_kernels_gen.go:5093:48*/
 				}
 			}
 		} else {
@@ -4686,7 +5127,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:4689:47*/
+				/*line kerneltest_kernels_gen.go:5130:47*/
 			}
 		}
 	}, nil
@@ -4725,7 +5166,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:4728:48*/
+					/*line kerneltest_kernels_gen.go:5169:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4743,7 +5184,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4746:48*/
+					/*line kerneltest_kernels_gen.go:5187:48*/
 				}
 			}
 		} else {
@@ -4762,7 +5203,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4765:47*/
+				/*line kerneltest_kernels_gen.go:5206:47*/
 			}
 		}
 	}, nil
@@ -4792,21 +5233,45 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
 					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-							for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
-									continue gkNextC
+						if gkS_a_2 == 4 {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
+								}
+							}
+						} else {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
 								}
 							}
 						}
 					} else {
 						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
-								/*line suite.go:240:3*/ for k := range a.Extent(2) {
-									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
-										continue gkNextC
+								if gkS_a_2 == 4 {
+									gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+											continue gkNextC
+										}
+									}
+								} else {
+									gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+											continue gkNextC
+										}
 									}
 								}
 							} else {
@@ -4819,28 +5284,52 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4822:48*/
+					/*line kerneltest_kernels_gen.go:5287:48*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
 					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-							for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-									continue gkNextU
+						if gkS_a_2 == 4 {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
+								}
+							}
+						} else {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
 								}
 							}
 						}
 					} else {
 						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
-								/*line suite.go:240:3*/ for k := range a.Extent(2) {
-									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-										continue gkNextU
+								if gkS_a_2 == 4 {
+									gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+											continue gkNextU
+										}
+									}
+								} else {
+									gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+											continue gkNextU
+										}
 									}
 								}
 							} else {
@@ -4853,7 +5342,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4856:48*/
+					/*line kerneltest_kernels_gen.go:5345:48*/
 				}
 			}
 		} else {
@@ -4861,21 +5350,45 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:238:2*/ out.Set(i, -1)
 				if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
-					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-						for k := range a.Extent(2) {
-							if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-								*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-								continue gkNext
+					if gkS_a_2 == 4 {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNext
+								}
+							}
+						}
+					} else {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNext
+								}
 							}
 						}
 					}
 				} else {
 					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 						if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
-							/*line suite.go:240:3*/ for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-									continue gkNext
+							if gkS_a_2 == 4 {
+								gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNext
+									}
+								}
+							} else {
+								gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNext
+									}
 								}
 							}
 						} else {
@@ -4888,7 +5401,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:4891:47*/
+				/*line kerneltest_kernels_gen.go:5404:47*/
 			}
 		}
 	}, nil
@@ -4965,7 +5478,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:4968:48*/
+					/*line kerneltest_kernels_gen.go:5481:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5020,7 +5533,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:5023:48*/
+					/*line kerneltest_kernels_gen.go:5536:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5075,7 +5588,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:5078:48*/
+					/*line kerneltest_kernels_gen.go:5591:48*/
 				}
 			}
 		} else {
@@ -5127,7 +5640,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:5130:47*/
+				/*line kerneltest_kernels_gen.go:5643:47*/
 			}
 		}
 	}, nil
@@ -5172,7 +5685,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:5175:48*/
+					/*line kerneltest_kernels_gen.go:5688:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5184,7 +5697,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:5187:48*/
+					/*line kerneltest_kernels_gen.go:5700:48*/
 				}
 			}
 		} else {
@@ -5197,7 +5710,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:5200:47*/
+				/*line kerneltest_kernels_gen.go:5713:47*/
 			}
 		}
 	}, nil
@@ -5284,7 +5797,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5287:48*/
+					/*line kerneltest_kernels_gen.go:5800:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5350,7 +5863,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5353:48*/
+					/*line kerneltest_kernels_gen.go:5866:48*/
 				}
 			}
 		} else {
@@ -5387,7 +5900,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:5390:47*/
+				/*line kerneltest_kernels_gen.go:5903:47*/
 			}
 		}
 	}, nil
@@ -5453,7 +5966,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5456:48*/
+					/*line kerneltest_kernels_gen.go:5969:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5486,7 +5999,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5489:48*/
+					/*line kerneltest_kernels_gen.go:6002:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5519,7 +6032,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5522:48*/
+					/*line kerneltest_kernels_gen.go:6035:48*/
 				}
 			}
 		} else {
@@ -5539,7 +6052,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:5542:47*/
+				/*line kerneltest_kernels_gen.go:6055:47*/
 			}
 		}
 	}, nil
@@ -5637,7 +6150,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5640:48*/
+					/*line kerneltest_kernels_gen.go:6153:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5708,7 +6221,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5711:48*/
+					/*line kerneltest_kernels_gen.go:6224:48*/
 				}
 			}
 		} else {
@@ -5760,7 +6273,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:5763:47*/
+				/*line kerneltest_kernels_gen.go:6276:47*/
 			}
 		}
 	}, nil
@@ -5834,7 +6347,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5837:48*/
+					/*line kerneltest_kernels_gen.go:6350:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5862,7 +6375,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5865:48*/
+					/*line kerneltest_kernels_gen.go:6378:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5890,7 +6403,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5893:48*/
+					/*line kerneltest_kernels_gen.go:6406:48*/
 				}
 			}
 		} else {
@@ -5908,7 +6421,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:5911:47*/
+				/*line kerneltest_kernels_gen.go:6424:47*/
 			}
 		}
 	}, nil
@@ -5970,7 +6483,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5973:48*/
+					/*line kerneltest_kernels_gen.go:6486:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6001,7 +6514,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:6004:48*/
+					/*line kerneltest_kernels_gen.go:6517:48*/
 				}
 			}
 		} else {
@@ -6033,7 +6546,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:6036:47*/
+				/*line kerneltest_kernels_gen.go:6549:47*/
 			}
 		}
 	}, nil
@@ -6073,7 +6586,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:6076:48*/
+					/*line kerneltest_kernels_gen.go:6589:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6090,7 +6603,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:6093:48*/
+					/*line kerneltest_kernels_gen.go:6606:48*/
 				}
 			}
 		} else {
@@ -6108,7 +6621,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:6111:47*/
+				/*line kerneltest_kernels_gen.go:6624:47*/
 			}
 		}
 	}, nil
@@ -6128,18 +6641,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6131:48*/
+					/*line kerneltest_kernels_gen.go:6644:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:6136:48*/
+					/*line kerneltest_kernels_gen.go:6649:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:6142:47*/
+				/*line kerneltest_kernels_gen.go:6655:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6160,18 +6673,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:6163:48*/
+					/*line kerneltest_kernels_gen.go:6676:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:6168:48*/
+					/*line kerneltest_kernels_gen.go:6681:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:6174:47*/
+				/*line kerneltest_kernels_gen.go:6687:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6192,18 +6705,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:6195:48*/
+					/*line kerneltest_kernels_gen.go:6708:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:6200:48*/
+					/*line kerneltest_kernels_gen.go:6713:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:6206:47*/
+				/*line kerneltest_kernels_gen.go:6719:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6226,14 +6739,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:6229:48*/
+					/*line kerneltest_kernels_gen.go:6742:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:6236:48*/
+					/*line kerneltest_kernels_gen.go:6749:48*/
 				}
 			}
 		} else {
@@ -6241,7 +6754,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:6244:47*/
+				/*line kerneltest_kernels_gen.go:6757:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6262,18 +6775,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6265:48*/
+					/*line kerneltest_kernels_gen.go:6778:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6270:48*/
+					/*line kerneltest_kernels_gen.go:6783:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:6276:47*/
+				/*line kerneltest_kernels_gen.go:6789:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6294,18 +6807,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6297:48*/
+					/*line kerneltest_kernels_gen.go:6810:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:6302:48*/
+					/*line kerneltest_kernels_gen.go:6815:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:6308:47*/
+				/*line kerneltest_kernels_gen.go:6821:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6327,18 +6840,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:6330:48*/
+					/*line kerneltest_kernels_gen.go:6843:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:6335:48*/
+					/*line kerneltest_kernels_gen.go:6848:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:6341:47*/
+				/*line kerneltest_kernels_gen.go:6854:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6360,18 +6873,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:6363:48*/
+					/*line kerneltest_kernels_gen.go:6876:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:6368:48*/
+					/*line kerneltest_kernels_gen.go:6881:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:6374:47*/
+				/*line kerneltest_kernels_gen.go:6887:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6398,7 +6911,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6401:51*/
+								/*line kerneltest_kernels_gen.go:6914:51*/
 							}
 						}
 					}
@@ -6408,7 +6921,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6411:51*/
+								/*line kerneltest_kernels_gen.go:6924:51*/
 							}
 						}
 					}
@@ -6418,7 +6931,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6421:50*/
+							/*line kerneltest_kernels_gen.go:6934:50*/
 						}
 					}
 				}
@@ -6439,7 +6952,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6442:50*/
+							/*line kerneltest_kernels_gen.go:6955:50*/
 						}
 					}
 				}
@@ -6449,7 +6962,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6452:50*/
+							/*line kerneltest_kernels_gen.go:6965:50*/
 						}
 					}
 				}
@@ -6459,7 +6972,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:6462:49*/
+						/*line kerneltest_kernels_gen.go:6975:49*/
 					}
 				}
 			}
@@ -6490,7 +7003,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6493:52*/
+									/*line kerneltest_kernels_gen.go:7006:52*/
 								}
 							}
 						}
@@ -6502,7 +7015,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6505:52*/
+									/*line kerneltest_kernels_gen.go:7018:52*/
 								}
 							}
 						}
@@ -6514,7 +7027,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6517:51*/
+								/*line kerneltest_kernels_gen.go:7030:51*/
 							}
 						}
 					}
@@ -6538,7 +7051,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6541:51*/
+								/*line kerneltest_kernels_gen.go:7054:51*/
 							}
 						}
 					}
@@ -6550,7 +7063,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6553:51*/
+								/*line kerneltest_kernels_gen.go:7066:51*/
 							}
 						}
 					}
@@ -6562,7 +7075,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:6565:50*/
+							/*line kerneltest_kernels_gen.go:7078:50*/
 						}
 					}
 				}
@@ -6596,7 +7109,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6599:53*/
+										/*line kerneltest_kernels_gen.go:7112:53*/
 									}
 								}
 							}
@@ -6610,7 +7123,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6613:53*/
+										/*line kerneltest_kernels_gen.go:7126:53*/
 									}
 								}
 							}
@@ -6624,7 +7137,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6627:52*/
+									/*line kerneltest_kernels_gen.go:7140:52*/
 								}
 							}
 						}
@@ -6651,7 +7164,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6654:52*/
+									/*line kerneltest_kernels_gen.go:7167:52*/
 								}
 							}
 						}
@@ -6665,7 +7178,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6668:52*/
+									/*line kerneltest_kernels_gen.go:7181:52*/
 								}
 							}
 						}
@@ -6679,7 +7192,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:6682:51*/
+								/*line kerneltest_kernels_gen.go:7195:51*/
 							}
 						}
 					}
@@ -6716,7 +7229,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:6719:54*/
+											/*line kerneltest_kernels_gen.go:7232:54*/
 										}
 									}
 								}
@@ -6732,7 +7245,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:6735:54*/
+											/*line kerneltest_kernels_gen.go:7248:54*/
 										}
 									}
 								}
@@ -6748,7 +7261,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:6751:53*/
+										/*line kerneltest_kernels_gen.go:7264:53*/
 									}
 								}
 							}
@@ -6778,7 +7291,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:6781:53*/
+										/*line kerneltest_kernels_gen.go:7294:53*/
 									}
 								}
 							}
@@ -6794,7 +7307,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:6797:53*/
+										/*line kerneltest_kernels_gen.go:7310:53*/
 									}
 								}
 							}
@@ -6810,7 +7323,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:6813:52*/
+									/*line kerneltest_kernels_gen.go:7326:52*/
 								}
 							}
 						}
@@ -6848,7 +7361,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:6851:54*/
+											/*line kerneltest_kernels_gen.go:7364:54*/
 										}
 									}
 								}
@@ -6864,7 +7377,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:6867:54*/
+											/*line kerneltest_kernels_gen.go:7380:54*/
 										}
 									}
 								}
@@ -6880,7 +7393,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:6883:53*/
+										/*line kerneltest_kernels_gen.go:7396:53*/
 									}
 								}
 							}
@@ -6910,7 +7423,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:6913:53*/
+										/*line kerneltest_kernels_gen.go:7426:53*/
 									}
 								}
 							}
@@ -6926,7 +7439,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:6929:53*/
+										/*line kerneltest_kernels_gen.go:7442:53*/
 									}
 								}
 							}
@@ -6942,7 +7455,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:6945:52*/
+									/*line kerneltest_kernels_gen.go:7458:52*/
 								}
 							}
 						}
@@ -6977,7 +7490,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6980:48*/
+					/*line kerneltest_kernels_gen.go:7493:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6985,7 +7498,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6988:48*/
+					/*line kerneltest_kernels_gen.go:7501:48*/
 				}
 			}
 		} else {
@@ -6994,7 +7507,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:6997:47*/
+				/*line kerneltest_kernels_gen.go:7510:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7024,7 +7537,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:7027:48*/
+					/*line kerneltest_kernels_gen.go:7540:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7032,7 +7545,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:7035:48*/
+					/*line kerneltest_kernels_gen.go:7548:48*/
 				}
 			}
 		} else {
@@ -7041,7 +7554,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:7044:47*/
+				/*line kerneltest_kernels_gen.go:7557:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7074,7 +7587,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:7077:50*/
+							/*line kerneltest_kernels_gen.go:7590:50*/
 						}
 					}
 				} else {
@@ -7083,7 +7596,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:7086:50*/
+							/*line kerneltest_kernels_gen.go:7599:50*/
 						}
 					}
 				}
@@ -7091,7 +7604,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:7094:49*/
+						/*line kerneltest_kernels_gen.go:7607:49*/
 					}
 				}
 			}
@@ -7110,7 +7623,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:7113:49*/
+						/*line kerneltest_kernels_gen.go:7626:49*/
 					}
 				}
 			} else {
@@ -7119,7 +7632,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:7122:49*/
+						/*line kerneltest_kernels_gen.go:7635:49*/
 					}
 				}
 			}
@@ -7127,7 +7640,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:7130:48*/
+					/*line kerneltest_kernels_gen.go:7643:48*/
 				}
 			}
 		}
@@ -7148,18 +7661,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:7151:48*/
+					/*line kerneltest_kernels_gen.go:7664:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:7156:48*/
+					/*line kerneltest_kernels_gen.go:7669:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:7162:47*/
+				/*line kerneltest_kernels_gen.go:7675:47*/
 			}
 		}
 	}, nil
@@ -7195,7 +7708,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:7198:48*/
+					/*line kerneltest_kernels_gen.go:7711:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7205,7 +7718,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:7208:48*/
+					/*line kerneltest_kernels_gen.go:7721:48*/
 				}
 			}
 		} else {
@@ -7216,7 +7729,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:7219:47*/
+				/*line kerneltest_kernels_gen.go:7732:47*/
 			}
 		}
 	}, nil
@@ -7255,7 +7768,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7258:50*/
+							/*line kerneltest_kernels_gen.go:7771:50*/
 						}
 					}
 				} else {
@@ -7265,7 +7778,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7268:50*/
+							/*line kerneltest_kernels_gen.go:7781:50*/
 						}
 					}
 				}
@@ -7273,7 +7786,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:7276:49*/
+						/*line kerneltest_kernels_gen.go:7789:49*/
 					}
 				}
 			}
@@ -7295,7 +7808,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7298:49*/
+						/*line kerneltest_kernels_gen.go:7811:49*/
 					}
 				}
 			} else {
@@ -7305,7 +7818,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7308:49*/
+						/*line kerneltest_kernels_gen.go:7821:49*/
 					}
 				}
 			}
@@ -7313,7 +7826,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:7316:48*/
+					/*line kerneltest_kernels_gen.go:7829:48*/
 				}
 			}
 		}
@@ -7348,7 +7861,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7351:51*/
+								/*line kerneltest_kernels_gen.go:7864:51*/
 							}
 						}
 					}
@@ -7359,7 +7872,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7362:51*/
+								/*line kerneltest_kernels_gen.go:7875:51*/
 							}
 						}
 					}
@@ -7369,7 +7882,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7372:50*/
+							/*line kerneltest_kernels_gen.go:7885:50*/
 						}
 					}
 				}
@@ -7392,7 +7905,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7395:50*/
+							/*line kerneltest_kernels_gen.go:7908:50*/
 						}
 					}
 				}
@@ -7403,7 +7916,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7406:50*/
+							/*line kerneltest_kernels_gen.go:7919:50*/
 						}
 					}
 				}
@@ -7413,7 +7926,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:7416:49*/
+						/*line kerneltest_kernels_gen.go:7929:49*/
 					}
 				}
 			}
@@ -7453,7 +7966,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7456:52*/
+									/*line kerneltest_kernels_gen.go:7969:52*/
 								}
 							}
 						}
@@ -7466,7 +7979,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7469:52*/
+									/*line kerneltest_kernels_gen.go:7982:52*/
 								}
 							}
 						}
@@ -7478,7 +7991,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7481:51*/
+								/*line kerneltest_kernels_gen.go:7994:51*/
 							}
 						}
 					}
@@ -7505,7 +8018,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7508:51*/
+								/*line kerneltest_kernels_gen.go:8021:51*/
 							}
 						}
 					}
@@ -7518,7 +8031,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7521:51*/
+								/*line kerneltest_kernels_gen.go:8034:51*/
 							}
 						}
 					}
@@ -7530,7 +8043,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:7533:50*/
+							/*line kerneltest_kernels_gen.go:8046:50*/
 						}
 					}
 				}
@@ -7577,7 +8090,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7580:53*/
+										/*line kerneltest_kernels_gen.go:8093:53*/
 									}
 								}
 							}
@@ -7596,7 +8109,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7599:53*/
+										/*line kerneltest_kernels_gen.go:8112:53*/
 									}
 								}
 							}
@@ -7614,7 +8127,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7617:52*/
+									/*line kerneltest_kernels_gen.go:8130:52*/
 								}
 							}
 						}
@@ -7649,7 +8162,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7652:52*/
+									/*line kerneltest_kernels_gen.go:8165:52*/
 								}
 							}
 						}
@@ -7668,7 +8181,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7671:52*/
+									/*line kerneltest_kernels_gen.go:8184:52*/
 								}
 							}
 						}
@@ -7686,7 +8199,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:7689:51*/
+								/*line kerneltest_kernels_gen.go:8202:51*/
 							}
 						}
 					}
@@ -7734,7 +8247,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7737:54*/
+											/*line kerneltest_kernels_gen.go:8250:54*/
 										}
 									}
 								}
@@ -7752,7 +8265,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7755:54*/
+											/*line kerneltest_kernels_gen.go:8268:54*/
 										}
 									}
 								}
@@ -7769,7 +8282,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7772:53*/
+										/*line kerneltest_kernels_gen.go:8285:53*/
 									}
 								}
 							}
@@ -7805,7 +8318,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7808:53*/
+										/*line kerneltest_kernels_gen.go:8321:53*/
 									}
 								}
 							}
@@ -7823,7 +8336,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7826:53*/
+										/*line kerneltest_kernels_gen.go:8339:53*/
 									}
 								}
 							}
@@ -7840,7 +8353,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:7843:52*/
+									/*line kerneltest_kernels_gen.go:8356:52*/
 								}
 							}
 						}
