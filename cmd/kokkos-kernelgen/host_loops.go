@@ -567,6 +567,7 @@ func (r *bodyRender) hoist(loop ast.Stmt, covered map[*ast.CallExpr]bool) ([]str
 	}
 	var decls []string
 	var set []*ast.CallExpr
+	seen := map[string]string{} // an offset's text → its variable
 	for _, a := range la.accesses {
 		if a.inner != l || !covered[a.call] {
 			continue
@@ -582,10 +583,13 @@ func (r *bodyRender) hoist(loop ast.Stmt, covered map[*ast.CallExpr]bool) ([]str
 			parts = append(parts, fmt.Sprintf("(%s)*%s", linText(rest, func(v *types.Var) string { return v.Name() }, map[string]bool{}), stride))
 		}
 		name := ""
-		if len(parts) > 0 {
-			name = fmt.Sprintf("gkQ%d", r.nQ)
-			r.nQ++
-			decls = append(decls, name+" := "+strings.Join(parts, "+"))
+		if text := strings.Join(parts, "+"); text != "" {
+			if name = seen[text]; name == "" {
+				name = fmt.Sprintf("gkQ%d", r.nQ)
+				r.nQ++
+				seen[text] = name
+				decls = append(decls, name+" := "+text)
+			}
 		}
 		r.offsets[a.call] = name
 		set = append(set, a.call)

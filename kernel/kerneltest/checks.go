@@ -185,3 +185,31 @@ func ScaleRows(i int, y, x kokkos.View2[float64], a float64, m int) {
 		y.Set(i, j, a*x.At(i, j))
 	}
 }
+
+// MatMul is c = a b, the inner product over a loop in a kernel over a
+// box.
+//
+//kokkos:kernel
+func MatMul(i, j int, c, a, b kokkos.View2[float64]) {
+	s := 0.0
+	for k := range a.Extent(1) {
+		s += a.At(i, k) * b.At(k, j)
+	}
+	c.Set(i, j, s)
+}
+
+// Histo adds the row i of x to h, atomically, and counts in cnt the
+// entries of the row above t: stores and atomics through Ptr in loops.
+//
+//kokkos:kernel
+func Histo(i int, h kokkos.View1[int64], x kokkos.View2[int64], cnt kokkos.View2[int32], t int64) {
+	for k := range x.Extent(1) {
+		kokkos.AtomicAdd(h.Ptr(k), x.At(i, k))
+		if x.At(i, k) > t {
+			cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+		}
+	}
+	for k := 0; k < x.Extent(1); k += 2 {
+		kokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
+	}
+}

@@ -340,3 +340,63 @@ func TestGatherNocheck(t *testing.T) {
 		kernel.CheckHostBounds(was)
 	}
 }
+
+func TestMatMul(t *testing.T) {
+	rng := rand.New(rand.NewPCG(205, 1))
+	const n0, n1, n2 = 37, 29, 41
+	a := kokkos.Must(kokkos.NewView2[float64]("a", n0, n1))
+	bl := kokkos.Must(kokkos.NewView2[float64]("b", n1, n2, kokkos.LayoutLeft))
+	fill(a, randFloat[float64](rng, -1, 1))
+	fill(bl, randFloat[float64](rng, -1, 1))
+	want := kokkos.Must(kokkos.NewView2[float64]("want", n0, n2))
+	for i := range n0 {
+		for j := range n2 {
+			MatMul(i, j, want, a, bl)
+		}
+	}
+	for _, w := range places(t) {
+		for _, it := range []kokkos.Iterate{kokkos.IterateLeft, kokkos.IterateRight} {
+			c := kokkos.Must(kokkos.NewView2[float64]("c", n0, n2, kokkos.InSpace(w.mem)))
+			keep(t, &c)
+			p := kokkos.MDRange([]int{0, 0}, []int{n0, n2}).Order(it, it).Tile(8, 8).On(w.space)
+			if launched(t, w, kernel.For("matmul", p, MatMul, c, at(t, w, a, kokkos.CreateMirror), at(t, w, bl, kokkos.CreateMirror))) {
+				check(t, w, fmt.Sprintf("%v: c", it), c, want, 4)
+			}
+		}
+	}
+	// b of fewer rows than a has columns: the loop's test fails, the
+	// checked loop panics at b.
+	bs := kokkos.Must(kokkos.NewView2[float64]("bshort", n1-1, n2))
+	c := kokkos.Must(kokkos.NewView2[float64]("c", n0, n2))
+	mustPanic(t, "b short", lineOf(t, "s += a.At(i, k) * b.At(k, j)", 1), func() {
+		_ = kernel.For("matmul", kokkos.MDRange([]int{0, 0}, []int{n0, n2}), MatMul, c, a, bs)
+	}, `label "bshort"`, fmt.Sprintf("b.At[%d ", n1-1))
+}
+
+func TestHisto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(206, 1))
+	const n, m = 700, 10
+	x := kokkos.Must(kokkos.NewView2[int64]("x", n, m))
+	fill(x, func() int64 { return rng.Int64N(201) - 100 })
+	wantH := kokkos.Must(kokkos.NewView1[int64]("want", m))
+	wantC := kokkos.Must(kokkos.NewView2[int32]("want", n, m))
+	for i := range n {
+		Histo(i, wantH, x, wantC, 20)
+	}
+	for _, w := range places(t) {
+		h := kokkos.Must(kokkos.NewView1[int64]("h", m, kokkos.InSpace(w.mem)))
+		keep(t, &h)
+		cnt := kokkos.Must(kokkos.NewView2[int32]("cnt", n, m, kokkos.InSpace(w.mem)))
+		keep(t, &cnt)
+		if launched(t, w, kernel.For("histo", kokkos.Range(0, n).On(w.space), Histo, h, at(t, w, x, kokkos.CreateMirror), cnt, 20)) {
+			check(t, w, "h", h, wantH)
+			check(t, w, "cnt", cnt, wantC)
+		}
+	}
+	// h shorter than the rows: the atomic's Ptr panics.
+	hs := kokkos.Must(kokkos.NewView1[int64]("hshort", m-1))
+	cnt := kokkos.Must(kokkos.NewView2[int32]("cnt", n, m))
+	mustPanic(t, "h short", lineOf(t, "kokkos.AtomicAdd(h.Ptr(k), x.At(i, k))", 1), func() {
+		_ = kernel.For("histo", kokkos.Range(0, n), Histo, hs, x, cnt, 20)
+	}, `label "hshort"`, fmt.Sprintf("h.Ptr[%d]", m-1))
+}

@@ -330,6 +330,54 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: MatMul, Name: "kerneltest.MatMul", Hash: "a68fa5443ce2c152eab5a61a5967e03f", Funcs: []string{"MatMul"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+		},
+		Host: gkHostMatMul,
+		IR: gkIR + `(kernel MatMul for (index i j)
+  (view c float64 2 w)
+  (view a float64 2 r)
+  (view b float64 2 r)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (range (new k int) int (extent a 1)
+      (body
+        (opassign add s (mul float64 (at a i k) (at b k j)))))
+    (assign ((at c i j)) (s))))
+`,
+	},
+	{
+		Func: Histo, Name: "kerneltest.Histo", Hash: "11fed7433eafd3833308024b5ca29c81", Funcs: []string{"Histo"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "h", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "cnt", View: true, Write: true},
+			{Name: "t"},
+		},
+		Host: gkHostHisto,
+		IR: gkIR + `(kernel Histo for (index i)
+  (view h int64 1 w)
+  (view x int64 2 r)
+  (view cnt int32 2 w)
+  (scalar t int64)
+  (body
+    (range (new k int) int (extent x 1)
+      (body
+        (do (atomic Add h (k) (at x i k)))
+        (if (gt int64 (at x i k) t)
+          (then
+            (assign ((at cnt i (div int k (int 2)))) ((add int32 (at cnt i (div int k (int 2))) (int32 1))))))))
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k (extent x 1))) (post (opassign add k (int 2)))
+      (body
+        (do (atomic Add cnt (i (add int (div int (extent x 1) (int 2)) (div int k (int 2)))) (int32 1)))))))
+`,
+	},
+	{
 		Func: Triad, Name: "kerneltest.Triad", Hash: "2609245518e12983fd66ac8b132ed218", Funcs: []string{"Triad"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -1595,7 +1643,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1598:48*/
+					/*line kerneltest_kernels_gen.go:1646:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1618,7 +1666,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1621:48*/
+					/*line kerneltest_kernels_gen.go:1669:48*/
 				}
 			}
 		} else {
@@ -1642,7 +1690,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1645:47*/
+				/*line kerneltest_kernels_gen.go:1693:47*/
 			}
 		}
 	}, nil
@@ -1692,7 +1740,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1695:48*/
+					/*line kerneltest_kernels_gen.go:1743:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1715,7 +1763,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1718:48*/
+					/*line kerneltest_kernels_gen.go:1766:48*/
 				}
 			}
 		} else {
@@ -1739,7 +1787,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1742:47*/
+				/*line kerneltest_kernels_gen.go:1790:47*/
 			}
 		}
 	}, nil
@@ -1870,7 +1918,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:1873:48*/
+					/*line kerneltest_kernels_gen.go:1921:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -1971,7 +2019,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:1974:48*/
+					/*line kerneltest_kernels_gen.go:2022:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2072,7 +2120,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2075:48*/
+					/*line kerneltest_kernels_gen.go:2123:48*/
 				}
 			}
 		} else {
@@ -2170,7 +2218,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2173:47*/
+				/*line kerneltest_kernels_gen.go:2221:47*/
 			}
 		}
 	}, nil
@@ -2199,7 +2247,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2202:48*/
+					/*line kerneltest_kernels_gen.go:2250:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2207,7 +2255,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2210:48*/
+					/*line kerneltest_kernels_gen.go:2258:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2215,13 +2263,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2218:48*/
+					/*line kerneltest_kernels_gen.go:2266:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2224:47*/
+				/*line kerneltest_kernels_gen.go:2272:47*/
 			}
 		}
 	}, nil
@@ -2314,7 +2362,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2317:48*/
+					/*line kerneltest_kernels_gen.go:2365:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2376,7 +2424,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2379:48*/
+					/*line kerneltest_kernels_gen.go:2427:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2438,7 +2486,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2441:48*/
+					/*line kerneltest_kernels_gen.go:2489:48*/
 				}
 			}
 		} else {
@@ -2495,7 +2543,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2498:47*/
+				/*line kerneltest_kernels_gen.go:2546:47*/
 			}
 		}
 	}, nil
@@ -2554,7 +2602,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2557:48*/
+					/*line kerneltest_kernels_gen.go:2605:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2582,7 +2630,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2585:48*/
+					/*line kerneltest_kernels_gen.go:2633:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2610,7 +2658,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2613:48*/
+					/*line kerneltest_kernels_gen.go:2661:48*/
 				}
 			}
 		}, nil
@@ -2684,7 +2732,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2687:48*/
+					/*line kerneltest_kernels_gen.go:2735:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2746,7 +2794,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2749:48*/
+					/*line kerneltest_kernels_gen.go:2797:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2808,7 +2856,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2811:48*/
+					/*line kerneltest_kernels_gen.go:2859:48*/
 				}
 			}
 		} else {
@@ -2865,7 +2913,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2868:47*/
+				/*line kerneltest_kernels_gen.go:2916:47*/
 			}
 		}
 	}, nil
@@ -2910,7 +2958,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2913:48*/
+					/*line kerneltest_kernels_gen.go:2961:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2927,7 +2975,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2930:48*/
+					/*line kerneltest_kernels_gen.go:2978:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2944,7 +2992,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2947:48*/
+					/*line kerneltest_kernels_gen.go:2995:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2985,7 +3033,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2988:48*/
+					/*line kerneltest_kernels_gen.go:3036:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3016,7 +3064,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3019:48*/
+					/*line kerneltest_kernels_gen.go:3067:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3047,7 +3095,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3050:48*/
+					/*line kerneltest_kernels_gen.go:3098:48*/
 				}
 			}
 		} else {
@@ -3077,7 +3125,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3080:47*/
+				/*line kerneltest_kernels_gen.go:3128:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3115,7 +3163,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3118:50*/
+							/*line kerneltest_kernels_gen.go:3166:50*/
 						}
 					}
 				} else {
@@ -3124,7 +3172,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3127:50*/
+							/*line kerneltest_kernels_gen.go:3175:50*/
 						}
 					}
 				}
@@ -3143,7 +3191,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3146:49*/
+						/*line kerneltest_kernels_gen.go:3194:49*/
 					}
 				}
 			} else {
@@ -3152,7 +3200,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3155:49*/
+						/*line kerneltest_kernels_gen.go:3203:49*/
 					}
 				}
 			}
@@ -3172,7 +3220,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3175:50*/
+							/*line kerneltest_kernels_gen.go:3223:50*/
 						}
 					}
 				} else {
@@ -3181,7 +3229,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3184:50*/
+							/*line kerneltest_kernels_gen.go:3232:50*/
 						}
 					}
 				}
@@ -3189,7 +3237,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3192:49*/
+						/*line kerneltest_kernels_gen.go:3240:49*/
 					}
 				}
 			}
@@ -3208,7 +3256,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:3211:49*/
+						/*line kerneltest_kernels_gen.go:3259:49*/
 					}
 				}
 			} else {
@@ -3217,7 +3265,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:3220:49*/
+						/*line kerneltest_kernels_gen.go:3268:49*/
 					}
 				}
 			}
@@ -3225,7 +3273,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:3228:48*/
+					/*line kerneltest_kernels_gen.go:3276:48*/
 				}
 			}
 		}
@@ -3258,7 +3306,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3261:48*/
+					/*line kerneltest_kernels_gen.go:3309:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3267,7 +3315,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3270:48*/
+					/*line kerneltest_kernels_gen.go:3318:48*/
 				}
 			}
 		} else {
@@ -3277,7 +3325,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3280:47*/
+				/*line kerneltest_kernels_gen.go:3328:47*/
 			}
 		}
 	}, nil
@@ -3313,7 +3361,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:3316:48*/
+					/*line kerneltest_kernels_gen.go:3364:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -3326,7 +3374,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:3329:48*/
+					/*line kerneltest_kernels_gen.go:3377:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -3339,7 +3387,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:3342:48*/
+					/*line kerneltest_kernels_gen.go:3390:48*/
 				}
 			}
 		} else {
@@ -3347,7 +3395,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:3350:47*/
+				/*line kerneltest_kernels_gen.go:3398:47*/
 			}
 		}
 	}, nil
@@ -3392,7 +3440,273 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:3395:46*/
+			/*line kerneltest_kernels_gen.go:3443:46*/
+		}
+	}, nil
+}
+
+func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MatMul", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MatMul", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MatMul", "b", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
+			gkS_c_0 := c.ByteStride(0)
+			gkS_c_1 := c.ByteStride(1)
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_b_0 := b.ByteStride(0)
+			gkS_b_1 := b.ByteStride(1)
+			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_c_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:194:2*/ s := 0.0
+							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								if gkS_a_1 == 8 && gkS_b_0 == 8 {
+									gkQ0 := (i) * gkS_a_0
+									gkQ1 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+									}
+								} else {
+									gkQ2 := (i) * gkS_a_0
+									gkQ3 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+									}
+								}
+							} else {
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64(a.At(i, k) * b.At(k, j))
+								}
+							} /*line checks.go:197:3*/
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
+							/*line kerneltest_kernels_gen.go:3499:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:194:2*/ s := 0.0
+							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								if gkS_a_1 == 8 && gkS_b_0 == 8 {
+									gkQ0 := (i) * gkS_a_0
+									gkQ1 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+									}
+								} else {
+									gkQ2 := (i) * gkS_a_0
+									gkQ3 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+									}
+								}
+							} else {
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64(a.At(i, k) * b.At(k, j))
+								}
+							} /*line checks.go:197:3*/
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
+							/*line kerneltest_kernels_gen.go:3527:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						c.Set(i, j, s)
+						/*line kerneltest_kernels_gen.go:3555:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_c_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
+						/*line kerneltest_kernels_gen.go:3595:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
+						/*line kerneltest_kernels_gen.go:3623:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line checks.go:194:2*/ s := 0.0
+					if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+						if gkS_a_1 == 8 && gkS_b_0 == 8 {
+							gkQ0 := (i) * gkS_a_0
+							gkQ1 := (j) * gkS_b_1
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+							}
+						} else {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (j) * gkS_b_1
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+							}
+						}
+					} else {
+						/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							s += float64(a.At(i, k) * b.At(k, j))
+						}
+					} /*line checks.go:197:3*/
+					c.Set(i, j, s)
+					/*line kerneltest_kernels_gen.go:3651:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	h, gkErr0 := gkkernel.View1("kerneltest.Histo", "h", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Histo", "x", gkArgs[1].(gkkokkos.View2[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	cnt, gkErr2 := gkkernel.View2("kerneltest.Histo", "cnt", gkArgs[2].(gkkokkos.View2[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	t := gkArgs[3].(int64)
+	gkP_h := h.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		h, x, cnt, t, gkP_h, gkP_x := h, x, cnt, t, gkP_h, gkP_x
+		gkS_h_0 := h.ByteStride(0)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line checks.go:206:2*/ if i < x.Extent(0) && i >= 0 && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && x.Extent(1)-1 < h.Extent(0) {
+				if gkS_h_0 == 8 && gkS_x_1 == 8 {
+					gkQ0 := (i) * gkS_x_0
+					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*8)), (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))))
+						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) > t {
+							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+						}
+					}
+				} else {
+					gkQ1 := (i) * gkS_x_0
+					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*(gkS_h_0))), (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))))
+						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))) > t {
+							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+						}
+					}
+				}
+			} else {
+				/*line checks.go:206:2*/ for k := range x.Extent(1) {
+					gkkokkos.AtomicAdd(h.Ptr(k), x.At(i, k))
+					if x.At(i, k) > t {
+						cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+					}
+				}
+			} /*line checks.go:211:3*/
+			for k := 0; k < x.Extent(1); k += 2 {
+				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
+			}
+			/*line kerneltest_kernels_gen.go:3709:46*/
 		}
 	}, nil
 }
@@ -3423,18 +3737,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:3426:48*/
+					/*line kerneltest_kernels_gen.go:3740:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:3431:48*/
+					/*line kerneltest_kernels_gen.go:3745:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:3437:47*/
+				/*line kerneltest_kernels_gen.go:3751:47*/
 			}
 		}
 	}, nil
@@ -3460,18 +3774,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:3463:48*/
+					/*line kerneltest_kernels_gen.go:3777:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:3468:48*/
+					/*line kerneltest_kernels_gen.go:3782:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:3474:47*/
+				/*line kerneltest_kernels_gen.go:3788:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3508,7 +3822,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3511:50*/
+							/*line kerneltest_kernels_gen.go:3825:50*/
 						}
 					}
 				} else {
@@ -3517,7 +3831,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:3520:50*/
+							/*line kerneltest_kernels_gen.go:3834:50*/
 						}
 					}
 				}
@@ -3525,7 +3839,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:3528:49*/
+						/*line kerneltest_kernels_gen.go:3842:49*/
 					}
 				}
 			}
@@ -3544,7 +3858,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3547:49*/
+						/*line kerneltest_kernels_gen.go:3861:49*/
 					}
 				}
 			} else {
@@ -3553,7 +3867,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3556:49*/
+						/*line kerneltest_kernels_gen.go:3870:49*/
 					}
 				}
 			}
@@ -3561,7 +3875,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:3564:48*/
+					/*line kerneltest_kernels_gen.go:3878:48*/
 				}
 			}
 		}
@@ -3591,7 +3905,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3594:48*/
+					/*line kerneltest_kernels_gen.go:3908:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3599,7 +3913,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3602:48*/
+					/*line kerneltest_kernels_gen.go:3916:48*/
 				}
 			}
 		} else {
@@ -3608,7 +3922,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:3611:47*/
+				/*line kerneltest_kernels_gen.go:3925:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3654,7 +3968,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3657:51*/
+								/*line kerneltest_kernels_gen.go:3971:51*/
 							}
 						}
 					}
@@ -3675,7 +3989,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3678:51*/
+								/*line kerneltest_kernels_gen.go:3992:51*/
 							}
 						}
 					}
@@ -3691,7 +4005,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3694:50*/
+							/*line kerneltest_kernels_gen.go:4008:50*/
 						}
 					}
 				}
@@ -3724,7 +4038,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3727:50*/
+							/*line kerneltest_kernels_gen.go:4041:50*/
 						}
 					}
 				}
@@ -3745,7 +4059,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3748:50*/
+							/*line kerneltest_kernels_gen.go:4062:50*/
 						}
 					}
 				}
@@ -3761,7 +4075,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3764:49*/
+						/*line kerneltest_kernels_gen.go:4078:49*/
 					}
 				}
 			}
@@ -3798,7 +4112,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3801:48*/
+					/*line kerneltest_kernels_gen.go:4115:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3812,7 +4126,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3815:48*/
+					/*line kerneltest_kernels_gen.go:4129:48*/
 				}
 			}
 		} else {
@@ -3827,7 +4141,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3830:47*/
+				/*line kerneltest_kernels_gen.go:4144:47*/
 			}
 		}
 	}, nil
@@ -3853,14 +4167,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3856:48*/
+					/*line kerneltest_kernels_gen.go:4170:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3863:48*/
+					/*line kerneltest_kernels_gen.go:4177:48*/
 				}
 			}
 		} else {
@@ -3868,7 +4182,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3871:47*/
+				/*line kerneltest_kernels_gen.go:4185:47*/
 			}
 		}
 	}, nil
@@ -3892,7 +4206,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3895:50*/
+							/*line kerneltest_kernels_gen.go:4209:50*/
 						}
 					}
 				} else {
@@ -3900,7 +4214,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3903:50*/
+							/*line kerneltest_kernels_gen.go:4217:50*/
 						}
 					}
 				}
@@ -3908,7 +4222,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3911:49*/
+						/*line kerneltest_kernels_gen.go:4225:49*/
 					}
 				}
 			}
@@ -3926,7 +4240,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3929:49*/
+						/*line kerneltest_kernels_gen.go:4243:49*/
 					}
 				}
 			} else {
@@ -3934,7 +4248,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3937:49*/
+						/*line kerneltest_kernels_gen.go:4251:49*/
 					}
 				}
 			}
@@ -3942,7 +4256,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3945:48*/
+					/*line kerneltest_kernels_gen.go:4259:48*/
 				}
 			}
 		}
@@ -3984,7 +4298,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3987:51*/
+								/*line kerneltest_kernels_gen.go:4301:51*/
 							}
 						}
 					}
@@ -4000,7 +4314,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:4003:51*/
+								/*line kerneltest_kernels_gen.go:4317:51*/
 							}
 						}
 					}
@@ -4011,7 +4325,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:4014:50*/
+							/*line kerneltest_kernels_gen.go:4328:50*/
 						}
 					}
 				}
@@ -4039,7 +4353,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:4042:50*/
+							/*line kerneltest_kernels_gen.go:4356:50*/
 						}
 					}
 				}
@@ -4055,7 +4369,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:4058:50*/
+							/*line kerneltest_kernels_gen.go:4372:50*/
 						}
 					}
 				}
@@ -4066,7 +4380,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:4069:49*/
+						/*line kerneltest_kernels_gen.go:4383:49*/
 					}
 				}
 			}
@@ -4113,7 +4427,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:4116:48*/
+					/*line kerneltest_kernels_gen.go:4430:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4125,7 +4439,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:4128:48*/
+					/*line kerneltest_kernels_gen.go:4442:48*/
 				}
 			}
 		} else {
@@ -4138,7 +4452,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:4141:47*/
+				/*line kerneltest_kernels_gen.go:4455:47*/
 			}
 		}
 	}, nil
@@ -4186,7 +4500,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:4189:48*/
+					/*line kerneltest_kernels_gen.go:4503:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4201,7 +4515,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:4204:48*/
+					/*line kerneltest_kernels_gen.go:4518:48*/
 				}
 			}
 		} else {
@@ -4217,7 +4531,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:4220:47*/
+				/*line kerneltest_kernels_gen.go:4534:47*/
 			}
 		}
 	}, nil
@@ -4286,7 +4600,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:4289:48*/
+					/*line kerneltest_kernels_gen.go:4603:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4328,7 +4642,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:4331:48*/
+					/*line kerneltest_kernels_gen.go:4645:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4370,7 +4684,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:4373:48*/
+					/*line kerneltest_kernels_gen.go:4687:48*/
 				}
 			}
 		} else {
@@ -4398,7 +4712,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:4401:47*/
+				/*line kerneltest_kernels_gen.go:4715:47*/
 			}
 		}
 	}, nil
@@ -4471,7 +4785,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:4474:48*/
+					/*line kerneltest_kernels_gen.go:4788:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4517,7 +4831,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:4520:48*/
+					/*line kerneltest_kernels_gen.go:4834:48*/
 				}
 			}
 		} else {
@@ -4547,7 +4861,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:4550:47*/
+				/*line kerneltest_kernels_gen.go:4864:47*/
 			}
 		}
 	}, nil
@@ -4635,7 +4949,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:4638:48*/
+					/*line kerneltest_kernels_gen.go:4952:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4677,7 +4991,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:4680:48*/
+					/*line kerneltest_kernels_gen.go:4994:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4719,7 +5033,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:4722:48*/
+					/*line kerneltest_kernels_gen.go:5036:48*/
 				}
 			}
 		} else {
@@ -4747,7 +5061,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:4750:47*/
+				/*line kerneltest_kernels_gen.go:5064:47*/
 			}
 		}
 	}, nil
@@ -4842,7 +5156,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4845:48*/
+					/*line kerneltest_kernels_gen.go:5159:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4903,7 +5217,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4906:48*/
+					/*line kerneltest_kernels_gen.go:5220:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4964,7 +5278,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4967:48*/
+					/*line kerneltest_kernels_gen.go:5281:48*/
 				}
 			}
 		} else {
@@ -4998,7 +5312,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:5001:47*/
+				/*line kerneltest_kernels_gen.go:5315:47*/
 			}
 		}
 	}, nil
@@ -5054,7 +5368,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:5057:48*/
+					/*line kerneltest_kernels_gen.go:5371:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5090,7 +5404,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:5093:48*/
+					/*line kerneltest_kernels_gen.go:5407:48*/
 				}
 			}
 		} else {
@@ -5127,7 +5441,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:5130:47*/
+				/*line kerneltest_kernels_gen.go:5444:47*/
 			}
 		}
 	}, nil
@@ -5166,7 +5480,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:5169:48*/
+					/*line kerneltest_kernels_gen.go:5483:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5184,7 +5498,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:5187:48*/
+					/*line kerneltest_kernels_gen.go:5501:48*/
 				}
 			}
 		} else {
@@ -5203,7 +5517,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:5206:47*/
+				/*line kerneltest_kernels_gen.go:5520:47*/
 			}
 		}
 	}, nil
@@ -5284,7 +5598,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:5287:48*/
+					/*line kerneltest_kernels_gen.go:5601:48*/
 				}
 			} else {
 			gkNextU:
@@ -5342,7 +5656,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:5345:48*/
+					/*line kerneltest_kernels_gen.go:5659:48*/
 				}
 			}
 		} else {
@@ -5401,7 +5715,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:5404:47*/
+				/*line kerneltest_kernels_gen.go:5718:47*/
 			}
 		}
 	}, nil
@@ -5478,7 +5792,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:5481:48*/
+					/*line kerneltest_kernels_gen.go:5795:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5533,7 +5847,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:5536:48*/
+					/*line kerneltest_kernels_gen.go:5850:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5588,7 +5902,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:5591:48*/
+					/*line kerneltest_kernels_gen.go:5905:48*/
 				}
 			}
 		} else {
@@ -5640,7 +5954,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:5643:47*/
+				/*line kerneltest_kernels_gen.go:5957:47*/
 			}
 		}
 	}, nil
@@ -5685,7 +5999,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:5688:48*/
+					/*line kerneltest_kernels_gen.go:6002:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5697,7 +6011,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:5700:48*/
+					/*line kerneltest_kernels_gen.go:6014:48*/
 				}
 			}
 		} else {
@@ -5710,7 +6024,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:5713:47*/
+				/*line kerneltest_kernels_gen.go:6027:47*/
 			}
 		}
 	}, nil
@@ -5797,7 +6111,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5800:48*/
+					/*line kerneltest_kernels_gen.go:6114:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5863,7 +6177,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5866:48*/
+					/*line kerneltest_kernels_gen.go:6180:48*/
 				}
 			}
 		} else {
@@ -5900,7 +6214,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:5903:47*/
+				/*line kerneltest_kernels_gen.go:6217:47*/
 			}
 		}
 	}, nil
@@ -5966,7 +6280,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5969:48*/
+					/*line kerneltest_kernels_gen.go:6283:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5999,7 +6313,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:6002:48*/
+					/*line kerneltest_kernels_gen.go:6316:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6032,7 +6346,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:6035:48*/
+					/*line kerneltest_kernels_gen.go:6349:48*/
 				}
 			}
 		} else {
@@ -6052,7 +6366,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:6055:47*/
+				/*line kerneltest_kernels_gen.go:6369:47*/
 			}
 		}
 	}, nil
@@ -6150,7 +6464,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:6153:48*/
+					/*line kerneltest_kernels_gen.go:6467:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6221,7 +6535,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:6224:48*/
+					/*line kerneltest_kernels_gen.go:6538:48*/
 				}
 			}
 		} else {
@@ -6273,7 +6587,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:6276:47*/
+				/*line kerneltest_kernels_gen.go:6590:47*/
 			}
 		}
 	}, nil
@@ -6347,7 +6661,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:6350:48*/
+					/*line kerneltest_kernels_gen.go:6664:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -6375,7 +6689,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:6378:48*/
+					/*line kerneltest_kernels_gen.go:6692:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -6403,7 +6717,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:6406:48*/
+					/*line kerneltest_kernels_gen.go:6720:48*/
 				}
 			}
 		} else {
@@ -6421,7 +6735,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:6424:47*/
+				/*line kerneltest_kernels_gen.go:6738:47*/
 			}
 		}
 	}, nil
@@ -6483,7 +6797,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:6486:48*/
+					/*line kerneltest_kernels_gen.go:6800:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6514,7 +6828,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:6517:48*/
+					/*line kerneltest_kernels_gen.go:6831:48*/
 				}
 			}
 		} else {
@@ -6546,7 +6860,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:6549:47*/
+				/*line kerneltest_kernels_gen.go:6863:47*/
 			}
 		}
 	}, nil
@@ -6586,7 +6900,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:6589:48*/
+					/*line kerneltest_kernels_gen.go:6903:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6603,7 +6917,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:6606:48*/
+					/*line kerneltest_kernels_gen.go:6920:48*/
 				}
 			}
 		} else {
@@ -6621,7 +6935,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:6624:47*/
+				/*line kerneltest_kernels_gen.go:6938:47*/
 			}
 		}
 	}, nil
@@ -6641,18 +6955,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6644:48*/
+					/*line kerneltest_kernels_gen.go:6958:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:6649:48*/
+					/*line kerneltest_kernels_gen.go:6963:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:6655:47*/
+				/*line kerneltest_kernels_gen.go:6969:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6673,18 +6987,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:6676:48*/
+					/*line kerneltest_kernels_gen.go:6990:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:6681:48*/
+					/*line kerneltest_kernels_gen.go:6995:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:6687:47*/
+				/*line kerneltest_kernels_gen.go:7001:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6705,18 +7019,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:6708:48*/
+					/*line kerneltest_kernels_gen.go:7022:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:6713:48*/
+					/*line kerneltest_kernels_gen.go:7027:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:6719:47*/
+				/*line kerneltest_kernels_gen.go:7033:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6739,14 +7053,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:6742:48*/
+					/*line kerneltest_kernels_gen.go:7056:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:6749:48*/
+					/*line kerneltest_kernels_gen.go:7063:48*/
 				}
 			}
 		} else {
@@ -6754,7 +7068,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:6757:47*/
+				/*line kerneltest_kernels_gen.go:7071:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6775,18 +7089,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6778:48*/
+					/*line kerneltest_kernels_gen.go:7092:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6783:48*/
+					/*line kerneltest_kernels_gen.go:7097:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:6789:47*/
+				/*line kerneltest_kernels_gen.go:7103:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6807,18 +7121,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6810:48*/
+					/*line kerneltest_kernels_gen.go:7124:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:6815:48*/
+					/*line kerneltest_kernels_gen.go:7129:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:6821:47*/
+				/*line kerneltest_kernels_gen.go:7135:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6840,18 +7154,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:6843:48*/
+					/*line kerneltest_kernels_gen.go:7157:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:6848:48*/
+					/*line kerneltest_kernels_gen.go:7162:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:6854:47*/
+				/*line kerneltest_kernels_gen.go:7168:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6873,18 +7187,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:6876:48*/
+					/*line kerneltest_kernels_gen.go:7190:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:6881:48*/
+					/*line kerneltest_kernels_gen.go:7195:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:6887:47*/
+				/*line kerneltest_kernels_gen.go:7201:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6911,7 +7225,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6914:51*/
+								/*line kerneltest_kernels_gen.go:7228:51*/
 							}
 						}
 					}
@@ -6921,7 +7235,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6924:51*/
+								/*line kerneltest_kernels_gen.go:7238:51*/
 							}
 						}
 					}
@@ -6931,7 +7245,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6934:50*/
+							/*line kerneltest_kernels_gen.go:7248:50*/
 						}
 					}
 				}
@@ -6952,7 +7266,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6955:50*/
+							/*line kerneltest_kernels_gen.go:7269:50*/
 						}
 					}
 				}
@@ -6962,7 +7276,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6965:50*/
+							/*line kerneltest_kernels_gen.go:7279:50*/
 						}
 					}
 				}
@@ -6972,7 +7286,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:6975:49*/
+						/*line kerneltest_kernels_gen.go:7289:49*/
 					}
 				}
 			}
@@ -7003,7 +7317,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:7006:52*/
+									/*line kerneltest_kernels_gen.go:7320:52*/
 								}
 							}
 						}
@@ -7015,7 +7329,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:7018:52*/
+									/*line kerneltest_kernels_gen.go:7332:52*/
 								}
 							}
 						}
@@ -7027,7 +7341,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7030:51*/
+								/*line kerneltest_kernels_gen.go:7344:51*/
 							}
 						}
 					}
@@ -7051,7 +7365,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7054:51*/
+								/*line kerneltest_kernels_gen.go:7368:51*/
 							}
 						}
 					}
@@ -7063,7 +7377,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7066:51*/
+								/*line kerneltest_kernels_gen.go:7380:51*/
 							}
 						}
 					}
@@ -7075,7 +7389,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:7078:50*/
+							/*line kerneltest_kernels_gen.go:7392:50*/
 						}
 					}
 				}
@@ -7109,7 +7423,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:7112:53*/
+										/*line kerneltest_kernels_gen.go:7426:53*/
 									}
 								}
 							}
@@ -7123,7 +7437,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:7126:53*/
+										/*line kerneltest_kernels_gen.go:7440:53*/
 									}
 								}
 							}
@@ -7137,7 +7451,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7140:52*/
+									/*line kerneltest_kernels_gen.go:7454:52*/
 								}
 							}
 						}
@@ -7164,7 +7478,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7167:52*/
+									/*line kerneltest_kernels_gen.go:7481:52*/
 								}
 							}
 						}
@@ -7178,7 +7492,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7181:52*/
+									/*line kerneltest_kernels_gen.go:7495:52*/
 								}
 							}
 						}
@@ -7192,7 +7506,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:7195:51*/
+								/*line kerneltest_kernels_gen.go:7509:51*/
 							}
 						}
 					}
@@ -7229,7 +7543,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:7232:54*/
+											/*line kerneltest_kernels_gen.go:7546:54*/
 										}
 									}
 								}
@@ -7245,7 +7559,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:7248:54*/
+											/*line kerneltest_kernels_gen.go:7562:54*/
 										}
 									}
 								}
@@ -7261,7 +7575,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:7264:53*/
+										/*line kerneltest_kernels_gen.go:7578:53*/
 									}
 								}
 							}
@@ -7291,7 +7605,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:7294:53*/
+										/*line kerneltest_kernels_gen.go:7608:53*/
 									}
 								}
 							}
@@ -7307,7 +7621,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:7310:53*/
+										/*line kerneltest_kernels_gen.go:7624:53*/
 									}
 								}
 							}
@@ -7323,7 +7637,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:7326:52*/
+									/*line kerneltest_kernels_gen.go:7640:52*/
 								}
 							}
 						}
@@ -7361,7 +7675,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:7364:54*/
+											/*line kerneltest_kernels_gen.go:7678:54*/
 										}
 									}
 								}
@@ -7377,7 +7691,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:7380:54*/
+											/*line kerneltest_kernels_gen.go:7694:54*/
 										}
 									}
 								}
@@ -7393,7 +7707,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:7396:53*/
+										/*line kerneltest_kernels_gen.go:7710:53*/
 									}
 								}
 							}
@@ -7423,7 +7737,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:7426:53*/
+										/*line kerneltest_kernels_gen.go:7740:53*/
 									}
 								}
 							}
@@ -7439,7 +7753,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:7442:53*/
+										/*line kerneltest_kernels_gen.go:7756:53*/
 									}
 								}
 							}
@@ -7455,7 +7769,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:7458:52*/
+									/*line kerneltest_kernels_gen.go:7772:52*/
 								}
 							}
 						}
@@ -7490,7 +7804,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:7493:48*/
+					/*line kerneltest_kernels_gen.go:7807:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7498,7 +7812,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:7501:48*/
+					/*line kerneltest_kernels_gen.go:7815:48*/
 				}
 			}
 		} else {
@@ -7507,7 +7821,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:7510:47*/
+				/*line kerneltest_kernels_gen.go:7824:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7537,7 +7851,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:7540:48*/
+					/*line kerneltest_kernels_gen.go:7854:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7545,7 +7859,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:7548:48*/
+					/*line kerneltest_kernels_gen.go:7862:48*/
 				}
 			}
 		} else {
@@ -7554,7 +7868,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:7557:47*/
+				/*line kerneltest_kernels_gen.go:7871:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7587,7 +7901,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:7590:50*/
+							/*line kerneltest_kernels_gen.go:7904:50*/
 						}
 					}
 				} else {
@@ -7596,7 +7910,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:7599:50*/
+							/*line kerneltest_kernels_gen.go:7913:50*/
 						}
 					}
 				}
@@ -7604,7 +7918,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:7607:49*/
+						/*line kerneltest_kernels_gen.go:7921:49*/
 					}
 				}
 			}
@@ -7623,7 +7937,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:7626:49*/
+						/*line kerneltest_kernels_gen.go:7940:49*/
 					}
 				}
 			} else {
@@ -7632,7 +7946,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:7635:49*/
+						/*line kerneltest_kernels_gen.go:7949:49*/
 					}
 				}
 			}
@@ -7640,7 +7954,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:7643:48*/
+					/*line kerneltest_kernels_gen.go:7957:48*/
 				}
 			}
 		}
@@ -7661,18 +7975,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:7664:48*/
+					/*line kerneltest_kernels_gen.go:7978:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:7669:48*/
+					/*line kerneltest_kernels_gen.go:7983:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:7675:47*/
+				/*line kerneltest_kernels_gen.go:7989:47*/
 			}
 		}
 	}, nil
@@ -7708,7 +8022,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:7711:48*/
+					/*line kerneltest_kernels_gen.go:8025:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7718,7 +8032,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:7721:48*/
+					/*line kerneltest_kernels_gen.go:8035:48*/
 				}
 			}
 		} else {
@@ -7729,7 +8043,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:7732:47*/
+				/*line kerneltest_kernels_gen.go:8046:47*/
 			}
 		}
 	}, nil
@@ -7768,7 +8082,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7771:50*/
+							/*line kerneltest_kernels_gen.go:8085:50*/
 						}
 					}
 				} else {
@@ -7778,7 +8092,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7781:50*/
+							/*line kerneltest_kernels_gen.go:8095:50*/
 						}
 					}
 				}
@@ -7786,7 +8100,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:7789:49*/
+						/*line kerneltest_kernels_gen.go:8103:49*/
 					}
 				}
 			}
@@ -7808,7 +8122,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7811:49*/
+						/*line kerneltest_kernels_gen.go:8125:49*/
 					}
 				}
 			} else {
@@ -7818,7 +8132,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7821:49*/
+						/*line kerneltest_kernels_gen.go:8135:49*/
 					}
 				}
 			}
@@ -7826,7 +8140,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:7829:48*/
+					/*line kerneltest_kernels_gen.go:8143:48*/
 				}
 			}
 		}
@@ -7861,7 +8175,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7864:51*/
+								/*line kerneltest_kernels_gen.go:8178:51*/
 							}
 						}
 					}
@@ -7872,7 +8186,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7875:51*/
+								/*line kerneltest_kernels_gen.go:8189:51*/
 							}
 						}
 					}
@@ -7882,7 +8196,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7885:50*/
+							/*line kerneltest_kernels_gen.go:8199:50*/
 						}
 					}
 				}
@@ -7905,7 +8219,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7908:50*/
+							/*line kerneltest_kernels_gen.go:8222:50*/
 						}
 					}
 				}
@@ -7916,7 +8230,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7919:50*/
+							/*line kerneltest_kernels_gen.go:8233:50*/
 						}
 					}
 				}
@@ -7926,7 +8240,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:7929:49*/
+						/*line kerneltest_kernels_gen.go:8243:49*/
 					}
 				}
 			}
@@ -7966,7 +8280,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7969:52*/
+									/*line kerneltest_kernels_gen.go:8283:52*/
 								}
 							}
 						}
@@ -7979,7 +8293,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7982:52*/
+									/*line kerneltest_kernels_gen.go:8296:52*/
 								}
 							}
 						}
@@ -7991,7 +8305,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7994:51*/
+								/*line kerneltest_kernels_gen.go:8308:51*/
 							}
 						}
 					}
@@ -8018,7 +8332,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:8021:51*/
+								/*line kerneltest_kernels_gen.go:8335:51*/
 							}
 						}
 					}
@@ -8031,7 +8345,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:8034:51*/
+								/*line kerneltest_kernels_gen.go:8348:51*/
 							}
 						}
 					}
@@ -8043,7 +8357,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:8046:50*/
+							/*line kerneltest_kernels_gen.go:8360:50*/
 						}
 					}
 				}
@@ -8090,7 +8404,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:8093:53*/
+										/*line kerneltest_kernels_gen.go:8407:53*/
 									}
 								}
 							}
@@ -8109,7 +8423,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:8112:53*/
+										/*line kerneltest_kernels_gen.go:8426:53*/
 									}
 								}
 							}
@@ -8127,7 +8441,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8130:52*/
+									/*line kerneltest_kernels_gen.go:8444:52*/
 								}
 							}
 						}
@@ -8162,7 +8476,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8165:52*/
+									/*line kerneltest_kernels_gen.go:8479:52*/
 								}
 							}
 						}
@@ -8181,7 +8495,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8184:52*/
+									/*line kerneltest_kernels_gen.go:8498:52*/
 								}
 							}
 						}
@@ -8199,7 +8513,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:8202:51*/
+								/*line kerneltest_kernels_gen.go:8516:51*/
 							}
 						}
 					}
@@ -8247,7 +8561,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:8250:54*/
+											/*line kerneltest_kernels_gen.go:8564:54*/
 										}
 									}
 								}
@@ -8265,7 +8579,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:8268:54*/
+											/*line kerneltest_kernels_gen.go:8582:54*/
 										}
 									}
 								}
@@ -8282,7 +8596,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:8285:53*/
+										/*line kerneltest_kernels_gen.go:8599:53*/
 									}
 								}
 							}
@@ -8318,7 +8632,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:8321:53*/
+										/*line kerneltest_kernels_gen.go:8635:53*/
 									}
 								}
 							}
@@ -8336,7 +8650,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:8339:53*/
+										/*line kerneltest_kernels_gen.go:8653:53*/
 									}
 								}
 							}
@@ -8353,7 +8667,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:8356:52*/
+									/*line kerneltest_kernels_gen.go:8670:52*/
 								}
 							}
 						}
