@@ -302,11 +302,16 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if c.loops == nil || c.all {
+			if c.loops == nil {
 				break
 			}
 			loop := n.(ast.Stmt)
-			if n != root {
+			if n != root && c.all {
+				if text, ok := r.splitLoop(loop); ok {
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+					return false
+				}
+			} else if n != root {
 				if text, ok := r.testLoop(loop, covered); ok {
 					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
 					return false
@@ -402,6 +407,18 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	return b.String()
 }
 
+// strideText returns the text of the stride named name: its value where
+// the chunk's copy folded it, else its name, then marked used.
+func (r *bodyRender) strideText(name string) string {
+	if rb := r.c.rows; rb != nil && rb.consts != nil {
+		if v, ok := rb.consts[name]; ok {
+			return fmt.Sprint(v)
+		}
+	}
+	r.c.used[name] = true
+	return name
+}
+
 // plain returns the edits that make the access n (method m of view pr) a
 // load or store through the view's base and byte strides, its index
 // expressions kept in place: base + i0*stride0 + i1*stride1 ...
@@ -422,8 +439,7 @@ func (r *bodyRender) plain(n *ast.CallExpr, pr *param, m string) []edit {
 	}
 	edits := []edit{{pos: n.Pos(), end: n.Args[0].Pos(), text: head}}
 	for d := range nidx {
-		stride := fmt.Sprintf("gkS_%s_%d", pr.name, d)
-		r.c.used[stride] = true
+		stride := r.strideText(fmt.Sprintf("gkS_%s_%d", pr.name, d))
 		end := n.End()
 		text := ")*" + stride + "))"
 		switch {
@@ -460,6 +476,7 @@ type rowBases struct {
 	contig bool
 	rows   map[string]int64 // a stride's name → its value in a row (rowStrides)
 	folded map[string]bool
+	consts map[string]int64 // the strides folded: name → value
 	used   map[string]bool // the gkP_ and gkS_ names written
 }
 
@@ -508,7 +525,7 @@ func rowStrides(acc map[*ast.CallExpr]*access, inner int) map[string]int64 {
 			}
 			size *= maxc[dim{k.v, d}] + 1
 		}
-		if size > 0 {
+		if size > sizes.Sizeof(k.v.elem) { // rows of one are the unit strides' copy
 			out[fmt.Sprintf("gkS_%s_%d", k.v.name, k.d)] = size
 		}
 	}
@@ -526,6 +543,7 @@ func (rb *rowBases) ptr(a *access) string {
 				size = r
 			}
 			rb.folded[fmt.Sprintf("%s == %d", stride, size)] = true
+			rb.consts[stride] = size
 			rb.used[stride] = true // by the condition
 			stride = fmt.Sprint(size)
 		} else {
@@ -749,7 +767,13 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 	newRows := func(contig bool, rows map[string]int64) *rowBases {
 		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used, rows: rows}
 		if contig {
-			rb.contig, rb.folded = true, map[string]bool{}
+			rb.contig, rb.folded, rb.consts = true, map[string]bool{}, map[string]int64{}
+			// The strides folded, known before the body is written, so
+			// that the other accesses may use them too (strideText).
+			for _, a := range accs {
+				rb.ptr(a)
+			}
+			rb.names, rb.decls = map[string]string{}, nil
 		}
 		return rb
 	}

@@ -205,7 +205,9 @@ func Gather(i int, x kokkos.View2[float64], nb kokkos.View2[int32], f kokkos.Vie
 		}
 	}
 	for _, want := range []string{
-		"j := int((*(*int32)(gkunsafe.Add(gkP_nb, (i)*gkS_nb_0+(k)*gkS_nb_1))))",
+		// The neighbor list's row is an offset computed before the loop,
+		// its column's stride a constant where it is the element's size.
+		"if gkS_nb_1 == 4 {", "gkQ0 := (i) * 4\n", "j := int((*(*int32)(gkunsafe.Add(gkP_nb, gkQ0+k*4))))",
 		"(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1)))",
 		"gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_f, (int((*(*int32)(gkunsafe.Add(gkR",
 		"for k := range nb.Extent(1) {",

@@ -553,6 +553,34 @@ func (r *bodyRender) testLoop(loop ast.Stmt, covered map[*ast.CallExpr]bool) (st
 	return b.String() + r.lineAt(loop.End()), true
 }
 
+// splitLoop returns loop, in a copy whose accesses are unchecked (a
+// nocheck kernel's), written as the copy for unit strides and the one for
+// any strides, if the first has any.
+func (r *bodyRender) splitLoop(loop ast.Stmt) (string, bool) {
+	if r.mode != modeAny {
+		return "", false
+	}
+	copyOf := func(mode int) string {
+		r.mode = mode
+		text := r.render(loop, loop.Pos(), loop.End(), nil)
+		r.mode = modeAny
+		pre := ""
+		if len(r.rootDecls) > 0 {
+			pre = strings.Join(r.rootDecls, "\n") + "\n"
+		}
+		return pre + r.lineAt(loop.Pos()) + text
+	}
+	saved := r.folds
+	r.folds = map[string]bool{}
+	unit := copyOf(modeUnit)
+	folds := r.folds
+	r.folds = saved
+	if len(folds) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("if %s {\n%s\n} else {\n%s\n}", strings.Join(slices.Sorted(maps.Keys(folds)), " && "), unit, copyOf(modeGeneric)) + r.lineAt(loop.End()), true
+}
+
 // hoist returns the declarations of the offsets of the covered accesses
 // whose innermost loop is loop, to write before it, and what undoes their
 // record once the loop is written.
@@ -569,7 +597,7 @@ func (r *bodyRender) hoist(loop ast.Stmt, covered map[*ast.CallExpr]bool) ([]str
 	var set []*ast.CallExpr
 	seen := map[string]string{} // an offset's text → its variable
 	for _, a := range la.accesses {
-		if a.inner != l || !covered[a.call] {
+		if a.inner != l || !r.c.all && !covered[a.call] {
 			continue
 		}
 		var parts []string
@@ -578,8 +606,7 @@ func (r *bodyRender) hoist(loop ast.Stmt, covered map[*ast.CallExpr]bool) ([]str
 			if len(rest.t) == 0 && rest.c == 0 {
 				continue
 			}
-			stride := fmt.Sprintf("gkS_%s_%d", a.v.name, d)
-			r.c.used[stride] = true
+			stride := r.strideText(fmt.Sprintf("gkS_%s_%d", a.v.name, d))
 			parts = append(parts, fmt.Sprintf("(%s)*%s", linText(rest, func(v *types.Var) string { return v.Name() }, map[string]bool{}), stride))
 		}
 		name := ""
@@ -621,6 +648,14 @@ func (r *bodyRender) hoisted(n *ast.CallExpr, pr *param, m string) ([]edit, bool
 			continue
 		}
 		stride := fmt.Sprintf("gkS_%s_%d", pr.name, d)
+		if r.c.rows != nil && r.c.rows.consts != nil {
+			if v, ok := r.c.rows.consts[stride]; ok {
+				// Folded by the chunk's copy: a constant already.
+				total += c * v
+				terms = append(terms, fmt.Sprintf("%d", c*v))
+				continue
+			}
+		}
 		r.c.used[stride] = true
 		if r.mode == modeUnit {
 			size := sizes.Sizeof(pr.elem)
