@@ -477,7 +477,7 @@ type rowBases struct {
 	rows   map[string]int64 // a stride's name → its value in a row (rowStrides)
 	folded map[string]bool
 	consts map[string]int64 // the strides folded: name → value
-	used   map[string]bool // the gkP_ and gkS_ names written
+	used   map[string]bool  // the gkP_ and gkS_ names written
 }
 
 // rowStrides returns, for the views whose accesses in acc index their
