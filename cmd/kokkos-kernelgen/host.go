@@ -26,7 +26,11 @@ import (
 //   - a return (a kernel's returns are bare) becomes continue gkNext, the
 //     label of the innermost index loop;
 //   - a package qualifier (math.Sqrt, kokkos.AtomicAdd) becomes the
-//     generated file's name for that package (gkmath, gkkokkos).
+//     generated file's name for that package (gkmath, gkkokkos);
+//   - in the copies without checks, an access becomes a load or store
+//     through the view's base and strides, and a loop whose accesses a
+//     test before it can check becomes that test and the loop's copies
+//     (host_loops.go).
 //
 // Identifiers starting with gk are refused in kernels, so the generated
 // names cannot collide with the body's.
@@ -230,7 +234,8 @@ type bodyCopy struct {
 // c.acc become loads and stores through the gkP (base) and gkS (byte
 // stride) locals of their views and the row bases of rows; with c.all,
 // every access does; with c.loops, each loop whose accesses a test before
-// it can check runs in two copies (host_loops.go).
+// it can check runs in copies without checks, and as written when the
+// test fails (host_loops.go).
 func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, c *bodyCopy) (string, bool) {
 	if c.used == nil {
 		c.used = map[string]bool{}
