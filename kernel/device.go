@@ -19,7 +19,7 @@ var deviceChecks atomic.Bool
 // outside them then returns an error naming the view, its label, the index
 // and the extents, instead of touching memory, and each launch may wait
 // for its kernel. It is off by default, as in Kokkos, since it costs time;
-// host kernels always check.
+// host kernels check, but for those marked nocheck (see CheckHostBounds).
 func CheckDeviceBounds(on bool) { deviceChecks.Store(on) }
 
 // launcher returns the device instance s, which is not a host instance, or

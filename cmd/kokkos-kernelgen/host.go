@@ -26,7 +26,11 @@ import (
 //   - a return (a kernel's returns are bare) becomes continue gkNext, the
 //     label of the innermost index loop;
 //   - a package qualifier (math.Sqrt, kokkos.AtomicAdd) becomes the
-//     generated file's name for that package (gkmath, gkkokkos).
+//     generated file's name for that package (gkmath, gkkokkos);
+//   - in the copies without checks, an access becomes a load or store
+//     through the view's base and strides, and a loop whose accesses a
+//     test before it can check becomes that test and the loop's copies
+//     (host_loops.go).
 //
 // Identifiers starting with gk are refused in kernels, so the generated
 // names cannot collide with the body's.
@@ -230,7 +234,8 @@ type bodyCopy struct {
 // c.acc become loads and stores through the gkP (base) and gkS (byte
 // stride) locals of their views and the row bases of rows; with c.all,
 // every access does; with c.loops, each loop whose accesses a test before
-// it can check runs in two copies (host_loops.go).
+// it can check runs in copies without checks, and as written when the
+// test fails (host_loops.go).
 func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, c *bodyCopy) (string, bool) {
 	if c.used == nil {
 		c.used = map[string]bool{}
@@ -261,6 +266,7 @@ type bodyRender struct {
 	q       types.Qualifier
 	c       *bodyCopy
 	returns bool
+	loopRender
 }
 
 // lineAt returns the line directive that gives the next character the
@@ -276,6 +282,28 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	p, k, c := r.p, r.k, r.c
 	var edits []edit
 	var visit func(n ast.Node) bool
+	// The nodes being visited, and what to undo when each is left.
+	var stack []func()
+	var undo func()        // set by visit: what to undo when its node is left
+	var rootDecls []string // the declarations to write before root
+	inspect := func(n ast.Node) bool {
+		if n == nil {
+			if f := stack[len(stack)-1]; f != nil {
+				f()
+			}
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		undo = nil
+		if !visit(n) {
+			if undo != nil {
+				undo()
+			}
+			return false
+		}
+		stack = append(stack, undo)
+		return true
+	}
 	visit = func(n ast.Node) bool {
 		if k.team != nil {
 			if ed, descend, ok := p.teamEdits(k, r.im, n); ok {
@@ -285,22 +313,30 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 		}
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if c.loops == nil || c.all || n == root {
+			if c.loops == nil {
 				break
 			}
 			loop := n.(ast.Stmt)
-			test, calls := c.loops.loopTest(loop, covered, func(v *types.Var) string { return v.Name() })
-			if test == "" {
-				break
+			if n != root && c.all {
+				if text, ok := r.splitLoop(loop); ok {
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+					return false
+				}
+			} else if n != root {
+				if text, ok := r.testLoop(loop, covered); ok {
+					edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+					return false
+				}
 			}
-			inner := maps.Clone(covered)
-			for _, call := range calls {
-				inner[call] = true
+			// The parts of the covered accesses' offsets that do not
+			// change in this loop, computed before it.
+			var decls []string
+			decls, undo = r.hoist(loop, covered)
+			if n == root {
+				rootDecls = decls
+			} else if len(decls) > 0 {
+				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
-			text := "if " + test + " {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), inner) +
-				"\n} else {\n" + r.lineAt(n.Pos()) + r.render(n, n.Pos(), n.End(), covered) + "\n}" + r.lineAt(n.End())
-			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
-			return false
 		case *ast.CallExpr:
 			if a := c.acc[n]; a != nil && c.rows != nil {
 				elem := types.TypeString(a.v.elem, r.q)
@@ -313,7 +349,7 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				case "Set":
 					x := n.Args[len(n.Args)-1]
 					edits = append(edits, edit{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, edit{pos: x.End(), end: n.End(), text: ")"})
-					ast.Inspect(x, visit)
+					ast.Inspect(x, inspect)
 				}
 				return false
 			}
@@ -324,9 +360,16 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 			if !ok || m != "At" && m != "Set" && m != "Ptr" {
 				break
 			}
+			if es, ok := r.hoisted(n, pr, m); ok {
+				edits = append(edits, es...)
+				if m == "Set" {
+					ast.Inspect(n.Args[len(n.Args)-1], inspect)
+				}
+				return false
+			}
 			edits = append(edits, r.plain(n, pr, m)...)
 			for _, e := range n.Args {
-				ast.Inspect(e, visit)
+				ast.Inspect(e, inspect)
 			}
 			return false
 		case *ast.BinaryExpr:
@@ -360,7 +403,8 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 		}
 		return true
 	}
-	ast.Inspect(root, visit)
+	ast.Inspect(root, inspect)
+	r.rootDecls = rootDecls
 	src := p.source(from, to)
 	sortEdits(edits)
 	var b strings.Builder
@@ -372,6 +416,18 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	}
 	b.WriteString(src[at:])
 	return b.String()
+}
+
+// strideText returns the text of the stride named name: its value where
+// the chunk's copy folded it, else its name, then marked used.
+func (r *bodyRender) strideText(name string) string {
+	if rb := r.c.rows; rb != nil && rb.consts != nil {
+		if v, ok := rb.consts[name]; ok {
+			return fmt.Sprint(v)
+		}
+	}
+	r.c.used[name] = true
+	return name
 }
 
 // plain returns the edits that make the access n (method m of view pr) a
@@ -394,8 +450,7 @@ func (r *bodyRender) plain(n *ast.CallExpr, pr *param, m string) []edit {
 	}
 	edits := []edit{{pos: n.Pos(), end: n.Args[0].Pos(), text: head}}
 	for d := range nidx {
-		stride := fmt.Sprintf("gkS_%s_%d", pr.name, d)
-		r.c.used[stride] = true
+		stride := r.strideText(fmt.Sprintf("gkS_%s_%d", pr.name, d))
 		end := n.End()
 		text := ")*" + stride + "))"
 		switch {
@@ -419,8 +474,10 @@ func (r *bodyRender) plain(n *ast.CallExpr, pr *param, m string) []edit {
 // index: the view's base plus the outer indices times their strides.
 //
 // With contig, the innermost index's byte stride is the element's size, a
-// constant, in every view dimension it indexes; folded records those
-// dimensions (as the conditions that their strides are the size).
+// constant, in every view dimension it indexes, or, for the dimensions in
+// rows, the size of a row of the view's dimensions after it (rowStrides);
+// folded records those dimensions (as the conditions that their strides
+// are those constants).
 type rowBases struct {
 	k      *kernelFunc
 	inner  int               // the innermost index's position
@@ -428,8 +485,62 @@ type rowBases struct {
 	names  map[string]string // the text of a row base → its variable
 	decls  []string          // the declarations, before the innermost loop
 	contig bool
+	rows   map[string]int64 // a stride's name → its value in a row (rowStrides)
 	folded map[string]bool
-	used   map[string]bool // the gkP_ and gkS_ names written
+	consts map[string]int64 // the strides folded: name → value
+	used   map[string]bool  // the gkP_ and gkS_ names written
+}
+
+// rowStrides returns, for the views whose accesses in acc index their
+// last dimensions with constants only, as rows of positions (x.At(i, 0),
+// x.At(i, 1), x.At(i, 2) of an (N, 3) view) do, the byte stride of the
+// dimension before them that the innermost index inner indexes, were
+// the view laid out right with those dimensions as small as the
+// constants allow: the element's size times the product of the largest
+// constants plus one (24 for rows of 3 float64). The rows' own strides
+// stay out of the innermost loop (rowBases); this one, a constant, makes
+// the address of a row a multiplication by a constant, as in a loop by
+// hand over a slice with a stride of 3.
+func rowStrides(acc map[*ast.CallExpr]*access, inner int) map[string]int64 {
+	type dim struct {
+		v *param
+		d int
+	}
+	maxc := map[dim]int64{}
+	notConst := map[dim]bool{}
+	innerDims := map[dim]bool{}
+	for _, a := range acc {
+		for d, af := range a.idx {
+			k := dim{a.v, d}
+			switch {
+			case af.r < 0:
+				maxc[k] = max(maxc[k], af.c)
+			case af.r == inner:
+				innerDims[k] = true
+				notConst[k] = true
+			default:
+				notConst[k] = true
+			}
+		}
+	}
+	out := map[string]int64{}
+	for k := range innerDims {
+		if k.d == k.v.rank-1 {
+			continue
+		}
+		size := sizes.Sizeof(k.v.elem)
+		for d := k.d + 1; d < k.v.rank; d++ {
+			if notConst[dim{k.v, d}] || maxc[dim{k.v, d}] >= 16 {
+				size = 0
+				break
+			}
+			size *= maxc[dim{k.v, d}] + 1
+		}
+		if size > sizes.Sizeof(k.v.elem) { // rows of one are the unit strides' copy
+			out[fmt.Sprintf("gkS_%s_%d", k.v.name, k.d)] = size
+		}
+	}
+	return out
 }
 
 // ptr returns the address of access a.
@@ -439,7 +550,11 @@ func (rb *rowBases) ptr(a *access) string {
 		stride := fmt.Sprintf("gkS_%s_%d", a.v.name, d)
 		if af.r == rb.inner && rb.contig {
 			size := sizes.Sizeof(a.v.elem)
+			if r, ok := rb.rows[stride]; ok {
+				size = r
+			}
 			rb.folded[fmt.Sprintf("%s == %d", stride, size)] = true
+			rb.consts[stride] = size
 			rb.used[stride] = true // by the condition
 			stride = fmt.Sprint(size)
 		} else {
@@ -663,22 +778,37 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 	if k.acc != nil {
 		b.WriteString("gkAcc := *gkAccP\n")
 	}
-	newRows := func(contig bool) *rowBases {
-		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used}
+	newRows := func(contig bool, rows map[string]int64) *rowBases {
+		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used, rows: rows}
 		if contig {
-			rb.contig, rb.folded = true, map[string]bool{}
+			rb.contig, rb.folded, rb.consts = true, map[string]bool{}, map[string]int64{}
+			// The strides folded, known before the body is written, so
+			// that the other accesses may use them too (strideText).
+			for _, a := range accs {
+				rb.ptr(a)
+			}
+			rb.names, rb.decls = map[string]string{}, nil
 		}
 		return rb
 	}
 	if unchecked || test != "" {
 		// Two copies whose affine accesses are plain: the innermost
 		// strides folded to the element size where they are that, and
-		// any strides.
-		contig, rows := newRows(true), newRows(false)
+		// any strides; and, for views of small rows indexed by
+		// constants, a third, whose rows are laid out right.
+		contig, rows := newRows(true, nil), newRows(false, nil)
 		cbody, returns := p.hostBody(k, im, &bodyCopy{acc: accs, rows: contig, all: unchecked, loops: loops, next: "gkNextC", used: used})
 		fast, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: rows, all: unchecked, loops: loops, next: "gkNextU", used: used})
 		if !unchecked {
 			fmt.Fprintf(&b, "if %s {\n", test)
+		}
+		if rs := rowStrides(accs, order[len(order)-1]); len(rs) > 0 {
+			right := newRows(true, rs)
+			rbody, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: right, all: unchecked, loops: loops, next: "gkNextR", used: used})
+			conds := slices.Sorted(maps.Keys(right.folded))
+			fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
+			writeLoops(&b, k, order, rbody, returns, "gkNextR", right.decls)
+			b.WriteString("} else ")
 		}
 		if len(contig.folded) > 0 {
 			conds := slices.Sorted(maps.Keys(contig.folded))
@@ -807,16 +937,6 @@ func lineDirectives(src []byte, name string) []byte {
 		lines[n] = l[:i] + dir + l[i+len(endLine):]
 	}
 	return []byte(strings.Join(lines, "\n"))
-}
-
-// accessed reports whether acc has an access of view pr.
-func accessed(acc map[*ast.CallExpr]*access, pr *param) bool {
-	for _, a := range acc {
-		if a.v == pr {
-			return true
-		}
-	}
-	return false
 }
 
 // rightOrder is the loop nest with the last index innermost: 0, 1, ...

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -142,9 +143,10 @@ type loopInfo struct {
 
 // loopAccess is a view access (At, Set, Ptr) of the body.
 type loopAccess struct {
-	call *ast.CallExpr
-	v    *param
-	idx  []lin // nil when an index is not linear
+	call  *ast.CallExpr
+	v     *param
+	idx   []lin     // nil when an index is not linear
+	inner *loopInfo // the innermost loop around it whose variable its indices use
 }
 
 // loopAnalysis is what the body's loops allow to check once.
@@ -221,6 +223,16 @@ func (p *pkgInfo) analyzeLoops(k *kernelFunc) *loopAnalysis {
 				continue
 			}
 			la.byVar[l.v] = l
+		}
+	}
+	for _, a := range la.accesses {
+		for _, f := range a.idx {
+			for t := range f.t {
+				l := la.byVar[t.v]
+				if t.v != nil && l != nil && within(a.call, loopBody(l.stmt)) && (a.inner == nil || l.stmt.Pos() > a.inner.stmt.Pos()) {
+					a.inner = l
+				}
+			}
 		}
 	}
 	return la
@@ -473,4 +485,219 @@ func linText(f lin, index func(*types.Var) string, terms map[string]bool) string
 	}
 	s := strings.Join(parts, "")
 	return strings.TrimPrefix(s, "+")
+}
+
+// The copies of a loop whose test passed address each access as the
+// base of its view plus an offset: the part that the innermost loop
+// around it changes, its variable times the strides, and the rest,
+// computed before that loop (an int, not a pointer, since the loop may
+// not run). Where the test is first written, a third copy takes the
+// strides that the loops' variables multiply to be the element's size,
+// as they are in the dimension a view is laid out along, so that the
+// address is a multiplication by a constant, as over a slice.
+
+// The modes of a copy of a loop.
+const (
+	modeAny     = iota // no copy chosen yet: a test writes the three
+	modeUnit           // the strides of the loops' variables are the element's size
+	modeGeneric        // any strides
+)
+
+// loopRender is what a bodyRender keeps of the loops.
+type loopRender struct {
+	mode      int
+	folds     map[string]bool          // in modeUnit: the strides taken as sizes, as conditions
+	nQ        int                      // the offsets declared so far
+	offsets   map[*ast.CallExpr]string // the access → its offset's variable ("": none), in the loop around it
+	rootDecls []string                 // the offsets to declare before the copy render returned
+}
+
+// testLoop returns loop, written as its copies behind its test, if a test
+// before it can check accesses not yet covered.
+func (r *bodyRender) testLoop(loop ast.Stmt, covered map[*ast.CallExpr]bool) (string, bool) {
+	test, calls := r.c.loops.loopTest(loop, covered, func(v *types.Var) string { return v.Name() })
+	if test == "" {
+		return "", false
+	}
+	inner := maps.Clone(covered)
+	for _, call := range calls {
+		inner[call] = true
+	}
+	copyOf := func(cov map[*ast.CallExpr]bool, mode int) string {
+		saved := r.mode
+		r.mode = mode
+		text := r.render(loop, loop.Pos(), loop.End(), cov)
+		r.mode = saved
+		pre := ""
+		if len(r.rootDecls) > 0 {
+			pre = strings.Join(r.rootDecls, "\n") + "\n"
+		}
+		return pre + r.lineAt(loop.Pos()) + text
+	}
+	checked := copyOf(covered, r.mode)
+	var b strings.Builder
+	if r.mode == modeAny {
+		saved := r.folds
+		r.folds = map[string]bool{}
+		unit := copyOf(inner, modeUnit)
+		folds := r.folds
+		r.folds = saved
+		generic := copyOf(inner, modeGeneric)
+		if len(folds) > 0 {
+			generic = fmt.Sprintf("if %s {\n%s\n} else {\n%s\n}", strings.Join(slices.Sorted(maps.Keys(folds)), " && "), unit, generic)
+		}
+		fmt.Fprintf(&b, "if %s {\n%s\n} else {\n%s\n}", test, generic, checked)
+	} else {
+		fmt.Fprintf(&b, "if %s {\n%s\n} else {\n%s\n}", test, copyOf(inner, r.mode), checked)
+	}
+	return b.String() + r.lineAt(loop.End()), true
+}
+
+// splitLoop returns loop, in a copy whose accesses are unchecked (a
+// nocheck kernel's), written as the copy for unit strides and the one for
+// any strides, if the first has any.
+func (r *bodyRender) splitLoop(loop ast.Stmt) (string, bool) {
+	if r.mode != modeAny {
+		return "", false
+	}
+	copyOf := func(mode int) string {
+		r.mode = mode
+		text := r.render(loop, loop.Pos(), loop.End(), nil)
+		r.mode = modeAny
+		pre := ""
+		if len(r.rootDecls) > 0 {
+			pre = strings.Join(r.rootDecls, "\n") + "\n"
+		}
+		return pre + r.lineAt(loop.Pos()) + text
+	}
+	saved := r.folds
+	r.folds = map[string]bool{}
+	unit := copyOf(modeUnit)
+	folds := r.folds
+	r.folds = saved
+	if len(folds) == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("if %s {\n%s\n} else {\n%s\n}", strings.Join(slices.Sorted(maps.Keys(folds)), " && "), unit, copyOf(modeGeneric)) + r.lineAt(loop.End()), true
+}
+
+// hoist returns the declarations of the offsets of the covered accesses
+// whose innermost loop is loop, to write before it, and what undoes their
+// record once the loop is written.
+func (r *bodyRender) hoist(loop ast.Stmt, covered map[*ast.CallExpr]bool) ([]string, func()) {
+	la := r.c.loops
+	l := la.loops[loop]
+	if l == nil || l.v == nil {
+		return nil, nil
+	}
+	if r.offsets == nil {
+		r.offsets = map[*ast.CallExpr]string{}
+	}
+	var decls []string
+	var set []*ast.CallExpr
+	seen := map[string]string{} // an offset's text → its variable
+	for _, a := range la.accesses {
+		if a.inner != l || !r.c.all && !covered[a.call] {
+			continue
+		}
+		var parts []string
+		for d, f := range a.idx {
+			rest := f.add(lin{t: map[term]int64{{v: l.v}: f.t[term{v: l.v}]}}, -1)
+			if len(rest.t) == 0 && rest.c == 0 {
+				continue
+			}
+			stride := r.strideText(fmt.Sprintf("gkS_%s_%d", a.v.name, d))
+			parts = append(parts, fmt.Sprintf("(%s)*%s", linText(rest, func(v *types.Var) string { return v.Name() }, map[string]bool{}), stride))
+		}
+		name := ""
+		if text := strings.Join(parts, "+"); text != "" {
+			if name = seen[text]; name == "" {
+				name = fmt.Sprintf("gkQ%d", r.nQ)
+				r.nQ++
+				seen[text] = name
+				decls = append(decls, name+" := "+text)
+			}
+		}
+		r.offsets[a.call] = name
+		set = append(set, a.call)
+	}
+	if len(set) == 0 {
+		return nil, nil
+	}
+	return decls, func() {
+		for _, c := range set {
+			delete(r.offsets, c)
+		}
+	}
+}
+
+// hoisted returns the edits that make the access n (method m of view pr)
+// a load or store at its offset, if the loop around it declared one.
+func (r *bodyRender) hoisted(n *ast.CallExpr, pr *param, m string) ([]edit, bool) {
+	off, ok := r.offsets[n]
+	if !ok {
+		return nil, false
+	}
+	a := r.c.loops.byCall(n)
+	v := a.inner.v
+	var terms []string
+	var total int64
+	for d, f := range a.idx {
+		c := f.t[term{v: v}]
+		if c == 0 {
+			continue
+		}
+		stride := fmt.Sprintf("gkS_%s_%d", pr.name, d)
+		if r.c.rows != nil && r.c.rows.consts != nil {
+			if v, ok := r.c.rows.consts[stride]; ok {
+				// Folded by the chunk's copy: a constant already.
+				total += c * v
+				terms = append(terms, fmt.Sprintf("%d", c*v))
+				continue
+			}
+		}
+		r.c.used[stride] = true
+		if r.mode == modeUnit {
+			size := sizes.Sizeof(pr.elem)
+			r.folds[fmt.Sprintf("%s == %d", stride, size)] = true
+			total += c * size
+			continue
+		}
+		switch c {
+		case 1:
+			terms = append(terms, stride)
+		case -1:
+			terms = append(terms, "-"+stride)
+		default:
+			terms = append(terms, fmt.Sprintf("%d*%s", c, stride))
+		}
+	}
+	addr := fmt.Sprintf("%s*%d", v.Name(), total)
+	if r.mode != modeUnit {
+		addr = fmt.Sprintf("%s*(%s)", v.Name(), strings.Join(terms, "+"))
+	}
+	if off != "" {
+		addr = off + "+" + addr
+	}
+	base := "gkP_" + pr.name
+	r.c.used[base] = true
+	ptr := fmt.Sprintf("(*%s)(%s.Add(%s, %s))", types.TypeString(pr.elem, r.q), r.im.name("unsafe"), base, addr)
+	switch m {
+	case "At":
+		return []edit{{pos: n.Pos(), end: n.End(), text: "(*" + ptr + ")"}}, true
+	case "Ptr":
+		return []edit{{pos: n.Pos(), end: n.End(), text: ptr}}, true
+	}
+	x := n.Args[len(n.Args)-1]
+	return []edit{{pos: n.Pos(), end: x.Pos(), text: "*" + ptr + " = ("}, {pos: x.End(), end: n.End(), text: ")"}}, true
+}
+
+// byCall returns the access of call.
+func (la *loopAnalysis) byCall(call *ast.CallExpr) *loopAccess {
+	for _, a := range la.accesses {
+		if a.call == call {
+			return a
+		}
+	}
+	return nil
 }

@@ -54,7 +54,7 @@ func LoopForms(i int, x kokkos.View1[int64], w kokkos.View2[int64], lo, hi int, 
 	var s2 int64
 	for a := range n {
 		for b := a; b < n; b++ {
-			s2 += w.At(a, b) * x.At(i-a+b)
+			s2 += w.At(a, b) * x.At(i+b-a)
 		}
 	}
 	var s3 int64
@@ -166,4 +166,50 @@ func YAxEach(i int, y kokkos.View1[float64], A kokkos.View2[float64], x kokkos.V
 		s += A.At(i, j) * x.At(j)
 	}
 	y.Set(i, s)
+}
+
+// Axpy3 is y += a x on rows of 3, (N, 3) views of positions.
+//
+//kokkos:kernel
+func Axpy3(i int, y, x kokkos.View2[float64], a float64) {
+	y.Set(i, 0, y.At(i, 0)+a*x.At(i, 0))
+	y.Set(i, 1, y.At(i, 1)+a*x.At(i, 1))
+	y.Set(i, 2, y.At(i, 2)+a*x.At(i, 2))
+}
+
+// ScaleRows is y = a x over the first m columns of the row i.
+//
+//kokkos:kernel
+func ScaleRows(i int, y, x kokkos.View2[float64], a float64, m int) {
+	for j := range m {
+		y.Set(i, j, a*x.At(i, j))
+	}
+}
+
+// MatMul is c = a b, the inner product over a loop in a kernel over a
+// box.
+//
+//kokkos:kernel
+func MatMul(i, j int, c, a, b kokkos.View2[float64]) {
+	s := 0.0
+	for k := range a.Extent(1) {
+		s += a.At(i, k) * b.At(k, j)
+	}
+	c.Set(i, j, s)
+}
+
+// Histo adds the row i of x to h, atomically, and counts in cnt the
+// entries of the row above t: stores and atomics through Ptr in loops.
+//
+//kokkos:kernel
+func Histo(i int, h kokkos.View1[int64], x kokkos.View2[int64], cnt kokkos.View2[int32], t int64) {
+	for k := range x.Extent(1) {
+		kokkos.AtomicAdd(h.Ptr(k), x.At(i, k))
+		if x.At(i, k) > t {
+			cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+		}
+	}
+	for k := 0; k < x.Extent(1); k += 2 {
+		kokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
+	}
 }

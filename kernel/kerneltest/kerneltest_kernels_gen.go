@@ -83,7 +83,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: LoopForms, Name: "kerneltest.LoopForms", Hash: "7f204a5f87de720a249ea052c58118ed", Funcs: []string{"LoopForms"},
+		Func: LoopForms, Name: "kerneltest.LoopForms", Hash: "b2169b5d44534518bfc19f231812506b", Funcs: []string{"LoopForms"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
@@ -114,7 +114,7 @@ var gkSpecs = []gkkernel.Spec{
       (body
         (for (init (assign ((new b int)) (a))) (cond (lt int b n)) (post (inc b))
           (body
-            (opassign add s2 (mul int64 (at w a b) (at x (add int (sub int i a) b))))))))
+            (opassign add s2 (mul int64 (at w a b) (at x (sub int (add int i b) a))))))))
     (var ((s3 int64)) ())
     (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k hi)) (post (inc k))
       (body
@@ -287,6 +287,94 @@ var gkSpecs = []gkkernel.Spec{
       (body
         (opassign add s (mul float64 (at A i j) (at x j)))))
     (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: Axpy3, Name: "kerneltest.Axpy3", Hash: "7e24781357c99d5e8d1dbd2ca37e9186", Funcs: []string{"Axpy3"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
+		},
+		Host: gkHostAxpy3,
+		IR: gkIR + `(kernel Axpy3 for (index i)
+  (view y float64 2 w)
+  (view x float64 2 r)
+  (scalar a float64)
+  (body
+    (assign ((at y i (int 0))) ((add float64 (at y i (int 0)) (mul float64 a (at x i (int 0))))))
+    (assign ((at y i (int 1))) ((add float64 (at y i (int 1)) (mul float64 a (at x i (int 1))))))
+    (assign ((at y i (int 2))) ((add float64 (at y i (int 2)) (mul float64 a (at x i (int 2))))))))
+`,
+	},
+	{
+		Func: ScaleRows, Name: "kerneltest.ScaleRows", Hash: "12e04736835061e138aee2c72adace9f", Funcs: []string{"ScaleRows"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "a"},
+			{Name: "m"},
+		},
+		Host: gkHostScaleRows,
+		IR: gkIR + `(kernel ScaleRows for (index i)
+  (view y float64 2 w)
+  (view x float64 2 r)
+  (scalar a float64)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at y i j)) ((mul float64 a (at x i j))))))))
+`,
+	},
+	{
+		Func: MatMul, Name: "kerneltest.MatMul", Hash: "a68fa5443ce2c152eab5a61a5967e03f", Funcs: []string{"MatMul"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+		},
+		Host: gkHostMatMul,
+		IR: gkIR + `(kernel MatMul for (index i j)
+  (view c float64 2 w)
+  (view a float64 2 r)
+  (view b float64 2 r)
+  (body
+    (assign ((new s float64)) ((float64 0)))
+    (range (new k int) int (extent a 1)
+      (body
+        (opassign add s (mul float64 (at a i k) (at b k j)))))
+    (assign ((at c i j)) (s))))
+`,
+	},
+	{
+		Func: Histo, Name: "kerneltest.Histo", Hash: "11fed7433eafd3833308024b5ca29c81", Funcs: []string{"Histo"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "h", View: true, Write: true},
+			{Name: "x", View: true, Write: false},
+			{Name: "cnt", View: true, Write: true},
+			{Name: "t"},
+		},
+		Host: gkHostHisto,
+		IR: gkIR + `(kernel Histo for (index i)
+  (view h int64 1 w)
+  (view x int64 2 r)
+  (view cnt int32 2 w)
+  (scalar t int64)
+  (body
+    (range (new k int) int (extent x 1)
+      (body
+        (do (atomic Add h (k) (at x i k)))
+        (if (gt int64 (at x i k) t)
+          (then
+            (assign ((at cnt i (div int k (int 2)))) ((add int32 (at cnt i (div int k (int 2))) (int32 1))))))))
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k (extent x 1))) (post (opassign add k (int 2)))
+      (body
+        (do (atomic Add cnt (i (add int (div int (extent x 1) (int 2)) (div int k (int 2)))) (int32 1)))))))
 `,
 	},
 	{
@@ -1874,8 +1962,16 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:20:2*/ s := 0.0
 					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:21:2*/ for j := range m {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:21:2*/ for j := range m {
@@ -1883,14 +1979,22 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1886:48*/
+					/*line kerneltest_kernels_gen.go:1982:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:20:2*/ s := 0.0
 					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:21:2*/ for j := range m {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:21:2*/ for j := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:21:2*/ for j := range m {
@@ -1898,15 +2002,23 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1901:48*/
+					/*line kerneltest_kernels_gen.go:2005:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:20:2*/ s := 0.0
 				if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:21:2*/ for j := range m {
-						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line checks.go:21:2*/ for j := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
 					}
 				} else {
 					/*line checks.go:21:2*/ for j := range m {
@@ -1914,7 +2026,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1917:47*/
+				/*line kerneltest_kernels_gen.go:2029:47*/
 			}
 		}
 	}, nil
@@ -1947,8 +2059,16 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:31:2*/ s := 0.0
 					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:32:2*/ for j := range A.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1956,14 +2076,22 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1959:48*/
+					/*line kerneltest_kernels_gen.go:2079:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:31:2*/ s := 0.0
 					if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:32:2*/ for j := range A.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line checks.go:32:2*/ for j := range A.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1971,15 +2099,23 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:1974:48*/
+					/*line kerneltest_kernels_gen.go:2102:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:31:2*/ s := 0.0
 				if A.Extent(1)-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:32:2*/ for j := range A.Extent(1) {
-						s += float64((*(*float64)(gkunsafe.Add(gkP_A, (i)*gkS_A_0+(j)*gkS_A_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line checks.go:32:2*/ for j := range A.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
 					}
 				} else {
 					/*line checks.go:32:2*/ for j := range A.Extent(1) {
@@ -1987,7 +2123,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:1990:47*/
+				/*line kerneltest_kernels_gen.go:2126:47*/
 			}
 		}
 	}, nil
@@ -2019,7 +2155,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 4 >= 0 && 7 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 {
+			if gkS_out_0 == 64 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
@@ -2027,8 +2163,14 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:45:2*/ var s0 int64
 					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
 						}
 					} else {
 						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -2037,8 +2179,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					} /*line checks.go:48:3*/
 					var s1 int64
 					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
 						}
 					} else {
 						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -2048,20 +2200,143 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					n := i % 7
 					var s2 int64
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:55:2*/ for a := range n {
-							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += w.At(a, b) * x.At(i-a+b)
+									s2 += w.At(a, b) * x.At(i+b-a)
+								}
+							} /*line checks.go:58:4*/
+						}
+					} /*line checks.go:59:3*/
+					var s3 int64
+					for k := 0; k < hi; k++ {
+						s3 += x.At(k)
+						if x.At(k) < 0 {
+							k++
+						}
+					}
+					for c := range w.Extent(1) {
+						out.Set(i, c%4, out.At(i, c%4)+w.At(i%w.Extent(0), c))
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*64)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
+					/*line kerneltest_kernels_gen.go:2257:48*/
+				}
+			} else if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:45:2*/ var s0 int64
+					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += x.At(k) * int64(k)
+						}
+					} /*line checks.go:48:3*/
+					var s1 int64
+					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
+						}
+					} else {
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += x.At(k+1) - x.At(2*k-lo)
+						}
+					} /*line checks.go:52:3*/
+					n := i % 7
+					var s2 int64
+					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
+								}
+							} else {
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += w.At(a, b) * x.At(i+b-a)
 								}
 							} /*line checks.go:58:4*/
 						}
@@ -2080,7 +2355,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2083:48*/
+					/*line kerneltest_kernels_gen.go:2358:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2090,8 +2365,14 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:45:2*/ var s0 int64
 					if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-							s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+						if gkS_x_0 == 8 {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+							}
+						} else {
+							/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+								s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+							}
 						}
 					} else {
 						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -2100,8 +2381,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					} /*line checks.go:48:3*/
 					var s1 int64
 					if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-							s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+						if gkS_x_0 == 8 {
+							gkQ0 := (1) * gkS_x_0
+							gkQ1 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+							}
+						} else {
+							gkQ2 := (1) * gkS_x_0
+							gkQ3 := (-lo) * gkS_x_0
+							/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+								s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+							}
 						}
 					} else {
 						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -2111,20 +2402,42 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					n := i % 7
 					var s2 int64
 					if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:55:2*/ for a := range n {
-							for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+						if gkS_w_1 == 8 && gkS_x_0 == 8 {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ8 := (a) * gkS_w_0
+								gkQ9 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								}
+							}
+						} else {
+							/*line checks.go:55:2*/ for a := range n {
+								gkQ10 := (a) * gkS_w_0
+								gkQ11 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+								}
 							}
 						}
 					} else {
 						/*line checks.go:55:2*/ for a := range n {
 							if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+								if gkS_w_1 == 8 && gkS_x_0 == 8 {
+									gkQ4 := (a) * gkS_w_0
+									gkQ5 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									}
+								} else {
+									gkQ6 := (a) * gkS_w_0
+									gkQ7 := (i - a) * gkS_x_0
+									/*line checks.go:56:3*/ for b := a; b < n; b++ {
+										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+									}
 								}
 							} else {
 								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += w.At(a, b) * x.At(i-a+b)
+									s2 += w.At(a, b) * x.At(i+b-a)
 								}
 							} /*line checks.go:58:4*/
 						}
@@ -2143,15 +2456,21 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2146:48*/
+					/*line kerneltest_kernels_gen.go:2459:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:45:2*/ var s0 int64
 				if hi < x.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
-						s0 += (*(*int64)(gkunsafe.Add(gkP_x, (k)*gkS_x_0))) * int64(k)
+					if gkS_x_0 == 8 {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*8))) * int64(k)
+						}
+					} else {
+						/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
+							s0 += (*(*int64)(gkunsafe.Add(gkP_x, k*(gkS_x_0)))) * int64(k)
+						}
 					}
 				} else {
 					/*line checks.go:46:2*/ for k := lo; k <= hi; k++ {
@@ -2160,8 +2479,18 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				} /*line checks.go:48:3*/
 				var s1 int64
 				if 2*hi-lo-2 < x.Extent(0) && hi < x.Extent(0) && lo >= 0 && lo+1 >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
-						s1 += (*(*int64)(gkunsafe.Add(gkP_x, (k+1)*gkS_x_0))) - (*(*int64)(gkunsafe.Add(gkP_x, (2*k-lo)*gkS_x_0)))
+					if gkS_x_0 == 8 {
+						gkQ0 := (1) * gkS_x_0
+						gkQ1 := (-lo) * gkS_x_0
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*16)))
+						}
+					} else {
+						gkQ2 := (1) * gkS_x_0
+						gkQ3 := (-lo) * gkS_x_0
+						/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
+							s1 += (*(*int64)(gkunsafe.Add(gkP_x, gkQ2+k*(gkS_x_0)))) - (*(*int64)(gkunsafe.Add(gkP_x, gkQ3+k*(2*gkS_x_0))))
+						}
 					}
 				} else {
 					/*line checks.go:50:2*/ for k := lo; k < hi; k += 3 {
@@ -2171,20 +2500,42 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				n := i % 7
 				var s2 int64
 				if i+n-1 < x.Extent(0) && i-n+1 >= 0 && n-1 < w.Extent(0) && n-1 < w.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:55:2*/ for a := range n {
-						for b := a; b < n; b++ {
-							s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+					if gkS_w_1 == 8 && gkS_x_0 == 8 {
+						/*line checks.go:55:2*/ for a := range n {
+							gkQ8 := (a) * gkS_w_0
+							gkQ9 := (i - a) * gkS_x_0
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+							}
+						}
+					} else {
+						/*line checks.go:55:2*/ for a := range n {
+							gkQ10 := (a) * gkS_w_0
+							gkQ11 := (i - a) * gkS_x_0
+							/*line checks.go:56:3*/ for b := a; b < n; b++ {
+								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ10+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ11+b*(gkS_x_0))))
+							}
 						}
 					}
 				} else {
 					/*line checks.go:55:2*/ for a := range n {
 						if a < w.Extent(0) && a >= 0 && i >= 0 && i+n-a-1 < x.Extent(0) && n-1 < w.Extent(1) && uint(a+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(n+1<<40) <= 1<<41 && uint(w.Extent(0)+1<<40) <= 1<<41 && uint(w.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, (a)*gkS_w_0+(b)*gkS_w_1))) * (*(*int64)(gkunsafe.Add(gkP_x, (i-a+b)*gkS_x_0)))
+							if gkS_w_1 == 8 && gkS_x_0 == 8 {
+								gkQ4 := (a) * gkS_w_0
+								gkQ5 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+								}
+							} else {
+								gkQ6 := (a) * gkS_w_0
+								gkQ7 := (i - a) * gkS_x_0
+								/*line checks.go:56:3*/ for b := a; b < n; b++ {
+									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ6+b*(gkS_w_1)))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ7+b*(gkS_x_0))))
+								}
 							}
 						} else {
 							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += w.At(a, b) * x.At(i-a+b)
+								s2 += w.At(a, b) * x.At(i+b-a)
 							}
 						} /*line checks.go:58:4*/
 					}
@@ -2203,7 +2554,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2206:47*/
+				/*line kerneltest_kernels_gen.go:2557:47*/
 			}
 		}
 	}, nil
@@ -2226,13 +2577,21 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		if 0 >= 0 && 2 < x.Extent(1) && gkHi <= r.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_r_0 == 8 && gkS_x_0 == 8 {
+			if gkS_r_0 == 8 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
+					/*line kerneltest_kernels_gen.go:2586:48*/
+				}
+			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2235:48*/
+					/*line kerneltest_kernels_gen.go:2594:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2240,13 +2599,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2243:48*/
+					/*line kerneltest_kernels_gen.go:2602:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2249:47*/
+				/*line kerneltest_kernels_gen.go:2608:47*/
 			}
 		}
 	}, nil
@@ -2279,7 +2638,69 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_neigh_0 := neigh.ByteStride(0)
 		gkS_neigh_1 := neigh.ByteStride(1)
 		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						}
+					} else {
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:103:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:2701:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -2290,17 +2711,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:91:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2321,7 +2760,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2324:48*/
+					/*line kerneltest_kernels_gen.go:2763:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2334,17 +2773,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:89:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:91:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:91:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2365,7 +2822,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2368:48*/
+					/*line kerneltest_kernels_gen.go:2825:48*/
 				}
 			}
 		} else {
@@ -2373,17 +2830,35 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:89:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
 				var fx, fy, fz float64
 				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-					/*line checks.go:91:2*/ for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:91:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
 					}
 				} else {
@@ -2404,7 +2879,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2407:47*/
+				/*line kerneltest_kernels_gen.go:2882:47*/
 			}
 		}
 	}, nil
@@ -2437,7 +2912,53 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			gkS_x_1 := x.ByteStride(1)
 			gkS_neigh_0 := neigh.ByteStride(0)
 			gkS_neigh_1 := neigh.ByteStride(1)
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*24+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:2959:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -2447,23 +2968,41 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
 					var fx, fy, fz float64
-					for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
-					}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*8+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2466:48*/
+					/*line kerneltest_kernels_gen.go:3005:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2475,23 +3014,41 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
 					var fx, fy, fz float64
-					for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
-					}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(0)*gkS_x_1))), yi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(1)*gkS_x_1))), zi-(*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0+(2)*gkS_x_1)))
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2494:48*/
+					/*line kerneltest_kernels_gen.go:3051:48*/
 				}
 			}
 		}, nil
@@ -2505,7 +3062,69 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_neigh_0 := neigh.ByteStride(0)
 		gkS_neigh_1 := neigh.ByteStride(1)
 		if 0 >= 0 && 2 < f.Extent(1) && 2 < x.Extent(1) && gkHi <= f.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 8 && gkS_x_0 == 8 {
+			if gkS_f_0 == 24 && gkS_x_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				gkR3 := gkunsafe.Add(gkP_f, (0)*gkS_f_1)
+				gkR4 := gkunsafe.Add(gkP_f, (1)*gkS_f_1)
+				gkR5 := gkunsafe.Add(gkP_f, (2)*gkS_f_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24)))
+					var fx, fy, fz float64
+					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						}
+					} else {
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int(neigh.At(i, k))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} /*line checks.go:127:3*/
+					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
+					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
+					/*line kerneltest_kernels_gen.go:3125:48*/
+				}
+			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
 				gkR1 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
@@ -2516,17 +3135,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:115:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2547,7 +3184,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2550:48*/
+					/*line kerneltest_kernels_gen.go:3187:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2560,17 +3197,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					/*line checks.go:113:2*/ xi, yi, zi := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))
 					var fx, fy, fz float64
 					if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-						/*line checks.go:115:2*/ for k := range cnt {
-							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-							if r2 < cut2 {
-								r2i := 1 / r2
-								r6i := float64(float64(r2i*r2i) * r2i)
-								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-								fx += float64(dx * s)
-								fy += float64(dy * s)
-								fz += float64(dz * s)
+						if gkS_neigh_1 == 4 {
+							gkQ0 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
+							}
+						} else {
+							gkQ1 := (i) * gkS_neigh_0
+							/*line checks.go:115:2*/ for k := range cnt {
+								j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+								dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+								r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+								if r2 < cut2 {
+									r2i := 1 / r2
+									r6i := float64(float64(r2i*r2i) * r2i)
+									s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+									fx += float64(dx * s)
+									fy += float64(dy * s)
+									fz += float64(dz * s)
+								}
 							}
 						}
 					} else {
@@ -2591,7 +3246,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2594:48*/
+					/*line kerneltest_kernels_gen.go:3249:48*/
 				}
 			}
 		} else {
@@ -2599,17 +3254,35 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				/*line checks.go:113:2*/ xi, yi, zi := x.At(i, 0), x.At(i, 1), x.At(i, 2)
 				var fx, fy, fz float64
 				if cnt-1 < neigh.Extent(1) && i < neigh.Extent(0) && i >= 0 && uint(cnt+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(neigh.Extent(0)+1<<40) <= 1<<41 && uint(neigh.Extent(1)+1<<40) <= 1<<41 {
-					/*line checks.go:115:2*/ for k := range cnt {
-						j := int((*(*int32)(gkunsafe.Add(gkP_neigh, (i)*gkS_neigh_0+(k)*gkS_neigh_1))))
-						dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
-						r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
-						if r2 < cut2 {
-							r2i := 1 / r2
-							r6i := float64(float64(r2i*r2i) * r2i)
-							s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
-							fx += float64(dx * s)
-							fy += float64(dy * s)
-							fz += float64(dz * s)
+					if gkS_neigh_1 == 4 {
+						gkQ0 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ0+k*4))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
+						}
+					} else {
+						gkQ1 := (i) * gkS_neigh_0
+						/*line checks.go:115:2*/ for k := range cnt {
+							j := int((*(*int32)(gkunsafe.Add(gkP_neigh, gkQ1+k*(gkS_neigh_1)))))
+							dx, dy, dz := xi-x.At(j, 0), yi-x.At(j, 1), zi-x.At(j, 2)
+							r2 := float64(dx*dx) + float64(dy*dy) + float64(dz*dz)
+							if r2 < cut2 {
+								r2i := 1 / r2
+								r6i := float64(float64(r2i*r2i) * r2i)
+								s := float64(float64(float64(48*r6i)*(r6i-0.5)) * r2i)
+								fx += float64(dx * s)
+								fy += float64(dy * s)
+								fz += float64(dz * s)
+							}
 						}
 					}
 				} else {
@@ -2630,7 +3303,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2633:47*/
+				/*line kerneltest_kernels_gen.go:3306:47*/
 			}
 		}
 	}, nil
@@ -2660,22 +3333,55 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			gkS_idx_1 := idx.ByteStride(1)
 			gkS_out_0 := out.ByteStride(0)
 			gkAcc := *gkAccP
-			if gkS_idx_0 == 4 {
+			if gkS_idx_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextR:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					if gkS_idx_1 == 4 {
+						gkQ0 := (i) * 8
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
+						}
+					} else {
+						gkQ1 := (i) * 8
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
+						}
+					} /*line checks.go:142:3*/
+					if i%5 == 0 {
+						continue gkNextR
+					}
+					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
+					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:3359:48*/
+				}
+			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
 				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
-					for k := range idx.Extent(1) {
-						s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))*gkS_x_0)))
-					}
+					if gkS_idx_1 == 4 {
+						gkQ0 := (i) * 4
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
+						}
+					} else {
+						gkQ1 := (i) * 4
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
+						}
+					} /*line checks.go:142:3*/
 					if i%5 == 0 {
 						continue gkNextC
 					}
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2678:48*/
+					/*line kerneltest_kernels_gen.go:3384:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2683,16 +3389,24 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
-					for k := range idx.Extent(1) {
-						s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))*gkS_x_0)))
-					}
+					if gkS_idx_1 == 4 {
+						gkQ0 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
+						}
+					} else {
+						gkQ1 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
+						}
+					} /*line checks.go:142:3*/
 					if i%5 == 0 {
 						continue gkNextU
 					}
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2695:48*/
+					/*line kerneltest_kernels_gen.go:3409:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -2704,15 +3418,54 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 		gkS_idx_1 := idx.ByteStride(1)
 		gkAcc := *gkAccP
 		if 0 >= 0 && 1 < idx.Extent(1) && gkHi <= idx.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_idx_0 == 4 {
+			if gkS_idx_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
+				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
+			gkNextR:
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:139:2*/ s := 0.0
+					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * 8
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * 8
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
+						}
+					} else {
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int(idx.At(i, k)))
+						}
+					} /*line checks.go:142:3*/
+					if i%5 == 0 {
+						continue gkNextR
+					}
+					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
+					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
+					gkAcc += s
+					/*line kerneltest_kernels_gen.go:3450:48*/
+				}
+			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
 				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * 4
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * 4
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
 						}
 					} else {
 						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2725,7 +3478,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2728:48*/
+					/*line kerneltest_kernels_gen.go:3481:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -2734,8 +3487,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:139:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+						if gkS_idx_1 == 4 {
+							gkQ0 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_idx_0
+							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+							}
 						}
 					} else {
 						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2748,7 +3509,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:2751:48*/
+					/*line kerneltest_kernels_gen.go:3512:48*/
 				}
 			}
 		} else {
@@ -2756,8 +3517,16 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:139:2*/ s := 0.0
 				if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-						s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0+(k)*gkS_idx_1)))))
+					if gkS_idx_1 == 4 {
+						gkQ0 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_idx_0
+						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
+						}
 					}
 				} else {
 					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
@@ -2770,7 +3539,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:2773:47*/
+				/*line kerneltest_kernels_gen.go:3542:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -2808,7 +3577,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2811:50*/
+							/*line kerneltest_kernels_gen.go:3580:50*/
 						}
 					}
 				} else {
@@ -2817,7 +3586,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:2820:50*/
+							/*line kerneltest_kernels_gen.go:3589:50*/
 						}
 					}
 				}
@@ -2836,7 +3605,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2839:49*/
+						/*line kerneltest_kernels_gen.go:3608:49*/
 					}
 				}
 			} else {
@@ -2845,7 +3614,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:2848:49*/
+						/*line kerneltest_kernels_gen.go:3617:49*/
 					}
 				}
 			}
@@ -2865,7 +3634,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:2868:50*/
+							/*line kerneltest_kernels_gen.go:3637:50*/
 						}
 					}
 				} else {
@@ -2874,7 +3643,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:2877:50*/
+							/*line kerneltest_kernels_gen.go:3646:50*/
 						}
 					}
 				}
@@ -2882,7 +3651,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:2885:49*/
+						/*line kerneltest_kernels_gen.go:3654:49*/
 					}
 				}
 			}
@@ -2901,7 +3670,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:2904:49*/
+						/*line kerneltest_kernels_gen.go:3673:49*/
 					}
 				}
 			} else {
@@ -2910,7 +3679,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:2913:49*/
+						/*line kerneltest_kernels_gen.go:3682:49*/
 					}
 				}
 			}
@@ -2918,7 +3687,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:2921:48*/
+					/*line kerneltest_kernels_gen.go:3690:48*/
 				}
 			}
 		}
@@ -2951,7 +3720,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2954:48*/
+					/*line kerneltest_kernels_gen.go:3723:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2960,7 +3729,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2963:48*/
+					/*line kerneltest_kernels_gen.go:3732:48*/
 				}
 			}
 		} else {
@@ -2970,8 +3739,388 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2973:47*/
+				/*line kerneltest_kernels_gen.go:3742:47*/
 			}
+		}
+	}, nil
+}
+
+func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View2("kerneltest.Axpy3", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Axpy3", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a := gkArgs[2].(float64)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, x, a, gkP_y, gkP_x := y, x, a, gkP_y, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_y_1 := y.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		if 0 >= 0 && 2 < x.Extent(1) && 2 < y.Extent(1) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 24 && gkS_y_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
+					/*line kerneltest_kernels_gen.go:3778:48*/
+				}
+			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
+					/*line kerneltest_kernels_gen.go:3791:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
+				gkR1 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
+				gkR2 := gkunsafe.Add(gkP_y, (1)*gkS_y_1)
+				gkR3 := gkunsafe.Add(gkP_x, (1)*gkS_x_1)
+				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
+				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
+					/*line kerneltest_kernels_gen.go:3804:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
+				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
+				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
+				/*line kerneltest_kernels_gen.go:3812:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View2("kerneltest.ScaleRows", "y", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.ScaleRows", "x", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a := gkArgs[2].(float64)
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, x, a, m, gkP_y, gkP_x := y, x, a, m, gkP_y, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_y_1 := y.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line checks.go:184:2*/ if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && m-1 < x.Extent(1) && m-1 < y.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
+				if gkS_x_1 == 8 && gkS_y_1 == 8 {
+					gkQ0 := (i) * gkS_y_0
+					gkQ1 := (i) * gkS_x_0
+					/*line checks.go:184:2*/ for j := range m {
+						*(*float64)(gkunsafe.Add(gkP_y, gkQ0+j*8)) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ1+j*8)))))
+					}
+				} else {
+					gkQ2 := (i) * gkS_y_0
+					gkQ3 := (i) * gkS_x_0
+					/*line checks.go:184:2*/ for j := range m {
+						*(*float64)(gkunsafe.Add(gkP_y, gkQ2+j*(gkS_y_1))) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ3+j*(gkS_x_1))))))
+					}
+				}
+			} else {
+				/*line checks.go:184:2*/ for j := range m {
+					y.Set(i, j, float64(a*x.At(i, j)))
+				}
+			} /*line checks.go:186:3*/
+			/*line kerneltest_kernels_gen.go:3857:46*/
+		}
+	}, nil
+}
+
+func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MatMul", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MatMul", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MatMul", "b", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
+			gkS_c_0 := c.ByteStride(0)
+			gkS_c_1 := c.ByteStride(1)
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkS_b_0 := b.ByteStride(0)
+			gkS_b_1 := b.ByteStride(1)
+			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_c_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:194:2*/ s := 0.0
+							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								if gkS_a_1 == 8 && gkS_b_0 == 8 {
+									gkQ0 := (i) * gkS_a_0
+									gkQ1 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+									}
+								} else {
+									gkQ2 := (i) * gkS_a_0
+									gkQ3 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+									}
+								}
+							} else {
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64(a.At(i, k) * b.At(k, j))
+								}
+							} /*line checks.go:197:3*/
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
+							/*line kerneltest_kernels_gen.go:3913:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line checks.go:194:2*/ s := 0.0
+							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+								if gkS_a_1 == 8 && gkS_b_0 == 8 {
+									gkQ0 := (i) * gkS_a_0
+									gkQ1 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+									}
+								} else {
+									gkQ2 := (i) * gkS_a_0
+									gkQ3 := (j) * gkS_b_1
+									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+									}
+								}
+							} else {
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64(a.At(i, k) * b.At(k, j))
+								}
+							} /*line checks.go:197:3*/
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
+							/*line kerneltest_kernels_gen.go:3941:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						c.Set(i, j, s)
+						/*line kerneltest_kernels_gen.go:3969:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		c, a, b, gkP_c, gkP_a, gkP_b := c, a, b, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_c_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
+						/*line kerneltest_kernels_gen.go:4009:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line checks.go:194:2*/ s := 0.0
+						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+							if gkS_a_1 == 8 && gkS_b_0 == 8 {
+								gkQ0 := (i) * gkS_a_0
+								gkQ1 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+								}
+							} else {
+								gkQ2 := (i) * gkS_a_0
+								gkQ3 := (j) * gkS_b_1
+								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+								}
+							}
+						} else {
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64(a.At(i, k) * b.At(k, j))
+							}
+						} /*line checks.go:197:3*/
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
+						/*line kerneltest_kernels_gen.go:4037:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line checks.go:194:2*/ s := 0.0
+					if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
+						if gkS_a_1 == 8 && gkS_b_0 == 8 {
+							gkQ0 := (i) * gkS_a_0
+							gkQ1 := (j) * gkS_b_1
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
+							}
+						} else {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (j) * gkS_b_1
+							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
+							}
+						}
+					} else {
+						/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							s += float64(a.At(i, k) * b.At(k, j))
+						}
+					} /*line checks.go:197:3*/
+					c.Set(i, j, s)
+					/*line kerneltest_kernels_gen.go:4065:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	h, gkErr0 := gkkernel.View1("kerneltest.Histo", "h", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View2("kerneltest.Histo", "x", gkArgs[1].(gkkokkos.View2[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	cnt, gkErr2 := gkkernel.View2("kerneltest.Histo", "cnt", gkArgs[2].(gkkokkos.View2[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	t := gkArgs[3].(int64)
+	gkP_h := h.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		h, x, cnt, t, gkP_h, gkP_x := h, x, cnt, t, gkP_h, gkP_x
+		gkS_h_0 := h.ByteStride(0)
+		gkS_x_0 := x.ByteStride(0)
+		gkS_x_1 := x.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line checks.go:206:2*/ if i < x.Extent(0) && i >= 0 && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && x.Extent(1)-1 < h.Extent(0) {
+				if gkS_h_0 == 8 && gkS_x_1 == 8 {
+					gkQ0 := (i) * gkS_x_0
+					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*8)), (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))))
+						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) > t {
+							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+						}
+					}
+				} else {
+					gkQ1 := (i) * gkS_x_0
+					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*(gkS_h_0))), (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))))
+						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))) > t {
+							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+						}
+					}
+				}
+			} else {
+				/*line checks.go:206:2*/ for k := range x.Extent(1) {
+					gkkokkos.AtomicAdd(h.Ptr(k), x.At(i, k))
+					if x.At(i, k) > t {
+						cnt.Set(i, k/2, cnt.At(i, k/2)+1)
+					}
+				}
+			} /*line checks.go:211:3*/
+			for k := 0; k < x.Extent(1); k += 2 {
+				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
+			}
+			/*line kerneltest_kernels_gen.go:4123:46*/
 		}
 	}, nil
 }
@@ -3002,18 +4151,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:3005:48*/
+					/*line kerneltest_kernels_gen.go:4154:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:3010:48*/
+					/*line kerneltest_kernels_gen.go:4159:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:3016:47*/
+				/*line kerneltest_kernels_gen.go:4165:47*/
 			}
 		}
 	}, nil
@@ -3039,18 +4188,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:3042:48*/
+					/*line kerneltest_kernels_gen.go:4191:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:3047:48*/
+					/*line kerneltest_kernels_gen.go:4196:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:3053:47*/
+				/*line kerneltest_kernels_gen.go:4202:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3087,7 +4236,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3090:50*/
+							/*line kerneltest_kernels_gen.go:4239:50*/
 						}
 					}
 				} else {
@@ -3096,7 +4245,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:3099:50*/
+							/*line kerneltest_kernels_gen.go:4248:50*/
 						}
 					}
 				}
@@ -3104,7 +4253,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:3107:49*/
+						/*line kerneltest_kernels_gen.go:4256:49*/
 					}
 				}
 			}
@@ -3123,7 +4272,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3126:49*/
+						/*line kerneltest_kernels_gen.go:4275:49*/
 					}
 				}
 			} else {
@@ -3132,7 +4281,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:3135:49*/
+						/*line kerneltest_kernels_gen.go:4284:49*/
 					}
 				}
 			}
@@ -3140,7 +4289,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:3143:48*/
+					/*line kerneltest_kernels_gen.go:4292:48*/
 				}
 			}
 		}
@@ -3170,7 +4319,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3173:48*/
+					/*line kerneltest_kernels_gen.go:4322:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3178,7 +4327,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:3181:48*/
+					/*line kerneltest_kernels_gen.go:4330:48*/
 				}
 			}
 		} else {
@@ -3187,7 +4336,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:3190:47*/
+				/*line kerneltest_kernels_gen.go:4339:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3233,7 +4382,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3236:51*/
+								/*line kerneltest_kernels_gen.go:4385:51*/
 							}
 						}
 					}
@@ -3254,7 +4403,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:3257:51*/
+								/*line kerneltest_kernels_gen.go:4406:51*/
 							}
 						}
 					}
@@ -3270,7 +4419,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3273:50*/
+							/*line kerneltest_kernels_gen.go:4422:50*/
 						}
 					}
 				}
@@ -3303,7 +4452,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3306:50*/
+							/*line kerneltest_kernels_gen.go:4455:50*/
 						}
 					}
 				}
@@ -3324,7 +4473,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:3327:50*/
+							/*line kerneltest_kernels_gen.go:4476:50*/
 						}
 					}
 				}
@@ -3340,7 +4489,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:3343:49*/
+						/*line kerneltest_kernels_gen.go:4492:49*/
 					}
 				}
 			}
@@ -3377,7 +4526,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3380:48*/
+					/*line kerneltest_kernels_gen.go:4529:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3391,7 +4540,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:3394:48*/
+					/*line kerneltest_kernels_gen.go:4543:48*/
 				}
 			}
 		} else {
@@ -3406,7 +4555,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:3409:47*/
+				/*line kerneltest_kernels_gen.go:4558:47*/
 			}
 		}
 	}, nil
@@ -3432,14 +4581,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3435:48*/
+					/*line kerneltest_kernels_gen.go:4584:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:3442:48*/
+					/*line kerneltest_kernels_gen.go:4591:48*/
 				}
 			}
 		} else {
@@ -3447,7 +4596,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:3450:47*/
+				/*line kerneltest_kernels_gen.go:4599:47*/
 			}
 		}
 	}, nil
@@ -3471,7 +4620,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:3474:50*/
+							/*line kerneltest_kernels_gen.go:4623:50*/
 						}
 					}
 				} else {
@@ -3479,7 +4628,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:3482:50*/
+							/*line kerneltest_kernels_gen.go:4631:50*/
 						}
 					}
 				}
@@ -3487,7 +4636,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:3490:49*/
+						/*line kerneltest_kernels_gen.go:4639:49*/
 					}
 				}
 			}
@@ -3505,7 +4654,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:3508:49*/
+						/*line kerneltest_kernels_gen.go:4657:49*/
 					}
 				}
 			} else {
@@ -3513,7 +4662,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:3516:49*/
+						/*line kerneltest_kernels_gen.go:4665:49*/
 					}
 				}
 			}
@@ -3521,7 +4670,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:3524:48*/
+					/*line kerneltest_kernels_gen.go:4673:48*/
 				}
 			}
 		}
@@ -3563,7 +4712,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:3566:51*/
+								/*line kerneltest_kernels_gen.go:4715:51*/
 							}
 						}
 					}
@@ -3579,7 +4728,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:3582:51*/
+								/*line kerneltest_kernels_gen.go:4731:51*/
 							}
 						}
 					}
@@ -3590,7 +4739,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:3593:50*/
+							/*line kerneltest_kernels_gen.go:4742:50*/
 						}
 					}
 				}
@@ -3618,7 +4767,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:3621:50*/
+							/*line kerneltest_kernels_gen.go:4770:50*/
 						}
 					}
 				}
@@ -3634,7 +4783,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:3637:50*/
+							/*line kerneltest_kernels_gen.go:4786:50*/
 						}
 					}
 				}
@@ -3645,7 +4794,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:3648:49*/
+						/*line kerneltest_kernels_gen.go:4797:49*/
 					}
 				}
 			}
@@ -3692,7 +4841,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3695:48*/
+					/*line kerneltest_kernels_gen.go:4844:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3704,7 +4853,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:3707:48*/
+					/*line kerneltest_kernels_gen.go:4856:48*/
 				}
 			}
 		} else {
@@ -3717,7 +4866,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:3720:47*/
+				/*line kerneltest_kernels_gen.go:4869:47*/
 			}
 		}
 	}, nil
@@ -3765,7 +4914,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3768:48*/
+					/*line kerneltest_kernels_gen.go:4917:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3780,7 +4929,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:3783:48*/
+					/*line kerneltest_kernels_gen.go:4932:48*/
 				}
 			}
 		} else {
@@ -3796,7 +4945,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:3799:47*/
+				/*line kerneltest_kernels_gen.go:4948:47*/
 			}
 		}
 	}, nil
@@ -3825,7 +4974,49 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 14 < out.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 120 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				gkR14 := gkunsafe.Add(gkP_out, (14)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:56:2*/ x, y := (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_b, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*120)) = (x / y)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*120)) = (x % y)
+					x32, y32 := int32(x), int32(y)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*120)) = (int64(x32 / y32))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*120)) = (int64(x32 % y32))
+					x16, y16 := int16(x), int16(y)
+					*(*int64)(gkunsafe.Add(gkR4, (i)*120)) = (int64(x16 / y16))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*120)) = (int64(x16 % y16))
+					x8, y8 := int8(x), int8(y)
+					*(*int64)(gkunsafe.Add(gkR6, (i)*120)) = (int64(x8 / y8))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*120)) = (int64(x8 % y8))
+					ux, uy := uint64(x), uint64(y)
+					*(*int64)(gkunsafe.Add(gkR8, (i)*120)) = (int64(ux / uy))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*120)) = (int64(ux % uy))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*120)) = (int64(uint32(x) / uint32(y)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*120)) = (int64(uint8(x) % uint8(y)))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*120)) = (x/-7 + x%8)
+					*(*int64)(gkunsafe.Add(gkR13, (i)*120)) = (int64(uint16(x)/10 + uint16(y)%7))
+					q := x
+					q /= y
+					q %= 1000
+					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
+					/*line kerneltest_kernels_gen.go:5017:48*/
+				}
+			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -3865,7 +5056,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:3868:48*/
+					/*line kerneltest_kernels_gen.go:5059:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3907,7 +5098,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:3910:48*/
+					/*line kerneltest_kernels_gen.go:5101:48*/
 				}
 			}
 		} else {
@@ -3935,7 +5126,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:3938:47*/
+				/*line kerneltest_kernels_gen.go:5129:47*/
 			}
 		}
 	}, nil
@@ -4008,7 +5199,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:4011:48*/
+					/*line kerneltest_kernels_gen.go:5202:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4054,7 +5245,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:4057:48*/
+					/*line kerneltest_kernels_gen.go:5248:48*/
 				}
 			}
 		} else {
@@ -4084,7 +5275,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:4087:47*/
+				/*line kerneltest_kernels_gen.go:5278:47*/
 			}
 		}
 	}, nil
@@ -4132,7 +5323,49 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		gkS_o32_0 := o32.ByteStride(0)
 		gkS_o32_1 := o32.ByteStride(1)
 		if 0 >= 0 && 6 < o64.Extent(1) && 7 < o32.Extent(1) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= o64.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+			if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 32 && gkS_o64_0 == 56 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
+				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
+				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
+				gkR3 := gkunsafe.Add(gkP_o64, (3)*gkS_o64_1)
+				gkR4 := gkunsafe.Add(gkP_o64, (4)*gkS_o64_1)
+				gkR5 := gkunsafe.Add(gkP_o64, (5)*gkS_o64_1)
+				gkR6 := gkunsafe.Add(gkP_o64, (6)*gkS_o64_1)
+				gkR7 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR8 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR9 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR10 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR11 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR12 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR13 := gkunsafe.Add(gkP_o32, (6)*gkS_o32_1)
+				gkR14 := gkunsafe.Add(gkP_o32, (7)*gkS_o32_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:116:2*/ a, b := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8)))
+					p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*56)) = (a + float64(b*third))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*56)) = ((a - b) / (float64(a * b)))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*56)) = (gkmath.Sqrt(float64(a*a) + float64(b*b)))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*56)) = (a / (b - b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*56)) = (float64(-a*2.5e-3) + float64(float64(b*1e300)*1e10))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*56)) = (float64(float64(p)*float64(q)) + a)
+					*(*float64)(gkunsafe.Add(gkR6, (i)*56)) = (gkmath.Sqrt(a))
+					*(*float32)(gkunsafe.Add(gkR7, (i)*32)) = (float32(p * (1.0 / 3.0)))
+					*(*float32)(gkunsafe.Add(gkR8, (i)*32)) = (float32(p*third) + q/3)
+					*(*float32)(gkunsafe.Add(gkR9, (i)*32)) = (float32(a) + p - float32(q*0.1))
+					*(*float32)(gkunsafe.Add(gkR10, (i)*32)) = (float32(gkmath.Sqrt(float64(float32(p*p) + q))))
+					*(*float32)(gkunsafe.Add(gkR11, (i)*32)) = (p/q - float32(1e-7*q))
+					*(*float32)(gkunsafe.Add(gkR12, (i)*32)) = (float32(float64(a * b)))
+					*(*float32)(gkunsafe.Add(gkR13, (i)*32)) = (float32(float32(p*1e30) * 1e10))
+					v := p
+					v++
+					v -= q
+					v *= 2
+					v /= 3
+					v--
+					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
+					/*line kerneltest_kernels_gen.go:5366:48*/
+				}
+			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
 				gkR1 := gkunsafe.Add(gkP_o64, (1)*gkS_o64_1)
 				gkR2 := gkunsafe.Add(gkP_o64, (2)*gkS_o64_1)
@@ -4172,7 +5405,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:4175:48*/
+					/*line kerneltest_kernels_gen.go:5408:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -4214,7 +5447,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:4217:48*/
+					/*line kerneltest_kernels_gen.go:5450:48*/
 				}
 			}
 		} else {
@@ -4242,7 +5475,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:4245:47*/
+				/*line kerneltest_kernels_gen.go:5478:47*/
 			}
 		}
 	}, nil
@@ -4278,7 +5511,68 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		gkS_of_0 := of.ByteStride(0)
 		gkS_of_1 := of.ByteStride(1)
 		if 0 >= 0 && 17 < oi.Extent(1) && 9 < of.Extent(1) && gkHi <= n.Extent(0) && gkHi <= of.Extent(0) && gkHi <= oi.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
+			if gkS_n_0 == 8 && gkS_of_0 == 80 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR3 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR4 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				gkR5 := gkunsafe.Add(gkP_oi, (5)*gkS_oi_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (6)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (7)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (8)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (9)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (10)*gkS_oi_1)
+				gkR11 := gkunsafe.Add(gkP_oi, (11)*gkS_oi_1)
+				gkR12 := gkunsafe.Add(gkP_oi, (12)*gkS_oi_1)
+				gkR13 := gkunsafe.Add(gkP_oi, (13)*gkS_oi_1)
+				gkR14 := gkunsafe.Add(gkP_oi, (14)*gkS_oi_1)
+				gkR15 := gkunsafe.Add(gkP_oi, (15)*gkS_oi_1)
+				gkR16 := gkunsafe.Add(gkP_oi, (16)*gkS_oi_1)
+				gkR17 := gkunsafe.Add(gkP_oi, (17)*gkS_oi_1)
+				gkR18 := gkunsafe.Add(gkP_of, (0)*gkS_of_1)
+				gkR19 := gkunsafe.Add(gkP_of, (1)*gkS_of_1)
+				gkR20 := gkunsafe.Add(gkP_of, (2)*gkS_of_1)
+				gkR21 := gkunsafe.Add(gkP_of, (3)*gkS_of_1)
+				gkR22 := gkunsafe.Add(gkP_of, (4)*gkS_of_1)
+				gkR23 := gkunsafe.Add(gkP_of, (5)*gkS_of_1)
+				gkR24 := gkunsafe.Add(gkP_of, (6)*gkS_of_1)
+				gkR25 := gkunsafe.Add(gkP_of, (7)*gkS_of_1)
+				gkR26 := gkunsafe.Add(gkP_of, (8)*gkS_of_1)
+				gkR27 := gkunsafe.Add(gkP_of, (9)*gkS_of_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:145:2*/ v, m := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*int64)(gkunsafe.Add(gkP_n, (i)*8)))
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(int8(m)))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(uint8(m)))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(int16(m)))
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (int64(uint16(m)))
+					*(*int64)(gkunsafe.Add(gkR4, (i)*8)) = (int64(int32(m)))
+					*(*int64)(gkunsafe.Add(gkR5, (i)*8)) = (int64(uint32(m)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*8)) = (int64(uint64(m) >> 1))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*8)) = (int64(int8(v)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(uint8(v + 100)))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (int64(int16(float64(v * 300))))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(uint16(float64(v*300) + 30000)))
+					*(*int64)(gkunsafe.Add(gkR11, (i)*8)) = (int64(int32(float64(v * 1e7))))
+					*(*int64)(gkunsafe.Add(gkR12, (i)*8)) = (int64(uint32(float64(v*1e7) + 1e9)))
+					*(*int64)(gkunsafe.Add(gkR13, (i)*8)) = (int64(float64(v * 1e15)))
+					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (int64(uint64(float64(v*1e15) + 1e17)))
+					*(*int64)(gkunsafe.Add(gkR15, (i)*8)) = (int64(float32(float32(v) * 1000)))
+					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (int64(int(float64(v * 3))))
+					*(*int64)(gkunsafe.Add(gkR17, (i)*8)) = (int64(int8(float32(v)) + int8(uint16(m))))
+					*(*float64)(gkunsafe.Add(gkR18, (i)*80)) = (float64(m))
+					*(*float64)(gkunsafe.Add(gkR19, (i)*80)) = (float64(float32(m)))
+					*(*float64)(gkunsafe.Add(gkR20, (i)*80)) = (float64(uint64(m)))
+					*(*float64)(gkunsafe.Add(gkR21, (i)*80)) = (float64(float32(uint64(m))))
+					*(*float64)(gkunsafe.Add(gkR22, (i)*80)) = (float64(int8(m)) + float64(uint16(m)))
+					*(*float64)(gkunsafe.Add(gkR23, (i)*80)) = (float64(float32(uint32(m))))
+					*(*float64)(gkunsafe.Add(gkR24, (i)*80)) = (float64(float32(v)))
+					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
+					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
+					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
+					/*line kerneltest_kernels_gen.go:5573:48*/
+				}
+			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
 				gkR1 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
 				gkR2 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
@@ -4337,7 +5631,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4340:48*/
+					/*line kerneltest_kernels_gen.go:5634:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -4398,7 +5692,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:4401:48*/
+					/*line kerneltest_kernels_gen.go:5695:48*/
 				}
 			}
 		} else {
@@ -4432,7 +5726,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:4435:47*/
+				/*line kerneltest_kernels_gen.go:5729:47*/
 			}
 		}
 	}, nil
@@ -4488,7 +5782,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:4491:48*/
+					/*line kerneltest_kernels_gen.go:5785:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4524,7 +5818,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:4527:48*/
+					/*line kerneltest_kernels_gen.go:5821:48*/
 				}
 			}
 		} else {
@@ -4561,7 +5855,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:4564:47*/
+				/*line kerneltest_kernels_gen.go:5858:47*/
 			}
 		}
 	}, nil
@@ -4600,7 +5894,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:4603:48*/
+					/*line kerneltest_kernels_gen.go:5897:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4618,7 +5912,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4621:48*/
+					/*line kerneltest_kernels_gen.go:5915:48*/
 				}
 			}
 		} else {
@@ -4637,7 +5931,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4640:47*/
+				/*line kerneltest_kernels_gen.go:5934:47*/
 			}
 		}
 	}, nil
@@ -4667,21 +5961,45 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (-1)
 					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-							for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
-									continue gkNextC
+						if gkS_a_2 == 4 {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
+								}
+							}
+						} else {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+										continue gkNextC
+									}
 								}
 							}
 						}
 					} else {
 						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
-								/*line suite.go:240:3*/ for k := range a.Extent(2) {
-									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-										*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
-										continue gkNextC
+								if gkS_a_2 == 4 {
+									gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+											continue gkNextC
+										}
+									}
+								} else {
+									gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (int32(j*100 + k))
+											continue gkNextC
+										}
 									}
 								}
 							} else {
@@ -4694,28 +6012,52 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4697:48*/
+					/*line kerneltest_kernels_gen.go:6015:48*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:238:2*/ *(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (-1)
 					if i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-							for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-									continue gkNextU
+						if gkS_a_2 == 4 {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
+								}
+							}
+						} else {
+							/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+								gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNextU
+									}
 								}
 							}
 						}
 					} else {
 						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 							if i < a.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
-								/*line suite.go:240:3*/ for k := range a.Extent(2) {
-									if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-										continue gkNextU
+								if gkS_a_2 == 4 {
+									gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+											continue gkNextU
+										}
+									}
+								} else {
+									gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+									/*line suite.go:240:3*/ for k := range a.Extent(2) {
+										if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+											*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+											continue gkNextU
+										}
 									}
 								}
 							} else {
@@ -4728,7 +6070,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:4731:48*/
+					/*line kerneltest_kernels_gen.go:6073:48*/
 				}
 			}
 		} else {
@@ -4736,21 +6078,45 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:238:2*/ out.Set(i, -1)
 				if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
-					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
-						for k := range a.Extent(2) {
-							if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-								*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-								continue gkNext
+					if gkS_a_2 == 4 {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							gkQ2 := (i)*gkS_a_0 + (j)*gkS_a_1
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, gkQ2+k*4))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNext
+								}
+							}
+						}
+					} else {
+						/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
+							gkQ3 := (i)*gkS_a_0 + (j)*gkS_a_1
+							/*line suite.go:240:3*/ for k := range a.Extent(2) {
+								if (*(*int32)(gkunsafe.Add(gkP_a, gkQ3+k*(gkS_a_2)))) == target {
+									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+									continue gkNext
+								}
 							}
 						}
 					}
 				} else {
 					/*line suite.go:239:2*/ for j := 0; j < a.Extent(1); j++ {
 						if i < a.Extent(0) && i < out.Extent(0) && i >= 0 && j < a.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
-							/*line suite.go:240:3*/ for k := range a.Extent(2) {
-								if (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2))) == target {
-									*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
-									continue gkNext
+							if gkS_a_2 == 4 {
+								gkQ0 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ0+k*4))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNext
+									}
+								}
+							} else {
+								gkQ1 := (i)*gkS_a_0 + (j)*gkS_a_1
+								/*line suite.go:240:3*/ for k := range a.Extent(2) {
+									if (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+k*(gkS_a_2)))) == target {
+										*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (int32(j*100 + k))
+										continue gkNext
+									}
 								}
 							}
 						} else {
@@ -4763,7 +6129,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:4766:47*/
+				/*line kerneltest_kernels_gen.go:6132:47*/
 			}
 		}
 	}, nil
@@ -4787,7 +6153,62 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 && gkS_x_0 == 8 {
+			if gkS_out_0 == 32 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:253:2*/ v := (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))
+					var s0 int64
+					for k := 0; k < n; k += 2 {
+						s0 += v ^ int64(k)
+					}
+					var s1 int64
+					for range n {
+						s1 = s1*3 + v
+					}
+					var s2 int64
+					for k := range n + i%3 {
+						switch {
+						case k%3 == 0:
+							continue
+						case k == 7:
+							if v > 0 {
+								break
+							}
+							s2 -= 1000
+						default:
+							s2 += int64(k)
+						}
+						s2 ^= v >> k
+					}
+					var s3 int64
+					k := 0
+					for {
+						k++
+						if k > n {
+							break
+						}
+						switch k % 4 {
+						case 3:
+							if v%2 == 0 {
+								break
+							}
+							s3 *= 3
+						case 1:
+							s3 += v
+							continue
+						}
+						s3 -= int64(k)
+					}
+					*(*int64)(gkunsafe.Add(gkR0, (i)*32)) = (s0)
+					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
+					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
+					/*line kerneltest_kernels_gen.go:6209:48*/
+				}
+			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -4840,7 +6261,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:4843:48*/
+					/*line kerneltest_kernels_gen.go:6264:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4895,7 +6316,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:4898:48*/
+					/*line kerneltest_kernels_gen.go:6319:48*/
 				}
 			}
 		} else {
@@ -4947,7 +6368,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:4950:47*/
+				/*line kerneltest_kernels_gen.go:6371:47*/
 			}
 		}
 	}, nil
@@ -4992,7 +6413,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:4995:48*/
+					/*line kerneltest_kernels_gen.go:6416:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5004,7 +6425,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:5007:48*/
+					/*line kerneltest_kernels_gen.go:6428:48*/
 				}
 			}
 		} else {
@@ -5017,7 +6438,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:5020:47*/
+				/*line kerneltest_kernels_gen.go:6441:47*/
 			}
 		}
 	}, nil
@@ -5104,7 +6525,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5107:48*/
+					/*line kerneltest_kernels_gen.go:6528:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5170,7 +6591,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:5173:48*/
+					/*line kerneltest_kernels_gen.go:6594:48*/
 				}
 			}
 		} else {
@@ -5207,7 +6628,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:5210:47*/
+				/*line kerneltest_kernels_gen.go:6631:47*/
 			}
 		}
 	}, nil
@@ -5242,7 +6663,40 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
 		if 0 >= 0 && 13 < out.Extent(1) && gkHi <= out.Extent(0) && gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkHi <= z.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
+			if gkS_out_0 == 112 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				gkR4 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
+				gkR5 := gkunsafe.Add(gkP_out, (5)*gkS_out_1)
+				gkR6 := gkunsafe.Add(gkP_out, (6)*gkS_out_1)
+				gkR7 := gkunsafe.Add(gkP_out, (7)*gkS_out_1)
+				gkR8 := gkunsafe.Add(gkP_out, (8)*gkS_out_1)
+				gkR9 := gkunsafe.Add(gkP_out, (9)*gkS_out_1)
+				gkR10 := gkunsafe.Add(gkP_out, (10)*gkS_out_1)
+				gkR11 := gkunsafe.Add(gkP_out, (11)*gkS_out_1)
+				gkR12 := gkunsafe.Add(gkP_out, (12)*gkS_out_1)
+				gkR13 := gkunsafe.Add(gkP_out, (13)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:379:2*/ a, b, c := (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_y, (i)*8))), (*(*float64)(gkunsafe.Add(gkP_z, (i)*8)))
+					*(*float64)(gkunsafe.Add(gkR0, (i)*112)) = (gkmath.Atan2(a, b))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*112)) = (gkmath.Pow(a, b))
+					*(*float64)(gkunsafe.Add(gkR2, (i)*112)) = (gkmath.Mod(a, b))
+					*(*float64)(gkunsafe.Add(gkR3, (i)*112)) = (gkmath.Remainder(a, b))
+					*(*float64)(gkunsafe.Add(gkR4, (i)*112)) = (gkmath.Min(a, b))
+					*(*float64)(gkunsafe.Add(gkR5, (i)*112)) = (gkmath.Max(a, b))
+					*(*float64)(gkunsafe.Add(gkR6, (i)*112)) = (gkmath.FMA(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR7, (i)*112)) = (gkmath.Hypot(a, b))
+					*(*float64)(gkunsafe.Add(gkR8, (i)*112)) = (gkmath.Copysign(a, b))
+					*(*float64)(gkunsafe.Add(gkR9, (i)*112)) = (min(a, b))
+					*(*float64)(gkunsafe.Add(gkR10, (i)*112)) = (max(a, b))
+					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
+					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
+					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
+					/*line kerneltest_kernels_gen.go:6697:48*/
+				}
+			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
@@ -5273,7 +6727,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5276:48*/
+					/*line kerneltest_kernels_gen.go:6730:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5306,7 +6760,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:5309:48*/
+					/*line kerneltest_kernels_gen.go:6763:48*/
 				}
 			}
 		} else {
@@ -5326,7 +6780,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:5329:47*/
+				/*line kerneltest_kernels_gen.go:6783:47*/
 			}
 		}
 	}, nil
@@ -5424,7 +6878,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5427:48*/
+					/*line kerneltest_kernels_gen.go:6881:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5495,7 +6949,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:5498:48*/
+					/*line kerneltest_kernels_gen.go:6952:48*/
 				}
 			}
 		} else {
@@ -5547,7 +7001,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:5550:47*/
+				/*line kerneltest_kernels_gen.go:7004:47*/
 			}
 		}
 	}, nil
@@ -5595,7 +7049,35 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		gkS_oi_0 := oi.ByteStride(0)
 		gkS_oi_1 := oi.ByteStride(1)
 		if 0 >= 0 && 4 < oi.Extent(1) && 5 < o32.Extent(1) && gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= f.Extent(0) && gkHi <= g.Extent(0) && gkHi <= o32.Extent(0) && gkHi <= oi.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
+			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 24 && gkS_oi_0 == 40 {
+				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
+				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
+				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
+				gkR3 := gkunsafe.Add(gkP_o32, (3)*gkS_o32_1)
+				gkR4 := gkunsafe.Add(gkP_o32, (4)*gkS_o32_1)
+				gkR5 := gkunsafe.Add(gkP_o32, (5)*gkS_o32_1)
+				gkR6 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
+				gkR7 := gkunsafe.Add(gkP_oi, (1)*gkS_oi_1)
+				gkR8 := gkunsafe.Add(gkP_oi, (2)*gkS_oi_1)
+				gkR9 := gkunsafe.Add(gkP_oi, (3)*gkS_oi_1)
+				gkR10 := gkunsafe.Add(gkP_oi, (4)*gkS_oi_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line suite.go:453:2*/ p, q := (*(*float32)(gkunsafe.Add(gkP_f, (i)*4))), (*(*float32)(gkunsafe.Add(gkP_g, (i)*4)))
+					*(*float32)(gkunsafe.Add(gkR0, (i)*24)) = (min(p, q))
+					*(*float32)(gkunsafe.Add(gkR1, (i)*24)) = (max(p, q))
+					*(*float32)(gkunsafe.Add(gkR2, (i)*24)) = (min(p, q, 0.5))
+					*(*float32)(gkunsafe.Add(gkR3, (i)*24)) = (max(p, -q, float32(gkmath.Inf(-1))))
+					*(*float32)(gkunsafe.Add(gkR4, (i)*24)) = (float32(gkmath.Min(float64(p), float64(q))))
+					*(*float32)(gkunsafe.Add(gkR5, (i)*24)) = (float32(gkmath.Max(float64(p), float64(q))))
+					m, n := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))
+					*(*int64)(gkunsafe.Add(gkR6, (i)*40)) = (int64(min(m, n)))
+					*(*int64)(gkunsafe.Add(gkR7, (i)*40)) = (int64(max(m, n)))
+					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
+					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
+					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
+					/*line kerneltest_kernels_gen.go:7078:48*/
+				}
+			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
 				gkR1 := gkunsafe.Add(gkP_o32, (1)*gkS_o32_1)
 				gkR2 := gkunsafe.Add(gkP_o32, (2)*gkS_o32_1)
@@ -5621,7 +7103,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5624:48*/
+					/*line kerneltest_kernels_gen.go:7106:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -5649,7 +7131,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:5652:48*/
+					/*line kerneltest_kernels_gen.go:7134:48*/
 				}
 			}
 		} else {
@@ -5667,7 +7149,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:5670:47*/
+				/*line kerneltest_kernels_gen.go:7152:47*/
 			}
 		}
 	}, nil
@@ -5729,7 +7211,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5732:48*/
+					/*line kerneltest_kernels_gen.go:7214:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5760,7 +7242,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:5763:48*/
+					/*line kerneltest_kernels_gen.go:7245:48*/
 				}
 			}
 		} else {
@@ -5792,7 +7274,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:5795:47*/
+				/*line kerneltest_kernels_gen.go:7277:47*/
 			}
 		}
 	}, nil
@@ -5832,7 +7314,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5835:48*/
+					/*line kerneltest_kernels_gen.go:7317:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5849,7 +7331,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:5852:48*/
+					/*line kerneltest_kernels_gen.go:7334:48*/
 				}
 			}
 		} else {
@@ -5867,7 +7349,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:5870:47*/
+				/*line kerneltest_kernels_gen.go:7352:47*/
 			}
 		}
 	}, nil
@@ -5887,18 +7369,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5890:48*/
+					/*line kerneltest_kernels_gen.go:7372:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:5895:48*/
+					/*line kerneltest_kernels_gen.go:7377:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:5901:47*/
+				/*line kerneltest_kernels_gen.go:7383:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5919,18 +7401,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:5922:48*/
+					/*line kerneltest_kernels_gen.go:7404:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:5927:48*/
+					/*line kerneltest_kernels_gen.go:7409:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:5933:47*/
+				/*line kerneltest_kernels_gen.go:7415:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5951,18 +7433,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:5954:48*/
+					/*line kerneltest_kernels_gen.go:7436:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:5959:48*/
+					/*line kerneltest_kernels_gen.go:7441:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:5965:47*/
+				/*line kerneltest_kernels_gen.go:7447:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5985,14 +7467,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5988:48*/
+					/*line kerneltest_kernels_gen.go:7470:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:5995:48*/
+					/*line kerneltest_kernels_gen.go:7477:48*/
 				}
 			}
 		} else {
@@ -6000,7 +7482,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:6003:47*/
+				/*line kerneltest_kernels_gen.go:7485:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6021,18 +7503,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6024:48*/
+					/*line kerneltest_kernels_gen.go:7506:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:6029:48*/
+					/*line kerneltest_kernels_gen.go:7511:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:6035:47*/
+				/*line kerneltest_kernels_gen.go:7517:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6053,18 +7535,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6056:48*/
+					/*line kerneltest_kernels_gen.go:7538:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:6061:48*/
+					/*line kerneltest_kernels_gen.go:7543:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:6067:47*/
+				/*line kerneltest_kernels_gen.go:7549:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6086,18 +7568,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:6089:48*/
+					/*line kerneltest_kernels_gen.go:7571:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:6094:48*/
+					/*line kerneltest_kernels_gen.go:7576:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:6100:47*/
+				/*line kerneltest_kernels_gen.go:7582:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6119,18 +7601,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:6122:48*/
+					/*line kerneltest_kernels_gen.go:7604:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:6127:48*/
+					/*line kerneltest_kernels_gen.go:7609:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:6133:47*/
+				/*line kerneltest_kernels_gen.go:7615:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6157,7 +7639,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6160:51*/
+								/*line kerneltest_kernels_gen.go:7642:51*/
 							}
 						}
 					}
@@ -6167,7 +7649,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:6170:51*/
+								/*line kerneltest_kernels_gen.go:7652:51*/
 							}
 						}
 					}
@@ -6177,7 +7659,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6180:50*/
+							/*line kerneltest_kernels_gen.go:7662:50*/
 						}
 					}
 				}
@@ -6198,7 +7680,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6201:50*/
+							/*line kerneltest_kernels_gen.go:7683:50*/
 						}
 					}
 				}
@@ -6208,7 +7690,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:6211:50*/
+							/*line kerneltest_kernels_gen.go:7693:50*/
 						}
 					}
 				}
@@ -6218,7 +7700,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:6221:49*/
+						/*line kerneltest_kernels_gen.go:7703:49*/
 					}
 				}
 			}
@@ -6249,7 +7731,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6252:52*/
+									/*line kerneltest_kernels_gen.go:7734:52*/
 								}
 							}
 						}
@@ -6261,7 +7743,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:6264:52*/
+									/*line kerneltest_kernels_gen.go:7746:52*/
 								}
 							}
 						}
@@ -6273,7 +7755,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6276:51*/
+								/*line kerneltest_kernels_gen.go:7758:51*/
 							}
 						}
 					}
@@ -6297,7 +7779,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6300:51*/
+								/*line kerneltest_kernels_gen.go:7782:51*/
 							}
 						}
 					}
@@ -6309,7 +7791,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:6312:51*/
+								/*line kerneltest_kernels_gen.go:7794:51*/
 							}
 						}
 					}
@@ -6321,7 +7803,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:6324:50*/
+							/*line kerneltest_kernels_gen.go:7806:50*/
 						}
 					}
 				}
@@ -6355,7 +7837,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6358:53*/
+										/*line kerneltest_kernels_gen.go:7840:53*/
 									}
 								}
 							}
@@ -6369,7 +7851,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:6372:53*/
+										/*line kerneltest_kernels_gen.go:7854:53*/
 									}
 								}
 							}
@@ -6383,7 +7865,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6386:52*/
+									/*line kerneltest_kernels_gen.go:7868:52*/
 								}
 							}
 						}
@@ -6410,7 +7892,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6413:52*/
+									/*line kerneltest_kernels_gen.go:7895:52*/
 								}
 							}
 						}
@@ -6424,7 +7906,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:6427:52*/
+									/*line kerneltest_kernels_gen.go:7909:52*/
 								}
 							}
 						}
@@ -6438,7 +7920,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:6441:51*/
+								/*line kerneltest_kernels_gen.go:7923:51*/
 							}
 						}
 					}
@@ -6475,7 +7957,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:6478:54*/
+											/*line kerneltest_kernels_gen.go:7960:54*/
 										}
 									}
 								}
@@ -6491,7 +7973,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:6494:54*/
+											/*line kerneltest_kernels_gen.go:7976:54*/
 										}
 									}
 								}
@@ -6507,7 +7989,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:6510:53*/
+										/*line kerneltest_kernels_gen.go:7992:53*/
 									}
 								}
 							}
@@ -6537,7 +8019,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:6540:53*/
+										/*line kerneltest_kernels_gen.go:8022:53*/
 									}
 								}
 							}
@@ -6553,7 +8035,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:6556:53*/
+										/*line kerneltest_kernels_gen.go:8038:53*/
 									}
 								}
 							}
@@ -6569,7 +8051,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:6572:52*/
+									/*line kerneltest_kernels_gen.go:8054:52*/
 								}
 							}
 						}
@@ -6607,7 +8089,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:6610:54*/
+											/*line kerneltest_kernels_gen.go:8092:54*/
 										}
 									}
 								}
@@ -6623,7 +8105,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:6626:54*/
+											/*line kerneltest_kernels_gen.go:8108:54*/
 										}
 									}
 								}
@@ -6639,7 +8121,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:6642:53*/
+										/*line kerneltest_kernels_gen.go:8124:53*/
 									}
 								}
 							}
@@ -6669,7 +8151,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:6672:53*/
+										/*line kerneltest_kernels_gen.go:8154:53*/
 									}
 								}
 							}
@@ -6685,7 +8167,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:6688:53*/
+										/*line kerneltest_kernels_gen.go:8170:53*/
 									}
 								}
 							}
@@ -6701,7 +8183,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:6704:52*/
+									/*line kerneltest_kernels_gen.go:8186:52*/
 								}
 							}
 						}
@@ -6736,7 +8218,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6739:48*/
+					/*line kerneltest_kernels_gen.go:8221:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6744,7 +8226,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:6747:48*/
+					/*line kerneltest_kernels_gen.go:8229:48*/
 				}
 			}
 		} else {
@@ -6753,7 +8235,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:6756:47*/
+				/*line kerneltest_kernels_gen.go:8238:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6783,7 +8265,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:6786:48*/
+					/*line kerneltest_kernels_gen.go:8268:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6791,7 +8273,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:6794:48*/
+					/*line kerneltest_kernels_gen.go:8276:48*/
 				}
 			}
 		} else {
@@ -6800,7 +8282,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:6803:47*/
+				/*line kerneltest_kernels_gen.go:8285:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -6833,7 +8315,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:6836:50*/
+							/*line kerneltest_kernels_gen.go:8318:50*/
 						}
 					}
 				} else {
@@ -6842,7 +8324,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:6845:50*/
+							/*line kerneltest_kernels_gen.go:8327:50*/
 						}
 					}
 				}
@@ -6850,7 +8332,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:6853:49*/
+						/*line kerneltest_kernels_gen.go:8335:49*/
 					}
 				}
 			}
@@ -6869,7 +8351,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:6872:49*/
+						/*line kerneltest_kernels_gen.go:8354:49*/
 					}
 				}
 			} else {
@@ -6878,7 +8360,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:6881:49*/
+						/*line kerneltest_kernels_gen.go:8363:49*/
 					}
 				}
 			}
@@ -6886,7 +8368,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:6889:48*/
+					/*line kerneltest_kernels_gen.go:8371:48*/
 				}
 			}
 		}
@@ -6907,18 +8389,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:6910:48*/
+					/*line kerneltest_kernels_gen.go:8392:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:6915:48*/
+					/*line kerneltest_kernels_gen.go:8397:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:6921:47*/
+				/*line kerneltest_kernels_gen.go:8403:47*/
 			}
 		}
 	}, nil
@@ -6954,7 +8436,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6957:48*/
+					/*line kerneltest_kernels_gen.go:8439:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6964,7 +8446,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:6967:48*/
+					/*line kerneltest_kernels_gen.go:8449:48*/
 				}
 			}
 		} else {
@@ -6975,7 +8457,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:6978:47*/
+				/*line kerneltest_kernels_gen.go:8460:47*/
 			}
 		}
 	}, nil
@@ -7014,7 +8496,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7017:50*/
+							/*line kerneltest_kernels_gen.go:8499:50*/
 						}
 					}
 				} else {
@@ -7024,7 +8506,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:7027:50*/
+							/*line kerneltest_kernels_gen.go:8509:50*/
 						}
 					}
 				}
@@ -7032,7 +8514,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:7035:49*/
+						/*line kerneltest_kernels_gen.go:8517:49*/
 					}
 				}
 			}
@@ -7054,7 +8536,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7057:49*/
+						/*line kerneltest_kernels_gen.go:8539:49*/
 					}
 				}
 			} else {
@@ -7064,7 +8546,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:7067:49*/
+						/*line kerneltest_kernels_gen.go:8549:49*/
 					}
 				}
 			}
@@ -7072,7 +8554,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:7075:48*/
+					/*line kerneltest_kernels_gen.go:8557:48*/
 				}
 			}
 		}
@@ -7107,7 +8589,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7110:51*/
+								/*line kerneltest_kernels_gen.go:8592:51*/
 							}
 						}
 					}
@@ -7118,7 +8600,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:7121:51*/
+								/*line kerneltest_kernels_gen.go:8603:51*/
 							}
 						}
 					}
@@ -7128,7 +8610,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7131:50*/
+							/*line kerneltest_kernels_gen.go:8613:50*/
 						}
 					}
 				}
@@ -7151,7 +8633,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7154:50*/
+							/*line kerneltest_kernels_gen.go:8636:50*/
 						}
 					}
 				}
@@ -7162,7 +8644,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:7165:50*/
+							/*line kerneltest_kernels_gen.go:8647:50*/
 						}
 					}
 				}
@@ -7172,7 +8654,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:7175:49*/
+						/*line kerneltest_kernels_gen.go:8657:49*/
 					}
 				}
 			}
@@ -7212,7 +8694,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7215:52*/
+									/*line kerneltest_kernels_gen.go:8697:52*/
 								}
 							}
 						}
@@ -7225,7 +8707,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:7228:52*/
+									/*line kerneltest_kernels_gen.go:8710:52*/
 								}
 							}
 						}
@@ -7237,7 +8719,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7240:51*/
+								/*line kerneltest_kernels_gen.go:8722:51*/
 							}
 						}
 					}
@@ -7264,7 +8746,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7267:51*/
+								/*line kerneltest_kernels_gen.go:8749:51*/
 							}
 						}
 					}
@@ -7277,7 +8759,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:7280:51*/
+								/*line kerneltest_kernels_gen.go:8762:51*/
 							}
 						}
 					}
@@ -7289,7 +8771,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:7292:50*/
+							/*line kerneltest_kernels_gen.go:8774:50*/
 						}
 					}
 				}
@@ -7336,7 +8818,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7339:53*/
+										/*line kerneltest_kernels_gen.go:8821:53*/
 									}
 								}
 							}
@@ -7355,7 +8837,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:7358:53*/
+										/*line kerneltest_kernels_gen.go:8840:53*/
 									}
 								}
 							}
@@ -7373,7 +8855,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7376:52*/
+									/*line kerneltest_kernels_gen.go:8858:52*/
 								}
 							}
 						}
@@ -7408,7 +8890,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7411:52*/
+									/*line kerneltest_kernels_gen.go:8893:52*/
 								}
 							}
 						}
@@ -7427,7 +8909,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:7430:52*/
+									/*line kerneltest_kernels_gen.go:8912:52*/
 								}
 							}
 						}
@@ -7445,7 +8927,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:7448:51*/
+								/*line kerneltest_kernels_gen.go:8930:51*/
 							}
 						}
 					}
@@ -7493,7 +8975,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7496:54*/
+											/*line kerneltest_kernels_gen.go:8978:54*/
 										}
 									}
 								}
@@ -7511,7 +8993,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:7514:54*/
+											/*line kerneltest_kernels_gen.go:8996:54*/
 										}
 									}
 								}
@@ -7528,7 +9010,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7531:53*/
+										/*line kerneltest_kernels_gen.go:9013:53*/
 									}
 								}
 							}
@@ -7564,7 +9046,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7567:53*/
+										/*line kerneltest_kernels_gen.go:9049:53*/
 									}
 								}
 							}
@@ -7582,7 +9064,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:7585:53*/
+										/*line kerneltest_kernels_gen.go:9067:53*/
 									}
 								}
 							}
@@ -7599,7 +9081,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:7602:52*/
+									/*line kerneltest_kernels_gen.go:9084:52*/
 								}
 							}
 						}
@@ -7635,7 +9117,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:7638:45*/
+		/*line kerneltest_kernels_gen.go:9120:45*/
 	}, nil
 }
 
@@ -7667,8 +9149,16 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 				for i := gkLo; i < gkHi; i++ {
 					/*line team.go:31:2*/ var s float64
 					if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line team.go:32:2*/ for j := range a.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_a_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_a_0
+							/*line team.go:32:2*/ for j := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line team.go:32:2*/ for j := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line team.go:32:2*/ for j := range a.Extent(1) {
@@ -7676,14 +9166,22 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:7679:48*/
+					/*line kerneltest_kernels_gen.go:9169:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line team.go:31:2*/ var s float64
 					if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-						/*line team.go:32:2*/ for j := range a.Extent(1) {
-							s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+						if gkS_a_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_a_0
+							/*line team.go:32:2*/ for j := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line team.go:32:2*/ for j := range a.Extent(1) {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
 						}
 					} else {
 						/*line team.go:32:2*/ for j := range a.Extent(1) {
@@ -7691,15 +9189,23 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:7694:48*/
+					/*line kerneltest_kernels_gen.go:9192:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line team.go:31:2*/ var s float64
 				if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
-					/*line team.go:32:2*/ for j := range a.Extent(1) {
-						s += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1))) * (*(*float64)(gkunsafe.Add(gkP_x, (j)*gkS_x_0))))
+					if gkS_a_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_a_0
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line team.go:32:2*/ for j := range a.Extent(1) {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
 					}
 				} else {
 					/*line team.go:32:2*/ for j := range a.Extent(1) {
@@ -7707,7 +9213,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:7710:47*/
+				/*line kerneltest_kernels_gen.go:9216:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7748,7 +9254,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:7751:45*/
+		/*line kerneltest_kernels_gen.go:9257:45*/
 	}, nil
 }
 
@@ -7782,7 +9288,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 			}
 			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 		}
-		/*line kerneltest_kernels_gen.go:7785:45*/
+		/*line kerneltest_kernels_gen.go:9291:45*/
 	}, nil
 }
 
@@ -7817,7 +9323,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:7820:45*/
+		/*line kerneltest_kernels_gen.go:9326:45*/
 	}, nil
 }
 
@@ -7848,7 +9354,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:7851:45*/
+		/*line kerneltest_kernels_gen.go:9357:45*/
 	}, nil
 }
 
@@ -7877,7 +9383,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
-		/*line kerneltest_kernels_gen.go:7880:45*/
+		/*line kerneltest_kernels_gen.go:9386:45*/
 	}, nil
 }
 
@@ -7904,7 +9410,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:7907:45*/
+		/*line kerneltest_kernels_gen.go:9413:45*/
 	}, nil
 }
 
@@ -7931,7 +9437,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:7934:45*/
+		/*line kerneltest_kernels_gen.go:9440:45*/
 	}, nil
 }
 
@@ -7983,7 +9489,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:7986:48*/
+					/*line kerneltest_kernels_gen.go:9492:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -8008,7 +9514,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:8011:48*/
+					/*line kerneltest_kernels_gen.go:9517:48*/
 				}
 			}
 		} else {
@@ -8032,7 +9538,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:8035:47*/
+				/*line kerneltest_kernels_gen.go:9541:47*/
 			}
 		}
 	}, nil
@@ -8059,7 +9565,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:8062:48*/
+					/*line kerneltest_kernels_gen.go:9568:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8067,7 +9573,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:8070:48*/
+					/*line kerneltest_kernels_gen.go:9576:48*/
 				}
 			}
 		} else {
@@ -8076,7 +9582,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:8079:47*/
+				/*line kerneltest_kernels_gen.go:9585:47*/
 			}
 		}
 	}, nil
@@ -8093,7 +9599,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:8096:46*/
+			/*line kerneltest_kernels_gen.go:9602:46*/
 		}
 		*gkAccP = gkAcc
 	}, nil
