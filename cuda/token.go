@@ -25,7 +25,8 @@ import (
 const tokenSupport = `// kokkos.UniqueToken: an id is a bit of the token's 32-bit words w, n of
 // them in all. Acquire starts at a hash of the global thread id and tries
 // each word in turn, setting a clear bit with atomicCAS, until it gets
-// one; then a fence, so that it sees what the id's last holder wrote.
+// one (backing off, up to 1 µs, after each pass that found every word
+// full); then a fence, so that it sees what the id's last holder wrote.
 // The hash puts thread t's first try at bit (t % n) / nw of word
 // (t % n) % nw: the threads of a warp try different words, and threads
 // resident at once, fewer than n, different bits. Release fences, then
@@ -38,6 +39,7 @@ __device__ static gk_i64 gkx_token_acquire(unsigned int* w, gk_i64 n) {
 	const unsigned long long h = t % (unsigned long long)n;
 	unsigned int k = (unsigned int)(h % nw);
 	const unsigned int b0 = (unsigned int)(h / nw) & 31u;
+	unsigned int seen = 0u, ns = 32u;
 	for (;;) {
 		const unsigned int valid = (k == nw - 1 && (n & 31) != 0) ? (1u << (n & 31)) - 1u : 0xffffffffu;
 		unsigned int cur = *(volatile unsigned int*)&w[k];
@@ -53,6 +55,16 @@ __device__ static gk_i64 gkx_token_acquire(unsigned int* w, gk_i64 n) {
 			clear = ~cur & valid;
 		}
 		k = k + 1 == nw ? 0u : k + 1;
+		if (++seen == nw) {
+			// Every word was full: back off before the next pass, so
+			// that the threads waiting for a few ids leave the memory
+			// system to their holders.
+			seen = 0u;
+#if __CUDA_ARCH__ >= 700
+			__nanosleep(ns);
+			ns = ns < 1024u ? 2u * ns : ns;
+#endif
+		}
 	}
 }
 __device__ static void gkx_token_release(unsigned int* w, gk_i64 n, gk_i64 id) {
