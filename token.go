@@ -3,10 +3,10 @@ package kokkos
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // A UniqueToken hands out ids in [0, Size()), each unique among the ids
@@ -166,11 +166,22 @@ func (s *tokenSet) deviceOnly(method string) {
 	panic(fmt.Sprintf("kokkos: UniqueToken.%s on the host for a token of %s: its ids are acquired and released in a kernel launched on that instance", method, s.space.Name()))
 }
 
-// try looks once at every word, from a random one (so that concurrent
-// holders start apart), and sets the first clear bit it finds.
+// try looks once at every word and sets the first clear bit it finds. It
+// starts at a word picked by a hash of the address of its own frame: a
+// goroutine's stack lies apart from other goroutines' and stays put from
+// call to call, so a worker of a pool comes back to the same word, which
+// stays in its core's cache, while other workers start elsewhere (a
+// random start instead made a pair cost 19 to 24 ns per index of a
+// ParallelFor on 2 cores; this one 13, against 3.4 without a token). The
+// start is only a hint: any goroutine may take any clear bit.
 func (s *tokenSet) try() (int, bool) {
 	nw := s.nw
-	w := int((rand.Uint64() >> 32 * uint64(nw)) >> 32)
+	w := 0
+	if nw > 1 {
+		var here byte
+		h := uint64(uintptr(unsafe.Pointer(&here))) * 0x9E3779B97F4A7C15
+		w = int((h >> 32 * uint64(nw)) >> 32)
+	}
 	for range nw {
 		p := &s.words[w*s.stride]
 		for {

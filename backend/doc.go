@@ -26,7 +26,8 @@
 //     names it: the kernel (its parameters and its description, Kernel.IR,
 //     in the text form of package backend/kernelir), the index space
 //     (Shape), the bound arguments (Arg: each view described once as a
-//     View, each scalar as typed bits) and, for Reduce and Scan, the
+//     View, each scalar as typed bits, each unique token as a Token whose
+//     ids the backend keeps) and, for Reduce and Scan, the
 //     reducer as a typed value (Reduction). Host instances of package
 //     kokkos are not Launchers: package kernel runs a kernel's generated
 //     host code on them.

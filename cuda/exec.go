@@ -149,8 +149,15 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 		return nil, nil, fmt.Errorf("%w: %q: kernel %s takes %d arguments, got %d", ErrBinding, l.Label, k.Name, len(k.Params), len(l.Args))
 	}
 	a := &lb.args
+	base, err := s.tokenBase(l.Label, tokenWords(l))
+	if err != nil {
+		return nil, nil, err
+	}
 	for j := range l.Args {
 		arg, p, name := &l.Args[j], &k.Params[j], code.names[j]
+		if p.Token {
+			continue
+		}
 		if p.View {
 			e, ok := elemOfKind(arg.Kind)
 			if !ok || arg.View == nil {
@@ -172,6 +179,9 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 			return nil, nil, fmt.Errorf("%w: %q: kernel %s: %w", ErrBinding, l.Label, k.Name, err)
 		}
 		a.scalars = append(a.scalars, sc)
+	}
+	if err := bindTokens(a, l, code.names, base); err != nil {
+		return nil, nil, err
 	}
 	a.noFMAD = true
 	a.check = l.Check

@@ -125,6 +125,11 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		e.bind(k.Final, irName{c: "final"})
 	}
 	for _, pr := range k.Params {
+		if pr.Token {
+			names = append(names, e.tokenParam(pr))
+			conv = append(conv, tokenConv)
+			continue
+		}
 		name := e.declare(pr.Name)
 		bound, cv := name, ""
 		if !pr.IsView() {
@@ -707,6 +712,9 @@ func (e *irFunc) expr(x kernelir.Expr) irCx {
 		return e.atomicCall(x)
 	case *kernelir.TeamQuery:
 		return e.teamExpr(x)
+	}
+	if c, ok := e.tokenExpr(x); ok {
+		return c
 	}
 	e.fail("%T has no C translation", x)
 	return irCx{}

@@ -40,6 +40,8 @@ type streamState struct {
 	workErr  error
 
 	scratch scratch // reductions' and scans' memory, allocated on first use
+
+	tokens tokenBits // the ids of unique tokens, allocated on first use
 }
 
 var _ backend.WorkQueue = (*Stream)(nil)
@@ -78,6 +80,7 @@ func (st *streamState) destroy() error {
 			unlock()
 		}
 	}
+	st.tokens.free(st.dev)
 	return err
 }
 

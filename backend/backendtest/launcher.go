@@ -60,8 +60,9 @@ var (
 // memory for a stream): For over a range and over a rank-2 box that does
 // not start at 0, with a view of the first index fastest; Reduce with Sum
 // (within a relative 1e-12, as the order of joins is the backend's), Max
-// and an integer count (exactly); Scan's values and total (exactly); and
-// the refusals: a released view, a read-only view the kernel writes, a
+// and an integer count (exactly); Scan's values and total (exactly); a
+// kernel with a unique token (each index holds an id in range that no
+// other holds at the same time); and the refusals: a released view, a read-only view the kernel writes, a
 // view of another space, a kernel without a description. Each run draws
 // fresh random data.
 func TestLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace) {
@@ -171,6 +172,7 @@ func TestLauncher(t *testing.T, l backend.Launcher, space backend.BlockSpace) {
 			t.Errorf("scan total %d, want %d", int32(bits), sum)
 		}
 	})
+	t.Run("Token", func(t *testing.T) { launcherToken(t, l, m, n) })
 	t.Run("Refusals", func(t *testing.T) {
 		a := f64(2)
 		gone := *dy

@@ -238,7 +238,7 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), token: true})
 			continue
 		}
-		return nil, p.errorf(v.Pos(), name, "parameter %s has type %s; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers) and scalars (numbers, bool), then acc *T for a reduction or acc *T, final bool for a scan", v.Name(), v.Type())
+		return nil, p.errorf(v.Pos(), name, "parameter %s has type %s; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers), scalars (numbers, bool) and unique tokens (kokkos.UniqueToken), then acc *T for a reduction or acc *T, final bool for a scan", v.Name(), v.Type())
 	}
 	for _, v := range []*types.Var{k.acc, k.final} {
 		if v != nil && v.Name() == "_" {

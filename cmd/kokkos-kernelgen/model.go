@@ -37,7 +37,8 @@ const (
 // A kernel's first parameters of type int are its indices: one for a
 // RangePolicy, 2 to 6 for an MDRangePolicy. Then come views (View1 to
 // View6 of the kokkos package, element types int8..int64, uint8..uint64,
-// float32, float64) and scalars (those types, bool, and int), and, for a
+// float32, float64), scalars (those types, bool, and int) and unique
+// tokens (kokkos.UniqueToken, check_token.go), and, for a
 // reduction, the accumulator acc *T last, or, for a scan, acc *T and
 // final bool last. A kernel has no results.
 //

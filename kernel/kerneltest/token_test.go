@@ -11,13 +11,14 @@ import (
 	"github.com/gokkos/kokkos/kernel"
 )
 
-// tokenIndices is the number of indices of the token tests at w: 10M on a
-// GPU, fewer on the host, and fewer still on the fake device, which
-// interprets each index.
-func tokenIndices(w where) int {
+// tokenIndices is the number of indices of the token tests at w for a
+// token of size ids: 10M on a GPU, but 2000 per id for a token of few
+// (the device's threads would wait long for them), fewer on the host,
+// and fewer still on the fake device, which interprets each index.
+func tokenIndices(w where, size int) int {
 	switch {
 	case w.gpu():
-		return 10_000_000
+		return min(10_000_000, 2000*size)
 	case w.name == "fake":
 		return 3000
 	}
@@ -31,17 +32,6 @@ func tokenIndices(w where) int {
 func TestTokenHolds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for _, w := range places(t) {
-		n := tokenIndices(w)
-		x := kokkos.Must(kokkos.NewView1[int64]("x", n))
-		fill(x, randInt[int64](rng))
-		want := at(t, refPlace, x, kokkos.CreateMirror)
-		for i := range n {
-			v := want.At(i)
-			for range i % 16 {
-				v = v*6364136223846793005 + 1442695040888963407
-			}
-			want.Set(i, v)
-		}
 		space := w.space
 		if space == nil {
 			space = kokkos.DefaultExecutionSpace()
@@ -50,6 +40,17 @@ func TestTokenHolds(t *testing.T) {
 			size := tok.Size()
 			if tok.Space() != space {
 				t.Fatalf("%s: token of %v, want %v", w.name, tok.Space(), space)
+			}
+			n := tokenIndices(w, size)
+			x := kokkos.Must(kokkos.NewView1[int64]("x", n))
+			fill(x, randInt[int64](rng))
+			want := at(t, refPlace, x, kokkos.CreateMirror)
+			for i := range n {
+				v := want.At(i)
+				for range i % 16 {
+					v = v*6364136223846793005 + 1442695040888963407
+				}
+				want.Set(i, v)
 			}
 			inUse := kokkos.Must(kokkos.NewView1[int32]("inUse", size, kokkos.InSpace(w.mem)))
 			counts := kokkos.Must(kokkos.NewView1[int64]("counts", size, kokkos.InSpace(w.mem)))
@@ -93,14 +94,14 @@ func TestTokenHist(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 44))
 	const nb = 13
 	for _, w := range places(t) {
-		n := tokenIndices(w)
-		x := kokkos.Must(kokkos.NewView1[int64]("x", n))
-		fill(x, randInt[int64](rng))
-		var want [nb]int64
-		for i := range n {
-			want[uint64(x.At(i))%nb]++
-		}
 		for _, tok := range []kokkos.UniqueToken{kokkos.NewUniqueToken(w.space), kokkos.NewUniqueTokenSize(w.space, 2)} {
+			n := tokenIndices(w, tok.Size())
+			x := kokkos.Must(kokkos.NewView1[int64]("x", n))
+			fill(x, randInt[int64](rng))
+			var want [nb]int64
+			for i := range n {
+				want[uint64(x.At(i))%nb]++
+			}
 			bins := kokkos.Must(kokkos.NewView2[int64]("bins", tok.Size(), nb, kokkos.InSpace(w.mem)))
 			keep(t, &bins)
 			if !launched(t, w, kernel.For("tokenhist", kokkos.Range(0, n).On(w.space), TokenHist, tok, bins, at(t, w, x, kokkos.CreateMirror))) {
@@ -125,8 +126,8 @@ func TestTokenHist(t *testing.T) {
 // range.
 func TestTokenReduce(t *testing.T) {
 	for _, w := range places(t) {
-		n := tokenIndices(w)
 		for _, tok := range []kokkos.UniqueToken{kokkos.NewUniqueToken(w.space), kokkos.NewUniqueTokenSize(w.space, 5)} {
+			n := tokenIndices(w, tok.Size())
 			got, err := kernel.Reduce("tokencount", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), TokenCount, tok)
 			if !launched(t, w, err) {
 				return
