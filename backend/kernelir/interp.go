@@ -23,6 +23,8 @@ type Machine struct {
 	k      *Kernel
 	views  map[string]*mview
 	params []uint64 // scalar parameters' values, in order of k.Params
+	// aggParams are the struct parameters' scalars, by position.
+	aggParams map[int][]uint64
 }
 
 type mview struct {
@@ -44,6 +46,12 @@ func NewMachine(k *Kernel, args ...any) (*Machine, error) {
 	m := &Machine{k: k, views: map[string]*mview{}, params: make([]uint64, len(args))}
 	for j, a := range args {
 		p := &k.Params[j]
+		if !p.IsView() && p.Type.IsStruct() {
+			if err := m.bindAggParam(j, p, a); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !p.IsView() {
 			u, ok := fromGo(p.Type, a)
 			if !ok {
@@ -236,7 +244,7 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 	if len(idx) != len(k.Index) {
 		return fmt.Errorf("kernelir: kernel %s takes %d indices, got %d", k.Name, len(k.Index), len(idx))
 	}
-	x := &exec{m: m}
+	x := &exec{m: m, ar: &arena{}}
 	if k.Acc != Invalid {
 		var ok bool
 		x.accGet, x.accSet, ok = accPtr(k.Acc, acc)
@@ -258,6 +266,12 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 		e.declare(n, uint64(idx[d]))
 	}
 	for j, p := range k.Params {
+		if s, ok := m.aggParams[j]; ok {
+			h := x.ar.alloc(len(s))
+			copy(x.agg(h), s)
+			e.declare(p.Name, h)
+			continue
+		}
 		if !p.IsView() {
 			e.declare(p.Name, m.params[j])
 		}
@@ -310,6 +324,7 @@ type exec struct {
 	accSet func(uint64)
 	ret    []uint64
 	depth  int
+	ar     *arena // the composite values of this Run
 }
 
 // ctl is how a statement ends.
@@ -348,6 +363,9 @@ func (x *exec) stmt(s Stmt) ctl {
 		for n := range s.Values {
 			vals[n] = x.expr(s.Values[n])
 		}
+		for n := len(s.Values); n < len(s.Vars); n++ {
+			vals[n] = x.zero(s.Vars[n].Type)
+		}
 		for n, v := range s.Vars {
 			x.env.declare(v.Name, vals[n])
 		}
@@ -363,14 +381,24 @@ func (x *exec) stmt(s Stmt) ctl {
 		}
 		// Go evaluates the targets' indices with the values, then stores.
 		offs := make([]int, len(s.Targets))
+		var parts [][]uint64
 		for n := range s.Targets {
 			if t := &s.Targets[n]; t.Kind == TargetElem {
 				_, offs[n] = x.elem(t.Name, t.Index)
+			} else if t.Kind == TargetPart {
+				if parts == nil {
+					parts = make([][]uint64, len(s.Targets))
+				}
+				parts[n], offs[n] = x.partLoc(t)
 			}
 		}
 		for n := range s.Targets {
 			t := &s.Targets[n]
 			if t.Kind == TargetNew {
+				continue
+			}
+			if t.Kind == TargetPart {
+				x.put(parts[n], offs[n], t.T, vals[n])
 				continue
 			}
 			x.store(t, offs[n], vals[n])
@@ -497,7 +525,7 @@ func (x *exec) stmt(s Stmt) ctl {
 		if x.fn != nil && len(s.Values) == 0 {
 			for _, r := range x.fn.Results {
 				if r.Name == "_" || r.Name == "" {
-					x.ret = append(x.ret, 0)
+					x.ret = append(x.ret, x.zero(r.Type))
 				} else {
 					x.ret = append(x.ret, *x.env.slot(r.Name))
 				}
@@ -545,6 +573,9 @@ func (x *exec) lvalue(t *Target) (func() uint64, func(uint64)) {
 		return func() uint64 { return v.get(off) }, func(u uint64) { v.set(off, u) }
 	case TargetAcc:
 		return x.accGet, x.accSet
+	case TargetPart:
+		s, off := x.partLoc(t)
+		return func() uint64 { return s[off] }, func(u uint64) { s[off] = u }
 	}
 	return func() uint64 { return 0 }, func(uint64) {}
 }
@@ -552,6 +583,10 @@ func (x *exec) lvalue(t *Target) (func() uint64, func(uint64)) {
 func (x *exec) store(t *Target, off int, u uint64) {
 	switch t.Kind {
 	case TargetVar:
+		if isAgg(t.T) {
+			copy(x.agg(*x.env.slot(t.Name)), x.agg(u))
+			return
+		}
 		*x.env.slot(t.Name) = u
 	case TargetElem:
 		x.m.views[t.Name].set(off, u)
@@ -598,13 +633,13 @@ func (x *exec) call(c *Call) []uint64 {
 	if x.depth > 10000 {
 		runErr("helper calls nested too deep")
 	}
-	y := &exec{m: x.m, env: &env{}, fn: f, depth: x.depth + 1}
+	y := &exec{m: x.m, env: &env{}, fn: f, depth: x.depth + 1, ar: x.ar}
 	for n, p := range f.Params {
 		y.env.declare(p.Name, args[n])
 	}
 	for _, r := range f.Results {
 		if r.Name != "" {
-			y.env.declare(r.Name, 0)
+			y.env.declare(r.Name, y.zero(r.Type))
 		}
 	}
 	y.stmts(f.Body)
@@ -616,7 +651,11 @@ func (x *exec) expr(e Expr) uint64 {
 	case *Const:
 		return e.Bits
 	case *Ref:
-		return *x.env.slot(e.Name)
+		u := *x.env.slot(e.Name)
+		if e.T >= numTypes && isAgg(e.T) {
+			return x.copyOf(x.agg(u), 0, e.T)
+		}
+		return u
 	case *Unary:
 		v := x.expr(e.X)
 		switch e.Op {
@@ -673,6 +712,10 @@ func (x *exec) expr(e Expr) uint64 {
 		return r
 	case *Atomic:
 		return x.atomic(e)
+	default:
+		if u, ok := x.localExpr(e); ok {
+			return u
+		}
 	}
 	panic(fmt.Sprintf("kernelir: %T in a validated kernel", e))
 }

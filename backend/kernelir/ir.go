@@ -82,8 +82,9 @@ var ErrInvalid = errors.New("kernelir: invalid description")
 var ErrRun = errors.New("kernelir: run-time error")
 
 // Type is the type of a value: bool, int (64 bits), the sized integers and
-// the two floating-point types.
-type Type uint8
+// the two floating-point types, or a composite type (types.go): an array,
+// a struct, a pointer to a struct.
+type Type uint16
 
 const (
 	Invalid Type = iota
@@ -108,7 +109,10 @@ func (t Type) String() string {
 	if t < numTypes {
 		return typeNames[t]
 	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
+	if s, ok := compositeString(t); ok {
+		return s
+	}
+	return fmt.Sprintf("Type(%d)", uint16(t))
 }
 
 // typeByName returns the type named s.
@@ -390,6 +394,10 @@ func TypeOf(x Expr) Type {
 		if atomicResult(x.Op) != resNone {
 			return x.T
 		}
+	default:
+		if t, ok := localType(x); ok {
+			return t
+		}
 	}
 	return Invalid
 }
@@ -432,6 +440,7 @@ type Target struct {
 	Name  string // a local (TargetVar, TargetNew) or a view (TargetElem)
 	T     Type   // the type stored (TargetNew: given; else filled in by Validate)
 	Index []Expr // TargetElem
+	Path  []Step // TargetPart (local.go)
 }
 
 // OpAssign is target op= value, op one of Binary's arithmetic operators.

@@ -55,6 +55,7 @@ func Validate(k *Kernel) (err error) {
 			v.declare(p.Name, p.Type, false)
 		}
 		for _, r := range f.Results {
+			v.storable("result", r.Type)
 			if r.Name != "" {
 				v.declare(r.Name, r.Type, false)
 			}
@@ -71,7 +72,7 @@ func Validate(k *Kernel) (err error) {
 		if !isIdent(p.Name) {
 			v.failf("kernel %s: parameter name %q", k.Name, p.Name)
 		}
-		if p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !(p.Type == Bool && p.Rank == 0) {
+		if p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !((p.Type == Bool || p.Type.IsStruct()) && p.Rank == 0) {
 			v.failf("kernel %s: parameter %s of type %s and rank %d", k.Name, p.Name, p.Type, p.Rank)
 		}
 		if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
@@ -147,7 +148,7 @@ func (v *validator) declare(name string, t Type, readOnly bool) {
 	if !isIdent(name) {
 		v.errf("name %q", name)
 	}
-	if t == Invalid || t >= numTypes {
+	if !t.valid() {
 		v.errf("%s of type %s", name, t)
 	}
 	if name == "_" {
@@ -201,6 +202,7 @@ func (v *validator) stmt(s Stmt) {
 			v.exprOf(x, s.Vars[n].Type)
 		}
 		for _, d := range s.Vars {
+			v.storable(d.Name, d.Type)
 			v.declare(d.Name, d.Type, false)
 		}
 	case *Assign:
@@ -233,11 +235,15 @@ func (v *validator) stmt(s Stmt) {
 				continue
 			}
 			v.target(t)
+			if t.T.IsPointer() {
+				v.errf("an assignment of a pointer")
+			}
 			if t.Kind != TargetBlank && t.T != types[n] {
 				v.errf("an assignment of a %s to a %s", types[n], t.T)
 			}
 		}
 		for _, t := range news {
+			v.storable(t.Name, t.T)
 			v.declare(t.Name, t.T, false)
 		}
 	case *OpAssign:
@@ -347,7 +353,7 @@ func (v *validator) stmt(s Stmt) {
 		tag := Bool
 		if s.Tag != nil {
 			tag = v.expr(s.Tag)
-			if tag == Invalid {
+			if !tag.IsScalar() {
 				v.errf("a switch tag without a value")
 			}
 		}
@@ -463,6 +469,8 @@ func (v *validator) target(t *Target) {
 		t.T = Invalid
 	case TargetNew:
 		v.errf("a new variable %s here", t.Name)
+	case TargetPart:
+		v.partTarget(t)
 	default:
 		v.errf("target kind %d", t.Kind)
 	}
@@ -669,7 +677,9 @@ func (v *validator) expr(x Expr) Type {
 	case nil:
 		v.errf("a missing expression")
 	default:
-		v.errf("an expression of type %T", x)
+		if _, ok := v.localExpr(x); !ok {
+			v.errf("an expression of type %T", x)
+		}
 	}
 	return TypeOf(x)
 }
