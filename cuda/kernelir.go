@@ -96,6 +96,9 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 			return "", "", nil, nil, fmt.Errorf("%w: kernel %s: view %s has elements of type %s; package cuda binds views of float32, float64, int32, int64, uint32 and uint64 only, so the kernel runs on the host only",
 				errNoCUDA, k.Name, pr.Name, pr.Type)
 		}
+		if !pr.IsView() && pr.Type.IsComposite() {
+			return "", "", nil, nil, fmt.Errorf("%w: kernel %s: parameter %s is a struct, which package cuda does not bind, so the kernel runs on the host only", errNoCUDA, k.Name, pr.Name)
+		}
 	}
 	if k.Acc != kernelir.Invalid && k.Acc != kernelir.Bool && k.Acc != kernelir.Int && !irCUDAElem(k.Acc) {
 		return "", "", nil, nil, fmt.Errorf("%w: kernel %s: the accumulator has type *%s; package cuda reduces float32, float64, int32, int64, uint32, uint64 and bool only, so the kernel runs on the host only",
@@ -178,6 +181,7 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		visit(c)
 	}
 	var h strings.Builder
+	h.WriteString(irTypeDecls(k))
 	for _, s := range irSupport {
 		if g.support[s.name] {
 			h.WriteString(s.src)
@@ -216,6 +220,7 @@ type irName struct {
 	c    string // the C expression
 	bare string // an index's name unwidened, for view indices
 	view bool
+	ptr  bool // a helper's pointer parameter (kernelir_local.go)
 }
 
 // irFunc translates one function: the kernel's body or a helper.
@@ -329,6 +334,9 @@ func (g *irGen) emitHelper(f *kernelir.Func) *irFunc {
 			continue
 		}
 		params = append(params, irCType(v.Type)+" "+e.declareLocal(v.Name))
+		if v.Type.IsPointer() {
+			e.bind(v.Name, irName{c: e.lookup(v.Name).c, ptr: true})
+		}
 	}
 	ret := "void"
 	if len(f.Results) == 1 {
@@ -376,7 +384,7 @@ func irCType(t kernelir.Type) string {
 	case kernelir.Float64:
 		return "double"
 	}
-	return "void"
+	return irCompositeCType(t)
 }
 
 // irWideU is the unsigned C type arithmetic on an integer type of 32 or
@@ -400,6 +408,9 @@ func irPromoted(t kernelir.Type) string {
 func irZero(t kernelir.Type) string {
 	if t == kernelir.Bool {
 		return "false"
+	}
+	if t.IsComposite() {
+		return irCType(t) + "{}"
 	}
 	s, _ := irConst(&kernelir.Const{T: t})
 	return s
@@ -706,6 +717,9 @@ func (e *irFunc) expr(x kernelir.Expr) irCx {
 	case *kernelir.Atomic:
 		return e.atomicCall(x)
 	}
+	if c, ok := e.localExpr(x); ok {
+		return c
+	}
 	e.fail("%T has no C translation", x)
 	return irCx{}
 }
@@ -913,6 +927,8 @@ func (e *irFunc) lvalueOf(t *kernelir.Target) irLvalue {
 			return irLvalue{write: "acc", read: irCx{"acc != 0", irPEq}, t: kernelir.Bool}
 		}
 		return irLvalue{write: "acc", read: irCx{"acc", irPPrimary}, t: t.T}
+	case kernelir.TargetPart:
+		return e.partLvalue(t)
 	}
 	e.fail("assignment to a target of kind %d has no C translation", t.Kind)
 	return irLvalue{}
@@ -1313,7 +1329,7 @@ func irAssigns(list []kernelir.Stmt, name string) bool {
 	found := false
 	targets := func(ts []kernelir.Target) bool {
 		for _, t := range ts {
-			if t.Kind == kernelir.TargetVar && t.Name == name {
+			if (t.Kind == kernelir.TargetVar || t.Kind == kernelir.TargetPart) && t.Name == name {
 				return true
 			}
 		}

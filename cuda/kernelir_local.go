@@ -1,0 +1,119 @@
+package cuda
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gokkos/kokkos/backend/kernelir"
+)
+
+// The CUDA C of the description's composite types (kernelir's arrays,
+// structs and pointers to structs). A Go array is a C struct holding a C
+// array, gka_<N>_<elem> { T v[N]; }, so that it is assigned, passed and
+// returned by value as Go's is (a C array is not); a Go struct is a C
+// struct gks_<name> of its fields in order; a pointer is a C pointer.
+// They live in registers or the thread's local memory. An array's index
+// is not checked on the device (as a view's is not, by default): run a
+// new kernel on the host first.
+
+// irCompositeCType is the C type of a composite type, "void" for others.
+func irCompositeCType(t kernelir.Type) string {
+	switch {
+	case t.IsArray():
+		return "gka_" + strconv.Itoa(t.Len()) + "_" + irElemTag(t.Elem())
+	case t.IsStruct():
+		return "gks_" + t.StructName()
+	case t.IsPointer():
+		return irCompositeCType(t.Elem()) + "*"
+	}
+	return "void"
+}
+
+// irElemTag names an array's element type in the array's C type name.
+func irElemTag(t kernelir.Type) string {
+	if t.IsComposite() {
+		return irCompositeCType(t)
+	}
+	return t.String()
+}
+
+// irFieldName is the C name of field n of struct t.
+func irFieldName(t kernelir.Type, n int) string {
+	f := t.Fields()[n]
+	if f.Name == "_" {
+		return "gkf_" + strconv.Itoa(n)
+	}
+	return irIdent(f.Name)
+}
+
+// irTypeDecls declares the composite types of k, elements and fields
+// first.
+func irTypeDecls(k *kernelir.Kernel) string {
+	var b strings.Builder
+	for _, t := range kernelir.Composites(k) {
+		switch {
+		case t.IsArray():
+			fmt.Fprintf(&b, "struct %s { %s v[%d]; };\n", irCompositeCType(t), irCType(t.Elem()), t.Len())
+		case t.IsStruct():
+			fmt.Fprintf(&b, "struct %s {", irCompositeCType(t))
+			for n, f := range t.Fields() {
+				fmt.Fprintf(&b, " %s %s;", irCType(f.Type), irFieldName(t, n))
+			}
+			b.WriteString(" };\n")
+		}
+	}
+	return b.String()
+}
+
+// localExpr translates the composite nodes.
+func (e *irFunc) localExpr(x kernelir.Expr) (irCx, bool) {
+	switch x := x.(type) {
+	case *kernelir.Index:
+		return irCx{irWrap(e.expr(x.X), irPPrimary) + ".v[" + e.expr(x.I).s + "]", irPPrimary}, true
+	case *kernelir.Sel:
+		st := kernelir.TypeOf(x.X)
+		sep := "."
+		if st.IsPointer() {
+			st, sep = st.Elem(), "->"
+		}
+		n, _ := st.Field(x.Name)
+		return irCx{irWrap(e.expr(x.X), irPPrimary) + sep + irFieldName(st, n), irPPrimary}, true
+	case *kernelir.Lit:
+		var parts []string
+		for _, el := range x.Elems {
+			parts = append(parts, e.expr(el).s)
+		}
+		inner := strings.Join(parts, ", ")
+		if x.T.IsArray() && len(parts) > 0 {
+			inner = "{" + inner + "}"
+		}
+		return irCx{irCType(x.T) + "{" + inner + "}", irPPrimary}, true
+	case *kernelir.Addr:
+		n := e.lookup(x.Name)
+		if n.ptr {
+			return irCx{n.c, irPPrimary}, true
+		}
+		return irCx{"&" + n.c, irPUnary}, true
+	}
+	return irCx{}, false
+}
+
+// partLvalue translates a TargetPart.
+func (e *irFunc) partLvalue(t *kernelir.Target) irLvalue {
+	s := e.lookup(t.Name).c
+	for _, st := range t.Path {
+		in := st.In
+		sep := "."
+		if in.IsPointer() {
+			in, sep = in.Elem(), "->"
+		}
+		if st.Field != "" {
+			n, _ := in.Field(st.Field)
+			s += sep + irFieldName(in, n)
+			continue
+		}
+		s += ".v[" + e.expr(st.Index).s + "]"
+	}
+	return irLvalue{write: s, read: irCx{s, irPPrimary}, t: t.T}
+}

@@ -1,0 +1,88 @@
+package cuda
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gokkos/kokkos/backend/kernelir"
+)
+
+// irLocalSample uses every composite node of the description.
+const irLocalSample = `(struct vec3 (X float64) (Y float64) (Z float64))
+(struct rng (s uint64))
+(struct box (lo [3]float64) (n int32) (_ int32))
+(func dot ((a vec3) (b vec3)) (float64)
+  (body (return (add float64 (add float64 (mul float64 (field a X) (field b X)) (mul float64 (field a Y) (field b Y))) (mul float64 (field a Z) (field b Z))))))
+(func scale ((a vec3) (f float64)) ((r vec3))
+  (body (assign (r) ((lit vec3 (mul float64 (field a X) f) (mul float64 (field a Y) f) (mul float64 (field a Z) f)))) (return)))
+(func next ((r *rng)) (uint64)
+  (body
+    (opassign xor (field r s) (shr uint64 (field r s) (int 12)))
+    (return (mul uint64 (field r s) (uint64 2685821657736338717)))))
+(func twice ((r *rng)) (uint64)
+  (body (return (add uint64 (call next (addr r)) (call next r)))))
+(kernel K for (index i)
+  (view out float64 1 w)
+  (view hist int32 1 w)
+  (scalar seed uint64)
+  (body
+    (var ((h [4]int32)) ())
+    (range (new k int) int (int 8)
+      (body (opassign add (index h (rem int (add int i k) (int 4))) (int32 1))))
+    (var ((m [2][2]int32)) ((lit [2][2]int32 (lit [2]int32 (int32 1) (int32 2)) (lit [2]int32))))
+    (assign ((index (index m (int 1)) (int 0))) ((index h (int 3))))
+    (assign ((new g [2][2]int32)) (m))
+    (inc (index (index g (int 1)) i))
+    (var ((v vec3)) ((lit vec3 (float64 1) (conv float64 i) (float64 -2))))
+    (var ((w vec3)) ((call scale v (float64 3))))
+    (var ((b box)) ())
+    (assign ((index (field b lo) (int 2))) ((call dot v w)))
+    (assign ((new r rng)) ((lit rng (add uint64 seed (conv uint64 i)))))
+    (var ((x uint64)) ((call twice (addr r))))
+    (assign ((at out i)) ((add float64 (index (field b lo) (int 2)) (conv float64 (shr uint64 x (int 40))))))
+    (range (new k int) int (int 4)
+      (body (do (atomic Add hist (k) (index h k)))))))
+`
+
+func TestKernelIRLocal(t *testing.T) {
+	k, err := kernelir.Parse(kernelir.Header + irLocalSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, helpers, names, conv, err := emitKernel(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"struct gka_4_int32 { int v[4]; };\n",
+		"struct gka_2_gka_2_int32 { gka_2_int32 v[2]; };\n",
+		"struct gks_box { gka_3_float64 lo; int n; int gkf_2; };\n",
+		"__device__ static gks_vec3 gk_h_scale(gks_vec3 a, double f) {",
+		"__device__ static gk_u64 gk_h_next(gks_rng* r) {",
+		"r->s = r->s ^ ",
+		"gk_h_next(r) + gk_h_next(r)",
+	} {
+		if !strings.Contains(helpers, want) {
+			t.Errorf("helpers lack %q:\n%s", want, helpers)
+		}
+	}
+	for _, want := range []string{
+		"gka_4_int32 h = gka_4_int32{};",
+		"gka_2_gka_2_int32 m = gka_2_gka_2_int32{{gka_2_int32{{1, 2}}, gka_2_int32{}}};",
+		"m.v[1ll].v[0ll] = h.v[3ll];",
+		"gka_2_gka_2_int32 g = m;",
+		"b.lo.v[2ll] = gk_h_dot(v, w);",
+		"gk_h_twice(&r)",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %q:\n%s", want, body)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	requireNVRTC(t)
+	if err := compileOnly(t, irSig(k, helpers, names, conv), body); err != nil {
+		t.Fatal(err)
+	}
+}
