@@ -181,7 +181,7 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		visit(c)
 	}
 	var h strings.Builder
-	h.WriteString(irTypeDecls(k))
+	h.WriteString(irTypeDecls(k, order))
 	for _, s := range irSupport {
 		if g.support[s.name] {
 			h.WriteString(s.src)

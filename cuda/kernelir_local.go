@@ -47,11 +47,16 @@ func irFieldName(t kernelir.Type, n int) string {
 	return irIdent(f.Name)
 }
 
-// irTypeDecls declares the composite types of k, elements and fields
-// first.
-func irTypeDecls(k *kernelir.Kernel) string {
+// irTypeDecls declares the composite types of k and of the helpers it
+// calls (called), elements and fields first.
+func irTypeDecls(k *kernelir.Kernel, called []string) string {
+	kk := *k
+	kk.Helpers = nil
+	for _, f := range called {
+		kk.Helpers = append(kk.Helpers, k.Helper(f))
+	}
 	var b strings.Builder
-	for _, t := range kernelir.Composites(k) {
+	for _, t := range kernelir.Composites(&kk) {
 		switch {
 		case t.IsArray():
 			fmt.Fprintf(&b, "struct %s { %s v[%d]; };\n", irCompositeCType(t), irCType(t.Elem()), t.Len())
@@ -113,7 +118,51 @@ func (e *irFunc) partLvalue(t *kernelir.Target) irLvalue {
 			s += sep + irFieldName(in, n)
 			continue
 		}
-		s += ".v[" + e.expr(st.Index).s + "]"
+		idx := e.expr(st.Index).s
+		if irHasCall(st.Index) {
+			// The target is written twice by x op= y and x++: its
+			// index is evaluated once, first, as Go does.
+			tmp := e.temp()
+			e.line("const %s %s = %s;", irCType(kernelir.TypeOf(st.Index)), tmp, idx)
+			idx = tmp
+		}
+		s += ".v[" + idx + "]"
 	}
 	return irLvalue{write: s, read: irCx{s, irPPrimary}, t: t.T}
+}
+
+// irHasCall reports whether x calls a helper or an atomic.
+func irHasCall(x kernelir.Expr) bool {
+	switch x := x.(type) {
+	case *kernelir.Call, *kernelir.Atomic:
+		return true
+	case *kernelir.Unary:
+		return irHasCall(x.X)
+	case *kernelir.Binary:
+		return irHasCall(x.X) || irHasCall(x.Y)
+	case *kernelir.Convert:
+		return irHasCall(x.X)
+	case *kernelir.Index:
+		return irHasCall(x.X) || irHasCall(x.I)
+	case *kernelir.Sel:
+		return irHasCall(x.X)
+	case *kernelir.At:
+		return irAnyCall(x.Index)
+	case *kernelir.Lit:
+		return irAnyCall(x.Elems)
+	case *kernelir.Math:
+		return irAnyCall(x.Args)
+	case *kernelir.MinMax:
+		return irAnyCall(x.Args)
+	}
+	return false
+}
+
+func irAnyCall(xs []kernelir.Expr) bool {
+	for _, x := range xs {
+		if irHasCall(x) {
+			return true
+		}
+	}
+	return false
 }

@@ -39,6 +39,7 @@ const irLocalSample = `(struct vec3 (X float64) (Y float64) (Z float64))
     (assign ((index (field b lo) (int 2))) ((call dot v w)))
     (assign ((new r rng)) ((lit rng (add uint64 seed (conv uint64 i)))))
     (var ((x uint64)) ((call twice (addr r))))
+    (inc (index h (conv int (shr uint64 (call next (addr r)) (int 62)))))
     (assign ((at out i)) ((add float64 (index (field b lo) (int 2)) (conv float64 (shr uint64 x (int 40))))))
     (range (new k int) int (int 4)
       (body (do (atomic Add hist (k) (index h k)))))))
@@ -73,6 +74,7 @@ func TestKernelIRLocal(t *testing.T) {
 		"gka_2_gka_2_int32 g = m;",
 		"b.lo.v[2ll] = gk_h_dot(v, w);",
 		"gk_h_twice(&r)",
+		"const gk_i64 gkt1 = (gk_i64)(gk_h_next(&r) >> 62);\nh.v[gkt1] = (int)((unsigned int)h.v[gkt1] + 1u);",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("body lacks %q:\n%s", want, body)

@@ -265,3 +265,38 @@ func Structs(ts ...Type) []Type {
 	}
 	return out
 }
+
+// Composites returns the array, struct and pointer types that k and its
+// helpers use (in their parameters, results, declarations and literals,
+// and the elements and fields of those), each once, a type after the
+// types of its elements and fields: the order a backend declares them
+// in.
+func Composites(k *Kernel) []Type {
+	ts := kernelTypes(k)
+	for _, f := range k.Helpers {
+		ts = append(ts, funcTypes(f)...)
+	}
+	var out []Type
+	seen := map[Type]bool{}
+	var visit func(t Type)
+	visit = func(t Type) {
+		c, ok := comp(t)
+		if !ok || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch c.kind {
+		case kArray, kPointer:
+			visit(c.elem)
+		case kStruct:
+			for _, f := range c.fields {
+				visit(f.Type)
+			}
+		}
+		out = append(out, t)
+	}
+	for _, t := range ts {
+		visit(t)
+	}
+	return out
+}

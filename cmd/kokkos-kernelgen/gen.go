@@ -44,7 +44,7 @@ func (p *pkgInfo) generate() ([]byte, error) {
 		qname := p.pkg.Name() + "." + k.name
 		funcs.WriteString("\n")
 		funcs.WriteString(p.emitHost(k, im, qname))
-		names := append([]string{k.name}, p.helperNames(k)...)
+		names := append(append([]string{k.name}, p.helperNames(k)...), p.structNames(k)...)
 		hash, err := kernelsrc.Hash(src, names)
 		if err != nil {
 			return nil, err

@@ -156,8 +156,8 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 		return nil, p.errorf(fd.Pos(), name, "not a function")
 	}
 	sig := obj.Type().(*types.Signature)
-	if sig.Recv() != nil {
-		return nil, p.errorf(fd.Pos(), name, "a method cannot be a kernel; write a function")
+	if sig.Recv() != nil && sig.RecvTypeParams() != nil {
+		return nil, p.errorf(fd.Pos(), name, "a method of a generic type cannot be a helper")
 	}
 	if sig.TypeParams() != nil {
 		return nil, p.errorf(fd.Pos(), name, "a generic function cannot be a kernel; write one per element type")
@@ -169,26 +169,32 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 		return nil, p.errorf(fd.Pos(), name, "a kernel needs a body")
 	}
 	k := &kernelFunc{decl: fd, obj: obj, name: name}
+	if sig.Recv() != nil {
+		var err error
+		if k, err = p.recvHelper(fd, obj, sig); err != nil {
+			return nil, err
+		}
+	}
 	ps := sig.Params()
 	nIdx := 0
 	for nIdx < ps.Len() && types.Identical(ps.At(nIdx).Type(), types.Typ[types.Int]) {
 		nIdx++
 	}
-	if sig.Results().Len() > 0 || nIdx == 0 {
+	if sig.Results().Len() > 0 || nIdx == 0 || k.recv != nil {
 		k.helper = true
 		for i := range ps.Len() {
 			v := ps.At(i)
 			b, ok := scalarType(v.Type())
-			if !ok {
-				return nil, p.errorf(v.Pos(), name, "helper parameter %s has type %s; a helper takes scalars only (int, int8..int64, uint8..uint64, float32, float64, bool)", v.Name(), v.Type())
+			if !ok && !p.helperParamOK(v.Type()) {
+				return nil, p.errorf(v.Pos(), name, "helper parameter %s has type %s; a helper takes scalars (int, int8..int64, uint8..uint64, float32, float64, bool), arrays and structs of them%s", v.Name(), v.Type(), p.localTypeError(v.Type()))
 			}
 			k.params = append(k.params, &param{v: v, name: v.Name(), elem: b})
 		}
 		for i := range sig.Results().Len() {
 			v := sig.Results().At(i)
 			b, ok := scalarType(v.Type())
-			if !ok {
-				return nil, p.errorf(v.Pos(), name, "helper result has type %s; a helper returns scalars only", v.Type())
+			if !ok && !p.helperParamOK(v.Type()) {
+				return nil, p.errorf(v.Pos(), name, "helper result has type %s; a helper returns scalars, arrays and structs of them%s", v.Type(), p.localTypeError(v.Type()))
 			}
 			k.results = append(k.results, b)
 		}

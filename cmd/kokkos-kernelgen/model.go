@@ -56,6 +56,9 @@ type kernelFunc struct {
 	final   *types.Var   // the final flag, scans
 	results []*types.Basic
 	callees []*kernelFunc // the helpers the body calls, set by the checker
+
+	recv    *types.Var      // a helper method's receiver (check_local.go)
+	structs map[string]bool // the struct types the body uses, by name, set by the checker
 }
 
 // param is a view or scalar parameter.

@@ -18,9 +18,45 @@ func init() {
 // gkIR describes the helpers of the package's kernels; each kernel's
 // description (Spec.IR) follows it.
 const gkIR = `kernelir 1
+(struct vec3 (X float64) (Y float64) (Z float64))
+(struct xorshift (s uint64))
 (func scale ((x float64) (h float64)) (float64)
   (body
     (return (div float64 x (mul float64 h h)))))
+(func rotated ((a [16]int32)) ([16]int32)
+  (body
+    (assign ((new b [16]int32)) (a))
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k (int 15))) (post (inc k))
+      (body
+        (assign ((index b k)) ((index a (add int k (int 1)))))))
+    (assign ((index b (int 15))) ((index a (int 0))))
+    (return b)))
+(func gkm_vec3_add ((a vec3) (b vec3)) (vec3)
+  (body
+    (return (lit vec3 (add float64 (field a X) (field b X)) (add float64 (field a Y) (field b Y)) (add float64 (field a Z) (field b Z))))))
+(func gkm_vec3_sub ((a vec3) (b vec3)) (vec3)
+  (body
+    (return (lit vec3 (sub float64 (field a X) (field b X)) (sub float64 (field a Y) (field b Y)) (sub float64 (field a Z) (field b Z))))))
+(func gkm_vec3_scale ((a vec3) (s float64)) (vec3)
+  (body
+    (return (lit vec3 (mul float64 (field a X) s) (mul float64 (field a Y) s) (mul float64 (field a Z) s)))))
+(func gkm_vec3_dot ((a vec3) (b vec3)) (float64)
+  (body
+    (return (add float64 (add float64 (mul float64 (field a X) (field b X)) (mul float64 (field a Y) (field b Y))) (mul float64 (field a Z) (field b Z))))))
+(func load ((x float64) (y float64) (z float64)) (vec3)
+  (body
+    (return (lit vec3 x y z))))
+(func gkm_xorshift_next ((r *xorshift)) (uint64)
+  (body
+    (opassign xor (field r s) (shr uint64 (field r s) (uint64 12)))
+    (opassign xor (field r s) (shl uint64 (field r s) (uint64 25)))
+    (opassign xor (field r s) (shr uint64 (field r s) (uint64 27)))
+    (return (mul uint64 (field r s) (uint64 2685821657736338717)))))
+(func gkm_xorshift_skip ((r *xorshift) (n int)) ()
+  (body
+    (range _ int n
+      (body
+        (do (call gkm_xorshift_next (addr r)))))))
 (func clampTo ((x float64) (lo float64) (hi float64)) (float64)
   (body
     (return (min float64 (max float64 x lo) hi))))
@@ -206,6 +242,125 @@ var gkSpecs = []gkkernel.Spec{
   (body
     (assign ((new s float64)) ((add float64 (add float64 (add float64 (add float64 (add float64 (at in (sub int i (int 1)) j k) (at in (add int i (int 1)) j k)) (at in i (sub int j (int 1)) k)) (at in i (add int j (int 1)) k)) (at in i j (sub int k (int 1)))) (at in i j (add int k (int 1))))))
     (assign ((at out i j k)) ((div float64 (sub float64 s (mul float64 (float64 6) (at in i j k))) h2)))))
+`,
+	},
+	{
+		Func: LocalHist, Name: "kerneltest.LocalHist", Hash: "b7c4ac93ee5b8ad59938851df2f0a853", Funcs: []string{"LocalHist", "rotated"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "in", View: true, Write: false},
+			{Name: "hist", View: true, Write: true},
+			{Name: "mode", View: true, Write: true},
+		},
+		Host: gkHostLocalHist,
+		IR: gkIR + `(kernel LocalHist for (index i)
+  (view in int32 2 r)
+  (view hist int32 1 w)
+  (view mode int32 1 w)
+  (body
+    (var ((h [16]int32)) ())
+    (range (new k int) int (extent in 1)
+      (body
+        (inc (index h (and int32 (at in i k) (int32 15))))))
+    (assign ((new g [16]int32)) (h))
+    (assign ((index h (int 0))) ((int32 -1)))
+    (assign ((new best int)) ((int 0)))
+    (range (new b int) int (int 16)
+      (body
+        (if (gt int32 (index g b) (index g best))
+          (then
+            (assign (best) (b))))))
+    (range (new b int) int (int 16)
+      (body
+        (if (ne int32 (index g b) (int32 0))
+          (then
+            (do (atomic Add hist (b) (index g b)))))))
+    (assign ((at mode i)) ((add int32 (add int32 (conv int32 best) (mul int32 (int32 100) (conv int32 (index h (int 0))))) (index (call rotated g) (int 15)))))))
+`,
+	},
+	{
+		Func: Forces, Name: "kerneltest.Forces", Hash: "4ed74c026f138f7dd2b29357f189c92e", Funcs: []string{"Forces", "load", "vec3.add", "vec3.dot", "vec3.scale", "vec3.sub", "type vec3"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "pos", View: true, Write: false},
+			{Name: "f", View: true, Write: true},
+			{Name: "eps"},
+		},
+		Host: gkHostForces,
+		IR: gkIR + `(struct vec3 (X float64) (Y float64) (Z float64))
+(kernel Forces for (index i)
+  (view pos float64 2 r)
+  (view f float64 2 w)
+  (scalar eps float64)
+  (body
+    (assign ((new p vec3)) ((call load (at pos i (int 0)) (at pos i (int 1)) (at pos i (int 2)))))
+    (var ((acc vec3)) ())
+    (range (new j int) int (extent pos 0)
+      (body
+        (assign ((new q vec3)) ((lit vec3 (at pos j (int 0)) (at pos j (int 1)) (at pos j (int 2)))))
+        (assign ((new r vec3)) ((call gkm_vec3_sub q p)))
+        (assign ((new d2 float64)) ((add float64 (call gkm_vec3_dot r r) eps)))
+        (assign (acc) ((call gkm_vec3_add acc (call gkm_vec3_scale r (div float64 (float64 1) (mul float64 d2 (math Sqrt d2)))))))))
+    (assign ((new c [3]float64)) ((lit [3]float64 (field acc X) (field acc Y) (field acc Z))))
+    (range (new k int) int (int 3)
+      (body
+        (assign ((at f i k)) ((index c k)))))))
+`,
+	},
+	{
+		Func: Draws, Name: "kerneltest.Draws", Hash: "b176a2e5f2ed1814a2f48b426bd3c501", Funcs: []string{"Draws", "xorshift.next", "xorshift.skip", "type moments", "type xorshift"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "m", View: true, Write: true},
+			{Name: "seed"},
+		},
+		Host: gkHostDraws,
+		IR: gkIR + `(struct xorshift (s uint64))
+(struct moments (n int32) (sum [2]float64))
+(kernel Draws for (index i)
+  (view out uint64 2 w)
+  (view m float64 2 w)
+  (scalar seed uint64)
+  (body
+    (assign ((new r xorshift)) ((lit xorshift (xor uint64 seed (mul uint64 (conv uint64 i) (uint64 11400714819323198485))))))
+    (if (eq uint64 (field r s) (uint64 0))
+      (then
+        (assign ((field r s)) ((uint64 1)))))
+    (do (call gkm_xorshift_skip (addr r) (rem int i (int 5))))
+    (var ((st moments)) ())
+    (range (new k int) int (extent out 1)
+      (body
+        (assign ((new x uint64)) ((call gkm_xorshift_next (addr r))))
+        (assign ((at out i k)) (x))
+        (assign ((new u float64)) ((div float64 (conv float64 (shr uint64 x (uint64 11))) (float64 9.007199254740992e+15))))
+        (inc (field st n))
+        (opassign add (index (field st sum) (int 0)) u)
+        (opassign add (index (field st sum) (int 1)) (mul float64 u u))))
+    (assign ((at m i (int 0))) ((conv float64 (field st n))))
+    (assign ((at m i (int 1))) ((index (field st sum) (int 0))))
+    (assign ((at m i (int 2))) ((index (field st sum) (int 1))))))
+`,
+	},
+	{
+		Func: LocalIndex, Name: "kerneltest.LocalIndex", Hash: "eee7fc7036fa03671677ed83568b8e14", Funcs: []string{"LocalIndex"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "idx", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostLocalIndex,
+		IR: gkIR + `(kernel LocalIndex for (index i)
+  (view idx int32 1 r)
+  (view out int32 1 w)
+  (body
+    (var ((t [8]int32)) ())
+    (range (new k int) int (int 8)
+      (body
+        (assign ((index t k)) ((conv int32 (mul int k k))))))
+    (var ((grid [2][4]int32)) ())
+    (assign ((index (index grid (int 1)) (and int32 (at idx i) (int32 3)))) ((index t (int 7))))
+    (assign ((at out i)) ((add int32 (index t (at idx i)) (index (index grid (int 1)) (int 3)))))))
 `,
 	},
 	{
@@ -1285,18 +1440,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:1288:48*/
+					/*line kerneltest_kernels_gen.go:1443:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:1293:48*/
+					/*line kerneltest_kernels_gen.go:1448:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:1299:47*/
+				/*line kerneltest_kernels_gen.go:1454:47*/
 			}
 		}
 	}, nil
@@ -1322,18 +1477,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:1325:48*/
+					/*line kerneltest_kernels_gen.go:1480:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:1330:48*/
+					/*line kerneltest_kernels_gen.go:1485:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:1336:47*/
+				/*line kerneltest_kernels_gen.go:1491:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1370,7 +1525,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1373:50*/
+							/*line kerneltest_kernels_gen.go:1528:50*/
 						}
 					}
 				} else {
@@ -1379,7 +1534,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:1382:50*/
+							/*line kerneltest_kernels_gen.go:1537:50*/
 						}
 					}
 				}
@@ -1387,7 +1542,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:1390:49*/
+						/*line kerneltest_kernels_gen.go:1545:49*/
 					}
 				}
 			}
@@ -1406,7 +1561,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1409:49*/
+						/*line kerneltest_kernels_gen.go:1564:49*/
 					}
 				}
 			} else {
@@ -1415,7 +1570,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1418:49*/
+						/*line kerneltest_kernels_gen.go:1573:49*/
 					}
 				}
 			}
@@ -1423,7 +1578,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:1426:48*/
+					/*line kerneltest_kernels_gen.go:1581:48*/
 				}
 			}
 		}
@@ -1453,7 +1608,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1456:48*/
+					/*line kerneltest_kernels_gen.go:1611:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1461,7 +1616,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1464:48*/
+					/*line kerneltest_kernels_gen.go:1619:48*/
 				}
 			}
 		} else {
@@ -1470,7 +1625,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:1473:47*/
+				/*line kerneltest_kernels_gen.go:1628:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1516,7 +1671,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1519:51*/
+								/*line kerneltest_kernels_gen.go:1674:51*/
 							}
 						}
 					}
@@ -1537,7 +1692,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1540:51*/
+								/*line kerneltest_kernels_gen.go:1695:51*/
 							}
 						}
 					}
@@ -1553,7 +1708,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1556:50*/
+							/*line kerneltest_kernels_gen.go:1711:50*/
 						}
 					}
 				}
@@ -1586,7 +1741,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1589:50*/
+							/*line kerneltest_kernels_gen.go:1744:50*/
 						}
 					}
 				}
@@ -1607,7 +1762,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1610:50*/
+							/*line kerneltest_kernels_gen.go:1765:50*/
 						}
 					}
 				}
@@ -1623,7 +1778,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:1626:49*/
+						/*line kerneltest_kernels_gen.go:1781:49*/
 					}
 				}
 			}
@@ -1660,7 +1815,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1663:48*/
+					/*line kerneltest_kernels_gen.go:1818:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1674,7 +1829,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1677:48*/
+					/*line kerneltest_kernels_gen.go:1832:48*/
 				}
 			}
 		} else {
@@ -1689,7 +1844,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:1692:47*/
+				/*line kerneltest_kernels_gen.go:1847:47*/
 			}
 		}
 	}, nil
@@ -1715,14 +1870,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1718:48*/
+					/*line kerneltest_kernels_gen.go:1873:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1725:48*/
+					/*line kerneltest_kernels_gen.go:1880:48*/
 				}
 			}
 		} else {
@@ -1730,7 +1885,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:1733:47*/
+				/*line kerneltest_kernels_gen.go:1888:47*/
 			}
 		}
 	}, nil
@@ -1754,7 +1909,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1757:50*/
+							/*line kerneltest_kernels_gen.go:1912:50*/
 						}
 					}
 				} else {
@@ -1762,7 +1917,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:1765:50*/
+							/*line kerneltest_kernels_gen.go:1920:50*/
 						}
 					}
 				}
@@ -1770,7 +1925,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:1773:49*/
+						/*line kerneltest_kernels_gen.go:1928:49*/
 					}
 				}
 			}
@@ -1788,7 +1943,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:1791:49*/
+						/*line kerneltest_kernels_gen.go:1946:49*/
 					}
 				}
 			} else {
@@ -1796,7 +1951,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:1799:49*/
+						/*line kerneltest_kernels_gen.go:1954:49*/
 					}
 				}
 			}
@@ -1804,7 +1959,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:1807:48*/
+					/*line kerneltest_kernels_gen.go:1962:48*/
 				}
 			}
 		}
@@ -1846,7 +2001,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:1849:51*/
+								/*line kerneltest_kernels_gen.go:2004:51*/
 							}
 						}
 					}
@@ -1862,7 +2017,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:1865:51*/
+								/*line kerneltest_kernels_gen.go:2020:51*/
 							}
 						}
 					}
@@ -1873,7 +2028,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:1876:50*/
+							/*line kerneltest_kernels_gen.go:2031:50*/
 						}
 					}
 				}
@@ -1901,7 +2056,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:1904:50*/
+							/*line kerneltest_kernels_gen.go:2059:50*/
 						}
 					}
 				}
@@ -1917,7 +2072,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:1920:50*/
+							/*line kerneltest_kernels_gen.go:2075:50*/
 						}
 					}
 				}
@@ -1928,9 +2083,317 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:1931:49*/
+						/*line kerneltest_kernels_gen.go:2086:49*/
 					}
 				}
+			}
+		}
+	}, nil
+}
+
+func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	in, gkErr0 := gkkernel.View2("kerneltest.LocalHist", "in", gkArgs[0].(gkkokkos.View2[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	hist, gkErr1 := gkkernel.View1("kerneltest.LocalHist", "hist", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	mode, gkErr2 := gkkernel.View1("kerneltest.LocalHist", "mode", gkArgs[2].(gkkokkos.View1[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_mode := mode.Base(gkL)
+	return func(gkLo, gkHi int) {
+		in, hist, mode, gkP_mode := in, hist, mode, gkP_mode
+		gkS_mode_0 := mode.ByteStride(0)
+		if gkHi <= mode.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_mode_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:17:2*/ var h [16]int32
+					for k := range in.Extent(1) {
+						h[in.At(i, k)&15]++
+					}
+					g := h // a copy: g's bins do not change with h's
+					h[0] = -1
+					best := 0
+					for b := range len(g) {
+						if g[b] > g[best] {
+							best = b
+						}
+					}
+					for b := range g {
+						if g[b] != 0 {
+							gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+						}
+					}
+					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
+					/*line kerneltest_kernels_gen.go:2132:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:17:2*/ var h [16]int32
+					for k := range in.Extent(1) {
+						h[in.At(i, k)&15]++
+					}
+					g := h // a copy: g's bins do not change with h's
+					h[0] = -1
+					best := 0
+					for b := range len(g) {
+						if g[b] > g[best] {
+							best = b
+						}
+					}
+					for b := range g {
+						if g[b] != 0 {
+							gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+						}
+					}
+					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
+					/*line kerneltest_kernels_gen.go:2154:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:17:2*/ var h [16]int32
+				for k := range in.Extent(1) {
+					h[in.At(i, k)&15]++
+				}
+				g := h // a copy: g's bins do not change with h's
+				h[0] = -1
+				best := 0
+				for b := range len(g) {
+					if g[b] > g[best] {
+						best = b
+					}
+				}
+				for b := range g {
+					if g[b] != 0 {
+						gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+					}
+				}
+				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
+				/*line kerneltest_kernels_gen.go:2177:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	pos, gkErr0 := gkkernel.View2("kerneltest.Forces", "pos", gkArgs[0].(gkkokkos.View2[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	f, gkErr1 := gkkernel.View2("kerneltest.Forces", "f", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	eps := gkArgs[2].(float64)
+	gkP_pos := pos.Base(gkL)
+	return func(gkLo, gkHi int) {
+		pos, f, eps, gkP_pos := pos, f, eps, gkP_pos
+		gkS_pos_0 := pos.ByteStride(0)
+		gkS_pos_1 := pos.ByteStride(1)
+		if 0 >= 0 && 2 < pos.Extent(1) && gkHi <= pos.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_pos_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
+				gkR1 := gkunsafe.Add(gkP_pos, (1)*gkS_pos_1)
+				gkR2 := gkunsafe.Add(gkP_pos, (2)*gkS_pos_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:75:2*/ p := load((*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8))))
+					var acc vec3
+					for j := range pos.Extent(0) {
+						q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+						r := q.sub(p)
+						d2 := r.dot(r) + eps
+						acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+					}
+					c := [3]float64{acc.X, acc.Y, acc.Z}
+					for k := range 3 {
+						f.Set(i, k, c[k])
+					}
+					/*line kerneltest_kernels_gen.go:2216:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
+				gkR1 := gkunsafe.Add(gkP_pos, (1)*gkS_pos_1)
+				gkR2 := gkunsafe.Add(gkP_pos, (2)*gkS_pos_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:75:2*/ p := load((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_pos_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_pos_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_pos_0))))
+					var acc vec3
+					for j := range pos.Extent(0) {
+						q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+						r := q.sub(p)
+						d2 := r.dot(r) + eps
+						acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+					}
+					c := [3]float64{acc.X, acc.Y, acc.Z}
+					for k := range 3 {
+						f.Set(i, k, c[k])
+					}
+					/*line kerneltest_kernels_gen.go:2235:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:75:2*/ p := load(pos.At(i, 0), pos.At(i, 1), pos.At(i, 2))
+				var acc vec3
+				for j := range pos.Extent(0) {
+					q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+					r := q.sub(p)
+					d2 := r.dot(r) + eps
+					acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+				}
+				c := [3]float64{acc.X, acc.Y, acc.Z}
+				for k := range 3 {
+					f.Set(i, k, c[k])
+				}
+				/*line kerneltest_kernels_gen.go:2252:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.Draws", "out", gkArgs[0].(gkkokkos.View2[uint64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m, gkErr1 := gkkernel.View2("kerneltest.Draws", "m", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	seed := gkArgs[2].(uint64)
+	gkP_m := m.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, m, seed, gkP_m := out, m, seed, gkP_m
+		gkS_m_0 := m.ByteStride(0)
+		gkS_m_1 := m.ByteStride(1)
+		if 0 >= 0 && 2 < m.Extent(1) && gkHi <= m.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_m_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
+				gkR1 := gkunsafe.Add(gkP_m, (1)*gkS_m_1)
+				gkR2 := gkunsafe.Add(gkP_m, (2)*gkS_m_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+					if r.s == 0 {
+						r.s = 1
+					}
+					r.skip(i % 5)
+					var st moments
+					for k := range out.Extent(1) {
+						x := r.next()
+						out.Set(i, k, x)
+						u := float64(x>>11) / (1 << 53)
+						st.n++
+						st.sum[0] += u
+						st.sum[1] += float64(u * u)
+					}
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
+					/*line kerneltest_kernels_gen.go:2296:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
+				gkR1 := gkunsafe.Add(gkP_m, (1)*gkS_m_1)
+				gkR2 := gkunsafe.Add(gkP_m, (2)*gkS_m_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+					if r.s == 0 {
+						r.s = 1
+					}
+					r.skip(i % 5)
+					var st moments
+					for k := range out.Extent(1) {
+						x := r.next()
+						out.Set(i, k, x)
+						u := float64(x>>11) / (1 << 53)
+						st.n++
+						st.sum[0] += u
+						st.sum[1] += float64(u * u)
+					}
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
+					/*line kerneltest_kernels_gen.go:2320:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+				if r.s == 0 {
+					r.s = 1
+				}
+				r.skip(i % 5)
+				var st moments
+				for k := range out.Extent(1) {
+					x := r.next()
+					out.Set(i, k, x)
+					u := float64(x>>11) / (1 << 53)
+					st.n++
+					st.sum[0] += u
+					st.sum[1] += float64(u * u)
+				}
+				m.Set(i, 0, float64(st.n))
+				m.Set(i, 1, st.sum[0])
+				m.Set(i, 2, st.sum[1])
+				/*line kerneltest_kernels_gen.go:2342:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	idx, gkErr0 := gkkernel.View1("kerneltest.LocalIndex", "idx", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	out, gkErr1 := gkkernel.View1("kerneltest.LocalIndex", "out", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_idx := idx.Base(gkL)
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		idx, out, gkP_idx, gkP_out := idx, out, gkP_idx, gkP_out
+		gkS_idx_0 := idx.ByteStride(0)
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= idx.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_idx_0 == 4 && gkS_out_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:146:2*/ var t [8]int32
+					for k := range t {
+						t[k] = int32(k * k)
+					}
+					var grid [2][4]int32
+					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
+					/*line kerneltest_kernels_gen.go:2373:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:146:2*/ var t [8]int32
+					for k := range t {
+						t[k] = int32(k * k)
+					}
+					var grid [2][4]int32
+					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
+					/*line kerneltest_kernels_gen.go:2384:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:146:2*/ var t [8]int32
+				for k := range t {
+					t[k] = int32(k * k)
+				}
+				var grid [2][4]int32
+				grid[1][idx.At(i)&3] = t[7]
+				out.Set(i, t[idx.At(i)]+grid[1][3])
+				/*line kerneltest_kernels_gen.go:2396:47*/
 			}
 		}
 	}, nil
@@ -1975,7 +2438,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1978:48*/
+					/*line kerneltest_kernels_gen.go:2441:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1987,7 +2450,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:1990:48*/
+					/*line kerneltest_kernels_gen.go:2453:48*/
 				}
 			}
 		} else {
@@ -2000,7 +2463,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:2003:47*/
+				/*line kerneltest_kernels_gen.go:2466:47*/
 			}
 		}
 	}, nil
@@ -2048,7 +2511,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2051:48*/
+					/*line kerneltest_kernels_gen.go:2514:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2063,7 +2526,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2066:48*/
+					/*line kerneltest_kernels_gen.go:2529:48*/
 				}
 			}
 		} else {
@@ -2079,7 +2542,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:2082:47*/
+				/*line kerneltest_kernels_gen.go:2545:47*/
 			}
 		}
 	}, nil
@@ -2148,7 +2611,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:2151:48*/
+					/*line kerneltest_kernels_gen.go:2614:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2190,7 +2653,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:2193:48*/
+					/*line kerneltest_kernels_gen.go:2656:48*/
 				}
 			}
 		} else {
@@ -2218,7 +2681,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:2221:47*/
+				/*line kerneltest_kernels_gen.go:2684:47*/
 			}
 		}
 	}, nil
@@ -2291,7 +2754,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:2294:48*/
+					/*line kerneltest_kernels_gen.go:2757:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2337,7 +2800,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:2340:48*/
+					/*line kerneltest_kernels_gen.go:2803:48*/
 				}
 			}
 		} else {
@@ -2367,7 +2830,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:2370:47*/
+				/*line kerneltest_kernels_gen.go:2833:47*/
 			}
 		}
 	}, nil
@@ -2455,7 +2918,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:2458:48*/
+					/*line kerneltest_kernels_gen.go:2921:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -2497,7 +2960,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:2500:48*/
+					/*line kerneltest_kernels_gen.go:2963:48*/
 				}
 			}
 		} else {
@@ -2525,7 +2988,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:2528:47*/
+				/*line kerneltest_kernels_gen.go:2991:47*/
 			}
 		}
 	}, nil
@@ -2620,7 +3083,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2623:48*/
+					/*line kerneltest_kernels_gen.go:3086:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -2681,7 +3144,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2684:48*/
+					/*line kerneltest_kernels_gen.go:3147:48*/
 				}
 			}
 		} else {
@@ -2715,7 +3178,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:2718:47*/
+				/*line kerneltest_kernels_gen.go:3181:47*/
 			}
 		}
 	}, nil
@@ -2771,7 +3234,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:2774:48*/
+					/*line kerneltest_kernels_gen.go:3237:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2807,7 +3270,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:2810:48*/
+					/*line kerneltest_kernels_gen.go:3273:48*/
 				}
 			}
 		} else {
@@ -2844,7 +3307,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:2847:47*/
+				/*line kerneltest_kernels_gen.go:3310:47*/
 			}
 		}
 	}, nil
@@ -2883,7 +3346,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:2886:48*/
+					/*line kerneltest_kernels_gen.go:3349:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2901,7 +3364,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2904:48*/
+					/*line kerneltest_kernels_gen.go:3367:48*/
 				}
 			}
 		} else {
@@ -2920,7 +3383,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2923:47*/
+				/*line kerneltest_kernels_gen.go:3386:47*/
 			}
 		}
 	}, nil
@@ -2953,7 +3416,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:2956:48*/
+					/*line kerneltest_kernels_gen.go:3419:48*/
 				}
 			} else {
 			gkNextU:
@@ -2967,7 +3430,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:2970:48*/
+					/*line kerneltest_kernels_gen.go:3433:48*/
 				}
 			}
 		} else {
@@ -2982,7 +3445,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					}
 				}
-				/*line kerneltest_kernels_gen.go:2985:47*/
+				/*line kerneltest_kernels_gen.go:3448:47*/
 			}
 		}
 	}, nil
@@ -3059,7 +3522,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3062:48*/
+					/*line kerneltest_kernels_gen.go:3525:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3114,7 +3577,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3117:48*/
+					/*line kerneltest_kernels_gen.go:3580:48*/
 				}
 			}
 		} else {
@@ -3166,7 +3629,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:3169:47*/
+				/*line kerneltest_kernels_gen.go:3632:47*/
 			}
 		}
 	}, nil
@@ -3211,7 +3674,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:3214:48*/
+					/*line kerneltest_kernels_gen.go:3677:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3223,7 +3686,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:3226:48*/
+					/*line kerneltest_kernels_gen.go:3689:48*/
 				}
 			}
 		} else {
@@ -3236,7 +3699,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:3239:47*/
+				/*line kerneltest_kernels_gen.go:3702:47*/
 			}
 		}
 	}, nil
@@ -3323,7 +3786,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3326:48*/
+					/*line kerneltest_kernels_gen.go:3789:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3389,7 +3852,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3392:48*/
+					/*line kerneltest_kernels_gen.go:3855:48*/
 				}
 			}
 		} else {
@@ -3426,7 +3889,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:3429:47*/
+				/*line kerneltest_kernels_gen.go:3892:47*/
 			}
 		}
 	}, nil
@@ -3492,7 +3955,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3495:48*/
+					/*line kerneltest_kernels_gen.go:3958:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3525,7 +3988,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3528:48*/
+					/*line kerneltest_kernels_gen.go:3991:48*/
 				}
 			}
 		} else {
@@ -3545,7 +4008,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:3548:47*/
+				/*line kerneltest_kernels_gen.go:4011:47*/
 			}
 		}
 	}, nil
@@ -3643,7 +4106,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3646:48*/
+					/*line kerneltest_kernels_gen.go:4109:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3714,7 +4177,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3717:48*/
+					/*line kerneltest_kernels_gen.go:4180:48*/
 				}
 			}
 		} else {
@@ -3766,7 +4229,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:3769:47*/
+				/*line kerneltest_kernels_gen.go:4232:47*/
 			}
 		}
 	}, nil
@@ -3840,7 +4303,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3843:48*/
+					/*line kerneltest_kernels_gen.go:4306:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -3868,7 +4331,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3871:48*/
+					/*line kerneltest_kernels_gen.go:4334:48*/
 				}
 			}
 		} else {
@@ -3886,7 +4349,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:3889:47*/
+				/*line kerneltest_kernels_gen.go:4352:47*/
 			}
 		}
 	}, nil
@@ -3948,7 +4411,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3951:48*/
+					/*line kerneltest_kernels_gen.go:4414:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3979,7 +4442,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:3982:48*/
+					/*line kerneltest_kernels_gen.go:4445:48*/
 				}
 			}
 		} else {
@@ -4011,7 +4474,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:4014:47*/
+				/*line kerneltest_kernels_gen.go:4477:47*/
 			}
 		}
 	}, nil
@@ -4051,7 +4514,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4054:48*/
+					/*line kerneltest_kernels_gen.go:4517:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4068,7 +4531,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4071:48*/
+					/*line kerneltest_kernels_gen.go:4534:48*/
 				}
 			}
 		} else {
@@ -4086,7 +4549,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:4089:47*/
+				/*line kerneltest_kernels_gen.go:4552:47*/
 			}
 		}
 	}, nil
@@ -4106,18 +4569,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4109:48*/
+					/*line kerneltest_kernels_gen.go:4572:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4114:48*/
+					/*line kerneltest_kernels_gen.go:4577:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:4120:47*/
+				/*line kerneltest_kernels_gen.go:4583:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4138,18 +4601,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:4141:48*/
+					/*line kerneltest_kernels_gen.go:4604:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:4146:48*/
+					/*line kerneltest_kernels_gen.go:4609:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:4152:47*/
+				/*line kerneltest_kernels_gen.go:4615:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4170,18 +4633,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:4173:48*/
+					/*line kerneltest_kernels_gen.go:4636:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:4178:48*/
+					/*line kerneltest_kernels_gen.go:4641:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:4184:47*/
+				/*line kerneltest_kernels_gen.go:4647:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4204,14 +4667,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4207:48*/
+					/*line kerneltest_kernels_gen.go:4670:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4214:48*/
+					/*line kerneltest_kernels_gen.go:4677:48*/
 				}
 			}
 		} else {
@@ -4219,7 +4682,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:4222:47*/
+				/*line kerneltest_kernels_gen.go:4685:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4240,18 +4703,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4243:48*/
+					/*line kerneltest_kernels_gen.go:4706:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4248:48*/
+					/*line kerneltest_kernels_gen.go:4711:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:4254:47*/
+				/*line kerneltest_kernels_gen.go:4717:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4272,18 +4735,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4275:48*/
+					/*line kerneltest_kernels_gen.go:4738:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4280:48*/
+					/*line kerneltest_kernels_gen.go:4743:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:4286:47*/
+				/*line kerneltest_kernels_gen.go:4749:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4305,18 +4768,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:4308:48*/
+					/*line kerneltest_kernels_gen.go:4771:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:4313:48*/
+					/*line kerneltest_kernels_gen.go:4776:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:4319:47*/
+				/*line kerneltest_kernels_gen.go:4782:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4338,18 +4801,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:4341:48*/
+					/*line kerneltest_kernels_gen.go:4804:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:4346:48*/
+					/*line kerneltest_kernels_gen.go:4809:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:4352:47*/
+				/*line kerneltest_kernels_gen.go:4815:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4376,7 +4839,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4379:51*/
+								/*line kerneltest_kernels_gen.go:4842:51*/
 							}
 						}
 					}
@@ -4386,7 +4849,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4389:51*/
+								/*line kerneltest_kernels_gen.go:4852:51*/
 							}
 						}
 					}
@@ -4396,7 +4859,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4399:50*/
+							/*line kerneltest_kernels_gen.go:4862:50*/
 						}
 					}
 				}
@@ -4417,7 +4880,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4420:50*/
+							/*line kerneltest_kernels_gen.go:4883:50*/
 						}
 					}
 				}
@@ -4427,7 +4890,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4430:50*/
+							/*line kerneltest_kernels_gen.go:4893:50*/
 						}
 					}
 				}
@@ -4437,7 +4900,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:4440:49*/
+						/*line kerneltest_kernels_gen.go:4903:49*/
 					}
 				}
 			}
@@ -4468,7 +4931,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4471:52*/
+									/*line kerneltest_kernels_gen.go:4934:52*/
 								}
 							}
 						}
@@ -4480,7 +4943,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4483:52*/
+									/*line kerneltest_kernels_gen.go:4946:52*/
 								}
 							}
 						}
@@ -4492,7 +4955,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4495:51*/
+								/*line kerneltest_kernels_gen.go:4958:51*/
 							}
 						}
 					}
@@ -4516,7 +4979,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4519:51*/
+								/*line kerneltest_kernels_gen.go:4982:51*/
 							}
 						}
 					}
@@ -4528,7 +4991,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4531:51*/
+								/*line kerneltest_kernels_gen.go:4994:51*/
 							}
 						}
 					}
@@ -4540,7 +5003,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:4543:50*/
+							/*line kerneltest_kernels_gen.go:5006:50*/
 						}
 					}
 				}
@@ -4574,7 +5037,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4577:53*/
+										/*line kerneltest_kernels_gen.go:5040:53*/
 									}
 								}
 							}
@@ -4588,7 +5051,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4591:53*/
+										/*line kerneltest_kernels_gen.go:5054:53*/
 									}
 								}
 							}
@@ -4602,7 +5065,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4605:52*/
+									/*line kerneltest_kernels_gen.go:5068:52*/
 								}
 							}
 						}
@@ -4629,7 +5092,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4632:52*/
+									/*line kerneltest_kernels_gen.go:5095:52*/
 								}
 							}
 						}
@@ -4643,7 +5106,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4646:52*/
+									/*line kerneltest_kernels_gen.go:5109:52*/
 								}
 							}
 						}
@@ -4657,7 +5120,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:4660:51*/
+								/*line kerneltest_kernels_gen.go:5123:51*/
 							}
 						}
 					}
@@ -4694,7 +5157,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:4697:54*/
+											/*line kerneltest_kernels_gen.go:5160:54*/
 										}
 									}
 								}
@@ -4710,7 +5173,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:4713:54*/
+											/*line kerneltest_kernels_gen.go:5176:54*/
 										}
 									}
 								}
@@ -4726,7 +5189,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:4729:53*/
+										/*line kerneltest_kernels_gen.go:5192:53*/
 									}
 								}
 							}
@@ -4756,7 +5219,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:4759:53*/
+										/*line kerneltest_kernels_gen.go:5222:53*/
 									}
 								}
 							}
@@ -4772,7 +5235,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:4775:53*/
+										/*line kerneltest_kernels_gen.go:5238:53*/
 									}
 								}
 							}
@@ -4788,7 +5251,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:4791:52*/
+									/*line kerneltest_kernels_gen.go:5254:52*/
 								}
 							}
 						}
@@ -4826,7 +5289,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:4829:54*/
+											/*line kerneltest_kernels_gen.go:5292:54*/
 										}
 									}
 								}
@@ -4842,7 +5305,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:4845:54*/
+											/*line kerneltest_kernels_gen.go:5308:54*/
 										}
 									}
 								}
@@ -4858,7 +5321,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:4861:53*/
+										/*line kerneltest_kernels_gen.go:5324:53*/
 									}
 								}
 							}
@@ -4888,7 +5351,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:4891:53*/
+										/*line kerneltest_kernels_gen.go:5354:53*/
 									}
 								}
 							}
@@ -4904,7 +5367,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:4907:53*/
+										/*line kerneltest_kernels_gen.go:5370:53*/
 									}
 								}
 							}
@@ -4920,7 +5383,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:4923:52*/
+									/*line kerneltest_kernels_gen.go:5386:52*/
 								}
 							}
 						}
@@ -4955,7 +5418,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4958:48*/
+					/*line kerneltest_kernels_gen.go:5421:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4963,7 +5426,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4966:48*/
+					/*line kerneltest_kernels_gen.go:5429:48*/
 				}
 			}
 		} else {
@@ -4972,7 +5435,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4975:47*/
+				/*line kerneltest_kernels_gen.go:5438:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5002,7 +5465,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5005:48*/
+					/*line kerneltest_kernels_gen.go:5468:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5010,7 +5473,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:5013:48*/
+					/*line kerneltest_kernels_gen.go:5476:48*/
 				}
 			}
 		} else {
@@ -5019,7 +5482,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:5022:47*/
+				/*line kerneltest_kernels_gen.go:5485:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5052,7 +5515,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5055:50*/
+							/*line kerneltest_kernels_gen.go:5518:50*/
 						}
 					}
 				} else {
@@ -5061,7 +5524,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:5064:50*/
+							/*line kerneltest_kernels_gen.go:5527:50*/
 						}
 					}
 				}
@@ -5069,7 +5532,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5072:49*/
+						/*line kerneltest_kernels_gen.go:5535:49*/
 					}
 				}
 			}
@@ -5088,7 +5551,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5091:49*/
+						/*line kerneltest_kernels_gen.go:5554:49*/
 					}
 				}
 			} else {
@@ -5097,7 +5560,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:5100:49*/
+						/*line kerneltest_kernels_gen.go:5563:49*/
 					}
 				}
 			}
@@ -5105,7 +5568,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5108:48*/
+					/*line kerneltest_kernels_gen.go:5571:48*/
 				}
 			}
 		}
@@ -5126,18 +5589,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:5129:48*/
+					/*line kerneltest_kernels_gen.go:5592:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:5134:48*/
+					/*line kerneltest_kernels_gen.go:5597:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:5140:47*/
+				/*line kerneltest_kernels_gen.go:5603:47*/
 			}
 		}
 	}, nil
@@ -5173,7 +5636,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5176:48*/
+					/*line kerneltest_kernels_gen.go:5639:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5183,7 +5646,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5186:48*/
+					/*line kerneltest_kernels_gen.go:5649:48*/
 				}
 			}
 		} else {
@@ -5194,7 +5657,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:5197:47*/
+				/*line kerneltest_kernels_gen.go:5660:47*/
 			}
 		}
 	}, nil
@@ -5233,7 +5696,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5236:50*/
+							/*line kerneltest_kernels_gen.go:5699:50*/
 						}
 					}
 				} else {
@@ -5243,7 +5706,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5246:50*/
+							/*line kerneltest_kernels_gen.go:5709:50*/
 						}
 					}
 				}
@@ -5251,7 +5714,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:5254:49*/
+						/*line kerneltest_kernels_gen.go:5717:49*/
 					}
 				}
 			}
@@ -5273,7 +5736,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5276:49*/
+						/*line kerneltest_kernels_gen.go:5739:49*/
 					}
 				}
 			} else {
@@ -5283,7 +5746,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5286:49*/
+						/*line kerneltest_kernels_gen.go:5749:49*/
 					}
 				}
 			}
@@ -5291,7 +5754,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:5294:48*/
+					/*line kerneltest_kernels_gen.go:5757:48*/
 				}
 			}
 		}
@@ -5326,7 +5789,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5329:51*/
+								/*line kerneltest_kernels_gen.go:5792:51*/
 							}
 						}
 					}
@@ -5337,7 +5800,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5340:51*/
+								/*line kerneltest_kernels_gen.go:5803:51*/
 							}
 						}
 					}
@@ -5347,7 +5810,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5350:50*/
+							/*line kerneltest_kernels_gen.go:5813:50*/
 						}
 					}
 				}
@@ -5370,7 +5833,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5373:50*/
+							/*line kerneltest_kernels_gen.go:5836:50*/
 						}
 					}
 				}
@@ -5381,7 +5844,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5384:50*/
+							/*line kerneltest_kernels_gen.go:5847:50*/
 						}
 					}
 				}
@@ -5391,7 +5854,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:5394:49*/
+						/*line kerneltest_kernels_gen.go:5857:49*/
 					}
 				}
 			}
@@ -5431,7 +5894,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5434:52*/
+									/*line kerneltest_kernels_gen.go:5897:52*/
 								}
 							}
 						}
@@ -5444,7 +5907,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5447:52*/
+									/*line kerneltest_kernels_gen.go:5910:52*/
 								}
 							}
 						}
@@ -5456,7 +5919,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5459:51*/
+								/*line kerneltest_kernels_gen.go:5922:51*/
 							}
 						}
 					}
@@ -5483,7 +5946,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5486:51*/
+								/*line kerneltest_kernels_gen.go:5949:51*/
 							}
 						}
 					}
@@ -5496,7 +5959,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5499:51*/
+								/*line kerneltest_kernels_gen.go:5962:51*/
 							}
 						}
 					}
@@ -5508,7 +5971,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:5511:50*/
+							/*line kerneltest_kernels_gen.go:5974:50*/
 						}
 					}
 				}
@@ -5555,7 +6018,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5558:53*/
+										/*line kerneltest_kernels_gen.go:6021:53*/
 									}
 								}
 							}
@@ -5574,7 +6037,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5577:53*/
+										/*line kerneltest_kernels_gen.go:6040:53*/
 									}
 								}
 							}
@@ -5592,7 +6055,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5595:52*/
+									/*line kerneltest_kernels_gen.go:6058:52*/
 								}
 							}
 						}
@@ -5627,7 +6090,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5630:52*/
+									/*line kerneltest_kernels_gen.go:6093:52*/
 								}
 							}
 						}
@@ -5646,7 +6109,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5649:52*/
+									/*line kerneltest_kernels_gen.go:6112:52*/
 								}
 							}
 						}
@@ -5664,7 +6127,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:5667:51*/
+								/*line kerneltest_kernels_gen.go:6130:51*/
 							}
 						}
 					}
@@ -5712,7 +6175,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5715:54*/
+											/*line kerneltest_kernels_gen.go:6178:54*/
 										}
 									}
 								}
@@ -5730,7 +6193,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5733:54*/
+											/*line kerneltest_kernels_gen.go:6196:54*/
 										}
 									}
 								}
@@ -5747,7 +6210,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5750:53*/
+										/*line kerneltest_kernels_gen.go:6213:53*/
 									}
 								}
 							}
@@ -5783,7 +6246,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5786:53*/
+										/*line kerneltest_kernels_gen.go:6249:53*/
 									}
 								}
 							}
@@ -5801,7 +6264,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5804:53*/
+										/*line kerneltest_kernels_gen.go:6267:53*/
 									}
 								}
 							}
@@ -5818,7 +6281,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:5821:52*/
+									/*line kerneltest_kernels_gen.go:6284:52*/
 								}
 							}
 						}
