@@ -325,6 +325,7 @@ type exec struct {
 	ret    []uint64
 	depth  int
 	ar     *arena // the composite values of this Run
+	vmap   map[string]*mview // a helper's view parameters
 }
 
 // ctl is how a statement ends.
@@ -589,7 +590,7 @@ func (x *exec) store(t *Target, off int, u uint64) {
 		}
 		*x.env.slot(t.Name) = u
 	case TargetElem:
-		x.m.views[t.Name].set(off, u)
+		x.view(t.Name).set(off, u)
 	case TargetAcc:
 		x.accSet(u)
 	}
@@ -598,7 +599,7 @@ func (x *exec) store(t *Target, off int, u uint64) {
 // elem returns view name and the offset of the element at idx, or fails
 // as the host accessor panics.
 func (x *exec) elem(name string, idx []Expr) (*mview, int) {
-	v := x.m.views[name]
+	v := x.view(name)
 	var at [MaxRank]int
 	for d, e := range idx {
 		at[d] = int(x.expr(e))
@@ -628,6 +629,9 @@ func (x *exec) call(c *Call) []uint64 {
 	f := x.m.k.Helper(c.Func)
 	args := make([]uint64, len(c.Args))
 	for n, a := range c.Args {
+		if f.Params[n].Type.IsView() {
+			continue
+		}
 		args[n] = x.expr(a)
 	}
 	if x.depth > 10000 {
@@ -635,6 +639,13 @@ func (x *exec) call(c *Call) []uint64 {
 	}
 	y := &exec{m: x.m, env: &env{}, fn: f, depth: x.depth + 1, ar: x.ar}
 	for n, p := range f.Params {
+		if p.Type.IsView() {
+			if y.vmap == nil {
+				y.vmap = map[string]*mview{}
+			}
+			y.vmap[p.Name] = x.view(c.Args[n].(*Ref).Name)
+			continue
+		}
 		y.env.declare(p.Name, args[n])
 	}
 	for _, r := range f.Results {
@@ -693,7 +704,7 @@ func (x *exec) expr(e Expr) uint64 {
 		v, off := x.elem(e.View, e.Index)
 		return v.get(off)
 	case *Extent:
-		return uint64(x.m.views[e.View].v.Extents[e.Dim])
+		return uint64(x.view(e.View).v.Extents[e.Dim])
 	case *AccRead:
 		return x.accGet()
 	case *Call:

@@ -23,7 +23,7 @@ func (a *arena) alloc(n int) uint64 {
 }
 
 // isAgg reports whether t is an array or struct type.
-func isAgg(t Type) bool { return t >= numTypes && !t.IsPointer() }
+func isAgg(t Type) bool { return t >= numTypes && !t.IsPointer() && !t.IsView() }
 
 func (x *exec) agg(h uint64) []uint64 { return x.ar.vals[h] }
 
@@ -220,4 +220,12 @@ func (m *Machine) bindAggParam(j int, p *Param, a any) error {
 	}
 	m.aggParams[j] = s
 	return nil
+}
+
+// view returns view name: a helper's view parameter, or the kernel's.
+func (x *exec) view(name string) *mview {
+	if x.fn != nil {
+		return x.vmap[name]
+	}
+	return x.m.views[name]
 }

@@ -332,6 +332,18 @@ func (p *parser) compositeType(s *sx) (Type, bool) {
 			p.fail(s, "%v", err)
 		}
 		return t, true
+	case strings.HasPrefix(a, "view") && strings.HasSuffix(a, "]"):
+		open := strings.IndexByte(a, '[')
+		rank, err := strconv.Atoi(a[4:max(open, 4)])
+		if open < 0 || err != nil {
+			return Invalid, false
+		}
+		elem := p.typ(&sx{atom: a[open+1 : len(a)-1], pos: s.pos})
+		t, err := ViewOf(elem, rank)
+		if err != nil {
+			p.fail(s, "%v", err)
+		}
+		return t, true
 	case strings.HasPrefix(a, "*"):
 		t, ok := p.structs[a[1:]]
 		if !ok {
@@ -508,7 +520,205 @@ func (v *validator) partTarget(t *Target) {
 // storable checks that a variable of type t may be declared: a scalar,
 // array or struct, not a pointer.
 func (v *validator) storable(name string, t Type) {
-	if t.IsPointer() {
-		v.errf("a variable %s of pointer type %s", name, t)
+	if t.IsPointer() || t.IsView() {
+		v.errf("a variable %s of type %s", name, t)
 	}
+}
+
+// helperView is the view a helper's parameter name of type t stands
+// for: written, as far as the helper's own checks go (helperWrites says
+// which it writes); nil when t is not a view.
+func helperView(name string, t Type) *Param {
+	if !t.IsView() {
+		return nil
+	}
+	return &Param{Name: name, Type: t.Elem(), Rank: t.Rank(), Write: true}
+}
+
+// helperWrites returns, for each helper, which of its view parameters it
+// writes: a store to an element, an atomic, or a call that passes it to
+// a view parameter its callee writes.
+func helperWrites(fs []*Func, byName map[string]*Func) map[string][]bool {
+	w := map[string][]bool{}
+	for _, f := range fs {
+		w[f.Name] = make([]bool, len(f.Params))
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, f := range fs {
+			names := map[string]int{}
+			for n, p := range f.Params {
+				if p.Type.IsView() {
+					names[p.Name] = n
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			mark := func(name string) {
+				if n, ok := names[name]; ok && !w[f.Name][n] {
+					w[f.Name][n] = true
+					changed = true
+				}
+			}
+			walkStmts(f.Body, func(s Stmt) {
+				for _, t := range targetsOf(s) {
+					if t.Kind == TargetElem {
+						mark(t.Name)
+					}
+				}
+			}, func(x Expr) {
+				switch x := x.(type) {
+				case *Atomic:
+					mark(x.View)
+				case *Call:
+					g := byName[x.Func]
+					if g == nil {
+						return
+					}
+					for n, a := range x.Args {
+						if r, ok := a.(*Ref); ok && n < len(g.Params) && g.Params[n].Type.IsView() && w[g.Name][n] {
+							mark(r.Name)
+						}
+					}
+				}
+			})
+		}
+	}
+	return w
+}
+
+// targetsOf returns the targets s stores to.
+func targetsOf(s Stmt) []Target {
+	switch s := s.(type) {
+	case *Assign:
+		return s.Targets
+	case *OpAssign:
+		return []Target{s.Target}
+	case *IncDec:
+		return []Target{s.Target}
+	}
+	return nil
+}
+
+// viewArg checks argument a of call c for view parameter n of type t.
+func (v *validator) viewArg(c *Call, n int, a Expr, t Type) {
+	r, ok := a.(*Ref)
+	if !ok {
+		v.errf("argument %d of %s is not a view", n+1, c.Func)
+	}
+	p := v.views(r.Name)
+	if p == nil {
+		v.errf("argument %s of %s is not a view", r.Name, c.Func)
+	}
+	if p.Type != t.Elem() || p.Rank != t.Rank() {
+		v.errf("view %s, rank %d of %s, given to %s's parameter of type %s", r.Name, p.Rank, p.Type, c.Func, t)
+	}
+	if v.writes[c.Func][n] && !p.Write {
+		v.errf("view %s, which is not marked written, given to %s, which writes it", r.Name, c.Func)
+	}
+	r.T = t
+}
+
+// walkStmts calls fs on every statement of list and fx on every
+// expression, nested ones too.
+func walkStmts(list []Stmt, fs func(Stmt), fx func(Expr)) {
+	var expr func(x Expr)
+	exprs := func(xs []Expr) {
+		for _, x := range xs {
+			expr(x)
+		}
+	}
+	expr = func(x Expr) {
+		if x == nil {
+			return
+		}
+		fx(x)
+		switch x := x.(type) {
+		case *Unary:
+			expr(x.X)
+		case *Binary:
+			expr(x.X)
+			expr(x.Y)
+		case *Convert:
+			expr(x.X)
+		case *At:
+			exprs(x.Index)
+		case *Call:
+			exprs(x.Args)
+		case *Math:
+			exprs(x.Args)
+		case *MinMax:
+			exprs(x.Args)
+		case *Atomic:
+			exprs(x.Index)
+			exprs(x.Args)
+		case *Index:
+			expr(x.X)
+			expr(x.I)
+		case *Sel:
+			expr(x.X)
+		case *Lit:
+			exprs(x.Elems)
+		}
+	}
+	var stmt func(s Stmt)
+	stmts := func(l []Stmt) {
+		for _, s := range l {
+			stmt(s)
+		}
+	}
+	target := func(t Target) {
+		exprs(t.Index)
+		for _, s := range t.Path {
+			expr(s.Index)
+		}
+	}
+	stmt = func(s Stmt) {
+		if s == nil {
+			return
+		}
+		fs(s)
+		switch s := s.(type) {
+		case *VarDecl:
+			exprs(s.Values)
+		case *Assign:
+			for _, t := range s.Targets {
+				target(t)
+			}
+			exprs(s.Values)
+		case *OpAssign:
+			target(s.Target)
+			expr(s.Value)
+		case *IncDec:
+			target(s.Target)
+		case *ExprStmt:
+			expr(s.X)
+		case *If:
+			stmt(s.Init)
+			expr(s.Cond)
+			stmts(s.Then)
+			stmt(s.Else)
+		case *For:
+			stmt(s.Init)
+			expr(s.Cond)
+			stmt(s.Post)
+			stmts(s.Body)
+		case *Range:
+			expr(s.N)
+			stmts(s.Body)
+		case *Switch:
+			stmt(s.Init)
+			expr(s.Tag)
+			for _, c := range s.Cases {
+				exprs(c.Values)
+				stmts(c.Body)
+			}
+		case *Return:
+			exprs(s.Values)
+		case *Block:
+			stmts(s.Body)
+		}
+	}
+	stmts(list)
 }

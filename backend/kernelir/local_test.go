@@ -217,7 +217,7 @@ func TestLocalInvalid(t *testing.T) {
 		{"(var ((v s)) ()) (var ((y float64)) ((add float64 (field v X) (int 1))))", "a int where a float64 is wanted"},
 		{"(var ((v s)) ((lit s (float64 1) (float64 2))))", "a literal of 2 fields of a s"},
 		{"(var ((v s) (w s)) ()) (var ((b bool)) ((eq s v w)))", "comparison of s"},
-		{"(var ((p *s)) ())", "a variable p of pointer type *s"},
+		{"(var ((p *s)) ())", "a variable p of type *s"},
 		{"(var ((x float64)) ()) (var ((y int)) ((index x (int 0))))", "an index of a float64"},
 	} {
 		_, err := Parse(head + "(kernel K for (index i) (body " + c.body + "))\n")
@@ -230,5 +230,73 @@ func TestLocalInvalid(t *testing.T) {
 	}
 	if _, err := Parse("kernelir 1\n(kernel K for (index i) (body (var ((h [0]int32)) ())))\n"); err == nil {
 		t.Errorf("[0]int32 accepted")
+	}
+}
+
+// viewHelpers has helpers that read and write views given by the kernel,
+// and pass them on.
+const viewHelpers = `kernelir 1
+(func bump ((h view1[int32]) (k int) (by int32)) ()
+  (body (do (atomic Add h (k) by))))
+(func put ((o view2[float64]) (i int) (x float64)) ()
+  (body (assign ((at o i (sub int (extent o 1) (int 1)))) (x))))
+(func both ((h view1[int32]) (o view2[float64]) (i int) (in view1[float64])) (float64)
+  (body
+    (do (call bump h (rem int i (extent h 0)) (int32 2)))
+    (do (call put o i (mul float64 (at in i) (float64 2))))
+    (return (at in i))))
+`
+
+func TestViewHelpers(t *testing.T) {
+	k, err := Parse(viewHelpers + `(kernel K for (index i)
+  (view hist int32 1 w)
+  (view out float64 2 w)
+  (view in float64 1 r)
+  (body
+    (var ((x float64)) ((call both hist out i in)))
+    (assign ((at out i (int 0))) ((add float64 x (float64 1))))))
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := Print(k)
+	if k2, err := Parse(text); err != nil || Print(k2) != text {
+		t.Fatalf("round trip: %v\n%s", err, text)
+	}
+	const n = 7
+	hist, out, in := make([]int32, 3), make([]float64, 2*n), make([]float64, n)
+	for i := range in {
+		in[i] = float64(i) + 0.25
+	}
+	m, err := NewMachine(k, View{Data: hist, Extents: []int{3}, Strides: []int{1}}, View{Data: out, Extents: []int{n, 2}, Strides: []int{2, 1}},
+		View{Data: in, Extents: []int{n}, Strides: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := m.Run([]int{i}, nil, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		if out[2*i] != in[i]+1 || out[2*i+1] != 2*in[i] {
+			t.Errorf("out row %d = %v, want %v %v", i, out[2*i:2*i+2], in[i]+1, 2*in[i])
+		}
+	}
+	if hist[0] != 6 || hist[1] != 4 || hist[2] != 4 {
+		t.Errorf("hist = %v", hist)
+	}
+	// A view the kernel does not mark written, given to a helper that
+	// writes it; a view of another type; a view as a value.
+	for _, c := range []struct{ kernel, msg string }{
+		{"(kernel K for (index i) (view h int32 1 r) (body (do (call bump h i (int32 1)))))", "view h, which is not marked written, given to bump, which writes it"},
+		{"(kernel K for (index i) (view h int64 1 w) (body (do (call bump h i (int32 1)))))", "view h, rank 1 of int64, given to bump's parameter of type view1[int32]"},
+		{"(kernel K for (index i) (view h int32 1 w) (body (do (call bump (int 1) i (int32 1)))))", "argument 1 of bump is not a view"},
+		{"(func f ((h view1[int32])) () (body (var ((g view1[int32])) (h))))\n(kernel K for (index i) (view h int32 1 w) (body (do (call f h))))", "a variable g of type view1[int32]"},
+	} {
+		_, err := Parse(viewHelpers + c.kernel + "\n")
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %q", c.kernel, err, c.msg)
+		}
 	}
 }

@@ -44,6 +44,7 @@ const (
 	kArray compKind = iota + 1
 	kStruct
 	kPointer
+	kView
 )
 
 type compInfo struct {
@@ -96,7 +97,7 @@ func intern(key string, c compInfo) (Type, error) {
 // ArrayOf returns the type [n]elem: elem is a scalar, array or struct
 // type, n from 1 to MaxArrayLen. The error wraps ErrInvalid.
 func ArrayOf(elem Type, n int) (Type, error) {
-	if !elem.valid() || elem.IsPointer() {
+	if !elem.valid() || elem.IsPointer() || elem.IsView() {
 		return Invalid, fmt.Errorf("%w: an array of %s", ErrInvalid, elem)
 	}
 	if n < 1 || n > MaxArrayLen || n*elem.Slots() > MaxSlots {
@@ -124,7 +125,7 @@ func StructOf(name string, fields []Field) (Type, error) {
 			return Invalid, fmt.Errorf("%w: struct %s: field name %q", ErrInvalid, name, f.Name)
 		}
 		seen[f.Name] = true
-		if !f.Type.valid() || f.Type.IsPointer() {
+		if !f.Type.valid() || f.Type.IsPointer() || f.Type.IsView() {
 			return Invalid, fmt.Errorf("%w: struct %s: field %s of type %s", ErrInvalid, name, f.Name, f.Type)
 		}
 		c.offs = append(c.offs, c.slots)
@@ -173,8 +174,8 @@ func (t Type) IsStruct() bool { c, ok := comp(t); return ok && c.kind == kStruct
 // IsPointer reports whether t is a pointer type.
 func (t Type) IsPointer() bool { c, ok := comp(t); return ok && c.kind == kPointer }
 
-// Elem is the element type of an array, the struct a pointer points to;
-// Invalid for other types.
+// Elem is the element type of an array or view, the struct a pointer
+// points to; Invalid for other types.
 func (t Type) Elem() Type {
 	if c, ok := comp(t); ok && c.kind != kStruct {
 		return c.elem
@@ -183,7 +184,12 @@ func (t Type) Elem() Type {
 }
 
 // Len is the length of an array type; 0 for other types.
-func (t Type) Len() int { c, _ := comp(t); return c.n }
+func (t Type) Len() int {
+	if c, ok := comp(t); ok && c.kind == kArray {
+		return c.n
+	}
+	return 0
+}
 
 // StructName is the name of a struct type; "" for other types.
 func (t Type) StructName() string { c, _ := comp(t); return c.name }
@@ -233,6 +239,8 @@ func compositeString(t Type) (string, bool) {
 		return "[" + strconv.Itoa(c.n) + "]" + c.elem.String(), true
 	case kPointer:
 		return "*" + c.elem.String(), true
+	case kView:
+		return "view" + strconv.Itoa(c.n) + "[" + c.elem.String() + "]", true
 	}
 	return c.name, true
 }
@@ -299,4 +307,28 @@ func Composites(k *Kernel) []Type {
 		visit(t)
 	}
 	return out
+}
+
+// ViewOf returns the type of a view of rank dimensions of elem, a number
+// type: the type of a helper's view parameter, written view<rank>[elem]
+// (view2[float64]). A view is passed by name: a call gives the view
+// parameter of the kernel or of the calling helper, and the helper reads
+// and writes its elements as the kernel does its own. Validate works out
+// which of a helper's views it writes.
+func ViewOf(elem Type, rank int) (Type, error) {
+	if !elem.IsNumeric() || rank < 1 || rank > MaxRank {
+		return Invalid, fmt.Errorf("%w: a view of rank %d of %s", ErrInvalid, rank, elem)
+	}
+	return intern("v"+strconv.Itoa(rank)+","+strconv.Itoa(int(elem)), compInfo{kind: kView, elem: elem, n: rank, slots: 1})
+}
+
+// IsView reports whether t is a view type.
+func (t Type) IsView() bool { c, ok := comp(t); return ok && c.kind == kView }
+
+// Rank is the rank of a view type; 0 for other types.
+func (t Type) Rank() int {
+	if c, ok := comp(t); ok && c.kind == kView {
+		return c.n
+	}
+	return 0
 }

@@ -36,6 +36,7 @@ func Validate(k *Kernel) (err error) {
 		}
 		v.funcs[f.Name] = f
 	}
+	v.writes = helperWrites(k.Helpers, v.funcs)
 	if k.Pattern > PatternScan {
 		v.failf("kernel %s: pattern %d", k.Name, k.Pattern)
 	}
@@ -126,6 +127,7 @@ type validator struct {
 	loops  int // enclosing loops
 	breaks int // enclosing loops and switches
 	calls  map[string][]string
+	writes map[string][]bool // the view parameters each helper writes (local.go)
 }
 
 func (v *validator) failf(format string, args ...any) {
@@ -168,7 +170,10 @@ func (v *validator) lookup(name string) *binding {
 
 // views returns the view parameter name, unless a local shadows it.
 func (v *validator) views(name string) *Param {
-	if v.fn != nil || v.lookup(name) != nil {
+	if b := v.lookup(name); b != nil {
+		return helperView(name, b.t)
+	}
+	if v.fn != nil {
 		return nil
 	}
 	if p := v.k.Param(name); p != nil && p.IsView() {
@@ -516,6 +521,10 @@ func (v *validator) call(c *Call) []Type {
 		v.errf("call of %s with %d arguments, not %d", c.Func, len(c.Args), len(f.Params))
 	}
 	for n, a := range c.Args {
+		if f.Params[n].Type.IsView() {
+			v.viewArg(c, n, a, f.Params[n].Type)
+			continue
+		}
 		v.exprOf(a, f.Params[n].Type)
 	}
 	c.Results = nil
