@@ -328,7 +328,11 @@ func (g *irGen) emitHelper(f *kernelir.Func) *irFunc {
 		e.hostOnly("helper %s has %d results; the CUDA translation takes helpers of one result at most", f.Name, len(f.Results))
 	}
 	var params []string
-	for _, v := range f.Params {
+	for n, v := range f.Params {
+		if p, ok := e.viewParam(n, v); ok {
+			params = append(params, p)
+			continue
+		}
 		if v.Name == "_" || v.Name == "" {
 			params = append(params, irCType(v.Type))
 			continue
@@ -342,7 +346,7 @@ func (g *irGen) emitHelper(f *kernelir.Func) *irFunc {
 	if len(f.Results) == 1 {
 		ret = irCType(f.Results[0].Type)
 	}
-	fmt.Fprintf(&e.b, "__device__ static %s gk_h_%s(%s) {\n", ret, f.Name, strings.Join(params, ", "))
+	fmt.Fprintf(&e.b, "%s__device__ static %s gk_h_%s(%s) {\n", irTemplate(f), ret, f.Name, strings.Join(params, ", "))
 	e.depth = 1
 	if len(f.Results) == 1 && f.Results[0].Name != "" {
 		v := f.Results[0]

@@ -166,3 +166,38 @@ func irAnyCall(xs []kernelir.Expr) bool {
 	}
 	return false
 }
+
+// A helper's view parameters make it a function template over the
+// types of the views it is given (each view of a kernel has a type of
+// its own): template <class GkV0, ...>, a view passed by value, as the
+// kernel holds it.
+
+// viewParam declares view parameter n of a helper; ok is false for other
+// parameters.
+func (e *irFunc) viewParam(n int, v kernelir.Var) (string, bool) {
+	if !v.Type.IsView() {
+		return "", false
+	}
+	t := "GkV" + strconv.Itoa(n)
+	if v.Name == "_" || v.Name == "" {
+		return t, true
+	}
+	name := e.declare(v.Name)
+	e.bind(v.Name, irName{c: name, view: true})
+	return t + " " + name, true
+}
+
+// irTemplate is the template header of helper f, "" when it takes no
+// views.
+func irTemplate(f *kernelir.Func) string {
+	var ps []string
+	for n, v := range f.Params {
+		if v.Type.IsView() {
+			ps = append(ps, "class GkV"+strconv.Itoa(n))
+		}
+	}
+	if ps == nil {
+		return ""
+	}
+	return "template <" + strings.Join(ps, ", ") + "> "
+}

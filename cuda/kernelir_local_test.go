@@ -88,3 +88,49 @@ func TestKernelIRLocal(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestKernelIRViewHelpers(t *testing.T) {
+	k, err := kernelir.Parse(kernelir.Header + `(func bump ((h view1[int32]) (k int) (by int32)) ()
+  (body (do (atomic Add h (k) by))))
+(func put ((o view2[float64]) (i int) (x float64)) ()
+  (body (assign ((at o i (sub int (extent o 1) (int 1)))) (x))))
+(func both ((h view1[int32]) (o view2[float64]) (i int) (in view1[float64])) (float64)
+  (body
+    (do (call bump h (rem int i (extent h 0)) (int32 2)))
+    (do (call put o i (mul float64 (at in i) (float64 2))))
+    (return (at in i))))
+(kernel K for (index i)
+  (view hist int32 1 w)
+  (view out float64 2 w)
+  (view in float64 1 r)
+  (body
+    (var ((x float64)) ((call both hist out i in)))
+    (assign ((at out i (int 0))) ((add float64 x (float64 1))))))
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, helpers, names, conv, err := emitKernel(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"template <class GkV0> __device__ static void gk_h_bump(GkV0 h, gk_i64 k, int by) {",
+		"template <class GkV0> __device__ static void gk_h_put(GkV0 o, gk_i64 gkm_i, double x) {",
+		"template <class GkV0, class GkV1, class GkV3> __device__ static double gk_h_both(GkV0 h, GkV1 o, gk_i64 gkm_i, GkV3 in) {",
+	} {
+		if !strings.Contains(helpers, want) {
+			t.Errorf("helpers lack %q:\n%s", want, helpers)
+		}
+	}
+	if !strings.Contains(body, "gk_h_both(hist, out, ((gk_i64)i), in)") {
+		t.Errorf("body:\n%s", body)
+	}
+	if t.Failed() {
+		return
+	}
+	requireNVRTC(t)
+	if err := compileOnly(t, irSig(k, helpers, names, conv), body); err != nil {
+		t.Fatal(err)
+	}
+}
