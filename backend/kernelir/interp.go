@@ -324,7 +324,7 @@ type exec struct {
 	accSet func(uint64)
 	ret    []uint64
 	depth  int
-	ar     *arena // the composite values of this Run
+	ar     *arena            // the composite values of this Run
 	vmap   map[string]*mview // a helper's view parameters
 }
 

@@ -84,6 +84,7 @@ func (p *pkgInfo) checkBodies() error {
 		errs = append(errs, c.errs...)
 		calls = append(calls, c.calls...)
 	}
+	p.propagateViewWrites()
 	for _, cl := range calls {
 		if !slices.Contains(cl.from.callees, cl.to) {
 			cl.from.callees = append(cl.from.callees, cl.to)
@@ -593,7 +594,7 @@ func (c *checker) call(x *ast.CallExpr) {
 				return
 			}
 			c.calls = append(c.calls, helperCall{c.k, h, x.Pos()})
-			c.exprs(x.Args)
+			c.helperArgs(h, x)
 			return
 		}
 		if pkg := obj.Pkg(); pkg != nil && pkg.Path() == "math" && hasMath(obj.Name()) {

@@ -257,7 +257,7 @@ func (c *checker) methodCall(x *ast.CallExpr) bool {
 		c.expr(se.X)
 	}
 	c.calls = append(c.calls, helperCall{c.k, h, x.Pos()})
-	c.exprs(x.Args)
+	c.helperArgs(h, x)
 	return true
 }
 

@@ -228,6 +228,7 @@ func (p *pkgInfo) hostBody(k *kernelFunc, im *imports, acc map[*ast.CallExpr]*ac
 	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
+			edits = append(edits, p.viewHelperCallEdits(n, true)...)
 			a := acc[n]
 			if !unchecked || a == nil {
 				break

@@ -66,6 +66,11 @@ func (p *pkgInfo) buildHelpers() (fs []*kernelir.Func, err error) {
 			continue
 		}
 		b := &irBuilder{p: p, k: f, views: map[types.Object]string{}}
+		for _, pr := range f.params {
+			if pr.isView() {
+				b.views[pr.v] = pr.name
+			}
+		}
 		sig := f.obj.Type().(*types.Signature)
 		fn := &kernelir.Func{Name: irFuncName(f), Params: b.recvParam(f)}
 		for n := range sig.Params().Len() {
@@ -329,7 +334,7 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 			sig := fn.Type().(*types.Signature)
 			call := &kernelir.Call{Func: fn.Name()}
 			for n, a := range c.Args {
-				call.Args = append(call.Args, b.exprAs(a, b.goType(a.Pos(), sig.Params().At(n).Type())))
+				call.Args = append(call.Args, b.helperArg(a, sig.Params().At(n).Type()))
 			}
 			return call
 		}

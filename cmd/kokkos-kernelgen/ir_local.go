@@ -18,6 +18,13 @@ import (
 // goType is the description's type of Go type t: a scalar, or an array,
 // struct or pointer to a struct.
 func (b *irBuilder) goType(pos token.Pos, t types.Type) kernelir.Type {
+	if rank, elem, ok := viewType(t); ok {
+		vt, err := kernelir.ViewOf(b.irType(pos, elem), rank)
+		if err != nil {
+			b.fail(pos, "%v", err)
+		}
+		return vt
+	}
 	switch u := types.Unalias(t).(type) {
 	case *types.Array:
 		at, err := kernelir.ArrayOf(b.goType(pos, u.Elem()), int(u.Len()))
@@ -162,7 +169,7 @@ func (b *irBuilder) methodCall(c *ast.CallExpr) (kernelir.Expr, bool) {
 		call.Args = append(call.Args, b.expr(se.X))
 	}
 	for n, a := range c.Args {
-		call.Args = append(call.Args, b.exprAs(a, b.goType(a.Pos(), sig.Params().At(n).Type())))
+		call.Args = append(call.Args, b.helperArg(a, sig.Params().At(n).Type()))
 	}
 	return call, true
 }
@@ -228,4 +235,18 @@ func (b *irBuilder) recvParam(f *kernelFunc) []kernelir.Var {
 		return nil
 	}
 	return []kernelir.Var{{Name: f.recv.Name(), Type: b.goType(f.recv.Pos(), f.recv.Type())}}
+}
+
+// helperArg describes argument a of a helper's parameter of type t: a
+// view by its name.
+func (b *irBuilder) helperArg(a ast.Expr, t types.Type) kernelir.Expr {
+	if _, _, ok := viewType(t); ok {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+			if name := b.views[b.p.info.Uses[id]]; name != "" {
+				return &kernelir.Ref{Name: name}
+			}
+		}
+		b.fail(a.Pos(), "a view argument that is not a view parameter")
+	}
+	return b.exprAs(a, b.goType(a.Pos(), t))
 }

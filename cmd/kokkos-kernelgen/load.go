@@ -184,6 +184,13 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 		k.helper = true
 		for i := range ps.Len() {
 			v := ps.At(i)
+			if pr, err := p.helperView(k, v); pr != nil || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				k.params = append(k.params, pr)
+				continue
+			}
 			b, ok := scalarType(v.Type())
 			if !ok && !p.helperParamOK(v.Type()) {
 				return nil, p.errorf(v.Pos(), name, "helper parameter %s has type %s; a helper takes scalars (int, int8..int64, uint8..uint64, float32, float64, bool), arrays and structs of them%s", v.Name(), v.Type(), p.localTypeError(v.Type()))

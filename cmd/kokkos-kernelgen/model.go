@@ -21,6 +21,8 @@ type pkgInfo struct {
 	text    map[string][]byte // the files' contents, by the name fset knows them by
 	kernels []*kernelFunc     // every //kokkos:kernel function, in source order
 	byObj   map[*types.Func]*kernelFunc
+
+	viewPasses []viewPass // views given to helpers' view parameters (host_helpers.go)
 }
 
 // pattern is the parallel pattern a kernel is launched with.

@@ -151,3 +151,30 @@ func LocalIndex(i int, idx kokkos.View1[int32], out kokkos.View1[int32]) {
 	grid[1][idx.At(i)&3] = t[7]
 	out.Set(i, t[idx.At(i)]+grid[1][3])
 }
+
+// deposit counts x (in [0, 1)) in its bin of hist, writes it and its
+// double to row i of out, and returns the double: a helper that writes
+// views, as a C++ Kokkos body calls a function of views.
+//
+//kokkos:kernel
+func deposit(hist kokkos.View1[int32], out kokkos.View2[float64], i int, x float64) float64 {
+	b := int(x * float64(hist.Extent(0)))
+	kokkos.AtomicAdd(hist.Ptr(min(b, hist.Extent(0)-1)), 1)
+	out.Set(i, 0, x)
+	twice(out, i)
+	return out.At(i, 1)
+}
+
+// twice writes twice column 0 of row i of out to column 1.
+//
+//kokkos:kernel
+func twice(out kokkos.View2[float64], i int) { out.Set(i, 1, 2*out.At(i, 0)) }
+
+// Deposit deposits each x in hist and out through helpers, and writes
+// the sum of what they return to sum.
+//
+//kokkos:kernel
+func Deposit(i int, x kokkos.View1[float64], hist kokkos.View1[int32], out kokkos.View2[float64], sum kokkos.View1[float64]) {
+	y := deposit(hist, out, i, x.At(i))
+	sum.Set(i, y+out.At(i, 0))
+}

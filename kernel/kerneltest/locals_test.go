@@ -196,3 +196,41 @@ func (w where) fenceErr() error {
 	}
 	return nil
 }
+
+func TestDeposit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(205, 1))
+	const n, nb = 2000, 13
+	x := kokkos.Must(kokkos.NewView1[float64]("x", n))
+	fill(x, randFloat[float64](rng, 0, 1))
+	hist := kokkos.Must(kokkos.NewView1[int32]("hist", nb))
+	out := kokkos.Must(kokkos.NewView2[float64]("out", n, 2))
+	sum := kokkos.Must(kokkos.NewView1[float64]("sum", n))
+	for i := range n {
+		v := x.At(i)
+		b := min(int(v*nb), nb-1)
+		hist.Set(b, hist.At(b)+1)
+		out.Set(i, 0, v)
+		out.Set(i, 1, 2*v)
+		sum.Set(i, 2*v+v)
+	}
+	for _, w := range places(t) {
+		gh := kokkos.Must(kokkos.NewView1[int32]("hist", nb, kokkos.InSpace(w.mem)))
+		keep(t, &gh)
+		gout := kokkos.Must(kokkos.NewView2[float64]("out", n, 2, kokkos.InSpace(w.mem)))
+		keep(t, &gout)
+		gs := kokkos.Must(kokkos.NewView1[float64]("sum", n, kokkos.InSpace(w.mem)))
+		keep(t, &gs)
+		if launched(t, w, kernel.For("deposit", kokkos.Range(0, n).On(w.space), Deposit, at(t, w, x, kokkos.CreateMirror), gh, gout, gs)) {
+			check(t, w, "hist", gh, hist)
+			check(t, w, "out", gout, out)
+			check(t, w, "sum", gs, sum)
+		}
+	}
+	// The helper writes hist: a read-only hist is refused before the
+	// launch, as for a view the kernel's own body writes.
+	ro := hist.ReadOnly()
+	err := kernel.For("deposit", kokkos.Range(0, n), Deposit, x, ro, out, sum)
+	if !errors.Is(err, kernel.ErrArgs) {
+		t.Errorf("a read-only hist: %v, want ErrArgs", err)
+	}
+}
