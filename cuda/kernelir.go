@@ -31,6 +31,7 @@ var errNoCUDA = errors.New("no CUDA translation")
 type irCode struct {
 	body, helpers string
 	names, conv   []string
+	params        []kernelir.Param // the kernel's parameters (struct arguments are bound field by field)
 }
 
 // irCodes caches the CUDA C form of each backend.Kernel (package kernel
@@ -73,6 +74,7 @@ func kernelCode(k *backend.Kernel) (*irCode, error) {
 			c.err = fmt.Errorf("%w: %w", backend.ErrUnsupported, err)
 			return
 		}
+		code.params = ir.Params
 		c.code = &code
 	})
 	return c.code, c.err
@@ -95,9 +97,6 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		if pr.IsView() && !irCUDAElem(pr.Type) {
 			return "", "", nil, nil, fmt.Errorf("%w: kernel %s: view %s has elements of type %s; package cuda binds views of float32, float64, int32, int64, uint32 and uint64 only, so the kernel runs on the host only",
 				errNoCUDA, k.Name, pr.Name, pr.Type)
-		}
-		if !pr.IsView() && pr.Type.IsComposite() {
-			return "", "", nil, nil, fmt.Errorf("%w: kernel %s: parameter %s is a struct, which package cuda does not bind, so the kernel runs on the host only", errNoCUDA, k.Name, pr.Name)
 		}
 	}
 	if k.Acc != kernelir.Invalid && k.Acc != kernelir.Bool && k.Acc != kernelir.Int && !irCUDAElem(k.Acc) {
@@ -130,7 +129,9 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 	for _, pr := range k.Params {
 		name := e.declare(pr.Name)
 		bound, cv := name, ""
-		if !pr.IsView() {
+		if pr.Type.IsStruct() {
+			bound, cv = e.structParam(name, pr.Type)
+		} else if !pr.IsView() {
 			switch pr.Type {
 			case kernelir.Bool:
 				bound, cv = "gkb_"+name, "int32"

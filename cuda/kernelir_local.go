@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/kernelir"
 )
 
@@ -200,4 +201,90 @@ func irTemplate(f *kernelir.Func) string {
 		return ""
 	}
 	return "template <" + strings.Join(ps, ", ") + "> "
+}
+
+// A kernel's struct parameter is bound as its scalars (kernelir.Scalars),
+// each a scalar argument <base>_<n> of the launch (widened to 32 bits as
+// the narrow scalars are), and the body starts with the struct rebuilt
+// from them: the launch binds numbers only.
+
+// structParam declares struct parameter name of type t in the body: it
+// returns the base of the scalars' names and the conversion "struct".
+func (e *irFunc) structParam(name string, t kernelir.Type) (base, conv string) {
+	base = "gkb_" + name
+	n := 0
+	var build func(t kernelir.Type) string
+	build = func(t kernelir.Type) string {
+		switch {
+		case t.IsArray():
+			var parts []string
+			for range t.Len() {
+				parts = append(parts, build(t.Elem()))
+			}
+			return irCType(t) + "{{" + strings.Join(parts, ", ") + "}}"
+		case t.IsStruct():
+			var parts []string
+			for _, f := range t.Fields() {
+				parts = append(parts, build(f.Type))
+			}
+			return irCType(t) + "{" + strings.Join(parts, ", ") + "}"
+		}
+		s := base + "_" + strconv.Itoa(n)
+		n++
+		if _, wide := irWidened(t); wide {
+			s = "(" + irCType(t) + ")" + s
+		}
+		return s
+	}
+	e.line("const %s %s = %s;", irCType(t), name, build(t))
+	return base, "struct"
+}
+
+// irWidened returns the element type a scalar of type t is bound as,
+// and whether that is wider than t (int8, int16 and bool as int32, uint8
+// and uint16 as uint32).
+func irWidened(t kernelir.Type) (elemType, bool) {
+	switch t {
+	case kernelir.Bool, kernelir.Int8, kernelir.Int16:
+		return elemInt32, true
+	case kernelir.Uint8, kernelir.Uint16:
+		return elemUint32, true
+	case kernelir.Int32:
+		return elemInt32, false
+	case kernelir.Uint32:
+		return elemUint32, false
+	case kernelir.Int, kernelir.Int64:
+		return elemInt64, false
+	case kernelir.Uint64:
+		return elemUint64, false
+	case kernelir.Float32:
+		return elemFloat32, false
+	}
+	return elemFloat64, false
+}
+
+// structScalars binds the bytes of a struct argument of type t, named
+// base, as its scalars.
+func structScalars(base string, arg *backend.Arg, t kernelir.Type) ([]scalarArg, error) {
+	size, _ := kernelir.Layout(t)
+	if len(arg.Bytes) != size {
+		return nil, fmt.Errorf("struct %s of %d bytes, the kernel takes %d", base, len(arg.Bytes), size)
+	}
+	var out []scalarArg
+	for n, s := range kernelir.Scalars(t) {
+		e, _ := irWidened(s.Type)
+		w, _ := kernelir.Layout(s.Type)
+		var u uint64
+		for k := w - 1; k >= 0; k-- {
+			u = u<<8 | uint64(arg.Bytes[s.Offset+k])
+		}
+		switch s.Type {
+		case kernelir.Int8:
+			u = uint64(uint32(int32(int8(u))))
+		case kernelir.Int16:
+			u = uint64(uint32(int32(int16(u))))
+		}
+		out = append(out, scalarArg{base + "_" + strconv.Itoa(n), e, u})
+	}
+	return out, nil
 }

@@ -1,9 +1,13 @@
 package cuda
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
+	"github.com/gokkos/kokkos/backend"
 	"github.com/gokkos/kokkos/backend/kernelir"
 )
 
@@ -131,6 +135,66 @@ func TestKernelIRViewHelpers(t *testing.T) {
 	}
 	requireNVRTC(t)
 	if err := compileOnly(t, irSig(k, helpers, names, conv), body); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKernelIRStructParam(t *testing.T) {
+	k, err := kernelir.Parse(kernelir.Header + `(struct inner (b int8) (c [3]int16))
+(struct prm (a float32) (k int64) (in inner) (u uint8) (f [2]float64))
+(kernel K for (index i)
+  (view out float64 1 w)
+  (scalar p prm)
+  (scalar s float64)
+  (body (assign ((at out i)) ((add float64 (mul float64 (conv float64 (field p a)) s) (add float64 (index (field p f) (rem int i (int 2))) (conv float64 (index (field (field p in) c) (int 2)))))))))
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, helpers, names, conv, err := emitKernel(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "const gks_prm p = gks_prm{gkb_p_0, gkb_p_1, gks_inner{(signed char)gkb_p_2, gka_3_int16{{(short)gkb_p_3, (short)gkb_p_4, (short)gkb_p_5}}}, (unsigned char)gkb_p_6, gka_2_float64{{gkb_p_7, gkb_p_8}}};\n"
+	if !strings.HasPrefix(body, want) || fmt.Sprint(names) != "[out gkb_p s]" || fmt.Sprint(conv) != "[ struct ]" {
+		t.Errorf("body %q\nnames %q conv %q", body, names, conv)
+	}
+	// The bytes of a Go value of the struct, bound as its scalars.
+	type inner struct {
+		b int8
+		c [3]int16
+	}
+	type prm struct {
+		a  float32
+		k  int64
+		in inner
+		u  uint8
+		f  [2]float64
+	}
+	v := prm{a: 1.5, k: -3, in: inner{-2, [3]int16{4, -5, 6}}, u: 250, f: [2]float64{0.5, -1}}
+	arg := backend.Arg{Kind: backend.KindStruct, Bytes: unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v))}
+	scs, err := structScalars("gkb_p", &arg, k.Params[1].Type)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(scs)
+	wantScs := fmt.Sprint([]scalarArg{{"gkb_p_0", elemFloat32, uint64(math.Float32bits(1.5))}, {"gkb_p_1", elemInt64, uint64(1<<64 - 3)},
+		{"gkb_p_2", elemInt32, uint64(uint32(1<<32 - 2))}, {"gkb_p_3", elemInt32, 4}, {"gkb_p_4", elemInt32, uint64(uint32(1<<32 - 5))}, {"gkb_p_5", elemInt32, 6},
+		{"gkb_p_6", elemUint32, 250}, {"gkb_p_7", elemFloat64, math.Float64bits(0.5)}, {"gkb_p_8", elemFloat64, math.Float64bits(-1)}})
+	if got != wantScs {
+		t.Errorf("scalars\n got %s\nwant %s", got, wantScs)
+	}
+	if _, err := structScalars("gkb_p", &backend.Arg{Kind: backend.KindStruct, Bytes: make([]byte, 3)}, k.Params[1].Type); err == nil {
+		t.Errorf("3 bytes bound")
+	}
+	requireNVRTC(t)
+	sig := irSig(k, helpers, names, conv)
+	sig.scalars = nil
+	for _, sc := range scs {
+		sig.scalars = append(sig.scalars, scalarSig{name: sc.name, elem: sc.elem})
+	}
+	sig.scalars = append(sig.scalars, scalarSig{name: "s", elem: elemFloat64})
+	if err := compileOnly(t, sig, body); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -48,7 +48,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
-				bp.Elem = backend.KindOf(t)
+				bp.Elem = paramKind(t)
 			}
 			k.Params = append(k.Params, bp)
 		}
@@ -114,6 +114,10 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 	l.Label, l.Kernel, l.Shape, l.Check = label, k, s, deviceChecks.Load()
 	for j, v := range vals {
 		p := &k.Params[j]
+		if p.Elem == backend.KindStruct {
+			l.Args[j] = backend.Arg{Kind: p.Elem, Bytes: structBytes(v)}
+			continue
+		}
 		if !p.View {
 			l.Args[j] = backend.Arg{Kind: p.Elem, Bits: scalarBits(v)}
 			continue

@@ -209,9 +209,45 @@ func scalarFromValue(t Type, v reflect.Value) (uint64, bool) {
 	return 0, false
 }
 
-// bindAggParam binds struct parameter j of m to the Go value a.
+// aggFromBytes reads the scalars of a value of type t from its bytes in
+// memory (Layout, little-endian).
+func aggFromBytes(t Type, b []byte) ([]uint64, bool) {
+	if size, _ := Layout(t); len(b) != size {
+		return nil, false
+	}
+	var out []uint64
+	for _, s := range Scalars(t) {
+		var u uint64
+		n := s.Type.Bits() / 8
+		if s.Type == Bool {
+			n = 1
+		}
+		for k := n - 1; k >= 0; k-- {
+			u = u<<8 | uint64(b[s.Offset+k])
+		}
+		switch {
+		case s.Type == Float32:
+			u = math.Float64bits(float64(math.Float32frombits(uint32(u))))
+		case s.Type == Bool:
+			u &= 1
+		default:
+			u = norm(s.Type, u)
+		}
+		out = append(out, u)
+	}
+	return out, true
+}
+
+// bindAggParam binds struct parameter j of m to a, the Go value or its
+// bytes in memory ([]byte, as backend.Arg holds a struct).
 func (m *Machine) bindAggParam(j int, p *Param, a any) error {
-	s, ok := aggFromGo(p.Type, a)
+	var s []uint64
+	var ok bool
+	if b, isBytes := a.([]byte); isBytes {
+		s, ok = aggFromBytes(p.Type, b)
+	} else {
+		s, ok = aggFromGo(p.Type, a)
+	}
 	if !ok {
 		return fmt.Errorf("kernelir: kernel %s: argument %s is %T, want a struct of the fields of %s", m.k.Name, p.Name, a, p.Type)
 	}

@@ -2,10 +2,12 @@ package kernelir
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // localSample uses every composite node: arrays (of arrays), structs with
@@ -299,4 +301,60 @@ func TestViewHelpers(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.kernel, err, c.msg)
 		}
 	}
+}
+
+func TestLayout(t *testing.T) {
+	type inner struct {
+		b int8
+		c [3]int16
+	}
+	type outer struct {
+		a  float32
+		k  int64
+		in inner
+		u  uint8
+		f  [2]float64
+		z  int32
+	}
+	in, err := StructOf("inner", []Field{{"b", Int8}, {"c", must(ArrayOf(Int16, 3))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := StructOf("outer", []Field{{"a", Float32}, {"k", Int64}, {"in", in}, {"u", Uint8}, {"f", must(ArrayOf(Float64, 2))}, {"z", Int32}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x outer
+	size, align := Layout(out)
+	if size != int(unsafe.Sizeof(x)) || align != int(unsafe.Alignof(x)) {
+		t.Errorf("Layout = %d, %d; Go's %d, %d", size, align, unsafe.Sizeof(x), unsafe.Alignof(x))
+	}
+	want := []uintptr{unsafe.Offsetof(x.a), unsafe.Offsetof(x.k), unsafe.Offsetof(x.in) + unsafe.Offsetof(x.in.b),
+		unsafe.Offsetof(x.in) + unsafe.Offsetof(x.in.c), unsafe.Offsetof(x.in) + unsafe.Offsetof(x.in.c) + 2, unsafe.Offsetof(x.in) + unsafe.Offsetof(x.in.c) + 4,
+		unsafe.Offsetof(x.u), unsafe.Offsetof(x.f), unsafe.Offsetof(x.f) + 8, unsafe.Offsetof(x.z)}
+	got := Scalars(out)
+	if len(got) != len(want) {
+		t.Fatalf("Scalars = %v", got)
+	}
+	for n := range want {
+		if got[n].Offset != int(want[n]) {
+			t.Errorf("scalar %d at %d, Go's at %d", n, got[n].Offset, want[n])
+		}
+	}
+	// The Machine reads a struct parameter from its bytes as from the
+	// Go value.
+	x = outer{a: -1.5, k: -7, in: inner{b: -3, c: [3]int16{1, -2, 3}}, u: 200, f: [2]float64{0.25, -8}, z: -9}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&x)), unsafe.Sizeof(x))
+	fromBytes, ok := aggFromBytes(out, b)
+	fromGo, ok2 := aggFromGo(out, x)
+	if !ok || !ok2 || fmt.Sprint(fromBytes) != fmt.Sprint(fromGo) {
+		t.Errorf("from bytes %v, from Go %v", fromBytes, fromGo)
+	}
+}
+
+func must(t Type, err error) Type {
+	if err != nil {
+		panic(err)
+	}
+	return t
 }

@@ -332,3 +332,74 @@ func (t Type) Rank() int {
 	}
 	return 0
 }
+
+// A Scalar is one scalar of a value of a composite type, in memory as C
+// (and Go, for the types a description has) lays the value out: its
+// byte offset and its type.
+type Scalar struct {
+	Offset int
+	Type   Type
+}
+
+// Layout returns the size and alignment of a value of type t in memory,
+// as C lays it out: a scalar's alignment is its size (bool and int8 1,
+// int 8), an array's its element's, a struct's its largest field's, the
+// fields in order each at the next multiple of its alignment and the
+// size rounded up to the alignment. Go lays these types out alike on the
+// 64-bit platforms.
+func Layout(t Type) (size, align int) {
+	c, ok := comp(t)
+	if !ok {
+		n := t.Bits() / 8
+		if t == Bool {
+			n = 1
+		}
+		return n, n
+	}
+	switch c.kind {
+	case kArray:
+		s, a := Layout(c.elem)
+		return s * c.n, a
+	case kStruct:
+		size, align = 0, 1
+		for _, f := range c.fields {
+			s, a := Layout(f.Type)
+			size = (size + a - 1) / a * a
+			size += s
+			align = max(align, a)
+		}
+		return (size + align - 1) / align * align, align
+	}
+	return 8, 8
+}
+
+// Scalars returns the scalars of a value of type t, in order, with their
+// offsets (Layout).
+func Scalars(t Type) []Scalar {
+	var out []Scalar
+	var walk func(t Type, off int)
+	walk = func(t Type, off int) {
+		c, ok := comp(t)
+		if !ok {
+			out = append(out, Scalar{off, t})
+			return
+		}
+		switch c.kind {
+		case kArray:
+			s, _ := Layout(c.elem)
+			for n := range c.n {
+				walk(c.elem, off+n*s)
+			}
+		case kStruct:
+			at := 0
+			for _, f := range c.fields {
+				s, a := Layout(f.Type)
+				at = (at + a - 1) / a * a
+				walk(f.Type, off+at)
+				at += s
+			}
+		}
+	}
+	walk(t, 0)
+	return out
+}

@@ -392,3 +392,71 @@ func (p *pkgInfo) structNames(k *kernelFunc) []string {
 	visit(k)
 	return slices.Sorted(maps.Keys(seen))
 }
+
+// structParam returns the parameter v of kernel k of a struct type, nil
+// if v is not a struct: a launch passes it by value as its bytes, which
+// the device reads as C lays the struct out, so its Go layout must be
+// C's, and it holds no bool (whose bytes C may read otherwise).
+func (p *pkgInfo) structParam(k *kernelFunc, v *types.Var) (*param, error) {
+	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
+		return nil, nil
+	}
+	if ok, what, instead := p.localType(v.Type()); !ok {
+		if what == "" {
+			what, instead = "a value of type "+v.Type().String(), "use a struct of numbers"
+		}
+		return nil, p.errorf(v.Pos(), k.name, "parameter %s: %s is not allowed in a kernel (%s)", v.Name(), what, instead)
+	}
+	if why := cLayoutDiffers(v.Type()); why != "" {
+		return nil, p.errorf(v.Pos(), k.name, "parameter %s of type %s: %s; a struct parameter is passed as its bytes, as C lays them out (pass the fields as scalars, or use an integer)", v.Name(), types.TypeString(v.Type(), p.qual()), why)
+	}
+	k.noteStructs(v.Type())
+	return &param{v: v, name: v.Name()}, nil
+}
+
+// cLayoutDiffers says why a value of type t (a scalar, array or struct of
+// them) is not laid out in memory as C lays it out, "" when it is: C
+// aligns each scalar to its size, an array to its element, a struct to
+// its largest field, and pads a struct to a multiple of its alignment.
+func cLayoutDiffers(t types.Type) string {
+	var why string
+	var layout func(t types.Type) (size, align int64)
+	layout = func(t types.Type) (size, align int64) {
+		switch u := t.Underlying().(type) {
+		case *types.Basic:
+			if u.Kind() == types.Bool {
+				why = "it holds a bool"
+			}
+			n := sizes.Sizeof(u)
+			return n, n
+		case *types.Array:
+			s, a := layout(u.Elem())
+			return s * u.Len(), a
+		case *types.Struct:
+			var fields []*types.Var
+			for f := range u.Fields() {
+				fields = append(fields, f)
+			}
+			offs := sizes.Offsetsof(fields)
+			size, align = 0, 1
+			for n, f := range fields {
+				s, a := layout(f.Type())
+				size = (size + a - 1) / a * a
+				if offs[n] != size && why == "" {
+					why = "field " + f.Name() + " lies elsewhere in Go than in C"
+				}
+				size += s
+				align = max(align, a)
+			}
+			size = (size + align - 1) / align * align
+			if size != sizes.Sizeof(t) && why == "" {
+				why = "its size differs in Go and in C"
+			}
+			return size, align
+		}
+		why = "it holds a " + t.String()
+		return 0, 1
+	}
+	layout(t)
+	return why
+}

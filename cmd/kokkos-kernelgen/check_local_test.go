@@ -236,14 +236,53 @@ func TestCheckLocalShapes(t *testing.T) {
 			"k.go:9:8: kernel h: helper parameter a has type k.s; a helper takes scalars (int, int8..int64, uint8..uint64, float32, float64, bool), arrays and structs of them: the struct s with field x of type string is not allowed in a kernel (a struct in a kernel holds numbers, bool, arrays and structs of them)"},
 		{"//kokkos:kernel\nfunc h(a int) []int { return nil }\n",
 			"k.go:7:15: kernel h: helper result has type []int; a helper returns scalars, arrays and structs of them"},
-		{"type s struct{ x int }\n\n//kokkos:kernel\nfunc K(i int, v kokkos.View1[float64], p s) {}\n",
-			"k.go:9:40: kernel K: parameter p has type k.s; a kernel takes views"},
+		{"type s struct{ x int; on bool }\n\n//kokkos:kernel\nfunc K(i int, v kokkos.View1[float64], p s) {}\n",
+			"k.go:9:40: kernel K: parameter p of type s: it holds a bool; a struct parameter is passed as its bytes, as C lays them out (pass the fields as scalars, or use an integer)"},
+		{"type s struct{ x []int }\n\n//kokkos:kernel\nfunc K(i int, v kokkos.View1[float64], p s) {}\n",
+			"k.go:9:40: kernel K: parameter p: the struct s with field x of type []int is not allowed in a kernel (a struct in a kernel holds numbers, bool, arrays and structs of them)"},
+		{"//kokkos:kernel\nfunc K(i int, v kokkos.View1[float64], p struct{ x int }) {}\n",
+			"k.go:7:40: kernel K: parameter p: a value of unnamed struct type is not allowed in a kernel (declare a struct type at package level)"},
 		{"type n int\n\n//kokkos:kernel\nfunc (x n) h() int { return 0 }\n",
 			"k.go:9:1: kernel h: a method of k.n cannot be a helper; a helper method has a receiver of a struct type"},
 	} {
 		_, err := loadSource(".", map[string]string{"k.go": "package k\n\nimport \"github.com/gokkos/kokkos\"\n\nvar _ kokkos.View1[int]\n" + c.src})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestStructParam checks a kernel's struct parameter: its description and
+// the layout check of its type.
+func TestStructParam(t *testing.T) {
+	p, err := loadSource(".", map[string]string{"k.go": `package k
+
+import "github.com/gokkos/kokkos"
+
+type in struct {
+	b int8
+	c [3]int16
+}
+
+type prm struct {
+	a  float32
+	k  int64
+	in in
+}
+
+//kokkos:kernel
+func K(i int, v kokkos.View1[float64], p prm) { v.Set(i, float64(p.a)+float64(p.in.c[i%3])) }
+`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.checkBodies(); err != nil {
+		t.Fatal(err)
+	}
+	_, irs := describeAll(t, p, true)
+	for _, want := range []string{"(struct in (b int8) (c [3]int16))\n(struct prm (a float32) (k int64) (in in))\n", "(scalar p prm)"} {
+		if !strings.Contains(irs["K"], want) {
+			t.Errorf("the description lacks %q:\n%s", want, irs["K"])
 		}
 	}
 }

@@ -43,7 +43,7 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 		ir.Index = append(ir.Index, v.Name())
 	}
 	for _, pr := range k.params {
-		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.irType(pr.v.Pos(), pr.elem), Rank: pr.rank, Write: pr.write})
+		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
 		}

@@ -250,3 +250,12 @@ func (b *irBuilder) helperArg(a ast.Expr, t types.Type) kernelir.Expr {
 	}
 	return b.exprAs(a, b.goType(a.Pos(), t))
 }
+
+// paramType is the description's type of a kernel's parameter: a view's
+// element type, a scalar's or a struct's type.
+func (b *irBuilder) paramType(pr *param) kernelir.Type {
+	if pr.elem == nil {
+		return b.goType(pr.v.Pos(), pr.v.Type())
+	}
+	return b.irType(pr.v.Pos(), pr.elem)
+}

@@ -248,6 +248,13 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), elem: b})
 			continue
 		}
+		if pr, err := p.structParam(k, v); pr != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			k.params = append(k.params, pr)
+			continue
+		}
 		return nil, p.errorf(v.Pos(), name, "parameter %s has type %s; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers) and scalars (numbers, bool), then acc *T for a reduction or acc *T, final bool for a scan", v.Name(), v.Type())
 	}
 	for _, v := range []*types.Var{k.acc, k.final} {

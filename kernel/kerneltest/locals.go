@@ -178,3 +178,23 @@ func Deposit(i int, x kokkos.View1[float64], hist kokkos.View1[int32], out kokko
 	y := deposit(hist, out, i, x.At(i))
 	sum.Set(i, y+out.At(i, 0))
 }
+
+// frame is a box corner and a step, given to a kernel by value: its
+// fields have padding between them.
+type frame struct {
+	lo   [3]float64
+	step float32
+	n    int32
+	tag  int8
+	id   int64
+}
+
+// Place writes to row i of out the point of fr's lattice at i, and fr's id.
+//
+//kokkos:kernel
+func Place(i int, out kokkos.View2[float64], fr frame) {
+	for k := range 3 {
+		out.Set(i, k, fr.lo[k]+float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag)))
+	}
+	out.Set(i, 3, float64(fr.id))
+}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend/kernelir"
@@ -232,5 +234,49 @@ func TestDeposit(t *testing.T) {
 	err := kernel.For("deposit", kokkos.Range(0, n), Deposit, x, ro, out, sum)
 	if !errors.Is(err, kernel.ErrArgs) {
 		t.Errorf("a read-only hist: %v, want ErrArgs", err)
+	}
+}
+
+// randomFields fills the fields (or elements) of v, exported or not, with
+// scalar's random values.
+func randomFields(rng *rand.Rand, v reflect.Value) {
+	if v.Kind() == reflect.Array {
+		for n := range v.Len() {
+			v.Index(n).Set(scalar(rng, v.Type().Elem()))
+		}
+		return
+	}
+	for n := range v.NumField() {
+		f := v.Field(n)
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(scalar(rng, f.Type()))
+	}
+}
+
+func TestPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(206, 1))
+	const n = 700
+	for _, fr := range []frame{
+		{lo: [3]float64{-1, 0.5, 2}, step: 0.25, n: 7, tag: -3, id: -1 << 40},
+		{lo: [3]float64{rng.Float64(), rng.Float64(), rng.Float64()}, step: float32(rng.Float64()), n: 1 + rng.Int32N(50), tag: int8(rng.IntN(200) - 100), id: rng.Int64()},
+	} {
+		want := kokkos.Must(kokkos.NewView2[float64]("out", n, 4))
+		for i := range n {
+			for k := range 3 {
+				want.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+			}
+			want.Set(i, 3, float64(fr.id))
+		}
+		for _, w := range places(t) {
+			out := kokkos.Must(kokkos.NewView2[float64]("out", n, 4, kokkos.InSpace(w.mem)))
+			keep(t, &out)
+			if launched(t, w, kernel.For("place", kokkos.Range(0, n).On(w.space), Place, out, fr)) {
+				check(t, w, "out", out, want)
+			}
+		}
+	}
+	// A struct of another type is refused.
+	out := kokkos.Must(kokkos.NewView2[float64]("out", n, 4))
+	if err := kernel.For("place", kokkos.Range(0, n), Place, out, vec3{}); !errors.Is(err, kernel.ErrArgs) {
+		t.Errorf("a vec3 for a frame: %v, want ErrArgs", err)
 	}
 }
