@@ -198,3 +198,14 @@ func TestKernelIRStructParam(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// irStructSigs are the scalars a struct parameter of type t, bound as
+// base, is passed as.
+func irStructSigs(base string, t kernelir.Type) []scalarSig {
+	var out []scalarSig
+	for n, s := range kernelir.Scalars(t) {
+		e, _ := irWidened(s.Type)
+		out = append(out, scalarSig{name: base + "_" + fmt.Sprint(n), elem: e})
+	}
+	return out
+}
