@@ -552,6 +552,9 @@ func (c *checker) selector(x *ast.SelectorExpr) {
 func (c *checker) call(x *ast.CallExpr) {
 	fun := ast.Unparen(x.Fun)
 	if c.p.info.Types[fun].IsType() {
+		if c.conversion(x) {
+			return
+		}
 		if c.typeOK(x) {
 			c.exprs(x.Args)
 		}

@@ -460,3 +460,14 @@ func cLayoutDiffers(t types.Type) string {
 	layout(t)
 	return why
 }
+
+// conversion refuses T(x) of an array or struct type T; false for other
+// conversions.
+func (c *checker) conversion(x *ast.CallExpr) bool {
+	t := c.p.info.TypeOf(x)
+	if !isComposite(t) {
+		return false
+	}
+	c.refuse(x.Pos(), "the conversion "+types.ExprString(x.Fun)+"(...)", "write a literal of its fields or elements")
+	return true
+}

@@ -193,6 +193,7 @@ func K(i int, v kokkos.View1[float64]) {
 	r := rng{1}
 	_ = r.plain()
 	_ = rng{2}.peek()
+	_ = rng(r)
 	_ = v.At(i) + float64(r.next())
 	_, _, _, _, _, _, _ = s, n, w, x, y, e, vs
 }
@@ -222,6 +223,7 @@ func K(i int, v kokkos.View1[float64]) {
 		refused("k.go:50:9", "K", "a range over an array with a value", "range over its indices, for k := range a, and read a[k]"),
 		refused("k.go:53:9", "K", "an array of views", "pass each view as a parameter"),
 		refused("k.go:55:6", "K", "a call of method r.plain", "mark the method //kokkos:kernel"),
+		refused("k.go:57:6", "K", "the conversion rng(...)", "write a literal of its fields or elements"),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
