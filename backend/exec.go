@@ -39,9 +39,13 @@ const (
 	KindUint64
 	KindFloat32
 	KindFloat64
+	// KindStruct is a scalar parameter of a struct type (of numbers and
+	// arrays and structs of them), passed as its bytes (Arg.Bytes). KindOf
+	// does not give it: package kernel does, for a kernel's parameter.
+	KindStruct
 )
 
-var kindNames = [...]string{"invalid", "bool", "int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "float32", "float64"}
+var kindNames = [...]string{"invalid", "bool", "int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "struct"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -246,11 +250,13 @@ func (s *Shape) Count() int {
 // Params: a view (View, described once by package kernel) or a scalar
 // (Bits, the value's bits as Kind says: an integer sign-extended or
 // zero-extended to 64 bits, a float32's bits in the low half, a bool as 0
-// or 1).
+// or 1), or a struct (KindStruct: Bytes, the value's bytes in memory,
+// which C lays out as Go does: see kernelir.Layout).
 type Arg struct {
-	View *View
-	Kind Kind
-	Bits uint64
+	View  *View
+	Kind  Kind
+	Bits  uint64
+	Bytes []byte // a struct's bytes, in C's layout (Kind is KindStruct)
 	// Token is the argument of a token parameter (Param.Token).
 	Token Token
 }

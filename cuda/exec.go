@@ -174,6 +174,14 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 			a.views = append(a.views, viewArg{name: name, elem: e, d: d})
 			continue
 		}
+		if arg.Kind == backend.KindStruct {
+			scs, err := structScalars(name, arg, code.params[j].Type)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w: %q: kernel %s: %w", ErrBinding, l.Label, k.Name, err)
+			}
+			a.scalars = append(a.scalars, scs...)
+			continue
+		}
 		sc, err := scalarOf(name, arg, code.conv[j])
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %q: kernel %s: %w", ErrBinding, l.Label, k.Name, err)

@@ -31,6 +31,7 @@ var errNoCUDA = errors.New("no CUDA translation")
 type irCode struct {
 	body, helpers string
 	names, conv   []string
+	params        []kernelir.Param // the kernel's parameters (struct arguments are bound field by field)
 }
 
 // irCodes caches the CUDA C form of each backend.Kernel (package kernel
@@ -73,6 +74,7 @@ func kernelCode(k *backend.Kernel) (*irCode, error) {
 			c.err = fmt.Errorf("%w: %w", backend.ErrUnsupported, err)
 			return
 		}
+		code.params = ir.Params
 		c.code = &code
 	})
 	return c.code, c.err
@@ -132,7 +134,9 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		}
 		name := e.declare(pr.Name)
 		bound, cv := name, ""
-		if !pr.IsView() {
+		if pr.Type.IsStruct() {
+			bound, cv = e.structParam(name, pr.Type)
+		} else if !pr.IsView() {
 			switch pr.Type {
 			case kernelir.Bool:
 				bound, cv = "gkb_"+name, "int32"
@@ -183,6 +187,7 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 		visit(c)
 	}
 	var h strings.Builder
+	h.WriteString(irTypeDecls(k, order))
 	for _, s := range irSupport {
 		if g.support[s.name] {
 			h.WriteString(s.src)
@@ -221,6 +226,7 @@ type irName struct {
 	c    string // the C expression
 	bare string // an index's name unwidened, for view indices
 	view bool
+	ptr  bool // a helper's pointer parameter (kernelir_local.go)
 }
 
 // irFunc translates one function: the kernel's body or a helper.
@@ -328,18 +334,25 @@ func (g *irGen) emitHelper(f *kernelir.Func) *irFunc {
 		e.hostOnly("helper %s has %d results; the CUDA translation takes helpers of one result at most", f.Name, len(f.Results))
 	}
 	var params []string
-	for _, v := range f.Params {
+	for n, v := range f.Params {
+		if p, ok := e.viewParam(n, v); ok {
+			params = append(params, p)
+			continue
+		}
 		if v.Name == "_" || v.Name == "" {
 			params = append(params, irCType(v.Type))
 			continue
 		}
 		params = append(params, irCType(v.Type)+" "+e.declareLocal(v.Name))
+		if v.Type.IsPointer() {
+			e.bind(v.Name, irName{c: e.lookup(v.Name).c, ptr: true})
+		}
 	}
 	ret := "void"
 	if len(f.Results) == 1 {
 		ret = irCType(f.Results[0].Type)
 	}
-	fmt.Fprintf(&e.b, "__device__ static %s gk_h_%s(%s) {\n", ret, f.Name, strings.Join(params, ", "))
+	fmt.Fprintf(&e.b, "%s__device__ static %s gk_h_%s(%s) {\n", irTemplate(f), ret, f.Name, strings.Join(params, ", "))
 	e.depth = 1
 	if len(f.Results) == 1 && f.Results[0].Name != "" {
 		v := f.Results[0]
@@ -381,7 +394,7 @@ func irCType(t kernelir.Type) string {
 	case kernelir.Float64:
 		return "double"
 	}
-	return "void"
+	return irCompositeCType(t)
 }
 
 // irWideU is the unsigned C type arithmetic on an integer type of 32 or
@@ -405,6 +418,9 @@ func irPromoted(t kernelir.Type) string {
 func irZero(t kernelir.Type) string {
 	if t == kernelir.Bool {
 		return "false"
+	}
+	if t.IsComposite() {
+		return irCType(t) + "{}"
 	}
 	s, _ := irConst(&kernelir.Const{T: t})
 	return s
@@ -716,6 +732,9 @@ func (e *irFunc) expr(x kernelir.Expr) irCx {
 	if c, ok := e.tokenExpr(x); ok {
 		return c
 	}
+	if c, ok := e.localExpr(x); ok {
+		return c
+	}
 	e.fail("%T has no C translation", x)
 	return irCx{}
 }
@@ -923,6 +942,8 @@ func (e *irFunc) lvalueOf(t *kernelir.Target) irLvalue {
 			return irLvalue{write: "acc", read: irCx{"acc != 0", irPEq}, t: kernelir.Bool}
 		}
 		return irLvalue{write: "acc", read: irCx{"acc", irPPrimary}, t: t.T}
+	case kernelir.TargetPart:
+		return e.partLvalue(t)
 	}
 	e.fail("assignment to a target of kind %d has no C translation", t.Kind)
 	return irLvalue{}
@@ -1325,7 +1346,7 @@ func irAssigns(list []kernelir.Stmt, name string) bool {
 	found := false
 	targets := func(ts []kernelir.Target) bool {
 		for _, t := range ts {
-			if t.Kind == kernelir.TargetVar && t.Name == name {
+			if (t.Kind == kernelir.TargetVar || t.Kind == kernelir.TargetPart) && t.Name == name {
 				return true
 			}
 		}

@@ -113,6 +113,10 @@ func irSig(k *kernelir.Kernel, helpers string, names, conv []string) *kernelSig 
 		sig.value = valueSig{ctype: ct, size: 8, init: "value = 0;", join: "dst += src;"}
 	}
 	for j, p := range k.Params {
+		if p.Type.IsStruct() {
+			sig.scalars = append(sig.scalars, irStructSigs(names[j], p.Type)...)
+			continue
+		}
 		e := elem[p.Type]
 		switch conv[j] {
 		case "int32":

@@ -54,7 +54,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			} else if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
-				bp.Elem = backend.KindOf(t)
+				bp.Elem = paramKind(t)
 			}
 			k.Params = append(k.Params, bp)
 		}
@@ -120,6 +120,10 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 	l.Label, l.Kernel, l.Shape, l.Check = label, k, s, deviceChecks.Load()
 	for j, v := range vals {
 		p := &k.Params[j]
+		if p.Elem == backend.KindStruct {
+			l.Args[j] = backend.Arg{Kind: p.Elem, Bytes: structBytes(v)}
+			continue
+		}
 		if p.Token {
 			l.Args[j] = backend.Arg{Token: v.(kokkos.UniqueToken)}
 			continue

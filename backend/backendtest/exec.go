@@ -244,6 +244,10 @@ func (e *FakeExecutor) machine(l *backend.Launch, pat backend.Pattern) (*kerneli
 	args := make([]any, len(l.Args))
 	for j, a := range l.Args {
 		p := &k.Params[j]
+		if a.Kind == backend.KindStruct {
+			args[j] = a.Bytes // the Machine reads a struct from its bytes
+			continue
+		}
 		if p.Token {
 			if a.Token == nil {
 				return nil, fmt.Errorf("backendtest: %q: token %s not bound", l.Label, p.Name)

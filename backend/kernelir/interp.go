@@ -24,6 +24,8 @@ type Machine struct {
 	views  map[string]*mview
 	params []uint64 // scalar parameters' values, in order of k.Params
 	tokens map[string]Token
+	// aggParams are the struct parameters' scalars, by position.
+	aggParams map[int][]uint64
 }
 
 type mview struct {
@@ -47,6 +49,12 @@ func NewMachine(k *Kernel, args ...any) (*Machine, error) {
 		p := &k.Params[j]
 		if p.Token {
 			if err := m.bindToken(p, a); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !p.IsView() && p.Type.IsStruct() {
+			if err := m.bindAggParam(j, p, a); err != nil {
 				return nil, err
 			}
 			continue
@@ -246,7 +254,7 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 	if len(idx) != len(k.Index) {
 		return fmt.Errorf("kernelir: kernel %s takes %d indices, got %d", k.Name, len(k.Index), len(idx))
 	}
-	x := &exec{m: m}
+	x := &exec{m: m, ar: &arena{}}
 	if k.Acc != Invalid {
 		var ok bool
 		x.accGet, x.accSet, ok = accPtr(k.Acc, acc)
@@ -268,6 +276,12 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 		e.declare(n, uint64(idx[d]))
 	}
 	for j, p := range k.Params {
+		if s, ok := m.aggParams[j]; ok {
+			h := x.ar.alloc(len(s))
+			copy(x.agg(h), s)
+			e.declare(p.Name, h)
+			continue
+		}
 		if !p.IsView() && !p.Token {
 			e.declare(p.Name, m.params[j])
 		}
@@ -324,6 +338,8 @@ type exec struct {
 	// scratch holds its scratch views, which env binds by index.
 	tm      *member
 	scratch []*mview
+	ar      *arena            // the composite values of this Run
+	vmap    map[string]*mview // a helper's view parameters
 }
 
 // ctl is how a statement ends.
@@ -362,6 +378,9 @@ func (x *exec) stmt(s Stmt) ctl {
 		for n := range s.Values {
 			vals[n] = x.expr(s.Values[n])
 		}
+		for n := len(s.Values); n < len(s.Vars); n++ {
+			vals[n] = x.zero(s.Vars[n].Type)
+		}
 		for n, v := range s.Vars {
 			x.env.declare(v.Name, vals[n])
 		}
@@ -377,14 +396,24 @@ func (x *exec) stmt(s Stmt) ctl {
 		}
 		// Go evaluates the targets' indices with the values, then stores.
 		offs := make([]int, len(s.Targets))
+		var parts [][]uint64
 		for n := range s.Targets {
 			if t := &s.Targets[n]; t.Kind == TargetElem {
 				_, offs[n] = x.elem(t.Name, t.Index)
+			} else if t.Kind == TargetPart {
+				if parts == nil {
+					parts = make([][]uint64, len(s.Targets))
+				}
+				parts[n], offs[n] = x.partLoc(t)
 			}
 		}
 		for n := range s.Targets {
 			t := &s.Targets[n]
 			if t.Kind == TargetNew {
+				continue
+			}
+			if t.Kind == TargetPart {
+				x.put(parts[n], offs[n], t.T, vals[n])
 				continue
 			}
 			x.store(t, offs[n], vals[n])
@@ -511,7 +540,7 @@ func (x *exec) stmt(s Stmt) ctl {
 		if x.fn != nil && len(s.Values) == 0 {
 			for _, r := range x.fn.Results {
 				if r.Name == "_" || r.Name == "" {
-					x.ret = append(x.ret, 0)
+					x.ret = append(x.ret, x.zero(r.Type))
 				} else {
 					x.ret = append(x.ret, *x.env.slot(r.Name))
 				}
@@ -561,6 +590,9 @@ func (x *exec) lvalue(t *Target) (func() uint64, func(uint64)) {
 		return func() uint64 { return v.get(off) }, func(u uint64) { v.set(off, u) }
 	case TargetAcc:
 		return x.accGet, x.accSet
+	case TargetPart:
+		s, off := x.partLoc(t)
+		return func() uint64 { return s[off] }, func(u uint64) { s[off] = u }
 	}
 	return func() uint64 { return 0 }, func(uint64) {}
 }
@@ -568,9 +600,13 @@ func (x *exec) lvalue(t *Target) (func() uint64, func(uint64)) {
 func (x *exec) store(t *Target, off int, u uint64) {
 	switch t.Kind {
 	case TargetVar:
+		if isAgg(t.T) {
+			copy(x.agg(*x.env.slot(t.Name)), x.agg(u))
+			return
+		}
 		*x.env.slot(t.Name) = u
 	case TargetElem:
-		x.viewOf(t.Name).set(off, u)
+		x.view(t.Name).set(off, u)
 	case TargetAcc:
 		x.accSet(u)
 	}
@@ -579,7 +615,7 @@ func (x *exec) store(t *Target, off int, u uint64) {
 // elem returns view name and the offset of the element at idx, or fails
 // as the host accessor panics.
 func (x *exec) elem(name string, idx []Expr) (*mview, int) {
-	v := x.viewOf(name)
+	v := x.view(name)
 	var at [MaxRank]int
 	for d, e := range idx {
 		at[d] = int(x.expr(e))
@@ -609,18 +645,28 @@ func (x *exec) call(c *Call) []uint64 {
 	f := x.m.k.Helper(c.Func)
 	args := make([]uint64, len(c.Args))
 	for n, a := range c.Args {
+		if f.Params[n].Type.IsView() {
+			continue
+		}
 		args[n] = x.expr(a)
 	}
 	if x.depth > 10000 {
 		runErr("helper calls nested too deep")
 	}
-	y := &exec{m: x.m, env: &env{}, fn: f, depth: x.depth + 1}
+	y := &exec{m: x.m, env: &env{}, fn: f, depth: x.depth + 1, ar: x.ar}
 	for n, p := range f.Params {
+		if p.Type.IsView() {
+			if y.vmap == nil {
+				y.vmap = map[string]*mview{}
+			}
+			y.vmap[p.Name] = x.view(c.Args[n].(*Ref).Name)
+			continue
+		}
 		y.env.declare(p.Name, args[n])
 	}
 	for _, r := range f.Results {
 		if r.Name != "" {
-			y.env.declare(r.Name, 0)
+			y.env.declare(r.Name, y.zero(r.Type))
 		}
 	}
 	y.stmts(f.Body)
@@ -632,7 +678,11 @@ func (x *exec) expr(e Expr) uint64 {
 	case *Const:
 		return e.Bits
 	case *Ref:
-		return *x.env.slot(e.Name)
+		u := *x.env.slot(e.Name)
+		if e.T >= numTypes && isAgg(e.T) {
+			return x.copyOf(x.agg(u), 0, e.T)
+		}
+		return u
 	case *Unary:
 		v := x.expr(e.X)
 		switch e.Op {
@@ -670,7 +720,7 @@ func (x *exec) expr(e Expr) uint64 {
 		v, off := x.elem(e.View, e.Index)
 		return v.get(off)
 	case *Extent:
-		return uint64(x.viewOf(e.View).v.Extents[e.Dim])
+		return uint64(x.view(e.View).v.Extents[e.Dim])
 	case *AccRead:
 		return x.accGet()
 	case *Call:
@@ -691,6 +741,10 @@ func (x *exec) expr(e Expr) uint64 {
 		return x.atomic(e)
 	case *TeamQuery:
 		return x.teamExpr(e)
+	default:
+		if u, ok := x.localExpr(e); ok {
+			return u
+		}
 	}
 	if u, ok := x.tokenExpr(e); ok {
 		return u

@@ -86,8 +86,9 @@ var ErrInvalid = errors.New("kernelir: invalid description")
 var ErrRun = errors.New("kernelir: run-time error")
 
 // Type is the type of a value: bool, int (64 bits), the sized integers and
-// the two floating-point types.
-type Type uint8
+// the two floating-point types, or a composite type (types.go): an array,
+// a struct, a pointer to a struct.
+type Type uint16
 
 const (
 	Invalid Type = iota
@@ -112,7 +113,10 @@ func (t Type) String() string {
 	if t < numTypes {
 		return typeNames[t]
 	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
+	if s, ok := compositeString(t); ok {
+		return s
+	}
+	return fmt.Sprintf("Type(%d)", uint16(t))
 }
 
 // typeByName returns the type named s.
@@ -402,6 +406,10 @@ func TypeOf(x Expr) Type {
 		return TeamQueries[x.Q]
 	case *TokenAcquire, *TokenSize:
 		return Int
+	default:
+		if t, ok := localType(x); ok {
+			return t
+		}
 	}
 	return Invalid
 }
@@ -444,6 +452,7 @@ type Target struct {
 	Name  string // a local (TargetVar, TargetNew) or a view (TargetElem)
 	T     Type   // the type stored (TargetNew: given; else filled in by Validate)
 	Index []Expr // TargetElem
+	Path  []Step // TargetPart (local.go)
 }
 
 // OpAssign is target op= value, op one of Binary's arithmetic operators.

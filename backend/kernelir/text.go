@@ -17,6 +17,11 @@ var Header = "kernelir " + strconv.Itoa(Version) + "\n"
 func PrintHelpers(helpers []*Func) string {
 	var p printer
 	p.b.WriteString(Header)
+	var ts []Type
+	for _, f := range helpers {
+		ts = append(ts, funcTypes(f)...)
+	}
+	p.structDecls(ts)
 	for _, f := range helpers {
 		p.fn(f)
 	}
@@ -27,6 +32,7 @@ func PrintHelpers(helpers []*Func) string {
 // version line: PrintHelpers(k.Helpers) + PrintKernel(k) is Print(k).
 func PrintKernel(k *Kernel) string {
 	var p printer
+	p.structDecls(kernelTypes(k))
 	p.kernel(k)
 	return p.b.String()
 }
@@ -276,6 +282,8 @@ func (p *printer) target(t Target) {
 		p.b.WriteString("(acc)")
 	case TargetBlank:
 		p.b.WriteString("_")
+	case TargetPart:
+		p.partTarget(t)
 	}
 }
 
@@ -365,6 +373,9 @@ func (p *printer) expr(x Expr) {
 		p.b.WriteString("(team " + x.Q + ")")
 	default:
 		if p.printToken(x) {
+			return
+		}
+		if p.localExpr(x) {
 			return
 		}
 		panic(fmt.Sprintf("kernelir: Print of %T", x))
@@ -483,6 +494,10 @@ func Parse(text string) (*Kernel, error) {
 				return nil, err
 			}
 			helpers = append(helpers, f)
+		case "struct":
+			if err := p.structDecl(it); err != nil {
+				return nil, err
+			}
 		case "kernel":
 			if k != nil {
 				return nil, fmt.Errorf("%w: a second kernel at byte %d", ErrSyntax, it.pos)
@@ -491,7 +506,7 @@ func Parse(text string) (*Kernel, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errf(it, "want (func ...) or (kernel ...)")
+			return nil, p.errf(it, "want (struct ...), (func ...) or (kernel ...)")
 		}
 	}
 	if k == nil {
@@ -512,7 +527,9 @@ func (s *sx) head() string {
 	return ""
 }
 
-type parser struct{}
+type parser struct {
+	structs map[string]Type // the struct types declared so far
+}
 
 // perr carries a syntax error out of the parser's recursion.
 type perr struct{ err error }
@@ -566,6 +583,9 @@ func isIdent(s string) bool {
 func (p *parser) typ(s *sx) Type {
 	if !s.isL {
 		if t, ok := typeByName(s.atom); ok {
+			return t
+		}
+		if t, ok := p.compositeType(s); ok {
 			return t
 		}
 	}
@@ -838,6 +858,9 @@ func (p *parser) target(s *sx) Target {
 		p.args(s, 0, false)
 		return Target{Kind: TargetAcc}
 	}
+	if t, ok := p.partTarget(s); ok {
+		return t
+	}
 	p.fail(s, "want a target: name, _, (new name type), (at view index...) or (acc)")
 	return Target{}
 }
@@ -908,6 +931,9 @@ func (p *parser) expr(s *sx) Expr {
 		return x
 	}
 	if x := p.parseToken(h, s); x != nil {
+		return x
+	}
+	if x, ok := p.localExpr(s); ok {
 		return x
 	}
 	p.fail(s, "want an expression")

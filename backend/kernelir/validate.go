@@ -36,6 +36,7 @@ func Validate(k *Kernel) (err error) {
 		}
 		v.funcs[f.Name] = f
 	}
+	v.writes = helperWrites(k.Helpers, v.funcs)
 	if k.Pattern > PatternScan {
 		v.failf("kernel %s: pattern %d", k.Name, k.Pattern)
 	}
@@ -57,6 +58,7 @@ func Validate(k *Kernel) (err error) {
 			v.declare(p.Name, p.Type, false)
 		}
 		for _, r := range f.Results {
+			v.storable("result", r.Type)
 			if r.Name != "" {
 				v.declare(r.Name, r.Type, false)
 			}
@@ -80,7 +82,7 @@ func Validate(k *Kernel) (err error) {
 			seen[p.Name] = true
 			continue
 		}
-		if p.Token || p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !(p.Type == Bool && p.Rank == 0) {
+		if p.Token || p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !((p.Type == Bool || p.Type.IsStruct()) && p.Rank == 0) {
 			v.failf("kernel %s: parameter %s of type %s and rank %d", k.Name, p.Name, p.Type, p.Rank)
 		}
 		if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
@@ -135,7 +137,8 @@ type validator struct {
 	loops  int // enclosing loops
 	breaks int // enclosing loops and switches
 	calls  map[string][]string
-	nested []string // the kinds of the enclosing nested ranges (team.go)
+	nested []string          // the kinds of the enclosing nested ranges (team.go)
+	writes map[string][]bool // the view parameters each helper writes (local.go)
 }
 
 func (v *validator) failf(format string, args ...any) {
@@ -158,7 +161,7 @@ func (v *validator) declare(name string, t Type, readOnly bool) {
 	if !isIdent(name) {
 		v.errf("name %q", name)
 	}
-	if t == Invalid || t >= numTypes {
+	if !t.valid() {
 		v.errf("%s of type %s", name, t)
 	}
 	if name == "_" {
@@ -178,11 +181,14 @@ func (v *validator) lookup(name string) *binding {
 
 // views returns the view parameter name, unless a local shadows it.
 func (v *validator) views(name string) *Param {
+	if b := v.lookup(name); b != nil {
+		if b.view != nil {
+			return b.view // a scratch view
+		}
+		return helperView(name, b.t)
+	}
 	if v.fn != nil {
 		return nil
-	}
-	if b := v.lookup(name); b != nil {
-		return b.view
 	}
 	if p := v.k.Param(name); p != nil && p.IsView() {
 		return p
@@ -215,6 +221,7 @@ func (v *validator) stmt(s Stmt) {
 			v.exprOf(x, s.Vars[n].Type)
 		}
 		for _, d := range s.Vars {
+			v.storable(d.Name, d.Type)
 			v.declare(d.Name, d.Type, false)
 		}
 	case *Assign:
@@ -247,11 +254,15 @@ func (v *validator) stmt(s Stmt) {
 				continue
 			}
 			v.target(t)
+			if t.T.IsPointer() {
+				v.errf("an assignment of a pointer")
+			}
 			if t.Kind != TargetBlank && t.T != types[n] {
 				v.errf("an assignment of a %s to a %s", types[n], t.T)
 			}
 		}
 		for _, t := range news {
+			v.storable(t.Name, t.T)
 			v.declare(t.Name, t.T, false)
 		}
 	case *OpAssign:
@@ -363,7 +374,7 @@ func (v *validator) stmt(s Stmt) {
 		tag := Bool
 		if s.Tag != nil {
 			tag = v.expr(s.Tag)
-			if tag == Invalid {
+			if !tag.IsScalar() {
 				v.errf("a switch tag without a value")
 			}
 		}
@@ -484,6 +495,8 @@ func (v *validator) target(t *Target) {
 		t.T = Invalid
 	case TargetNew:
 		v.errf("a new variable %s here", t.Name)
+	case TargetPart:
+		v.partTarget(t)
 	default:
 		v.errf("target kind %d", t.Kind)
 	}
@@ -529,6 +542,10 @@ func (v *validator) call(c *Call) []Type {
 		v.errf("call of %s with %d arguments, not %d", c.Func, len(c.Args), len(f.Params))
 	}
 	for n, a := range c.Args {
+		if f.Params[n].Type.IsView() {
+			v.viewArg(c, n, a, f.Params[n].Type)
+			continue
+		}
 		v.exprOf(a, f.Params[n].Type)
 	}
 	c.Results = nil
@@ -692,7 +709,10 @@ func (v *validator) expr(x Expr) Type {
 	case nil:
 		v.errf("a missing expression")
 	default:
-		if !v.tokenExpr(x, false) {
+		if v.tokenExpr(x, false) {
+			break
+		}
+		if _, ok := v.localExpr(x); !ok {
 			v.errf("an expression of type %T", x)
 		}
 	}

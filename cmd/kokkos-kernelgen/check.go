@@ -85,6 +85,7 @@ func (p *pkgInfo) checkBodies() error {
 		errs = append(errs, c.errs...)
 		calls = append(calls, c.calls...)
 	}
+	p.propagateViewWrites()
 	for _, cl := range calls {
 		if !slices.Contains(cl.from.callees, cl.to) {
 			cl.from.callees = append(cl.from.callees, cl.to)
@@ -199,6 +200,7 @@ func (c *checker) stmt(s ast.Stmt) {
 		t := c.p.info.TypeOf(s.X)
 		if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 			c.expr(s.X)
+		} else if c.rangeArray(s) {
 		} else {
 			what, _ := c.describe(t)
 			c.refuse(s.Pos(), "a range over "+what, "range over an int n: for k := range n")
@@ -265,7 +267,9 @@ func (c *checker) decl(d *ast.GenDecl) {
 		if vs.Type != nil {
 			if t := c.p.info.TypeOf(vs.Type); t != nil {
 				if _, ok := scalarType(t); !ok {
-					c.refuseType(vs.Type.Pos(), t)
+					if handled, _ := c.local(vs.Type.Pos(), t); !handled {
+						c.refuseType(vs.Type.Pos(), t)
+					}
 				}
 			}
 		}
@@ -298,6 +302,8 @@ func (c *checker) lvalue(e ast.Expr) {
 		}
 	case *ast.StarExpr:
 		c.star(x)
+	case *ast.IndexExpr, *ast.SelectorExpr:
+		c.partLvalue(x)
 	default:
 		c.expr(x)
 	}
@@ -366,10 +372,12 @@ func (c *checker) expr(e ast.Expr) {
 		c.refuse(x.Pos(), "a function literal", "write a //kokkos:kernel helper")
 		return
 	case *ast.CompositeLit:
-		c.refuse(x.Pos(), "a composite literal", "use scalars or a view")
+		c.compositeLit(x)
 		return
 	case *ast.IndexExpr:
-		c.refuseIndex(x, x.X)
+		if !c.arrayIndex(x) {
+			c.refuseIndex(x, x.X)
+		}
 		return
 	case *ast.IndexListExpr:
 		c.refuseIndex(x, x.X)
@@ -400,6 +408,9 @@ func (c *checker) expr(e ast.Expr) {
 	case *ast.UnaryExpr:
 		c.expr(x.X)
 	case *ast.BinaryExpr:
+		if c.compare(x) {
+			return
+		}
 		c.expr(x.X)
 		c.expr(x.Y)
 	default:
@@ -431,6 +442,9 @@ func (c *checker) typeOK(e ast.Expr) bool {
 	}
 	if _, ok := scalarType(tv.Type); ok {
 		return true
+	}
+	if handled, ok := c.local(e.Pos(), tv.Type); handled {
+		return ok
 	}
 	c.refuseType(e.Pos(), tv.Type)
 	return false
@@ -509,6 +523,8 @@ func (c *checker) ident(x *ast.Ident) {
 			c.refuse(x.Pos(), "the pointer acc", "use *acc")
 		} else if pr := c.param(obj); pr != nil && pr.token {
 			c.refuse(x.Pos(), "the token "+obj.Name()+" as a value", "call its Acquire, Release or Size")
+		} else if c.isRecvPtr(x) {
+			c.refuse(x.Pos(), "the pointer "+obj.Name()+" as a value", "read and write its fields, or call its methods")
 		} else if pr := c.param(obj); pr != nil && pr.isView() {
 			c.refuse(x.Pos(), "the view "+obj.Name()+" as a value", "call its At, Set, Ptr or Extent")
 		}
@@ -538,6 +554,9 @@ func (c *checker) selector(x *ast.SelectorExpr) {
 		}
 	}
 	if sel := c.p.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+		if c.field(x) {
+			return
+		}
 		c.refuse(x.Pos(), "the field "+types.ExprString(x), "use scalars")
 		return
 	}
@@ -548,6 +567,9 @@ func (c *checker) selector(x *ast.SelectorExpr) {
 func (c *checker) call(x *ast.CallExpr) {
 	fun := ast.Unparen(x.Fun)
 	if c.p.info.Types[fun].IsType() {
+		if c.conversion(x) {
+			return
+		}
 		if c.typeOK(x) {
 			c.exprs(x.Args)
 		}
@@ -569,9 +591,15 @@ func (c *checker) call(x *ast.CallExpr) {
 		c.tokenMethod(x, pr, m)
 		return
 	}
+	if c.methodCall(x) {
+		return
+	}
 	const calls = "call only helpers, math functions, kokkos atomics, min and max"
 	switch obj := c.p.calledFunc(x).(type) {
 	case *types.Builtin:
+		if obj.Name() == "len" && c.lenOf(x) {
+			return
+		}
 		if (obj.Name() == "min" || obj.Name() == "max") && types.Universe.Lookup(obj.Name()) == obj {
 			if c.typeOK(x) {
 				c.exprs(x.Args)
@@ -591,7 +619,7 @@ func (c *checker) call(x *ast.CallExpr) {
 				return
 			}
 			c.calls = append(c.calls, helperCall{c.k, h, x.Pos()})
-			c.exprs(x.Args)
+			c.helperArgs(h, x)
 			return
 		}
 		if pkg := obj.Pkg(); pkg != nil && pkg.Path() == "math" && hasMath(obj.Name()) {

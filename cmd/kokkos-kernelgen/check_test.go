@@ -313,7 +313,7 @@ func A(i int, v kokkos.View1[float64]) {
 		"a.go:6:31: kernel loop: a recursive call of loop is not allowed in a kernel (use a loop)",
 		"a.go:10:2: kernel A: an assignment to index parameter i is not allowed in a kernel (copy it to a local)",
 		"a.go:10:15: kernel A: v.Extent(1) of a rank-1 view is not allowed in a kernel (use 0)",
-		"a.go:11:6: kernel A: a composite literal is not allowed in a kernel (use scalars or a view)",
+		"a.go:11:6: kernel A: a composite literal of type map[int]int is not allowed in a kernel (use a local array or struct, or a view)",
 		"b.go:7:2: kernel B: the package-level variable counter is not allowed in a kernel (pass it as a parameter)",
 		"b.go:7:12: kernel B: a call of len is not allowed in a kernel (use v.Extent(r))",
 	}
@@ -384,9 +384,9 @@ func Slice(i int) {
 }`, []string{refused("3:8", "Slice", "a slice", "use a view")}},
 		{"array", `//kokkos:kernel
 func Array(i int) {
-	var s [4]float64
+	var s [4]string
 	_ = s
-}`, []string{refused("3:8", "Array", "an array", "use a view")}},
+}`, []string{refused("3:8", "Array", "an array of string", "use arrays of numbers, bool, arrays and structs")}},
 		{"string", `//kokkos:kernel
 func String(i int) {
 	s := "abc"
@@ -396,7 +396,7 @@ func String(i int) {
 func Struct(i int) {
 	var s struct{ x float64 }
 	_ = s
-}`, []string{refused("3:8", "Struct", "a struct", "use scalars")}},
+}`, []string{refused("3:8", "Struct", "a value of unnamed struct type", "declare a struct type at package level")}},
 		{"interface", `//kokkos:kernel
 func Interface(i int) {
 	var s any
@@ -445,8 +445,8 @@ func Receive(i int) {
 }`, []string{refused("3:7", "Receive", "a channel receive", "read a view")}},
 		{"composite literal", `//kokkos:kernel
 func Composite(i int) {
-	_ = [2]int{1, 2}
-}`, []string{refused("3:6", "Composite", "a composite literal", "use scalars or a view")}},
+	_ = []int{1, 2}
+}`, []string{refused("3:6", "Composite", "a composite literal of type []int", "use a local array or struct, or a view")}},
 		{"labels", `//kokkos:kernel
 func Label(i int) {
 L:

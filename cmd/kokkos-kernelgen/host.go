@@ -338,6 +338,7 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
 		case *ast.CallExpr:
+			edits = append(edits, p.viewHelperCallEdits(n, true)...)
 			if a := c.acc[n]; a != nil && c.rows != nil {
 				elem := types.TypeString(a.v.elem, r.q)
 				ptr := fmt.Sprintf("(*%s)(%s)", elem, c.rows.ptr(a))

@@ -54,7 +54,7 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 			ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Token: true})
 			continue
 		}
-		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.irType(pr.v.Pos(), pr.elem), Rank: pr.rank, Write: pr.write})
+		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
 		}
@@ -77,19 +77,24 @@ func (p *pkgInfo) buildHelpers() (fs []*kernelir.Func, err error) {
 			continue
 		}
 		b := &irBuilder{p: p, k: f, views: map[types.Object]string{}}
+		for _, pr := range f.params {
+			if pr.isView() {
+				b.views[pr.v] = pr.name
+			}
+		}
 		sig := f.obj.Type().(*types.Signature)
-		fn := &kernelir.Func{Name: f.name}
+		fn := &kernelir.Func{Name: irFuncName(f), Params: b.recvParam(f)}
 		for n := range sig.Params().Len() {
 			v := sig.Params().At(n)
 			name := v.Name()
 			if name == "" {
 				name = "_"
 			}
-			fn.Params = append(fn.Params, kernelir.Var{Name: name, Type: b.irType(v.Pos(), basicOf(v.Type()))})
+			fn.Params = append(fn.Params, kernelir.Var{Name: name, Type: b.goType(v.Pos(), v.Type())})
 		}
 		for n := range sig.Results().Len() {
 			v := sig.Results().At(n)
-			fn.Results = append(fn.Results, kernelir.Var{Name: v.Name(), Type: b.irType(v.Pos(), basicOf(v.Type()))})
+			fn.Results = append(fn.Results, kernelir.Var{Name: v.Name(), Type: b.goType(v.Pos(), v.Type())})
 		}
 		fn.Body = b.stmts(f.decl.Body.List)
 		fs = append(fs, fn)
@@ -153,7 +158,7 @@ func (b *irBuilder) typeOf(x ast.Expr) kernelir.Type {
 	if !ok || tv.Type == nil {
 		b.fail(x.Pos(), "an expression without a type")
 	}
-	return b.irType(x.Pos(), basicOf(tv.Type))
+	return b.goType(x.Pos(), tv.Type)
 }
 
 func (b *irBuilder) constOf(x ast.Expr) constant.Value { return b.p.info.Types[x].Value }
@@ -278,6 +283,9 @@ func (b *irBuilder) expr(x ast.Expr) kernelir.Expr {
 	case *ast.CallExpr:
 		return b.call(x)
 	}
+	if y, ok := b.localExpr(x); ok {
+		return y
+	}
 	b.fail(x.Pos(), "%T has no description", x)
 	return nil
 }
@@ -328,6 +336,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 		}
 		b.fail(c.Pos(), "view method %s as a value", m)
 	}
+	if x, ok := b.methodCall(c); ok {
+		return x
+	}
 	switch fn := b.p.calledFunc(c).(type) {
 	case *types.Builtin:
 		if fn.Name() == "min" || fn.Name() == "max" {
@@ -343,7 +354,7 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 			sig := fn.Type().(*types.Signature)
 			call := &kernelir.Call{Func: fn.Name()}
 			for n, a := range c.Args {
-				call.Args = append(call.Args, b.exprAs(a, b.irType(a.Pos(), basicOf(sig.Params().At(n).Type()))))
+				call.Args = append(call.Args, b.helperArg(a, sig.Params().At(n).Type()))
 			}
 			return call
 		}
@@ -438,7 +449,7 @@ func (b *irBuilder) decl(s *ast.DeclStmt) []kernelir.Stmt {
 		for n, id := range vs.Names {
 			var t kernelir.Type
 			if obj := b.p.info.Defs[id]; obj != nil {
-				t = b.irType(id.Pos(), basicOf(obj.Type()))
+				t = b.goType(id.Pos(), obj.Type())
 			} else {
 				t = b.typeOf(vs.Values[n])
 			}
@@ -537,7 +548,7 @@ func (b *irBuilder) stmt(s ast.Stmt) kernelir.Stmt {
 			sig := b.k.obj.Type().(*types.Signature)
 			if len(s.Results) == sig.Results().Len() {
 				for n, r := range s.Results {
-					st.Values = append(st.Values, b.exprAs(r, b.irType(r.Pos(), basicOf(sig.Results().At(n).Type()))))
+					st.Values = append(st.Values, b.exprAs(r, b.goType(r.Pos(), sig.Results().At(n).Type())))
 				}
 			} else {
 				for _, r := range s.Results {
@@ -577,6 +588,9 @@ func (b *irBuilder) target(x ast.Expr) kernelir.Target {
 			}
 		}
 	}
+	if t, ok := b.partTarget(x); ok {
+		return t
+	}
 	b.fail(x.Pos(), "assignment to %s has no description", types.ExprString(x))
 	return kernelir.Target{}
 }
@@ -589,7 +603,7 @@ func (b *irBuilder) lhsType(x ast.Expr) kernelir.Type {
 			obj = b.p.info.Defs[id]
 		}
 		if obj != nil {
-			return b.irType(x.Pos(), basicOf(obj.Type()))
+			return b.goType(x.Pos(), obj.Type())
 		}
 	}
 	return b.typeOf(x)
@@ -615,7 +629,7 @@ func (b *irBuilder) assign(s *ast.AssignStmt) kernelir.Stmt {
 	for _, l := range s.Lhs {
 		if id, ok := l.(*ast.Ident); ok && s.Tok == token.DEFINE && id.Name != "_" && b.p.info.Defs[id] != nil {
 			obj := b.p.info.Defs[id]
-			st.Targets = append(st.Targets, kernelir.Target{Kind: kernelir.TargetNew, Name: id.Name, T: b.irType(id.Pos(), basicOf(obj.Type()))})
+			st.Targets = append(st.Targets, kernelir.Target{Kind: kernelir.TargetNew, Name: id.Name, T: b.goType(id.Pos(), obj.Type())})
 			continue
 		}
 		st.Targets = append(st.Targets, b.target(l))
@@ -643,6 +657,9 @@ func (b *irBuilder) rangeStmt(s *ast.RangeStmt) kernelir.Stmt {
 	if st := b.teamRange(s); st != nil {
 		return st
 	}
+	if st, ok := b.rangeArray(s); ok {
+		return st
+	}
 	nt := b.typeOf(s.X)
 	st := &kernelir.Range{Key: kernelir.Target{Kind: kernelir.TargetBlank}}
 	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
@@ -653,7 +670,7 @@ func (b *irBuilder) rangeStmt(s *ast.RangeStmt) kernelir.Stmt {
 			key = b.p.info.Uses[id]
 		}
 		if key != nil {
-			nt = b.irType(id.Pos(), basicOf(key.Type()))
+			nt = b.goType(id.Pos(), key.Type())
 			if s.Tok == token.DEFINE {
 				st.Key = kernelir.Target{Kind: kernelir.TargetNew, Name: id.Name, T: nt}
 			} else {

@@ -152,8 +152,8 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 		return nil, p.errorf(fd.Pos(), name, "not a function")
 	}
 	sig := obj.Type().(*types.Signature)
-	if sig.Recv() != nil {
-		return nil, p.errorf(fd.Pos(), name, "a method cannot be a kernel; write a function")
+	if sig.Recv() != nil && sig.RecvTypeParams() != nil {
+		return nil, p.errorf(fd.Pos(), name, "a method of a generic type cannot be a helper")
 	}
 	if sig.TypeParams() != nil {
 		return nil, p.errorf(fd.Pos(), name, "a generic function cannot be a kernel; write one per element type")
@@ -165,6 +165,12 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 		return nil, p.errorf(fd.Pos(), name, "a kernel needs a body")
 	}
 	k := &kernelFunc{decl: fd, obj: obj, name: name}
+	if sig.Recv() != nil {
+		var err error
+		if k, err = p.recvHelper(fd, obj, sig); err != nil {
+			return nil, err
+		}
+	}
 	ps := sig.Params()
 	if ps.Len() > 0 && isTeamType(ps.At(0).Type()) {
 		return p.classifyTeam(k, sig)
@@ -173,21 +179,28 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 	for nIdx < ps.Len() && types.Identical(ps.At(nIdx).Type(), types.Typ[types.Int]) {
 		nIdx++
 	}
-	if sig.Results().Len() > 0 || nIdx == 0 {
+	if sig.Results().Len() > 0 || nIdx == 0 || k.recv != nil {
 		k.helper = true
 		for i := range ps.Len() {
 			v := ps.At(i)
+			if pr, err := p.helperView(k, v); pr != nil || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				k.params = append(k.params, pr)
+				continue
+			}
 			b, ok := scalarType(v.Type())
-			if !ok {
-				return nil, p.errorf(v.Pos(), name, "helper parameter %s has type %s; a helper takes scalars only (int, int8..int64, uint8..uint64, float32, float64, bool)", v.Name(), v.Type())
+			if !ok && !p.helperParamOK(v.Type()) {
+				return nil, p.errorf(v.Pos(), name, "helper parameter %s has type %s; a helper takes scalars (int, int8..int64, uint8..uint64, float32, float64, bool), arrays and structs of them%s", v.Name(), v.Type(), p.localTypeError(v.Type()))
 			}
 			k.params = append(k.params, &param{v: v, name: v.Name(), elem: b})
 		}
 		for i := range sig.Results().Len() {
 			v := sig.Results().At(i)
 			b, ok := scalarType(v.Type())
-			if !ok {
-				return nil, p.errorf(v.Pos(), name, "helper result has type %s; a helper returns scalars only", v.Type())
+			if !ok && !p.helperParamOK(v.Type()) {
+				return nil, p.errorf(v.Pos(), name, "helper result has type %s; a helper returns scalars, arrays and structs of them%s", v.Type(), p.localTypeError(v.Type()))
 			}
 			k.results = append(k.results, b)
 		}
@@ -238,7 +251,14 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), token: true})
 			continue
 		}
-		return nil, p.errorf(v.Pos(), name, "parameter %s has type %s; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers), scalars (numbers, bool) and unique tokens (kokkos.UniqueToken), then acc *T for a reduction or acc *T, final bool for a scan", v.Name(), v.Type())
+		if pr, err := p.structParam(k, v); pr != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			k.params = append(k.params, pr)
+			continue
+		}
+		return nil, p.errorf(v.Pos(), name, "parameter %s has type %s; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers), scalars (numbers, bool, structs of numbers declared in the package) and unique tokens (kokkos.UniqueToken), then acc *T for a reduction or acc *T, final bool for a scan", v.Name(), v.Type())
 	}
 	for _, v := range []*types.Var{k.acc, k.final} {
 		if v != nil && v.Name() == "_" {

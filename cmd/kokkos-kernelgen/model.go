@@ -21,6 +21,8 @@ type pkgInfo struct {
 	text    map[string][]byte // the files' contents, by the name fset knows them by
 	kernels []*kernelFunc     // every //kokkos:kernel function, in source order
 	byObj   map[*types.Func]*kernelFunc
+
+	viewPasses []viewPass // views given to helpers' view parameters (host_helpers.go)
 }
 
 // pattern is the parallel pattern a kernel is launched with.
@@ -65,6 +67,9 @@ type kernelFunc struct {
 	team    *types.Var
 	scratch []*scratchView
 	nested  map[*ast.RangeStmt]string // the loop → "TeamThreadRange", "ThreadVectorRange" or "TeamVectorRange"
+
+	recv    *types.Var      // a helper method's receiver (check_local.go)
+	structs map[string]bool // the struct types the body uses, by name, set by the checker
 }
 
 // scratchView is a scratch view of a team kernel, declared by a statement

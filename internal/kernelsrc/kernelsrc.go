@@ -54,6 +54,9 @@ func Files(dir string) ([]string, error) {
 // of Files(dir), by name. A function's text runs from its func keyword to
 // its closing brace; comments before it do not count, but for the
 // arguments of its directive (//kokkos:kernel nocheck), which come first.
+// A method is named T.M (its receiver's base type T), and the declaration
+// of a type T (its specification, from the name to the end of the type)
+// "type T".
 func Funcs(dir string) (map[string][]byte, error) {
 	files, err := Files(dir)
 	if err != nil {
@@ -71,18 +74,40 @@ func Funcs(dir string) (map[string][]byte, error) {
 			return nil, err
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil {
+			tf := fset.File(d.Pos())
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, s := range gd.Specs {
+					ts := s.(*ast.TypeSpec)
+					text["type "+ts.Name.Name] = src[tf.Offset(ts.Pos()):tf.Offset(ts.End())]
+				}
 				continue
 			}
-			tf := fset.File(fd.Pos())
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			name := fd.Name.Name
+			if fd.Recv != nil {
+				if len(fd.Recv.List) != 1 {
+					continue
+				}
+				rt := fd.Recv.List[0].Type
+				if st, ok := rt.(*ast.StarExpr); ok {
+					rt = st.X
+				}
+				id, ok := rt.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				name = id.Name + "." + name
+			}
 			t := src[tf.Offset(fd.Pos()):tf.Offset(fd.End())]
 			// The directive's arguments change the generated code:
 			// they count, when there are any.
 			if args, _ := Directive(fd.Doc); len(args) > 0 {
 				t = append([]byte(Marker+" "+strings.Join(args, " ")+"\n"), t...)
 			}
-			text[fd.Name.Name] = t
+			text[name] = t
 		}
 	}
 	return text, nil

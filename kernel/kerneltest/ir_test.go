@@ -228,6 +228,8 @@ func scalar(rng *rand.Rand, t reflect.Type) reflect.Value {
 		v.SetFloat(rng.Float64()*8 - 4)
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		v.SetUint(uint64(rng.IntN(40)))
+	case reflect.Struct, reflect.Array:
+		randomFields(rng, v)
 	default:
 		if rng.IntN(4) > 0 {
 			v.SetInt(int64(1 + rng.IntN(7)))

@@ -18,9 +18,55 @@ func init() {
 // gkIR describes the helpers of the package's kernels; each kernel's
 // description (Spec.IR) follows it.
 const gkIR = `kernelir 1
+(struct vec3 (X float64) (Y float64) (Z float64))
+(struct xorshift (s uint64))
 (func scale ((x float64) (h float64)) (float64)
   (body
     (return (div float64 x (mul float64 h h)))))
+(func rotated ((a [16]int32)) ([16]int32)
+  (body
+    (assign ((new b [16]int32)) (a))
+    (for (init (assign ((new k int)) ((int 0)))) (cond (lt int k (int 15))) (post (inc k))
+      (body
+        (assign ((index b k)) ((index a (add int k (int 1)))))))
+    (assign ((index b (int 15))) ((index a (int 0))))
+    (return b)))
+(func gkm_vec3_add ((a vec3) (b vec3)) (vec3)
+  (body
+    (return (lit vec3 (add float64 (field a X) (field b X)) (add float64 (field a Y) (field b Y)) (add float64 (field a Z) (field b Z))))))
+(func gkm_vec3_sub ((a vec3) (b vec3)) (vec3)
+  (body
+    (return (lit vec3 (sub float64 (field a X) (field b X)) (sub float64 (field a Y) (field b Y)) (sub float64 (field a Z) (field b Z))))))
+(func gkm_vec3_scale ((a vec3) (s float64)) (vec3)
+  (body
+    (return (lit vec3 (mul float64 (field a X) s) (mul float64 (field a Y) s) (mul float64 (field a Z) s)))))
+(func gkm_vec3_dot ((a vec3) (b vec3)) (float64)
+  (body
+    (return (add float64 (add float64 (mul float64 (field a X) (field b X)) (mul float64 (field a Y) (field b Y))) (mul float64 (field a Z) (field b Z))))))
+(func load ((x float64) (y float64) (z float64)) (vec3)
+  (body
+    (return (lit vec3 x y z))))
+(func gkm_xorshift_next ((r *xorshift)) (uint64)
+  (body
+    (opassign xor (field r s) (shr uint64 (field r s) (uint64 12)))
+    (opassign xor (field r s) (shl uint64 (field r s) (uint64 25)))
+    (opassign xor (field r s) (shr uint64 (field r s) (uint64 27)))
+    (return (mul uint64 (field r s) (uint64 2685821657736338717)))))
+(func gkm_xorshift_skip ((r *xorshift) (n int)) ()
+  (body
+    (range _ int n
+      (body
+        (do (call gkm_xorshift_next (addr r)))))))
+(func deposit ((hist view1[int32]) (out view2[float64]) (i int) (x float64)) (float64)
+  (body
+    (assign ((new b int)) ((conv int (mul float64 x (conv float64 (extent hist 0))))))
+    (do (atomic Add hist ((min int b (sub int (extent hist 0) (int 1)))) (int32 1)))
+    (assign ((at out i (int 0))) (x))
+    (do (call twice out i))
+    (return (at out i (int 1)))))
+(func twice ((out view2[float64]) (i int)) ()
+  (body
+    (assign ((at out i (int 1))) ((mul float64 (float64 2) (at out i (int 0)))))))
 (func clampTo ((x float64) (lo float64) (hi float64)) (float64)
   (body
     (return (min float64 (max float64 x lo) hi))))
@@ -545,6 +591,164 @@ var gkSpecs = []gkkernel.Spec{
   (body
     (assign ((new s float64)) ((add float64 (add float64 (add float64 (add float64 (add float64 (at in (sub int i (int 1)) j k) (at in (add int i (int 1)) j k)) (at in i (sub int j (int 1)) k)) (at in i (add int j (int 1)) k)) (at in i j (sub int k (int 1)))) (at in i j (add int k (int 1))))))
     (assign ((at out i j k)) ((div float64 (sub float64 s (mul float64 (float64 6) (at in i j k))) h2)))))
+`,
+	},
+	{
+		Func: LocalHist, Name: "kerneltest.LocalHist", Hash: "b7c4ac93ee5b8ad59938851df2f0a853", Funcs: []string{"LocalHist", "rotated"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "in", View: true, Write: false},
+			{Name: "hist", View: true, Write: true},
+			{Name: "mode", View: true, Write: true},
+		},
+		Host: gkHostLocalHist,
+		IR: gkIR + `(kernel LocalHist for (index i)
+  (view in int32 2 r)
+  (view hist int32 1 w)
+  (view mode int32 1 w)
+  (body
+    (var ((h [16]int32)) ())
+    (range (new k int) int (extent in 1)
+      (body
+        (inc (index h (and int32 (at in i k) (int32 15))))))
+    (assign ((new g [16]int32)) (h))
+    (assign ((index h (int 0))) ((int32 -1)))
+    (assign ((new best int)) ((int 0)))
+    (range (new b int) int (int 16)
+      (body
+        (if (gt int32 (index g b) (index g best))
+          (then
+            (assign (best) (b))))))
+    (range (new b int) int (int 16)
+      (body
+        (if (ne int32 (index g b) (int32 0))
+          (then
+            (do (atomic Add hist (b) (index g b)))))))
+    (assign ((at mode i)) ((add int32 (add int32 (conv int32 best) (mul int32 (int32 100) (conv int32 (index h (int 0))))) (index (call rotated g) (int 15)))))))
+`,
+	},
+	{
+		Func: Forces, Name: "kerneltest.Forces", Hash: "4ed74c026f138f7dd2b29357f189c92e", Funcs: []string{"Forces", "load", "vec3.add", "vec3.dot", "vec3.scale", "vec3.sub", "type vec3"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "pos", View: true, Write: false},
+			{Name: "f", View: true, Write: true},
+			{Name: "eps"},
+		},
+		Host: gkHostForces,
+		IR: gkIR + `(struct vec3 (X float64) (Y float64) (Z float64))
+(kernel Forces for (index i)
+  (view pos float64 2 r)
+  (view f float64 2 w)
+  (scalar eps float64)
+  (body
+    (assign ((new p vec3)) ((call load (at pos i (int 0)) (at pos i (int 1)) (at pos i (int 2)))))
+    (var ((acc vec3)) ())
+    (range (new j int) int (extent pos 0)
+      (body
+        (assign ((new q vec3)) ((lit vec3 (at pos j (int 0)) (at pos j (int 1)) (at pos j (int 2)))))
+        (assign ((new r vec3)) ((call gkm_vec3_sub q p)))
+        (assign ((new d2 float64)) ((add float64 (call gkm_vec3_dot r r) eps)))
+        (assign (acc) ((call gkm_vec3_add acc (call gkm_vec3_scale r (div float64 (float64 1) (mul float64 d2 (math Sqrt d2)))))))))
+    (assign ((new c [3]float64)) ((lit [3]float64 (field acc X) (field acc Y) (field acc Z))))
+    (range (new k int) int (int 3)
+      (body
+        (assign ((at f i k)) ((index c k)))))))
+`,
+	},
+	{
+		Func: Draws, Name: "kerneltest.Draws", Hash: "b176a2e5f2ed1814a2f48b426bd3c501", Funcs: []string{"Draws", "xorshift.next", "xorshift.skip", "type moments", "type xorshift"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "m", View: true, Write: true},
+			{Name: "seed"},
+		},
+		Host: gkHostDraws,
+		IR: gkIR + `(struct xorshift (s uint64))
+(struct moments (n int32) (sum [2]float64))
+(kernel Draws for (index i)
+  (view out uint64 2 w)
+  (view m float64 2 w)
+  (scalar seed uint64)
+  (body
+    (assign ((new r xorshift)) ((lit xorshift (xor uint64 seed (mul uint64 (conv uint64 i) (uint64 11400714819323198485))))))
+    (if (eq uint64 (field r s) (uint64 0))
+      (then
+        (assign ((field r s)) ((uint64 1)))))
+    (do (call gkm_xorshift_skip (addr r) (rem int i (int 5))))
+    (var ((st moments)) ())
+    (range (new k int) int (extent out 1)
+      (body
+        (assign ((new x uint64)) ((call gkm_xorshift_next (addr r))))
+        (assign ((at out i k)) (x))
+        (assign ((new u float64)) ((div float64 (conv float64 (shr uint64 x (uint64 11))) (float64 9.007199254740992e+15))))
+        (inc (field st n))
+        (opassign add (index (field st sum) (int 0)) u)
+        (opassign add (index (field st sum) (int 1)) (mul float64 u u))))
+    (assign ((at m i (int 0))) ((conv float64 (field st n))))
+    (assign ((at m i (int 1))) ((index (field st sum) (int 0))))
+    (assign ((at m i (int 2))) ((index (field st sum) (int 1))))))
+`,
+	},
+	{
+		Func: LocalIndex, Name: "kerneltest.LocalIndex", Hash: "eee7fc7036fa03671677ed83568b8e14", Funcs: []string{"LocalIndex"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "idx", View: true, Write: false},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostLocalIndex,
+		IR: gkIR + `(kernel LocalIndex for (index i)
+  (view idx int32 1 r)
+  (view out int32 1 w)
+  (body
+    (var ((t [8]int32)) ())
+    (range (new k int) int (int 8)
+      (body
+        (assign ((index t k)) ((conv int32 (mul int k k))))))
+    (var ((grid [2][4]int32)) ())
+    (assign ((index (index grid (int 1)) (and int32 (at idx i) (int32 3)))) ((index t (int 7))))
+    (assign ((at out i)) ((add int32 (index t (at idx i)) (index (index grid (int 1)) (int 3)))))))
+`,
+	},
+	{
+		Func: Deposit, Name: "kerneltest.Deposit", Hash: "c4ea4f4371180be88835bb18c2d9fb11", Funcs: []string{"Deposit", "deposit", "twice"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "hist", View: true, Write: true},
+			{Name: "out", View: true, Write: true},
+			{Name: "sum", View: true, Write: true},
+		},
+		Host: gkHostDeposit,
+		IR: gkIR + `(kernel Deposit for (index i)
+  (view x float64 1 r)
+  (view hist int32 1 w)
+  (view out float64 2 w)
+  (view sum float64 1 w)
+  (body
+    (assign ((new y float64)) ((call deposit hist out i (at x i))))
+    (assign ((at sum i)) ((add float64 y (at out i (int 0)))))))
+`,
+	},
+	{
+		Func: Place, Name: "kerneltest.Place", Hash: "c6e4792396902dc8ab8eec58536a84f2", Funcs: []string{"Place", "type frame"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "fr"},
+		},
+		Host: gkHostPlace,
+		IR: gkIR + `(struct frame (lo [3]float64) (step float32) (n int32) (tag int8) (id int64))
+(kernel Place for (index i)
+  (view out float64 2 w)
+  (scalar fr frame)
+  (body
+    (range (new k int) int (int 3)
+      (body
+        (assign ((at out i k)) ((add float64 (index (field fr lo) k) (mul float64 (conv float64 (field fr step)) (conv float64 (add int32 (rem int32 (conv int32 i) (field fr n)) (conv int32 (field fr tag))))))))))
+    (assign ((at out i (int 3))) ((conv float64 (field fr id))))))
 `,
 	},
 	{
@@ -1979,7 +2183,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:1982:48*/
+					/*line kerneltest_kernels_gen.go:2186:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2002,7 +2206,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2005:48*/
+					/*line kerneltest_kernels_gen.go:2209:48*/
 				}
 			}
 		} else {
@@ -2026,7 +2230,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2029:47*/
+				/*line kerneltest_kernels_gen.go:2233:47*/
 			}
 		}
 	}, nil
@@ -2076,7 +2280,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2079:48*/
+					/*line kerneltest_kernels_gen.go:2283:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2099,7 +2303,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2102:48*/
+					/*line kerneltest_kernels_gen.go:2306:48*/
 				}
 			}
 		} else {
@@ -2123,7 +2327,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2126:47*/
+				/*line kerneltest_kernels_gen.go:2330:47*/
 			}
 		}
 	}, nil
@@ -2254,7 +2458,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2257:48*/
+					/*line kerneltest_kernels_gen.go:2461:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2355,7 +2559,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2358:48*/
+					/*line kerneltest_kernels_gen.go:2562:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2456,7 +2660,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2459:48*/
+					/*line kerneltest_kernels_gen.go:2663:48*/
 				}
 			}
 		} else {
@@ -2554,7 +2758,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2557:47*/
+				/*line kerneltest_kernels_gen.go:2761:47*/
 			}
 		}
 	}, nil
@@ -2583,7 +2787,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2586:48*/
+					/*line kerneltest_kernels_gen.go:2790:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2591,7 +2795,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2594:48*/
+					/*line kerneltest_kernels_gen.go:2798:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2599,13 +2803,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2602:48*/
+					/*line kerneltest_kernels_gen.go:2806:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2608:47*/
+				/*line kerneltest_kernels_gen.go:2812:47*/
 			}
 		}
 	}, nil
@@ -2698,7 +2902,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2701:48*/
+					/*line kerneltest_kernels_gen.go:2905:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2760,7 +2964,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2763:48*/
+					/*line kerneltest_kernels_gen.go:2967:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2822,7 +3026,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:2825:48*/
+					/*line kerneltest_kernels_gen.go:3029:48*/
 				}
 			}
 		} else {
@@ -2879,7 +3083,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:2882:47*/
+				/*line kerneltest_kernels_gen.go:3086:47*/
 			}
 		}
 	}, nil
@@ -2956,7 +3160,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2959:48*/
+					/*line kerneltest_kernels_gen.go:3163:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3002,7 +3206,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3005:48*/
+					/*line kerneltest_kernels_gen.go:3209:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3048,7 +3252,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3051:48*/
+					/*line kerneltest_kernels_gen.go:3255:48*/
 				}
 			}
 		}, nil
@@ -3122,7 +3326,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3125:48*/
+					/*line kerneltest_kernels_gen.go:3329:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3184,7 +3388,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3187:48*/
+					/*line kerneltest_kernels_gen.go:3391:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3246,7 +3450,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3249:48*/
+					/*line kerneltest_kernels_gen.go:3453:48*/
 				}
 			}
 		} else {
@@ -3303,7 +3507,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3306:47*/
+				/*line kerneltest_kernels_gen.go:3510:47*/
 			}
 		}
 	}, nil
@@ -3356,7 +3560,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3359:48*/
+					/*line kerneltest_kernels_gen.go:3563:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3381,7 +3585,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3384:48*/
+					/*line kerneltest_kernels_gen.go:3588:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3406,7 +3610,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3409:48*/
+					/*line kerneltest_kernels_gen.go:3613:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3447,7 +3651,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3450:48*/
+					/*line kerneltest_kernels_gen.go:3654:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3478,7 +3682,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3481:48*/
+					/*line kerneltest_kernels_gen.go:3685:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3509,7 +3713,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3512:48*/
+					/*line kerneltest_kernels_gen.go:3716:48*/
 				}
 			}
 		} else {
@@ -3539,7 +3743,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3542:47*/
+				/*line kerneltest_kernels_gen.go:3746:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3577,7 +3781,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3580:50*/
+							/*line kerneltest_kernels_gen.go:3784:50*/
 						}
 					}
 				} else {
@@ -3586,7 +3790,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3589:50*/
+							/*line kerneltest_kernels_gen.go:3793:50*/
 						}
 					}
 				}
@@ -3605,7 +3809,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3608:49*/
+						/*line kerneltest_kernels_gen.go:3812:49*/
 					}
 				}
 			} else {
@@ -3614,7 +3818,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3617:49*/
+						/*line kerneltest_kernels_gen.go:3821:49*/
 					}
 				}
 			}
@@ -3634,7 +3838,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3637:50*/
+							/*line kerneltest_kernels_gen.go:3841:50*/
 						}
 					}
 				} else {
@@ -3643,7 +3847,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3646:50*/
+							/*line kerneltest_kernels_gen.go:3850:50*/
 						}
 					}
 				}
@@ -3651,7 +3855,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3654:49*/
+						/*line kerneltest_kernels_gen.go:3858:49*/
 					}
 				}
 			}
@@ -3670,7 +3874,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:3673:49*/
+						/*line kerneltest_kernels_gen.go:3877:49*/
 					}
 				}
 			} else {
@@ -3679,7 +3883,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:3682:49*/
+						/*line kerneltest_kernels_gen.go:3886:49*/
 					}
 				}
 			}
@@ -3687,7 +3891,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:3690:48*/
+					/*line kerneltest_kernels_gen.go:3894:48*/
 				}
 			}
 		}
@@ -3720,7 +3924,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3723:48*/
+					/*line kerneltest_kernels_gen.go:3927:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3729,7 +3933,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3732:48*/
+					/*line kerneltest_kernels_gen.go:3936:48*/
 				}
 			}
 		} else {
@@ -3739,7 +3943,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3742:47*/
+				/*line kerneltest_kernels_gen.go:3946:47*/
 			}
 		}
 	}, nil
@@ -3775,7 +3979,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:3778:48*/
+					/*line kerneltest_kernels_gen.go:3982:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -3788,7 +3992,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:3791:48*/
+					/*line kerneltest_kernels_gen.go:3995:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -3801,7 +4005,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:3804:48*/
+					/*line kerneltest_kernels_gen.go:4008:48*/
 				}
 			}
 		} else {
@@ -3809,7 +4013,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:3812:47*/
+				/*line kerneltest_kernels_gen.go:4016:47*/
 			}
 		}
 	}, nil
@@ -3854,7 +4058,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:3857:46*/
+			/*line kerneltest_kernels_gen.go:4061:46*/
 		}
 	}, nil
 }
@@ -3910,7 +4114,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:3913:50*/
+							/*line kerneltest_kernels_gen.go:4117:50*/
 						}
 					}
 				} else {
@@ -3938,7 +4142,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:3941:50*/
+							/*line kerneltest_kernels_gen.go:4145:50*/
 						}
 					}
 				}
@@ -3966,7 +4170,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:3969:49*/
+						/*line kerneltest_kernels_gen.go:4173:49*/
 					}
 				}
 			}
@@ -4006,7 +4210,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4009:49*/
+						/*line kerneltest_kernels_gen.go:4213:49*/
 					}
 				}
 			} else {
@@ -4034,7 +4238,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4037:49*/
+						/*line kerneltest_kernels_gen.go:4241:49*/
 					}
 				}
 			}
@@ -4062,7 +4266,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4065:48*/
+					/*line kerneltest_kernels_gen.go:4269:48*/
 				}
 			}
 		}
@@ -4120,7 +4324,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4123:46*/
+			/*line kerneltest_kernels_gen.go:4327:46*/
 		}
 	}, nil
 }
@@ -4151,18 +4355,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4154:48*/
+					/*line kerneltest_kernels_gen.go:4358:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4159:48*/
+					/*line kerneltest_kernels_gen.go:4363:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4165:47*/
+				/*line kerneltest_kernels_gen.go:4369:47*/
 			}
 		}
 	}, nil
@@ -4188,18 +4392,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4191:48*/
+					/*line kerneltest_kernels_gen.go:4395:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4196:48*/
+					/*line kerneltest_kernels_gen.go:4400:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4202:47*/
+				/*line kerneltest_kernels_gen.go:4406:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4236,7 +4440,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4239:50*/
+							/*line kerneltest_kernels_gen.go:4443:50*/
 						}
 					}
 				} else {
@@ -4245,7 +4449,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4248:50*/
+							/*line kerneltest_kernels_gen.go:4452:50*/
 						}
 					}
 				}
@@ -4253,7 +4457,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4256:49*/
+						/*line kerneltest_kernels_gen.go:4460:49*/
 					}
 				}
 			}
@@ -4272,7 +4476,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4275:49*/
+						/*line kerneltest_kernels_gen.go:4479:49*/
 					}
 				}
 			} else {
@@ -4281,7 +4485,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4284:49*/
+						/*line kerneltest_kernels_gen.go:4488:49*/
 					}
 				}
 			}
@@ -4289,7 +4493,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4292:48*/
+					/*line kerneltest_kernels_gen.go:4496:48*/
 				}
 			}
 		}
@@ -4319,7 +4523,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4322:48*/
+					/*line kerneltest_kernels_gen.go:4526:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4327,7 +4531,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4330:48*/
+					/*line kerneltest_kernels_gen.go:4534:48*/
 				}
 			}
 		} else {
@@ -4336,7 +4540,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4339:47*/
+				/*line kerneltest_kernels_gen.go:4543:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4382,7 +4586,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4385:51*/
+								/*line kerneltest_kernels_gen.go:4589:51*/
 							}
 						}
 					}
@@ -4403,7 +4607,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4406:51*/
+								/*line kerneltest_kernels_gen.go:4610:51*/
 							}
 						}
 					}
@@ -4419,7 +4623,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4422:50*/
+							/*line kerneltest_kernels_gen.go:4626:50*/
 						}
 					}
 				}
@@ -4452,7 +4656,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4455:50*/
+							/*line kerneltest_kernels_gen.go:4659:50*/
 						}
 					}
 				}
@@ -4473,7 +4677,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4476:50*/
+							/*line kerneltest_kernels_gen.go:4680:50*/
 						}
 					}
 				}
@@ -4489,7 +4693,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:4492:49*/
+						/*line kerneltest_kernels_gen.go:4696:49*/
 					}
 				}
 			}
@@ -4526,7 +4730,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4529:48*/
+					/*line kerneltest_kernels_gen.go:4733:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4540,7 +4744,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4543:48*/
+					/*line kerneltest_kernels_gen.go:4747:48*/
 				}
 			}
 		} else {
@@ -4555,7 +4759,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:4558:47*/
+				/*line kerneltest_kernels_gen.go:4762:47*/
 			}
 		}
 	}, nil
@@ -4581,14 +4785,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4584:48*/
+					/*line kerneltest_kernels_gen.go:4788:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4591:48*/
+					/*line kerneltest_kernels_gen.go:4795:48*/
 				}
 			}
 		} else {
@@ -4596,7 +4800,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:4599:47*/
+				/*line kerneltest_kernels_gen.go:4803:47*/
 			}
 		}
 	}, nil
@@ -4620,7 +4824,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4623:50*/
+							/*line kerneltest_kernels_gen.go:4827:50*/
 						}
 					}
 				} else {
@@ -4628,7 +4832,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:4631:50*/
+							/*line kerneltest_kernels_gen.go:4835:50*/
 						}
 					}
 				}
@@ -4636,7 +4840,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:4639:49*/
+						/*line kerneltest_kernels_gen.go:4843:49*/
 					}
 				}
 			}
@@ -4654,7 +4858,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:4657:49*/
+						/*line kerneltest_kernels_gen.go:4861:49*/
 					}
 				}
 			} else {
@@ -4662,7 +4866,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:4665:49*/
+						/*line kerneltest_kernels_gen.go:4869:49*/
 					}
 				}
 			}
@@ -4670,7 +4874,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:4673:48*/
+					/*line kerneltest_kernels_gen.go:4877:48*/
 				}
 			}
 		}
@@ -4712,7 +4916,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:4715:51*/
+								/*line kerneltest_kernels_gen.go:4919:51*/
 							}
 						}
 					}
@@ -4728,7 +4932,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:4731:51*/
+								/*line kerneltest_kernels_gen.go:4935:51*/
 							}
 						}
 					}
@@ -4739,7 +4943,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:4742:50*/
+							/*line kerneltest_kernels_gen.go:4946:50*/
 						}
 					}
 				}
@@ -4767,7 +4971,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:4770:50*/
+							/*line kerneltest_kernels_gen.go:4974:50*/
 						}
 					}
 				}
@@ -4783,7 +4987,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:4786:50*/
+							/*line kerneltest_kernels_gen.go:4990:50*/
 						}
 					}
 				}
@@ -4794,9 +4998,789 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:4797:49*/
+						/*line kerneltest_kernels_gen.go:5001:49*/
 					}
 				}
+			}
+		}
+	}, nil
+}
+
+func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	in, gkErr0 := gkkernel.View2("kerneltest.LocalHist", "in", gkArgs[0].(gkkokkos.View2[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	hist, gkErr1 := gkkernel.View1("kerneltest.LocalHist", "hist", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	mode, gkErr2 := gkkernel.View1("kerneltest.LocalHist", "mode", gkArgs[2].(gkkokkos.View1[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_in := in.Base(gkL)
+	gkP_mode := mode.Base(gkL)
+	return func(gkLo, gkHi int) {
+		in, hist, mode, gkP_in, gkP_mode := in, hist, mode, gkP_in, gkP_mode
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_mode_0 := mode.ByteStride(0)
+		if gkHi <= mode.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_mode_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:17:2*/ var h [16]int32
+					if i < in.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_in_1 == 4 {
+							gkQ0 := (i) * gkS_in_0
+							/*line locals.go:18:2*/ for k := range in.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ0+k*4)))&15]++
+							}
+						} else {
+							gkQ1 := (i) * gkS_in_0
+							/*line locals.go:18:2*/ for k := range in.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ1+k*(gkS_in_1))))&15]++
+							}
+						}
+					} else {
+						/*line locals.go:18:2*/ for k := range in.Extent(1) {
+							h[in.At(i, k)&15]++
+						}
+					} /*line locals.go:20:3*/
+					g := h // a copy: g's bins do not change with h's
+					h[0] = -1
+					best := 0
+					for b := range len(g) {
+						if g[b] > g[best] {
+							best = b
+						}
+					}
+					for b := range g {
+						if g[b] != 0 {
+							gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+						}
+					}
+					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
+					/*line kerneltest_kernels_gen.go:5064:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:17:2*/ var h [16]int32
+					if i < in.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_in_1 == 4 {
+							gkQ0 := (i) * gkS_in_0
+							/*line locals.go:18:2*/ for k := range in.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ0+k*4)))&15]++
+							}
+						} else {
+							gkQ1 := (i) * gkS_in_0
+							/*line locals.go:18:2*/ for k := range in.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ1+k*(gkS_in_1))))&15]++
+							}
+						}
+					} else {
+						/*line locals.go:18:2*/ for k := range in.Extent(1) {
+							h[in.At(i, k)&15]++
+						}
+					} /*line locals.go:20:3*/
+					g := h // a copy: g's bins do not change with h's
+					h[0] = -1
+					best := 0
+					for b := range len(g) {
+						if g[b] > g[best] {
+							best = b
+						}
+					}
+					for b := range g {
+						if g[b] != 0 {
+							gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+						}
+					}
+					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
+					/*line kerneltest_kernels_gen.go:5100:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:17:2*/ var h [16]int32
+				if i < in.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_in_1 == 4 {
+						gkQ0 := (i) * gkS_in_0
+						/*line locals.go:18:2*/ for k := range in.Extent(1) {
+							h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ0+k*4)))&15]++
+						}
+					} else {
+						gkQ1 := (i) * gkS_in_0
+						/*line locals.go:18:2*/ for k := range in.Extent(1) {
+							h[(*(*int32)(gkunsafe.Add(gkP_in, gkQ1+k*(gkS_in_1))))&15]++
+						}
+					}
+				} else {
+					/*line locals.go:18:2*/ for k := range in.Extent(1) {
+						h[in.At(i, k)&15]++
+					}
+				} /*line locals.go:20:3*/
+				g := h // a copy: g's bins do not change with h's
+				h[0] = -1
+				best := 0
+				for b := range len(g) {
+					if g[b] > g[best] {
+						best = b
+					}
+				}
+				for b := range g {
+					if g[b] != 0 {
+						gkkokkos.AtomicAdd(hist.Ptr(b), g[b])
+					}
+				}
+				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
+				/*line kerneltest_kernels_gen.go:5137:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	pos, gkErr0 := gkkernel.View2("kerneltest.Forces", "pos", gkArgs[0].(gkkokkos.View2[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	f, gkErr1 := gkkernel.View2("kerneltest.Forces", "f", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	eps := gkArgs[2].(float64)
+	gkP_pos := pos.Base(gkL)
+	gkP_f := f.Base(gkL)
+	return func(gkLo, gkHi int) {
+		pos, f, eps, gkP_pos, gkP_f := pos, f, eps, gkP_pos, gkP_f
+		gkS_pos_0 := pos.ByteStride(0)
+		gkS_pos_1 := pos.ByteStride(1)
+		gkS_f_0 := f.ByteStride(0)
+		gkS_f_1 := f.ByteStride(1)
+		if 0 >= 0 && 2 < pos.Extent(1) && gkHi <= pos.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_pos_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
+				gkR1 := gkunsafe.Add(gkP_pos, (1)*gkS_pos_1)
+				gkR2 := gkunsafe.Add(gkP_pos, (2)*gkS_pos_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:75:2*/ p := load((*(*float64)(gkunsafe.Add(gkR0, (i)*24))), (*(*float64)(gkunsafe.Add(gkR1, (i)*24))), (*(*float64)(gkunsafe.Add(gkR2, (i)*24))))
+					var acc vec3
+					if 0 < pos.Extent(1) && 1 < pos.Extent(1) && 2 < pos.Extent(1) && uint(pos.Extent(1)+1<<40) <= 1<<41 {
+						gkQ2 := (1) * gkS_pos_1
+						gkQ3 := (2) * gkS_pos_1
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*(24)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ2+j*(24)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ3+j*(24))))}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} else {
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} /*line locals.go:82:3*/
+					c := [3]float64{acc.X, acc.Y, acc.Z}
+					if 2 < f.Extent(1) && i < f.Extent(0) && i >= 0 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						if gkS_f_1 == 8 {
+							gkQ4 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ4+k*8)) = (c[k])
+							}
+						} else {
+							gkQ5 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ5+k*(gkS_f_1))) = (c[k])
+							}
+						}
+					} else {
+						/*line locals.go:84:2*/ for k := range 3 {
+							f.Set(i, k, c[k])
+						}
+					} /*line locals.go:86:3*/
+					/*line kerneltest_kernels_gen.go:5204:48*/
+				}
+			} else if gkS_pos_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
+				gkR1 := gkunsafe.Add(gkP_pos, (1)*gkS_pos_1)
+				gkR2 := gkunsafe.Add(gkP_pos, (2)*gkS_pos_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:75:2*/ p := load((*(*float64)(gkunsafe.Add(gkR0, (i)*8))), (*(*float64)(gkunsafe.Add(gkR1, (i)*8))), (*(*float64)(gkunsafe.Add(gkR2, (i)*8))))
+					var acc vec3
+					if 0 < pos.Extent(1) && 1 < pos.Extent(1) && 2 < pos.Extent(1) && uint(pos.Extent(1)+1<<40) <= 1<<41 {
+						gkQ2 := (1) * gkS_pos_1
+						gkQ3 := (2) * gkS_pos_1
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*(8)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ2+j*(8)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ3+j*(8))))}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} else {
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} /*line locals.go:82:3*/
+					c := [3]float64{acc.X, acc.Y, acc.Z}
+					if 2 < f.Extent(1) && i < f.Extent(0) && i >= 0 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						if gkS_f_1 == 8 {
+							gkQ4 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ4+k*8)) = (c[k])
+							}
+						} else {
+							gkQ5 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ5+k*(gkS_f_1))) = (c[k])
+							}
+						}
+					} else {
+						/*line locals.go:84:2*/ for k := range 3 {
+							f.Set(i, k, c[k])
+						}
+					} /*line locals.go:86:3*/
+					/*line kerneltest_kernels_gen.go:5248:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
+				gkR1 := gkunsafe.Add(gkP_pos, (1)*gkS_pos_1)
+				gkR2 := gkunsafe.Add(gkP_pos, (2)*gkS_pos_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:75:2*/ p := load((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_pos_0))), (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_pos_0))), (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_pos_0))))
+					var acc vec3
+					if 0 < pos.Extent(1) && 1 < pos.Extent(1) && 2 < pos.Extent(1) && uint(pos.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_pos_0 == 8 {
+							gkQ0 := (1) * gkS_pos_1
+							gkQ1 := (2) * gkS_pos_1
+							/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+								q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*8))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ0+j*8))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ1+j*8)))}
+								r := q.sub(p)
+								d2 := r.dot(r) + eps
+								acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+							}
+						} else {
+							gkQ2 := (1) * gkS_pos_1
+							gkQ3 := (2) * gkS_pos_1
+							/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+								q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*(gkS_pos_0)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ2+j*(gkS_pos_0)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ3+j*(gkS_pos_0))))}
+								r := q.sub(p)
+								d2 := r.dot(r) + eps
+								acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+							}
+						}
+					} else {
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} /*line locals.go:82:3*/
+					c := [3]float64{acc.X, acc.Y, acc.Z}
+					if 2 < f.Extent(1) && i < f.Extent(0) && i >= 0 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						if gkS_f_1 == 8 {
+							gkQ4 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ4+k*8)) = (c[k])
+							}
+						} else {
+							gkQ5 := (i) * gkS_f_0
+							/*line locals.go:84:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_f, gkQ5+k*(gkS_f_1))) = (c[k])
+							}
+						}
+					} else {
+						/*line locals.go:84:2*/ for k := range 3 {
+							f.Set(i, k, c[k])
+						}
+					} /*line locals.go:86:3*/
+					/*line kerneltest_kernels_gen.go:5303:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:75:2*/ p := load(pos.At(i, 0), pos.At(i, 1), pos.At(i, 2))
+				var acc vec3
+				if 0 < pos.Extent(1) && 1 < pos.Extent(1) && 2 < pos.Extent(1) && uint(pos.Extent(1)+1<<40) <= 1<<41 {
+					if gkS_pos_0 == 8 {
+						gkQ0 := (1) * gkS_pos_1
+						gkQ1 := (2) * gkS_pos_1
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*8))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ0+j*8))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ1+j*8)))}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					} else {
+						gkQ2 := (1) * gkS_pos_1
+						gkQ3 := (2) * gkS_pos_1
+						/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+							q := vec3{(*(*float64)(gkunsafe.Add(gkP_pos, j*(gkS_pos_0)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ2+j*(gkS_pos_0)))), (*(*float64)(gkunsafe.Add(gkP_pos, gkQ3+j*(gkS_pos_0))))}
+							r := q.sub(p)
+							d2 := r.dot(r) + eps
+							acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+						}
+					}
+				} else {
+					/*line locals.go:77:2*/ for j := range pos.Extent(0) {
+						q := vec3{pos.At(j, 0), pos.At(j, 1), pos.At(j, 2)}
+						r := q.sub(p)
+						d2 := r.dot(r) + eps
+						acc = acc.add(r.scale(1 / (float64(d2 * gkmath.Sqrt(d2)))))
+					}
+				} /*line locals.go:82:3*/
+				c := [3]float64{acc.X, acc.Y, acc.Z}
+				if 2 < f.Extent(1) && i < f.Extent(0) && i >= 0 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+					if gkS_f_1 == 8 {
+						gkQ4 := (i) * gkS_f_0
+						/*line locals.go:84:2*/ for k := range 3 {
+							*(*float64)(gkunsafe.Add(gkP_f, gkQ4+k*8)) = (c[k])
+						}
+					} else {
+						gkQ5 := (i) * gkS_f_0
+						/*line locals.go:84:2*/ for k := range 3 {
+							*(*float64)(gkunsafe.Add(gkP_f, gkQ5+k*(gkS_f_1))) = (c[k])
+						}
+					}
+				} else {
+					/*line locals.go:84:2*/ for k := range 3 {
+						f.Set(i, k, c[k])
+					}
+				} /*line locals.go:86:3*/
+				/*line kerneltest_kernels_gen.go:5356:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.Draws", "out", gkArgs[0].(gkkokkos.View2[uint64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m, gkErr1 := gkkernel.View2("kerneltest.Draws", "m", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	seed := gkArgs[2].(uint64)
+	gkP_out := out.Base(gkL)
+	gkP_m := m.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, m, seed, gkP_out, gkP_m := out, m, seed, gkP_out, gkP_m
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_m_0 := m.ByteStride(0)
+		gkS_m_1 := m.ByteStride(1)
+		if 0 >= 0 && 2 < m.Extent(1) && gkHi <= m.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_m_0 == 24 {
+				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
+				gkR1 := gkunsafe.Add(gkP_m, (1)*gkS_m_1)
+				gkR2 := gkunsafe.Add(gkP_m, (2)*gkS_m_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+					if r.s == 0 {
+						r.s = 1
+					}
+					r.skip(i % 5)
+					var st moments
+					if i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						} else {
+							gkQ1 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						}
+					} else {
+						/*line locals.go:128:2*/ for k := range out.Extent(1) {
+							x := r.next()
+							out.Set(i, k, x)
+							u := float64(x>>11) / (1 << 53)
+							st.n++
+							st.sum[0] += u
+							st.sum[1] += float64(u * u)
+						}
+					} /*line locals.go:135:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
+					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
+					/*line kerneltest_kernels_gen.go:5427:48*/
+				}
+			} else if gkS_m_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
+				gkR1 := gkunsafe.Add(gkP_m, (1)*gkS_m_1)
+				gkR2 := gkunsafe.Add(gkP_m, (2)*gkS_m_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+					if r.s == 0 {
+						r.s = 1
+					}
+					r.skip(i % 5)
+					var st moments
+					if i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						} else {
+							gkQ1 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						}
+					} else {
+						/*line locals.go:128:2*/ for k := range out.Extent(1) {
+							x := r.next()
+							out.Set(i, k, x)
+							u := float64(x>>11) / (1 << 53)
+							st.n++
+							st.sum[0] += u
+							st.sum[1] += float64(u * u)
+						}
+					} /*line locals.go:135:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
+					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
+					/*line kerneltest_kernels_gen.go:5475:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
+				gkR1 := gkunsafe.Add(gkP_m, (1)*gkS_m_1)
+				gkR2 := gkunsafe.Add(gkP_m, (2)*gkS_m_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+					if r.s == 0 {
+						r.s = 1
+					}
+					r.skip(i % 5)
+					var st moments
+					if i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						} else {
+							gkQ1 := (i) * gkS_out_0
+							/*line locals.go:128:2*/ for k := range out.Extent(1) {
+								x := r.next()
+								*(*uint64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (x)
+								u := float64(x>>11) / (1 << 53)
+								st.n++
+								st.sum[0] += u
+								st.sum[1] += float64(u * u)
+							}
+						}
+					} else {
+						/*line locals.go:128:2*/ for k := range out.Extent(1) {
+							x := r.next()
+							out.Set(i, k, x)
+							u := float64(x>>11) / (1 << 53)
+							st.n++
+							st.sum[0] += u
+							st.sum[1] += float64(u * u)
+						}
+					} /*line locals.go:135:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
+					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
+					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
+					/*line kerneltest_kernels_gen.go:5523:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:122:2*/ r := xorshift{s: seed ^ uint64(i)*0x9E3779B97F4A7C15}
+				if r.s == 0 {
+					r.s = 1
+				}
+				r.skip(i % 5)
+				var st moments
+				if i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_out_1 == 8 {
+						gkQ0 := (i) * gkS_out_0
+						/*line locals.go:128:2*/ for k := range out.Extent(1) {
+							x := r.next()
+							*(*uint64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (x)
+							u := float64(x>>11) / (1 << 53)
+							st.n++
+							st.sum[0] += u
+							st.sum[1] += float64(u * u)
+						}
+					} else {
+						gkQ1 := (i) * gkS_out_0
+						/*line locals.go:128:2*/ for k := range out.Extent(1) {
+							x := r.next()
+							*(*uint64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (x)
+							u := float64(x>>11) / (1 << 53)
+							st.n++
+							st.sum[0] += u
+							st.sum[1] += float64(u * u)
+						}
+					}
+				} else {
+					/*line locals.go:128:2*/ for k := range out.Extent(1) {
+						x := r.next()
+						out.Set(i, k, x)
+						u := float64(x>>11) / (1 << 53)
+						st.n++
+						st.sum[0] += u
+						st.sum[1] += float64(u * u)
+					}
+				} /*line locals.go:135:3*/
+				m.Set(i, 0, float64(st.n))
+				m.Set(i, 1, st.sum[0])
+				m.Set(i, 2, st.sum[1])
+				/*line kerneltest_kernels_gen.go:5569:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	idx, gkErr0 := gkkernel.View1("kerneltest.LocalIndex", "idx", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	out, gkErr1 := gkkernel.View1("kerneltest.LocalIndex", "out", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_idx := idx.Base(gkL)
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		idx, out, gkP_idx, gkP_out := idx, out, gkP_idx, gkP_out
+		gkS_idx_0 := idx.ByteStride(0)
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= idx.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_idx_0 == 4 && gkS_out_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:146:2*/ var t [8]int32
+					for k := range t {
+						t[k] = int32(k * k)
+					}
+					var grid [2][4]int32
+					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
+					/*line kerneltest_kernels_gen.go:5600:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:146:2*/ var t [8]int32
+					for k := range t {
+						t[k] = int32(k * k)
+					}
+					var grid [2][4]int32
+					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
+					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
+					/*line kerneltest_kernels_gen.go:5611:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:146:2*/ var t [8]int32
+				for k := range t {
+					t[k] = int32(k * k)
+				}
+				var grid [2][4]int32
+				grid[1][idx.At(i)&3] = t[7]
+				out.Set(i, t[idx.At(i)]+grid[1][3])
+				/*line kerneltest_kernels_gen.go:5623:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.Deposit", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	hist, gkErr1 := gkkernel.View1("kerneltest.Deposit", "hist", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	out, gkErr2 := gkkernel.View2("kerneltest.Deposit", "out", gkArgs[2].(gkkokkos.View2[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	sum, gkErr3 := gkkernel.View1("kerneltest.Deposit", "sum", gkArgs[3].(gkkokkos.View1[float64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	gkP_x := x.Base(gkL)
+	gkP_out := out.Base(gkL)
+	gkP_sum := sum.Base(gkL)
+	return func(gkLo, gkHi int) {
+		x, hist, out, sum, gkP_x, gkP_out, gkP_sum := x, hist, out, sum, gkP_x, gkP_out, gkP_sum
+		gkS_x_0 := x.ByteStride(0)
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_sum_0 := sum.ByteStride(0)
+		if 0 < out.Extent(1) && 0 >= 0 && gkHi <= out.Extent(0) && gkHi <= sum.Extent(0) && gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 8 && gkS_sum_0 == 8 && gkS_x_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
+					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
+					/*line kerneltest_kernels_gen.go:5661:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
+					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
+					/*line kerneltest_kernels_gen.go:5668:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
+				sum.Set(i, y+out.At(i, 0))
+				/*line kerneltest_kernels_gen.go:5675:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.Place", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	fr := gkArgs[1].(frame)
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, fr, gkP_out := out, fr, gkP_out
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 3 < out.Extent(1) && 3 >= 0 && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 32 {
+				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:196:2*/ if 2 < out.Extent(1) && i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * 32
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						} else {
+							gkQ1 := (i) * 32
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						}
+					} else {
+						/*line locals.go:196:2*/ for k := range 3 {
+							out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+						}
+					} /*line locals.go:198:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
+					/*line kerneltest_kernels_gen.go:5714:48*/
+				}
+			} else if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:196:2*/ if 2 < out.Extent(1) && i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * 8
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						} else {
+							gkQ1 := (i) * 8
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						}
+					} else {
+						/*line locals.go:196:2*/ for k := range 3 {
+							out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+						}
+					} /*line locals.go:198:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
+					/*line kerneltest_kernels_gen.go:5737:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:196:2*/ if 2 < out.Extent(1) && i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 {
+							gkQ0 := (i) * gkS_out_0
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						} else {
+							gkQ1 := (i) * gkS_out_0
+							/*line locals.go:196:2*/ for k := range 3 {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+							}
+						}
+					} else {
+						/*line locals.go:196:2*/ for k := range 3 {
+							out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+						}
+					} /*line locals.go:198:3*/
+					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
+					/*line kerneltest_kernels_gen.go:5760:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:196:2*/ if 2 < out.Extent(1) && i < out.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 {
+					if gkS_out_1 == 8 {
+						gkQ0 := (i) * gkS_out_0
+						/*line locals.go:196:2*/ for k := range 3 {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ0+k*8)) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_out_0
+						/*line locals.go:196:2*/ for k := range 3 {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ1+k*(gkS_out_1))) = (fr.lo[k] + float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+						}
+					}
+				} else {
+					/*line locals.go:196:2*/ for k := range 3 {
+						out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
+					}
+				} /*line locals.go:198:3*/
+				out.Set(i, 3, float64(fr.id))
+				/*line kerneltest_kernels_gen.go:5783:47*/
 			}
 		}
 	}, nil
@@ -4841,7 +5825,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:4844:48*/
+					/*line kerneltest_kernels_gen.go:5828:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4853,7 +5837,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:4856:48*/
+					/*line kerneltest_kernels_gen.go:5840:48*/
 				}
 			}
 		} else {
@@ -4866,7 +5850,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:4869:47*/
+				/*line kerneltest_kernels_gen.go:5853:47*/
 			}
 		}
 	}, nil
@@ -4914,7 +5898,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:4917:48*/
+					/*line kerneltest_kernels_gen.go:5901:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4929,7 +5913,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:4932:48*/
+					/*line kerneltest_kernels_gen.go:5916:48*/
 				}
 			}
 		} else {
@@ -4945,7 +5929,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:4948:47*/
+				/*line kerneltest_kernels_gen.go:5932:47*/
 			}
 		}
 	}, nil
@@ -5014,7 +5998,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:5017:48*/
+					/*line kerneltest_kernels_gen.go:6001:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5056,7 +6040,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:5059:48*/
+					/*line kerneltest_kernels_gen.go:6043:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5098,7 +6082,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:5101:48*/
+					/*line kerneltest_kernels_gen.go:6085:48*/
 				}
 			}
 		} else {
@@ -5126,7 +6110,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:5129:47*/
+				/*line kerneltest_kernels_gen.go:6113:47*/
 			}
 		}
 	}, nil
@@ -5199,7 +6183,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:5202:48*/
+					/*line kerneltest_kernels_gen.go:6186:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -5245,7 +6229,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:5248:48*/
+					/*line kerneltest_kernels_gen.go:6232:48*/
 				}
 			}
 		} else {
@@ -5275,7 +6259,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:5278:47*/
+				/*line kerneltest_kernels_gen.go:6262:47*/
 			}
 		}
 	}, nil
@@ -5363,7 +6347,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:5366:48*/
+					/*line kerneltest_kernels_gen.go:6350:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -5405,7 +6389,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:5408:48*/
+					/*line kerneltest_kernels_gen.go:6392:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -5447,7 +6431,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:5450:48*/
+					/*line kerneltest_kernels_gen.go:6434:48*/
 				}
 			}
 		} else {
@@ -5475,7 +6459,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:5478:47*/
+				/*line kerneltest_kernels_gen.go:6462:47*/
 			}
 		}
 	}, nil
@@ -5570,7 +6554,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:5573:48*/
+					/*line kerneltest_kernels_gen.go:6557:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -5631,7 +6615,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:5634:48*/
+					/*line kerneltest_kernels_gen.go:6618:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -5692,7 +6676,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:5695:48*/
+					/*line kerneltest_kernels_gen.go:6679:48*/
 				}
 			}
 		} else {
@@ -5726,7 +6710,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:5729:47*/
+				/*line kerneltest_kernels_gen.go:6713:47*/
 			}
 		}
 	}, nil
@@ -5782,7 +6766,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:5785:48*/
+					/*line kerneltest_kernels_gen.go:6769:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5818,7 +6802,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:5821:48*/
+					/*line kerneltest_kernels_gen.go:6805:48*/
 				}
 			}
 		} else {
@@ -5855,7 +6839,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:5858:47*/
+				/*line kerneltest_kernels_gen.go:6842:47*/
 			}
 		}
 	}, nil
@@ -5894,7 +6878,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:5897:48*/
+					/*line kerneltest_kernels_gen.go:6881:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5912,7 +6896,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:5915:48*/
+					/*line kerneltest_kernels_gen.go:6899:48*/
 				}
 			}
 		} else {
@@ -5931,7 +6915,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:5934:47*/
+				/*line kerneltest_kernels_gen.go:6918:47*/
 			}
 		}
 	}, nil
@@ -6012,7 +6996,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:6015:48*/
+					/*line kerneltest_kernels_gen.go:6999:48*/
 				}
 			} else {
 			gkNextU:
@@ -6070,7 +7054,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:6073:48*/
+					/*line kerneltest_kernels_gen.go:7057:48*/
 				}
 			}
 		} else {
@@ -6129,7 +7113,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:6132:47*/
+				/*line kerneltest_kernels_gen.go:7116:47*/
 			}
 		}
 	}, nil
@@ -6206,7 +7190,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:6209:48*/
+					/*line kerneltest_kernels_gen.go:7193:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6261,7 +7245,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:6264:48*/
+					/*line kerneltest_kernels_gen.go:7248:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6316,7 +7300,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:6319:48*/
+					/*line kerneltest_kernels_gen.go:7303:48*/
 				}
 			}
 		} else {
@@ -6368,7 +7352,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:6371:47*/
+				/*line kerneltest_kernels_gen.go:7355:47*/
 			}
 		}
 	}, nil
@@ -6413,7 +7397,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:6416:48*/
+					/*line kerneltest_kernels_gen.go:7400:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6425,7 +7409,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:6428:48*/
+					/*line kerneltest_kernels_gen.go:7412:48*/
 				}
 			}
 		} else {
@@ -6438,7 +7422,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:6441:47*/
+				/*line kerneltest_kernels_gen.go:7425:47*/
 			}
 		}
 	}, nil
@@ -6525,7 +7509,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:6528:48*/
+					/*line kerneltest_kernels_gen.go:7512:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6591,7 +7575,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:6594:48*/
+					/*line kerneltest_kernels_gen.go:7578:48*/
 				}
 			}
 		} else {
@@ -6628,7 +7612,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:6631:47*/
+				/*line kerneltest_kernels_gen.go:7615:47*/
 			}
 		}
 	}, nil
@@ -6694,7 +7678,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:6697:48*/
+					/*line kerneltest_kernels_gen.go:7681:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6727,7 +7711,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:6730:48*/
+					/*line kerneltest_kernels_gen.go:7714:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6760,7 +7744,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:6763:48*/
+					/*line kerneltest_kernels_gen.go:7747:48*/
 				}
 			}
 		} else {
@@ -6780,7 +7764,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:6783:47*/
+				/*line kerneltest_kernels_gen.go:7767:47*/
 			}
 		}
 	}, nil
@@ -6878,7 +7862,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:6881:48*/
+					/*line kerneltest_kernels_gen.go:7865:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6949,7 +7933,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:6952:48*/
+					/*line kerneltest_kernels_gen.go:7936:48*/
 				}
 			}
 		} else {
@@ -7001,7 +7985,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:7004:47*/
+				/*line kerneltest_kernels_gen.go:7988:47*/
 			}
 		}
 	}, nil
@@ -7075,7 +8059,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:7078:48*/
+					/*line kerneltest_kernels_gen.go:8062:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -7103,7 +8087,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:7106:48*/
+					/*line kerneltest_kernels_gen.go:8090:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -7131,7 +8115,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:7134:48*/
+					/*line kerneltest_kernels_gen.go:8118:48*/
 				}
 			}
 		} else {
@@ -7149,7 +8133,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:7152:47*/
+				/*line kerneltest_kernels_gen.go:8136:47*/
 			}
 		}
 	}, nil
@@ -7211,7 +8195,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:7214:48*/
+					/*line kerneltest_kernels_gen.go:8198:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7242,7 +8226,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:7245:48*/
+					/*line kerneltest_kernels_gen.go:8229:48*/
 				}
 			}
 		} else {
@@ -7274,7 +8258,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:7277:47*/
+				/*line kerneltest_kernels_gen.go:8261:47*/
 			}
 		}
 	}, nil
@@ -7314,7 +8298,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:7317:48*/
+					/*line kerneltest_kernels_gen.go:8301:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7331,7 +8315,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:7334:48*/
+					/*line kerneltest_kernels_gen.go:8318:48*/
 				}
 			}
 		} else {
@@ -7349,7 +8333,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:7352:47*/
+				/*line kerneltest_kernels_gen.go:8336:47*/
 			}
 		}
 	}, nil
@@ -7369,18 +8353,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:7372:48*/
+					/*line kerneltest_kernels_gen.go:8356:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7377:48*/
+					/*line kerneltest_kernels_gen.go:8361:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:7383:47*/
+				/*line kerneltest_kernels_gen.go:8367:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7401,18 +8385,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:7404:48*/
+					/*line kerneltest_kernels_gen.go:8388:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:7409:48*/
+					/*line kerneltest_kernels_gen.go:8393:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:7415:47*/
+				/*line kerneltest_kernels_gen.go:8399:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7433,18 +8417,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:7436:48*/
+					/*line kerneltest_kernels_gen.go:8420:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:7441:48*/
+					/*line kerneltest_kernels_gen.go:8425:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:7447:47*/
+				/*line kerneltest_kernels_gen.go:8431:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7467,14 +8451,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:7470:48*/
+					/*line kerneltest_kernels_gen.go:8454:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:7477:48*/
+					/*line kerneltest_kernels_gen.go:8461:48*/
 				}
 			}
 		} else {
@@ -7482,7 +8466,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:7485:47*/
+				/*line kerneltest_kernels_gen.go:8469:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7503,18 +8487,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:7506:48*/
+					/*line kerneltest_kernels_gen.go:8490:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:7511:48*/
+					/*line kerneltest_kernels_gen.go:8495:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:7517:47*/
+				/*line kerneltest_kernels_gen.go:8501:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7535,18 +8519,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:7538:48*/
+					/*line kerneltest_kernels_gen.go:8522:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7543:48*/
+					/*line kerneltest_kernels_gen.go:8527:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:7549:47*/
+				/*line kerneltest_kernels_gen.go:8533:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7568,18 +8552,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:7571:48*/
+					/*line kerneltest_kernels_gen.go:8555:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:7576:48*/
+					/*line kerneltest_kernels_gen.go:8560:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:7582:47*/
+				/*line kerneltest_kernels_gen.go:8566:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7601,18 +8585,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:7604:48*/
+					/*line kerneltest_kernels_gen.go:8588:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:7609:48*/
+					/*line kerneltest_kernels_gen.go:8593:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:7615:47*/
+				/*line kerneltest_kernels_gen.go:8599:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7639,7 +8623,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:7642:51*/
+								/*line kerneltest_kernels_gen.go:8626:51*/
 							}
 						}
 					}
@@ -7649,7 +8633,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:7652:51*/
+								/*line kerneltest_kernels_gen.go:8636:51*/
 							}
 						}
 					}
@@ -7659,7 +8643,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:7662:50*/
+							/*line kerneltest_kernels_gen.go:8646:50*/
 						}
 					}
 				}
@@ -7680,7 +8664,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:7683:50*/
+							/*line kerneltest_kernels_gen.go:8667:50*/
 						}
 					}
 				}
@@ -7690,7 +8674,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:7693:50*/
+							/*line kerneltest_kernels_gen.go:8677:50*/
 						}
 					}
 				}
@@ -7700,7 +8684,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:7703:49*/
+						/*line kerneltest_kernels_gen.go:8687:49*/
 					}
 				}
 			}
@@ -7731,7 +8715,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:7734:52*/
+									/*line kerneltest_kernels_gen.go:8718:52*/
 								}
 							}
 						}
@@ -7743,7 +8727,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:7746:52*/
+									/*line kerneltest_kernels_gen.go:8730:52*/
 								}
 							}
 						}
@@ -7755,7 +8739,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7758:51*/
+								/*line kerneltest_kernels_gen.go:8742:51*/
 							}
 						}
 					}
@@ -7779,7 +8763,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7782:51*/
+								/*line kerneltest_kernels_gen.go:8766:51*/
 							}
 						}
 					}
@@ -7791,7 +8775,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:7794:51*/
+								/*line kerneltest_kernels_gen.go:8778:51*/
 							}
 						}
 					}
@@ -7803,7 +8787,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:7806:50*/
+							/*line kerneltest_kernels_gen.go:8790:50*/
 						}
 					}
 				}
@@ -7837,7 +8821,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:7840:53*/
+										/*line kerneltest_kernels_gen.go:8824:53*/
 									}
 								}
 							}
@@ -7851,7 +8835,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:7854:53*/
+										/*line kerneltest_kernels_gen.go:8838:53*/
 									}
 								}
 							}
@@ -7865,7 +8849,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7868:52*/
+									/*line kerneltest_kernels_gen.go:8852:52*/
 								}
 							}
 						}
@@ -7892,7 +8876,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7895:52*/
+									/*line kerneltest_kernels_gen.go:8879:52*/
 								}
 							}
 						}
@@ -7906,7 +8890,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:7909:52*/
+									/*line kerneltest_kernels_gen.go:8893:52*/
 								}
 							}
 						}
@@ -7920,7 +8904,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:7923:51*/
+								/*line kerneltest_kernels_gen.go:8907:51*/
 							}
 						}
 					}
@@ -7957,7 +8941,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:7960:54*/
+											/*line kerneltest_kernels_gen.go:8944:54*/
 										}
 									}
 								}
@@ -7973,7 +8957,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:7976:54*/
+											/*line kerneltest_kernels_gen.go:8960:54*/
 										}
 									}
 								}
@@ -7989,7 +8973,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:7992:53*/
+										/*line kerneltest_kernels_gen.go:8976:53*/
 									}
 								}
 							}
@@ -8019,7 +9003,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:8022:53*/
+										/*line kerneltest_kernels_gen.go:9006:53*/
 									}
 								}
 							}
@@ -8035,7 +9019,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:8038:53*/
+										/*line kerneltest_kernels_gen.go:9022:53*/
 									}
 								}
 							}
@@ -8051,7 +9035,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:8054:52*/
+									/*line kerneltest_kernels_gen.go:9038:52*/
 								}
 							}
 						}
@@ -8089,7 +9073,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:8092:54*/
+											/*line kerneltest_kernels_gen.go:9076:54*/
 										}
 									}
 								}
@@ -8105,7 +9089,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:8108:54*/
+											/*line kerneltest_kernels_gen.go:9092:54*/
 										}
 									}
 								}
@@ -8121,7 +9105,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:8124:53*/
+										/*line kerneltest_kernels_gen.go:9108:53*/
 									}
 								}
 							}
@@ -8151,7 +9135,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:8154:53*/
+										/*line kerneltest_kernels_gen.go:9138:53*/
 									}
 								}
 							}
@@ -8167,7 +9151,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:8170:53*/
+										/*line kerneltest_kernels_gen.go:9154:53*/
 									}
 								}
 							}
@@ -8183,7 +9167,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:8186:52*/
+									/*line kerneltest_kernels_gen.go:9170:52*/
 								}
 							}
 						}
@@ -8218,7 +9202,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:8221:48*/
+					/*line kerneltest_kernels_gen.go:9205:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8226,7 +9210,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:8229:48*/
+					/*line kerneltest_kernels_gen.go:9213:48*/
 				}
 			}
 		} else {
@@ -8235,7 +9219,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:8238:47*/
+				/*line kerneltest_kernels_gen.go:9222:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8265,7 +9249,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8268:48*/
+					/*line kerneltest_kernels_gen.go:9252:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8273,7 +9257,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:8276:48*/
+					/*line kerneltest_kernels_gen.go:9260:48*/
 				}
 			}
 		} else {
@@ -8282,7 +9266,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:8285:47*/
+				/*line kerneltest_kernels_gen.go:9269:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8315,7 +9299,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:8318:50*/
+							/*line kerneltest_kernels_gen.go:9302:50*/
 						}
 					}
 				} else {
@@ -8324,7 +9308,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:8327:50*/
+							/*line kerneltest_kernels_gen.go:9311:50*/
 						}
 					}
 				}
@@ -8332,7 +9316,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:8335:49*/
+						/*line kerneltest_kernels_gen.go:9319:49*/
 					}
 				}
 			}
@@ -8351,7 +9335,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:8354:49*/
+						/*line kerneltest_kernels_gen.go:9338:49*/
 					}
 				}
 			} else {
@@ -8360,7 +9344,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:8363:49*/
+						/*line kerneltest_kernels_gen.go:9347:49*/
 					}
 				}
 			}
@@ -8368,7 +9352,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:8371:48*/
+					/*line kerneltest_kernels_gen.go:9355:48*/
 				}
 			}
 		}
@@ -8389,18 +9373,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:8392:48*/
+					/*line kerneltest_kernels_gen.go:9376:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:8397:48*/
+					/*line kerneltest_kernels_gen.go:9381:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:8403:47*/
+				/*line kerneltest_kernels_gen.go:9387:47*/
 			}
 		}
 	}, nil
@@ -8436,7 +9420,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:8439:48*/
+					/*line kerneltest_kernels_gen.go:9423:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8446,7 +9430,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:8449:48*/
+					/*line kerneltest_kernels_gen.go:9433:48*/
 				}
 			}
 		} else {
@@ -8457,7 +9441,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:8460:47*/
+				/*line kerneltest_kernels_gen.go:9444:47*/
 			}
 		}
 	}, nil
@@ -8496,7 +9480,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:8499:50*/
+							/*line kerneltest_kernels_gen.go:9483:50*/
 						}
 					}
 				} else {
@@ -8506,7 +9490,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:8509:50*/
+							/*line kerneltest_kernels_gen.go:9493:50*/
 						}
 					}
 				}
@@ -8514,7 +9498,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:8517:49*/
+						/*line kerneltest_kernels_gen.go:9501:49*/
 					}
 				}
 			}
@@ -8536,7 +9520,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:8539:49*/
+						/*line kerneltest_kernels_gen.go:9523:49*/
 					}
 				}
 			} else {
@@ -8546,7 +9530,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:8549:49*/
+						/*line kerneltest_kernels_gen.go:9533:49*/
 					}
 				}
 			}
@@ -8554,7 +9538,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:8557:48*/
+					/*line kerneltest_kernels_gen.go:9541:48*/
 				}
 			}
 		}
@@ -8589,7 +9573,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:8592:51*/
+								/*line kerneltest_kernels_gen.go:9576:51*/
 							}
 						}
 					}
@@ -8600,7 +9584,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:8603:51*/
+								/*line kerneltest_kernels_gen.go:9587:51*/
 							}
 						}
 					}
@@ -8610,7 +9594,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:8613:50*/
+							/*line kerneltest_kernels_gen.go:9597:50*/
 						}
 					}
 				}
@@ -8633,7 +9617,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:8636:50*/
+							/*line kerneltest_kernels_gen.go:9620:50*/
 						}
 					}
 				}
@@ -8644,7 +9628,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:8647:50*/
+							/*line kerneltest_kernels_gen.go:9631:50*/
 						}
 					}
 				}
@@ -8654,7 +9638,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:8657:49*/
+						/*line kerneltest_kernels_gen.go:9641:49*/
 					}
 				}
 			}
@@ -8694,7 +9678,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:8697:52*/
+									/*line kerneltest_kernels_gen.go:9681:52*/
 								}
 							}
 						}
@@ -8707,7 +9691,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:8710:52*/
+									/*line kerneltest_kernels_gen.go:9694:52*/
 								}
 							}
 						}
@@ -8719,7 +9703,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:8722:51*/
+								/*line kerneltest_kernels_gen.go:9706:51*/
 							}
 						}
 					}
@@ -8746,7 +9730,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:8749:51*/
+								/*line kerneltest_kernels_gen.go:9733:51*/
 							}
 						}
 					}
@@ -8759,7 +9743,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:8762:51*/
+								/*line kerneltest_kernels_gen.go:9746:51*/
 							}
 						}
 					}
@@ -8771,7 +9755,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:8774:50*/
+							/*line kerneltest_kernels_gen.go:9758:50*/
 						}
 					}
 				}
@@ -8818,7 +9802,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:8821:53*/
+										/*line kerneltest_kernels_gen.go:9805:53*/
 									}
 								}
 							}
@@ -8837,7 +9821,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:8840:53*/
+										/*line kerneltest_kernels_gen.go:9824:53*/
 									}
 								}
 							}
@@ -8855,7 +9839,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8858:52*/
+									/*line kerneltest_kernels_gen.go:9842:52*/
 								}
 							}
 						}
@@ -8890,7 +9874,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8893:52*/
+									/*line kerneltest_kernels_gen.go:9877:52*/
 								}
 							}
 						}
@@ -8909,7 +9893,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:8912:52*/
+									/*line kerneltest_kernels_gen.go:9896:52*/
 								}
 							}
 						}
@@ -8927,7 +9911,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:8930:51*/
+								/*line kerneltest_kernels_gen.go:9914:51*/
 							}
 						}
 					}
@@ -8975,7 +9959,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:8978:54*/
+											/*line kerneltest_kernels_gen.go:9962:54*/
 										}
 									}
 								}
@@ -8993,7 +9977,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:8996:54*/
+											/*line kerneltest_kernels_gen.go:9980:54*/
 										}
 									}
 								}
@@ -9010,7 +9994,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:9013:53*/
+										/*line kerneltest_kernels_gen.go:9997:53*/
 									}
 								}
 							}
@@ -9046,7 +10030,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:9049:53*/
+										/*line kerneltest_kernels_gen.go:10033:54*/
 									}
 								}
 							}
@@ -9064,7 +10048,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:9067:53*/
+										/*line kerneltest_kernels_gen.go:10051:54*/
 									}
 								}
 							}
@@ -9081,7 +10065,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:9084:52*/
+									/*line kerneltest_kernels_gen.go:10068:53*/
 								}
 							}
 						}
@@ -9117,7 +10101,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:9120:45*/
+		/*line kerneltest_kernels_gen.go:10104:46*/
 	}, nil
 }
 
@@ -9166,7 +10150,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:9169:48*/
+					/*line kerneltest_kernels_gen.go:10153:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9189,7 +10173,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:9192:48*/
+					/*line kerneltest_kernels_gen.go:10176:49*/
 				}
 			}
 		} else {
@@ -9213,7 +10197,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:9216:47*/
+				/*line kerneltest_kernels_gen.go:10200:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9254,7 +10238,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:9257:45*/
+		/*line kerneltest_kernels_gen.go:10241:46*/
 	}, nil
 }
 
@@ -9288,7 +10272,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 			}
 			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 		}
-		/*line kerneltest_kernels_gen.go:9291:45*/
+		/*line kerneltest_kernels_gen.go:10275:46*/
 	}, nil
 }
 
@@ -9323,7 +10307,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:9326:45*/
+		/*line kerneltest_kernels_gen.go:10310:46*/
 	}, nil
 }
 
@@ -9354,7 +10338,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:9357:45*/
+		/*line kerneltest_kernels_gen.go:10341:46*/
 	}, nil
 }
 
@@ -9383,7 +10367,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
-		/*line kerneltest_kernels_gen.go:9386:45*/
+		/*line kerneltest_kernels_gen.go:10370:46*/
 	}, nil
 }
 
@@ -9410,7 +10394,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:9413:45*/
+		/*line kerneltest_kernels_gen.go:10397:46*/
 	}, nil
 }
 
@@ -9437,7 +10421,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:9440:45*/
+		/*line kerneltest_kernels_gen.go:10424:46*/
 	}, nil
 }
 
@@ -9489,7 +10473,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:9492:48*/
+					/*line kerneltest_kernels_gen.go:10476:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -9514,7 +10498,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:9517:48*/
+					/*line kerneltest_kernels_gen.go:10501:49*/
 				}
 			}
 		} else {
@@ -9538,7 +10522,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:9541:47*/
+				/*line kerneltest_kernels_gen.go:10525:48*/
 			}
 		}
 	}, nil
@@ -9565,7 +10549,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:9568:48*/
+					/*line kerneltest_kernels_gen.go:10552:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9573,7 +10557,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:9576:48*/
+					/*line kerneltest_kernels_gen.go:10560:49*/
 				}
 			}
 		} else {
@@ -9582,7 +10566,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:9585:47*/
+				/*line kerneltest_kernels_gen.go:10569:48*/
 			}
 		}
 	}, nil
@@ -9599,8 +10583,24 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:9602:46*/
+			/*line kerneltest_kernels_gen.go:10586:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
+}
+
+// gkHdeposit is the host copy of deposit, on accessors.
+func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x float64) float64 {
+	/*line locals.go:161:2*/ b := int(float64(x * float64(hist.Extent(0))))
+	gkkokkos.AtomicAdd(hist.Ptr(min(b, hist.Extent(0)-1)), 1)
+	out.Set(i, 0, x)
+	gkHtwice(out, i)
+	return out.At(i, 1)
+	/*line kerneltest_kernels_gen.go:10599:45*/
+}
+
+// gkHtwice is the host copy of twice, on accessors.
+func gkHtwice(out *gkkernel.A2[float64], i int) {
+	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
+	/*line kerneltest_kernels_gen.go:10605:45*/
 }
