@@ -1333,6 +1333,28 @@ var gkSpecs = []gkkernel.Spec{
     (do (release tok id))))
 `,
 	},
+	{
+		Func: TokenBox, Name: "kerneltest.TokenBox", Hash: "327c19b15cb343a4398c6ea4e113e372", Funcs: []string{"TokenBox"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "tok"},
+			{Name: "ok", View: true, Write: true},
+			{Name: "counts", View: true, Write: true},
+		},
+		Host: gkHostTokenBox,
+		IR: gkIR + `(kernel TokenBox for (index i j)
+  (token tok)
+  (view ok int32 2 w)
+  (view counts int64 1 w)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (if (land (ge int id (int 0)) (lt int id (tokensize tok)))
+      (then
+        (assign ((at ok i j)) ((int32 1)))
+        (do (atomic Add counts (id) (int64 1)))))
+    (do (release tok id))))
+`,
+	},
 }
 
 func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -1361,18 +1383,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:1364:48*/
+					/*line kerneltest_kernels_gen.go:1386:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:1369:48*/
+					/*line kerneltest_kernels_gen.go:1391:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:1375:47*/
+				/*line kerneltest_kernels_gen.go:1397:47*/
 			}
 		}
 	}, nil
@@ -1398,18 +1420,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:1401:48*/
+					/*line kerneltest_kernels_gen.go:1423:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:1406:48*/
+					/*line kerneltest_kernels_gen.go:1428:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:1412:47*/
+				/*line kerneltest_kernels_gen.go:1434:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1446,7 +1468,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1449:50*/
+							/*line kerneltest_kernels_gen.go:1471:50*/
 						}
 					}
 				} else {
@@ -1455,7 +1477,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:1458:50*/
+							/*line kerneltest_kernels_gen.go:1480:50*/
 						}
 					}
 				}
@@ -1463,7 +1485,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:1466:49*/
+						/*line kerneltest_kernels_gen.go:1488:49*/
 					}
 				}
 			}
@@ -1482,7 +1504,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1485:49*/
+						/*line kerneltest_kernels_gen.go:1507:49*/
 					}
 				}
 			} else {
@@ -1491,7 +1513,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1494:49*/
+						/*line kerneltest_kernels_gen.go:1516:49*/
 					}
 				}
 			}
@@ -1499,7 +1521,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:1502:48*/
+					/*line kerneltest_kernels_gen.go:1524:48*/
 				}
 			}
 		}
@@ -1529,7 +1551,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1532:48*/
+					/*line kerneltest_kernels_gen.go:1554:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1537,7 +1559,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1540:48*/
+					/*line kerneltest_kernels_gen.go:1562:48*/
 				}
 			}
 		} else {
@@ -1546,7 +1568,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:1549:47*/
+				/*line kerneltest_kernels_gen.go:1571:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1592,7 +1614,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1595:51*/
+								/*line kerneltest_kernels_gen.go:1617:51*/
 							}
 						}
 					}
@@ -1613,7 +1635,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1616:51*/
+								/*line kerneltest_kernels_gen.go:1638:51*/
 							}
 						}
 					}
@@ -1629,7 +1651,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1632:50*/
+							/*line kerneltest_kernels_gen.go:1654:50*/
 						}
 					}
 				}
@@ -1662,7 +1684,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1665:50*/
+							/*line kerneltest_kernels_gen.go:1687:50*/
 						}
 					}
 				}
@@ -1683,7 +1705,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1686:50*/
+							/*line kerneltest_kernels_gen.go:1708:50*/
 						}
 					}
 				}
@@ -1699,7 +1721,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:1702:49*/
+						/*line kerneltest_kernels_gen.go:1724:49*/
 					}
 				}
 			}
@@ -1736,7 +1758,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1739:48*/
+					/*line kerneltest_kernels_gen.go:1761:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1750,7 +1772,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1753:48*/
+					/*line kerneltest_kernels_gen.go:1775:48*/
 				}
 			}
 		} else {
@@ -1765,7 +1787,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:1768:47*/
+				/*line kerneltest_kernels_gen.go:1790:47*/
 			}
 		}
 	}, nil
@@ -1791,14 +1813,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1794:48*/
+					/*line kerneltest_kernels_gen.go:1816:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1801:48*/
+					/*line kerneltest_kernels_gen.go:1823:48*/
 				}
 			}
 		} else {
@@ -1806,7 +1828,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:1809:47*/
+				/*line kerneltest_kernels_gen.go:1831:47*/
 			}
 		}
 	}, nil
@@ -1830,7 +1852,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1833:50*/
+							/*line kerneltest_kernels_gen.go:1855:50*/
 						}
 					}
 				} else {
@@ -1838,7 +1860,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:1841:50*/
+							/*line kerneltest_kernels_gen.go:1863:50*/
 						}
 					}
 				}
@@ -1846,7 +1868,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:1849:49*/
+						/*line kerneltest_kernels_gen.go:1871:49*/
 					}
 				}
 			}
@@ -1864,7 +1886,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:1867:49*/
+						/*line kerneltest_kernels_gen.go:1889:49*/
 					}
 				}
 			} else {
@@ -1872,7 +1894,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:1875:49*/
+						/*line kerneltest_kernels_gen.go:1897:49*/
 					}
 				}
 			}
@@ -1880,7 +1902,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:1883:48*/
+					/*line kerneltest_kernels_gen.go:1905:48*/
 				}
 			}
 		}
@@ -1922,7 +1944,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:1925:51*/
+								/*line kerneltest_kernels_gen.go:1947:51*/
 							}
 						}
 					}
@@ -1938,7 +1960,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:1941:51*/
+								/*line kerneltest_kernels_gen.go:1963:51*/
 							}
 						}
 					}
@@ -1949,7 +1971,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:1952:50*/
+							/*line kerneltest_kernels_gen.go:1974:50*/
 						}
 					}
 				}
@@ -1977,7 +1999,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:1980:50*/
+							/*line kerneltest_kernels_gen.go:2002:50*/
 						}
 					}
 				}
@@ -1993,7 +2015,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:1996:50*/
+							/*line kerneltest_kernels_gen.go:2018:50*/
 						}
 					}
 				}
@@ -2004,7 +2026,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:2007:49*/
+						/*line kerneltest_kernels_gen.go:2029:49*/
 					}
 				}
 			}
@@ -2051,7 +2073,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:2054:48*/
+					/*line kerneltest_kernels_gen.go:2076:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2063,7 +2085,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:2066:48*/
+					/*line kerneltest_kernels_gen.go:2088:48*/
 				}
 			}
 		} else {
@@ -2076,7 +2098,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:2079:47*/
+				/*line kerneltest_kernels_gen.go:2101:47*/
 			}
 		}
 	}, nil
@@ -2124,7 +2146,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2127:48*/
+					/*line kerneltest_kernels_gen.go:2149:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2139,7 +2161,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2142:48*/
+					/*line kerneltest_kernels_gen.go:2164:48*/
 				}
 			}
 		} else {
@@ -2155,7 +2177,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:2158:47*/
+				/*line kerneltest_kernels_gen.go:2180:47*/
 			}
 		}
 	}, nil
@@ -2224,7 +2246,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:2227:48*/
+					/*line kerneltest_kernels_gen.go:2249:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2266,7 +2288,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:2269:48*/
+					/*line kerneltest_kernels_gen.go:2291:48*/
 				}
 			}
 		} else {
@@ -2294,7 +2316,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:2297:47*/
+				/*line kerneltest_kernels_gen.go:2319:47*/
 			}
 		}
 	}, nil
@@ -2367,7 +2389,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:2370:48*/
+					/*line kerneltest_kernels_gen.go:2392:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2413,7 +2435,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:2416:48*/
+					/*line kerneltest_kernels_gen.go:2438:48*/
 				}
 			}
 		} else {
@@ -2443,7 +2465,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:2446:47*/
+				/*line kerneltest_kernels_gen.go:2468:47*/
 			}
 		}
 	}, nil
@@ -2531,7 +2553,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:2534:48*/
+					/*line kerneltest_kernels_gen.go:2556:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -2573,7 +2595,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:2576:48*/
+					/*line kerneltest_kernels_gen.go:2598:48*/
 				}
 			}
 		} else {
@@ -2601,7 +2623,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:2604:47*/
+				/*line kerneltest_kernels_gen.go:2626:47*/
 			}
 		}
 	}, nil
@@ -2696,7 +2718,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2699:48*/
+					/*line kerneltest_kernels_gen.go:2721:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -2757,7 +2779,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:2760:48*/
+					/*line kerneltest_kernels_gen.go:2782:48*/
 				}
 			}
 		} else {
@@ -2791,7 +2813,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:2794:47*/
+				/*line kerneltest_kernels_gen.go:2816:47*/
 			}
 		}
 	}, nil
@@ -2847,7 +2869,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:2850:48*/
+					/*line kerneltest_kernels_gen.go:2872:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2883,7 +2905,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:2886:48*/
+					/*line kerneltest_kernels_gen.go:2908:48*/
 				}
 			}
 		} else {
@@ -2920,7 +2942,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:2923:47*/
+				/*line kerneltest_kernels_gen.go:2945:47*/
 			}
 		}
 	}, nil
@@ -2959,7 +2981,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:2962:48*/
+					/*line kerneltest_kernels_gen.go:2984:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2977,7 +2999,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2980:48*/
+					/*line kerneltest_kernels_gen.go:3002:48*/
 				}
 			}
 		} else {
@@ -2996,7 +3018,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2999:47*/
+				/*line kerneltest_kernels_gen.go:3021:47*/
 			}
 		}
 	}, nil
@@ -3029,7 +3051,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:3032:48*/
+					/*line kerneltest_kernels_gen.go:3054:48*/
 				}
 			} else {
 			gkNextU:
@@ -3043,7 +3065,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:3046:48*/
+					/*line kerneltest_kernels_gen.go:3068:48*/
 				}
 			}
 		} else {
@@ -3058,7 +3080,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					}
 				}
-				/*line kerneltest_kernels_gen.go:3061:47*/
+				/*line kerneltest_kernels_gen.go:3083:47*/
 			}
 		}
 	}, nil
@@ -3135,7 +3157,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3138:48*/
+					/*line kerneltest_kernels_gen.go:3160:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3190,7 +3212,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3193:48*/
+					/*line kerneltest_kernels_gen.go:3215:48*/
 				}
 			}
 		} else {
@@ -3242,7 +3264,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:3245:47*/
+				/*line kerneltest_kernels_gen.go:3267:47*/
 			}
 		}
 	}, nil
@@ -3287,7 +3309,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:3290:48*/
+					/*line kerneltest_kernels_gen.go:3312:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3299,7 +3321,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:3302:48*/
+					/*line kerneltest_kernels_gen.go:3324:48*/
 				}
 			}
 		} else {
@@ -3312,7 +3334,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:3315:47*/
+				/*line kerneltest_kernels_gen.go:3337:47*/
 			}
 		}
 	}, nil
@@ -3399,7 +3421,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3402:48*/
+					/*line kerneltest_kernels_gen.go:3424:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3465,7 +3487,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3468:48*/
+					/*line kerneltest_kernels_gen.go:3490:48*/
 				}
 			}
 		} else {
@@ -3502,7 +3524,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:3505:47*/
+				/*line kerneltest_kernels_gen.go:3527:47*/
 			}
 		}
 	}, nil
@@ -3568,7 +3590,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3571:48*/
+					/*line kerneltest_kernels_gen.go:3593:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3601,7 +3623,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:3604:48*/
+					/*line kerneltest_kernels_gen.go:3626:48*/
 				}
 			}
 		} else {
@@ -3621,7 +3643,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:3624:47*/
+				/*line kerneltest_kernels_gen.go:3646:47*/
 			}
 		}
 	}, nil
@@ -3719,7 +3741,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3722:48*/
+					/*line kerneltest_kernels_gen.go:3744:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3790,7 +3812,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:3793:48*/
+					/*line kerneltest_kernels_gen.go:3815:48*/
 				}
 			}
 		} else {
@@ -3842,7 +3864,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:3845:47*/
+				/*line kerneltest_kernels_gen.go:3867:47*/
 			}
 		}
 	}, nil
@@ -3916,7 +3938,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3919:48*/
+					/*line kerneltest_kernels_gen.go:3941:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -3944,7 +3966,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:3947:48*/
+					/*line kerneltest_kernels_gen.go:3969:48*/
 				}
 			}
 		} else {
@@ -3962,7 +3984,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:3965:47*/
+				/*line kerneltest_kernels_gen.go:3987:47*/
 			}
 		}
 	}, nil
@@ -4024,7 +4046,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:4027:48*/
+					/*line kerneltest_kernels_gen.go:4049:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4055,7 +4077,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:4058:48*/
+					/*line kerneltest_kernels_gen.go:4080:48*/
 				}
 			}
 		} else {
@@ -4087,7 +4109,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:4090:47*/
+				/*line kerneltest_kernels_gen.go:4112:47*/
 			}
 		}
 	}, nil
@@ -4127,7 +4149,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4130:48*/
+					/*line kerneltest_kernels_gen.go:4152:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4144,7 +4166,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4147:48*/
+					/*line kerneltest_kernels_gen.go:4169:48*/
 				}
 			}
 		} else {
@@ -4162,7 +4184,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:4165:47*/
+				/*line kerneltest_kernels_gen.go:4187:47*/
 			}
 		}
 	}, nil
@@ -4182,18 +4204,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4185:48*/
+					/*line kerneltest_kernels_gen.go:4207:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4190:48*/
+					/*line kerneltest_kernels_gen.go:4212:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:4196:47*/
+				/*line kerneltest_kernels_gen.go:4218:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4214,18 +4236,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:4217:48*/
+					/*line kerneltest_kernels_gen.go:4239:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:4222:48*/
+					/*line kerneltest_kernels_gen.go:4244:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:4228:47*/
+				/*line kerneltest_kernels_gen.go:4250:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4246,18 +4268,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:4249:48*/
+					/*line kerneltest_kernels_gen.go:4271:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:4254:48*/
+					/*line kerneltest_kernels_gen.go:4276:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:4260:47*/
+				/*line kerneltest_kernels_gen.go:4282:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4280,14 +4302,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4283:48*/
+					/*line kerneltest_kernels_gen.go:4305:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4290:48*/
+					/*line kerneltest_kernels_gen.go:4312:48*/
 				}
 			}
 		} else {
@@ -4295,7 +4317,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:4298:47*/
+				/*line kerneltest_kernels_gen.go:4320:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4316,18 +4338,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4319:48*/
+					/*line kerneltest_kernels_gen.go:4341:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4324:48*/
+					/*line kerneltest_kernels_gen.go:4346:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:4330:47*/
+				/*line kerneltest_kernels_gen.go:4352:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4348,18 +4370,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4351:48*/
+					/*line kerneltest_kernels_gen.go:4373:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4356:48*/
+					/*line kerneltest_kernels_gen.go:4378:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:4362:47*/
+				/*line kerneltest_kernels_gen.go:4384:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4381,18 +4403,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:4384:48*/
+					/*line kerneltest_kernels_gen.go:4406:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:4389:48*/
+					/*line kerneltest_kernels_gen.go:4411:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:4395:47*/
+				/*line kerneltest_kernels_gen.go:4417:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4414,18 +4436,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:4417:48*/
+					/*line kerneltest_kernels_gen.go:4439:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:4422:48*/
+					/*line kerneltest_kernels_gen.go:4444:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:4428:47*/
+				/*line kerneltest_kernels_gen.go:4450:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4452,7 +4474,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4455:51*/
+								/*line kerneltest_kernels_gen.go:4477:51*/
 							}
 						}
 					}
@@ -4462,7 +4484,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4465:51*/
+								/*line kerneltest_kernels_gen.go:4487:51*/
 							}
 						}
 					}
@@ -4472,7 +4494,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4475:50*/
+							/*line kerneltest_kernels_gen.go:4497:50*/
 						}
 					}
 				}
@@ -4493,7 +4515,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4496:50*/
+							/*line kerneltest_kernels_gen.go:4518:50*/
 						}
 					}
 				}
@@ -4503,7 +4525,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:4506:50*/
+							/*line kerneltest_kernels_gen.go:4528:50*/
 						}
 					}
 				}
@@ -4513,7 +4535,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:4516:49*/
+						/*line kerneltest_kernels_gen.go:4538:49*/
 					}
 				}
 			}
@@ -4544,7 +4566,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4547:52*/
+									/*line kerneltest_kernels_gen.go:4569:52*/
 								}
 							}
 						}
@@ -4556,7 +4578,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:4559:52*/
+									/*line kerneltest_kernels_gen.go:4581:52*/
 								}
 							}
 						}
@@ -4568,7 +4590,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4571:51*/
+								/*line kerneltest_kernels_gen.go:4593:51*/
 							}
 						}
 					}
@@ -4592,7 +4614,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4595:51*/
+								/*line kerneltest_kernels_gen.go:4617:51*/
 							}
 						}
 					}
@@ -4604,7 +4626,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:4607:51*/
+								/*line kerneltest_kernels_gen.go:4629:51*/
 							}
 						}
 					}
@@ -4616,7 +4638,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:4619:50*/
+							/*line kerneltest_kernels_gen.go:4641:50*/
 						}
 					}
 				}
@@ -4650,7 +4672,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4653:53*/
+										/*line kerneltest_kernels_gen.go:4675:53*/
 									}
 								}
 							}
@@ -4664,7 +4686,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:4667:53*/
+										/*line kerneltest_kernels_gen.go:4689:53*/
 									}
 								}
 							}
@@ -4678,7 +4700,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4681:52*/
+									/*line kerneltest_kernels_gen.go:4703:52*/
 								}
 							}
 						}
@@ -4705,7 +4727,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4708:52*/
+									/*line kerneltest_kernels_gen.go:4730:52*/
 								}
 							}
 						}
@@ -4719,7 +4741,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:4722:52*/
+									/*line kerneltest_kernels_gen.go:4744:52*/
 								}
 							}
 						}
@@ -4733,7 +4755,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:4736:51*/
+								/*line kerneltest_kernels_gen.go:4758:51*/
 							}
 						}
 					}
@@ -4770,7 +4792,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:4773:54*/
+											/*line kerneltest_kernels_gen.go:4795:54*/
 										}
 									}
 								}
@@ -4786,7 +4808,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:4789:54*/
+											/*line kerneltest_kernels_gen.go:4811:54*/
 										}
 									}
 								}
@@ -4802,7 +4824,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:4805:53*/
+										/*line kerneltest_kernels_gen.go:4827:53*/
 									}
 								}
 							}
@@ -4832,7 +4854,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:4835:53*/
+										/*line kerneltest_kernels_gen.go:4857:53*/
 									}
 								}
 							}
@@ -4848,7 +4870,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:4851:53*/
+										/*line kerneltest_kernels_gen.go:4873:53*/
 									}
 								}
 							}
@@ -4864,7 +4886,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:4867:52*/
+									/*line kerneltest_kernels_gen.go:4889:52*/
 								}
 							}
 						}
@@ -4902,7 +4924,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:4905:54*/
+											/*line kerneltest_kernels_gen.go:4927:54*/
 										}
 									}
 								}
@@ -4918,7 +4940,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:4921:54*/
+											/*line kerneltest_kernels_gen.go:4943:54*/
 										}
 									}
 								}
@@ -4934,7 +4956,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:4937:53*/
+										/*line kerneltest_kernels_gen.go:4959:53*/
 									}
 								}
 							}
@@ -4964,7 +4986,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:4967:53*/
+										/*line kerneltest_kernels_gen.go:4989:53*/
 									}
 								}
 							}
@@ -4980,7 +5002,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:4983:53*/
+										/*line kerneltest_kernels_gen.go:5005:53*/
 									}
 								}
 							}
@@ -4996,7 +5018,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:4999:52*/
+									/*line kerneltest_kernels_gen.go:5021:52*/
 								}
 							}
 						}
@@ -5031,7 +5053,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5034:48*/
+					/*line kerneltest_kernels_gen.go:5056:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5039,7 +5061,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5042:48*/
+					/*line kerneltest_kernels_gen.go:5064:48*/
 				}
 			}
 		} else {
@@ -5048,7 +5070,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5051:47*/
+				/*line kerneltest_kernels_gen.go:5073:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5078,7 +5100,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5081:48*/
+					/*line kerneltest_kernels_gen.go:5103:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5086,7 +5108,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:5089:48*/
+					/*line kerneltest_kernels_gen.go:5111:48*/
 				}
 			}
 		} else {
@@ -5095,7 +5117,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:5098:47*/
+				/*line kerneltest_kernels_gen.go:5120:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5128,7 +5150,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5131:50*/
+							/*line kerneltest_kernels_gen.go:5153:50*/
 						}
 					}
 				} else {
@@ -5137,7 +5159,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:5140:50*/
+							/*line kerneltest_kernels_gen.go:5162:50*/
 						}
 					}
 				}
@@ -5145,7 +5167,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5148:49*/
+						/*line kerneltest_kernels_gen.go:5170:49*/
 					}
 				}
 			}
@@ -5164,7 +5186,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5167:49*/
+						/*line kerneltest_kernels_gen.go:5189:49*/
 					}
 				}
 			} else {
@@ -5173,7 +5195,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:5176:49*/
+						/*line kerneltest_kernels_gen.go:5198:49*/
 					}
 				}
 			}
@@ -5181,7 +5203,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5184:48*/
+					/*line kerneltest_kernels_gen.go:5206:48*/
 				}
 			}
 		}
@@ -5202,18 +5224,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:5205:48*/
+					/*line kerneltest_kernels_gen.go:5227:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:5210:48*/
+					/*line kerneltest_kernels_gen.go:5232:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:5216:47*/
+				/*line kerneltest_kernels_gen.go:5238:47*/
 			}
 		}
 	}, nil
@@ -5249,7 +5271,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5252:48*/
+					/*line kerneltest_kernels_gen.go:5274:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5259,7 +5281,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5262:48*/
+					/*line kerneltest_kernels_gen.go:5284:48*/
 				}
 			}
 		} else {
@@ -5270,7 +5292,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:5273:47*/
+				/*line kerneltest_kernels_gen.go:5295:47*/
 			}
 		}
 	}, nil
@@ -5309,7 +5331,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5312:50*/
+							/*line kerneltest_kernels_gen.go:5334:50*/
 						}
 					}
 				} else {
@@ -5319,7 +5341,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5322:50*/
+							/*line kerneltest_kernels_gen.go:5344:50*/
 						}
 					}
 				}
@@ -5327,7 +5349,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:5330:49*/
+						/*line kerneltest_kernels_gen.go:5352:49*/
 					}
 				}
 			}
@@ -5349,7 +5371,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5352:49*/
+						/*line kerneltest_kernels_gen.go:5374:49*/
 					}
 				}
 			} else {
@@ -5359,7 +5381,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5362:49*/
+						/*line kerneltest_kernels_gen.go:5384:49*/
 					}
 				}
 			}
@@ -5367,7 +5389,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:5370:48*/
+					/*line kerneltest_kernels_gen.go:5392:48*/
 				}
 			}
 		}
@@ -5402,7 +5424,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5405:51*/
+								/*line kerneltest_kernels_gen.go:5427:51*/
 							}
 						}
 					}
@@ -5413,7 +5435,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5416:51*/
+								/*line kerneltest_kernels_gen.go:5438:51*/
 							}
 						}
 					}
@@ -5423,7 +5445,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5426:50*/
+							/*line kerneltest_kernels_gen.go:5448:50*/
 						}
 					}
 				}
@@ -5446,7 +5468,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5449:50*/
+							/*line kerneltest_kernels_gen.go:5471:50*/
 						}
 					}
 				}
@@ -5457,7 +5479,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5460:50*/
+							/*line kerneltest_kernels_gen.go:5482:50*/
 						}
 					}
 				}
@@ -5467,7 +5489,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:5470:49*/
+						/*line kerneltest_kernels_gen.go:5492:49*/
 					}
 				}
 			}
@@ -5507,7 +5529,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5510:52*/
+									/*line kerneltest_kernels_gen.go:5532:52*/
 								}
 							}
 						}
@@ -5520,7 +5542,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:5523:52*/
+									/*line kerneltest_kernels_gen.go:5545:52*/
 								}
 							}
 						}
@@ -5532,7 +5554,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5535:51*/
+								/*line kerneltest_kernels_gen.go:5557:51*/
 							}
 						}
 					}
@@ -5559,7 +5581,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5562:51*/
+								/*line kerneltest_kernels_gen.go:5584:51*/
 							}
 						}
 					}
@@ -5572,7 +5594,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:5575:51*/
+								/*line kerneltest_kernels_gen.go:5597:51*/
 							}
 						}
 					}
@@ -5584,7 +5606,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:5587:50*/
+							/*line kerneltest_kernels_gen.go:5609:50*/
 						}
 					}
 				}
@@ -5631,7 +5653,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5634:53*/
+										/*line kerneltest_kernels_gen.go:5656:53*/
 									}
 								}
 							}
@@ -5650,7 +5672,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:5653:53*/
+										/*line kerneltest_kernels_gen.go:5675:53*/
 									}
 								}
 							}
@@ -5668,7 +5690,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5671:52*/
+									/*line kerneltest_kernels_gen.go:5693:52*/
 								}
 							}
 						}
@@ -5703,7 +5725,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5706:52*/
+									/*line kerneltest_kernels_gen.go:5728:52*/
 								}
 							}
 						}
@@ -5722,7 +5744,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:5725:52*/
+									/*line kerneltest_kernels_gen.go:5747:52*/
 								}
 							}
 						}
@@ -5740,7 +5762,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:5743:51*/
+								/*line kerneltest_kernels_gen.go:5765:51*/
 							}
 						}
 					}
@@ -5788,7 +5810,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5791:54*/
+											/*line kerneltest_kernels_gen.go:5813:54*/
 										}
 									}
 								}
@@ -5806,7 +5828,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:5809:54*/
+											/*line kerneltest_kernels_gen.go:5831:54*/
 										}
 									}
 								}
@@ -5823,7 +5845,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5826:53*/
+										/*line kerneltest_kernels_gen.go:5848:53*/
 									}
 								}
 							}
@@ -5859,7 +5881,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5862:53*/
+										/*line kerneltest_kernels_gen.go:5884:53*/
 									}
 								}
 							}
@@ -5877,7 +5899,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:5880:53*/
+										/*line kerneltest_kernels_gen.go:5902:53*/
 									}
 								}
 							}
@@ -5894,7 +5916,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:5897:52*/
+									/*line kerneltest_kernels_gen.go:5919:52*/
 								}
 							}
 						}
@@ -5953,7 +5975,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:5956:48*/
+					/*line kerneltest_kernels_gen.go:5978:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -5978,7 +6000,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:5981:48*/
+					/*line kerneltest_kernels_gen.go:6003:48*/
 				}
 			}
 		} else {
@@ -6002,7 +6024,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:6005:47*/
+				/*line kerneltest_kernels_gen.go:6027:47*/
 			}
 		}
 	}, nil
@@ -6029,7 +6051,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:6032:48*/
+					/*line kerneltest_kernels_gen.go:6054:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6037,7 +6059,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:6040:48*/
+					/*line kerneltest_kernels_gen.go:6062:48*/
 				}
 			}
 		} else {
@@ -6046,7 +6068,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:6049:47*/
+				/*line kerneltest_kernels_gen.go:6071:47*/
 			}
 		}
 	}, nil
@@ -6063,8 +6085,115 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:6066:46*/
+			/*line kerneltest_kernels_gen.go:6088:46*/
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	ok, gkErr1 := gkkernel.View2("kerneltest.TokenBox", "ok", gkArgs[1].(gkkokkos.View2[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	counts, gkErr2 := gkkernel.View1("kerneltest.TokenBox", "counts", gkArgs[2].(gkkokkos.View1[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_ok := ok.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			tok, ok, counts, gkP_ok := tok, ok, counts, gkP_ok
+			gkS_ok_0 := ok.ByteStride(0)
+			gkS_ok_1 := ok.ByteStride(1)
+			if gkHi[0] <= ok.Extent(0) && gkHi[1] <= ok.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_ok_1 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_ok, (i)*gkS_ok_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line token.go:63:2*/ id := tok.Acquire()
+							if id >= 0 && id < tok.Size() {
+								*(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (1)
+								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+							}
+							tok.Release(id)
+							/*line kerneltest_kernels_gen.go:6121:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_ok, (i)*gkS_ok_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line token.go:63:2*/ id := tok.Acquire()
+							if id >= 0 && id < tok.Size() {
+								*(*int32)(gkunsafe.Add(gkR0, (j)*gkS_ok_1)) = (1)
+								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+							}
+							tok.Release(id)
+							/*line kerneltest_kernels_gen.go:6134:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line token.go:63:2*/ id := tok.Acquire()
+						if id >= 0 && id < tok.Size() {
+							ok.Set(i, j, 1)
+							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+						}
+						tok.Release(id)
+						/*line kerneltest_kernels_gen.go:6147:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		tok, ok, counts, gkP_ok := tok, ok, counts, gkP_ok
+		gkS_ok_0 := ok.ByteStride(0)
+		gkS_ok_1 := ok.ByteStride(1)
+		if gkHi[0] <= ok.Extent(0) && gkHi[1] <= ok.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_ok_0 == 4 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_ok, (j)*gkS_ok_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line token.go:63:2*/ id := tok.Acquire()
+						if id >= 0 && id < tok.Size() {
+							*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (1)
+							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+						}
+						tok.Release(id)
+						/*line kerneltest_kernels_gen.go:6168:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_ok, (j)*gkS_ok_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line token.go:63:2*/ id := tok.Acquire()
+						if id >= 0 && id < tok.Size() {
+							*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_ok_0)) = (1)
+							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+						}
+						tok.Release(id)
+						/*line kerneltest_kernels_gen.go:6181:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line token.go:63:2*/ id := tok.Acquire()
+					if id >= 0 && id < tok.Size() {
+						ok.Set(i, j, 1)
+						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
+					}
+					tok.Release(id)
+					/*line kerneltest_kernels_gen.go:6194:48*/
+				}
+			}
+		}
 	}, nil
 }
