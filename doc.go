@@ -90,4 +90,8 @@
 //
 //	sum := kokkos.ParallelReduce("dot", kokkos.Range(0, n), kokkos.Sum[float64](),
 //		func(i int, acc *float64) { *acc += x.At(i) * y.At(i) })
+//
+// A UniqueToken (NewUniqueToken) hands each body an id of its own among
+// those running at once, for per-id copies of an accumulator or per-id
+// random generators.
 package kokkos

@@ -350,3 +350,24 @@ func ExampleUniqueToken() {
 	fmt.Println(total)
 	// Output: [250 250 250 250]
 }
+
+// A token gives each holder a random generator of its own: no two
+// goroutines draw from the same state at the same time.
+func ExampleUniqueToken_random() {
+	tok := kokkos.NewUniqueToken(kokkos.DefaultExecutionSpace())
+	gens := make([]*rand.Rand, tok.Size())
+	for id := range gens {
+		gens[id] = rand.New(rand.NewPCG(uint64(id), 1))
+	}
+	const n = 100000
+	inside := kokkos.ParallelReduce("pi", kokkos.Range(0, n), kokkos.Sum[int](), func(i int, acc *int) {
+		id := tok.Acquire()
+		x, y := gens[id].Float64(), gens[id].Float64()
+		tok.Release(id)
+		if x*x+y*y < 1 {
+			*acc++
+		}
+	})
+	fmt.Printf("%.1f\n", 4*float64(inside)/n)
+	// Output: 3.1
+}

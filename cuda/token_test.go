@@ -98,8 +98,21 @@ func TestKernelIRToken(t *testing.T) {
 	if err != nil || !strings.Contains(body2, "out(i) = (gk_i64)((gk_u64)gkk_a_n + (gk_u64)gkk_gkm_gkkZ5fZaZ5fZw_n);") || strings.Contains(helpers2, "gkx_token") {
 		t.Errorf("Two: %v %q %q %q\n%s", err, names2, conv2, helpers2, body2)
 	}
+	// A kernel of two indices and a reduction, as kerneltest's TokenBox
+	// and TokenCount.
+	box := mustParse(t, `(kernel TokenBox for (index i j) (token tok) (view ok int32 2 w) (view counts int64 1 w)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (if (land (ge int id (int 0)) (lt int id (tokensize tok)))
+      (then (assign ((at ok i j)) ((int32 1))) (do (atomic Add counts (id) (int64 1)))))
+    (do (release tok id))))`)
+	count := mustParse(t, `(kernel TokenCount reduce (index i) (token tok) (acc int64)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (if (land (lt int id (tokensize tok)) (ge int id (int 0))) (then (opassign add (acc) (int64 1))))
+    (do (release tok id))))`)
 	requireNVRTC(t)
-	for _, k := range []*kernelir.Kernel{k, k2} {
+	for _, k := range []*kernelir.Kernel{k, k2, box, count} {
 		body, helpers, names, conv, _ := emitKernel(k)
 		if err := compileOnly(t, tokenSig(k, helpers, names, conv), body); err != nil {
 			t.Fatalf("%s: %v", k.Name, err)

@@ -54,3 +54,16 @@ func TokenCount(i int, tok kokkos.UniqueToken, acc *int64) {
 	}
 	tok.Release(id)
 }
+
+// TokenBox acquires an id for each index of a box and stores 1 at the
+// index when it is in range (0 otherwise), adding the holds of each id.
+//
+//kokkos:kernel
+func TokenBox(i, j int, tok kokkos.UniqueToken, ok kokkos.View2[int32], counts kokkos.View1[int64]) {
+	id := tok.Acquire()
+	if id >= 0 && id < tok.Size() {
+		ok.Set(i, j, 1)
+		kokkos.AtomicAdd(counts.Ptr(id), 1)
+	}
+	tok.Release(id)
+}

@@ -168,3 +168,39 @@ func TestTokenArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenBox runs a kernel of two indices with a token over boxes of
+// several tilings: every index gets an id in range, and the holds add up.
+func TestTokenBox(t *testing.T) {
+	const n0, n1 = 301, 77
+	for _, w := range places(t) {
+		for _, tok := range []kokkos.UniqueToken{kokkos.NewUniqueToken(w.space), kokkos.NewUniqueTokenSize(w.space, 4)} {
+			for _, p := range mdPolicies([]int{n0, n1}, []int{8, 16}) {
+				ok := kokkos.Must(kokkos.NewView2[int32]("ok", n0, n1, kokkos.InSpace(w.mem)))
+				counts := kokkos.Must(kokkos.NewView1[int64]("counts", tok.Size(), kokkos.InSpace(w.mem)))
+				keep(t, &ok)
+				keep(t, &counts)
+				if !launched(t, w, kernel.For("tokenbox", p.On(w.space), TokenBox, tok, ok, counts)) {
+					return
+				}
+				fence(t, w)
+				h := kokkos.Must(kokkos.CreateMirrorViewAndCopy(ok))
+				for i := range n0 {
+					for j := range n1 {
+						if h.At(i, j) != 1 {
+							t.Fatalf("%s: size %d: index (%d, %d) got no id in range", w.name, tok.Size(), i, j)
+						}
+					}
+				}
+				c := kokkos.Must(kokkos.CreateMirrorViewAndCopy(counts))
+				total := int64(0)
+				for id := range tok.Size() {
+					total += c.At(id)
+				}
+				if total != n0*n1 {
+					t.Fatalf("%s: size %d: %d holds, want %d", w.name, tok.Size(), total, n0*n1)
+				}
+			}
+		}
+	}
+}
