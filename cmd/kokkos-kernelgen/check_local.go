@@ -50,6 +50,9 @@ func (p *pkgInfo) localType(t types.Type) (ok bool, what, instead string) {
 			}
 			return false, "", ""
 		}
+		if isTokenType(t) {
+			return false, "a token value", "take the token as a kernel parameter and call its Acquire, Release or Size"
+		}
 		if u.Obj().Pkg() != p.pkg || u.Obj().Parent() != p.pkg.Scope() || u.TypeArgs() != nil {
 			return false, "a value of struct type " + types.TypeString(t, p.qual()), "declare a struct type at package level in this package"
 		}
@@ -400,6 +403,9 @@ func (p *pkgInfo) structNames(k *kernelFunc) []string {
 func (p *pkgInfo) structParam(k *kernelFunc, v *types.Var) (*param, error) {
 	if _, ok := v.Type().Underlying().(*types.Struct); !ok {
 		return nil, nil
+	}
+	if n, ok := v.Type().(*types.Named); ok && n.Obj().Pkg() != p.pkg {
+		return nil, nil // another package's: the caller says what a kernel takes
 	}
 	if ok, what, instead := p.localType(v.Type()); !ok {
 		if what == "" {

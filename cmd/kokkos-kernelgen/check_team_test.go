@@ -167,7 +167,7 @@ func Late(i int, t kernel.Team) {}
 		"k.go:15:25: kernel Two: parameter u: a team kernel takes one kernel.Team, its first parameter",
 		"k.go:18:27: kernel Slice: parameter s has type []float64; a team kernel takes a kernel.Team, then views (kokkos.View1 to View6 of fixed-size numbers) and scalars (numbers, bool), then acc *T for a reduction",
 		"k.go:21:25: kernel Acc: accumulator acc has type *[]int; it must point to a number or a bool",
-		"k.go:24:18: kernel Late: parameter t has type github.com/gokkos/kokkos/kernel.Team; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers) and scalars (numbers, bool), then acc *T for a reduction or acc *T, final bool for a scan",
+		"k.go:24:18: kernel Late: parameter t has type github.com/gokkos/kokkos/kernel.Team; a kernel takes views (kokkos.View1 to View6 of fixed-size numbers), scalars (numbers, bool, structs of numbers declared in the package) and unique tokens (kokkos.UniqueToken), then acc *T for a reduction or acc *T, final bool for a scan",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))

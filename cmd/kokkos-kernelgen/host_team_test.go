@@ -51,7 +51,7 @@ func Fill(t kernel.Team, v kokkos.View1[int32]) {
 		"return func(gkM *gkkokkos.TeamMember) {\n\t\tv := v\n\t\t/*line k.go:",
 		"for gkJ",
 		"Pattern: gkkernel.PatternReduce, Rank: 0,\n\t\tTeam: true,",
-		`NoDevice: "no description: k.go:9:1: kernel Rows: a team kernel has no description yet: it runs on the host only"`,
+		"IR: gkIR + `(kernel Rows reduce (team t)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("generated code lacks %q:\n%s", want, out)

@@ -40,7 +40,7 @@ func (b *irBuilder) goType(pos token.Pos, t types.Type) kernelir.Type {
 		return pt
 	case *types.Named:
 		st, ok := u.Underlying().(*types.Struct)
-		if !ok {
+		if !ok || u.Obj().Pkg() != b.p.pkg {
 			break
 		}
 		var fs []kernelir.Field
