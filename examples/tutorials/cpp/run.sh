@@ -13,9 +13,9 @@
 # THREADS defaults to the number of CPUs. With a Kokkos built with CUDA
 # (KOKKOS_ENABLE_CUDA in its KokkosCore_config.h), the C++ programs are
 # compiled with Kokkos's nvcc_wrapper and run on the GPU, and the Go ones
-# are given -cuda (a CUDA stream, views in cuda.Space). The team examples'
-# Go side runs on a GPU only once built with the tag kernels_pending
-# (GOTAGS=kernels_pending); without it their rows show the failure.
+# are given -cuda (a CUDA stream, views in cuda.Space). The team kernels'
+# launches fail there (kernel.ErrNoDevice) until gokkos translates them to
+# CUDA; their rows show the failure.
 #
 # Environment:
 #   BUILD   build directory (default ${TMPDIR:-/tmp}/gokkos-tutorials)

@@ -14,21 +14,6 @@ func HistAtomic(i int, v kokkos.View2[int32], r kokkos.View1[int32]) {
 	}
 }
 
-// HistDup counts worker w's block of rows of v into row w of dup with
-// plain increments: each worker owns its copy of the histogram, as the
-// tutorial's duplicated loop with omp_get_thread_num, the worker being
-// the launch index (one index per worker, rows split evenly).
-//
-//kokkos:kernel
-func HistDup(w int, v kokkos.View2[int32], dup kokkos.View2[int32]) {
-	n, nw := v.Extent(0), dup.Extent(0)
-	for i := w * n / nw; i < (w+1)*n/nw; i++ {
-		for j := range v.Extent(1) {
-			*dup.Ptr(w, int(v.At(i, j)))++
-		}
-	}
-}
-
 // Contribute adds the copies' counts of bin i to r(i).
 //
 //kokkos:kernel

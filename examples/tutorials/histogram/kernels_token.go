@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -10,7 +8,7 @@ import (
 // HistToken counts row i of v into the copy of the histogram its thread
 // holds: the row of dup of the id it acquires from tok, with plain
 // increments, as the tutorial's duplicated loop does with
-// omp_get_thread_num.
+// omp_get_thread_num. dup needs a row per id of tok.
 //
 //kokkos:kernel
 func HistToken(i int, tok kokkos.UniqueToken, v kokkos.View2[int32], dup kokkos.View2[int32]) {
@@ -24,16 +22,11 @@ func HistToken(i int, tok kokkos.UniqueToken, v kokkos.View2[int32], dup kokkos.
 // dupForm names the form of duplicated in the output.
 const dupForm = "unique-token kernel"
 
-// dupCopies is the number of copies of the histogram duplicated needs:
-// one per id of a unique token of the host pool.
-func dupCopies() int { return kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace()).Size() }
-
 // duplicated counts v into r through dup, a copy of the histogram per id
-// of a unique token of the host pool (dupCopies rows): it zeroes the
+// of tok (at least tok.Size() rows), on the host pool: it zeroes the
 // copies, runs HistToken over the rows, then adds the copies to r
 // (Contribute).
-func duplicated(v kokkos.View2[int32], r kokkos.View1[int32], dup kokkos.View2[int32]) error {
-	tok := kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace())
+func duplicated(tok kokkos.UniqueToken, v kokkos.View2[int32], r kokkos.View1[int32], dup kokkos.View2[int32]) error {
 	if err := kokkos.Fill(dup, 0); err != nil {
 		return err
 	}

@@ -3,8 +3,9 @@
 // concurrent threads, first with an atomic increment per value
 // (HistAtomic, in kernels.go), then, on the host, with one copy of the
 // histogram per thread, plain increments, and a loop adding the copies
-// (duplicated: HistDup and Contribute; with the tag kernels_pending, the
-// per-row form with a unique token, HistToken). Each form adds to the
+// (duplicated: HistToken counts each row into the copy of the id it
+// acquires from a unique token, where the C++ program takes
+// omp_get_thread_num, and Contribute adds the copies). Each form adds to the
 // same histogram, as in the C++ program, and is timed once.
 //
 //	go run ./examples/tutorials/histogram [-cuda] [-nrepeat R] [N [M]]
@@ -107,12 +108,13 @@ func run(w io.Writer, place tut.Place, n, m, nrepeat int) error {
 	tut.Emit(w, "histogram.atomic", "s", t)
 	if place.Stream == nil {
 		// As in the C++ program, the copies are made outside the timing.
-		dup, err := kokkos.NewView2[int32]("Rdup", dupCopies(), n)
+		tok := kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace())
+		dup, err := kokkos.NewView2[int32]("Rdup", tok.Size(), n)
 		if err != nil {
 			return err
 		}
 		defer dup.Release()
-		t, err := timeIt(func() error { return duplicated(v, r, dup) })
+		t, err := timeIt(func() error { return duplicated(tok, v, r, dup) })
 		if err != nil {
 			return err
 		}

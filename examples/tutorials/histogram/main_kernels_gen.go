@@ -46,26 +46,6 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: HistDup, Name: "main.HistDup", Hash: "153d96479b3dd8906d9c004aa6520c9f", Funcs: []string{"HistDup"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "v", View: true, Write: false},
-			{Name: "dup", View: true, Write: true},
-		},
-		Host: gkHostHistDup,
-		IR: gkIR + `(kernel HistDup for (index w)
-  (view v int32 2 r)
-  (view dup int32 2 w)
-  (body
-    (assign ((new n int) (new nw int)) ((extent v 0) (extent dup 0)))
-    (for (init (assign ((new i int)) ((div int (mul int w n) nw)))) (cond (lt int i (div int (mul int (add int w (int 1)) n) nw))) (post (inc i))
-      (body
-        (range (new j int) int (extent v 1)
-          (body
-            (inc (at dup w (conv int (at v i j))))))))))
-`,
-	},
-	{
 		Func: Contribute, Name: "main.Contribute", Hash: "68dd1cbf300663e360f2e2d5bc0a2137", Funcs: []string{"Contribute"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -97,6 +77,27 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at v i j)) ((call Value i j (extent v 1) (extent v 0))))))
 `,
 	},
+	{
+		Func: HistToken, Name: "main.HistToken", Hash: "680d8ff4298603646f32294f3d6b3e84", Funcs: []string{"HistToken"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "tok"},
+			{Name: "v", View: true, Write: false},
+			{Name: "dup", View: true, Write: true},
+		},
+		Host: gkHostHistToken,
+		IR: gkIR + `(kernel HistToken for (index i)
+  (token tok)
+  (view v int32 2 r)
+  (view dup int32 2 w)
+  (body
+    (assign ((new id int)) ((acquire tok)))
+    (range (new j int) int (extent v 1)
+      (body
+        (inc (at dup id (conv int (at v i j))))))
+    (do (release tok id))))
+`,
+	},
 }
 
 func gkHostHistAtomic(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -108,36 +109,22 @@ func gkHostHistAtomic(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_v := v.Base(gkL)
 	return func(gkLo, gkHi int) {
-		v, r := v, r
+		v, r, gkP_v := v, r, gkP_v
+		gkS_v_0 := v.ByteStride(0)
+		gkS_v_1 := v.ByteStride(1)
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:12:2*/ for j := range v.Extent(1) {
-				gkkokkos.AtomicAdd(r.Ptr(int(v.At(i, j))), 1)
-			}
-			/*line main_kernels_gen.go:117:39*/
-		}
-	}, nil
-}
-
-func gkHostHistDup(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	v, gkErr0 := gkkernel.View2("main.HistDup", "v", gkArgs[0].(gkkokkos.View2[int32]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	dup, gkErr1 := gkkernel.View2("main.HistDup", "dup", gkArgs[1].(gkkokkos.View2[int32]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	return func(gkLo, gkHi int) {
-		v, dup := v, dup
-		for w := gkLo; w < gkHi; w++ {
-			/*line kernels.go:24:2*/ n, nw := v.Extent(0), dup.Extent(0)
-			for i := w * n / nw; i < (w+1)*n/nw; i++ {
-				for j := range v.Extent(1) {
-					*dup.Ptr(w, int(v.At(i, j)))++
+			/*line kernels.go:12:2*/ if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+				/*line kernels.go:12:2*/ for j := range v.Extent(1) {
+					gkkokkos.AtomicAdd(r.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, (i)*gkS_v_0+(j)*gkS_v_1))))), 1)
 				}
-			}
-			/*line main_kernels_gen.go:140:39*/
+			} else {
+				/*line kernels.go:12:2*/ for j := range v.Extent(1) {
+					gkkokkos.AtomicAdd(r.Ptr(int(v.At(i, j))), 1)
+				}
+			} /*line kernels.go:14:3*/
+			/*line main_kernels_gen.go:127:39*/
 		}
 	}, nil
 }
@@ -151,38 +138,59 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_dup := dup.Base(gkL)
 	gkP_r := r.Base(gkL)
 	return func(gkLo, gkHi int) {
-		dup, r, gkP_r := dup, r, gkP_r
+		dup, r, gkP_dup, gkP_r := dup, r, gkP_dup, gkP_r
+		gkS_dup_0 := dup.ByteStride(0)
+		gkS_dup_1 := dup.ByteStride(1)
 		gkS_r_0 := r.ByteStride(0)
 		if gkHi <= r.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_r_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:36:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*4)))
-					for w := range dup.Extent(0) {
-						s += dup.At(w, i)
-					}
+					/*line kernels.go:21:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*4)))
+					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+						}
+					} else {
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += dup.At(w, i)
+						}
+					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*4)) = (s)
-					/*line main_kernels_gen.go:166:41*/
+					/*line main_kernels_gen.go:162:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:36:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)))
-					for w := range dup.Extent(0) {
-						s += dup.At(w, i)
-					}
+					/*line kernels.go:21:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)))
+					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+						}
+					} else {
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += dup.At(w, i)
+						}
+					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (s)
-					/*line main_kernels_gen.go:175:41*/
+					/*line main_kernels_gen.go:177:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:36:2*/ s := r.At(i)
-				for w := range dup.Extent(0) {
-					s += dup.At(w, i)
-				}
+				/*line kernels.go:21:2*/ s := r.At(i)
+				if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
+					/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+						s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+					}
+				} else {
+					/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+						s += dup.At(w, i)
+					}
+				} /*line kernels.go:24:3*/
 				r.Set(i, s)
-				/*line main_kernels_gen.go:185:40*/
+				/*line main_kernels_gen.go:193:40*/
 			}
 		}
 	}, nil
@@ -204,24 +212,24 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line kernels.go:60:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:208:43*/
+							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
+							/*line main_kernels_gen.go:216:43*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line kernels.go:60:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:216:43*/
+							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (Value(i, j, v.Extent(1), v.Extent(0)))
+							/*line main_kernels_gen.go:224:43*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						/*line kernels.go:60:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:224:42*/
+						/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
+						/*line main_kernels_gen.go:232:42*/
 					}
 				}
 			}
@@ -236,26 +244,58 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line kernels.go:60:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:240:42*/
+						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
+						/*line main_kernels_gen.go:248:42*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line kernels.go:60:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:248:42*/
+						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (Value(i, j, v.Extent(1), v.Extent(0)))
+						/*line main_kernels_gen.go:256:42*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					/*line kernels.go:60:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-					/*line main_kernels_gen.go:256:41*/
+					/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
+					/*line main_kernels_gen.go:264:41*/
 				}
 			}
+		}
+	}, nil
+}
+
+func gkHostHistToken(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	v, gkErr1 := gkkernel.View2("main.HistToken", "v", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	dup, gkErr2 := gkkernel.View2("main.HistToken", "dup", gkArgs[2].(gkkokkos.View2[int32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_v := v.Base(gkL)
+	return func(gkLo, gkHi int) {
+		tok, v, dup, gkP_v := tok, v, dup, gkP_v
+		gkS_v_0 := v.ByteStride(0)
+		gkS_v_1 := v.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line kernels_token.go:15:2*/ id := tok.Acquire()
+			if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+				/*line kernels_token.go:16:2*/ for j := range v.Extent(1) {
+					*dup.Ptr(id, int((*(*int32)(gkunsafe.Add(gkP_v, (i)*gkS_v_0+(j)*gkS_v_1)))))++
+				}
+			} else {
+				/*line kernels_token.go:16:2*/ for j := range v.Extent(1) {
+					*dup.Ptr(id, int(v.At(i, j)))++
+				}
+			} /*line kernels_token.go:18:3*/
+			tok.Release(id)
+			/*line main_kernels_gen.go:298:39*/
 		}
 	}, nil
 }

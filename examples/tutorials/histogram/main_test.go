@@ -56,14 +56,20 @@ func TestForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkHist(t, "atomic", r, want)
-	for _, nw := range []int{1, 3, dupCopies()} {
+	host := kokkos.DefaultHostExecutionSpace()
+	for _, tok := range []kokkos.UniqueToken{
+		kokkos.NewUniqueTokenSize(host, 1), // every row waits for the one id
+		kokkos.NewUniqueTokenSize(host, 3),
+		kokkos.NewUniqueToken(host),
+	} {
+		nw := tok.Size()
 		dup, _ := kokkos.NewView2[int32]("Rdup", nw, nb)
 		for i := range nw {
 			for j := range nb {
 				dup.Set(i, j, int32(rng.IntN(9))) // zeroed by duplicated
 			}
 		}
-		if err := duplicated(v, r, dup); err != nil {
+		if err := duplicated(tok, v, r, dup); err != nil {
 			t.Fatal(err)
 		}
 		for i := range nb {

@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -33,26 +31,8 @@ func HistScratch(t kernel.Team, v kokkos.View2[int32], r kokkos.View1[int32], ro
 	}
 }
 
-// HistLocal counts block k of v (rows rows) into a local array, with
-// plain increments, then adds it to r with one atomic per bin.
-//
-//kokkos:kernel
-func HistLocal(k int, v kokkos.View2[int32], r kokkos.View1[int32], rows int) {
-	var h [bins]int32
-	lo := k * rows
-	hi := min(lo+rows, v.Extent(0))
-	for i := lo; i < hi; i++ {
-		for j := range v.Extent(1) {
-			h[v.At(i, j)]++
-		}
-	}
-	for b := range bins {
-		kokkos.AtomicAdd(r.Ptr(b), h[b])
-	}
-}
-
-// form names the forms in the output.
-const form = "kernels"
+// teamForm names the form of teamScratch in the output.
+const teamForm = "team kernel"
 
 // teamScratch launches HistScratch over teams of Auto size, rows rows
 // each, with a level-0 scratch pad of bins int32s.
@@ -60,10 +40,4 @@ func teamScratch(place tut.Place, v kokkos.View2[int32], r kokkos.View1[int32], 
 	p := kokkos.Teams((v.Extent(0)+rows-1)/rows, kokkos.Auto).
 		SetScratchSize(0, kokkos.ScratchSize[int32](bins), 0).On(place.Space())
 	return kernel.For("team-scratch histogram", p, HistScratch, v.ReadOnly(), r, rows)
-}
-
-// localArray launches HistLocal over blocks of rows rows.
-func localArray(place tut.Place, v kokkos.View2[int32], r kokkos.View1[int32], rows int) error {
-	p := kokkos.Range(0, (v.Extent(0)+rows-1)/rows).On(place.Space())
-	return kernel.For("local-array histogram", p, HistLocal, v.ReadOnly(), r, rows)
 }

@@ -4,11 +4,12 @@
 // of rows into a histogram in its scratch pad (atomics there) and adds it
 // to the global one with one atomic per bin; and each index of a range
 // counts a block of rows into a local array (plain increments), then adds
-// it the same way. The kernels HistScratch (a team kernel) and HistLocal
-// (a local array) are in kernels_team.go, behind the build tag
-// kernels_pending; the default build runs the same as closures over
-// kokkos.ParallelForTeam and kokkos.ParallelFor (team_fallback.go), on the
-// host only.
+// it the same way. The team kernel HistScratch (kernels_team.go) runs on
+// the host and, with -cuda, on a GPU. The kernel HistLocal, with its local
+// array, is in kernels_local.go, behind the build tag kernels_pending; the
+// default build runs the same as a closure over kokkos.ParallelFor
+// (local_fallback.go), on the host only (with -cuda, the local-array form
+// is left out).
 //
 //	go run ./examples/tutorials/scratch-histogram [-rows 128] [-nrepeat 1] [-cuda] [N [M]]
 //
@@ -82,14 +83,18 @@ func run(w io.Writer, place tut.Place, n, m, rows, nrepeat int) error {
 	if err := place.Fence(); err != nil {
 		return err
 	}
+	type countForm struct {
+		name, label, form string
+		count             func(tut.Place, kokkos.View2[int32], kokkos.View1[int32], int) error
+	}
+	forms := []countForm{{"team-scratch", "TeamScratch", teamForm, teamScratch}}
+	if place.Stream == nil || localOnDevice {
+		forms = append(forms, countForm{"local-array", "LocalArray", localForm, localArray})
+	} else {
+		fmt.Fprintf(w, "LocalArray: the %s runs on the host only\n", localForm)
+	}
 	runs := 0
-	for _, f := range []struct {
-		name, label string
-		count       func(tut.Place, kokkos.View2[int32], kokkos.View1[int32], int) error
-	}{
-		{"team-scratch", "TeamScratch", teamScratch},
-		{"local-array", "LocalArray", localArray},
-	} {
+	for _, f := range forms {
 		var ts []float64
 		for range nrepeat {
 			start := time.Now()
@@ -103,7 +108,7 @@ func run(w io.Writer, place tut.Place, n, m, rows, nrepeat int) error {
 			runs++
 		}
 		slices.Sort(ts)
-		fmt.Fprintf(w, "Time %s (%s): %d %d %g\n", f.label, form, n, m, ts[len(ts)/2])
+		fmt.Fprintf(w, "Time %s (%s): %d %d %g\n", f.label, f.form, n, m, ts[len(ts)/2])
 		tut.Emit(w, "scratch-histogram."+f.name, "s", ts[len(ts)/2])
 	}
 	return check(v, r, runs)

@@ -38,6 +38,39 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at v i j)) ((conv int32 (rem uint64 z (uint64 16)))))))
 `,
 	},
+	{
+		Func: HistScratch, Name: "main.HistScratch", Hash: "bfbcb67ec97ada953f484ff0603b372b", Funcs: []string{"HistScratch"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "v", View: true, Write: false},
+			{Name: "r", View: true, Write: true},
+			{Name: "rows"},
+		},
+		Host: gkHostHistScratch,
+		IR: gkIR + `(kernel HistScratch for (team t)
+  (view v int32 2 r)
+  (view r int32 1 w)
+  (scalar rows int)
+  (body
+    (scratch h int32 team 0 ((int 16)))
+    (nested thread (new b int) (int 0) (int 16)
+      (body
+        (assign ((at h b)) ((int32 0)))))
+    (barrier)
+    (assign ((new lo int)) ((mul int (team LeagueRank) rows)))
+    (assign ((new hi int)) ((min int (add int lo rows) (extent v 0))))
+    (nested thread (new i int) lo hi
+      (body
+        (range (new j int) int (extent v 1)
+          (body
+            (do (atomic Add h ((conv int (at v i j))) (int32 1)))))))
+    (barrier)
+    (nested thread (new b int) (int 0) (int 16)
+      (body
+        (do (atomic Add r (b) (at h b)))))))
+`,
+	},
 }
 
 func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
@@ -61,7 +94,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 							z ^= z >> 31
 							*(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (int32(z % bins))
-							/*line main_kernels_gen.go:64:42*/
+							/*line main_kernels_gen.go:97:42*/
 						}
 					}
 				} else {
@@ -73,7 +106,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 							z ^= z >> 31
 							*(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (int32(z % bins))
-							/*line main_kernels_gen.go:76:42*/
+							/*line main_kernels_gen.go:109:43*/
 						}
 					}
 				}
@@ -85,7 +118,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						v.Set(i, j, int32(z%bins))
-						/*line main_kernels_gen.go:88:41*/
+						/*line main_kernels_gen.go:121:42*/
 					}
 				}
 			}
@@ -105,7 +138,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (int32(z % bins))
-						/*line main_kernels_gen.go:108:42*/
+						/*line main_kernels_gen.go:141:42*/
 					}
 				}
 			} else {
@@ -117,7 +150,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (int32(z % bins))
-						/*line main_kernels_gen.go:120:42*/
+						/*line main_kernels_gen.go:153:42*/
 					}
 				}
 			}
@@ -129,9 +162,42 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 					z ^= z >> 31
 					v.Set(i, j, int32(z%bins))
-					/*line main_kernels_gen.go:132:41*/
+					/*line main_kernels_gen.go:165:41*/
 				}
 			}
 		}
+	}, nil
+}
+
+func gkHostHistScratch(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	v, gkErr0 := gkkernel.View2("main.HistScratch", "v", gkArgs[0].(gkkokkos.View2[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	r, gkErr1 := gkkernel.View1("main.HistScratch", "r", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	rows := gkArgs[2].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		v, r, rows := v, r, rows
+		t := gkkernel.TeamOf(gkM)
+		/*line kernels_team.go:16:2*/ h := gkkernel.Scratch1("main.HistScratch", "h", gkkokkos.ScratchView1[int32](t.TeamScratch(0), bins))
+		for b, gkE590 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE590; b++ {
+			h.Set(b, 0)
+		}
+		t.TeamBarrier()
+		lo := t.LeagueRank() * rows
+		hi := min(lo+rows, v.Extent(0))
+		for i, gkE731 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE731; i++ {
+			for j := range v.Extent(1) {
+				gkkokkos.AtomicAdd(h.Ptr(int(v.At(i, j))), 1)
+			}
+		}
+		t.TeamBarrier()
+		for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
+			gkkokkos.AtomicAdd(r.Ptr(b), h.At(b))
+		}
+		/*line main_kernels_gen.go:201:38*/
 	}, nil
 }

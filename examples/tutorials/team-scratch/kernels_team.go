@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -25,17 +23,16 @@ func YAxScratch(t kernel.Team, y kokkos.View2[float64], A kokkos.View3[float64],
 		}
 	}
 	t.TeamBarrier()
-	sum := kokkos.Sum[float64]()
 	rows := 0.0
 	for j := range t.TeamThreadRange(0, A.Extent(1)) {
 		row := 0.0
 		for i := range t.ThreadVectorRange(0, m) {
 			row += A.At(e, j, i) * sx.At(i)
 		}
-		row = kernel.VectorReduce(t, sum, row)
+		row = kernel.VectorReduce(t, kokkos.Sum[float64](), row)
 		rows += y.At(e, j) * row
 	}
-	rows = kernel.TeamReduce(t, sum, rows)
+	rows = kernel.TeamReduce(t, kokkos.Sum[float64](), rows)
 	if t.SinglePerTeam() {
 		*acc += rows
 	}

@@ -3,9 +3,7 @@
 // team first copying its x_e into a view of its scratch pad (level 0,
 // kokkos.ScratchView1 over TeamScratch), then reading x from there. The
 // team kernel YAxScratch (kernels_team.go) runs on the host and, with
-// -cuda, on a GPU (its scratch in shared memory); built without the tag
-// kernels_pending, the program runs the same as a closure over
-// kokkos.ParallelReduceTeam (team_fallback.go), on the host only.
+// -cuda, on a GPU (its scratch in shared memory).
 //
 //	go run ./examples/tutorials/team-scratch -N 8 -M 10 -E 10 -nrepeat 100 [-cuda]
 //

@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -15,17 +13,16 @@ import (
 //kokkos:kernel
 func YAxTeamVector(t kernel.Team, y kokkos.View2[float64], A kokkos.View3[float64], x kokkos.View2[float64], acc *float64) {
 	e := t.LeagueRank()
-	sum := kokkos.Sum[float64]()
 	rows := 0.0
 	for j := range t.TeamThreadRange(0, A.Extent(1)) {
 		row := 0.0
 		for i := range t.ThreadVectorRange(0, A.Extent(2)) {
 			row += A.At(e, j, i) * x.At(e, i)
 		}
-		row = kernel.VectorReduce(t, sum, row)
+		row = kernel.VectorReduce(t, kokkos.Sum[float64](), row)
 		rows += y.At(e, j) * row
 	}
-	rows = kernel.TeamReduce(t, sum, rows)
+	rows = kernel.TeamReduce(t, kokkos.Sum[float64](), rows)
 	if t.SinglePerTeam() {
 		*acc += rows
 	}

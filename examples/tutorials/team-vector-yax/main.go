@@ -3,9 +3,7 @@
 // summed, with one team per e, the team's threads splitting the rows
 // (TeamThreadRange) and each thread's vector lanes a row's columns
 // (ThreadVectorRange). The team kernel YAxTeamVector (kernels_team.go)
-// runs on the host and, with -cuda, on a GPU; built without the tag
-// kernels_pending, the program runs the same as a closure over
-// kokkos.ParallelReduceTeam (team_fallback.go), on the host only.
+// runs on the host and, with -cuda, on a GPU.
 //
 //	go run ./examples/tutorials/team-vector-yax -N 8 -M 10 -E 10 -nrepeat 100 [-cuda]
 //

@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (

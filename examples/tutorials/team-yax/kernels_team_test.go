@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -14,8 +12,9 @@ import (
 
 func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
 
-// TestYAxTeamTeams calls the team kernel as a Go function over teams of
-// several threads on random data against a plain loop.
+// TestYAxTeamTeams launches the team kernel over teams of several threads
+// (its generated host code), and calls it as a Go function, on random
+// data against a plain loop.
 func TestYAxTeamTeams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const n, m = 9, 23
@@ -35,12 +34,19 @@ func TestYAxTeamTeams(t *testing.T) {
 		}
 		want += y.At(j) * s
 	}
-	for _, ts := range []int{1, 2, 3} {
-		got := kokkos.ParallelReduceTeam("yAx", kokkos.Teams(n, ts), kokkos.Sum[float64](), func(m *kokkos.TeamMember, acc *float64) {
+	for _, ts := range []int{1, 2, 3, 5} {
+		got, err := kernel.Reduce("yAx", kokkos.Teams(n, ts), kokkos.Sum[float64](), YAxTeam, y, a, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("kernel, team size %d: %v, want %v", ts, got, want)
+		}
+		got = kokkos.ParallelReduceTeam("yAx", kokkos.Teams(n, ts), kokkos.Sum[float64](), func(m *kokkos.TeamMember, acc *float64) {
 			YAxTeam(kernel.TeamOf(m), y, a, x, acc)
 		})
 		if math.Abs(got-want) > 1e-12 {
-			t.Errorf("team size %d: %v, want %v", ts, got, want)
+			t.Errorf("Go function, team size %d: %v, want %v", ts, got, want)
 		}
 	}
 }

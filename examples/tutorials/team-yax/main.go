@@ -2,9 +2,7 @@
 // y^T*A*x as in yax, with one team per row of A whose threads split the
 // row's dot product (TeamPolicy, TeamThreadRange, a team reduction). The
 // team kernel YAxTeam (kernels_team.go) runs on the host and, with -cuda,
-// on a GPU; built without the tag kernels_pending, the program runs the
-// same as a closure over kokkos.ParallelReduceTeam (team_fallback.go), on
-// the host only.
+// on a GPU.
 //
 //	go run ./examples/tutorials/team-yax -N 12 -M 10 -nrepeat 100 [-cuda]
 //
