@@ -115,6 +115,7 @@ func TestDeviceLaunchArgs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		keep(t, &v)
 		return v
 	}
 	a, b, c := view(3+rng.IntN(50)), view(3+rng.IntN(50)), view(3+rng.IntN(50))
@@ -140,10 +141,12 @@ func TestDeviceLaunchArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	keep(t, &out)
 	f, err := kokkos.NewView1[float32]("f", 4, kokkos.InSpace(fake))
 	if err != nil {
 		t.Fatal(err)
 	}
+	keep(t, &f)
 	k, u, sf, n, m := int8(-1-rng.IntN(100)), uint16(rng.Uint32()), float32(rng.NormFloat64()), -rng.IntN(1<<40), rng.Uint64()
 	if err := kernel.For("scalars", p, Scalars, out, f, true, k, u, sf, n, m); err != nil {
 		t.Fatal(err)
