@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 // XorShift64 is a Go port of Kokkos's Random_XorShift64 generator: one
@@ -7,8 +5,8 @@ package main
 // times 2685821657736338717. Its methods are values' methods, so that it
 // can live in a kernel as a local: Next returns the generator advanced by
 // one step, and Urand64, Urand, Rand and Drand read the current state's
-// output, so that Kokkos's gen.drand() is g = g.Next(); g.Drand().
-// xorshift.go holds the same, unmarked, for builds without kernels_pending.
+// output, so that Kokkos's gen.drand() is g = g.Next(); g.Drand(). The
+// methods are kernel helpers: DartsPool calls them on the device too.
 type XorShift64 struct{ State uint64 }
 
 // Next returns g advanced by one xorshift step.
