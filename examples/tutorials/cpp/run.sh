@@ -13,9 +13,11 @@
 # THREADS defaults to the number of CPUs. With a Kokkos built with CUDA
 # (KOKKOS_ENABLE_CUDA in its KokkosCore_config.h), the C++ programs are
 # compiled with Kokkos's nvcc_wrapper and run on the GPU, and the Go ones
-# are given -cuda (a CUDA stream, views in cuda.Space). The team kernels'
-# launches fail there (kernel.ErrNoDevice) until gokkos translates them to
-# CUDA; their rows show the failure.
+# are given -cuda (a CUDA stream, views in cuda.Space).
+#
+# On a machine without Go, build the Go programs elsewhere with
+# gobuild.sh DIR (static binaries, one per exercise, named as CASES names
+# them) and give DIR as GOBIN_DIR: run.sh then runs those and builds none.
 #
 # Environment:
 #   BUILD   build directory (default ${TMPDIR:-/tmp}/gokkos-tutorials)
@@ -23,7 +25,9 @@
 #   ONLY    space-separated exercise names to run (default all)
 #   JOBS    parallel compile jobs (default 2)
 #   CXX     C++ compiler for a Kokkos without CUDA (default: Kokkos's own)
-#   GOTAGS  build tags for the Go programs (e.g. kernels_pending)
+#   GOTAGS  build tags for the Go programs
+#   GOBIN_DIR  directory of prebuilt Go programs (gobuild.sh); Go is not
+#           needed then
 #   NOBUILD set to 1 to reuse the binaries in BUILD
 set -euo pipefail
 if [ $# -lt 1 ]; then
@@ -76,11 +80,22 @@ if [ "${NOBUILD:-0}" != 1 ]; then
     { cat "$BUILD/cmake.log" >&2; exit 1; }
   cmake --build "$BUILD/cpp" -j "${JOBS:-2}" > "$BUILD/make.log" 2>&1 ||
     { tail -40 "$BUILD/make.log" >&2; exit 1; }
-  echo "== Go in $BUILD/go${GOTAGS:+ (tags $GOTAGS)}"
-  mkdir -p "$BUILD/go"
+  if [ -z "${GOBIN_DIR:-}" ]; then
+    echo "== Go in $BUILD/go${GOTAGS:+ (tags $GOTAGS)}"
+    mkdir -p "$BUILD/go"
+    for c in "${CASES[@]}"; do
+      n=${c%%|*}
+      (cd "$ROOT" && CGO_ENABLED=0 go build ${GOTAGS:+-tags "$GOTAGS"} -o "$BUILD/go/$n" "./examples/tutorials/$n")
+    done
+  fi
+fi
+GODIR=$BUILD/go
+if [ -n "${GOBIN_DIR:-}" ]; then
+  GODIR=$(cd "$GOBIN_DIR" && pwd)
   for c in "${CASES[@]}"; do
     n=${c%%|*}
-    (cd "$ROOT" && CGO_ENABLED=0 go build ${GOTAGS:+-tags "$GOTAGS"} -o "$BUILD/go/$n" "./examples/tutorials/$n")
+    selected "$n" || continue
+    [ -x "$GODIR/$n" ] || { echo "run.sh: no Go program $GODIR/$n (build them with gobuild.sh $GOBIN_DIR)" >&2; exit 1; }
   done
 fi
 
@@ -92,14 +107,18 @@ run_cpp() { # name args round
 }
 run_go() { # name args round
   # The flags go first: some programs take positional sizes.
-  env -u KOKKOS_NUM_THREADS GOMAXPROCS="$T" "$BUILD/go/$1" "${GOCUDA[@]}" $2 >> "$OUT/$1.go.r$3.txt" 2>&1 ||
+  env -u KOKKOS_NUM_THREADS GOMAXPROCS="$T" "$GODIR/$1" "${GOCUDA[@]}" $2 >> "$OUT/$1.go.r$3.txt" 2>&1 ||
     echo "run.sh: Go $1 failed, see $OUT/$1.go.r$3.txt" >&2
 }
 
 {
   echo "host:    $(uname -n), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   echo "kokkos:  $K ($(grep -E 'define KOKKOS_VERSION ' "$CFG" | awk '{print $3}'), CUDA $CUDA)"
-  echo "gokkos:  $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (dirty)'); $(go version)"
+  if [ -n "${GOBIN_DIR:-}" ]; then
+    echo "gokkos:  prebuilt in $GODIR$( [ -f "$GODIR/VERSION" ] && echo "; $(cat "$GODIR/VERSION")")"
+  else
+    echo "gokkos:  $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (dirty)'); $(go version)"
+  fi
   echo "threads: $T; rounds: $ROUNDS; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT/machine.txt"
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel"
 )
 
@@ -23,15 +24,16 @@ func HistToken(i int, tok kokkos.UniqueToken, v kokkos.View2[int32], dup kokkos.
 const dupForm = "unique-token kernel"
 
 // duplicated counts v into r through dup, a copy of the histogram per id
-// of tok (at least tok.Size() rows), on the host pool: it zeroes the
-// copies, runs HistToken over the rows, then adds the copies to r
-// (Contribute).
-func duplicated(tok kokkos.UniqueToken, v kokkos.View2[int32], r kokkos.View1[int32], dup kokkos.View2[int32]) error {
+// of tok (at least tok.Size() rows), at place (tok is a token of its
+// execution space, the views are in its memory): it zeroes the copies,
+// runs HistToken over the rows, then adds the copies to r (Contribute).
+func duplicated(place tut.Place, tok kokkos.UniqueToken, v kokkos.View2[int32], r kokkos.View1[int32], dup kokkos.View2[int32]) error {
 	if err := kokkos.Fill(dup, 0); err != nil {
 		return err
 	}
-	if err := kernel.For("Duplicated Loop", kokkos.Range(0, v.Extent(0)), HistToken, tok, v.ReadOnly(), dup); err != nil {
+	sp := place.Space()
+	if err := kernel.For("Duplicated Loop", kokkos.Range(0, v.Extent(0)).On(sp), HistToken, tok, v.ReadOnly(), dup); err != nil {
 		return err
 	}
-	return kernel.For("Reduce Loop", kokkos.Range(0, r.Extent(0)), Contribute, dup.ReadOnly(), r)
+	return kernel.For("Reduce Loop", kokkos.Range(0, r.Extent(0)).On(sp), Contribute, dup.ReadOnly(), r)
 }

@@ -114,7 +114,7 @@ func run(w io.Writer, place tut.Place, n, m, nrepeat int) error {
 			return err
 		}
 		defer dup.Release()
-		t, err := timeIt(func() error { return duplicated(tok, v, r, dup) })
+		t, err := timeIt(func() error { return duplicated(place, tok, v, r, dup) })
 		if err != nil {
 			return err
 		}

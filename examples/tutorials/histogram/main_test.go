@@ -69,7 +69,7 @@ func TestForms(t *testing.T) {
 				dup.Set(i, j, int32(rng.IntN(9))) // zeroed by duplicated
 			}
 		}
-		if err := duplicated(tok, v, r, dup); err != nil {
+		if err := duplicated(tut.Place{Mem: kokkos.HostSpace}, tok, v, r, dup); err != nil {
 			t.Fatal(err)
 		}
 		for i := range nb {
@@ -119,7 +119,11 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestRunCUDA runs the atomic form on a GPU.
+// TestRunCUDA counts random bins on a GPU with the atomic form and with
+// the duplicated one (HistToken, with tokens of the stream of a few ids
+// and of the device's), into a histogram holding random counts, and
+// compares the counts with the host's forms and plain loops'; then runs
+// the program there.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skip("CUDA unavailable:", err)
@@ -129,6 +133,63 @@ func TestRunCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer place.Release()
+	rng := rand.New(rand.NewPCG(57, 58))
+	const n, m, nb = 3001, 29, 17
+	v, add := randomBins(rng, n, m, nb)
+	in := kokkos.InSpace(place.Mem)
+	dv, err := kokkos.CreateMirrorViewAndCopy(v, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dv.Release()
+	hostTok := kokkos.NewUniqueToken(kokkos.DefaultHostExecutionSpace())
+	for _, f := range []struct {
+		name string
+		tok  kokkos.UniqueToken // of the stream; none for the atomic form
+	}{
+		{"atomic", kokkos.UniqueToken{}},
+		{dupForm + ", 5 ids", kokkos.NewUniqueTokenSize(place.Space(), 5)},
+		{dupForm + ", the device's ids", kokkos.NewUniqueToken(place.Space())},
+	} {
+		hr, _ := kokkos.NewView1[int32]("R", nb)
+		want := make([]int32, nb)
+		for i := range nb {
+			c := int32(rng.IntN(5))
+			hr.Set(i, c)
+			want[i] = c + add[i]
+		}
+		dr, err := kokkos.CreateMirrorViewAndCopy(hr, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.name == "atomic" {
+			err = kernel.For("atomic", kokkos.Range(0, n).On(place.Space()), HistAtomic, dv, dr)
+			if err == nil {
+				err = kernel.For("atomic", kokkos.Range(0, n), HistAtomic, v, hr)
+			}
+		} else {
+			dup := kokkos.Must(kokkos.NewView2[int32]("Rdup", f.tok.Size(), nb, in))
+			err = duplicated(place, f.tok, dv, dr, dup)
+			dup.Release()
+			if err == nil {
+				hdup := kokkos.Must(kokkos.NewView2[int32]("Rdup", hostTok.Size(), nb))
+				err = duplicated(tut.Place{Mem: kokkos.HostSpace}, hostTok, v, hr, hdup)
+			}
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		got, err := kokkos.CreateMirrorViewAndCopy(dr)
+		dr.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range nb {
+			if got.At(i) != hr.At(i) || got.At(i) != want[i] {
+				t.Errorf("%s: bin %d counts %d on the GPU, %d on the host, want %d", f.name, i, got.At(i), hr.At(i), want[i])
+			}
+		}
+	}
 	var b bytes.Buffer
 	if err := run(&b, place, 1000, 20, 2); err != nil {
 		t.Fatal(err)

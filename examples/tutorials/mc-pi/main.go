@@ -2,11 +2,10 @@
 // pi estimated by throwing 2^N darts at the unit square and counting
 // those within the unit circle, with a Go port of Kokkos's XorShift64
 // generator (xorshift.go; PoolStates seeds a pool as
-// Random_XorShift64_Pool does, bit for bit). The kernel Darts (kernels.go)
-// gives each index a generator of its own, seeded from the index; built
-// with the tag kernels_pending, the kernel DartsPool (kernels_pool.go)
-// takes the generators from a pool by unique token, as the C++ program
-// does with get_state and free_state.
+// Random_XorShift64_Pool does, bit for bit). The kernel DartsPool
+// (kernels.go) takes the generators from a pool by unique token, as the
+// C++ program does with get_state and free_state, on the host and, with
+// -cuda, on a GPU.
 //
 //	go run ./examples/tutorials/mc-pi [-cuda] N [dart_groups]
 //

@@ -3,6 +3,7 @@
 package main
 
 import (
+	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
 )
 
@@ -15,78 +16,91 @@ func init() {
 // gkIR describes the helpers of the package's kernels; each kernel's
 // description (Spec.IR) follows it.
 const gkIR = `kernelir 1
-(func xorshift ((s uint64)) (uint64)
+(struct XorShift64 (State uint64))
+(func gkm_XorShift64_Next ((g XorShift64)) (XorShift64)
   (body
-    (assign ((new t uint64)) (s))
-    (opassign xor t (shr uint64 t (uint64 12)))
-    (opassign xor t (shl uint64 t (uint64 25)))
-    (opassign xor t (shr uint64 t (uint64 27)))
-    (return t)))
-(func unit ((s uint64)) (float64)
+    (assign ((new s uint64)) ((field g State)))
+    (opassign xor s (shr uint64 s (uint64 12)))
+    (opassign xor s (shl uint64 s (uint64 25)))
+    (opassign xor s (shr uint64 s (uint64 27)))
+    (return (lit XorShift64 s))))
+(func gkm_XorShift64_Urand64 ((g XorShift64)) (uint64)
   (body
-    (return (div float64 (conv float64 (sub uint64 (mul uint64 s (uint64 2685821657736338717)) (uint64 1))) (float64 1.8446744073709552e+19)))))
-(func indexState ((seed uint64) (i int)) (uint64)
+    (return (sub uint64 (mul uint64 (field g State) (uint64 2685821657736338717)) (uint64 1)))))
+(func gkm_XorShift64_Urand ((g XorShift64)) (uint32)
   (body
-    (assign ((new z uint64)) ((add uint64 seed (mul uint64 (conv uint64 i) (uint64 11400714819323198485)))))
-    (assign (z) ((mul uint64 (xor uint64 z (shr uint64 z (uint64 30))) (uint64 13787848793156543929))))
-    (assign (z) ((mul uint64 (xor uint64 z (shr uint64 z (uint64 27))) (uint64 10723151780598845931))))
-    (opassign xor z (shr uint64 z (uint64 31)))
-    (if (eq uint64 z (uint64 0))
-      (then
-        (assign (z) ((uint64 1318319)))))
-    (return z)))
+    (return (conv uint32 (shr uint64 (mul uint64 (field g State) (uint64 2685821657736338717)) (uint64 16))))))
+(func gkm_XorShift64_Rand ((g XorShift64)) (int32)
+  (body
+    (return (conv int32 (div uint32 (call gkm_XorShift64_Urand g) (uint32 2))))))
+(func gkm_XorShift64_Drand ((g XorShift64)) (float64)
+  (body
+    (return (div float64 (conv float64 (call gkm_XorShift64_Urand64 g)) (float64 1.8446744073709552e+19)))))
 `
 
 // gkSpecs are the package's kernels.
 var gkSpecs = []gkkernel.Spec{
 	{
-		Func: Darts, Name: "main.Darts", Hash: "9a6c351f39cd4f04170de63d33b228a2", Funcs: []string{"Darts", "indexState", "unit", "xorshift"},
+		Func: DartsPool, Name: "main.DartsPool", Hash: "69c19f85dbd9380b6a0c766aba893e88", Funcs: []string{"DartsPool", "XorShift64.Drand", "XorShift64.Next", "XorShift64.Urand64", "type XorShift64"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "seed"},
+			{Name: "tok"},
+			{Name: "states", View: true, Write: true},
 			{Name: "groups"},
 			{Name: "rad"},
 		},
-		Host: gkHostDarts,
-		IR: gkIR + `(kernel Darts reduce (index i)
-  (scalar seed uint64)
+		Host: gkHostDartsPool,
+		IR: gkIR + `(struct XorShift64 (State uint64))
+(kernel DartsPool reduce (index i)
+  (token tok)
+  (view states uint64 1 w)
   (scalar groups int)
   (scalar rad float64)
   (acc int64)
   (body
-    (assign ((new s uint64)) ((call indexState seed i)))
+    (assign ((new id int)) ((acquire tok)))
+    (assign ((new g XorShift64)) ((lit XorShift64 (at states id))))
     (range _ int groups
       (body
-        (assign (s) ((call xorshift s)))
-        (assign ((new x float64)) ((call unit s)))
-        (assign (s) ((call xorshift s)))
-        (assign ((new y float64)) ((call unit s)))
+        (assign (g) ((call gkm_XorShift64_Next g)))
+        (assign ((new x float64)) ((call gkm_XorShift64_Drand g)))
+        (assign (g) ((call gkm_XorShift64_Next g)))
+        (assign ((new y float64)) ((call gkm_XorShift64_Drand g)))
         (if (le float64 (add float64 (mul float64 x x) (mul float64 y y)) (mul float64 rad rad))
           (then
-            (opassign add (acc) (int64 1))))))))
+            (opassign add (acc) (int64 1))))))
+    (assign ((at states id)) ((field g State)))
+    (do (release tok id))))
 `,
 	},
 }
 
-func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
-	seed := gkArgs[0].(uint64)
-	groups := gkArgs[1].(int)
-	rad := gkArgs[2].(float64)
+func gkHostDartsPool(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+	tok := gkArgs[0].(gkkokkos.UniqueToken)
+	states, gkErr1 := gkkernel.View1("main.DartsPool", "states", gkArgs[1].(gkkokkos.View1[uint64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	groups := gkArgs[2].(int)
+	rad := gkArgs[3].(float64)
 	return func(gkLo, gkHi int, gkAccP *int64) {
-		seed, groups, rad := seed, groups, rad
+		tok, states, groups, rad := tok, states, groups, rad
 		gkAcc := *gkAccP
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:45:2*/ s := indexState(seed, i)
+			/*line kernels.go:19:2*/ id := tok.Acquire()
+			g := XorShift64{states.At(id)}
 			for range groups {
-				s = xorshift(s)
-				x := unit(s)
-				s = xorshift(s)
-				y := unit(s)
+				g = g.Next()
+				x := g.Drand()
+				g = g.Next()
+				y := g.Drand()
 				if float64(x*x)+float64(y*y) <= float64(rad*rad) {
 					gkAcc += 1
 				}
 			}
-			/*line main_kernels_gen.go:89:38*/
+			states.Set(id, g.State)
+			tok.Release(id)
+			/*line main_kernels_gen.go:103:39*/
 		}
 		*gkAccP = gkAcc
 	}, nil

@@ -9,51 +9,105 @@ import (
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
-	"github.com/gokkos/kokkos/kernel"
 	"github.com/gokkos/kokkos/kernel/kernelcheck"
 )
 
 func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
 
-// TestHelpers checks the kernel helpers against the XorShift64 port.
-func TestHelpers(t *testing.T) {
-	for i, s := range PoolStates(99, 50) {
-		g := NewXorShift64(s).Next()
-		if got := xorshift(s); got != g.State {
-			t.Fatalf("state %d: xorshift %d, XorShift64.Next %d", i, got, g.State)
+// replay recounts the hits of a launch of DartsPool over n indices from
+// the pool's states before (init) and after (final) it: each index draws
+// 2*groups outputs from the generator of the id it holds, so id k served
+// u_k indices, the first u_k chunks of 2*groups steps of its generator,
+// u_k the chunks that take init[k] to final[k]. The hits are those of
+// these chunks, whatever the order in which the indices took the ids. It
+// fails t unless the ids served n indices in all.
+func replay(t *testing.T, init, final []uint64, n, groups int, rad float64) int64 {
+	t.Helper()
+	var hits int64
+	served := 0
+	for k := range init {
+		g := XorShift64{init[k]}
+		for g.State != final[k] {
+			if served == n {
+				t.Fatalf("state %d (%d) is not %d reached by whole chunks of %d steps within %d indices", k, final[k], init[k], 2*groups, n)
+			}
+			for range groups {
+				g = g.Next()
+				x := g.Drand()
+				g = g.Next()
+				y := g.Drand()
+				if x*x+y*y <= rad*rad {
+					hits++
+				}
+			}
+			served++
 		}
-		if got := unit(g.State); got != g.Drand() || got < 0 || got > 1 {
-			t.Fatalf("state %d: unit %v, Drand %v", i, got, g.Drand())
-		}
-		if indexState(uint64(s), i) == 0 {
-			t.Fatalf("indexState(%d, %d) is 0", s, i)
+	}
+	if served != n {
+		t.Fatalf("the pool's states served %d indices, want %d", served, n)
+	}
+	return hits
+}
+
+// poolRun makes a pool of tok's ids seeded from seed at place, throws
+// groups darts from each of n indices, and returns the hits, the states
+// before and after.
+func poolRun(t *testing.T, place tut.Place, tok kokkos.UniqueToken, seed uint64, n, groups int, rad float64) (hits int64, init, final []uint64) {
+	t.Helper()
+	states, err := newPool(place, tok, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer states.Release()
+	if hits, err = poolHits(place, tok, states, n, groups, rad); err != nil {
+		t.Fatal(err)
+	}
+	h, err := kokkos.CreateMirrorViewAndCopy(states)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final = make([]uint64, h.Extent(0))
+	for i := range final {
+		final[i] = h.At(i)
+	}
+	return hits, PoolStates(seed, tok.Size()), final
+}
+
+// TestDartsPool launches DartsPool on the host with tokens of one id,
+// a few and the host's, and checks its hits against a replay of the
+// states it leaves.
+func TestDartsPool(t *testing.T) {
+	host := kokkos.DefaultHostExecutionSpace()
+	for _, tok := range []kokkos.UniqueToken{
+		kokkos.NewUniqueTokenSize(host, 1),
+		kokkos.NewUniqueTokenSize(host, 3),
+		kokkos.NewUniqueToken(host),
+	} {
+		for _, c := range []struct {
+			n, groups int
+			rad       float64
+		}{{1000, 7, 0.8}, {4096, 1, 1}, {33, 40, 0.5}} {
+			hits, init, final := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, tok, 977, c.n, c.groups, c.rad)
+			if want := replay(t, init, final, c.n, c.groups, c.rad); hits != want {
+				t.Errorf("%d ids, %d×%d darts within %v: %d hits, the replay %d", tok.Size(), c.n, c.groups, c.rad, hits, want)
+			}
 		}
 	}
 }
 
-// TestDarts counts the hits of Darts over a range against a plain loop of
-// the same generators.
-func TestDarts(t *testing.T) {
-	const n, groups, rad = 1000, 7, 0.8
-	var want int64
-	for i := range n {
-		g := XorShift64{indexState(seed, i)}
-		for range groups {
-			g = g.Next()
-			x := g.Drand()
-			g = g.Next()
-			y := g.Drand()
-			if x*x+y*y <= rad*rad {
-				want++
-			}
+// TestKokkosHits checks the hits with one generator against those of the
+// C++ program with Kokkos 4.6.1 on one OpenMP thread (a pool of one
+// state): mc-pi 16 1 and mc-pi 16 5.
+func TestKokkosHits(t *testing.T) {
+	tok := kokkos.NewUniqueTokenSize(kokkos.DefaultHostExecutionSpace(), 1)
+	for _, c := range []struct {
+		groups int
+		want   int64
+	}{{1, kokkosHits16x1}, {5, kokkosHits16x5}} {
+		hits, _, _ := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, tok, seed, 1<<16/c.groups, c.groups, 1)
+		if hits != c.want {
+			t.Errorf("2^16 darts in groups of %d: %d hits, Kokkos %d", c.groups, hits, c.want)
 		}
-	}
-	got, err := kernel.Reduce("darts", kokkos.Range(0, n), kokkos.Sum[int64](), Darts, uint64(seed), groups, rad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != want {
-		t.Errorf("Darts counts %d hits, the plain loop %d", got, want)
 	}
 }
 
@@ -74,7 +128,9 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestRunCUDA compares the GPU's hits with the host's.
+// TestRunCUDA launches DartsPool on a GPU with a pool of a generator per
+// id of the stream's token, and checks its hits against the host's replay
+// of the states it leaves; then the program's estimate.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skip("CUDA unavailable:", err)
@@ -84,15 +140,29 @@ func TestRunCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer place.Release()
-	h, err := countHits(tut.Place{Mem: kokkos.HostSpace}, seed, 1<<16, 3, 1)
+	tok := kokkos.NewUniqueToken(place.Space())
+	for _, c := range []struct {
+		n, groups int
+		rad       float64
+	}{{1 << 16, 3, 1}, {1 << 20, 1, 0.9}, {5000, 64, 0.7}} {
+		hits, init, final := poolRun(t, place, tok, seed, c.n, c.groups, c.rad)
+		if want := replay(t, init, final, c.n, c.groups, c.rad); hits != want {
+			t.Errorf("GPU, %d×%d darts within %v: %d hits, the host's replay %d", c.n, c.groups, c.rad, hits, want)
+		}
+	}
+	var b bytes.Buffer
+	pi, err := run(&b, place, 1<<22, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := countHits(place, seed, 1<<16, 3, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rngForm == "XorShift64 per index" && d != h {
-		t.Errorf("GPU %d hits, host %d", d, h)
+	if math.Abs(pi-math.Pi) > 0.005 {
+		t.Errorf("GPU pi estimate %v:\n%s", pi, b.String())
 	}
 }
+
+// The hits of the C++ program (mc-pi 16 1 and mc-pi 16 5) with Kokkos
+// 4.6.1 built with OpenMP, run with OMP_NUM_THREADS=1.
+const (
+	kokkosHits16x1 = 51162
+	kokkosHits16x5 = 51161
+)

@@ -65,7 +65,9 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestRunCUDA runs the scan on a GPU.
+// TestRunCUDA scans random sub-ranges of views holding random values on
+// a GPU and compares the views and totals with the host's scans of the
+// same and a plain loop's products, then runs the program there.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skip("CUDA unavailable:", err)
@@ -75,6 +77,55 @@ func TestRunCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer place.Release()
+	rng := rand.New(rand.NewPCG(55, 56))
+	for c := range 12 {
+		n := 1 + rng.IntN(3000)
+		if c == 0 {
+			n = 1 << 17
+		}
+		lo := rng.IntN(n) * (c % 2)
+		hi := lo + rng.IntN(n-lo+1)
+		if c == 0 {
+			hi = n
+		}
+		out, _ := kokkos.NewView1[float64]("out", n)
+		old := make([]float64, n)
+		for i := range n {
+			old[i] = rng.Float64()
+			out.Set(i, old[i])
+		}
+		dout, err := kokkos.CreateMirrorViewAndCopy(out, kokkos.InSpace(place.Mem))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dtotal, err := kernel.Scan("factorial", kokkos.Range(lo, hi).On(place.Space()), kokkos.Prod[float64](), Factorial, dout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := kokkos.CreateMirrorViewAndCopy(dout)
+		dout.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		htotal, err := kernel.Scan("factorial", kokkos.Range(lo, hi), kokkos.Prod[float64](), Factorial, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := 1.0
+		for i := range n {
+			want := old[i]
+			if i >= lo && i < hi {
+				want = ref
+				ref *= float64(i + 1)
+			}
+			if !close(got.At(i), out.At(i)) || !close(got.At(i), want) {
+				t.Fatalf("range [%d, %d) of %d: out(%d) = %v on the GPU, %v on the host, want %v", lo, hi, n, i, got.At(i), out.At(i), want)
+			}
+		}
+		if !close(dtotal, htotal) || !close(dtotal, ref) {
+			t.Errorf("range [%d, %d): total %v on the GPU, %v on the host, want %v", lo, hi, dtotal, htotal, ref)
+		}
+	}
 	var b bytes.Buffer
 	if err := run(&b, place, 100000, 2); err != nil {
 		t.Fatal(err, b.String())

@@ -1,5 +1,3 @@
-//go:build kernels_pending
-
 package main
 
 import (
@@ -26,12 +24,8 @@ func HistLocal(k int, v kokkos.View2[int32], r kokkos.View1[int32], rows int) {
 	}
 }
 
-// localForm names the form of localArray in the output; localOnDevice
-// says that it runs on a GPU too.
-const (
-	localForm     = "kernel"
-	localOnDevice = true
-)
+// localForm names the form of localArray in the output.
+const localForm = "kernel"
 
 // localArray launches HistLocal over blocks of rows rows.
 func localArray(place tut.Place, v kokkos.View2[int32], r kokkos.View1[int32], rows int) error {

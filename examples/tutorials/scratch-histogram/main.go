@@ -4,12 +4,9 @@
 // of rows into a histogram in its scratch pad (atomics there) and adds it
 // to the global one with one atomic per bin; and each index of a range
 // counts a block of rows into a local array (plain increments), then adds
-// it the same way. The team kernel HistScratch (kernels_team.go) runs on
-// the host and, with -cuda, on a GPU. The kernel HistLocal, with its local
-// array, is in kernels_local.go, behind the build tag kernels_pending; the
-// default build runs the same as a closure over kokkos.ParallelFor
-// (local_fallback.go), on the host only (with -cuda, the local-array form
-// is left out).
+// it the same way. The team kernel HistScratch (kernels_team.go) and the
+// kernel HistLocal with its local array (kernels_local.go) run on the
+// host and, with -cuda, on a GPU.
 //
 //	go run ./examples/tutorials/scratch-histogram [-rows 128] [-nrepeat 1] [-cuda] [N [M]]
 //
@@ -87,11 +84,9 @@ func run(w io.Writer, place tut.Place, n, m, rows, nrepeat int) error {
 		name, label, form string
 		count             func(tut.Place, kokkos.View2[int32], kokkos.View1[int32], int) error
 	}
-	forms := []countForm{{"team-scratch", "TeamScratch", teamForm, teamScratch}}
-	if place.Stream == nil || localOnDevice {
-		forms = append(forms, countForm{"local-array", "LocalArray", localForm, localArray})
-	} else {
-		fmt.Fprintf(w, "LocalArray: the %s runs on the host only\n", localForm)
+	forms := []countForm{
+		{"team-scratch", "TeamScratch", teamForm, teamScratch},
+		{"local-array", "LocalArray", localForm, localArray},
 	}
 	runs := 0
 	for _, f := range forms {

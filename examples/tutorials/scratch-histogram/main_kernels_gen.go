@@ -39,6 +39,33 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: HistLocal, Name: "main.HistLocal", Hash: "afffb8d61a66fb42602ea24b8434d5c5", Funcs: []string{"HistLocal"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "v", View: true, Write: false},
+			{Name: "r", View: true, Write: true},
+			{Name: "rows"},
+		},
+		Host: gkHostHistLocal,
+		IR: gkIR + `(kernel HistLocal for (index k)
+  (view v int32 2 r)
+  (view r int32 1 w)
+  (scalar rows int)
+  (body
+    (var ((h [16]int32)) ())
+    (assign ((new lo int)) ((mul int k rows)))
+    (assign ((new hi int)) ((min int (add int lo rows) (extent v 0))))
+    (for (init (assign ((new i int)) (lo))) (cond (lt int i hi)) (post (inc i))
+      (body
+        (range (new j int) int (extent v 1)
+          (body
+            (inc (index h (at v i j)))))))
+    (range (new b int) int (int 16)
+      (body
+        (do (atomic Add r (b) (index h b)))))))
+`,
+	},
+	{
 		Func: HistScratch, Name: "main.HistScratch", Hash: "bfbcb67ec97ada953f484ff0603b372b", Funcs: []string{"HistScratch"},
 		Pattern: gkkernel.PatternFor, Rank: 0,
 		Team: true,
@@ -94,7 +121,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 							z ^= z >> 31
 							*(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (int32(z % bins))
-							/*line main_kernels_gen.go:97:42*/
+							/*line main_kernels_gen.go:124:43*/
 						}
 					}
 				} else {
@@ -106,7 +133,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 							z ^= z >> 31
 							*(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (int32(z % bins))
-							/*line main_kernels_gen.go:109:43*/
+							/*line main_kernels_gen.go:136:43*/
 						}
 					}
 				}
@@ -118,7 +145,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						v.Set(i, j, int32(z%bins))
-						/*line main_kernels_gen.go:121:42*/
+						/*line main_kernels_gen.go:148:42*/
 					}
 				}
 			}
@@ -138,7 +165,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (int32(z % bins))
-						/*line main_kernels_gen.go:141:42*/
+						/*line main_kernels_gen.go:168:42*/
 					}
 				}
 			} else {
@@ -150,7 +177,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 						z ^= z >> 31
 						*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (int32(z % bins))
-						/*line main_kernels_gen.go:153:42*/
+						/*line main_kernels_gen.go:180:42*/
 					}
 				}
 			}
@@ -162,9 +189,87 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 					z ^= z >> 31
 					v.Set(i, j, int32(z%bins))
-					/*line main_kernels_gen.go:165:41*/
+					/*line main_kernels_gen.go:192:41*/
 				}
 			}
+		}
+	}, nil
+}
+
+func gkHostHistLocal(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	v, gkErr0 := gkkernel.View2("main.HistLocal", "v", gkArgs[0].(gkkokkos.View2[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	r, gkErr1 := gkkernel.View1("main.HistLocal", "r", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	rows := gkArgs[2].(int)
+	gkP_v := v.Base(gkL)
+	gkP_r := r.Base(gkL)
+	return func(gkLo, gkHi int) {
+		v, r, rows, gkP_v, gkP_r := v, r, rows, gkP_v, gkP_r
+		gkS_v_0 := v.ByteStride(0)
+		gkS_v_1 := v.ByteStride(1)
+		gkS_r_0 := r.ByteStride(0)
+		for k := gkLo; k < gkHi; k++ {
+			/*line kernels_local.go:14:2*/ var h [bins]int32
+			lo := k * rows
+			hi := min(lo+rows, v.Extent(0))
+			if hi-1 < v.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_v_1 == 4 {
+					/*line kernels_local.go:17:2*/ for i := lo; i < hi; i++ {
+						gkQ2 := (i) * gkS_v_0
+						/*line kernels_local.go:18:3*/ for j := range v.Extent(1) {
+							h[(*(*int32)(gkunsafe.Add(gkP_v, gkQ2+j*4)))]++
+						}
+					}
+				} else {
+					/*line kernels_local.go:17:2*/ for i := lo; i < hi; i++ {
+						gkQ3 := (i) * gkS_v_0
+						/*line kernels_local.go:18:3*/ for j := range v.Extent(1) {
+							h[(*(*int32)(gkunsafe.Add(gkP_v, gkQ3+j*(gkS_v_1))))]++
+						}
+					}
+				}
+			} else {
+				/*line kernels_local.go:17:2*/ for i := lo; i < hi; i++ {
+					if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_v_1 == 4 {
+							gkQ0 := (i) * gkS_v_0
+							/*line kernels_local.go:18:3*/ for j := range v.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4)))]++
+							}
+						} else {
+							gkQ1 := (i) * gkS_v_0
+							/*line kernels_local.go:18:3*/ for j := range v.Extent(1) {
+								h[(*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1))))]++
+							}
+						}
+					} else {
+						/*line kernels_local.go:18:3*/ for j := range v.Extent(1) {
+							h[v.At(i, j)]++
+						}
+					} /*line kernels_local.go:20:4*/
+				}
+			} /*line kernels_local.go:21:3*/
+			if 15 < r.Extent(0) && uint(r.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_r_0 == 4 {
+					/*line kernels_local.go:22:2*/ for b := range bins {
+						gkkokkos.AtomicAdd((*int32)(gkunsafe.Add(gkP_r, b*4)), h[b])
+					}
+				} else {
+					/*line kernels_local.go:22:2*/ for b := range bins {
+						gkkokkos.AtomicAdd((*int32)(gkunsafe.Add(gkP_r, b*(gkS_r_0))), h[b])
+					}
+				}
+			} else {
+				/*line kernels_local.go:22:2*/ for b := range bins {
+					gkkokkos.AtomicAdd(r.Ptr(b), h[b])
+				}
+			} /*line kernels_local.go:24:3*/
+			/*line main_kernels_gen.go:272:39*/
 		}
 	}, nil
 }
@@ -198,6 +303,6 @@ func gkHostHistScratch(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
 			gkkokkos.AtomicAdd(r.Ptr(b), h.At(b))
 		}
-		/*line main_kernels_gen.go:201:38*/
+		/*line main_kernels_gen.go:306:38*/
 	}, nil
 }

@@ -64,7 +64,8 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestRunCUDA runs the program on a GPU.
+// TestRunCUDA compares the kernel YAx on a GPU with the host's and a plain
+// loop's, on random data of both layouts, then runs the program there.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skip("CUDA unavailable:", err)
@@ -74,6 +75,12 @@ func TestRunCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer place.Release()
+	err = tut.CompareYAx(place, 41, func(place tut.Place, y, x kokkos.View1[float64], a kokkos.View2[float64]) (float64, error) {
+		return kernel.Reduce("yAx", kokkos.Range(0, a.Extent(0)).On(place.Space()), kokkos.Sum[float64](), YAx, y.ReadOnly(), a.ReadOnly(), x.ReadOnly())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
 	if err := run(&b, place, 64, 32, 2); err != nil {
 		t.Fatal(err)
