@@ -221,9 +221,9 @@ func gkHostkScanI32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int32, final bool) {
 		y, x, gkP_y, gkP_x := y, x, gkP_y, gkP_x
-		gkAcc := *gkAccP
 		gkS_y_0 := y.ByteStride(0)
 		gkS_x_0 := x.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= x.Extent(0) && gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 4 && gkS_y_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
@@ -426,9 +426,9 @@ func gkHostkDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 	gkP_b := b.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		a, b, gkP_a, gkP_b := a, b, gkP_a, gkP_b
-		gkAcc := *gkAccP
 		gkS_a_0 := a.ByteStride(0)
 		gkS_b_0 := b.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {

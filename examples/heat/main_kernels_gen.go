@@ -393,11 +393,11 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			next, cur, gkP_next, gkP_cur := next, cur, gkP_next, gkP_cur
-			gkAcc := *gkAccP
 			gkS_next_0 := next.ByteStride(0)
 			gkS_next_1 := next.ByteStride(1)
 			gkS_cur_0 := cur.ByteStride(0)
 			gkS_cur_1 := cur.ByteStride(1)
+			gkAcc := *gkAccP
 			if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_cur_1 == 8 && gkS_next_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -431,11 +431,11 @@ func gkHostResidual(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		next, cur, gkP_next, gkP_cur := next, cur, gkP_next, gkP_cur
-		gkAcc := *gkAccP
 		gkS_next_0 := next.ByteStride(0)
 		gkS_next_1 := next.ByteStride(1)
 		gkS_cur_0 := cur.ByteStride(0)
 		gkS_cur_1 := cur.ByteStride(1)
+		gkAcc := *gkAccP
 		if gkHi[0] <= cur.Extent(0) && gkHi[0] <= next.Extent(0) && gkHi[1] <= cur.Extent(1) && gkHi[1] <= next.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_cur_0 == 8 && gkS_next_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {

@@ -239,9 +239,9 @@ func gkHostSumC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	if gkRight {
 		return func(gkLo, gkHi [2]int, gkAccP *float64) {
 			c, gkP_c := c, gkP_c
-			gkAcc := *gkAccP
 			gkS_c_0 := c.ByteStride(0)
 			gkS_c_1 := c.ByteStride(1)
+			gkAcc := *gkAccP
 			if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_c_1 == 8 {
 					for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
@@ -273,9 +273,9 @@ func gkHostSumC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 	}
 	return func(gkLo, gkHi [2]int, gkAccP *float64) {
 		c, gkP_c := c, gkP_c
-		gkAcc := *gkAccP
 		gkS_c_0 := c.ByteStride(0)
 		gkS_c_1 := c.ByteStride(1)
+		gkAcc := *gkAccP
 		if gkHi[0] <= c.Extent(0) && gkHi[1] <= c.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_c_0 == 8 {
 				for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {

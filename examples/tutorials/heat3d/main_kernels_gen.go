@@ -483,13 +483,13 @@ func gkHostComputeT(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 	if gkRight {
 		return func(gkLo, gkHi [3]int, gkAccP *float64) {
 			T, dT, dt, gkP_T, gkP_dT := T, dT, dt, gkP_T, gkP_dT
-			gkAcc := *gkAccP
 			gkS_T_0 := T.ByteStride(0)
 			gkS_T_1 := T.ByteStride(1)
 			gkS_T_2 := T.ByteStride(2)
 			gkS_dT_0 := dT.ByteStride(0)
 			gkS_dT_1 := dT.ByteStride(1)
 			gkS_dT_2 := dT.ByteStride(2)
+			gkAcc := *gkAccP
 			if gkHi[0] <= T.Extent(0) && gkHi[0] <= dT.Extent(0) && gkHi[1] <= T.Extent(1) && gkHi[1] <= dT.Extent(1) && gkHi[2] <= T.Extent(2) && gkHi[2] <= dT.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 				if gkS_T_2 == 8 && gkS_dT_2 == 8 {
 					for x := gkLo[0]; x < gkHi[0]; x++ {
@@ -535,13 +535,13 @@ func gkHostComputeT(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 	}
 	return func(gkLo, gkHi [3]int, gkAccP *float64) {
 		T, dT, dt, gkP_T, gkP_dT := T, dT, dt, gkP_T, gkP_dT
-		gkAcc := *gkAccP
 		gkS_T_0 := T.ByteStride(0)
 		gkS_T_1 := T.ByteStride(1)
 		gkS_T_2 := T.ByteStride(2)
 		gkS_dT_0 := dT.ByteStride(0)
 		gkS_dT_1 := dT.ByteStride(1)
 		gkS_dT_2 := dT.ByteStride(2)
+		gkAcc := *gkAccP
 		if gkHi[0] <= T.Extent(0) && gkHi[0] <= dT.Extent(0) && gkHi[1] <= T.Extent(1) && gkHi[1] <= dT.Extent(1) && gkHi[2] <= T.Extent(2) && gkHi[2] <= dT.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 			if gkS_T_0 == 8 && gkS_dT_0 == 8 {
 				for z := gkLo[2]; z < gkHi[2]; z++ {

@@ -116,15 +116,23 @@ func gkHostHistAtomic(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 		gkS_v_1 := v.ByteStride(1)
 		for i := gkLo; i < gkHi; i++ {
 			/*line kernels.go:12:2*/ if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
-				/*line kernels.go:12:2*/ for j := range v.Extent(1) {
-					gkkokkos.AtomicAdd(r.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, (i)*gkS_v_0+(j)*gkS_v_1))))), 1)
+				if gkS_v_1 == 4 {
+					gkQ0 := (i) * gkS_v_0
+					/*line kernels.go:12:2*/ for j := range v.Extent(1) {
+						gkkokkos.AtomicAdd(r.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4))))), 1)
+					}
+				} else {
+					gkQ1 := (i) * gkS_v_0
+					/*line kernels.go:12:2*/ for j := range v.Extent(1) {
+						gkkokkos.AtomicAdd(r.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1)))))), 1)
+					}
 				}
 			} else {
 				/*line kernels.go:12:2*/ for j := range v.Extent(1) {
 					gkkokkos.AtomicAdd(r.Ptr(int(v.At(i, j))), 1)
 				}
 			} /*line kernels.go:14:3*/
-			/*line main_kernels_gen.go:127:39*/
+			/*line main_kernels_gen.go:135:39*/
 		}
 	}, nil
 }
@@ -150,8 +158,16 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*4)))
 					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-							s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+						if gkS_dup_0 == 4 {
+							gkQ0 := (i) * gkS_dup_1
+							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+							}
+						} else {
+							gkQ1 := (i) * gkS_dup_1
+							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ1+w*(gkS_dup_0))))
+							}
 						}
 					} else {
 						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
@@ -159,14 +175,22 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*4)) = (s)
-					/*line main_kernels_gen.go:162:41*/
+					/*line main_kernels_gen.go:178:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ s := (*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)))
 					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-							s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+						if gkS_dup_0 == 4 {
+							gkQ0 := (i) * gkS_dup_1
+							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+							}
+						} else {
+							gkQ1 := (i) * gkS_dup_1
+							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ1+w*(gkS_dup_0))))
+							}
 						}
 					} else {
 						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
@@ -174,15 +198,23 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (s)
-					/*line main_kernels_gen.go:177:41*/
+					/*line main_kernels_gen.go:201:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ s := r.At(i)
 				if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
-					/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-						s += (*(*int32)(gkunsafe.Add(gkP_dup, (w)*gkS_dup_0+(i)*gkS_dup_1)))
+					if gkS_dup_0 == 4 {
+						gkQ0 := (i) * gkS_dup_1
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+						}
+					} else {
+						gkQ1 := (i) * gkS_dup_1
+						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
+							s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ1+w*(gkS_dup_0))))
+						}
 					}
 				} else {
 					/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
@@ -190,7 +222,7 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					}
 				} /*line kernels.go:24:3*/
 				r.Set(i, s)
-				/*line main_kernels_gen.go:193:40*/
+				/*line main_kernels_gen.go:225:40*/
 			}
 		}
 	}, nil
@@ -213,7 +245,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:216:43*/
+							/*line main_kernels_gen.go:248:43*/
 						}
 					}
 				} else {
@@ -221,7 +253,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:224:43*/
+							/*line main_kernels_gen.go:256:43*/
 						}
 					}
 				}
@@ -229,7 +261,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:232:42*/
+						/*line main_kernels_gen.go:264:42*/
 					}
 				}
 			}
@@ -245,7 +277,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:248:42*/
+						/*line main_kernels_gen.go:280:42*/
 					}
 				}
 			} else {
@@ -253,7 +285,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:256:42*/
+						/*line main_kernels_gen.go:288:42*/
 					}
 				}
 			}
@@ -261,7 +293,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-					/*line main_kernels_gen.go:264:41*/
+					/*line main_kernels_gen.go:296:41*/
 				}
 			}
 		}
@@ -284,18 +316,26 @@ func gkHostHistToken(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels_token.go:15:2*/ id := tok.Acquire()
+			/*line kernels_token.go:16:2*/ id := tok.Acquire()
 			if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
-				/*line kernels_token.go:16:2*/ for j := range v.Extent(1) {
-					*dup.Ptr(id, int((*(*int32)(gkunsafe.Add(gkP_v, (i)*gkS_v_0+(j)*gkS_v_1)))))++
+				if gkS_v_1 == 4 {
+					gkQ0 := (i) * gkS_v_0
+					/*line kernels_token.go:17:2*/ for j := range v.Extent(1) {
+						*dup.Ptr(id, int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4)))))++
+					}
+				} else {
+					gkQ1 := (i) * gkS_v_0
+					/*line kernels_token.go:17:2*/ for j := range v.Extent(1) {
+						*dup.Ptr(id, int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1))))))++
+					}
 				}
 			} else {
-				/*line kernels_token.go:16:2*/ for j := range v.Extent(1) {
+				/*line kernels_token.go:17:2*/ for j := range v.Extent(1) {
 					*dup.Ptr(id, int(v.At(i, j)))++
 				}
-			} /*line kernels_token.go:18:3*/
+			} /*line kernels_token.go:19:3*/
 			tok.Release(id)
-			/*line main_kernels_gen.go:298:39*/
+			/*line main_kernels_gen.go:338:39*/
 		}
 	}, nil
 }

@@ -49,8 +49,8 @@ func gkHostFactorial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 	gkP_out := out.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64, final bool) {
 		out, gkP_out := out, gkP_out
-		gkAcc := *gkAccP
 		gkS_out_0 := out.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {

@@ -60,41 +60,88 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 		return nil, gkErr2
 	}
 	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *float64) {
-		y, A, x, gkP_y := y, A, x, gkP_y
-		gkAcc := *gkAccP
+		y, A, x, gkP_y, gkP_A, gkP_x := y, A, x, gkP_y, gkP_A, gkP_x
 		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		gkAcc := *gkAccP
 		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_y_0 == 8 {
 				for j := gkLo; j < gkHi; j++ {
 					/*line kernels.go:13:2*/ m := A.Extent(1)
 					s := 0.0
-					for i := range m {
-						s += float64(A.At(j, i) * x.At(i))
-					}
+					if j < A.Extent(0) && j >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (j) * gkS_A_0
+							/*line kernels.go:15:2*/ for i := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, i*8))))
+							}
+						} else {
+							gkQ1 := (j) * gkS_A_0
+							/*line kernels.go:15:2*/ for i := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+i*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, i*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line kernels.go:15:2*/ for i := range m {
+							s += float64(A.At(j, i) * x.At(i))
+						}
+					} /*line kernels.go:17:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (j)*8))) * s)
-					/*line main_kernels_gen.go:76:40*/
+					/*line main_kernels_gen.go:95:40*/
 				}
 			} else {
 				for j := gkLo; j < gkHi; j++ {
 					/*line kernels.go:13:2*/ m := A.Extent(1)
 					s := 0.0
-					for i := range m {
-						s += float64(A.At(j, i) * x.At(i))
-					}
+					if j < A.Extent(0) && j >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (j) * gkS_A_0
+							/*line kernels.go:15:2*/ for i := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, i*8))))
+							}
+						} else {
+							gkQ1 := (j) * gkS_A_0
+							/*line kernels.go:15:2*/ for i := range m {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+i*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, i*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line kernels.go:15:2*/ for i := range m {
+							s += float64(A.At(j, i) * x.At(i))
+						}
+					} /*line kernels.go:17:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (j)*gkS_y_0))) * s)
-					/*line main_kernels_gen.go:86:40*/
+					/*line main_kernels_gen.go:119:41*/
 				}
 			}
 		} else {
 			for j := gkLo; j < gkHi; j++ {
 				/*line kernels.go:13:2*/ m := A.Extent(1)
 				s := 0.0
-				for i := range m {
-					s += float64(A.At(j, i) * x.At(i))
-				}
+				if j < A.Extent(0) && j >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (j) * gkS_A_0
+						/*line kernels.go:15:2*/ for i := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, i*8))))
+						}
+					} else {
+						gkQ1 := (j) * gkS_A_0
+						/*line kernels.go:15:2*/ for i := range m {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+i*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, i*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line kernels.go:15:2*/ for i := range m {
+						s += float64(A.At(j, i) * x.At(i))
+					}
+				} /*line kernels.go:17:3*/
 				gkAcc += float64(y.At(j) * s)
-				/*line main_kernels_gen.go:97:39*/
+				/*line main_kernels_gen.go:144:40*/
 			}
 		}
 		*gkAccP = gkAcc
