@@ -258,6 +258,9 @@ func (la *loopAnalysis) rangeLoop(n *ast.RangeStmt) *loopInfo {
 		return l
 	}
 	v, _ := la.p.info.Defs[id].(*types.Var)
+	if _, ok := la.k.nested[n]; ok {
+		return la.nestedLoop(n, v) // host_team_loops.go
+	}
 	hi, ok := la.p.linearOf(la.k, n.X)
 	if !isIntVar(v) || !ok {
 		return l

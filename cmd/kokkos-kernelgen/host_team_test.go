@@ -48,7 +48,7 @@ func Fill(t kernel.Team, v kokkos.View1[int32]) {
 		":= gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE",
 		"*acc += s.At(0)",
 		"func gkHostFill(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {",
-		"return func(gkM *gkkokkos.TeamMember) {\n\t\tv := v\n\t\t/*line k.go:",
+		"return func(gkM *gkkokkos.TeamMember) {\n\t\tv, gkP_v, gkS_v_0 := v, gkP_v, gkS_v_0\n\t\t/*line k.go:",
 		"for gkJ",
 		"Pattern: gkkernel.PatternReduce, Rank: 0,\n\t\tTeam: true,",
 		"IR: gkIR + `(kernel Rows reduce (team t)",

@@ -10111,19 +10111,38 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkP_a := a.Base(gkL)
+	gkS_a_0 := a.ByteStride(0)
+	gkS_a_1 := a.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, x, a := y, x, a
+		y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:16:2*/ row := t.LeagueRank()
 		var s float64
-		for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
-			s += float64(a.At(row, j) * x.At(j))
-		}
+		if a.Extent(1)-1 < x.Extent(0) && row < a.Extent(0) && row >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_a_1 == 8 && gkS_x_0 == 8 {
+				gkQ0 := (row) * gkS_a_0
+				/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+				}
+			} else {
+				gkQ1 := (row) * gkS_a_0
+				/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+				}
+			}
+		} else {
+			/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+				s += float64(a.At(row, j) * x.At(j))
+			}
+		} /*line team.go:20:3*/
 		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10126:46*/
+		/*line kerneltest_kernels_gen.go:10145:46*/
 	}, nil
 }
 
@@ -10172,7 +10191,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10175:49*/
+					/*line kerneltest_kernels_gen.go:10194:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10195,7 +10214,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10198:49*/
+					/*line kerneltest_kernels_gen.go:10217:49*/
 				}
 			}
 		} else {
@@ -10219,7 +10238,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10222:48*/
+				/*line kerneltest_kernels_gen.go:10241:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10240,27 +10259,76 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		return nil, gkErr2
 	}
 	rowsPerTeam := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkS_y_0 := y.ByteStride(0)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkP_a := a.Base(gkL)
+	gkS_a_0 := a.ByteStride(0)
+	gkS_a_1 := a.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, x, a, rowsPerTeam := y, x, a, rowsPerTeam
+		y, x, a, rowsPerTeam, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := y, x, a, rowsPerTeam, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:44:2*/ lo := t.LeagueRank() * rowsPerTeam
 		hi := min(lo+rowsPerTeam, a.Extent(0))
 		var s float64
-		for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
-			var r float64
-			for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
-				r += float64(a.At(i, j) * x.At(j))
+		if a.Extent(1)-1 < x.Extent(0) && hi-1 < a.Extent(0) && hi-1 < y.Extent(0) && lo >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_a_1 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+				/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+					var r float64
+					gkQ2 := (i) * gkS_a_0
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+					}
+					r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+					if t.SinglePerThread() {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_y, i*8))) * r)
+					}
+				}
+			} else {
+				/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+					var r float64
+					gkQ3 := (i) * gkS_a_0
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ3+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+					}
+					r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+					if t.SinglePerThread() {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_y, i*(gkS_y_0)))) * r)
+					}
+				}
 			}
-			r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
-			if t.SinglePerThread() {
-				s += float64(y.At(i) * r)
+		} else {
+			/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+				var r float64
+				if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_a_0
+						/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+							r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+							r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64(a.At(i, j) * x.At(j))
+					}
+				} /*line team.go:51:4*/
+				r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+				if t.SinglePerThread() {
+					s += float64(y.At(i) * r)
+				}
 			}
-		}
+		} /*line team.go:56:3*/
 		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10263:46*/
+		/*line kerneltest_kernels_gen.go:10331:46*/
 	}, nil
 }
 
@@ -10274,27 +10342,79 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		return nil, gkErr1
 	}
 	chunk := gkArgs[2].(int)
+	gkP_hist := hist.Base(gkL)
+	gkS_hist_0 := hist.ByteStride(0)
+	gkP_data := data.Base(gkL)
+	gkS_data_0 := data.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember) {
-		hist, data, chunk := hist, data, chunk
+		hist, data, chunk, gkP_hist, gkS_hist_0, gkP_data, gkS_data_0 := hist, data, chunk, gkP_hist, gkS_hist_0, gkP_data, gkS_data_0
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:70:2*/ h := gkkernel.Scratch1("kerneltest.TeamHistogram", "h", gkkokkos.ScratchView1[int64](t.TeamScratch(0), hist.Extent(0)))
-		for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
-			h.Set(b, 0)
+		gkP_h := gkunsafe.Pointer(nil)
+		if h.Extent(0) > 0 {
+			gkP_h = gkunsafe.Pointer(h.Ptr(0))
 		}
+		gkS_h_0 := h.ByteStride(0)
+		/*line team.go:70:67*/
+		if true {
+			if gkS_h_0 == 8 {
+				/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+					*(*int64)(gkunsafe.Add(gkP_h, b*8)) = (0)
+				}
+			} else {
+				/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+					*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0))) = (0)
+				}
+			}
+		} else {
+			/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+				h.Set(b, 0)
+			}
+		} /*line team.go:73:3*/
 		t.TeamBarrier()
 		lo := t.LeagueRank() * chunk
 		hi := min(lo+chunk, data.Extent(0))
-		for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
-			gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
-		}
-		t.TeamBarrier()
-		for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
-			if h.At(b) == 0 {
-				continue
+		if hi-1 < data.Extent(0) && lo >= 0 && uint(data.Extent(0)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
+			if gkS_data_0 == 4 {
+				/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+					gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_data, i*4))))), 1)
+				}
+			} else {
+				/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+					gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_data, i*(gkS_data_0)))))), 1)
+				}
 			}
-			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
-		}
-		/*line kerneltest_kernels_gen.go:10297:46*/
+		} else {
+			/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+				gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
+			}
+		} /*line team.go:79:3*/
+		t.TeamBarrier()
+		if h.Extent(0)-1 < hist.Extent(0) && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(hist.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_h_0 == 8 && gkS_hist_0 == 8 {
+				/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+					if (*(*int64)(gkunsafe.Add(gkP_h, b*8))) == 0 {
+						continue
+					}
+					gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_hist, b*8)), (*(*int64)(gkunsafe.Add(gkP_h, b*8))))
+				}
+			} else {
+				/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+					if (*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0)))) == 0 {
+						continue
+					}
+					gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_hist, b*(gkS_hist_0))), (*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0)))))
+				}
+			}
+		} else {
+			/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+				if h.At(b) == 0 {
+					continue
+				}
+				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
+			}
+		} /*line team.go:86:3*/
+		/*line kerneltest_kernels_gen.go:10417:46*/
 	}, nil
 }
 
@@ -10312,24 +10432,54 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		return nil, gkErr2
 	}
 	chunk := gkArgs[3].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember) {
-		out, sums, in, chunk := out, sums, in, chunk
+		out, sums, in, chunk, gkP_out, gkS_out_0, gkP_in, gkS_in_0 := out, sums, in, chunk, gkP_out, gkS_out_0, gkP_in, gkS_in_0
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:99:2*/ lo := t.LeagueRank() * chunk
 		hi := min(lo+chunk, in.Extent(0))
 		var s int64
-		for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
-			s += in.At(i)
-		}
+		if hi-1 < in.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
+			if gkS_in_0 == 8 {
+				/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+					s += (*(*int64)(gkunsafe.Add(gkP_in, i*8)))
+				}
+			} else {
+				/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+					s += (*(*int64)(gkunsafe.Add(gkP_in, i*(gkS_in_0))))
+				}
+			}
+		} else {
+			/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+				s += in.At(i)
+			}
+		} /*line team.go:104:3*/
 		prefix, total := gkkernel.TeamScan(t, gkkokkos.Sum[int64](), s)
-		for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
-			prefix += in.At(i)
-			out.Set(i, prefix)
-		}
+		if hi-1 < in.Extent(0) && hi-1 < out.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+					prefix += (*(*int64)(gkunsafe.Add(gkP_in, i*8)))
+					*(*int64)(gkunsafe.Add(gkP_out, i*8)) = (prefix)
+				}
+			} else {
+				/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+					prefix += (*(*int64)(gkunsafe.Add(gkP_in, i*(gkS_in_0))))
+					*(*int64)(gkunsafe.Add(gkP_out, i*(gkS_out_0))) = (prefix)
+				}
+			}
+		} else {
+			/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+				prefix += in.At(i)
+				out.Set(i, prefix)
+			}
+		} /*line team.go:109:3*/
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10332:46*/
+		/*line kerneltest_kernels_gen.go:10482:46*/
 	}, nil
 }
 
@@ -10360,7 +10510,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10363:46*/
+		/*line kerneltest_kernels_gen.go:10513:46*/
 	}, nil
 }
 
@@ -10373,23 +10523,72 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember) {
-		out, in := out, in
+		out, in, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:141:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
 		w := in.Extent(1)
 		tmp := gkkernel.Scratch2("kerneltest.ThreadReverse", "tmp", gkkokkos.ScratchView2[float64](t.ThreadScratch(1), 2, w))
+		gkP_tmp := gkunsafe.Pointer(nil)
+		if tmp.Extent(0) > 0 && tmp.Extent(1) > 0 {
+			gkP_tmp = gkunsafe.Pointer(tmp.Ptr(0, 0))
+		}
+		gkS_tmp_0 := tmp.ByteStride(0)
+		gkS_tmp_1 := tmp.ByteStride(1)
+		/*line team.go:143:63*/
 		if row >= in.Extent(0) {
 			return
 		}
-		for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
-			tmp.Set(0, j, in.At(row, j))
-			tmp.Set(1, j, float64(2*in.At(row, j)))
-		}
-		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
-			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
-		}
-		/*line kerneltest_kernels_gen.go:10392:46*/
+		if 0 < tmp.Extent(0) && 1 < tmp.Extent(0) && row < in.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(tmp.Extent(0)+1<<40) <= 1<<41 && uint(tmp.Extent(1)+1<<40) <= 1<<41 && uint(w+1<<40) <= 1<<41 && w-1 < in.Extent(1) && w-1 < tmp.Extent(1) {
+			if gkS_in_1 == 8 && gkS_tmp_1 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				gkQ1 := (1) * gkS_tmp_0
+				/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+					*(*float64)(gkunsafe.Add(gkP_tmp, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+					*(*float64)(gkunsafe.Add(gkP_tmp, gkQ1+j*8)) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))))
+				}
+			} else {
+				gkQ2 := (row) * gkS_in_0
+				gkQ3 := (1) * gkS_tmp_0
+				/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+					*(*float64)(gkunsafe.Add(gkP_tmp, j*(gkS_tmp_1))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ2+j*(gkS_in_1))))
+					*(*float64)(gkunsafe.Add(gkP_tmp, gkQ3+j*(gkS_tmp_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ2+j*(gkS_in_1))))))
+				}
+			}
+		} else {
+			/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+				tmp.Set(0, j, in.At(row, j))
+				tmp.Set(1, j, float64(2*in.At(row, j)))
+			}
+		} /*line team.go:150:3*/
+		if 0 < tmp.Extent(0) && 1 < tmp.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(tmp.Extent(0)+1<<40) <= 1<<41 && uint(tmp.Extent(1)+1<<40) <= 1<<41 && uint(w+1<<40) <= 1<<41 && w-1 < out.Extent(1) && w-1 < tmp.Extent(1) {
+			if gkS_out_1 == 8 && gkS_tmp_1 == 8 {
+				gkQ4 := (row) * gkS_out_0
+				gkQ5 := (w - 1) * gkS_tmp_1
+				gkQ6 := (1) * gkS_tmp_0
+				/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ4+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_tmp, gkQ5+j*-8))) + (*(*float64)(gkunsafe.Add(gkP_tmp, gkQ6+j*8))))
+				}
+			} else {
+				gkQ7 := (row) * gkS_out_0
+				gkQ8 := (w - 1) * gkS_tmp_1
+				gkQ9 := (1) * gkS_tmp_0
+				/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ7+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_tmp, gkQ8+j*(-gkS_tmp_1)))) + (*(*float64)(gkunsafe.Add(gkP_tmp, gkQ9+j*(gkS_tmp_1)))))
+				}
+			}
+		} else {
+			/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
+			}
+		} /*line team.go:153:3*/
+		/*line kerneltest_kernels_gen.go:10591:46*/
 	}, nil
 }
 
@@ -10416,7 +10615,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10419:46*/
+		/*line kerneltest_kernels_gen.go:10618:46*/
 	}, nil
 }
 
@@ -10443,7 +10642,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10446:46*/
+		/*line kerneltest_kernels_gen.go:10645:46*/
 	}, nil
 }
 
@@ -10495,7 +10694,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10498:49*/
+					/*line kerneltest_kernels_gen.go:10697:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -10520,7 +10719,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10523:49*/
+					/*line kerneltest_kernels_gen.go:10722:49*/
 				}
 			}
 		} else {
@@ -10544,7 +10743,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10547:48*/
+				/*line kerneltest_kernels_gen.go:10746:48*/
 			}
 		}
 	}, nil
@@ -10571,7 +10770,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10574:49*/
+					/*line kerneltest_kernels_gen.go:10773:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10579,7 +10778,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10582:49*/
+					/*line kerneltest_kernels_gen.go:10781:49*/
 				}
 			}
 		} else {
@@ -10588,7 +10787,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10591:48*/
+				/*line kerneltest_kernels_gen.go:10790:48*/
 			}
 		}
 	}, nil
@@ -10605,7 +10804,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:10608:47*/
+			/*line kerneltest_kernels_gen.go:10807:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -10638,7 +10837,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10641:51*/
+							/*line kerneltest_kernels_gen.go:10840:51*/
 						}
 					}
 				} else {
@@ -10651,7 +10850,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10654:51*/
+							/*line kerneltest_kernels_gen.go:10853:51*/
 						}
 					}
 				}
@@ -10664,7 +10863,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10667:50*/
+						/*line kerneltest_kernels_gen.go:10866:50*/
 					}
 				}
 			}
@@ -10685,7 +10884,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10688:50*/
+						/*line kerneltest_kernels_gen.go:10887:50*/
 					}
 				}
 			} else {
@@ -10698,7 +10897,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10701:50*/
+						/*line kerneltest_kernels_gen.go:10900:50*/
 					}
 				}
 			}
@@ -10711,7 +10910,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10714:49*/
+					/*line kerneltest_kernels_gen.go:10913:49*/
 				}
 			}
 		}
@@ -10725,11 +10924,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:10728:45*/
+	/*line kerneltest_kernels_gen.go:10927:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:10734:45*/
+	/*line kerneltest_kernels_gen.go:10933:45*/
 }
