@@ -104,3 +104,25 @@ func (p *pkgInfo) teamBases(k *kernelFunc, b *strings.Builder, used map[string]b
 	}
 	return names
 }
+
+// teamTerm returns, for t.LeagueRank(), t.TeamRank(), t.LeagueSize() or
+// t.TeamSize() of team kernel k (t its Team), the call's text: a term of
+// linear forms that keeps its value in the thread's call.
+func (p *pkgInfo) teamTerm(k *kernelFunc, call *ast.CallExpr) (string, bool) {
+	if k.team == nil || len(call.Args) != 0 {
+		return "", false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok || p.info.Uses[id] != k.team {
+		return "", false
+	}
+	switch m := sel.Sel.Name; m {
+	case "LeagueRank", "TeamRank", "LeagueSize", "TeamSize":
+		return k.team.Name() + "." + m + "()", true
+	}
+	return "", false
+}
