@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"maps"
 	"strings"
 )
 
@@ -101,8 +102,10 @@ func (p *pkgInfo) emitTeamHost(k *kernelFunc, im *imports, qname string) string 
 	body = p.scratchBases(k, im, body, used)
 	var unchecked string
 	if k.nocheck {
-		body, _ := p.hostBody(k, im, &bodyCopy{loops: loops, all: true, used: used})
-		unchecked = p.scratchBases(k, im, body, used)
+		usedU := map[string]bool{}
+		body, _ := p.hostBody(k, im, &bodyCopy{loops: loops, all: true, used: usedU})
+		unchecked = p.scratchBases(k, im, body, usedU)
+		maps.Copy(used, usedU)
 	}
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)

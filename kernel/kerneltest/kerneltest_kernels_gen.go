@@ -2164,6 +2164,40 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: TeamScratchShiftNocheck, Name: "kerneltest.TeamScratchShiftNocheck", Hash: "aeded8fb9d629d21dcc23757058eb34e", Funcs: []string{"TeamScratchShiftNocheck"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "off"},
+		},
+		Host: gkHostTeamScratchShiftNocheck,
+		IR: gkIR + `(kernel TeamScratchShiftNocheck for (team t)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (scalar off int)
+  (body
+    (scratch s float64 team 0 ((extent in 1)))
+    (assign ((new row int)) ((team LeagueRank)))
+    (nested thread (new j int) (int 0) (extent in 1)
+      (body
+        (assign ((at s j)) ((at in row j)))))
+    (barrier)
+    (nested thread (new j int) (int 0) (extent out 1)
+      (body
+        (assign ((at out row j)) ((add float64 (at s (add int j off)) (at in row j))))))
+    (barrier)
+    (if (team SinglePerTeam)
+      (then
+        (range (new k int) int (int 2)
+          (body
+            (nested vector (new j int) (int 0) (extent out 1)
+              (body
+                (assign ((at out row j)) ((add float64 (at out row j) (mul float64 (conv float64 k) (at s j)))))))))))))
+`,
+	},
+	{
 		Func: TokenHolds, Name: "kerneltest.TokenHolds", Hash: "bed4b88d4c14ecb77f05fef5c37a75e5", Funcs: []string{"TokenHolds"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2308,7 +2342,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2311:48*/
+					/*line kerneltest_kernels_gen.go:2345:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2331,7 +2365,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2334:48*/
+					/*line kerneltest_kernels_gen.go:2368:48*/
 				}
 			}
 		} else {
@@ -2355,7 +2389,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2358:47*/
+				/*line kerneltest_kernels_gen.go:2392:47*/
 			}
 		}
 	}, nil
@@ -2405,7 +2439,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2408:48*/
+					/*line kerneltest_kernels_gen.go:2442:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2428,7 +2462,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2431:48*/
+					/*line kerneltest_kernels_gen.go:2465:48*/
 				}
 			}
 		} else {
@@ -2452,7 +2486,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2455:47*/
+				/*line kerneltest_kernels_gen.go:2489:47*/
 			}
 		}
 	}, nil
@@ -2583,7 +2617,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2586:48*/
+					/*line kerneltest_kernels_gen.go:2620:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2684,7 +2718,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2687:48*/
+					/*line kerneltest_kernels_gen.go:2721:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2785,7 +2819,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2788:48*/
+					/*line kerneltest_kernels_gen.go:2822:48*/
 				}
 			}
 		} else {
@@ -2883,7 +2917,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2886:47*/
+				/*line kerneltest_kernels_gen.go:2920:47*/
 			}
 		}
 	}, nil
@@ -2912,7 +2946,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2915:48*/
+					/*line kerneltest_kernels_gen.go:2949:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2920,7 +2954,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2923:48*/
+					/*line kerneltest_kernels_gen.go:2957:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2928,13 +2962,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2931:48*/
+					/*line kerneltest_kernels_gen.go:2965:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2937:47*/
+				/*line kerneltest_kernels_gen.go:2971:47*/
 			}
 		}
 	}, nil
@@ -3027,7 +3061,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3030:48*/
+					/*line kerneltest_kernels_gen.go:3064:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3089,7 +3123,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3092:48*/
+					/*line kerneltest_kernels_gen.go:3126:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3151,7 +3185,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3154:48*/
+					/*line kerneltest_kernels_gen.go:3188:48*/
 				}
 			}
 		} else {
@@ -3208,7 +3242,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3211:47*/
+				/*line kerneltest_kernels_gen.go:3245:47*/
 			}
 		}
 	}, nil
@@ -3285,7 +3319,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3288:48*/
+					/*line kerneltest_kernels_gen.go:3322:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3331,7 +3365,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3334:48*/
+					/*line kerneltest_kernels_gen.go:3368:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3377,7 +3411,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3380:48*/
+					/*line kerneltest_kernels_gen.go:3414:48*/
 				}
 			}
 		}, nil
@@ -3451,7 +3485,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3454:48*/
+					/*line kerneltest_kernels_gen.go:3488:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3513,7 +3547,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3516:48*/
+					/*line kerneltest_kernels_gen.go:3550:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3575,7 +3609,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3578:48*/
+					/*line kerneltest_kernels_gen.go:3612:48*/
 				}
 			}
 		} else {
@@ -3632,7 +3666,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3635:47*/
+				/*line kerneltest_kernels_gen.go:3669:47*/
 			}
 		}
 	}, nil
@@ -3685,7 +3719,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3688:48*/
+					/*line kerneltest_kernels_gen.go:3722:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3710,7 +3744,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3713:48*/
+					/*line kerneltest_kernels_gen.go:3747:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3735,7 +3769,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3738:48*/
+					/*line kerneltest_kernels_gen.go:3772:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3776,7 +3810,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3779:48*/
+					/*line kerneltest_kernels_gen.go:3813:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3807,7 +3841,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3810:48*/
+					/*line kerneltest_kernels_gen.go:3844:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3838,7 +3872,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3841:48*/
+					/*line kerneltest_kernels_gen.go:3875:48*/
 				}
 			}
 		} else {
@@ -3868,7 +3902,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3871:47*/
+				/*line kerneltest_kernels_gen.go:3905:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3906,7 +3940,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3909:50*/
+							/*line kerneltest_kernels_gen.go:3943:50*/
 						}
 					}
 				} else {
@@ -3915,7 +3949,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3918:50*/
+							/*line kerneltest_kernels_gen.go:3952:50*/
 						}
 					}
 				}
@@ -3934,7 +3968,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3937:49*/
+						/*line kerneltest_kernels_gen.go:3971:49*/
 					}
 				}
 			} else {
@@ -3943,7 +3977,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3946:49*/
+						/*line kerneltest_kernels_gen.go:3980:49*/
 					}
 				}
 			}
@@ -3963,7 +3997,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3966:50*/
+							/*line kerneltest_kernels_gen.go:4000:50*/
 						}
 					}
 				} else {
@@ -3972,7 +4006,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3975:50*/
+							/*line kerneltest_kernels_gen.go:4009:50*/
 						}
 					}
 				}
@@ -3980,7 +4014,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3983:49*/
+						/*line kerneltest_kernels_gen.go:4017:49*/
 					}
 				}
 			}
@@ -3999,7 +4033,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:4002:49*/
+						/*line kerneltest_kernels_gen.go:4036:49*/
 					}
 				}
 			} else {
@@ -4008,7 +4042,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:4011:49*/
+						/*line kerneltest_kernels_gen.go:4045:49*/
 					}
 				}
 			}
@@ -4016,7 +4050,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:4019:48*/
+					/*line kerneltest_kernels_gen.go:4053:48*/
 				}
 			}
 		}
@@ -4049,7 +4083,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:4052:48*/
+					/*line kerneltest_kernels_gen.go:4086:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4058,7 +4092,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4061:48*/
+					/*line kerneltest_kernels_gen.go:4095:48*/
 				}
 			}
 		} else {
@@ -4068,7 +4102,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4071:47*/
+				/*line kerneltest_kernels_gen.go:4105:47*/
 			}
 		}
 	}, nil
@@ -4104,7 +4138,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4107:48*/
+					/*line kerneltest_kernels_gen.go:4141:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4117,7 +4151,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4120:48*/
+					/*line kerneltest_kernels_gen.go:4154:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4130,7 +4164,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4133:48*/
+					/*line kerneltest_kernels_gen.go:4167:48*/
 				}
 			}
 		} else {
@@ -4138,7 +4172,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4141:47*/
+				/*line kerneltest_kernels_gen.go:4175:47*/
 			}
 		}
 	}, nil
@@ -4183,7 +4217,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4186:46*/
+			/*line kerneltest_kernels_gen.go:4220:46*/
 		}
 	}, nil
 }
@@ -4239,7 +4273,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4242:50*/
+							/*line kerneltest_kernels_gen.go:4276:50*/
 						}
 					}
 				} else {
@@ -4267,7 +4301,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4270:50*/
+							/*line kerneltest_kernels_gen.go:4304:50*/
 						}
 					}
 				}
@@ -4295,7 +4329,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4298:49*/
+						/*line kerneltest_kernels_gen.go:4332:49*/
 					}
 				}
 			}
@@ -4335,7 +4369,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4338:49*/
+						/*line kerneltest_kernels_gen.go:4372:49*/
 					}
 				}
 			} else {
@@ -4363,7 +4397,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4366:49*/
+						/*line kerneltest_kernels_gen.go:4400:49*/
 					}
 				}
 			}
@@ -4391,7 +4425,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4394:48*/
+					/*line kerneltest_kernels_gen.go:4428:48*/
 				}
 			}
 		}
@@ -4449,7 +4483,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4452:46*/
+			/*line kerneltest_kernels_gen.go:4486:46*/
 		}
 	}, nil
 }
@@ -4480,18 +4514,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4483:48*/
+					/*line kerneltest_kernels_gen.go:4517:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4488:48*/
+					/*line kerneltest_kernels_gen.go:4522:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4494:47*/
+				/*line kerneltest_kernels_gen.go:4528:47*/
 			}
 		}
 	}, nil
@@ -4517,18 +4551,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4520:48*/
+					/*line kerneltest_kernels_gen.go:4554:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4525:48*/
+					/*line kerneltest_kernels_gen.go:4559:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4531:47*/
+				/*line kerneltest_kernels_gen.go:4565:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4565,7 +4599,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4568:50*/
+							/*line kerneltest_kernels_gen.go:4602:50*/
 						}
 					}
 				} else {
@@ -4574,7 +4608,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4577:50*/
+							/*line kerneltest_kernels_gen.go:4611:50*/
 						}
 					}
 				}
@@ -4582,7 +4616,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4585:49*/
+						/*line kerneltest_kernels_gen.go:4619:49*/
 					}
 				}
 			}
@@ -4601,7 +4635,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4604:49*/
+						/*line kerneltest_kernels_gen.go:4638:49*/
 					}
 				}
 			} else {
@@ -4610,7 +4644,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4613:49*/
+						/*line kerneltest_kernels_gen.go:4647:49*/
 					}
 				}
 			}
@@ -4618,7 +4652,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4621:48*/
+					/*line kerneltest_kernels_gen.go:4655:48*/
 				}
 			}
 		}
@@ -4648,7 +4682,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4651:48*/
+					/*line kerneltest_kernels_gen.go:4685:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4656,7 +4690,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4659:48*/
+					/*line kerneltest_kernels_gen.go:4693:48*/
 				}
 			}
 		} else {
@@ -4665,7 +4699,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4668:47*/
+				/*line kerneltest_kernels_gen.go:4702:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4711,7 +4745,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4714:51*/
+								/*line kerneltest_kernels_gen.go:4748:51*/
 							}
 						}
 					}
@@ -4732,7 +4766,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4735:51*/
+								/*line kerneltest_kernels_gen.go:4769:51*/
 							}
 						}
 					}
@@ -4748,7 +4782,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4751:50*/
+							/*line kerneltest_kernels_gen.go:4785:50*/
 						}
 					}
 				}
@@ -4781,7 +4815,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4784:50*/
+							/*line kerneltest_kernels_gen.go:4818:50*/
 						}
 					}
 				}
@@ -4802,7 +4836,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4805:50*/
+							/*line kerneltest_kernels_gen.go:4839:50*/
 						}
 					}
 				}
@@ -4818,7 +4852,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:4821:49*/
+						/*line kerneltest_kernels_gen.go:4855:49*/
 					}
 				}
 			}
@@ -4855,7 +4889,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4858:48*/
+					/*line kerneltest_kernels_gen.go:4892:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4869,7 +4903,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4872:48*/
+					/*line kerneltest_kernels_gen.go:4906:48*/
 				}
 			}
 		} else {
@@ -4884,7 +4918,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:4887:47*/
+				/*line kerneltest_kernels_gen.go:4921:47*/
 			}
 		}
 	}, nil
@@ -4910,14 +4944,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4913:48*/
+					/*line kerneltest_kernels_gen.go:4947:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4920:48*/
+					/*line kerneltest_kernels_gen.go:4954:48*/
 				}
 			}
 		} else {
@@ -4925,7 +4959,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:4928:47*/
+				/*line kerneltest_kernels_gen.go:4962:47*/
 			}
 		}
 	}, nil
@@ -4949,7 +4983,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4952:50*/
+							/*line kerneltest_kernels_gen.go:4986:50*/
 						}
 					}
 				} else {
@@ -4957,7 +4991,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:4960:50*/
+							/*line kerneltest_kernels_gen.go:4994:50*/
 						}
 					}
 				}
@@ -4965,7 +4999,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:4968:49*/
+						/*line kerneltest_kernels_gen.go:5002:49*/
 					}
 				}
 			}
@@ -4983,7 +5017,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:4986:49*/
+						/*line kerneltest_kernels_gen.go:5020:49*/
 					}
 				}
 			} else {
@@ -4991,7 +5025,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:4994:49*/
+						/*line kerneltest_kernels_gen.go:5028:49*/
 					}
 				}
 			}
@@ -4999,7 +5033,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5002:48*/
+					/*line kerneltest_kernels_gen.go:5036:48*/
 				}
 			}
 		}
@@ -5041,7 +5075,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5044:51*/
+								/*line kerneltest_kernels_gen.go:5078:51*/
 							}
 						}
 					}
@@ -5057,7 +5091,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5060:51*/
+								/*line kerneltest_kernels_gen.go:5094:51*/
 							}
 						}
 					}
@@ -5068,7 +5102,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5071:50*/
+							/*line kerneltest_kernels_gen.go:5105:50*/
 						}
 					}
 				}
@@ -5096,7 +5130,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5099:50*/
+							/*line kerneltest_kernels_gen.go:5133:50*/
 						}
 					}
 				}
@@ -5112,7 +5146,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5115:50*/
+							/*line kerneltest_kernels_gen.go:5149:50*/
 						}
 					}
 				}
@@ -5123,7 +5157,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5126:49*/
+						/*line kerneltest_kernels_gen.go:5160:49*/
 					}
 				}
 			}
@@ -5186,7 +5220,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5189:48*/
+					/*line kerneltest_kernels_gen.go:5223:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5222,7 +5256,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5225:48*/
+					/*line kerneltest_kernels_gen.go:5259:48*/
 				}
 			}
 		} else {
@@ -5259,7 +5293,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5262:47*/
+				/*line kerneltest_kernels_gen.go:5296:47*/
 			}
 		}
 	}, nil
@@ -5326,7 +5360,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5329:48*/
+					/*line kerneltest_kernels_gen.go:5363:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5370,7 +5404,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5373:48*/
+					/*line kerneltest_kernels_gen.go:5407:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5425,7 +5459,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5428:48*/
+					/*line kerneltest_kernels_gen.go:5462:48*/
 				}
 			}
 		} else {
@@ -5478,7 +5512,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5481:47*/
+				/*line kerneltest_kernels_gen.go:5515:47*/
 			}
 		}
 	}, nil
@@ -5549,7 +5583,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5552:48*/
+					/*line kerneltest_kernels_gen.go:5586:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5597,7 +5631,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5600:48*/
+					/*line kerneltest_kernels_gen.go:5634:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5645,7 +5679,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5648:48*/
+					/*line kerneltest_kernels_gen.go:5682:48*/
 				}
 			}
 		} else {
@@ -5691,7 +5725,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:5694:47*/
+				/*line kerneltest_kernels_gen.go:5728:47*/
 			}
 		}
 	}, nil
@@ -5722,7 +5756,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5725:48*/
+					/*line kerneltest_kernels_gen.go:5759:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5733,7 +5767,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5736:48*/
+					/*line kerneltest_kernels_gen.go:5770:48*/
 				}
 			}
 		} else {
@@ -5745,7 +5779,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:5748:47*/
+				/*line kerneltest_kernels_gen.go:5782:47*/
 			}
 		}
 	}, nil
@@ -5783,21 +5817,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5786:48*/
+					/*line kerneltest_kernels_gen.go:5820:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:5793:48*/
+					/*line kerneltest_kernels_gen.go:5827:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:5800:47*/
+				/*line kerneltest_kernels_gen.go:5834:47*/
 			}
 		}
 	}, nil
@@ -5836,7 +5870,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5839:48*/
+					/*line kerneltest_kernels_gen.go:5873:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5859,7 +5893,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5862:48*/
+					/*line kerneltest_kernels_gen.go:5896:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5882,7 +5916,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5885:48*/
+					/*line kerneltest_kernels_gen.go:5919:48*/
 				}
 			}
 		} else {
@@ -5905,7 +5939,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:5908:47*/
+				/*line kerneltest_kernels_gen.go:5942:47*/
 			}
 		}
 	}, nil
@@ -5950,7 +5984,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5953:48*/
+					/*line kerneltest_kernels_gen.go:5987:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5962,7 +5996,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5965:48*/
+					/*line kerneltest_kernels_gen.go:5999:48*/
 				}
 			}
 		} else {
@@ -5975,7 +6009,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:5978:47*/
+				/*line kerneltest_kernels_gen.go:6012:47*/
 			}
 		}
 	}, nil
@@ -6023,7 +6057,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:6026:48*/
+					/*line kerneltest_kernels_gen.go:6060:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6038,7 +6072,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:6041:48*/
+					/*line kerneltest_kernels_gen.go:6075:48*/
 				}
 			}
 		} else {
@@ -6054,7 +6088,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:6057:47*/
+				/*line kerneltest_kernels_gen.go:6091:47*/
 			}
 		}
 	}, nil
@@ -6123,7 +6157,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:6126:48*/
+					/*line kerneltest_kernels_gen.go:6160:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6165,7 +6199,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:6168:48*/
+					/*line kerneltest_kernels_gen.go:6202:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6207,7 +6241,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:6210:48*/
+					/*line kerneltest_kernels_gen.go:6244:48*/
 				}
 			}
 		} else {
@@ -6235,7 +6269,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:6238:47*/
+				/*line kerneltest_kernels_gen.go:6272:47*/
 			}
 		}
 	}, nil
@@ -6308,7 +6342,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:6311:48*/
+					/*line kerneltest_kernels_gen.go:6345:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6354,7 +6388,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:6357:48*/
+					/*line kerneltest_kernels_gen.go:6391:48*/
 				}
 			}
 		} else {
@@ -6384,7 +6418,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:6387:47*/
+				/*line kerneltest_kernels_gen.go:6421:47*/
 			}
 		}
 	}, nil
@@ -6472,7 +6506,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:6475:48*/
+					/*line kerneltest_kernels_gen.go:6509:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6514,7 +6548,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:6517:48*/
+					/*line kerneltest_kernels_gen.go:6551:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6556,7 +6590,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:6559:48*/
+					/*line kerneltest_kernels_gen.go:6593:48*/
 				}
 			}
 		} else {
@@ -6584,7 +6618,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:6587:47*/
+				/*line kerneltest_kernels_gen.go:6621:47*/
 			}
 		}
 	}, nil
@@ -6679,7 +6713,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6682:48*/
+					/*line kerneltest_kernels_gen.go:6716:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6740,7 +6774,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6743:48*/
+					/*line kerneltest_kernels_gen.go:6777:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6801,7 +6835,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6804:48*/
+					/*line kerneltest_kernels_gen.go:6838:48*/
 				}
 			}
 		} else {
@@ -6835,7 +6869,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:6838:47*/
+				/*line kerneltest_kernels_gen.go:6872:47*/
 			}
 		}
 	}, nil
@@ -6891,7 +6925,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:6894:48*/
+					/*line kerneltest_kernels_gen.go:6928:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6927,7 +6961,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:6930:48*/
+					/*line kerneltest_kernels_gen.go:6964:48*/
 				}
 			}
 		} else {
@@ -6964,7 +6998,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:6967:47*/
+				/*line kerneltest_kernels_gen.go:7001:47*/
 			}
 		}
 	}, nil
@@ -7003,7 +7037,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:7006:48*/
+					/*line kerneltest_kernels_gen.go:7040:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7021,7 +7055,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:7024:48*/
+					/*line kerneltest_kernels_gen.go:7058:48*/
 				}
 			}
 		} else {
@@ -7040,7 +7074,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:7043:47*/
+				/*line kerneltest_kernels_gen.go:7077:47*/
 			}
 		}
 	}, nil
@@ -7121,7 +7155,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7124:48*/
+					/*line kerneltest_kernels_gen.go:7158:48*/
 				}
 			} else {
 			gkNextU:
@@ -7179,7 +7213,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7182:48*/
+					/*line kerneltest_kernels_gen.go:7216:48*/
 				}
 			}
 		} else {
@@ -7238,7 +7272,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:7241:47*/
+				/*line kerneltest_kernels_gen.go:7275:47*/
 			}
 		}
 	}, nil
@@ -7315,7 +7349,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:7318:48*/
+					/*line kerneltest_kernels_gen.go:7352:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7370,7 +7404,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:7373:48*/
+					/*line kerneltest_kernels_gen.go:7407:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7425,7 +7459,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:7428:48*/
+					/*line kerneltest_kernels_gen.go:7462:48*/
 				}
 			}
 		} else {
@@ -7477,7 +7511,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:7480:47*/
+				/*line kerneltest_kernels_gen.go:7514:47*/
 			}
 		}
 	}, nil
@@ -7522,7 +7556,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:7525:48*/
+					/*line kerneltest_kernels_gen.go:7559:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7534,7 +7568,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:7537:48*/
+					/*line kerneltest_kernels_gen.go:7571:48*/
 				}
 			}
 		} else {
@@ -7547,7 +7581,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:7550:47*/
+				/*line kerneltest_kernels_gen.go:7584:47*/
 			}
 		}
 	}, nil
@@ -7634,7 +7668,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7637:48*/
+					/*line kerneltest_kernels_gen.go:7671:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7700,7 +7734,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7703:48*/
+					/*line kerneltest_kernels_gen.go:7737:48*/
 				}
 			}
 		} else {
@@ -7737,7 +7771,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:7740:47*/
+				/*line kerneltest_kernels_gen.go:7774:47*/
 			}
 		}
 	}, nil
@@ -7803,7 +7837,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7806:48*/
+					/*line kerneltest_kernels_gen.go:7840:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7836,7 +7870,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7839:48*/
+					/*line kerneltest_kernels_gen.go:7873:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7869,7 +7903,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7872:48*/
+					/*line kerneltest_kernels_gen.go:7906:48*/
 				}
 			}
 		} else {
@@ -7889,7 +7923,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:7892:47*/
+				/*line kerneltest_kernels_gen.go:7926:47*/
 			}
 		}
 	}, nil
@@ -7987,7 +8021,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7990:48*/
+					/*line kerneltest_kernels_gen.go:8024:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8058,7 +8092,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:8061:48*/
+					/*line kerneltest_kernels_gen.go:8095:48*/
 				}
 			}
 		} else {
@@ -8110,7 +8144,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:8113:47*/
+				/*line kerneltest_kernels_gen.go:8147:47*/
 			}
 		}
 	}, nil
@@ -8184,7 +8218,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8187:48*/
+					/*line kerneltest_kernels_gen.go:8221:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8212,7 +8246,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8215:48*/
+					/*line kerneltest_kernels_gen.go:8249:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8240,7 +8274,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8243:48*/
+					/*line kerneltest_kernels_gen.go:8277:48*/
 				}
 			}
 		} else {
@@ -8258,7 +8292,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:8261:47*/
+				/*line kerneltest_kernels_gen.go:8295:47*/
 			}
 		}
 	}, nil
@@ -8320,7 +8354,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8323:48*/
+					/*line kerneltest_kernels_gen.go:8357:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8351,7 +8385,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8354:48*/
+					/*line kerneltest_kernels_gen.go:8388:48*/
 				}
 			}
 		} else {
@@ -8383,7 +8417,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:8386:47*/
+				/*line kerneltest_kernels_gen.go:8420:47*/
 			}
 		}
 	}, nil
@@ -8423,7 +8457,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8426:48*/
+					/*line kerneltest_kernels_gen.go:8460:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8440,7 +8474,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8443:48*/
+					/*line kerneltest_kernels_gen.go:8477:48*/
 				}
 			}
 		} else {
@@ -8458,7 +8492,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:8461:47*/
+				/*line kerneltest_kernels_gen.go:8495:47*/
 			}
 		}
 	}, nil
@@ -8478,18 +8512,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8481:48*/
+					/*line kerneltest_kernels_gen.go:8515:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8486:48*/
+					/*line kerneltest_kernels_gen.go:8520:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:8492:47*/
+				/*line kerneltest_kernels_gen.go:8526:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8510,18 +8544,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:8513:48*/
+					/*line kerneltest_kernels_gen.go:8547:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:8518:48*/
+					/*line kerneltest_kernels_gen.go:8552:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:8524:47*/
+				/*line kerneltest_kernels_gen.go:8558:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8542,18 +8576,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:8545:48*/
+					/*line kerneltest_kernels_gen.go:8579:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:8550:48*/
+					/*line kerneltest_kernels_gen.go:8584:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:8556:47*/
+				/*line kerneltest_kernels_gen.go:8590:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8576,14 +8610,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8579:48*/
+					/*line kerneltest_kernels_gen.go:8613:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8586:48*/
+					/*line kerneltest_kernels_gen.go:8620:48*/
 				}
 			}
 		} else {
@@ -8591,7 +8625,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:8594:47*/
+				/*line kerneltest_kernels_gen.go:8628:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8612,18 +8646,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8615:48*/
+					/*line kerneltest_kernels_gen.go:8649:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8620:48*/
+					/*line kerneltest_kernels_gen.go:8654:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:8626:47*/
+				/*line kerneltest_kernels_gen.go:8660:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8644,18 +8678,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8647:48*/
+					/*line kerneltest_kernels_gen.go:8681:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8652:48*/
+					/*line kerneltest_kernels_gen.go:8686:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:8658:47*/
+				/*line kerneltest_kernels_gen.go:8692:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8677,18 +8711,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:8680:48*/
+					/*line kerneltest_kernels_gen.go:8714:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:8685:48*/
+					/*line kerneltest_kernels_gen.go:8719:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:8691:47*/
+				/*line kerneltest_kernels_gen.go:8725:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8710,18 +8744,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:8713:48*/
+					/*line kerneltest_kernels_gen.go:8747:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:8718:48*/
+					/*line kerneltest_kernels_gen.go:8752:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:8724:47*/
+				/*line kerneltest_kernels_gen.go:8758:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8748,7 +8782,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8751:51*/
+								/*line kerneltest_kernels_gen.go:8785:51*/
 							}
 						}
 					}
@@ -8758,7 +8792,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8761:51*/
+								/*line kerneltest_kernels_gen.go:8795:51*/
 							}
 						}
 					}
@@ -8768,7 +8802,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8771:50*/
+							/*line kerneltest_kernels_gen.go:8805:50*/
 						}
 					}
 				}
@@ -8789,7 +8823,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8792:50*/
+							/*line kerneltest_kernels_gen.go:8826:50*/
 						}
 					}
 				}
@@ -8799,7 +8833,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8802:50*/
+							/*line kerneltest_kernels_gen.go:8836:50*/
 						}
 					}
 				}
@@ -8809,7 +8843,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:8812:49*/
+						/*line kerneltest_kernels_gen.go:8846:49*/
 					}
 				}
 			}
@@ -8840,7 +8874,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8843:52*/
+									/*line kerneltest_kernels_gen.go:8877:52*/
 								}
 							}
 						}
@@ -8852,7 +8886,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8855:52*/
+									/*line kerneltest_kernels_gen.go:8889:52*/
 								}
 							}
 						}
@@ -8864,7 +8898,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8867:51*/
+								/*line kerneltest_kernels_gen.go:8901:51*/
 							}
 						}
 					}
@@ -8888,7 +8922,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8891:51*/
+								/*line kerneltest_kernels_gen.go:8925:51*/
 							}
 						}
 					}
@@ -8900,7 +8934,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8903:51*/
+								/*line kerneltest_kernels_gen.go:8937:51*/
 							}
 						}
 					}
@@ -8912,7 +8946,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:8915:50*/
+							/*line kerneltest_kernels_gen.go:8949:50*/
 						}
 					}
 				}
@@ -8946,7 +8980,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8949:53*/
+										/*line kerneltest_kernels_gen.go:8983:53*/
 									}
 								}
 							}
@@ -8960,7 +8994,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8963:53*/
+										/*line kerneltest_kernels_gen.go:8997:53*/
 									}
 								}
 							}
@@ -8974,7 +9008,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8977:52*/
+									/*line kerneltest_kernels_gen.go:9011:52*/
 								}
 							}
 						}
@@ -9001,7 +9035,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:9004:52*/
+									/*line kerneltest_kernels_gen.go:9038:52*/
 								}
 							}
 						}
@@ -9015,7 +9049,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:9018:52*/
+									/*line kerneltest_kernels_gen.go:9052:52*/
 								}
 							}
 						}
@@ -9029,7 +9063,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:9032:51*/
+								/*line kerneltest_kernels_gen.go:9066:51*/
 							}
 						}
 					}
@@ -9066,7 +9100,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:9069:54*/
+											/*line kerneltest_kernels_gen.go:9103:54*/
 										}
 									}
 								}
@@ -9082,7 +9116,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:9085:54*/
+											/*line kerneltest_kernels_gen.go:9119:54*/
 										}
 									}
 								}
@@ -9098,7 +9132,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:9101:53*/
+										/*line kerneltest_kernels_gen.go:9135:53*/
 									}
 								}
 							}
@@ -9128,7 +9162,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:9131:53*/
+										/*line kerneltest_kernels_gen.go:9165:53*/
 									}
 								}
 							}
@@ -9144,7 +9178,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:9147:53*/
+										/*line kerneltest_kernels_gen.go:9181:53*/
 									}
 								}
 							}
@@ -9160,7 +9194,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:9163:52*/
+									/*line kerneltest_kernels_gen.go:9197:52*/
 								}
 							}
 						}
@@ -9198,7 +9232,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:9201:54*/
+											/*line kerneltest_kernels_gen.go:9235:54*/
 										}
 									}
 								}
@@ -9214,7 +9248,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:9217:54*/
+											/*line kerneltest_kernels_gen.go:9251:54*/
 										}
 									}
 								}
@@ -9230,7 +9264,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:9233:53*/
+										/*line kerneltest_kernels_gen.go:9267:53*/
 									}
 								}
 							}
@@ -9260,7 +9294,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:9263:53*/
+										/*line kerneltest_kernels_gen.go:9297:53*/
 									}
 								}
 							}
@@ -9276,7 +9310,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:9279:53*/
+										/*line kerneltest_kernels_gen.go:9313:53*/
 									}
 								}
 							}
@@ -9292,7 +9326,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:9295:52*/
+									/*line kerneltest_kernels_gen.go:9329:52*/
 								}
 							}
 						}
@@ -9327,7 +9361,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9330:48*/
+					/*line kerneltest_kernels_gen.go:9364:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9335,7 +9369,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9338:48*/
+					/*line kerneltest_kernels_gen.go:9372:48*/
 				}
 			}
 		} else {
@@ -9344,7 +9378,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:9347:47*/
+				/*line kerneltest_kernels_gen.go:9381:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9374,7 +9408,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9377:48*/
+					/*line kerneltest_kernels_gen.go:9411:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9382,7 +9416,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:9385:48*/
+					/*line kerneltest_kernels_gen.go:9419:48*/
 				}
 			}
 		} else {
@@ -9391,7 +9425,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:9394:47*/
+				/*line kerneltest_kernels_gen.go:9428:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9424,7 +9458,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:9427:50*/
+							/*line kerneltest_kernels_gen.go:9461:50*/
 						}
 					}
 				} else {
@@ -9433,7 +9467,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:9436:50*/
+							/*line kerneltest_kernels_gen.go:9470:50*/
 						}
 					}
 				}
@@ -9441,7 +9475,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:9444:49*/
+						/*line kerneltest_kernels_gen.go:9478:49*/
 					}
 				}
 			}
@@ -9460,7 +9494,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:9463:49*/
+						/*line kerneltest_kernels_gen.go:9497:49*/
 					}
 				}
 			} else {
@@ -9469,7 +9503,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:9472:49*/
+						/*line kerneltest_kernels_gen.go:9506:49*/
 					}
 				}
 			}
@@ -9477,7 +9511,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:9480:48*/
+					/*line kerneltest_kernels_gen.go:9514:48*/
 				}
 			}
 		}
@@ -9498,18 +9532,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:9501:48*/
+					/*line kerneltest_kernels_gen.go:9535:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:9506:48*/
+					/*line kerneltest_kernels_gen.go:9540:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:9512:47*/
+				/*line kerneltest_kernels_gen.go:9546:47*/
 			}
 		}
 	}, nil
@@ -9545,7 +9579,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9548:48*/
+					/*line kerneltest_kernels_gen.go:9582:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9555,7 +9589,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9558:48*/
+					/*line kerneltest_kernels_gen.go:9592:48*/
 				}
 			}
 		} else {
@@ -9566,7 +9600,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:9569:47*/
+				/*line kerneltest_kernels_gen.go:9603:47*/
 			}
 		}
 	}, nil
@@ -9605,7 +9639,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9608:50*/
+							/*line kerneltest_kernels_gen.go:9642:50*/
 						}
 					}
 				} else {
@@ -9615,7 +9649,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9618:50*/
+							/*line kerneltest_kernels_gen.go:9652:50*/
 						}
 					}
 				}
@@ -9623,7 +9657,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:9626:49*/
+						/*line kerneltest_kernels_gen.go:9660:49*/
 					}
 				}
 			}
@@ -9645,7 +9679,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9648:49*/
+						/*line kerneltest_kernels_gen.go:9682:49*/
 					}
 				}
 			} else {
@@ -9655,7 +9689,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9658:49*/
+						/*line kerneltest_kernels_gen.go:9692:49*/
 					}
 				}
 			}
@@ -9663,7 +9697,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:9666:48*/
+					/*line kerneltest_kernels_gen.go:9700:48*/
 				}
 			}
 		}
@@ -9698,7 +9732,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9701:51*/
+								/*line kerneltest_kernels_gen.go:9735:51*/
 							}
 						}
 					}
@@ -9709,7 +9743,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9712:51*/
+								/*line kerneltest_kernels_gen.go:9746:51*/
 							}
 						}
 					}
@@ -9719,7 +9753,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9722:50*/
+							/*line kerneltest_kernels_gen.go:9756:50*/
 						}
 					}
 				}
@@ -9742,7 +9776,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9745:50*/
+							/*line kerneltest_kernels_gen.go:9779:50*/
 						}
 					}
 				}
@@ -9753,7 +9787,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9756:50*/
+							/*line kerneltest_kernels_gen.go:9790:50*/
 						}
 					}
 				}
@@ -9763,7 +9797,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:9766:49*/
+						/*line kerneltest_kernels_gen.go:9800:49*/
 					}
 				}
 			}
@@ -9803,7 +9837,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9806:52*/
+									/*line kerneltest_kernels_gen.go:9840:52*/
 								}
 							}
 						}
@@ -9816,7 +9850,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9819:52*/
+									/*line kerneltest_kernels_gen.go:9853:52*/
 								}
 							}
 						}
@@ -9828,7 +9862,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9831:51*/
+								/*line kerneltest_kernels_gen.go:9865:51*/
 							}
 						}
 					}
@@ -9855,7 +9889,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9858:51*/
+								/*line kerneltest_kernels_gen.go:9892:51*/
 							}
 						}
 					}
@@ -9868,7 +9902,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9871:51*/
+								/*line kerneltest_kernels_gen.go:9905:51*/
 							}
 						}
 					}
@@ -9880,7 +9914,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:9883:50*/
+							/*line kerneltest_kernels_gen.go:9917:50*/
 						}
 					}
 				}
@@ -9927,7 +9961,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9930:53*/
+										/*line kerneltest_kernels_gen.go:9964:53*/
 									}
 								}
 							}
@@ -9946,7 +9980,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9949:53*/
+										/*line kerneltest_kernels_gen.go:9983:53*/
 									}
 								}
 							}
@@ -9964,7 +9998,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9967:52*/
+									/*line kerneltest_kernels_gen.go:10001:53*/
 								}
 							}
 						}
@@ -9999,7 +10033,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:10002:53*/
+									/*line kerneltest_kernels_gen.go:10036:53*/
 								}
 							}
 						}
@@ -10018,7 +10052,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:10021:53*/
+									/*line kerneltest_kernels_gen.go:10055:53*/
 								}
 							}
 						}
@@ -10036,7 +10070,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:10039:52*/
+								/*line kerneltest_kernels_gen.go:10073:52*/
 							}
 						}
 					}
@@ -10084,7 +10118,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10087:55*/
+											/*line kerneltest_kernels_gen.go:10121:55*/
 										}
 									}
 								}
@@ -10102,7 +10136,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10105:55*/
+											/*line kerneltest_kernels_gen.go:10139:55*/
 										}
 									}
 								}
@@ -10119,7 +10153,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10122:54*/
+										/*line kerneltest_kernels_gen.go:10156:54*/
 									}
 								}
 							}
@@ -10155,7 +10189,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10158:54*/
+										/*line kerneltest_kernels_gen.go:10192:54*/
 									}
 								}
 							}
@@ -10173,7 +10207,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10176:54*/
+										/*line kerneltest_kernels_gen.go:10210:54*/
 									}
 								}
 							}
@@ -10190,7 +10224,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:10193:53*/
+									/*line kerneltest_kernels_gen.go:10227:53*/
 								}
 							}
 						}
@@ -10245,7 +10279,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10248:46*/
+		/*line kerneltest_kernels_gen.go:10282:46*/
 	}, nil
 }
 
@@ -10294,7 +10328,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10297:49*/
+					/*line kerneltest_kernels_gen.go:10331:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10317,7 +10351,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10320:49*/
+					/*line kerneltest_kernels_gen.go:10354:49*/
 				}
 			}
 		} else {
@@ -10341,7 +10375,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10344:48*/
+				/*line kerneltest_kernels_gen.go:10378:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10431,7 +10465,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10434:46*/
+		/*line kerneltest_kernels_gen.go:10468:46*/
 	}, nil
 }
 
@@ -10517,7 +10551,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:10520:46*/
+		/*line kerneltest_kernels_gen.go:10554:46*/
 	}, nil
 }
 
@@ -10582,7 +10616,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10585:46*/
+		/*line kerneltest_kernels_gen.go:10619:46*/
 	}, nil
 }
 
@@ -10613,7 +10647,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10616:46*/
+		/*line kerneltest_kernels_gen.go:10650:46*/
 	}, nil
 }
 
@@ -10691,7 +10725,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:10694:46*/
+		/*line kerneltest_kernels_gen.go:10728:46*/
 	}, nil
 }
 
@@ -10718,7 +10752,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10721:46*/
+		/*line kerneltest_kernels_gen.go:10755:46*/
 	}, nil
 }
 
@@ -10745,7 +10779,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10748:46*/
+		/*line kerneltest_kernels_gen.go:10782:46*/
 	}, nil
 }
 
@@ -10790,7 +10824,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:10793:47*/
+			/*line kerneltest_kernels_gen.go:10827:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -10819,7 +10853,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10822:46*/
+		/*line kerneltest_kernels_gen.go:10856:46*/
 	}, nil
 }
 
@@ -10862,7 +10896,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:10865:46*/
+		/*line kerneltest_kernels_gen.go:10899:46*/
 	}, nil
 }
 
@@ -10900,7 +10934,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:10903:47*/
+			/*line kerneltest_kernels_gen.go:10937:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -10926,7 +10960,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:10929:46*/
+		/*line kerneltest_kernels_gen.go:10963:46*/
 	}, nil
 }
 
@@ -11036,7 +11070,177 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:11039:46*/
+		/*line kerneltest_kernels_gen.go:11073:46*/
+	}, nil
+}
+
+func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamScratchShiftNocheck", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TeamScratchShiftNocheck", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	off := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
+	if !gkL.Checks() {
+		return func(gkM *gkkokkos.TeamMember) {
+			out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+			t := gkkernel.TeamOf(gkM)
+			/*line team_loops.go:79:2*/ s := gkkernel.Scratch1("kerneltest.TeamScratchShiftNocheck", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1)))
+			gkP_s := gkunsafe.Pointer(nil)
+			if s.Extent(0) > 0 {
+				gkP_s = gkunsafe.Pointer(s.Ptr(0))
+			}
+			gkS_s_0 := s.ByteStride(0)
+			/*line team_loops.go:79:67*/
+			row := t.LeagueRank()
+			if gkS_in_1 == 8 && gkS_s_0 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+				}
+			} else {
+				gkQ1 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*(gkS_in_1))))
+				}
+			} /*line team_loops.go:83:3*/
+			t.TeamBarrier()
+			if gkS_in_1 == 8 && gkS_out_1 == 8 && gkS_s_0 == 8 {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (off) * gkS_s_0
+				gkQ4 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ3+j*8))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ4+j*8))))
+				}
+			} else {
+				gkQ5 := (row) * gkS_out_0
+				gkQ6 := (off) * gkS_s_0
+				gkQ7 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ5+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ6+j*(gkS_s_0)))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ7+j*(gkS_in_1)))))
+				}
+			} /*line team_loops.go:87:3*/
+			t.TeamBarrier()
+			if t.SinglePerTeam() {
+				if gkS_out_1 == 8 && gkS_s_0 == 8 {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ8 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+						}
+					}
+				} else {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ9 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+						}
+					}
+				} /*line team_loops.go:94:4*/
+			}
+			/*line kerneltest_kernels_gen.go:11150:47*/
+		}, nil
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:79:2*/ s := gkkernel.Scratch1("kerneltest.TeamScratchShiftNocheck", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1)))
+		gkP_s := gkunsafe.Pointer(nil)
+		if s.Extent(0) > 0 {
+			gkP_s = gkunsafe.Pointer(s.Ptr(0))
+		}
+		gkS_s_0 := s.ByteStride(0)
+		/*line team_loops.go:79:67*/
+		row := t.LeagueRank()
+		if in.Extent(1)-1 < s.Extent(0) && row < in.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_s_0 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+				}
+			} else {
+				gkQ1 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*(gkS_in_1))))
+				}
+			}
+		} else {
+			/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+				s.Set(j, in.At(row, j))
+			}
+		} /*line team_loops.go:83:3*/
+		t.TeamBarrier()
+		if off >= 0 && off+out.Extent(1)-1 < s.Extent(0) && out.Extent(1)-1 < in.Extent(1) && row < in.Extent(0) && row < out.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(off+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_out_1 == 8 && gkS_s_0 == 8 {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (off) * gkS_s_0
+				gkQ4 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ3+j*8))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ4+j*8))))
+				}
+			} else {
+				gkQ5 := (row) * gkS_out_0
+				gkQ6 := (off) * gkS_s_0
+				gkQ7 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ5+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ6+j*(gkS_s_0)))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ7+j*(gkS_in_1)))))
+				}
+			}
+		} else {
+			/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+				out.Set(row, j, s.At(j+off)+in.At(row, j))
+			}
+		} /*line team_loops.go:87:3*/
+		t.TeamBarrier()
+		if t.SinglePerTeam() {
+			if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_out_1 == 8 && gkS_s_0 == 8 {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ10 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+						}
+					}
+				} else {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ11 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+						}
+					}
+				}
+			} else {
+				/*line team_loops.go:90:3*/ for k := range 2 {
+					if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 && gkS_s_0 == 8 {
+							gkQ8 := (row) * gkS_out_0
+							/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+							}
+						} else {
+							gkQ9 := (row) * gkS_out_0
+							/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+							}
+						}
+					} else {
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							out.Set(row, j, out.At(row, j)+float64(float64(k)*s.At(j)))
+						}
+					} /*line team_loops.go:93:5*/
+				}
+			} /*line team_loops.go:94:4*/
+		}
+		/*line kerneltest_kernels_gen.go:11243:46*/
 	}, nil
 }
 
@@ -11088,7 +11292,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11091:49*/
+					/*line kerneltest_kernels_gen.go:11295:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -11113,7 +11317,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11116:49*/
+					/*line kerneltest_kernels_gen.go:11320:49*/
 				}
 			}
 		} else {
@@ -11137,7 +11341,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:11140:48*/
+				/*line kerneltest_kernels_gen.go:11344:48*/
 			}
 		}
 	}, nil
@@ -11164,7 +11368,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11167:49*/
+					/*line kerneltest_kernels_gen.go:11371:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11172,7 +11376,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11175:49*/
+					/*line kerneltest_kernels_gen.go:11379:49*/
 				}
 			}
 		} else {
@@ -11181,7 +11385,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:11184:48*/
+				/*line kerneltest_kernels_gen.go:11388:48*/
 			}
 		}
 	}, nil
@@ -11198,7 +11402,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:11201:47*/
+			/*line kerneltest_kernels_gen.go:11405:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -11231,7 +11435,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:11234:51*/
+							/*line kerneltest_kernels_gen.go:11438:51*/
 						}
 					}
 				} else {
@@ -11244,7 +11448,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:11247:51*/
+							/*line kerneltest_kernels_gen.go:11451:51*/
 						}
 					}
 				}
@@ -11257,7 +11461,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:11260:50*/
+						/*line kerneltest_kernels_gen.go:11464:50*/
 					}
 				}
 			}
@@ -11278,7 +11482,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:11281:50*/
+						/*line kerneltest_kernels_gen.go:11485:50*/
 					}
 				}
 			} else {
@@ -11291,7 +11495,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:11294:50*/
+						/*line kerneltest_kernels_gen.go:11498:50*/
 					}
 				}
 			}
@@ -11304,7 +11508,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11307:49*/
+					/*line kerneltest_kernels_gen.go:11511:49*/
 				}
 			}
 		}
@@ -11318,11 +11522,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:11321:45*/
+	/*line kerneltest_kernels_gen.go:11525:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:11327:45*/
+	/*line kerneltest_kernels_gen.go:11531:45*/
 }

@@ -71,3 +71,26 @@ func TeamScratchShift(t kernel.Team, out, in kokkos.View2[float64], off int) {
 		}
 	}
 }
+
+// TeamScratchShiftNocheck is TeamScratchShift, nocheck.
+//
+//kokkos:kernel nocheck
+func TeamScratchShiftNocheck(t kernel.Team, out, in kokkos.View2[float64], off int) {
+	s := kokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1))
+	row := t.LeagueRank()
+	for j := range t.TeamThreadRange(0, in.Extent(1)) {
+		s.Set(j, in.At(row, j))
+	}
+	t.TeamBarrier()
+	for j := range t.TeamThreadRange(0, out.Extent(1)) {
+		out.Set(row, j, s.At(j+off)+in.At(row, j))
+	}
+	t.TeamBarrier()
+	if t.SinglePerTeam() {
+		for k := range 2 {
+			for j := range t.ThreadVectorRange(0, out.Extent(1)) {
+				out.Set(row, j, out.At(row, j)+float64(k)*s.At(j))
+			}
+		}
+	}
+}

@@ -156,30 +156,41 @@ func scratchShiftPolicy(rows, size, cols int) kokkos.TeamPolicy {
 }
 
 // TestTeamScratchShift checks TeamScratchShift, whose loops address a
-// scratch view unchecked, against a plain loop and the closure.
+// scratch view unchecked, and its nocheck twin, checks off and on,
+// against a plain loop and the closure.
 func TestTeamScratchShift(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 36))
 	const rows, cols = 11, 37
-	for _, lay := range []kokkos.Option{kokkos.LayoutRight, kokkos.LayoutLeft} {
-		for _, off := range []int{0, 5} {
-			in := randMatrixLayout(t, rng, "in", rows, cols, lay)
-			for _, size := range teamSizes {
-				name := fmt.Sprintf("%v, off %d, team %d", lay, off, size)
-				p := scratchShiftPolicy(rows, size, cols).WithVectorLength(4)
-				out := kokkos.Must(kokkos.NewView2[float64]("out", rows, cols-off, lay))
-				if err := kernel.For("sshift", p, TeamScratchShift, out, in, off); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				ref := kokkos.Must(kokkos.NewView2[float64]("ref", rows, cols-off, lay))
-				kokkos.ParallelForTeam("sshift", p, func(m *kokkos.TeamMember) { TeamScratchShift(kernel.TeamOf(m), ref, in, off) })
-				for i := range rows {
-					for j := range cols - off {
-						want := in.At(i, j+off) + in.At(i, j)
-						want = want + float64(0)*in.At(i, j)
-						want = want + float64(1)*in.At(i, j)
-						got := out.At(i, j)
-						if math.Float64bits(got) != math.Float64bits(want) || math.Float64bits(got) != math.Float64bits(ref.At(i, j)) {
-							t.Fatalf("%s: out(%d, %d) = %v, closure %v, want %v", name, i, j, got, ref.At(i, j), want)
+	kernels := []struct {
+		name   string
+		f      func(kernel.Team, kokkos.View2[float64], kokkos.View2[float64], int)
+		checks bool
+	}{{"TeamScratchShift", TeamScratchShift, false}, {"TeamScratchShiftNocheck", TeamScratchShiftNocheck, false}, {"TeamScratchShiftNocheck", TeamScratchShiftNocheck, true}}
+	for _, k := range kernels {
+		for _, lay := range []kokkos.Option{kokkos.LayoutRight, kokkos.LayoutLeft} {
+			for _, off := range []int{0, 5} {
+				in := randMatrixLayout(t, rng, "in", rows, cols, lay)
+				for _, size := range teamSizes {
+					name := fmt.Sprintf("%s, checks %v, %v, off %d, team %d", k.name, k.checks, lay, off, size)
+					p := scratchShiftPolicy(rows, size, cols).WithVectorLength(4)
+					out := kokkos.Must(kokkos.NewView2[float64]("out", rows, cols-off, lay))
+					was := kernel.CheckHostBounds(k.checks)
+					err := kernel.For("sshift", p, k.f, out, in, off)
+					kernel.CheckHostBounds(was)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					ref := kokkos.Must(kokkos.NewView2[float64]("ref", rows, cols-off, lay))
+					kokkos.ParallelForTeam("sshift", p, func(m *kokkos.TeamMember) { TeamScratchShift(kernel.TeamOf(m), ref, in, off) })
+					for i := range rows {
+						for j := range cols - off {
+							want := in.At(i, j+off) + in.At(i, j)
+							want = want + float64(0)*in.At(i, j)
+							want = want + float64(1)*in.At(i, j)
+							got := out.At(i, j)
+							if math.Float64bits(got) != math.Float64bits(want) || math.Float64bits(got) != math.Float64bits(ref.At(i, j)) {
+								t.Fatalf("%s: out(%d, %d) = %v, closure %v, want %v", name, i, j, got, ref.At(i, j), want)
+							}
 						}
 					}
 				}
@@ -189,17 +200,26 @@ func TestTeamScratchShift(t *testing.T) {
 }
 
 // TestTeamScratchShiftPanicSite checks that a scratch view's access out
-// of range in a nested range's loop panics at its line, naming it.
+// of range in a nested range's loop panics at its line, naming it, in
+// the nocheck twin too when kernel.CheckHostBounds(true).
 func TestTeamScratchShiftPanicSite(t *testing.T) {
 	const rows, cols = 3, 16
 	in := kokkos.Must(kokkos.NewView2[float64]("in", rows, cols))
 	out := kokkos.Must(kokkos.NewView2[float64]("out", rows, cols))
-	want := lineAfter(t, "team_loops.go", "func TeamScratchShift(", "out.Set(row, j, s.At(j+off)+in.At(row, j))")
-	for _, size := range []int{1, 4} {
-		pe := teamPanic(t, fmt.Sprint("team ", size), func() { _ = kernel.For("sshift", scratchShiftPolicy(rows, size, cols), TeamScratchShift, out, in, 2) })
-		msg := fmt.Sprint(pe.Value)
-		if pe.Where != want || !strings.Contains(msg, "s.At[") || !strings.Contains(msg, "out of bounds of view s") || !strings.Contains(msg, fmt.Sprintf("extents [%d]", cols)) {
-			t.Errorf("team %d: panic at %q (%v), want at %s naming scratch view s", size, pe.Where, pe.Value, want)
+	defer kernel.CheckHostBounds(kernel.CheckHostBounds(true)) // for the nocheck twin
+	for _, kname := range []string{"TeamScratchShift", "TeamScratchShiftNocheck"} {
+		k := TeamScratchShift
+		if kname == "TeamScratchShiftNocheck" {
+			k = TeamScratchShiftNocheck
+		}
+		want := lineAfter(t, "team_loops.go", "func "+kname+"(", "out.Set(row, j, s.At(j+off)+in.At(row, j))")
+		for _, size := range []int{1, 4} {
+			name := fmt.Sprintf("%s, team %d", kname, size)
+			pe := teamPanic(t, name, func() { _ = kernel.For("sshift", scratchShiftPolicy(rows, size, cols), k, out, in, 2) })
+			msg := fmt.Sprint(pe.Value)
+			if pe.Where != want || !strings.Contains(msg, "kernel kerneltest."+kname+": s.At[") || !strings.Contains(msg, "out of bounds of view s") || !strings.Contains(msg, fmt.Sprintf("extents [%d]", cols)) {
+				t.Errorf("%s: panic at %q (%v), want at %s naming scratch view s", name, pe.Where, pe.Value, want)
+			}
 		}
 	}
 }
