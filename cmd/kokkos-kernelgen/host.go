@@ -305,10 +305,14 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 		return true
 	}
 	visit = func(n ast.Node) bool {
+		var team []edit // a nested range's edits, unless the loop is replaced
 		if k.team != nil {
 			if ed, descend, ok := p.teamEdits(k, r.im, n); ok {
-				edits = append(edits, ed...)
-				return descend
+				if _, loop := n.(*ast.RangeStmt); !loop || c.loops == nil {
+					edits = append(edits, ed...)
+					return descend
+				}
+				team = ed
 			}
 		}
 		switch n := n.(type) {
@@ -328,6 +332,7 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 					return false
 				}
 			}
+			edits = append(edits, team...)
 			// The parts of the covered accesses' offsets that do not
 			// change in this loop, computed before it.
 			var decls []string

@@ -32,9 +32,10 @@ import (
 // A term of a linear form: an int variable, or the extent of a view's
 // dimension.
 type term struct {
-	v   *types.Var
-	ext *param
-	dim int
+	v    *types.Var
+	ext  *param
+	dim  int
+	team string // a team kernel's t.LeagueRank() ..., as written (host_team_loops.go)
 }
 
 // lin is a linear form: the sum of its terms times their coefficients,
@@ -125,6 +126,9 @@ func (p *pkgInfo) linearOf(k *kernelFunc, e ast.Expr) (lin, bool) {
 			}
 		}
 	case *ast.CallExpr:
+		if text, ok := p.teamTerm(k, e); ok {
+			return lin{t: map[term]int64{{team: text}: 1}}, true
+		}
 		if pr, m, ok := p.isViewMethod(k, e); ok && m == "Extent" {
 			if d, ok := p.intConst(e.Args[0]); ok && d >= 0 && int(d) < pr.rank {
 				return lin{t: map[term]int64{{ext: pr, dim: int(d)}: 1}}, true
@@ -258,6 +262,9 @@ func (la *loopAnalysis) rangeLoop(n *ast.RangeStmt) *loopInfo {
 		return l
 	}
 	v, _ := la.p.info.Defs[id].(*types.Var)
+	if _, ok := la.k.nested[n]; ok {
+		return la.nestedLoop(n, v) // host_team_loops.go
+	}
 	hi, ok := la.p.linearOf(la.k, n.X)
 	if !isIntVar(v) || !ok {
 		return l
@@ -466,6 +473,8 @@ func linText(f lin, index func(*types.Var) string, terms map[string]bool) string
 		name := ""
 		if t.ext != nil {
 			name = fmt.Sprintf("%s.Extent(%d)", t.ext.name, t.dim)
+		} else if t.team != "" {
+			name = t.team
 		} else {
 			name = index(t.v)
 		}

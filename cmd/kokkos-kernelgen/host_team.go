@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"maps"
 	"strings"
 )
 
@@ -58,7 +59,8 @@ func (p *pkgInfo) teamEdits(k *kernelFunc, im *imports, n ast.Node) ([]edit, boo
 				continue
 			}
 			text := fmt.Sprintf("%s.Scratch%d(%q, %q, ", im.name(kernelPath), sv.rank, p.pkg.Name()+"."+k.name, sv.name)
-			return []edit{{pos: sv.call.Pos(), end: sv.call.Pos(), text: text}, {pos: sv.call.End(), end: sv.call.End(), text: ")", close: true}}, true, true
+			return []edit{{pos: sv.call.Pos(), end: sv.call.Pos(), text: text}, {pos: sv.call.End(), end: sv.call.End(), text: ")", close: true},
+				{pos: sv.decl.End(), end: sv.decl.End(), text: scratchMark(sv)}}, true, true
 		}
 	}
 	return nil, false, false
@@ -87,10 +89,24 @@ func (p *pkgInfo) teamUsed(k *kernelFunc) bool {
 
 // emitTeamHost writes team kernel k's host binder, gkHost<Name>: it takes
 // the launch's token and the arguments, builds the accessors (which check
-// that the host can run the kernel on each view) and returns the function
-// of a team's thread (see kernel.Spec.Host).
+// that the host can run the kernel on each view), takes the bases and
+// strides of the views that the unchecked copies of loops address
+// (host_team_loops.go), and returns the function of a team's thread (see
+// kernel.Spec.Host). A nocheck kernel has two: one whose accesses are all
+// plain loads and stores, and, when the launch asks for checks
+// (kernel.CheckHostBounds), the checked one of any kernel.
 func (p *pkgInfo) emitTeamHost(k *kernelFunc, im *imports, qname string) string {
-	body, _ := p.hostBody(k, im, &bodyCopy{})
+	loops := p.analyzeLoops(k)
+	used := map[string]bool{}
+	body, _ := p.hostBody(k, im, &bodyCopy{loops: loops, used: used})
+	body = p.scratchBases(k, im, body, used)
+	var unchecked string
+	if k.nocheck {
+		usedU := map[string]bool{}
+		body, _ := p.hostBody(k, im, &bodyCopy{loops: loops, all: true, used: usedU})
+		unchecked = p.scratchBases(k, im, body, usedU)
+		maps.Copy(used, usedU)
+	}
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
 	member := "gkM *" + im.name(kokkosPath) + ".TeamMember"
@@ -99,7 +115,7 @@ func (p *pkgInfo) emitTeamHost(k *kernelFunc, im *imports, qname string) string 
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "func gkHost%s(gkL *%s.Launch, gkArgs []any) (func(%s), error) {\n", k.name, kern, member)
-	var copies []string
+	var locals []string // the names the thread functions may copy
 	for j, pr := range k.params {
 		used := pr.name != "_" && p.used(k, pr.v)
 		name := pr.name
@@ -114,19 +130,35 @@ func (p *pkgInfo) emitTeamHost(k *kernelFunc, im *imports, qname string) string 
 			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
 		}
 		if used {
-			copies = append(copies, name)
+			locals = append(locals, name)
 		}
 	}
-	fmt.Fprintf(&b, "return func(%s) {\n", member)
-	if len(copies) > 0 {
+	locals = append(locals, p.teamBases(k, &b, used)...)
+	thread := func(body string) string {
+		var f strings.Builder
+		fmt.Fprintf(&f, "func(%s) {\n", member)
 		// Locals of the thread, not variables of the closure.
-		fmt.Fprintf(&b, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+		names := idents(body)
+		var copies []string
+		for _, l := range locals {
+			if names[l] {
+				copies = append(copies, l)
+			}
+		}
+		if len(copies) > 0 {
+			fmt.Fprintf(&f, "%s := %s\n", strings.Join(copies, ", "), strings.Join(copies, ", "))
+		}
+		if k.team.Name() != "_" && p.teamUsed(k) {
+			fmt.Fprintf(&f, "%s := %s.TeamOf(gkM)\n", k.team.Name(), kern)
+		}
+		f.WriteString(body)
+		f.WriteString("\n" + endLine)
+		f.WriteString("}")
+		return f.String()
 	}
-	if k.team.Name() != "_" && p.teamUsed(k) {
-		fmt.Fprintf(&b, "%s := %s.TeamOf(gkM)\n", k.team.Name(), kern)
+	if k.nocheck {
+		fmt.Fprintf(&b, "if !gkL.Checks() {\nreturn %s, nil\n}\n", thread(unchecked))
 	}
-	b.WriteString(body)
-	b.WriteString("\n" + endLine)
-	b.WriteString("}, nil\n}\n")
+	fmt.Fprintf(&b, "return %s, nil\n}\n", thread(body))
 	return b.String()
 }

@@ -41,14 +41,14 @@ func Fill(t kernel.Team, v kokkos.View1[int32]) {
 `})
 	for _, want := range []string{
 		"func gkHostRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {",
-		"return func(gkM *gkkokkos.TeamMember, acc *float64) {\n\t\ta := a\n\t\tt := gkkernel.TeamOf(gkM)\n",
+		"return func(gkM *gkkokkos.TeamMember, acc *float64) {\n\t\ta, gkP_a, gkS_a_0, gkS_a_1 := a, gkP_a, gkS_a_0, gkS_a_1\n\t\tt := gkkernel.TeamOf(gkM)\n",
 		`s := gkkernel.Scratch1("k.Rows", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), a.Extent(1)))`,
 		"\t\t\treturn\n",
 		"for j, gkE",
 		":= gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE",
 		"*acc += s.At(0)",
 		"func gkHostFill(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {",
-		"return func(gkM *gkkokkos.TeamMember) {\n\t\tv := v\n\t\t/*line k.go:",
+		"return func(gkM *gkkokkos.TeamMember) {\n\t\tv, gkP_v, gkS_v_0 := v, gkP_v, gkS_v_0\n\t\t/*line k.go:",
 		"for gkJ",
 		"Pattern: gkkernel.PatternReduce, Rank: 0,\n\t\tTeam: true,",
 		"IR: gkIR + `(kernel Rows reduce (team t)",

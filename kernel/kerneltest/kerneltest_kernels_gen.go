@@ -2061,6 +2061,143 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: TeamYAxNocheck, Name: "kerneltest.TeamYAxNocheck", Hash: "30609b7d02faa88bbac89e7541be3cd8", Funcs: []string{"TeamYAxNocheck"},
+		Pattern: gkkernel.PatternReduce, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostTeamYAxNocheck,
+		IR: gkIR + `(kernel TeamYAxNocheck reduce (team t)
+  (view y float64 1 r)
+  (view x float64 1 r)
+  (view a float64 2 r)
+  (acc float64)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (var ((s float64)) ())
+    (nested thread (new j int) (int 0) (extent a 1)
+      (body
+        (opassign add s (mul float64 (at a row j) (at x j)))))
+    (teamreduce Sum float64 (s) s)
+    (if (team SinglePerTeam)
+      (then
+        (opassign add (acc) (mul float64 (at y row) s))))))
+`,
+	},
+	{
+		Func: TeamShift, Name: "kerneltest.TeamShift", Hash: "98276700c255d566641814ba5820ea77", Funcs: []string{"TeamShift"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "off"},
+		},
+		Host: gkHostTeamShift,
+		IR: gkIR + `(kernel TeamShift for (team t)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (scalar off int)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (nested thread (new j int) (int 0) (extent out 1)
+      (body
+        (assign ((at out row j)) ((mul float64 (float64 2) (at in row (add int j off)))))))))
+`,
+	},
+	{
+		Func: TeamShiftNocheck, Name: "kerneltest.TeamShiftNocheck", Hash: "e401881367c12f4af12dbec01d24ff41", Funcs: []string{"TeamShiftNocheck"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "off"},
+		},
+		Host: gkHostTeamShiftNocheck,
+		IR: gkIR + `(kernel TeamShiftNocheck for (team t)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (scalar off int)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (nested thread (new j int) (int 0) (extent out 1)
+      (body
+        (assign ((at out row j)) ((mul float64 (float64 2) (at in row (add int j off)))))))))
+`,
+	},
+	{
+		Func: TeamScratchShift, Name: "kerneltest.TeamScratchShift", Hash: "807173f400b285f15e8f5f9729f0e740", Funcs: []string{"TeamScratchShift"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "off"},
+		},
+		Host: gkHostTeamScratchShift,
+		IR: gkIR + `(kernel TeamScratchShift for (team t)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (scalar off int)
+  (body
+    (scratch s float64 team 0 ((extent in 1)))
+    (assign ((new row int)) ((team LeagueRank)))
+    (nested thread (new j int) (int 0) (extent in 1)
+      (body
+        (assign ((at s j)) ((at in row j)))))
+    (barrier)
+    (nested thread (new j int) (int 0) (extent out 1)
+      (body
+        (assign ((at out row j)) ((add float64 (at s (add int j off)) (at in row j))))))
+    (barrier)
+    (if (team SinglePerTeam)
+      (then
+        (range (new k int) int (int 2)
+          (body
+            (nested vector (new j int) (int 0) (extent out 1)
+              (body
+                (assign ((at out row j)) ((add float64 (at out row j) (mul float64 (conv float64 k) (at s j)))))))))))))
+`,
+	},
+	{
+		Func: TeamScratchShiftNocheck, Name: "kerneltest.TeamScratchShiftNocheck", Hash: "aeded8fb9d629d21dcc23757058eb34e", Funcs: []string{"TeamScratchShiftNocheck"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "off"},
+		},
+		Host: gkHostTeamScratchShiftNocheck,
+		IR: gkIR + `(kernel TeamScratchShiftNocheck for (team t)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (scalar off int)
+  (body
+    (scratch s float64 team 0 ((extent in 1)))
+    (assign ((new row int)) ((team LeagueRank)))
+    (nested thread (new j int) (int 0) (extent in 1)
+      (body
+        (assign ((at s j)) ((at in row j)))))
+    (barrier)
+    (nested thread (new j int) (int 0) (extent out 1)
+      (body
+        (assign ((at out row j)) ((add float64 (at s (add int j off)) (at in row j))))))
+    (barrier)
+    (if (team SinglePerTeam)
+      (then
+        (range (new k int) int (int 2)
+          (body
+            (nested vector (new j int) (int 0) (extent out 1)
+              (body
+                (assign ((at out row j)) ((add float64 (at out row j) (mul float64 (conv float64 k) (at s j)))))))))))))
+`,
+	},
+	{
 		Func: TokenHolds, Name: "kerneltest.TokenHolds", Hash: "bed4b88d4c14ecb77f05fef5c37a75e5", Funcs: []string{"TokenHolds"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2205,7 +2342,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2208:48*/
+					/*line kerneltest_kernels_gen.go:2345:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2228,7 +2365,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2231:48*/
+					/*line kerneltest_kernels_gen.go:2368:48*/
 				}
 			}
 		} else {
@@ -2252,7 +2389,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2255:47*/
+				/*line kerneltest_kernels_gen.go:2392:47*/
 			}
 		}
 	}, nil
@@ -2302,7 +2439,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2305:48*/
+					/*line kerneltest_kernels_gen.go:2442:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2325,7 +2462,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2328:48*/
+					/*line kerneltest_kernels_gen.go:2465:48*/
 				}
 			}
 		} else {
@@ -2349,7 +2486,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2352:47*/
+				/*line kerneltest_kernels_gen.go:2489:47*/
 			}
 		}
 	}, nil
@@ -2480,7 +2617,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2483:48*/
+					/*line kerneltest_kernels_gen.go:2620:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2581,7 +2718,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2584:48*/
+					/*line kerneltest_kernels_gen.go:2721:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2682,7 +2819,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2685:48*/
+					/*line kerneltest_kernels_gen.go:2822:48*/
 				}
 			}
 		} else {
@@ -2780,7 +2917,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2783:47*/
+				/*line kerneltest_kernels_gen.go:2920:47*/
 			}
 		}
 	}, nil
@@ -2809,7 +2946,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2812:48*/
+					/*line kerneltest_kernels_gen.go:2949:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2817,7 +2954,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2820:48*/
+					/*line kerneltest_kernels_gen.go:2957:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2825,13 +2962,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2828:48*/
+					/*line kerneltest_kernels_gen.go:2965:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2834:47*/
+				/*line kerneltest_kernels_gen.go:2971:47*/
 			}
 		}
 	}, nil
@@ -2924,7 +3061,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2927:48*/
+					/*line kerneltest_kernels_gen.go:3064:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2986,7 +3123,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2989:48*/
+					/*line kerneltest_kernels_gen.go:3126:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3048,7 +3185,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3051:48*/
+					/*line kerneltest_kernels_gen.go:3188:48*/
 				}
 			}
 		} else {
@@ -3105,7 +3242,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3108:47*/
+				/*line kerneltest_kernels_gen.go:3245:47*/
 			}
 		}
 	}, nil
@@ -3182,7 +3319,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3185:48*/
+					/*line kerneltest_kernels_gen.go:3322:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3228,7 +3365,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3231:48*/
+					/*line kerneltest_kernels_gen.go:3368:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3274,7 +3411,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3277:48*/
+					/*line kerneltest_kernels_gen.go:3414:48*/
 				}
 			}
 		}, nil
@@ -3348,7 +3485,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3351:48*/
+					/*line kerneltest_kernels_gen.go:3488:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3410,7 +3547,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3413:48*/
+					/*line kerneltest_kernels_gen.go:3550:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3472,7 +3609,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3475:48*/
+					/*line kerneltest_kernels_gen.go:3612:48*/
 				}
 			}
 		} else {
@@ -3529,7 +3666,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3532:47*/
+				/*line kerneltest_kernels_gen.go:3669:47*/
 			}
 		}
 	}, nil
@@ -3582,7 +3719,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3585:48*/
+					/*line kerneltest_kernels_gen.go:3722:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3607,7 +3744,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3610:48*/
+					/*line kerneltest_kernels_gen.go:3747:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3632,7 +3769,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3635:48*/
+					/*line kerneltest_kernels_gen.go:3772:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3673,7 +3810,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3676:48*/
+					/*line kerneltest_kernels_gen.go:3813:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3704,7 +3841,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3707:48*/
+					/*line kerneltest_kernels_gen.go:3844:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3735,7 +3872,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3738:48*/
+					/*line kerneltest_kernels_gen.go:3875:48*/
 				}
 			}
 		} else {
@@ -3765,7 +3902,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3768:47*/
+				/*line kerneltest_kernels_gen.go:3905:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3803,7 +3940,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3806:50*/
+							/*line kerneltest_kernels_gen.go:3943:50*/
 						}
 					}
 				} else {
@@ -3812,7 +3949,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3815:50*/
+							/*line kerneltest_kernels_gen.go:3952:50*/
 						}
 					}
 				}
@@ -3831,7 +3968,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3834:49*/
+						/*line kerneltest_kernels_gen.go:3971:49*/
 					}
 				}
 			} else {
@@ -3840,7 +3977,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3843:49*/
+						/*line kerneltest_kernels_gen.go:3980:49*/
 					}
 				}
 			}
@@ -3860,7 +3997,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3863:50*/
+							/*line kerneltest_kernels_gen.go:4000:50*/
 						}
 					}
 				} else {
@@ -3869,7 +4006,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3872:50*/
+							/*line kerneltest_kernels_gen.go:4009:50*/
 						}
 					}
 				}
@@ -3877,7 +4014,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3880:49*/
+						/*line kerneltest_kernels_gen.go:4017:49*/
 					}
 				}
 			}
@@ -3896,7 +4033,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:3899:49*/
+						/*line kerneltest_kernels_gen.go:4036:49*/
 					}
 				}
 			} else {
@@ -3905,7 +4042,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:3908:49*/
+						/*line kerneltest_kernels_gen.go:4045:49*/
 					}
 				}
 			}
@@ -3913,7 +4050,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:3916:48*/
+					/*line kerneltest_kernels_gen.go:4053:48*/
 				}
 			}
 		}
@@ -3946,7 +4083,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3949:48*/
+					/*line kerneltest_kernels_gen.go:4086:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3955,7 +4092,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3958:48*/
+					/*line kerneltest_kernels_gen.go:4095:48*/
 				}
 			}
 		} else {
@@ -3965,7 +4102,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3968:47*/
+				/*line kerneltest_kernels_gen.go:4105:47*/
 			}
 		}
 	}, nil
@@ -4001,7 +4138,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4004:48*/
+					/*line kerneltest_kernels_gen.go:4141:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4014,7 +4151,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4017:48*/
+					/*line kerneltest_kernels_gen.go:4154:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4027,7 +4164,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4030:48*/
+					/*line kerneltest_kernels_gen.go:4167:48*/
 				}
 			}
 		} else {
@@ -4035,7 +4172,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4038:47*/
+				/*line kerneltest_kernels_gen.go:4175:47*/
 			}
 		}
 	}, nil
@@ -4080,7 +4217,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4083:46*/
+			/*line kerneltest_kernels_gen.go:4220:46*/
 		}
 	}, nil
 }
@@ -4136,7 +4273,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4139:50*/
+							/*line kerneltest_kernels_gen.go:4276:50*/
 						}
 					}
 				} else {
@@ -4164,7 +4301,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4167:50*/
+							/*line kerneltest_kernels_gen.go:4304:50*/
 						}
 					}
 				}
@@ -4192,7 +4329,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4195:49*/
+						/*line kerneltest_kernels_gen.go:4332:49*/
 					}
 				}
 			}
@@ -4232,7 +4369,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4235:49*/
+						/*line kerneltest_kernels_gen.go:4372:49*/
 					}
 				}
 			} else {
@@ -4260,7 +4397,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4263:49*/
+						/*line kerneltest_kernels_gen.go:4400:49*/
 					}
 				}
 			}
@@ -4288,7 +4425,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4291:48*/
+					/*line kerneltest_kernels_gen.go:4428:48*/
 				}
 			}
 		}
@@ -4346,7 +4483,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4349:46*/
+			/*line kerneltest_kernels_gen.go:4486:46*/
 		}
 	}, nil
 }
@@ -4377,18 +4514,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4380:48*/
+					/*line kerneltest_kernels_gen.go:4517:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4385:48*/
+					/*line kerneltest_kernels_gen.go:4522:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4391:47*/
+				/*line kerneltest_kernels_gen.go:4528:47*/
 			}
 		}
 	}, nil
@@ -4414,18 +4551,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4417:48*/
+					/*line kerneltest_kernels_gen.go:4554:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4422:48*/
+					/*line kerneltest_kernels_gen.go:4559:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4428:47*/
+				/*line kerneltest_kernels_gen.go:4565:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4462,7 +4599,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4465:50*/
+							/*line kerneltest_kernels_gen.go:4602:50*/
 						}
 					}
 				} else {
@@ -4471,7 +4608,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4474:50*/
+							/*line kerneltest_kernels_gen.go:4611:50*/
 						}
 					}
 				}
@@ -4479,7 +4616,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4482:49*/
+						/*line kerneltest_kernels_gen.go:4619:49*/
 					}
 				}
 			}
@@ -4498,7 +4635,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4501:49*/
+						/*line kerneltest_kernels_gen.go:4638:49*/
 					}
 				}
 			} else {
@@ -4507,7 +4644,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4510:49*/
+						/*line kerneltest_kernels_gen.go:4647:49*/
 					}
 				}
 			}
@@ -4515,7 +4652,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4518:48*/
+					/*line kerneltest_kernels_gen.go:4655:48*/
 				}
 			}
 		}
@@ -4545,7 +4682,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4548:48*/
+					/*line kerneltest_kernels_gen.go:4685:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4553,7 +4690,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4556:48*/
+					/*line kerneltest_kernels_gen.go:4693:48*/
 				}
 			}
 		} else {
@@ -4562,7 +4699,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4565:47*/
+				/*line kerneltest_kernels_gen.go:4702:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4608,7 +4745,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4611:51*/
+								/*line kerneltest_kernels_gen.go:4748:51*/
 							}
 						}
 					}
@@ -4629,7 +4766,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4632:51*/
+								/*line kerneltest_kernels_gen.go:4769:51*/
 							}
 						}
 					}
@@ -4645,7 +4782,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4648:50*/
+							/*line kerneltest_kernels_gen.go:4785:50*/
 						}
 					}
 				}
@@ -4678,7 +4815,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4681:50*/
+							/*line kerneltest_kernels_gen.go:4818:50*/
 						}
 					}
 				}
@@ -4699,7 +4836,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4702:50*/
+							/*line kerneltest_kernels_gen.go:4839:50*/
 						}
 					}
 				}
@@ -4715,7 +4852,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:4718:49*/
+						/*line kerneltest_kernels_gen.go:4855:49*/
 					}
 				}
 			}
@@ -4752,7 +4889,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4755:48*/
+					/*line kerneltest_kernels_gen.go:4892:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4766,7 +4903,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4769:48*/
+					/*line kerneltest_kernels_gen.go:4906:48*/
 				}
 			}
 		} else {
@@ -4781,7 +4918,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:4784:47*/
+				/*line kerneltest_kernels_gen.go:4921:47*/
 			}
 		}
 	}, nil
@@ -4807,14 +4944,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4810:48*/
+					/*line kerneltest_kernels_gen.go:4947:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4817:48*/
+					/*line kerneltest_kernels_gen.go:4954:48*/
 				}
 			}
 		} else {
@@ -4822,7 +4959,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:4825:47*/
+				/*line kerneltest_kernels_gen.go:4962:47*/
 			}
 		}
 	}, nil
@@ -4846,7 +4983,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4849:50*/
+							/*line kerneltest_kernels_gen.go:4986:50*/
 						}
 					}
 				} else {
@@ -4854,7 +4991,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:4857:50*/
+							/*line kerneltest_kernels_gen.go:4994:50*/
 						}
 					}
 				}
@@ -4862,7 +4999,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:4865:49*/
+						/*line kerneltest_kernels_gen.go:5002:49*/
 					}
 				}
 			}
@@ -4880,7 +5017,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:4883:49*/
+						/*line kerneltest_kernels_gen.go:5020:49*/
 					}
 				}
 			} else {
@@ -4888,7 +5025,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:4891:49*/
+						/*line kerneltest_kernels_gen.go:5028:49*/
 					}
 				}
 			}
@@ -4896,7 +5033,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:4899:48*/
+					/*line kerneltest_kernels_gen.go:5036:48*/
 				}
 			}
 		}
@@ -4938,7 +5075,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:4941:51*/
+								/*line kerneltest_kernels_gen.go:5078:51*/
 							}
 						}
 					}
@@ -4954,7 +5091,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:4957:51*/
+								/*line kerneltest_kernels_gen.go:5094:51*/
 							}
 						}
 					}
@@ -4965,7 +5102,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:4968:50*/
+							/*line kerneltest_kernels_gen.go:5105:50*/
 						}
 					}
 				}
@@ -4993,7 +5130,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:4996:50*/
+							/*line kerneltest_kernels_gen.go:5133:50*/
 						}
 					}
 				}
@@ -5009,7 +5146,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5012:50*/
+							/*line kerneltest_kernels_gen.go:5149:50*/
 						}
 					}
 				}
@@ -5020,7 +5157,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5023:49*/
+						/*line kerneltest_kernels_gen.go:5160:49*/
 					}
 				}
 			}
@@ -5083,7 +5220,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5086:48*/
+					/*line kerneltest_kernels_gen.go:5223:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5119,7 +5256,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5122:48*/
+					/*line kerneltest_kernels_gen.go:5259:48*/
 				}
 			}
 		} else {
@@ -5156,7 +5293,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5159:47*/
+				/*line kerneltest_kernels_gen.go:5296:47*/
 			}
 		}
 	}, nil
@@ -5223,7 +5360,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5226:48*/
+					/*line kerneltest_kernels_gen.go:5363:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5267,7 +5404,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5270:48*/
+					/*line kerneltest_kernels_gen.go:5407:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5322,7 +5459,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5325:48*/
+					/*line kerneltest_kernels_gen.go:5462:48*/
 				}
 			}
 		} else {
@@ -5375,7 +5512,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5378:47*/
+				/*line kerneltest_kernels_gen.go:5515:47*/
 			}
 		}
 	}, nil
@@ -5446,7 +5583,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5449:48*/
+					/*line kerneltest_kernels_gen.go:5586:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5494,7 +5631,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5497:48*/
+					/*line kerneltest_kernels_gen.go:5634:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5542,7 +5679,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5545:48*/
+					/*line kerneltest_kernels_gen.go:5682:48*/
 				}
 			}
 		} else {
@@ -5588,7 +5725,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:5591:47*/
+				/*line kerneltest_kernels_gen.go:5728:47*/
 			}
 		}
 	}, nil
@@ -5619,7 +5756,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5622:48*/
+					/*line kerneltest_kernels_gen.go:5759:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5630,7 +5767,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5633:48*/
+					/*line kerneltest_kernels_gen.go:5770:48*/
 				}
 			}
 		} else {
@@ -5642,7 +5779,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:5645:47*/
+				/*line kerneltest_kernels_gen.go:5782:47*/
 			}
 		}
 	}, nil
@@ -5680,21 +5817,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5683:48*/
+					/*line kerneltest_kernels_gen.go:5820:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:5690:48*/
+					/*line kerneltest_kernels_gen.go:5827:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:5697:47*/
+				/*line kerneltest_kernels_gen.go:5834:47*/
 			}
 		}
 	}, nil
@@ -5733,7 +5870,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5736:48*/
+					/*line kerneltest_kernels_gen.go:5873:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5756,7 +5893,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5759:48*/
+					/*line kerneltest_kernels_gen.go:5896:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5779,7 +5916,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5782:48*/
+					/*line kerneltest_kernels_gen.go:5919:48*/
 				}
 			}
 		} else {
@@ -5802,7 +5939,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:5805:47*/
+				/*line kerneltest_kernels_gen.go:5942:47*/
 			}
 		}
 	}, nil
@@ -5847,7 +5984,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5850:48*/
+					/*line kerneltest_kernels_gen.go:5987:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5859,7 +5996,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5862:48*/
+					/*line kerneltest_kernels_gen.go:5999:48*/
 				}
 			}
 		} else {
@@ -5872,7 +6009,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:5875:47*/
+				/*line kerneltest_kernels_gen.go:6012:47*/
 			}
 		}
 	}, nil
@@ -5920,7 +6057,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5923:48*/
+					/*line kerneltest_kernels_gen.go:6060:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5935,7 +6072,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5938:48*/
+					/*line kerneltest_kernels_gen.go:6075:48*/
 				}
 			}
 		} else {
@@ -5951,7 +6088,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:5954:47*/
+				/*line kerneltest_kernels_gen.go:6091:47*/
 			}
 		}
 	}, nil
@@ -6020,7 +6157,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:6023:48*/
+					/*line kerneltest_kernels_gen.go:6160:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6062,7 +6199,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:6065:48*/
+					/*line kerneltest_kernels_gen.go:6202:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6104,7 +6241,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:6107:48*/
+					/*line kerneltest_kernels_gen.go:6244:48*/
 				}
 			}
 		} else {
@@ -6132,7 +6269,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:6135:47*/
+				/*line kerneltest_kernels_gen.go:6272:47*/
 			}
 		}
 	}, nil
@@ -6205,7 +6342,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:6208:48*/
+					/*line kerneltest_kernels_gen.go:6345:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6251,7 +6388,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:6254:48*/
+					/*line kerneltest_kernels_gen.go:6391:48*/
 				}
 			}
 		} else {
@@ -6281,7 +6418,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:6284:47*/
+				/*line kerneltest_kernels_gen.go:6421:47*/
 			}
 		}
 	}, nil
@@ -6369,7 +6506,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:6372:48*/
+					/*line kerneltest_kernels_gen.go:6509:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6411,7 +6548,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:6414:48*/
+					/*line kerneltest_kernels_gen.go:6551:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6453,7 +6590,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:6456:48*/
+					/*line kerneltest_kernels_gen.go:6593:48*/
 				}
 			}
 		} else {
@@ -6481,7 +6618,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:6484:47*/
+				/*line kerneltest_kernels_gen.go:6621:47*/
 			}
 		}
 	}, nil
@@ -6576,7 +6713,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6579:48*/
+					/*line kerneltest_kernels_gen.go:6716:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6637,7 +6774,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6640:48*/
+					/*line kerneltest_kernels_gen.go:6777:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6698,7 +6835,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6701:48*/
+					/*line kerneltest_kernels_gen.go:6838:48*/
 				}
 			}
 		} else {
@@ -6732,7 +6869,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:6735:47*/
+				/*line kerneltest_kernels_gen.go:6872:47*/
 			}
 		}
 	}, nil
@@ -6788,7 +6925,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:6791:48*/
+					/*line kerneltest_kernels_gen.go:6928:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6824,7 +6961,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:6827:48*/
+					/*line kerneltest_kernels_gen.go:6964:48*/
 				}
 			}
 		} else {
@@ -6861,7 +6998,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:6864:47*/
+				/*line kerneltest_kernels_gen.go:7001:47*/
 			}
 		}
 	}, nil
@@ -6900,7 +7037,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6903:48*/
+					/*line kerneltest_kernels_gen.go:7040:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6918,7 +7055,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6921:48*/
+					/*line kerneltest_kernels_gen.go:7058:48*/
 				}
 			}
 		} else {
@@ -6937,7 +7074,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6940:47*/
+				/*line kerneltest_kernels_gen.go:7077:47*/
 			}
 		}
 	}, nil
@@ -7018,7 +7155,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7021:48*/
+					/*line kerneltest_kernels_gen.go:7158:48*/
 				}
 			} else {
 			gkNextU:
@@ -7076,7 +7213,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7079:48*/
+					/*line kerneltest_kernels_gen.go:7216:48*/
 				}
 			}
 		} else {
@@ -7135,7 +7272,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:7138:47*/
+				/*line kerneltest_kernels_gen.go:7275:47*/
 			}
 		}
 	}, nil
@@ -7212,7 +7349,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:7215:48*/
+					/*line kerneltest_kernels_gen.go:7352:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7267,7 +7404,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:7270:48*/
+					/*line kerneltest_kernels_gen.go:7407:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7322,7 +7459,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:7325:48*/
+					/*line kerneltest_kernels_gen.go:7462:48*/
 				}
 			}
 		} else {
@@ -7374,7 +7511,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:7377:47*/
+				/*line kerneltest_kernels_gen.go:7514:47*/
 			}
 		}
 	}, nil
@@ -7419,7 +7556,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:7422:48*/
+					/*line kerneltest_kernels_gen.go:7559:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7431,7 +7568,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:7434:48*/
+					/*line kerneltest_kernels_gen.go:7571:48*/
 				}
 			}
 		} else {
@@ -7444,7 +7581,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:7447:47*/
+				/*line kerneltest_kernels_gen.go:7584:47*/
 			}
 		}
 	}, nil
@@ -7531,7 +7668,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7534:48*/
+					/*line kerneltest_kernels_gen.go:7671:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7597,7 +7734,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7600:48*/
+					/*line kerneltest_kernels_gen.go:7737:48*/
 				}
 			}
 		} else {
@@ -7634,7 +7771,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:7637:47*/
+				/*line kerneltest_kernels_gen.go:7774:47*/
 			}
 		}
 	}, nil
@@ -7700,7 +7837,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7703:48*/
+					/*line kerneltest_kernels_gen.go:7840:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7733,7 +7870,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7736:48*/
+					/*line kerneltest_kernels_gen.go:7873:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7766,7 +7903,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7769:48*/
+					/*line kerneltest_kernels_gen.go:7906:48*/
 				}
 			}
 		} else {
@@ -7786,7 +7923,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:7789:47*/
+				/*line kerneltest_kernels_gen.go:7926:47*/
 			}
 		}
 	}, nil
@@ -7884,7 +8021,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7887:48*/
+					/*line kerneltest_kernels_gen.go:8024:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7955,7 +8092,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7958:48*/
+					/*line kerneltest_kernels_gen.go:8095:48*/
 				}
 			}
 		} else {
@@ -8007,7 +8144,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:8010:47*/
+				/*line kerneltest_kernels_gen.go:8147:47*/
 			}
 		}
 	}, nil
@@ -8081,7 +8218,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8084:48*/
+					/*line kerneltest_kernels_gen.go:8221:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8109,7 +8246,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8112:48*/
+					/*line kerneltest_kernels_gen.go:8249:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8137,7 +8274,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8140:48*/
+					/*line kerneltest_kernels_gen.go:8277:48*/
 				}
 			}
 		} else {
@@ -8155,7 +8292,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:8158:47*/
+				/*line kerneltest_kernels_gen.go:8295:47*/
 			}
 		}
 	}, nil
@@ -8217,7 +8354,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8220:48*/
+					/*line kerneltest_kernels_gen.go:8357:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8248,7 +8385,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8251:48*/
+					/*line kerneltest_kernels_gen.go:8388:48*/
 				}
 			}
 		} else {
@@ -8280,7 +8417,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:8283:47*/
+				/*line kerneltest_kernels_gen.go:8420:47*/
 			}
 		}
 	}, nil
@@ -8320,7 +8457,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8323:48*/
+					/*line kerneltest_kernels_gen.go:8460:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8337,7 +8474,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8340:48*/
+					/*line kerneltest_kernels_gen.go:8477:48*/
 				}
 			}
 		} else {
@@ -8355,7 +8492,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:8358:47*/
+				/*line kerneltest_kernels_gen.go:8495:47*/
 			}
 		}
 	}, nil
@@ -8375,18 +8512,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8378:48*/
+					/*line kerneltest_kernels_gen.go:8515:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8383:48*/
+					/*line kerneltest_kernels_gen.go:8520:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:8389:47*/
+				/*line kerneltest_kernels_gen.go:8526:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8407,18 +8544,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:8410:48*/
+					/*line kerneltest_kernels_gen.go:8547:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:8415:48*/
+					/*line kerneltest_kernels_gen.go:8552:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:8421:47*/
+				/*line kerneltest_kernels_gen.go:8558:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8439,18 +8576,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:8442:48*/
+					/*line kerneltest_kernels_gen.go:8579:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:8447:48*/
+					/*line kerneltest_kernels_gen.go:8584:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:8453:47*/
+				/*line kerneltest_kernels_gen.go:8590:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8473,14 +8610,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8476:48*/
+					/*line kerneltest_kernels_gen.go:8613:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8483:48*/
+					/*line kerneltest_kernels_gen.go:8620:48*/
 				}
 			}
 		} else {
@@ -8488,7 +8625,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:8491:47*/
+				/*line kerneltest_kernels_gen.go:8628:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8509,18 +8646,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8512:48*/
+					/*line kerneltest_kernels_gen.go:8649:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8517:48*/
+					/*line kerneltest_kernels_gen.go:8654:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:8523:47*/
+				/*line kerneltest_kernels_gen.go:8660:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8541,18 +8678,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8544:48*/
+					/*line kerneltest_kernels_gen.go:8681:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8549:48*/
+					/*line kerneltest_kernels_gen.go:8686:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:8555:47*/
+				/*line kerneltest_kernels_gen.go:8692:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8574,18 +8711,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:8577:48*/
+					/*line kerneltest_kernels_gen.go:8714:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:8582:48*/
+					/*line kerneltest_kernels_gen.go:8719:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:8588:47*/
+				/*line kerneltest_kernels_gen.go:8725:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8607,18 +8744,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:8610:48*/
+					/*line kerneltest_kernels_gen.go:8747:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:8615:48*/
+					/*line kerneltest_kernels_gen.go:8752:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:8621:47*/
+				/*line kerneltest_kernels_gen.go:8758:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8645,7 +8782,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8648:51*/
+								/*line kerneltest_kernels_gen.go:8785:51*/
 							}
 						}
 					}
@@ -8655,7 +8792,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8658:51*/
+								/*line kerneltest_kernels_gen.go:8795:51*/
 							}
 						}
 					}
@@ -8665,7 +8802,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8668:50*/
+							/*line kerneltest_kernels_gen.go:8805:50*/
 						}
 					}
 				}
@@ -8686,7 +8823,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8689:50*/
+							/*line kerneltest_kernels_gen.go:8826:50*/
 						}
 					}
 				}
@@ -8696,7 +8833,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8699:50*/
+							/*line kerneltest_kernels_gen.go:8836:50*/
 						}
 					}
 				}
@@ -8706,7 +8843,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:8709:49*/
+						/*line kerneltest_kernels_gen.go:8846:49*/
 					}
 				}
 			}
@@ -8737,7 +8874,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8740:52*/
+									/*line kerneltest_kernels_gen.go:8877:52*/
 								}
 							}
 						}
@@ -8749,7 +8886,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8752:52*/
+									/*line kerneltest_kernels_gen.go:8889:52*/
 								}
 							}
 						}
@@ -8761,7 +8898,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8764:51*/
+								/*line kerneltest_kernels_gen.go:8901:51*/
 							}
 						}
 					}
@@ -8785,7 +8922,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8788:51*/
+								/*line kerneltest_kernels_gen.go:8925:51*/
 							}
 						}
 					}
@@ -8797,7 +8934,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8800:51*/
+								/*line kerneltest_kernels_gen.go:8937:51*/
 							}
 						}
 					}
@@ -8809,7 +8946,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:8812:50*/
+							/*line kerneltest_kernels_gen.go:8949:50*/
 						}
 					}
 				}
@@ -8843,7 +8980,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8846:53*/
+										/*line kerneltest_kernels_gen.go:8983:53*/
 									}
 								}
 							}
@@ -8857,7 +8994,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8860:53*/
+										/*line kerneltest_kernels_gen.go:8997:53*/
 									}
 								}
 							}
@@ -8871,7 +9008,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8874:52*/
+									/*line kerneltest_kernels_gen.go:9011:52*/
 								}
 							}
 						}
@@ -8898,7 +9035,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8901:52*/
+									/*line kerneltest_kernels_gen.go:9038:52*/
 								}
 							}
 						}
@@ -8912,7 +9049,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8915:52*/
+									/*line kerneltest_kernels_gen.go:9052:52*/
 								}
 							}
 						}
@@ -8926,7 +9063,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:8929:51*/
+								/*line kerneltest_kernels_gen.go:9066:51*/
 							}
 						}
 					}
@@ -8963,7 +9100,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:8966:54*/
+											/*line kerneltest_kernels_gen.go:9103:54*/
 										}
 									}
 								}
@@ -8979,7 +9116,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:8982:54*/
+											/*line kerneltest_kernels_gen.go:9119:54*/
 										}
 									}
 								}
@@ -8995,7 +9132,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:8998:53*/
+										/*line kerneltest_kernels_gen.go:9135:53*/
 									}
 								}
 							}
@@ -9025,7 +9162,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:9028:53*/
+										/*line kerneltest_kernels_gen.go:9165:53*/
 									}
 								}
 							}
@@ -9041,7 +9178,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:9044:53*/
+										/*line kerneltest_kernels_gen.go:9181:53*/
 									}
 								}
 							}
@@ -9057,7 +9194,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:9060:52*/
+									/*line kerneltest_kernels_gen.go:9197:52*/
 								}
 							}
 						}
@@ -9095,7 +9232,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:9098:54*/
+											/*line kerneltest_kernels_gen.go:9235:54*/
 										}
 									}
 								}
@@ -9111,7 +9248,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:9114:54*/
+											/*line kerneltest_kernels_gen.go:9251:54*/
 										}
 									}
 								}
@@ -9127,7 +9264,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:9130:53*/
+										/*line kerneltest_kernels_gen.go:9267:53*/
 									}
 								}
 							}
@@ -9157,7 +9294,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:9160:53*/
+										/*line kerneltest_kernels_gen.go:9297:53*/
 									}
 								}
 							}
@@ -9173,7 +9310,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:9176:53*/
+										/*line kerneltest_kernels_gen.go:9313:53*/
 									}
 								}
 							}
@@ -9189,7 +9326,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:9192:52*/
+									/*line kerneltest_kernels_gen.go:9329:52*/
 								}
 							}
 						}
@@ -9224,7 +9361,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9227:48*/
+					/*line kerneltest_kernels_gen.go:9364:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9232,7 +9369,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9235:48*/
+					/*line kerneltest_kernels_gen.go:9372:48*/
 				}
 			}
 		} else {
@@ -9241,7 +9378,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:9244:47*/
+				/*line kerneltest_kernels_gen.go:9381:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9271,7 +9408,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9274:48*/
+					/*line kerneltest_kernels_gen.go:9411:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9279,7 +9416,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:9282:48*/
+					/*line kerneltest_kernels_gen.go:9419:48*/
 				}
 			}
 		} else {
@@ -9288,7 +9425,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:9291:47*/
+				/*line kerneltest_kernels_gen.go:9428:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9321,7 +9458,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:9324:50*/
+							/*line kerneltest_kernels_gen.go:9461:50*/
 						}
 					}
 				} else {
@@ -9330,7 +9467,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:9333:50*/
+							/*line kerneltest_kernels_gen.go:9470:50*/
 						}
 					}
 				}
@@ -9338,7 +9475,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:9341:49*/
+						/*line kerneltest_kernels_gen.go:9478:49*/
 					}
 				}
 			}
@@ -9357,7 +9494,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:9360:49*/
+						/*line kerneltest_kernels_gen.go:9497:49*/
 					}
 				}
 			} else {
@@ -9366,7 +9503,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:9369:49*/
+						/*line kerneltest_kernels_gen.go:9506:49*/
 					}
 				}
 			}
@@ -9374,7 +9511,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:9377:48*/
+					/*line kerneltest_kernels_gen.go:9514:48*/
 				}
 			}
 		}
@@ -9395,18 +9532,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:9398:48*/
+					/*line kerneltest_kernels_gen.go:9535:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:9403:48*/
+					/*line kerneltest_kernels_gen.go:9540:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:9409:47*/
+				/*line kerneltest_kernels_gen.go:9546:47*/
 			}
 		}
 	}, nil
@@ -9442,7 +9579,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9445:48*/
+					/*line kerneltest_kernels_gen.go:9582:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9452,7 +9589,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9455:48*/
+					/*line kerneltest_kernels_gen.go:9592:48*/
 				}
 			}
 		} else {
@@ -9463,7 +9600,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:9466:47*/
+				/*line kerneltest_kernels_gen.go:9603:47*/
 			}
 		}
 	}, nil
@@ -9502,7 +9639,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9505:50*/
+							/*line kerneltest_kernels_gen.go:9642:50*/
 						}
 					}
 				} else {
@@ -9512,7 +9649,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9515:50*/
+							/*line kerneltest_kernels_gen.go:9652:50*/
 						}
 					}
 				}
@@ -9520,7 +9657,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:9523:49*/
+						/*line kerneltest_kernels_gen.go:9660:49*/
 					}
 				}
 			}
@@ -9542,7 +9679,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9545:49*/
+						/*line kerneltest_kernels_gen.go:9682:49*/
 					}
 				}
 			} else {
@@ -9552,7 +9689,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9555:49*/
+						/*line kerneltest_kernels_gen.go:9692:49*/
 					}
 				}
 			}
@@ -9560,7 +9697,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:9563:48*/
+					/*line kerneltest_kernels_gen.go:9700:48*/
 				}
 			}
 		}
@@ -9595,7 +9732,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9598:51*/
+								/*line kerneltest_kernels_gen.go:9735:51*/
 							}
 						}
 					}
@@ -9606,7 +9743,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9609:51*/
+								/*line kerneltest_kernels_gen.go:9746:51*/
 							}
 						}
 					}
@@ -9616,7 +9753,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9619:50*/
+							/*line kerneltest_kernels_gen.go:9756:50*/
 						}
 					}
 				}
@@ -9639,7 +9776,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9642:50*/
+							/*line kerneltest_kernels_gen.go:9779:50*/
 						}
 					}
 				}
@@ -9650,7 +9787,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9653:50*/
+							/*line kerneltest_kernels_gen.go:9790:50*/
 						}
 					}
 				}
@@ -9660,7 +9797,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:9663:49*/
+						/*line kerneltest_kernels_gen.go:9800:49*/
 					}
 				}
 			}
@@ -9700,7 +9837,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9703:52*/
+									/*line kerneltest_kernels_gen.go:9840:52*/
 								}
 							}
 						}
@@ -9713,7 +9850,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9716:52*/
+									/*line kerneltest_kernels_gen.go:9853:52*/
 								}
 							}
 						}
@@ -9725,7 +9862,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9728:51*/
+								/*line kerneltest_kernels_gen.go:9865:51*/
 							}
 						}
 					}
@@ -9752,7 +9889,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9755:51*/
+								/*line kerneltest_kernels_gen.go:9892:51*/
 							}
 						}
 					}
@@ -9765,7 +9902,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9768:51*/
+								/*line kerneltest_kernels_gen.go:9905:51*/
 							}
 						}
 					}
@@ -9777,7 +9914,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:9780:50*/
+							/*line kerneltest_kernels_gen.go:9917:50*/
 						}
 					}
 				}
@@ -9824,7 +9961,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9827:53*/
+										/*line kerneltest_kernels_gen.go:9964:53*/
 									}
 								}
 							}
@@ -9843,7 +9980,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9846:53*/
+										/*line kerneltest_kernels_gen.go:9983:53*/
 									}
 								}
 							}
@@ -9861,7 +9998,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9864:52*/
+									/*line kerneltest_kernels_gen.go:10001:53*/
 								}
 							}
 						}
@@ -9896,7 +10033,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9899:52*/
+									/*line kerneltest_kernels_gen.go:10036:53*/
 								}
 							}
 						}
@@ -9915,7 +10052,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9918:52*/
+									/*line kerneltest_kernels_gen.go:10055:53*/
 								}
 							}
 						}
@@ -9933,7 +10070,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:9936:51*/
+								/*line kerneltest_kernels_gen.go:10073:52*/
 							}
 						}
 					}
@@ -9981,7 +10118,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:9984:54*/
+											/*line kerneltest_kernels_gen.go:10121:55*/
 										}
 									}
 								}
@@ -9999,7 +10136,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10002:55*/
+											/*line kerneltest_kernels_gen.go:10139:55*/
 										}
 									}
 								}
@@ -10016,7 +10153,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10019:54*/
+										/*line kerneltest_kernels_gen.go:10156:54*/
 									}
 								}
 							}
@@ -10052,7 +10189,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10055:54*/
+										/*line kerneltest_kernels_gen.go:10192:54*/
 									}
 								}
 							}
@@ -10070,7 +10207,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10073:54*/
+										/*line kerneltest_kernels_gen.go:10210:54*/
 									}
 								}
 							}
@@ -10087,7 +10224,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:10090:53*/
+									/*line kerneltest_kernels_gen.go:10227:53*/
 								}
 							}
 						}
@@ -10111,19 +10248,38 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkP_a := a.Base(gkL)
+	gkS_a_0 := a.ByteStride(0)
+	gkS_a_1 := a.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, x, a := y, x, a
+		y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:16:2*/ row := t.LeagueRank()
 		var s float64
-		for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
-			s += float64(a.At(row, j) * x.At(j))
-		}
+		if a.Extent(1)-1 < x.Extent(0) && row < a.Extent(0) && row >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_a_1 == 8 && gkS_x_0 == 8 {
+				gkQ0 := (row) * gkS_a_0
+				/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+				}
+			} else {
+				gkQ1 := (row) * gkS_a_0
+				/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+				}
+			}
+		} else {
+			/*line team.go:18:2*/ for j, gkE537 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE537; j++ {
+				s += float64(a.At(row, j) * x.At(j))
+			}
+		} /*line team.go:20:3*/
 		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10126:46*/
+		/*line kerneltest_kernels_gen.go:10282:46*/
 	}, nil
 }
 
@@ -10172,7 +10328,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10175:49*/
+					/*line kerneltest_kernels_gen.go:10331:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10195,7 +10351,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10198:49*/
+					/*line kerneltest_kernels_gen.go:10354:49*/
 				}
 			}
 		} else {
@@ -10219,7 +10375,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10222:48*/
+				/*line kerneltest_kernels_gen.go:10378:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10240,27 +10396,76 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		return nil, gkErr2
 	}
 	rowsPerTeam := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkS_y_0 := y.ByteStride(0)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkP_a := a.Base(gkL)
+	gkS_a_0 := a.ByteStride(0)
+	gkS_a_1 := a.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, x, a, rowsPerTeam := y, x, a, rowsPerTeam
+		y, x, a, rowsPerTeam, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := y, x, a, rowsPerTeam, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:44:2*/ lo := t.LeagueRank() * rowsPerTeam
 		hi := min(lo+rowsPerTeam, a.Extent(0))
 		var s float64
-		for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
-			var r float64
-			for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
-				r += float64(a.At(i, j) * x.At(j))
+		if a.Extent(1)-1 < x.Extent(0) && hi-1 < a.Extent(0) && hi-1 < y.Extent(0) && lo >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_a_1 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
+				/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+					var r float64
+					gkQ2 := (i) * gkS_a_0
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+					}
+					r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+					if t.SinglePerThread() {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_y, i*8))) * r)
+					}
+				}
+			} else {
+				/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+					var r float64
+					gkQ3 := (i) * gkS_a_0
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ3+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+					}
+					r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+					if t.SinglePerThread() {
+						s += float64((*(*float64)(gkunsafe.Add(gkP_y, i*(gkS_y_0)))) * r)
+					}
+				}
 			}
-			r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
-			if t.SinglePerThread() {
-				s += float64(y.At(i) * r)
+		} else {
+			/*line team.go:47:2*/ for i, gkE1405 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE1405; i++ {
+				var r float64
+				if a.Extent(1)-1 < x.Extent(0) && i < a.Extent(0) && i >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_a_0
+						/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+							r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+							r += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line team.go:49:3*/ for j, gkE1466 := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share(); j < gkE1466; j++ {
+						r += float64(a.At(i, j) * x.At(j))
+					}
+				} /*line team.go:51:4*/
+				r = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), r)
+				if t.SinglePerThread() {
+					s += float64(y.At(i) * r)
+				}
 			}
-		}
+		} /*line team.go:56:3*/
 		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10263:46*/
+		/*line kerneltest_kernels_gen.go:10468:46*/
 	}, nil
 }
 
@@ -10274,27 +10479,79 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		return nil, gkErr1
 	}
 	chunk := gkArgs[2].(int)
+	gkP_hist := hist.Base(gkL)
+	gkS_hist_0 := hist.ByteStride(0)
+	gkP_data := data.Base(gkL)
+	gkS_data_0 := data.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember) {
-		hist, data, chunk := hist, data, chunk
+		hist, data, chunk, gkP_hist, gkS_hist_0, gkP_data, gkS_data_0 := hist, data, chunk, gkP_hist, gkS_hist_0, gkP_data, gkS_data_0
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:70:2*/ h := gkkernel.Scratch1("kerneltest.TeamHistogram", "h", gkkokkos.ScratchView1[int64](t.TeamScratch(0), hist.Extent(0)))
-		for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
-			h.Set(b, 0)
+		gkP_h := gkunsafe.Pointer(nil)
+		if h.Extent(0) > 0 {
+			gkP_h = gkunsafe.Pointer(h.Ptr(0))
 		}
+		gkS_h_0 := h.ByteStride(0)
+		/*line team.go:70:67*/
+		if true {
+			if gkS_h_0 == 8 {
+				/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+					*(*int64)(gkunsafe.Add(gkP_h, b*8)) = (0)
+				}
+			} else {
+				/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+					*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0))) = (0)
+				}
+			}
+		} else {
+			/*line team.go:71:2*/ for b, gkE2232 := gkkokkos.TeamVectorRange(gkM, 0, h.Extent(0)).Share(); b < gkE2232; b++ {
+				h.Set(b, 0)
+			}
+		} /*line team.go:73:3*/
 		t.TeamBarrier()
 		lo := t.LeagueRank() * chunk
 		hi := min(lo+chunk, data.Extent(0))
-		for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
-			gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
-		}
-		t.TeamBarrier()
-		for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
-			if h.At(b) == 0 {
-				continue
+		if hi-1 < data.Extent(0) && lo >= 0 && uint(data.Extent(0)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
+			if gkS_data_0 == 4 {
+				/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+					gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_data, i*4))))), 1)
+				}
+			} else {
+				/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+					gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_data, i*(gkS_data_0)))))), 1)
+				}
 			}
-			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
-		}
-		/*line kerneltest_kernels_gen.go:10297:46*/
+		} else {
+			/*line team.go:77:2*/ for i, gkE2385 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2385; i++ {
+				gkkokkos.AtomicAdd(h.Ptr(int(data.At(i))), 1)
+			}
+		} /*line team.go:79:3*/
+		t.TeamBarrier()
+		if h.Extent(0)-1 < hist.Extent(0) && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(hist.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_h_0 == 8 && gkS_hist_0 == 8 {
+				/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+					if (*(*int64)(gkunsafe.Add(gkP_h, b*8))) == 0 {
+						continue
+					}
+					gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_hist, b*8)), (*(*int64)(gkunsafe.Add(gkP_h, b*8))))
+				}
+			} else {
+				/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+					if (*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0)))) == 0 {
+						continue
+					}
+					gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_hist, b*(gkS_hist_0))), (*(*int64)(gkunsafe.Add(gkP_h, b*(gkS_h_0)))))
+				}
+			}
+		} else {
+			/*line team.go:81:2*/ for b, gkE2495 := gkkokkos.TeamThreadRange(gkM, 0, h.Extent(0)).Share(); b < gkE2495; b++ {
+				if h.At(b) == 0 {
+					continue
+				}
+				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
+			}
+		} /*line team.go:86:3*/
+		/*line kerneltest_kernels_gen.go:10554:46*/
 	}, nil
 }
 
@@ -10312,24 +10569,54 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		return nil, gkErr2
 	}
 	chunk := gkArgs[3].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember) {
-		out, sums, in, chunk := out, sums, in, chunk
+		out, sums, in, chunk, gkP_out, gkS_out_0, gkP_in, gkS_in_0 := out, sums, in, chunk, gkP_out, gkS_out_0, gkP_in, gkS_in_0
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:99:2*/ lo := t.LeagueRank() * chunk
 		hi := min(lo+chunk, in.Extent(0))
 		var s int64
-		for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
-			s += in.At(i)
-		}
+		if hi-1 < in.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
+			if gkS_in_0 == 8 {
+				/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+					s += (*(*int64)(gkunsafe.Add(gkP_in, i*8)))
+				}
+			} else {
+				/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+					s += (*(*int64)(gkunsafe.Add(gkP_in, i*(gkS_in_0))))
+				}
+			}
+		} else {
+			/*line team.go:102:2*/ for i, gkE3321 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3321; i++ {
+				s += in.At(i)
+			}
+		} /*line team.go:104:3*/
 		prefix, total := gkkernel.TeamScan(t, gkkokkos.Sum[int64](), s)
-		for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
-			prefix += in.At(i)
-			out.Set(i, prefix)
-		}
+		if hi-1 < in.Extent(0) && hi-1 < out.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_0 == 8 && gkS_out_0 == 8 {
+				/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+					prefix += (*(*int64)(gkunsafe.Add(gkP_in, i*8)))
+					*(*int64)(gkunsafe.Add(gkP_out, i*8)) = (prefix)
+				}
+			} else {
+				/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+					prefix += (*(*int64)(gkunsafe.Add(gkP_in, i*(gkS_in_0))))
+					*(*int64)(gkunsafe.Add(gkP_out, i*(gkS_out_0))) = (prefix)
+				}
+			}
+		} else {
+			/*line team.go:106:2*/ for i, gkE3445 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE3445; i++ {
+				prefix += in.At(i)
+				out.Set(i, prefix)
+			}
+		} /*line team.go:109:3*/
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10332:46*/
+		/*line kerneltest_kernels_gen.go:10619:46*/
 	}, nil
 }
 
@@ -10360,7 +10647,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10363:46*/
+		/*line kerneltest_kernels_gen.go:10650:46*/
 	}, nil
 }
 
@@ -10373,23 +10660,72 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember) {
-		out, in := out, in
+		out, in, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
 		t := gkkernel.TeamOf(gkM)
 		/*line team.go:141:2*/ row := t.LeagueRank()*t.TeamSize() + t.TeamRank()
 		w := in.Extent(1)
 		tmp := gkkernel.Scratch2("kerneltest.ThreadReverse", "tmp", gkkokkos.ScratchView2[float64](t.ThreadScratch(1), 2, w))
+		gkP_tmp := gkunsafe.Pointer(nil)
+		if tmp.Extent(0) > 0 && tmp.Extent(1) > 0 {
+			gkP_tmp = gkunsafe.Pointer(tmp.Ptr(0, 0))
+		}
+		gkS_tmp_0 := tmp.ByteStride(0)
+		gkS_tmp_1 := tmp.ByteStride(1)
+		/*line team.go:143:63*/
 		if row >= in.Extent(0) {
 			return
 		}
-		for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
-			tmp.Set(0, j, in.At(row, j))
-			tmp.Set(1, j, float64(2*in.At(row, j)))
-		}
-		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
-			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
-		}
-		/*line kerneltest_kernels_gen.go:10392:46*/
+		if 0 < tmp.Extent(0) && 1 < tmp.Extent(0) && row < in.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(tmp.Extent(0)+1<<40) <= 1<<41 && uint(tmp.Extent(1)+1<<40) <= 1<<41 && uint(w+1<<40) <= 1<<41 && w-1 < in.Extent(1) && w-1 < tmp.Extent(1) {
+			if gkS_in_1 == 8 && gkS_tmp_1 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				gkQ1 := (1) * gkS_tmp_0
+				/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+					*(*float64)(gkunsafe.Add(gkP_tmp, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+					*(*float64)(gkunsafe.Add(gkP_tmp, gkQ1+j*8)) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))))
+				}
+			} else {
+				gkQ2 := (row) * gkS_in_0
+				gkQ3 := (1) * gkS_tmp_0
+				/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+					*(*float64)(gkunsafe.Add(gkP_tmp, j*(gkS_tmp_1))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ2+j*(gkS_in_1))))
+					*(*float64)(gkunsafe.Add(gkP_tmp, gkQ3+j*(gkS_tmp_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ2+j*(gkS_in_1))))))
+				}
+			}
+		} else {
+			/*line team.go:147:2*/ for j, gkE4831 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4831; j++ {
+				tmp.Set(0, j, in.At(row, j))
+				tmp.Set(1, j, float64(2*in.At(row, j)))
+			}
+		} /*line team.go:150:3*/
+		if 0 < tmp.Extent(0) && 1 < tmp.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(tmp.Extent(0)+1<<40) <= 1<<41 && uint(tmp.Extent(1)+1<<40) <= 1<<41 && uint(w+1<<40) <= 1<<41 && w-1 < out.Extent(1) && w-1 < tmp.Extent(1) {
+			if gkS_out_1 == 8 && gkS_tmp_1 == 8 {
+				gkQ4 := (row) * gkS_out_0
+				gkQ5 := (w - 1) * gkS_tmp_1
+				gkQ6 := (1) * gkS_tmp_0
+				/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ4+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_tmp, gkQ5+j*-8))) + (*(*float64)(gkunsafe.Add(gkP_tmp, gkQ6+j*8))))
+				}
+			} else {
+				gkQ7 := (row) * gkS_out_0
+				gkQ8 := (w - 1) * gkS_tmp_1
+				gkQ9 := (1) * gkS_tmp_0
+				/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ7+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_tmp, gkQ8+j*(-gkS_tmp_1)))) + (*(*float64)(gkunsafe.Add(gkP_tmp, gkQ9+j*(gkS_tmp_1)))))
+				}
+			}
+		} else {
+			/*line team.go:151:2*/ for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
+				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
+			}
+		} /*line team.go:153:3*/
+		/*line kerneltest_kernels_gen.go:10728:46*/
 	}, nil
 }
 
@@ -10416,7 +10752,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10419:46*/
+		/*line kerneltest_kernels_gen.go:10755:46*/
 	}, nil
 }
 
@@ -10443,7 +10779,468 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10446:46*/
+		/*line kerneltest_kernels_gen.go:10782:46*/
+	}, nil
+}
+
+func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember, acc *float64), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.TeamYAxNocheck", "y", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	x, gkErr1 := gkkernel.View1("kerneltest.TeamYAxNocheck", "x", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.TeamYAxNocheck", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_y := y.Base(gkL)
+	gkS_y_0 := y.ByteStride(0)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkP_a := a.Base(gkL)
+	gkS_a_0 := a.ByteStride(0)
+	gkS_a_1 := a.ByteStride(1)
+	if !gkL.Checks() {
+		return func(gkM *gkkokkos.TeamMember, acc *float64) {
+			a, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := a, gkP_y, gkS_y_0, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
+			t := gkkernel.TeamOf(gkM)
+			/*line team_loops.go:17:2*/ row := t.LeagueRank()
+			var s float64
+			if gkS_a_1 == 8 && gkS_x_0 == 8 {
+				gkQ0 := (row) * gkS_a_0
+				/*line team_loops.go:19:2*/ for j, gkE570 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE570; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+				}
+			} else {
+				gkQ1 := (row) * gkS_a_0
+				/*line team_loops.go:19:2*/ for j, gkE570 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE570; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+				}
+			} /*line team_loops.go:21:3*/
+			s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+			if t.SinglePerTeam() {
+				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
+			}
+			/*line kerneltest_kernels_gen.go:10827:47*/
+		}, nil
+	}
+	return func(gkM *gkkokkos.TeamMember, acc *float64) {
+		y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1 := y, x, a, gkP_x, gkS_x_0, gkP_a, gkS_a_0, gkS_a_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:17:2*/ row := t.LeagueRank()
+		var s float64
+		if a.Extent(1)-1 < x.Extent(0) && row < a.Extent(0) && row >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_a_1 == 8 && gkS_x_0 == 8 {
+				gkQ0 := (row) * gkS_a_0
+				/*line team_loops.go:19:2*/ for j, gkE570 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE570; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+j*8))) * (*(*float64)(gkunsafe.Add(gkP_x, j*8))))
+				}
+			} else {
+				gkQ1 := (row) * gkS_a_0
+				/*line team_loops.go:19:2*/ for j, gkE570 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE570; j++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+				}
+			}
+		} else {
+			/*line team_loops.go:19:2*/ for j, gkE570 := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share(); j < gkE570; j++ {
+				s += float64(a.At(row, j) * x.At(j))
+			}
+		} /*line team_loops.go:21:3*/
+		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
+		if t.SinglePerTeam() {
+			*acc += float64(y.At(row) * s)
+		}
+		/*line kerneltest_kernels_gen.go:10856:46*/
+	}, nil
+}
+
+func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamShift", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TeamShift", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	off := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:33:2*/ row := t.LeagueRank()
+		if off >= 0 && off+out.Extent(1)-1 < in.Extent(1) && row < in.Extent(0) && row < out.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(off+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_out_1 == 8 {
+				gkQ0 := (row) * gkS_out_0
+				gkQ1 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:34:2*/ for j, gkE1015 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1015; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ0+j*8)) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*8)))))
+				}
+			} else {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:34:2*/ for j, gkE1015 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1015; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
+				}
+			}
+		} else {
+			/*line team_loops.go:34:2*/ for j, gkE1015 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1015; j++ {
+				out.Set(row, j, float64(2*in.At(row, j+off)))
+			}
+		} /*line team_loops.go:36:3*/
+		/*line kerneltest_kernels_gen.go:10899:46*/
+	}, nil
+}
+
+func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamShiftNocheck", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TeamShiftNocheck", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	off := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
+	if !gkL.Checks() {
+		return func(gkM *gkkokkos.TeamMember) {
+			out, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+			t := gkkernel.TeamOf(gkM)
+			/*line team_loops.go:43:2*/ row := t.LeagueRank()
+			if gkS_in_1 == 8 && gkS_out_1 == 8 {
+				gkQ0 := (row) * gkS_out_0
+				gkQ1 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:44:2*/ for j, gkE1286 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1286; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ0+j*8)) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*8)))))
+				}
+			} else {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:44:2*/ for j, gkE1286 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1286; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
+				}
+			} /*line team_loops.go:46:3*/
+			/*line kerneltest_kernels_gen.go:10937:47*/
+		}, nil
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:43:2*/ row := t.LeagueRank()
+		if off >= 0 && off+out.Extent(1)-1 < in.Extent(1) && row < in.Extent(0) && row < out.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(off+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_out_1 == 8 {
+				gkQ0 := (row) * gkS_out_0
+				gkQ1 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:44:2*/ for j, gkE1286 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1286; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ0+j*8)) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*8)))))
+				}
+			} else {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (row)*gkS_in_0 + (off)*gkS_in_1
+				/*line team_loops.go:44:2*/ for j, gkE1286 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1286; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
+				}
+			}
+		} else {
+			/*line team_loops.go:44:2*/ for j, gkE1286 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1286; j++ {
+				out.Set(row, j, float64(2*in.At(row, j+off)))
+			}
+		} /*line team_loops.go:46:3*/
+		/*line kerneltest_kernels_gen.go:10963:46*/
+	}, nil
+}
+
+func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamScratchShift", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TeamScratchShift", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	off := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:56:2*/ s := gkkernel.Scratch1("kerneltest.TeamScratchShift", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1)))
+		gkP_s := gkunsafe.Pointer(nil)
+		if s.Extent(0) > 0 {
+			gkP_s = gkunsafe.Pointer(s.Ptr(0))
+		}
+		gkS_s_0 := s.ByteStride(0)
+		/*line team_loops.go:56:67*/
+		row := t.LeagueRank()
+		if in.Extent(1)-1 < s.Extent(0) && row < in.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_s_0 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				/*line team_loops.go:58:2*/ for j, gkE1828 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE1828; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+				}
+			} else {
+				gkQ1 := (row) * gkS_in_0
+				/*line team_loops.go:58:2*/ for j, gkE1828 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE1828; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*(gkS_in_1))))
+				}
+			}
+		} else {
+			/*line team_loops.go:58:2*/ for j, gkE1828 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE1828; j++ {
+				s.Set(j, in.At(row, j))
+			}
+		} /*line team_loops.go:60:3*/
+		t.TeamBarrier()
+		if off >= 0 && off+out.Extent(1)-1 < s.Extent(0) && out.Extent(1)-1 < in.Extent(1) && row < in.Extent(0) && row < out.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(off+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_out_1 == 8 && gkS_s_0 == 8 {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (off) * gkS_s_0
+				gkQ4 := (row) * gkS_in_0
+				/*line team_loops.go:62:2*/ for j, gkE1927 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1927; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ3+j*8))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ4+j*8))))
+				}
+			} else {
+				gkQ5 := (row) * gkS_out_0
+				gkQ6 := (off) * gkS_s_0
+				gkQ7 := (row) * gkS_in_0
+				/*line team_loops.go:62:2*/ for j, gkE1927 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1927; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ5+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ6+j*(gkS_s_0)))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ7+j*(gkS_in_1)))))
+				}
+			}
+		} else {
+			/*line team_loops.go:62:2*/ for j, gkE1927 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE1927; j++ {
+				out.Set(row, j, s.At(j+off)+in.At(row, j))
+			}
+		} /*line team_loops.go:64:3*/
+		t.TeamBarrier()
+		if t.SinglePerTeam() {
+			if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_out_1 == 8 && gkS_s_0 == 8 {
+					/*line team_loops.go:67:3*/ for k := range 2 {
+						gkQ10 := (row) * gkS_out_0
+						/*line team_loops.go:68:4*/ for j, gkE2093 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2093; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+						}
+					}
+				} else {
+					/*line team_loops.go:67:3*/ for k := range 2 {
+						gkQ11 := (row) * gkS_out_0
+						/*line team_loops.go:68:4*/ for j, gkE2093 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2093; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+						}
+					}
+				}
+			} else {
+				/*line team_loops.go:67:3*/ for k := range 2 {
+					if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 && gkS_s_0 == 8 {
+							gkQ8 := (row) * gkS_out_0
+							/*line team_loops.go:68:4*/ for j, gkE2093 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2093; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+							}
+						} else {
+							gkQ9 := (row) * gkS_out_0
+							/*line team_loops.go:68:4*/ for j, gkE2093 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2093; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+							}
+						}
+					} else {
+						/*line team_loops.go:68:4*/ for j, gkE2093 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2093; j++ {
+							out.Set(row, j, out.At(row, j)+float64(float64(k)*s.At(j)))
+						}
+					} /*line team_loops.go:70:5*/
+				}
+			} /*line team_loops.go:71:4*/
+		}
+		/*line kerneltest_kernels_gen.go:11073:46*/
+	}, nil
+}
+
+func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.TeamScratchShiftNocheck", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.TeamScratchShiftNocheck", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	off := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkS_out_0 := out.ByteStride(0)
+	gkS_out_1 := out.ByteStride(1)
+	gkP_in := in.Base(gkL)
+	gkS_in_0 := in.ByteStride(0)
+	gkS_in_1 := in.ByteStride(1)
+	if !gkL.Checks() {
+		return func(gkM *gkkokkos.TeamMember) {
+			out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+			t := gkkernel.TeamOf(gkM)
+			/*line team_loops.go:79:2*/ s := gkkernel.Scratch1("kerneltest.TeamScratchShiftNocheck", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1)))
+			gkP_s := gkunsafe.Pointer(nil)
+			if s.Extent(0) > 0 {
+				gkP_s = gkunsafe.Pointer(s.Ptr(0))
+			}
+			gkS_s_0 := s.ByteStride(0)
+			/*line team_loops.go:79:67*/
+			row := t.LeagueRank()
+			if gkS_in_1 == 8 && gkS_s_0 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+				}
+			} else {
+				gkQ1 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*(gkS_in_1))))
+				}
+			} /*line team_loops.go:83:3*/
+			t.TeamBarrier()
+			if gkS_in_1 == 8 && gkS_out_1 == 8 && gkS_s_0 == 8 {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (off) * gkS_s_0
+				gkQ4 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ3+j*8))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ4+j*8))))
+				}
+			} else {
+				gkQ5 := (row) * gkS_out_0
+				gkQ6 := (off) * gkS_s_0
+				gkQ7 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ5+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ6+j*(gkS_s_0)))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ7+j*(gkS_in_1)))))
+				}
+			} /*line team_loops.go:87:3*/
+			t.TeamBarrier()
+			if t.SinglePerTeam() {
+				if gkS_out_1 == 8 && gkS_s_0 == 8 {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ8 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+						}
+					}
+				} else {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ9 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+						}
+					}
+				} /*line team_loops.go:94:4*/
+			}
+			/*line kerneltest_kernels_gen.go:11150:47*/
+		}, nil
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1 := out, in, off, gkP_out, gkS_out_0, gkS_out_1, gkP_in, gkS_in_0, gkS_in_1
+		t := gkkernel.TeamOf(gkM)
+		/*line team_loops.go:79:2*/ s := gkkernel.Scratch1("kerneltest.TeamScratchShiftNocheck", "s", gkkokkos.ScratchView1[float64](t.TeamScratch(0), in.Extent(1)))
+		gkP_s := gkunsafe.Pointer(nil)
+		if s.Extent(0) > 0 {
+			gkP_s = gkunsafe.Pointer(s.Ptr(0))
+		}
+		gkS_s_0 := s.ByteStride(0)
+		/*line team_loops.go:79:67*/
+		row := t.LeagueRank()
+		if in.Extent(1)-1 < s.Extent(0) && row < in.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_s_0 == 8 {
+				gkQ0 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*8)) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ0+j*8)))
+				}
+			} else {
+				gkQ1 := (row) * gkS_in_0
+				/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+					*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))) = (*(*float64)(gkunsafe.Add(gkP_in, gkQ1+j*(gkS_in_1))))
+				}
+			}
+		} else {
+			/*line team_loops.go:81:2*/ for j, gkE2479 := gkkokkos.TeamThreadRange(gkM, 0, in.Extent(1)).Share(); j < gkE2479; j++ {
+				s.Set(j, in.At(row, j))
+			}
+		} /*line team_loops.go:83:3*/
+		t.TeamBarrier()
+		if off >= 0 && off+out.Extent(1)-1 < s.Extent(0) && out.Extent(1)-1 < in.Extent(1) && row < in.Extent(0) && row < out.Extent(0) && row >= 0 && uint(in.Extent(0)+1<<40) <= 1<<41 && uint(in.Extent(1)+1<<40) <= 1<<41 && uint(off+1<<40) <= 1<<41 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_in_1 == 8 && gkS_out_1 == 8 && gkS_s_0 == 8 {
+				gkQ2 := (row) * gkS_out_0
+				gkQ3 := (off) * gkS_s_0
+				gkQ4 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ3+j*8))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ4+j*8))))
+				}
+			} else {
+				gkQ5 := (row) * gkS_out_0
+				gkQ6 := (off) * gkS_s_0
+				gkQ7 := (row) * gkS_in_0
+				/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+					*(*float64)(gkunsafe.Add(gkP_out, gkQ5+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_s, gkQ6+j*(gkS_s_0)))) + (*(*float64)(gkunsafe.Add(gkP_in, gkQ7+j*(gkS_in_1)))))
+				}
+			}
+		} else {
+			/*line team_loops.go:85:2*/ for j, gkE2578 := gkkokkos.TeamThreadRange(gkM, 0, out.Extent(1)).Share(); j < gkE2578; j++ {
+				out.Set(row, j, s.At(j+off)+in.At(row, j))
+			}
+		} /*line team_loops.go:87:3*/
+		t.TeamBarrier()
+		if t.SinglePerTeam() {
+			if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_out_1 == 8 && gkS_s_0 == 8 {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ10 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ10+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+						}
+					}
+				} else {
+					/*line team_loops.go:90:3*/ for k := range 2 {
+						gkQ11 := (row) * gkS_out_0
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ11+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+						}
+					}
+				}
+			} else {
+				/*line team_loops.go:90:3*/ for k := range 2 {
+					if out.Extent(1)-1 < s.Extent(0) && row < out.Extent(0) && row >= 0 && uint(out.Extent(0)+1<<40) <= 1<<41 && uint(out.Extent(1)+1<<40) <= 1<<41 && uint(row+1<<40) <= 1<<41 && uint(s.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_out_1 == 8 && gkS_s_0 == 8 {
+							gkQ8 := (row) * gkS_out_0
+							/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8)) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ8+j*8))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*8)))))
+							}
+						} else {
+							gkQ9 := (row) * gkS_out_0
+							/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+								*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1))) = ((*(*float64)(gkunsafe.Add(gkP_out, gkQ9+j*(gkS_out_1)))) + float64(float64(k)*(*(*float64)(gkunsafe.Add(gkP_s, j*(gkS_s_0))))))
+							}
+						}
+					} else {
+						/*line team_loops.go:91:4*/ for j, gkE2744 := gkkokkos.ThreadVectorRange(gkM, 0, out.Extent(1)).Share(); j < gkE2744; j++ {
+							out.Set(row, j, out.At(row, j)+float64(float64(k)*s.At(j)))
+						}
+					} /*line team_loops.go:93:5*/
+				}
+			} /*line team_loops.go:94:4*/
+		}
+		/*line kerneltest_kernels_gen.go:11243:46*/
 	}, nil
 }
 
@@ -10495,7 +11292,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10498:49*/
+					/*line kerneltest_kernels_gen.go:11295:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -10520,7 +11317,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10523:49*/
+					/*line kerneltest_kernels_gen.go:11320:49*/
 				}
 			}
 		} else {
@@ -10544,7 +11341,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10547:48*/
+				/*line kerneltest_kernels_gen.go:11344:48*/
 			}
 		}
 	}, nil
@@ -10571,7 +11368,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10574:49*/
+					/*line kerneltest_kernels_gen.go:11371:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10579,7 +11376,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10582:49*/
+					/*line kerneltest_kernels_gen.go:11379:49*/
 				}
 			}
 		} else {
@@ -10588,7 +11385,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10591:48*/
+				/*line kerneltest_kernels_gen.go:11388:48*/
 			}
 		}
 	}, nil
@@ -10605,7 +11402,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:10608:47*/
+			/*line kerneltest_kernels_gen.go:11405:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -10638,7 +11435,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10641:51*/
+							/*line kerneltest_kernels_gen.go:11438:51*/
 						}
 					}
 				} else {
@@ -10651,7 +11448,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10654:51*/
+							/*line kerneltest_kernels_gen.go:11451:51*/
 						}
 					}
 				}
@@ -10664,7 +11461,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10667:50*/
+						/*line kerneltest_kernels_gen.go:11464:50*/
 					}
 				}
 			}
@@ -10685,7 +11482,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10688:50*/
+						/*line kerneltest_kernels_gen.go:11485:50*/
 					}
 				}
 			} else {
@@ -10698,7 +11495,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10701:50*/
+						/*line kerneltest_kernels_gen.go:11498:50*/
 					}
 				}
 			}
@@ -10711,7 +11508,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10714:49*/
+					/*line kerneltest_kernels_gen.go:11511:49*/
 				}
 			}
 		}
@@ -10725,11 +11522,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:10728:45*/
+	/*line kerneltest_kernels_gen.go:11525:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:10734:45*/
+	/*line kerneltest_kernels_gen.go:11531:45*/
 }
