@@ -284,25 +284,92 @@ func gkHostHistScratch(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		return nil, gkErr1
 	}
 	rows := gkArgs[2].(int)
+	gkP_v := v.Base(gkL)
+	gkS_v_0 := v.ByteStride(0)
+	gkS_v_1 := v.ByteStride(1)
+	gkP_r := r.Base(gkL)
+	gkS_r_0 := r.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember) {
-		v, r, rows := v, r, rows
+		v, r, rows, gkP_v, gkS_v_0, gkS_v_1, gkP_r, gkS_r_0 := v, r, rows, gkP_v, gkS_v_0, gkS_v_1, gkP_r, gkS_r_0
 		t := gkkernel.TeamOf(gkM)
 		/*line kernels_team.go:16:2*/ h := gkkernel.Scratch1("main.HistScratch", "h", gkkokkos.ScratchView1[int32](t.TeamScratch(0), bins))
-		for b, gkE590 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE590; b++ {
-			h.Set(b, 0)
+		gkP_h := gkunsafe.Pointer(nil)
+		if h.Extent(0) > 0 {
+			gkP_h = gkunsafe.Pointer(h.Ptr(0))
 		}
+		gkS_h_0 := h.ByteStride(0)
+		/*line kernels_team.go:16:57*/
+		if 15 < h.Extent(0) && uint(h.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_h_0 == 4 {
+				/*line kernels_team.go:17:2*/ for b, gkE590 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE590; b++ {
+					*(*int32)(gkunsafe.Add(gkP_h, b*4)) = (0)
+				}
+			} else {
+				/*line kernels_team.go:17:2*/ for b, gkE590 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE590; b++ {
+					*(*int32)(gkunsafe.Add(gkP_h, b*(gkS_h_0))) = (0)
+				}
+			}
+		} else {
+			/*line kernels_team.go:17:2*/ for b, gkE590 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE590; b++ {
+				h.Set(b, 0)
+			}
+		} /*line kernels_team.go:19:3*/
 		t.TeamBarrier()
 		lo := t.LeagueRank() * rows
 		hi := min(lo+rows, v.Extent(0))
-		for i, gkE731 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE731; i++ {
-			for j := range v.Extent(1) {
-				gkkokkos.AtomicAdd(h.Ptr(int(v.At(i, j))), 1)
+		if hi-1 < v.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_v_1 == 4 {
+				/*line kernels_team.go:23:2*/ for i, gkE731 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE731; i++ {
+					gkQ2 := (i) * gkS_v_0
+					/*line kernels_team.go:24:3*/ for j := range v.Extent(1) {
+						gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ2+j*4))))), 1)
+					}
+				}
+			} else {
+				/*line kernels_team.go:23:2*/ for i, gkE731 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE731; i++ {
+					gkQ3 := (i) * gkS_v_0
+					/*line kernels_team.go:24:3*/ for j := range v.Extent(1) {
+						gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ3+j*(gkS_v_1)))))), 1)
+					}
+				}
 			}
-		}
+		} else {
+			/*line kernels_team.go:23:2*/ for i, gkE731 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE731; i++ {
+				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_v_1 == 4 {
+						gkQ0 := (i) * gkS_v_0
+						/*line kernels_team.go:24:3*/ for j := range v.Extent(1) {
+							gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4))))), 1)
+						}
+					} else {
+						gkQ1 := (i) * gkS_v_0
+						/*line kernels_team.go:24:3*/ for j := range v.Extent(1) {
+							gkkokkos.AtomicAdd(h.Ptr(int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1)))))), 1)
+						}
+					}
+				} else {
+					/*line kernels_team.go:24:3*/ for j := range v.Extent(1) {
+						gkkokkos.AtomicAdd(h.Ptr(int(v.At(i, j))), 1)
+					}
+				} /*line kernels_team.go:26:4*/
+			}
+		} /*line kernels_team.go:27:3*/
 		t.TeamBarrier()
-		for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
-			gkkokkos.AtomicAdd(r.Ptr(b), h.At(b))
-		}
-		/*line main_kernels_gen.go:306:38*/
+		if 15 < h.Extent(0) && 15 < r.Extent(0) && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(r.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_h_0 == 4 && gkS_r_0 == 4 {
+				/*line kernels_team.go:29:2*/ for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
+					gkkokkos.AtomicAdd((*int32)(gkunsafe.Add(gkP_r, b*4)), (*(*int32)(gkunsafe.Add(gkP_h, b*4))))
+				}
+			} else {
+				/*line kernels_team.go:29:2*/ for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
+					gkkokkos.AtomicAdd((*int32)(gkunsafe.Add(gkP_r, b*(gkS_r_0))), (*(*int32)(gkunsafe.Add(gkP_h, b*(gkS_h_0)))))
+				}
+			}
+		} else {
+			/*line kernels_team.go:29:2*/ for b, gkE877 := gkkokkos.TeamThreadRange(gkM, 0, bins).Share(); b < gkE877; b++ {
+				gkkokkos.AtomicAdd(r.Ptr(b), h.At(b))
+			}
+		} /*line kernels_team.go:31:3*/
+		/*line main_kernels_gen.go:373:38*/
 	}, nil
 }

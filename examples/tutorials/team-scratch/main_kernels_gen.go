@@ -5,6 +5,7 @@ package main
 import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -75,31 +76,101 @@ func gkHostYAxScratch(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_y := y.Base(gkL)
+	gkS_y_0 := y.ByteStride(0)
+	gkS_y_1 := y.ByteStride(1)
+	gkP_A := A.Base(gkL)
+	gkS_A_0 := A.ByteStride(0)
+	gkS_A_1 := A.ByteStride(1)
+	gkS_A_2 := A.ByteStride(2)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkS_x_1 := x.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, A, x := y, A, x
+		y, A, x, gkP_y, gkS_y_0, gkS_y_1, gkP_A, gkS_A_0, gkS_A_1, gkS_A_2, gkP_x, gkS_x_0, gkS_x_1 := y, A, x, gkP_y, gkS_y_0, gkS_y_1, gkP_A, gkS_A_0, gkS_A_1, gkS_A_2, gkP_x, gkS_x_0, gkS_x_1
 		t := gkkernel.TeamOf(gkM)
 		/*line kernels_team.go:17:2*/ e := t.LeagueRank()
 		m := A.Extent(2)
 		sx := gkkernel.Scratch1("main.YAxScratch", "sx", gkkokkos.ScratchView1[float64](t.TeamScratch(0), m))
+		gkP_sx := gkunsafe.Pointer(nil)
+		if sx.Extent(0) > 0 {
+			gkP_sx = gkunsafe.Pointer(sx.Ptr(0))
+		}
+		gkS_sx_0 := sx.ByteStride(0)
+		/*line kernels_team.go:19:57*/
 		if t.TeamRank() == 0 {
-			for i, gkE746 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE746; i++ {
-				sx.Set(i, x.At(e, i))
-			}
+			if e < x.Extent(0) && e >= 0 && m-1 < sx.Extent(0) && m-1 < x.Extent(1) && uint(e+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(sx.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 {
+				if gkS_sx_0 == 8 && gkS_x_1 == 8 {
+					gkQ0 := (e) * gkS_x_0
+					/*line kernels_team.go:21:3*/ for i, gkE746 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE746; i++ {
+						*(*float64)(gkunsafe.Add(gkP_sx, i*8)) = (*(*float64)(gkunsafe.Add(gkP_x, gkQ0+i*8)))
+					}
+				} else {
+					gkQ1 := (e) * gkS_x_0
+					/*line kernels_team.go:21:3*/ for i, gkE746 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE746; i++ {
+						*(*float64)(gkunsafe.Add(gkP_sx, i*(gkS_sx_0))) = (*(*float64)(gkunsafe.Add(gkP_x, gkQ1+i*(gkS_x_1))))
+					}
+				}
+			} else {
+				/*line kernels_team.go:21:3*/ for i, gkE746 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE746; i++ {
+					sx.Set(i, x.At(e, i))
+				}
+			} /*line kernels_team.go:23:4*/
 		}
 		t.TeamBarrier()
 		rows := 0.0
-		for j, gkE852 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE852; j++ {
-			row := 0.0
-			for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
-				row += float64(A.At(e, j, i) * sx.At(i))
+		if A.Extent(1)-1 < y.Extent(1) && e < A.Extent(0) && e < y.Extent(0) && e >= 0 && m-1 < A.Extent(2) && m-1 < sx.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(A.Extent(2)+1<<40) <= 1<<41 && uint(e+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(sx.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
+			if gkS_A_2 == 8 && gkS_sx_0 == 8 && gkS_y_1 == 8 {
+				gkQ4 := (e) * gkS_y_0
+				/*line kernels_team.go:27:2*/ for j, gkE852 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE852; j++ {
+					row := 0.0
+					gkQ5 := (e)*gkS_A_0 + (j)*gkS_A_1
+					/*line kernels_team.go:29:3*/ for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
+						row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ5+i*8))) * (*(*float64)(gkunsafe.Add(gkP_sx, i*8))))
+					}
+					row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+					rows += float64((*(*float64)(gkunsafe.Add(gkP_y, gkQ4+j*8))) * row)
+				}
+			} else {
+				gkQ6 := (e) * gkS_y_0
+				/*line kernels_team.go:27:2*/ for j, gkE852 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE852; j++ {
+					row := 0.0
+					gkQ7 := (e)*gkS_A_0 + (j)*gkS_A_1
+					/*line kernels_team.go:29:3*/ for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
+						row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ7+i*(gkS_A_2)))) * (*(*float64)(gkunsafe.Add(gkP_sx, i*(gkS_sx_0)))))
+					}
+					row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+					rows += float64((*(*float64)(gkunsafe.Add(gkP_y, gkQ6+j*(gkS_y_1)))) * row)
+				}
 			}
-			row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
-			rows += float64(y.At(e, j) * row)
-		}
+		} else {
+			/*line kernels_team.go:27:2*/ for j, gkE852 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE852; j++ {
+				row := 0.0
+				if e < A.Extent(0) && e >= 0 && j < A.Extent(1) && j >= 0 && m-1 < A.Extent(2) && m-1 < sx.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(A.Extent(2)+1<<40) <= 1<<41 && uint(e+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(sx.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_2 == 8 && gkS_sx_0 == 8 {
+						gkQ2 := (e)*gkS_A_0 + (j)*gkS_A_1
+						/*line kernels_team.go:29:3*/ for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
+							row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ2+i*8))) * (*(*float64)(gkunsafe.Add(gkP_sx, i*8))))
+						}
+					} else {
+						gkQ3 := (e)*gkS_A_0 + (j)*gkS_A_1
+						/*line kernels_team.go:29:3*/ for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
+							row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ3+i*(gkS_A_2)))) * (*(*float64)(gkunsafe.Add(gkP_sx, i*(gkS_sx_0)))))
+						}
+					}
+				} else {
+					/*line kernels_team.go:29:3*/ for i, gkE918 := gkkokkos.ThreadVectorRange(gkM, 0, m).Share(); i < gkE918; i++ {
+						row += float64(A.At(e, j, i) * sx.At(i))
+					}
+				} /*line kernels_team.go:31:4*/
+				row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+				rows += float64(y.At(e, j) * row)
+			}
+		} /*line kernels_team.go:34:3*/
 		rows = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), rows)
 		if t.SinglePerTeam() {
 			*acc += rows
 		}
-		/*line main_kernels_gen.go:103:38*/
+		/*line main_kernels_gen.go:174:38*/
 	}, nil
 }

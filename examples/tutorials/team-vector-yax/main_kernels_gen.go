@@ -5,6 +5,7 @@ package main
 import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -67,23 +68,77 @@ func gkHostYAxTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_y := y.Base(gkL)
+	gkS_y_0 := y.ByteStride(0)
+	gkS_y_1 := y.ByteStride(1)
+	gkP_A := A.Base(gkL)
+	gkS_A_0 := A.ByteStride(0)
+	gkS_A_1 := A.ByteStride(1)
+	gkS_A_2 := A.ByteStride(2)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
+	gkS_x_1 := x.ByteStride(1)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, A, x := y, A, x
+		y, A, x, gkP_y, gkS_y_0, gkS_y_1, gkP_A, gkS_A_0, gkS_A_1, gkS_A_2, gkP_x, gkS_x_0, gkS_x_1 := y, A, x, gkP_y, gkS_y_0, gkS_y_1, gkP_A, gkS_A_0, gkS_A_1, gkS_A_2, gkP_x, gkS_x_0, gkS_x_1
 		t := gkkernel.TeamOf(gkM)
 		/*line kernels_team.go:15:2*/ e := t.LeagueRank()
 		rows := 0.0
-		for j, gkE525 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE525; j++ {
-			row := 0.0
-			for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
-				row += float64(A.At(e, j, i) * x.At(e, i))
+		if A.Extent(1)-1 < y.Extent(1) && A.Extent(2)-1 < x.Extent(1) && e < A.Extent(0) && e < x.Extent(0) && e < y.Extent(0) && e >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(A.Extent(2)+1<<40) <= 1<<41 && uint(e+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
+			if gkS_A_2 == 8 && gkS_x_1 == 8 && gkS_y_1 == 8 {
+				gkQ4 := (e) * gkS_y_0
+				/*line kernels_team.go:17:2*/ for j, gkE525 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE525; j++ {
+					row := 0.0
+					gkQ5 := (e)*gkS_A_0 + (j)*gkS_A_1
+					gkQ6 := (e) * gkS_x_0
+					/*line kernels_team.go:19:3*/ for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
+						row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ5+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, gkQ6+i*8))))
+					}
+					row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+					rows += float64((*(*float64)(gkunsafe.Add(gkP_y, gkQ4+j*8))) * row)
+				}
+			} else {
+				gkQ7 := (e) * gkS_y_0
+				/*line kernels_team.go:17:2*/ for j, gkE525 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE525; j++ {
+					row := 0.0
+					gkQ8 := (e)*gkS_A_0 + (j)*gkS_A_1
+					gkQ9 := (e) * gkS_x_0
+					/*line kernels_team.go:19:3*/ for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
+						row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ8+i*(gkS_A_2)))) * (*(*float64)(gkunsafe.Add(gkP_x, gkQ9+i*(gkS_x_1)))))
+					}
+					row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+					rows += float64((*(*float64)(gkunsafe.Add(gkP_y, gkQ7+j*(gkS_y_1)))) * row)
+				}
 			}
-			row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
-			rows += float64(y.At(e, j) * row)
-		}
+		} else {
+			/*line kernels_team.go:17:2*/ for j, gkE525 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); j < gkE525; j++ {
+				row := 0.0
+				if A.Extent(2)-1 < x.Extent(1) && e < A.Extent(0) && e < x.Extent(0) && e >= 0 && j < A.Extent(1) && j >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(A.Extent(2)+1<<40) <= 1<<41 && uint(e+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 {
+					if gkS_A_2 == 8 && gkS_x_1 == 8 {
+						gkQ0 := (e)*gkS_A_0 + (j)*gkS_A_1
+						gkQ1 := (e) * gkS_x_0
+						/*line kernels_team.go:19:3*/ for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
+							row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, gkQ1+i*8))))
+						}
+					} else {
+						gkQ2 := (e)*gkS_A_0 + (j)*gkS_A_1
+						gkQ3 := (e) * gkS_x_0
+						/*line kernels_team.go:19:3*/ for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
+							row += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ2+i*(gkS_A_2)))) * (*(*float64)(gkunsafe.Add(gkP_x, gkQ3+i*(gkS_x_1)))))
+						}
+					}
+				} else {
+					/*line kernels_team.go:19:3*/ for i, gkE591 := gkkokkos.ThreadVectorRange(gkM, 0, A.Extent(2)).Share(); i < gkE591; i++ {
+						row += float64(A.At(e, j, i) * x.At(e, i))
+					}
+				} /*line kernels_team.go:21:4*/
+				row = gkkernel.VectorReduce(t, gkkokkos.Sum[float64](), row)
+				rows += float64(y.At(e, j) * row)
+			}
+		} /*line kernels_team.go:24:3*/
 		rows = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), rows)
 		if t.SinglePerTeam() {
 			*acc += rows
 		}
-		/*line main_kernels_gen.go:87:37*/
+		/*line main_kernels_gen.go:142:38*/
 	}, nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
+	gkunsafe "unsafe"
 )
 
 func init() {
@@ -62,18 +63,37 @@ func gkHostYAxTeam(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
+	gkP_A := A.Base(gkL)
+	gkS_A_0 := A.ByteStride(0)
+	gkS_A_1 := A.ByteStride(1)
+	gkP_x := x.Base(gkL)
+	gkS_x_0 := x.ByteStride(0)
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
-		y, A, x := y, A, x
+		y, A, x, gkP_A, gkS_A_0, gkS_A_1, gkP_x, gkS_x_0 := y, A, x, gkP_A, gkS_A_0, gkS_A_1, gkP_x, gkS_x_0
 		t := gkkernel.TeamOf(gkM)
 		/*line kernels_team.go:16:2*/ j := t.LeagueRank()
 		s := 0.0
-		for i, gkE563 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); i < gkE563; i++ {
-			s += float64(A.At(j, i) * x.At(i))
-		}
+		if A.Extent(1)-1 < x.Extent(0) && j < A.Extent(0) && j >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+			if gkS_A_1 == 8 && gkS_x_0 == 8 {
+				gkQ0 := (j) * gkS_A_0
+				/*line kernels_team.go:18:2*/ for i, gkE563 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); i < gkE563; i++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ0+i*8))) * (*(*float64)(gkunsafe.Add(gkP_x, i*8))))
+				}
+			} else {
+				gkQ1 := (j) * gkS_A_0
+				/*line kernels_team.go:18:2*/ for i, gkE563 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); i < gkE563; i++ {
+					s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+i*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, i*(gkS_x_0)))))
+				}
+			}
+		} else {
+			/*line kernels_team.go:18:2*/ for i, gkE563 := gkkokkos.TeamThreadRange(gkM, 0, A.Extent(1)).Share(); i < gkE563; i++ {
+				s += float64(A.At(j, i) * x.At(i))
+			}
+		} /*line kernels_team.go:20:3*/
 		s = gkkernel.TeamReduce(t, gkkokkos.Sum[float64](), s)
 		if t.TeamRank() == 0 {
 			*acc += float64(y.At(j) * s)
 		}
-		/*line main_kernels_gen.go:77:37*/
+		/*line main_kernels_gen.go:97:37*/
 	}, nil
 }
