@@ -2061,6 +2061,139 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: ScanRowsThread, Name: "kerneltest.ScanRowsThread", Hash: "c76953a2baa7d305f07749f874a4a8cf", Funcs: []string{"ScanRowsThread"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "incl", View: true, Write: true},
+			{Name: "excl", View: true, Write: true},
+			{Name: "tot", View: true, Write: true},
+			{Name: "top", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostScanRowsThread,
+		IR: gkIR + `(kernel ScanRowsThread for (team t)
+  (view incl int64 2 w)
+  (view excl int64 2 w)
+  (view tot int64 2 w)
+  (view top int64 2 w)
+  (view a int64 2 r)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (nestedscan thread j (int 0) (extent a 1) Sum int64 acc final ((new total int64))
+      (body
+        (if final
+          (then
+            (assign ((at excl row j)) (acc))))
+        (opassign add acc (at a row j))
+        (if final
+          (then
+            (assign ((at incl row j)) (acc))))))
+    (assign ((at tot row (team TeamRank))) (total))
+    (nestedscan thread j (int 0) (extent a 1) Max int64 acc _ ((new m int64))
+      (body
+        (assign (acc) ((max int64 acc (at a row j))))))
+    (assign ((at top row (team TeamRank))) (m))))
+`,
+	},
+	{
+		Func: ScanRowsTeamVector, Name: "kerneltest.ScanRowsTeamVector", Hash: "6cef3e7ec490477f284ac7a1aa85b30a", Funcs: []string{"ScanRowsTeamVector"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "incl", View: true, Write: true},
+			{Name: "excl", View: true, Write: true},
+			{Name: "tot", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostScanRowsTeamVector,
+		IR: gkIR + `(kernel ScanRowsTeamVector for (team t)
+  (view incl float64 2 w)
+  (view excl float64 2 w)
+  (view tot float64 2 w)
+  (view a float64 2 r)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (var ((total float64)) ())
+    (nestedscan teamvector j (int 0) (extent a 1) Sum float64 acc final (total)
+      (body
+        (assign ((new v float64)) ((at a row j)))
+        (if final
+          (then
+            (assign ((at excl row j)) (acc))
+            (assign ((at incl row j)) ((add float64 acc v)))))
+        (opassign add acc v)))
+    (assign ((at tot row (team TeamRank))) (total))))
+`,
+	},
+	{
+		Func: ScanRowsVector, Name: "kerneltest.ScanRowsVector", Hash: "ca40011631a26d89cb7ab4cba244ee40", Funcs: []string{"ScanRowsVector"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "incl", View: true, Write: true},
+			{Name: "excl", View: true, Write: true},
+			{Name: "tot", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "rowsPerTeam"},
+		},
+		Host: gkHostScanRowsVector,
+		IR: gkIR + `(kernel ScanRowsVector for (team t)
+  (view incl int64 2 w)
+  (view excl int64 2 w)
+  (view tot int64 1 w)
+  (view a int64 2 r)
+  (scalar rowsPerTeam int)
+  (body
+    (assign ((new lo int)) ((mul int (team LeagueRank) rowsPerTeam)))
+    (assign ((new hi int)) ((min int (add int lo rowsPerTeam) (extent a 0))))
+    (nested thread (new i int) lo hi
+      (body
+        (nestedscan vector j (int 0) (extent a 1) Sum int64 acc final ((new s int64))
+          (body
+            (if final
+              (then
+                (assign ((at excl i j)) (acc))))
+            (opassign add acc (at a i j))
+            (if final
+              (then
+                (assign ((at incl i j)) (acc))))))
+        (assign ((at tot i)) (s))))))
+`,
+	},
+	{
+		Func: ScanRowsMax, Name: "kerneltest.ScanRowsMax", Hash: "b6deea27fccf018a68527d280a44e9a0", Funcs: []string{"ScanRowsMax"},
+		Pattern: gkkernel.PatternFor, Rank: 0,
+		Team: true,
+		Params: []gkkernel.Param{
+			{Name: "run", View: true, Write: true},
+			{Name: "tot", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+		},
+		Host: gkHostScanRowsMax,
+		IR: gkIR + `(kernel ScanRowsMax for (team t)
+  (view run float64 2 w)
+  (view tot float64 2 w)
+  (view a float64 2 r)
+  (body
+    (assign ((new row int)) ((team LeagueRank)))
+    (nestedscan thread j (int 0) (extent a 1) Max float64 acc final ((new m float64))
+      (body
+        (assign ((new v float64)) ((at a row j)))
+        (if (lt float64 v (float64 0))
+          (then
+            (if final
+              (then
+                (assign ((at run row j)) (acc))))
+            (continue)))
+        (assign (acc) ((max float64 acc v)))
+        (if final
+          (then
+            (assign ((at run row j)) (acc))))))
+    (assign ((at tot row (team TeamRank))) (m))))
+`,
+	},
+	{
 		Func: TokenHolds, Name: "kerneltest.TokenHolds", Hash: "bed4b88d4c14ecb77f05fef5c37a75e5", Funcs: []string{"TokenHolds"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2205,7 +2338,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2208:48*/
+					/*line kerneltest_kernels_gen.go:2341:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2228,7 +2361,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2231:48*/
+					/*line kerneltest_kernels_gen.go:2364:48*/
 				}
 			}
 		} else {
@@ -2252,7 +2385,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2255:47*/
+				/*line kerneltest_kernels_gen.go:2388:47*/
 			}
 		}
 	}, nil
@@ -2302,7 +2435,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2305:48*/
+					/*line kerneltest_kernels_gen.go:2438:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2325,7 +2458,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2328:48*/
+					/*line kerneltest_kernels_gen.go:2461:48*/
 				}
 			}
 		} else {
@@ -2349,7 +2482,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2352:47*/
+				/*line kerneltest_kernels_gen.go:2485:47*/
 			}
 		}
 	}, nil
@@ -2480,7 +2613,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2483:48*/
+					/*line kerneltest_kernels_gen.go:2616:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2581,7 +2714,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2584:48*/
+					/*line kerneltest_kernels_gen.go:2717:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2682,7 +2815,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2685:48*/
+					/*line kerneltest_kernels_gen.go:2818:48*/
 				}
 			}
 		} else {
@@ -2780,7 +2913,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2783:47*/
+				/*line kerneltest_kernels_gen.go:2916:47*/
 			}
 		}
 	}, nil
@@ -2809,7 +2942,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2812:48*/
+					/*line kerneltest_kernels_gen.go:2945:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2817,7 +2950,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2820:48*/
+					/*line kerneltest_kernels_gen.go:2953:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2825,13 +2958,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2828:48*/
+					/*line kerneltest_kernels_gen.go:2961:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2834:47*/
+				/*line kerneltest_kernels_gen.go:2967:47*/
 			}
 		}
 	}, nil
@@ -2924,7 +3057,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2927:48*/
+					/*line kerneltest_kernels_gen.go:3060:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2986,7 +3119,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2989:48*/
+					/*line kerneltest_kernels_gen.go:3122:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3048,7 +3181,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3051:48*/
+					/*line kerneltest_kernels_gen.go:3184:48*/
 				}
 			}
 		} else {
@@ -3105,7 +3238,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3108:47*/
+				/*line kerneltest_kernels_gen.go:3241:47*/
 			}
 		}
 	}, nil
@@ -3182,7 +3315,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3185:48*/
+					/*line kerneltest_kernels_gen.go:3318:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3228,7 +3361,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3231:48*/
+					/*line kerneltest_kernels_gen.go:3364:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3274,7 +3407,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3277:48*/
+					/*line kerneltest_kernels_gen.go:3410:48*/
 				}
 			}
 		}, nil
@@ -3348,7 +3481,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3351:48*/
+					/*line kerneltest_kernels_gen.go:3484:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3410,7 +3543,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3413:48*/
+					/*line kerneltest_kernels_gen.go:3546:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3472,7 +3605,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3475:48*/
+					/*line kerneltest_kernels_gen.go:3608:48*/
 				}
 			}
 		} else {
@@ -3529,7 +3662,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3532:47*/
+				/*line kerneltest_kernels_gen.go:3665:47*/
 			}
 		}
 	}, nil
@@ -3582,7 +3715,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3585:48*/
+					/*line kerneltest_kernels_gen.go:3718:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3607,7 +3740,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3610:48*/
+					/*line kerneltest_kernels_gen.go:3743:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3632,7 +3765,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3635:48*/
+					/*line kerneltest_kernels_gen.go:3768:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3673,7 +3806,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3676:48*/
+					/*line kerneltest_kernels_gen.go:3809:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3704,7 +3837,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3707:48*/
+					/*line kerneltest_kernels_gen.go:3840:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3735,7 +3868,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3738:48*/
+					/*line kerneltest_kernels_gen.go:3871:48*/
 				}
 			}
 		} else {
@@ -3765,7 +3898,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3768:47*/
+				/*line kerneltest_kernels_gen.go:3901:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3803,7 +3936,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3806:50*/
+							/*line kerneltest_kernels_gen.go:3939:50*/
 						}
 					}
 				} else {
@@ -3812,7 +3945,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3815:50*/
+							/*line kerneltest_kernels_gen.go:3948:50*/
 						}
 					}
 				}
@@ -3831,7 +3964,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3834:49*/
+						/*line kerneltest_kernels_gen.go:3967:49*/
 					}
 				}
 			} else {
@@ -3840,7 +3973,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3843:49*/
+						/*line kerneltest_kernels_gen.go:3976:49*/
 					}
 				}
 			}
@@ -3860,7 +3993,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3863:50*/
+							/*line kerneltest_kernels_gen.go:3996:50*/
 						}
 					}
 				} else {
@@ -3869,7 +4002,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3872:50*/
+							/*line kerneltest_kernels_gen.go:4005:50*/
 						}
 					}
 				}
@@ -3877,7 +4010,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3880:49*/
+						/*line kerneltest_kernels_gen.go:4013:49*/
 					}
 				}
 			}
@@ -3896,7 +4029,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:3899:49*/
+						/*line kerneltest_kernels_gen.go:4032:49*/
 					}
 				}
 			} else {
@@ -3905,7 +4038,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:3908:49*/
+						/*line kerneltest_kernels_gen.go:4041:49*/
 					}
 				}
 			}
@@ -3913,7 +4046,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:3916:48*/
+					/*line kerneltest_kernels_gen.go:4049:48*/
 				}
 			}
 		}
@@ -3946,7 +4079,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3949:48*/
+					/*line kerneltest_kernels_gen.go:4082:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3955,7 +4088,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3958:48*/
+					/*line kerneltest_kernels_gen.go:4091:48*/
 				}
 			}
 		} else {
@@ -3965,7 +4098,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3968:47*/
+				/*line kerneltest_kernels_gen.go:4101:47*/
 			}
 		}
 	}, nil
@@ -4001,7 +4134,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4004:48*/
+					/*line kerneltest_kernels_gen.go:4137:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4014,7 +4147,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4017:48*/
+					/*line kerneltest_kernels_gen.go:4150:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4027,7 +4160,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4030:48*/
+					/*line kerneltest_kernels_gen.go:4163:48*/
 				}
 			}
 		} else {
@@ -4035,7 +4168,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4038:47*/
+				/*line kerneltest_kernels_gen.go:4171:47*/
 			}
 		}
 	}, nil
@@ -4080,7 +4213,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4083:46*/
+			/*line kerneltest_kernels_gen.go:4216:46*/
 		}
 	}, nil
 }
@@ -4136,7 +4269,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4139:50*/
+							/*line kerneltest_kernels_gen.go:4272:50*/
 						}
 					}
 				} else {
@@ -4164,7 +4297,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4167:50*/
+							/*line kerneltest_kernels_gen.go:4300:50*/
 						}
 					}
 				}
@@ -4192,7 +4325,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4195:49*/
+						/*line kerneltest_kernels_gen.go:4328:49*/
 					}
 				}
 			}
@@ -4232,7 +4365,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4235:49*/
+						/*line kerneltest_kernels_gen.go:4368:49*/
 					}
 				}
 			} else {
@@ -4260,7 +4393,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4263:49*/
+						/*line kerneltest_kernels_gen.go:4396:49*/
 					}
 				}
 			}
@@ -4288,7 +4421,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4291:48*/
+					/*line kerneltest_kernels_gen.go:4424:48*/
 				}
 			}
 		}
@@ -4346,7 +4479,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4349:46*/
+			/*line kerneltest_kernels_gen.go:4482:46*/
 		}
 	}, nil
 }
@@ -4377,18 +4510,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4380:48*/
+					/*line kerneltest_kernels_gen.go:4513:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4385:48*/
+					/*line kerneltest_kernels_gen.go:4518:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4391:47*/
+				/*line kerneltest_kernels_gen.go:4524:47*/
 			}
 		}
 	}, nil
@@ -4414,18 +4547,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4417:48*/
+					/*line kerneltest_kernels_gen.go:4550:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4422:48*/
+					/*line kerneltest_kernels_gen.go:4555:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4428:47*/
+				/*line kerneltest_kernels_gen.go:4561:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4462,7 +4595,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4465:50*/
+							/*line kerneltest_kernels_gen.go:4598:50*/
 						}
 					}
 				} else {
@@ -4471,7 +4604,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4474:50*/
+							/*line kerneltest_kernels_gen.go:4607:50*/
 						}
 					}
 				}
@@ -4479,7 +4612,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4482:49*/
+						/*line kerneltest_kernels_gen.go:4615:49*/
 					}
 				}
 			}
@@ -4498,7 +4631,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4501:49*/
+						/*line kerneltest_kernels_gen.go:4634:49*/
 					}
 				}
 			} else {
@@ -4507,7 +4640,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4510:49*/
+						/*line kerneltest_kernels_gen.go:4643:49*/
 					}
 				}
 			}
@@ -4515,7 +4648,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4518:48*/
+					/*line kerneltest_kernels_gen.go:4651:48*/
 				}
 			}
 		}
@@ -4545,7 +4678,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4548:48*/
+					/*line kerneltest_kernels_gen.go:4681:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4553,7 +4686,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4556:48*/
+					/*line kerneltest_kernels_gen.go:4689:48*/
 				}
 			}
 		} else {
@@ -4562,7 +4695,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4565:47*/
+				/*line kerneltest_kernels_gen.go:4698:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4608,7 +4741,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4611:51*/
+								/*line kerneltest_kernels_gen.go:4744:51*/
 							}
 						}
 					}
@@ -4629,7 +4762,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4632:51*/
+								/*line kerneltest_kernels_gen.go:4765:51*/
 							}
 						}
 					}
@@ -4645,7 +4778,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4648:50*/
+							/*line kerneltest_kernels_gen.go:4781:50*/
 						}
 					}
 				}
@@ -4678,7 +4811,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4681:50*/
+							/*line kerneltest_kernels_gen.go:4814:50*/
 						}
 					}
 				}
@@ -4699,7 +4832,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4702:50*/
+							/*line kerneltest_kernels_gen.go:4835:50*/
 						}
 					}
 				}
@@ -4715,7 +4848,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:4718:49*/
+						/*line kerneltest_kernels_gen.go:4851:49*/
 					}
 				}
 			}
@@ -4752,7 +4885,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4755:48*/
+					/*line kerneltest_kernels_gen.go:4888:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4766,7 +4899,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4769:48*/
+					/*line kerneltest_kernels_gen.go:4902:48*/
 				}
 			}
 		} else {
@@ -4781,7 +4914,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:4784:47*/
+				/*line kerneltest_kernels_gen.go:4917:47*/
 			}
 		}
 	}, nil
@@ -4807,14 +4940,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4810:48*/
+					/*line kerneltest_kernels_gen.go:4943:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4817:48*/
+					/*line kerneltest_kernels_gen.go:4950:48*/
 				}
 			}
 		} else {
@@ -4822,7 +4955,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:4825:47*/
+				/*line kerneltest_kernels_gen.go:4958:47*/
 			}
 		}
 	}, nil
@@ -4846,7 +4979,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4849:50*/
+							/*line kerneltest_kernels_gen.go:4982:50*/
 						}
 					}
 				} else {
@@ -4854,7 +4987,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:4857:50*/
+							/*line kerneltest_kernels_gen.go:4990:50*/
 						}
 					}
 				}
@@ -4862,7 +4995,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:4865:49*/
+						/*line kerneltest_kernels_gen.go:4998:49*/
 					}
 				}
 			}
@@ -4880,7 +5013,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:4883:49*/
+						/*line kerneltest_kernels_gen.go:5016:49*/
 					}
 				}
 			} else {
@@ -4888,7 +5021,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:4891:49*/
+						/*line kerneltest_kernels_gen.go:5024:49*/
 					}
 				}
 			}
@@ -4896,7 +5029,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:4899:48*/
+					/*line kerneltest_kernels_gen.go:5032:48*/
 				}
 			}
 		}
@@ -4938,7 +5071,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:4941:51*/
+								/*line kerneltest_kernels_gen.go:5074:51*/
 							}
 						}
 					}
@@ -4954,7 +5087,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:4957:51*/
+								/*line kerneltest_kernels_gen.go:5090:51*/
 							}
 						}
 					}
@@ -4965,7 +5098,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:4968:50*/
+							/*line kerneltest_kernels_gen.go:5101:50*/
 						}
 					}
 				}
@@ -4993,7 +5126,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:4996:50*/
+							/*line kerneltest_kernels_gen.go:5129:50*/
 						}
 					}
 				}
@@ -5009,7 +5142,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5012:50*/
+							/*line kerneltest_kernels_gen.go:5145:50*/
 						}
 					}
 				}
@@ -5020,7 +5153,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5023:49*/
+						/*line kerneltest_kernels_gen.go:5156:49*/
 					}
 				}
 			}
@@ -5083,7 +5216,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5086:48*/
+					/*line kerneltest_kernels_gen.go:5219:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5119,7 +5252,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5122:48*/
+					/*line kerneltest_kernels_gen.go:5255:48*/
 				}
 			}
 		} else {
@@ -5156,7 +5289,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5159:47*/
+				/*line kerneltest_kernels_gen.go:5292:47*/
 			}
 		}
 	}, nil
@@ -5223,7 +5356,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5226:48*/
+					/*line kerneltest_kernels_gen.go:5359:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5267,7 +5400,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5270:48*/
+					/*line kerneltest_kernels_gen.go:5403:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5322,7 +5455,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5325:48*/
+					/*line kerneltest_kernels_gen.go:5458:48*/
 				}
 			}
 		} else {
@@ -5375,7 +5508,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5378:47*/
+				/*line kerneltest_kernels_gen.go:5511:47*/
 			}
 		}
 	}, nil
@@ -5446,7 +5579,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5449:48*/
+					/*line kerneltest_kernels_gen.go:5582:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5494,7 +5627,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5497:48*/
+					/*line kerneltest_kernels_gen.go:5630:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5542,7 +5675,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5545:48*/
+					/*line kerneltest_kernels_gen.go:5678:48*/
 				}
 			}
 		} else {
@@ -5588,7 +5721,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:5591:47*/
+				/*line kerneltest_kernels_gen.go:5724:47*/
 			}
 		}
 	}, nil
@@ -5619,7 +5752,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5622:48*/
+					/*line kerneltest_kernels_gen.go:5755:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5630,7 +5763,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5633:48*/
+					/*line kerneltest_kernels_gen.go:5766:48*/
 				}
 			}
 		} else {
@@ -5642,7 +5775,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:5645:47*/
+				/*line kerneltest_kernels_gen.go:5778:47*/
 			}
 		}
 	}, nil
@@ -5680,21 +5813,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5683:48*/
+					/*line kerneltest_kernels_gen.go:5816:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:5690:48*/
+					/*line kerneltest_kernels_gen.go:5823:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:5697:47*/
+				/*line kerneltest_kernels_gen.go:5830:47*/
 			}
 		}
 	}, nil
@@ -5733,7 +5866,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5736:48*/
+					/*line kerneltest_kernels_gen.go:5869:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5756,7 +5889,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5759:48*/
+					/*line kerneltest_kernels_gen.go:5892:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5779,7 +5912,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5782:48*/
+					/*line kerneltest_kernels_gen.go:5915:48*/
 				}
 			}
 		} else {
@@ -5802,7 +5935,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:5805:47*/
+				/*line kerneltest_kernels_gen.go:5938:47*/
 			}
 		}
 	}, nil
@@ -5847,7 +5980,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5850:48*/
+					/*line kerneltest_kernels_gen.go:5983:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5859,7 +5992,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5862:48*/
+					/*line kerneltest_kernels_gen.go:5995:48*/
 				}
 			}
 		} else {
@@ -5872,7 +6005,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:5875:47*/
+				/*line kerneltest_kernels_gen.go:6008:47*/
 			}
 		}
 	}, nil
@@ -5920,7 +6053,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5923:48*/
+					/*line kerneltest_kernels_gen.go:6056:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5935,7 +6068,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5938:48*/
+					/*line kerneltest_kernels_gen.go:6071:48*/
 				}
 			}
 		} else {
@@ -5951,7 +6084,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:5954:47*/
+				/*line kerneltest_kernels_gen.go:6087:47*/
 			}
 		}
 	}, nil
@@ -6020,7 +6153,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:6023:48*/
+					/*line kerneltest_kernels_gen.go:6156:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6062,7 +6195,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:6065:48*/
+					/*line kerneltest_kernels_gen.go:6198:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6104,7 +6237,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:6107:48*/
+					/*line kerneltest_kernels_gen.go:6240:48*/
 				}
 			}
 		} else {
@@ -6132,7 +6265,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:6135:47*/
+				/*line kerneltest_kernels_gen.go:6268:47*/
 			}
 		}
 	}, nil
@@ -6205,7 +6338,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:6208:48*/
+					/*line kerneltest_kernels_gen.go:6341:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6251,7 +6384,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:6254:48*/
+					/*line kerneltest_kernels_gen.go:6387:48*/
 				}
 			}
 		} else {
@@ -6281,7 +6414,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:6284:47*/
+				/*line kerneltest_kernels_gen.go:6417:47*/
 			}
 		}
 	}, nil
@@ -6369,7 +6502,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:6372:48*/
+					/*line kerneltest_kernels_gen.go:6505:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6411,7 +6544,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:6414:48*/
+					/*line kerneltest_kernels_gen.go:6547:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6453,7 +6586,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:6456:48*/
+					/*line kerneltest_kernels_gen.go:6589:48*/
 				}
 			}
 		} else {
@@ -6481,7 +6614,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:6484:47*/
+				/*line kerneltest_kernels_gen.go:6617:47*/
 			}
 		}
 	}, nil
@@ -6576,7 +6709,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6579:48*/
+					/*line kerneltest_kernels_gen.go:6712:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6637,7 +6770,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6640:48*/
+					/*line kerneltest_kernels_gen.go:6773:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6698,7 +6831,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6701:48*/
+					/*line kerneltest_kernels_gen.go:6834:48*/
 				}
 			}
 		} else {
@@ -6732,7 +6865,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:6735:47*/
+				/*line kerneltest_kernels_gen.go:6868:47*/
 			}
 		}
 	}, nil
@@ -6788,7 +6921,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:6791:48*/
+					/*line kerneltest_kernels_gen.go:6924:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6824,7 +6957,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:6827:48*/
+					/*line kerneltest_kernels_gen.go:6960:48*/
 				}
 			}
 		} else {
@@ -6861,7 +6994,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:6864:47*/
+				/*line kerneltest_kernels_gen.go:6997:47*/
 			}
 		}
 	}, nil
@@ -6900,7 +7033,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6903:48*/
+					/*line kerneltest_kernels_gen.go:7036:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6918,7 +7051,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6921:48*/
+					/*line kerneltest_kernels_gen.go:7054:48*/
 				}
 			}
 		} else {
@@ -6937,7 +7070,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6940:47*/
+				/*line kerneltest_kernels_gen.go:7073:47*/
 			}
 		}
 	}, nil
@@ -7018,7 +7151,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7021:48*/
+					/*line kerneltest_kernels_gen.go:7154:48*/
 				}
 			} else {
 			gkNextU:
@@ -7076,7 +7209,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7079:48*/
+					/*line kerneltest_kernels_gen.go:7212:48*/
 				}
 			}
 		} else {
@@ -7135,7 +7268,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:7138:47*/
+				/*line kerneltest_kernels_gen.go:7271:47*/
 			}
 		}
 	}, nil
@@ -7212,7 +7345,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:7215:48*/
+					/*line kerneltest_kernels_gen.go:7348:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7267,7 +7400,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:7270:48*/
+					/*line kerneltest_kernels_gen.go:7403:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7322,7 +7455,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:7325:48*/
+					/*line kerneltest_kernels_gen.go:7458:48*/
 				}
 			}
 		} else {
@@ -7374,7 +7507,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:7377:47*/
+				/*line kerneltest_kernels_gen.go:7510:47*/
 			}
 		}
 	}, nil
@@ -7419,7 +7552,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:7422:48*/
+					/*line kerneltest_kernels_gen.go:7555:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7431,7 +7564,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:7434:48*/
+					/*line kerneltest_kernels_gen.go:7567:48*/
 				}
 			}
 		} else {
@@ -7444,7 +7577,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:7447:47*/
+				/*line kerneltest_kernels_gen.go:7580:47*/
 			}
 		}
 	}, nil
@@ -7531,7 +7664,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7534:48*/
+					/*line kerneltest_kernels_gen.go:7667:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7597,7 +7730,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7600:48*/
+					/*line kerneltest_kernels_gen.go:7733:48*/
 				}
 			}
 		} else {
@@ -7634,7 +7767,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:7637:47*/
+				/*line kerneltest_kernels_gen.go:7770:47*/
 			}
 		}
 	}, nil
@@ -7700,7 +7833,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7703:48*/
+					/*line kerneltest_kernels_gen.go:7836:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7733,7 +7866,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7736:48*/
+					/*line kerneltest_kernels_gen.go:7869:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7766,7 +7899,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7769:48*/
+					/*line kerneltest_kernels_gen.go:7902:48*/
 				}
 			}
 		} else {
@@ -7786,7 +7919,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:7789:47*/
+				/*line kerneltest_kernels_gen.go:7922:47*/
 			}
 		}
 	}, nil
@@ -7884,7 +8017,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7887:48*/
+					/*line kerneltest_kernels_gen.go:8020:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7955,7 +8088,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7958:48*/
+					/*line kerneltest_kernels_gen.go:8091:48*/
 				}
 			}
 		} else {
@@ -8007,7 +8140,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:8010:47*/
+				/*line kerneltest_kernels_gen.go:8143:47*/
 			}
 		}
 	}, nil
@@ -8081,7 +8214,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8084:48*/
+					/*line kerneltest_kernels_gen.go:8217:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8109,7 +8242,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8112:48*/
+					/*line kerneltest_kernels_gen.go:8245:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8137,7 +8270,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8140:48*/
+					/*line kerneltest_kernels_gen.go:8273:48*/
 				}
 			}
 		} else {
@@ -8155,7 +8288,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:8158:47*/
+				/*line kerneltest_kernels_gen.go:8291:47*/
 			}
 		}
 	}, nil
@@ -8217,7 +8350,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8220:48*/
+					/*line kerneltest_kernels_gen.go:8353:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8248,7 +8381,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8251:48*/
+					/*line kerneltest_kernels_gen.go:8384:48*/
 				}
 			}
 		} else {
@@ -8280,7 +8413,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:8283:47*/
+				/*line kerneltest_kernels_gen.go:8416:47*/
 			}
 		}
 	}, nil
@@ -8320,7 +8453,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8323:48*/
+					/*line kerneltest_kernels_gen.go:8456:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8337,7 +8470,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8340:48*/
+					/*line kerneltest_kernels_gen.go:8473:48*/
 				}
 			}
 		} else {
@@ -8355,7 +8488,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:8358:47*/
+				/*line kerneltest_kernels_gen.go:8491:47*/
 			}
 		}
 	}, nil
@@ -8375,18 +8508,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8378:48*/
+					/*line kerneltest_kernels_gen.go:8511:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8383:48*/
+					/*line kerneltest_kernels_gen.go:8516:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:8389:47*/
+				/*line kerneltest_kernels_gen.go:8522:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8407,18 +8540,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:8410:48*/
+					/*line kerneltest_kernels_gen.go:8543:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:8415:48*/
+					/*line kerneltest_kernels_gen.go:8548:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:8421:47*/
+				/*line kerneltest_kernels_gen.go:8554:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8439,18 +8572,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:8442:48*/
+					/*line kerneltest_kernels_gen.go:8575:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:8447:48*/
+					/*line kerneltest_kernels_gen.go:8580:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:8453:47*/
+				/*line kerneltest_kernels_gen.go:8586:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8473,14 +8606,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8476:48*/
+					/*line kerneltest_kernels_gen.go:8609:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8483:48*/
+					/*line kerneltest_kernels_gen.go:8616:48*/
 				}
 			}
 		} else {
@@ -8488,7 +8621,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:8491:47*/
+				/*line kerneltest_kernels_gen.go:8624:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8509,18 +8642,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8512:48*/
+					/*line kerneltest_kernels_gen.go:8645:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8517:48*/
+					/*line kerneltest_kernels_gen.go:8650:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:8523:47*/
+				/*line kerneltest_kernels_gen.go:8656:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8541,18 +8674,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8544:48*/
+					/*line kerneltest_kernels_gen.go:8677:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8549:48*/
+					/*line kerneltest_kernels_gen.go:8682:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:8555:47*/
+				/*line kerneltest_kernels_gen.go:8688:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8574,18 +8707,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:8577:48*/
+					/*line kerneltest_kernels_gen.go:8710:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:8582:48*/
+					/*line kerneltest_kernels_gen.go:8715:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:8588:47*/
+				/*line kerneltest_kernels_gen.go:8721:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8607,18 +8740,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:8610:48*/
+					/*line kerneltest_kernels_gen.go:8743:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:8615:48*/
+					/*line kerneltest_kernels_gen.go:8748:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:8621:47*/
+				/*line kerneltest_kernels_gen.go:8754:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8645,7 +8778,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8648:51*/
+								/*line kerneltest_kernels_gen.go:8781:51*/
 							}
 						}
 					}
@@ -8655,7 +8788,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8658:51*/
+								/*line kerneltest_kernels_gen.go:8791:51*/
 							}
 						}
 					}
@@ -8665,7 +8798,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8668:50*/
+							/*line kerneltest_kernels_gen.go:8801:50*/
 						}
 					}
 				}
@@ -8686,7 +8819,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8689:50*/
+							/*line kerneltest_kernels_gen.go:8822:50*/
 						}
 					}
 				}
@@ -8696,7 +8829,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8699:50*/
+							/*line kerneltest_kernels_gen.go:8832:50*/
 						}
 					}
 				}
@@ -8706,7 +8839,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:8709:49*/
+						/*line kerneltest_kernels_gen.go:8842:49*/
 					}
 				}
 			}
@@ -8737,7 +8870,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8740:52*/
+									/*line kerneltest_kernels_gen.go:8873:52*/
 								}
 							}
 						}
@@ -8749,7 +8882,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8752:52*/
+									/*line kerneltest_kernels_gen.go:8885:52*/
 								}
 							}
 						}
@@ -8761,7 +8894,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8764:51*/
+								/*line kerneltest_kernels_gen.go:8897:51*/
 							}
 						}
 					}
@@ -8785,7 +8918,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8788:51*/
+								/*line kerneltest_kernels_gen.go:8921:51*/
 							}
 						}
 					}
@@ -8797,7 +8930,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8800:51*/
+								/*line kerneltest_kernels_gen.go:8933:51*/
 							}
 						}
 					}
@@ -8809,7 +8942,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:8812:50*/
+							/*line kerneltest_kernels_gen.go:8945:50*/
 						}
 					}
 				}
@@ -8843,7 +8976,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8846:53*/
+										/*line kerneltest_kernels_gen.go:8979:53*/
 									}
 								}
 							}
@@ -8857,7 +8990,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8860:53*/
+										/*line kerneltest_kernels_gen.go:8993:53*/
 									}
 								}
 							}
@@ -8871,7 +9004,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8874:52*/
+									/*line kerneltest_kernels_gen.go:9007:52*/
 								}
 							}
 						}
@@ -8898,7 +9031,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8901:52*/
+									/*line kerneltest_kernels_gen.go:9034:52*/
 								}
 							}
 						}
@@ -8912,7 +9045,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8915:52*/
+									/*line kerneltest_kernels_gen.go:9048:52*/
 								}
 							}
 						}
@@ -8926,7 +9059,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:8929:51*/
+								/*line kerneltest_kernels_gen.go:9062:51*/
 							}
 						}
 					}
@@ -8963,7 +9096,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:8966:54*/
+											/*line kerneltest_kernels_gen.go:9099:54*/
 										}
 									}
 								}
@@ -8979,7 +9112,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:8982:54*/
+											/*line kerneltest_kernels_gen.go:9115:54*/
 										}
 									}
 								}
@@ -8995,7 +9128,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:8998:53*/
+										/*line kerneltest_kernels_gen.go:9131:53*/
 									}
 								}
 							}
@@ -9025,7 +9158,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:9028:53*/
+										/*line kerneltest_kernels_gen.go:9161:53*/
 									}
 								}
 							}
@@ -9041,7 +9174,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:9044:53*/
+										/*line kerneltest_kernels_gen.go:9177:53*/
 									}
 								}
 							}
@@ -9057,7 +9190,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:9060:52*/
+									/*line kerneltest_kernels_gen.go:9193:52*/
 								}
 							}
 						}
@@ -9095,7 +9228,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:9098:54*/
+											/*line kerneltest_kernels_gen.go:9231:54*/
 										}
 									}
 								}
@@ -9111,7 +9244,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:9114:54*/
+											/*line kerneltest_kernels_gen.go:9247:54*/
 										}
 									}
 								}
@@ -9127,7 +9260,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:9130:53*/
+										/*line kerneltest_kernels_gen.go:9263:53*/
 									}
 								}
 							}
@@ -9157,7 +9290,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:9160:53*/
+										/*line kerneltest_kernels_gen.go:9293:53*/
 									}
 								}
 							}
@@ -9173,7 +9306,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:9176:53*/
+										/*line kerneltest_kernels_gen.go:9309:53*/
 									}
 								}
 							}
@@ -9189,7 +9322,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:9192:52*/
+									/*line kerneltest_kernels_gen.go:9325:52*/
 								}
 							}
 						}
@@ -9224,7 +9357,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9227:48*/
+					/*line kerneltest_kernels_gen.go:9360:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9232,7 +9365,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9235:48*/
+					/*line kerneltest_kernels_gen.go:9368:48*/
 				}
 			}
 		} else {
@@ -9241,7 +9374,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:9244:47*/
+				/*line kerneltest_kernels_gen.go:9377:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9271,7 +9404,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9274:48*/
+					/*line kerneltest_kernels_gen.go:9407:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9279,7 +9412,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:9282:48*/
+					/*line kerneltest_kernels_gen.go:9415:48*/
 				}
 			}
 		} else {
@@ -9288,7 +9421,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:9291:47*/
+				/*line kerneltest_kernels_gen.go:9424:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9321,7 +9454,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:9324:50*/
+							/*line kerneltest_kernels_gen.go:9457:50*/
 						}
 					}
 				} else {
@@ -9330,7 +9463,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:9333:50*/
+							/*line kerneltest_kernels_gen.go:9466:50*/
 						}
 					}
 				}
@@ -9338,7 +9471,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:9341:49*/
+						/*line kerneltest_kernels_gen.go:9474:49*/
 					}
 				}
 			}
@@ -9357,7 +9490,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:9360:49*/
+						/*line kerneltest_kernels_gen.go:9493:49*/
 					}
 				}
 			} else {
@@ -9366,7 +9499,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:9369:49*/
+						/*line kerneltest_kernels_gen.go:9502:49*/
 					}
 				}
 			}
@@ -9374,7 +9507,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:9377:48*/
+					/*line kerneltest_kernels_gen.go:9510:48*/
 				}
 			}
 		}
@@ -9395,18 +9528,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:9398:48*/
+					/*line kerneltest_kernels_gen.go:9531:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:9403:48*/
+					/*line kerneltest_kernels_gen.go:9536:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:9409:47*/
+				/*line kerneltest_kernels_gen.go:9542:47*/
 			}
 		}
 	}, nil
@@ -9442,7 +9575,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9445:48*/
+					/*line kerneltest_kernels_gen.go:9578:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9452,7 +9585,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9455:48*/
+					/*line kerneltest_kernels_gen.go:9588:48*/
 				}
 			}
 		} else {
@@ -9463,7 +9596,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:9466:47*/
+				/*line kerneltest_kernels_gen.go:9599:47*/
 			}
 		}
 	}, nil
@@ -9502,7 +9635,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9505:50*/
+							/*line kerneltest_kernels_gen.go:9638:50*/
 						}
 					}
 				} else {
@@ -9512,7 +9645,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9515:50*/
+							/*line kerneltest_kernels_gen.go:9648:50*/
 						}
 					}
 				}
@@ -9520,7 +9653,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:9523:49*/
+						/*line kerneltest_kernels_gen.go:9656:49*/
 					}
 				}
 			}
@@ -9542,7 +9675,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9545:49*/
+						/*line kerneltest_kernels_gen.go:9678:49*/
 					}
 				}
 			} else {
@@ -9552,7 +9685,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9555:49*/
+						/*line kerneltest_kernels_gen.go:9688:49*/
 					}
 				}
 			}
@@ -9560,7 +9693,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:9563:48*/
+					/*line kerneltest_kernels_gen.go:9696:48*/
 				}
 			}
 		}
@@ -9595,7 +9728,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9598:51*/
+								/*line kerneltest_kernels_gen.go:9731:51*/
 							}
 						}
 					}
@@ -9606,7 +9739,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9609:51*/
+								/*line kerneltest_kernels_gen.go:9742:51*/
 							}
 						}
 					}
@@ -9616,7 +9749,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9619:50*/
+							/*line kerneltest_kernels_gen.go:9752:50*/
 						}
 					}
 				}
@@ -9639,7 +9772,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9642:50*/
+							/*line kerneltest_kernels_gen.go:9775:50*/
 						}
 					}
 				}
@@ -9650,7 +9783,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9653:50*/
+							/*line kerneltest_kernels_gen.go:9786:50*/
 						}
 					}
 				}
@@ -9660,7 +9793,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:9663:49*/
+						/*line kerneltest_kernels_gen.go:9796:49*/
 					}
 				}
 			}
@@ -9700,7 +9833,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9703:52*/
+									/*line kerneltest_kernels_gen.go:9836:52*/
 								}
 							}
 						}
@@ -9713,7 +9846,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9716:52*/
+									/*line kerneltest_kernels_gen.go:9849:52*/
 								}
 							}
 						}
@@ -9725,7 +9858,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9728:51*/
+								/*line kerneltest_kernels_gen.go:9861:51*/
 							}
 						}
 					}
@@ -9752,7 +9885,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9755:51*/
+								/*line kerneltest_kernels_gen.go:9888:51*/
 							}
 						}
 					}
@@ -9765,7 +9898,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9768:51*/
+								/*line kerneltest_kernels_gen.go:9901:51*/
 							}
 						}
 					}
@@ -9777,7 +9910,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:9780:50*/
+							/*line kerneltest_kernels_gen.go:9913:50*/
 						}
 					}
 				}
@@ -9824,7 +9957,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9827:53*/
+										/*line kerneltest_kernels_gen.go:9960:53*/
 									}
 								}
 							}
@@ -9843,7 +9976,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9846:53*/
+										/*line kerneltest_kernels_gen.go:9979:53*/
 									}
 								}
 							}
@@ -9861,7 +9994,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9864:52*/
+									/*line kerneltest_kernels_gen.go:9997:52*/
 								}
 							}
 						}
@@ -9896,7 +10029,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9899:52*/
+									/*line kerneltest_kernels_gen.go:10032:53*/
 								}
 							}
 						}
@@ -9915,7 +10048,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9918:52*/
+									/*line kerneltest_kernels_gen.go:10051:53*/
 								}
 							}
 						}
@@ -9933,7 +10066,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:9936:51*/
+								/*line kerneltest_kernels_gen.go:10069:52*/
 							}
 						}
 					}
@@ -9981,7 +10114,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:9984:54*/
+											/*line kerneltest_kernels_gen.go:10117:55*/
 										}
 									}
 								}
@@ -9999,7 +10132,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10002:55*/
+											/*line kerneltest_kernels_gen.go:10135:55*/
 										}
 									}
 								}
@@ -10016,7 +10149,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10019:54*/
+										/*line kerneltest_kernels_gen.go:10152:54*/
 									}
 								}
 							}
@@ -10052,7 +10185,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10055:54*/
+										/*line kerneltest_kernels_gen.go:10188:54*/
 									}
 								}
 							}
@@ -10070,7 +10203,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10073:54*/
+										/*line kerneltest_kernels_gen.go:10206:54*/
 									}
 								}
 							}
@@ -10087,7 +10220,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:10090:53*/
+									/*line kerneltest_kernels_gen.go:10223:53*/
 								}
 							}
 						}
@@ -10123,7 +10256,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10126:46*/
+		/*line kerneltest_kernels_gen.go:10259:46*/
 	}, nil
 }
 
@@ -10172,7 +10305,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10175:49*/
+					/*line kerneltest_kernels_gen.go:10308:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10195,7 +10328,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10198:49*/
+					/*line kerneltest_kernels_gen.go:10331:49*/
 				}
 			}
 		} else {
@@ -10219,7 +10352,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10222:48*/
+				/*line kerneltest_kernels_gen.go:10355:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10260,7 +10393,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10263:46*/
+		/*line kerneltest_kernels_gen.go:10396:46*/
 	}, nil
 }
 
@@ -10294,7 +10427,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 			}
 			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 		}
-		/*line kerneltest_kernels_gen.go:10297:46*/
+		/*line kerneltest_kernels_gen.go:10430:46*/
 	}, nil
 }
 
@@ -10329,7 +10462,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10332:46*/
+		/*line kerneltest_kernels_gen.go:10465:46*/
 	}, nil
 }
 
@@ -10360,7 +10493,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10363:46*/
+		/*line kerneltest_kernels_gen.go:10496:46*/
 	}, nil
 }
 
@@ -10389,7 +10522,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
-		/*line kerneltest_kernels_gen.go:10392:46*/
+		/*line kerneltest_kernels_gen.go:10525:46*/
 	}, nil
 }
 
@@ -10416,7 +10549,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10419:46*/
+		/*line kerneltest_kernels_gen.go:10552:46*/
 	}, nil
 }
 
@@ -10443,7 +10576,245 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10446:46*/
+		/*line kerneltest_kernels_gen.go:10579:46*/
+	}, nil
+}
+
+func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	incl, gkErr0 := gkkernel.View2("kerneltest.ScanRowsThread", "incl", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	excl, gkErr1 := gkkernel.View2("kerneltest.ScanRowsThread", "excl", gkArgs[1].(gkkokkos.View2[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	tot, gkErr2 := gkkernel.View2("kerneltest.ScanRowsThread", "tot", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	top, gkErr3 := gkkernel.View2("kerneltest.ScanRowsThread", "top", gkArgs[3].(gkkokkos.View2[int64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	a, gkErr4 := gkkernel.View2("kerneltest.ScanRowsThread", "a", gkArgs[4].(gkkokkos.View2[int64]), false)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		incl, excl, tot, top, a := incl, excl, tot, top, a
+		t := gkkernel.TeamOf(gkM)
+		/*line team_scan.go:19:2*/ row := t.LeagueRank()
+		var total int64
+		{
+			gkSB, gkSE := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share()
+			gkSR := gkkokkos.Sum[int64]()
+			gkSS := gkSR.Identity()
+			var gkSP, gkST int64
+			for gkSF := 0; gkSF < 2; gkSF++ {
+				if gkSF == 1 {
+					gkSP, gkST = gkkokkos.TeamScan(gkM, gkSR, gkSS)
+					gkSS = gkSP
+				}
+				for j := gkSB; j < gkSE; j++ {
+					acc := &gkSS
+					final := gkSF == 1
+					_, _ = acc, final
+					{ /*line team_scan.go:20:110*/
+						if final {
+							excl.Set(row, j, *acc)
+						}
+						*acc += a.At(row, j)
+						if final {
+							incl.Set(row, j, *acc)
+						}
+					}
+				}
+			}
+			total = gkST
+		} /*line team_scan.go:28:4*/
+		tot.Set(row, t.TeamRank(), total)
+		var m int64
+		{
+			gkSB, gkSE := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share()
+			gkSR := gkkokkos.Max[int64]()
+			gkSS := gkSR.Identity()
+			var gkSP, gkST int64
+			for gkSF := 0; gkSF < 2; gkSF++ {
+				if gkSF == 1 {
+					gkSP, gkST = gkkokkos.TeamScan(gkM, gkSR, gkSS)
+					gkSS = gkSP
+				}
+				for j := gkSB; j < gkSE; j++ {
+					acc := &gkSS
+					_ = acc
+					{ /*line team_scan.go:30:102*/
+						*acc = max(*acc, a.At(row, j))
+					}
+				}
+			}
+			m = gkST
+		} /*line team_scan.go:32:4*/
+		top.Set(row, t.TeamRank(), m)
+		/*line kerneltest_kernels_gen.go:10659:46*/
+	}, nil
+}
+
+func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	incl, gkErr0 := gkkernel.View2("kerneltest.ScanRowsTeamVector", "incl", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	excl, gkErr1 := gkkernel.View2("kerneltest.ScanRowsTeamVector", "excl", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	tot, gkErr2 := gkkernel.View2("kerneltest.ScanRowsTeamVector", "tot", gkArgs[2].(gkkokkos.View2[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	a, gkErr3 := gkkernel.View2("kerneltest.ScanRowsTeamVector", "a", gkArgs[3].(gkkokkos.View2[float64]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		incl, excl, tot, a := incl, excl, tot, a
+		t := gkkernel.TeamOf(gkM)
+		/*line team_scan.go:41:2*/ row := t.LeagueRank()
+		var total float64
+		{
+			gkSB, gkSE := gkkokkos.TeamVectorRange(gkM, 0, a.Extent(1)).Share()
+			gkSR := gkkokkos.Sum[float64]()
+			gkSS := gkSR.Identity()
+			var gkSP, gkST float64
+			for gkSF := 0; gkSF < 2; gkSF++ {
+				if gkSF == 1 {
+					gkSP, gkST = gkkokkos.TeamScan(gkM, gkSR, gkSS)
+					gkSS = gkSP
+				}
+				for j := gkSB; j < gkSE; j++ {
+					acc := &gkSS
+					final := gkSF == 1
+					_, _ = acc, final
+					{ /*line team_scan.go:43:113*/
+						v := a.At(row, j)
+						if final {
+							excl.Set(row, j, *acc)
+							incl.Set(row, j, *acc+v)
+						}
+						*acc += v
+					}
+				}
+			}
+			total = gkST
+		} /*line team_scan.go:50:4*/
+		tot.Set(row, t.TeamRank(), total)
+		/*line kerneltest_kernels_gen.go:10712:46*/
+	}, nil
+}
+
+func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	incl, gkErr0 := gkkernel.View2("kerneltest.ScanRowsVector", "incl", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	excl, gkErr1 := gkkernel.View2("kerneltest.ScanRowsVector", "excl", gkArgs[1].(gkkokkos.View2[int64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	tot, gkErr2 := gkkernel.View1("kerneltest.ScanRowsVector", "tot", gkArgs[2].(gkkokkos.View1[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	a, gkErr3 := gkkernel.View2("kerneltest.ScanRowsVector", "a", gkArgs[3].(gkkokkos.View2[int64]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	rowsPerTeam := gkArgs[4].(int)
+	return func(gkM *gkkokkos.TeamMember) {
+		incl, excl, tot, a, rowsPerTeam := incl, excl, tot, a, rowsPerTeam
+		t := gkkernel.TeamOf(gkM)
+		/*line team_scan.go:60:2*/ lo := t.LeagueRank() * rowsPerTeam
+		hi := min(lo+rowsPerTeam, a.Extent(0))
+		for i, gkE2027 := gkkokkos.TeamThreadRange(gkM, lo, hi).Share(); i < gkE2027; i++ {
+			var s int64
+			{
+				gkSB, gkSE := gkkokkos.ThreadVectorRange(gkM, 0, a.Extent(1)).Share()
+				gkSS := gkkokkos.Sum[int64]().Identity()
+				for j := gkSB; j < gkSE; j++ {
+					acc := &gkSS
+					final := true
+					_, _ = acc, final
+					{ /*line team_scan.go:63:112*/
+						if final {
+							excl.Set(i, j, *acc)
+						}
+						*acc += a.At(i, j)
+						if final {
+							incl.Set(i, j, *acc)
+						}
+					}
+				}
+				gkST := gkSS
+				s = gkST
+			} /*line team_scan.go:71:5*/
+			tot.Set(i, s)
+		}
+		/*line kerneltest_kernels_gen.go:10763:46*/
+	}, nil
+}
+
+func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	run, gkErr0 := gkkernel.View2("kerneltest.ScanRowsMax", "run", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	tot, gkErr1 := gkkernel.View2("kerneltest.ScanRowsMax", "tot", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	a, gkErr2 := gkkernel.View2("kerneltest.ScanRowsMax", "a", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	return func(gkM *gkkokkos.TeamMember) {
+		run, tot, a := run, tot, a
+		t := gkkernel.TeamOf(gkM)
+		/*line team_scan.go:82:2*/ row := t.LeagueRank()
+		var m float64
+		{
+			gkSB, gkSE := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(1)).Share()
+			gkSR := gkkokkos.Max[float64]()
+			gkSS := gkSR.Identity()
+			var gkSP, gkST float64
+			for gkSF := 0; gkSF < 2; gkSF++ {
+				if gkSF == 1 {
+					gkSP, gkST = gkkokkos.TeamScan(gkM, gkSR, gkSS)
+					gkSS = gkSP
+				}
+				for j := gkSB; j < gkSE; j++ {
+					acc := &gkSS
+					final := gkSF == 1
+					_, _ = acc, final
+					{ /*line team_scan.go:83:110*/
+						v := a.At(row, j)
+						if v < 0 {
+							if final {
+								run.Set(row, j, *acc)
+							}
+							continue
+						}
+						*acc = max(*acc, v)
+						if final {
+							run.Set(row, j, *acc)
+						}
+					}
+				}
+			}
+			m = gkST
+		} /*line team_scan.go:95:4*/
+		tot.Set(row, t.TeamRank(), m)
+		/*line kerneltest_kernels_gen.go:10817:46*/
 	}, nil
 }
 
@@ -10495,7 +10866,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10498:49*/
+					/*line kerneltest_kernels_gen.go:10869:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -10520,7 +10891,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10523:49*/
+					/*line kerneltest_kernels_gen.go:10894:49*/
 				}
 			}
 		} else {
@@ -10544,7 +10915,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10547:48*/
+				/*line kerneltest_kernels_gen.go:10918:48*/
 			}
 		}
 	}, nil
@@ -10571,7 +10942,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10574:49*/
+					/*line kerneltest_kernels_gen.go:10945:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10579,7 +10950,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10582:49*/
+					/*line kerneltest_kernels_gen.go:10953:49*/
 				}
 			}
 		} else {
@@ -10588,7 +10959,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10591:48*/
+				/*line kerneltest_kernels_gen.go:10962:48*/
 			}
 		}
 	}, nil
@@ -10605,7 +10976,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:10608:47*/
+			/*line kerneltest_kernels_gen.go:10979:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -10638,7 +11009,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10641:51*/
+							/*line kerneltest_kernels_gen.go:11012:51*/
 						}
 					}
 				} else {
@@ -10651,7 +11022,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10654:51*/
+							/*line kerneltest_kernels_gen.go:11025:51*/
 						}
 					}
 				}
@@ -10664,7 +11035,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10667:50*/
+						/*line kerneltest_kernels_gen.go:11038:50*/
 					}
 				}
 			}
@@ -10685,7 +11056,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10688:50*/
+						/*line kerneltest_kernels_gen.go:11059:50*/
 					}
 				}
 			} else {
@@ -10698,7 +11069,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10701:50*/
+						/*line kerneltest_kernels_gen.go:11072:50*/
 					}
 				}
 			}
@@ -10711,7 +11082,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10714:49*/
+					/*line kerneltest_kernels_gen.go:11085:49*/
 				}
 			}
 		}
@@ -10725,11 +11096,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:10728:45*/
+	/*line kerneltest_kernels_gen.go:11099:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:10734:45*/
+	/*line kerneltest_kernels_gen.go:11105:45*/
 }
