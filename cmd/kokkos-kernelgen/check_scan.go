@@ -11,7 +11,7 @@ import (
 //	kernel.TeamThreadScan(t, b, e, kokkos.Sum[T](), func(i int, acc *T, final bool) {...})
 //
 // (or ThreadVectorScan, TeamVectorScan), or the same call as the whole
-// value of an assignment x = ..., x := ..., *acc = ... or var x = ...
+// value of an assignment x = ..., x := ... or var x = ...
 // (the total). The body argument is the one function literal a kernel
 // takes: its body is in the kernel subset, reads the kernel's locals and
 // parameters, writes views and *acc (its own), and does not assign the
@@ -106,13 +106,8 @@ func (c *checker) scanStmt(s ast.Stmt) bool {
 			} else {
 				c.lvalue(l)
 			}
-		case *ast.StarExpr:
-			if id, ok := ast.Unparen(l.X).(*ast.Ident); !ok || c.k.acc == nil || c.p.info.Uses[id] != c.k.acc {
-				c.refuse(ns.lhs.Pos(), "the total of kernel."+ns.name+" assigned to "+types.ExprString(ns.lhs), "assign it to a local, or to *acc")
-				return true
-			}
 		default:
-			c.refuse(ns.lhs.Pos(), "the total of kernel."+ns.name+" assigned to "+types.ExprString(ns.lhs), "assign it to a local, or to *acc")
+			c.refuse(ns.lhs.Pos(), "the total of kernel."+ns.name+" assigned to "+types.ExprString(ns.lhs), "assign it to a local")
 			return true
 		}
 	}

@@ -95,3 +95,31 @@ func ScanRowsMax(t kernel.Team, run, tot, a kokkos.View2[float64]) {
 	})
 	tot.Set(row, t.TeamRank(), m)
 }
+
+// ScanForms counts, for each positive value of v, the positive values
+// before it (cnt, written by team 0; a return skips the others), and
+// writes each team's join by BOr of v plus the count to tot; its scans
+// take the other forms: a total assigned and dropped, unnamed
+// parameters.
+//
+//kokkos:kernel
+func ScanForms(t kernel.Team, cnt, tot, v kokkos.View1[int64]) {
+	n := v.Extent(0)
+	row := t.LeagueRank()
+	var c int64
+	c = kernel.TeamVectorScan(t, 0, n, kokkos.Sum[int64](), func(i int, k *int64, final bool) {
+		if v.At(i) <= 0 {
+			return
+		}
+		if final && row == 0 {
+			cnt.Set(i, *k)
+		}
+		*k += 1
+	})
+	_ = kernel.ThreadVectorScan(t, 0, n, kokkos.Sum[int64](), func(_ int, _ *int64, _ bool) {})
+	kernel.TeamThreadScan(t, 0, n, kokkos.Sum[int64](), func(int, *int64, bool) {})
+	var b = kernel.TeamThreadScan(t, 0, n, kokkos.BOr[int64](), func(i int, a *int64, _ bool) { *a |= v.At(i) })
+	if t.SinglePerTeam() {
+		tot.Set(row, b+c)
+	}
+}

@@ -237,3 +237,51 @@ func TestScanRowsMax(t *testing.T) {
 		}
 	}
 }
+
+func TestScanForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(49, 50))
+	for _, league := range []int{0, 1, 5} {
+		for _, n := range []int{0, 1, 90} {
+			v := randInts[int64](t, rng, "v", n, -100, 100)
+			cnt := make([]int64, n)
+			var pos, or int64
+			for i := range n {
+				cnt[i] = -1
+				if v.At(i) > 0 {
+					cnt[i] = pos
+					pos++
+				}
+				or |= v.At(i)
+			}
+			for _, w := range places(t) {
+				dv := at(t, w, v, kokkos.CreateMirror)
+				for _, size := range scanTeamSizes {
+					if !scanTeams(w, size) {
+						continue
+					}
+					name := fmt.Sprintf("%s: league %d, %d values, team %d", w.name, league, n, size)
+					c := randInts[int64](t, rng, "cnt", n, -1, 0)
+					dc, dt := at(t, w, c, kokkos.CreateMirror), at(t, w, randInts[int64](t, rng, "tot", league, 0, 1), kokkos.CreateMirror)
+					if err := kernel.For("scan forms", kokkos.Teams(league, size).WithVectorLength(2).On(w.space), ScanForms, dc, dt, dv); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					gc, gt := back(t, w, dc, kokkos.CreateMirror), back(t, w, dt, kokkos.CreateMirror)
+					for i := range n {
+						want := cnt[i]
+						if league == 0 {
+							want = -1
+						}
+						if gc.At(i) != want {
+							t.Fatalf("%s: cnt[%d]: kernel %d, loop %d", name, i, gc.At(i), want)
+						}
+					}
+					for r := range league {
+						if gt.At(r) != or+pos {
+							t.Fatalf("%s: tot[%d]: kernel %d, loop %d", name, r, gt.At(r), or+pos)
+						}
+					}
+				}
+			}
+		}
+	}
+}
