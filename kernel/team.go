@@ -139,7 +139,8 @@ func TeamBroadcast[T any](t Team, v T, from int) T { return kokkos.TeamBroadcast
 // *acc; then with final true, *acc holding on entry the join by r of the
 // contributions of the indices before i (whatever thread ran them): the
 // body stores *acc before adding for an exclusive scan, after for an
-// inclusive one. It returns the join of all contributions on every
+// inclusive one; a thread that runs the whole range alone (a team of one)
+// may skip the calls with final false. It returns the join of all contributions on every
 // thread. Every thread of the team must call it; r must be one of the
 // built-in reducers written in place (kokkos.Sum[T](), Prod, Min, Max,
 // LAnd, LOr, BAnd, BOr). In a kernel, body is a function literal whose

@@ -332,7 +332,7 @@ func (b *irBuilder) teamAssign(lhs []ast.Expr, rhs []ast.Expr, define bool, pos 
 		if len(lhs) != 1 {
 			b.fail(pos, "kernel.%s gives one value, assigned to %d", name, len(lhs))
 		}
-		t := kernelir.Target{Kind: kernelir.TargetBlank}
+		var t kernelir.Target
 		if id, ok := lhs[0].(*ast.Ident); ok && define && id.Name != "_" && b.p.info.Defs[id] != nil {
 			t = kernelir.Target{Kind: kernelir.TargetNew, Name: id.Name, T: b.irType(id.Pos(), basicOf(b.p.info.Defs[id].Type()))}
 		} else {

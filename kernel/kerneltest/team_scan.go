@@ -39,6 +39,7 @@ func ScanRowsThread(t kernel.Team, incl, excl, tot, top, a kokkos.View2[int64]) 
 //kokkos:kernel
 func ScanRowsTeamVector(t kernel.Team, incl, excl, tot, a kokkos.View2[float64]) {
 	row := t.LeagueRank()
+	//lint:ignore S1021 the total assigned to a declared local is the form under test
 	var total float64
 	total = kernel.TeamVectorScan(t, 0, a.Extent(1), kokkos.Sum[float64](), func(j int, acc *float64, final bool) {
 		v := a.At(row, j)
@@ -106,6 +107,7 @@ func ScanRowsMax(t kernel.Team, run, tot, a kokkos.View2[float64]) {
 func ScanForms(t kernel.Team, cnt, tot, v kokkos.View1[int64]) {
 	n := v.Extent(0)
 	row := t.LeagueRank()
+	//lint:ignore S1021 the total assigned to a declared local is the form under test
 	var c int64
 	c = kernel.TeamVectorScan(t, 0, n, kokkos.Sum[int64](), func(i int, k *int64, final bool) {
 		if v.At(i) <= 0 {
