@@ -17,10 +17,10 @@ import (
 //
 // becomes
 //
-//	var x T; { gkSB, gkSE := kokkos.TeamThreadRange(gkM, b, e).Share(); gkSR := kokkos.Sum[T]();
+//	var gkSV T; { gkSB, gkSE := kokkos.TeamThreadRange(gkM, b, e).Share(); gkSR := kokkos.Sum[T]();
 //	gkSS := gkSR.Identity(); var gkSP, gkST T; for gkSF := 0; gkSF < 2; gkSF++ {
 //	if gkSF == 1 { gkSP, gkST = kokkos.TeamScan(gkM, gkSR, gkSS); gkSS = gkSP };
-//	for i := gkSB; i < gkSE; i++ { acc := &gkSS; final := gkSF == 1; _, _ = acc, final; { BODY }}}; x = gkST }
+//	for i := gkSB; i < gkSE; i++ { acc := &gkSS; final := gkSF == 1; _, _ = acc, final; { BODY }}}; gkSV = gkST }; x := gkSV
 //
 // the first pass joining the share's contributions, the team scan giving
 // each thread the join of the shares before its own, the second pass
@@ -69,13 +69,18 @@ func (p *pkgInfo) scanStmtEdits(k *kernelFunc, im *imports, ns *nestedScan) []ed
 	kk := im.name(kokkosPath)
 	typ := types.TypeString(ns.elem, im.qualifier(p.pkg))
 	var head, tail strings.Builder
-	assign := ""
+	assign, after := "", ""
 	if ns.lhs != nil {
 		lhs := p.source(ns.lhs.Pos(), ns.lhs.End())
-		if ns.define {
-			fmt.Fprintf(&head, "var %s %s; ", lhs, typ)
-		}
 		assign = fmt.Sprintf("; %s = gkST", lhs)
+		if ns.define {
+			// Declared after the block: the call's arguments and body
+			// see the variables the new one shadows, as in Go.
+			v := fmt.Sprintf("gkSV%d", p.fset.Position(ns.call.Pos()).Offset)
+			fmt.Fprintf(&head, "var %s %s; ", v, typ)
+			assign = fmt.Sprintf("; %s = gkST", v)
+			after = fmt.Sprintf("; %s := %s", lhs, v)
+		}
 	}
 	rng := scanFuncs[ns.name]
 	fmt.Fprintf(&head, "{ gkSB, gkSE := %s.%s(gkM, ", kk, rng)
@@ -122,7 +127,7 @@ func (p *pkgInfo) scanStmtEdits(k *kernelFunc, im *imports, ns *nestedScan) []ed
 	if ns.lhs == nil {
 		tail.WriteString("; _ = gkST")
 	}
-	tail.WriteString(assign + " }" + p.lineDirective(ns.stmt.End()))
+	tail.WriteString(assign + " }" + after + p.lineDirective(ns.stmt.End()))
 	r := ns.replaced()
 	return []edit{
 		{pos: r[0][0], end: r[0][1], text: head.String()},

@@ -9,7 +9,8 @@ import (
 // scans: the body inlined in loops over the thread's share around a
 // TeamScan (a vector scan: one loop), acc a local pointing to the
 // running join, final the pass, return continue, the total assigned; the
-// Team not declared when only the scans use it; the nestedscan nodes.
+// Team not declared when only the scans use it; a declared total after
+// the block; the nestedscan nodes.
 func TestGenerateScan(t *testing.T) {
 	out := generateSource(t, map[string]string{"k.go": `package k
 
@@ -34,7 +35,7 @@ func Scans(t kernel.Team, out kokkos.View1[float64], a kokkos.View1[float64]) {
 `})
 	for _, want := range []string{
 		"return func(gkM *gkkokkos.TeamMember) {\n\t\tout, a := out, a\n\t\t/*line k.go:",
-		"var s float64\n",
+		"/*line k.go:10:2*/ var gkSV188 float64\n",
 		"gkSB, gkSE := gkkokkos.TeamThreadRange(gkM, 0, a.Extent(0)).Share()",
 		"gkSR := gkkokkos.Sum[float64]()",
 		"gkSP, gkST = gkkokkos.TeamScan(gkM, gkSR, gkSS)",
@@ -42,7 +43,8 @@ func Scans(t kernel.Team, out kokkos.View1[float64], a kokkos.View1[float64]) {
 		"acc := &gkSS",
 		"final := gkSF == 1",
 		"\t\t\t\t\t\t\tcontinue\n",
-		"s = gkST\n",
+		"gkSV188 = gkST\n",
+		"s := gkSV188 /*line k.go:18:4*/",
 		"gkSB, gkSE := gkkokkos.ThreadVectorRange(gkM, 1, 3).Share()",
 		"gkSS := gkkokkos.Max[float64]().Identity()",
 		"for gkSI := gkSB; gkSI < gkSE; gkSI++ {",

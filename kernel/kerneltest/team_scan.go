@@ -99,9 +99,9 @@ func ScanRowsMax(t kernel.Team, run, tot, a kokkos.View2[float64]) {
 
 // ScanForms counts, for each positive value of v, the positive values
 // before it (cnt, written by team 0; a return skips the others), and
-// writes each team's join by BOr of v plus the count to tot; its scans
-// take the other forms: a total assigned and dropped, unnamed
-// parameters.
+// writes each team's join by BOr of v plus the count plus n(n+1)/2 to
+// tot; its scans take the other forms: a total assigned, dropped and
+// declared shadowing a variable the call reads, unnamed parameters.
 //
 //kokkos:kernel
 func ScanForms(t kernel.Team, cnt, tot, v kokkos.View1[int64]) {
@@ -121,7 +121,13 @@ func ScanForms(t kernel.Team, cnt, tot, v kokkos.View1[int64]) {
 	_ = kernel.ThreadVectorScan(t, 0, n, kokkos.Sum[int64](), func(_ int, _ *int64, _ bool) {})
 	kernel.TeamThreadScan(t, 0, n, kokkos.Sum[int64](), func(int, *int64, bool) {})
 	var b = kernel.TeamThreadScan(t, 0, n, kokkos.BOr[int64](), func(i int, a *int64, _ bool) { *a |= v.At(i) })
+	var k int64
+	{
+		// The new n shadows the old, which the call still sees.
+		n := kernel.TeamThreadScan(t, 0, n, kokkos.Sum[int64](), func(i int, a *int64, _ bool) { *a += int64(n - i) })
+		k = n
+	}
 	if t.SinglePerTeam() {
-		tot.Set(row, b+c)
+		tot.Set(row, b+c+k)
 	}
 }

@@ -276,8 +276,8 @@ func TestScanForms(t *testing.T) {
 						}
 					}
 					for r := range league {
-						if gt.At(r) != or+pos {
-							t.Fatalf("%s: tot[%d]: kernel %d, loop %d", name, r, gt.At(r), or+pos)
+						if want := or + pos + int64(n*(n+1)/2); gt.At(r) != want {
+							t.Fatalf("%s: tot[%d]: kernel %d, loop %d", name, r, gt.At(r), want)
 						}
 					}
 				}
