@@ -11,7 +11,10 @@ import (
 
 // scanCases are team kernels with nested scans of each kind: sums and a
 // Max, inclusive and exclusive, totals declared, assigned, stored to acc
-// and dropped, a return in the body, a vector scan in a thread range.
+// and dropped, a return in the body, a vector scan in a thread range;
+// the last is kerneltest's ScanForms as the generator describes it
+// (unnamed parameters, a total declared shadowing a variable the scan
+// reads).
 func scanCases(t testing.TB) []*kernelir.Kernel {
 	t.Helper()
 	var ks []*kernelir.Kernel
@@ -45,6 +48,40 @@ func scanCases(t testing.TB) []*kernelir.Kernel {
       (body
         (assign (acc) ((max int32 acc (at a k))))
         (if final (then (assign ((at out k)) (acc))))))))
+`, `kernelir 1
+(kernel ScanForms for (team t)
+  (view cnt int64 1 w)
+  (view tot int64 1 w)
+  (view v int64 1 r)
+  (body
+    (assign ((new n int)) ((extent v 0)))
+    (assign ((new row int)) ((team LeagueRank)))
+    (var ((c int64)) ())
+    (nestedscan teamvector i (int 0) n Sum int64 k final (c)
+      (body
+        (if (le int64 (at v i) (int64 0))
+          (then
+            (continue)))
+        (if (land final (eq int row (int 0)))
+          (then
+            (assign ((at cnt i)) (k))))
+        (opassign add k (int64 1))))
+    (nestedscan vector _ (int 0) n Sum int64 _ _ ()
+      (body))
+    (nestedscan thread _ (int 0) n Sum int64 _ _ ()
+      (body))
+    (nestedscan thread i (int 0) n BOr int64 a _ ((new b int64))
+      (body
+        (opassign or a (at v i))))
+    (var ((k int64)) ())
+    (block
+      (nestedscan thread i (int 0) n Sum int64 a _ ((new n int64))
+        (body
+          (opassign add a (conv int64 (sub int n i)))))
+      (assign (k) (n)))
+    (if (team SinglePerTeam)
+      (then
+        (assign ((at tot row)) ((add int64 (add int64 b c) k)))))))
 `} {
 		k, err := kernelir.Parse(src)
 		if err != nil {
