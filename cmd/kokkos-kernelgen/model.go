@@ -66,8 +66,9 @@ type kernelFunc struct {
 	// the Team's nested ranges, both set by the checker (check_team.go).
 	team    *types.Var
 	scratch []*scratchView
-	nested  map[*ast.RangeStmt]string     // the loop → "TeamThreadRange", "ThreadVectorRange" or "TeamVectorRange"
-	scans   map[*ast.CallExpr]*nestedScan // its nested scans (check_scan.go)
+	nested  map[*ast.RangeStmt]string // the loop → "TeamThreadRange", "ThreadVectorRange" or "TeamVectorRange"
+
+	scans map[*ast.CallExpr]*nestedScan // a team kernel's nested scans, set by the checker (check_scan.go)
 
 	recv    *types.Var      // a helper method's receiver (check_local.go)
 	structs map[string]bool // the struct types the body uses, by name, set by the checker
