@@ -1418,6 +1418,12 @@ func irAssigns(list []kernelir.Stmt, name string) bool {
 				return false
 			}
 			walk(s.Body)
+		case *kernelir.NestedScan:
+			found = found || s.Total.Kind == kernelir.TargetVar && s.Total.Name == name
+			if name != s.Key && name != s.Acc && name != s.Final {
+				walk(s.Body)
+			}
+			return s.Total.Kind == kernelir.TargetNew && s.Total.Name == name
 		case *kernelir.Collective:
 			found = found || targets(s.Targets)
 			for _, t := range s.Targets {

@@ -48,6 +48,8 @@ func (e *irFunc) teamStmt(s kernelir.Stmt) bool {
 	switch s := s.(type) {
 	case *kernelir.Nested:
 		e.nested(s)
+	case *kernelir.NestedScan:
+		e.nestedScan(s)
 	case *kernelir.Barrier:
 		e.line("__syncthreads();")
 	case *kernelir.Collective:

@@ -131,3 +131,39 @@ func TeamScan[T any](t Team, r kokkos.Reducer[T], v T) (prefix, total T) {
 // TeamBroadcast returns, on every thread of t's team, the value v of the
 // thread of rank from: Kokkos's team_broadcast. Every thread must call it.
 func TeamBroadcast[T any](t Team, v T, from int) T { return kokkos.TeamBroadcast(t.m, v, from) }
+
+// TeamThreadScan runs a prefix scan over the indices begin to end-1 split
+// among the threads of t's team: Kokkos's parallel_scan(TeamThreadRange(
+// team, begin, end), body, total). body(i, acc, final) is called for
+// each index, first with final false: it adds index i's contribution to
+// *acc; then with final true, *acc holding on entry the join by r of the
+// contributions of the indices before i (whatever thread ran them): the
+// body stores *acc before adding for an exclusive scan, after for an
+// inclusive one; a thread that runs the whole range alone (a team of one)
+// may skip the calls with final false. It returns the join of all contributions on every
+// thread. Every thread of the team must call it; r must be one of the
+// built-in reducers written in place (kokkos.Sum[T](), Prod, Min, Max,
+// LAnd, LOr, BAnd, BOr). In a kernel, body is a function literal whose
+// body is in the kernel subset: it reads the kernel's locals and
+// parameters (as copies: it writes only views and *acc) and returns early
+// with return.
+func TeamThreadScan[T any](t Team, begin, end int, r kokkos.Reducer[T], body func(i int, acc *T, final bool)) T {
+	return kokkos.NestedScan(kokkos.TeamThreadRange(t.m, begin, end), r, body)
+}
+
+// ThreadVectorScan is TeamThreadScan over the indices begin to end-1 run
+// by the vector lanes of the calling thread: Kokkos's
+// parallel_scan(ThreadVectorRange(team, begin, end), ...). Every lane of
+// the thread must call it; it may be called in a loop over a
+// TeamThreadRange. On the host, where a thread has one lane, the body is
+// called once per index, with final true.
+func ThreadVectorScan[T any](t Team, begin, end int, r kokkos.Reducer[T], body func(i int, acc *T, final bool)) T {
+	return kokkos.NestedScan(kokkos.ThreadVectorRange(t.m, begin, end), r, body)
+}
+
+// TeamVectorScan is TeamThreadScan over the indices begin to end-1 split
+// among every thread and vector lane of t's team: Kokkos's
+// parallel_scan(TeamVectorRange(team, begin, end), ...).
+func TeamVectorScan[T any](t Team, begin, end int, r kokkos.Reducer[T], body func(i int, acc *T, final bool)) T {
+	return kokkos.NestedScan(kokkos.TeamVectorRange(t.m, begin, end), r, body)
+}

@@ -558,7 +558,7 @@ func (x *exec) stmt(s Stmt) ctl {
 		return ctlReturn
 	case *Block:
 		return x.block(s.Body)
-	case *Nested, *Barrier, *Collective, *ScratchDecl:
+	case *Nested, *NestedScan, *Barrier, *Collective, *ScratchDecl:
 		return x.teamStmt(s)
 	}
 	return ctlNext

@@ -121,6 +121,8 @@ func (p *printer) teamStmt(s Stmt) bool {
 		p.expr(s.End)
 		p.body(s.Body)
 		p.b.WriteString(")")
+	case *NestedScan:
+		p.nestedScan(s)
 	case *Barrier:
 		p.b.WriteString("(barrier)")
 	case *Collective:
@@ -169,6 +171,8 @@ func (p *parser) teamStmt(s *sx) Stmt {
 			p.fail(a[0], "want thread, vector or teamvector")
 		}
 		return &Nested{Kind: a[0].atom, Key: p.target(a[1]), Begin: p.expr(a[2]), End: p.expr(a[3]), Body: p.block(a[4], "body")}
+	case "nestedscan":
+		return p.nestedScan(s)
 	case "barrier":
 		p.args(s, 0, false)
 		return &Barrier{}
@@ -282,6 +286,8 @@ func (v *validator) teamStmt(s Stmt) {
 		v.nested = v.nested[:len(v.nested)-1]
 		v.loops, v.breaks = loops, breaks
 		v.pop()
+	case *NestedScan:
+		v.nestedScan(s)
 	case *Barrier:
 		v.teamOnly("a team barrier")
 		if in := v.inNested(); in != "" {
@@ -706,6 +712,8 @@ func (x *exec) teamStmt(s Stmt) ctl {
 				return c
 			}
 		}
+	case *NestedScan:
+		x.nestedScan(s)
 	case *Barrier:
 		mb.sync(s, 0, 0)
 	case *Collective:

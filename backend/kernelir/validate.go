@@ -445,7 +445,7 @@ func (v *validator) stmt(s Stmt) {
 		}
 	case *Block:
 		v.block(s.Body)
-	case *Nested, *Barrier, *Collective, *ScratchDecl:
+	case *Nested, *NestedScan, *Barrier, *Collective, *ScratchDecl:
 		v.teamStmt(s)
 	case nil:
 		v.errf("a missing statement")

@@ -160,6 +160,9 @@ func (c *checker) exprs(list []ast.Expr) {
 }
 
 func (c *checker) stmt(s ast.Stmt) {
+	if c.scanStmt(s) {
+		return
+	}
 	switch s := s.(type) {
 	case nil, *ast.EmptyStmt:
 	case *ast.BlockStmt:
@@ -338,7 +341,7 @@ func isPkgVar(v *types.Var) bool {
 func (c *checker) star(x *ast.StarExpr) {
 	switch in := ast.Unparen(x.X).(type) {
 	case *ast.Ident:
-		if c.k.acc != nil && c.p.info.Uses[in] == c.k.acc {
+		if c.k.acc != nil && c.p.info.Uses[in] == c.k.acc || c.isScanAcc(in) {
 			return
 		}
 	case *ast.CallExpr:

@@ -47,6 +47,7 @@ var nestedRanges = map[string]struct{ team, vector bool }{
 type teamCheck struct {
 	ranges []string           // the nested ranges the statement being checked is in, outermost first
 	keys   map[*types.Var]int // the nested ranges' indices
+	scan   *nestedScan        // the nested scan whose body is being checked (check_scan.go)
 }
 
 // isTeamType reports whether t is kernel.Team.
@@ -177,6 +178,9 @@ func (c *checker) inVectorRange() bool {
 // teamIdent checks a use of the variable v as a value: the Team and
 // scratch views have none. It reports whether it checked v.
 func (c *checker) teamIdent(x *ast.Ident, v *types.Var) bool {
+	if c.scanIdent(x, v) {
+		return true
+	}
 	if c.k.team != nil && v == c.k.team {
 		c.refuse(x.Pos(), "the Team "+v.Name()+" as a value", "call its methods in the kernel; it cannot be copied or passed to a helper")
 		return true
@@ -193,6 +197,9 @@ func (c *checker) teamIdent(x *ast.Ident, v *types.Var) bool {
 // teamLvalue checks an assignment to v: to the Team, a scratch view or a
 // nested range's index. It reports whether it refused it.
 func (c *checker) teamLvalue(x *ast.Ident, v *types.Var) bool {
+	if c.scanLvalue(x, v) {
+		return true
+	}
 	switch {
 	case c.k.team != nil && v == c.k.team:
 		c.refuse(x.Pos(), "an assignment to the Team "+v.Name(), "a team kernel has one Team, its parameter")
@@ -229,6 +236,12 @@ func (c *checker) teamCall(x *ast.CallExpr) bool {
 			return true
 		}
 		c.collective(x, name)
+	case path == kernelPath && scanFuncs[name] != "":
+		if c.k.team == nil {
+			c.refuse(x.Pos(), "kernel."+name+" in a kernel without a kernel.Team", "write a team kernel: func K(t kernel.Team, ...)")
+			return true
+		}
+		c.refuse(x.Pos(), "kernel."+name+" inside an expression", "call it as a statement, or assign its total: x := kernel."+name+"(...)")
 	case path == kokkosPath && scratchFunc(fn) > 0:
 		if c.k.team == nil {
 			c.refuse(x.Pos(), "a scratch view in a kernel without a kernel.Team", "write a team kernel: func K(t kernel.Team, ...)")

@@ -31,6 +31,9 @@ import (
 // teamEdits returns the edits of a team kernel's body at n, whether to
 // look inside n, and whether n is one of the forms above.
 func (p *pkgInfo) teamEdits(k *kernelFunc, im *imports, n ast.Node) ([]edit, bool, bool) {
+	if ed, descend, ok := p.scanEdits(k, im, n); ok {
+		return ed, descend, ok
+	}
 	switch n := n.(type) {
 	case *ast.StarExpr:
 		if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && k.acc != nil && p.info.Uses[id] == k.acc {
@@ -74,6 +77,11 @@ func (p *pkgInfo) teamUsed(k *kernelFunc) bool {
 	for rs := range k.nested {
 		sel := ast.Unparen(ast.Unparen(rs.X).(*ast.CallExpr).Fun).(*ast.SelectorExpr)
 		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+			skip[id] = true
+		}
+	}
+	for call := range k.scans {
+		if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); ok {
 			skip[id] = true
 		}
 	}

@@ -246,6 +246,8 @@ func (b *irBuilder) expr(x ast.Expr) kernelir.Expr {
 		case *ast.Ident:
 			if obj := b.p.info.Uses[y]; obj != nil && obj == b.k.acc {
 				return &kernelir.AccRead{}
+			} else if b.scanAcc(obj) {
+				return &kernelir.Ref{Name: y.Name}
 			}
 		case *ast.CallExpr:
 			if name, m, args, ok := b.viewCall(y); ok && m == "Ptr" {
@@ -543,6 +545,9 @@ func (b *irBuilder) stmt(s ast.Stmt) kernelir.Stmt {
 		}
 		b.fail(s.Pos(), "%s", s.Tok)
 	case *ast.ReturnStmt:
+		if b.inScan() {
+			return &kernelir.Continue{} // it ends the index of a nested scan
+		}
 		st := &kernelir.Return{}
 		if b.k.helper {
 			sig := b.k.obj.Type().(*types.Signature)
@@ -581,6 +586,8 @@ func (b *irBuilder) target(x ast.Expr) kernelir.Target {
 		case *ast.Ident:
 			if obj := b.p.info.Uses[z]; obj != nil && obj == b.k.acc {
 				return kernelir.Target{Kind: kernelir.TargetAcc}
+			} else if b.scanAcc(obj) {
+				return kernelir.Target{Kind: kernelir.TargetVar, Name: z.Name}
 			}
 		case *ast.CallExpr:
 			if name, m, args, ok := b.viewCall(z); ok && m == "Ptr" {

@@ -34,6 +34,7 @@ import (
 // teamBuild is the state of a team kernel's description.
 type teamBuild struct {
 	team *types.Var // the kernel.Team parameter
+	scan *scanBuild // the nested scan whose body is being described (ir_scan.go)
 }
 
 // teamVar returns the kernel.Team parameter of k, the first, or nil when
@@ -147,6 +148,9 @@ func (b *irBuilder) teamMethod(c *ast.CallExpr) string {
 func (b *irBuilder) teamExpr(c *ast.CallExpr) kernelir.Expr {
 	m := b.teamMethod(c)
 	if m == "" {
+		if name := b.scanOf(c); name != "" {
+			b.fail(c.Pos(), "kernel.%s is a statement, or the whole value of an assignment", name)
+		}
 		if b.collectiveOf(c) != "" {
 			b.fail(c.Pos(), "kernel.%s is the whole value of an assignment (x = kernel.%s(...), or x := ...)", b.collectiveOf(c), b.collectiveOf(c))
 		}
@@ -163,6 +167,9 @@ func (b *irBuilder) teamExpr(c *ast.CallExpr) kernelir.Expr {
 func (b *irBuilder) teamStmt(c *ast.CallExpr) kernelir.Stmt {
 	switch m := b.teamMethod(c); m {
 	case "":
+		if name := b.scanOf(c); name != "" && b.team != nil {
+			return b.nestedScan(c, name, kernelir.Target{Kind: kernelir.TargetBlank})
+		}
 		return nil
 	case "TeamBarrier":
 		return &kernelir.Barrier{}
@@ -320,6 +327,18 @@ func (b *irBuilder) teamAssign(lhs []ast.Expr, rhs []ast.Expr, define bool, pos 
 				return st
 			}
 		}
+	}
+	if name := b.scanOf(c); name != "" {
+		if len(lhs) != 1 {
+			b.fail(pos, "kernel.%s gives one value, assigned to %d", name, len(lhs))
+		}
+		var t kernelir.Target
+		if id, ok := lhs[0].(*ast.Ident); ok && define && id.Name != "_" && b.p.info.Defs[id] != nil {
+			t = kernelir.Target{Kind: kernelir.TargetNew, Name: id.Name, T: b.irType(id.Pos(), basicOf(b.p.info.Defs[id].Type()))}
+		} else {
+			t = b.target(lhs[0])
+		}
+		return b.nestedScan(c, name, t)
 	}
 	name := b.collectiveOf(c)
 	if name == "" {

@@ -68,6 +68,8 @@ type kernelFunc struct {
 	scratch []*scratchView
 	nested  map[*ast.RangeStmt]string // the loop → "TeamThreadRange", "ThreadVectorRange" or "TeamVectorRange"
 
+	scans map[*ast.CallExpr]*nestedScan // a team kernel's nested scans, set by the checker (check_scan.go)
+
 	recv    *types.Var      // a helper method's receiver (check_local.go)
 	structs map[string]bool // the struct types the body uses, by name, set by the checker
 }
