@@ -752,6 +752,207 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: DotFast, Name: "kerneltest.DotFast", Hash: "bca806142b9700656939d83e31d1d407", Funcs: []string{"DotFast"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "lo"},
+			{Name: "hi"},
+		},
+		Host: gkHostDotFast,
+		IR: gkIR + `(kernel DotFast for (index i)
+  (view y float64 1 w)
+  (view A float64 2 r)
+  (view x float64 1 r)
+  (scalar lo int)
+  (scalar hi int)
+  (body
+    (assign ((new s float64)) ((float64 0.5)))
+    (for (init (assign ((new j int)) (lo))) (cond (lt int j hi)) (post (inc j))
+      (body
+        (opassign add s (mul float64 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: SumFast32, Name: "kerneltest.SumFast32", Hash: "08b8ff0b4ddf913669a9aba7cebbf08f", Funcs: []string{"SumFast32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostSumFast32,
+		IR: gkIR + `(kernel SumFast32 for (index i)
+  (view out float32 1 w)
+  (view a float32 2 r)
+  (scalar m int)
+  (body
+    (var ((s float32)) ())
+    (for (init (assign ((new j int)) ((int 0)))) (cond (le int j m)) (post (inc j))
+      (body
+        (opassign add s (at a i j))))
+    (assign ((at out i)) (s))))
+`,
+	},
+	{
+		Func: DotFast32, Name: "kerneltest.DotFast32", Hash: "194b17c7ae39cabd3557384024f441b6", Funcs: []string{"DotFast32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostDotFast32,
+		IR: gkIR + `(kernel DotFast32 for (index i)
+  (view y float32 1 w)
+  (view A float32 2 r)
+  (view x float32 1 r)
+  (scalar m int)
+  (body
+    (var ((s float32)) ())
+    (range (new j int) int m
+      (body
+        (opassign add s (mul float32 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: SumDotInts, Name: "kerneltest.SumDotInts", Hash: "daacf1011ffea245e54c791d184f1a72", Funcs: []string{"SumDotInts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "d", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostSumDotInts,
+		IR: gkIR + `(kernel SumDotInts for (index i)
+  (view out int64 2 w)
+  (view a int32 2 r)
+  (view b int32 2 r)
+  (view c int64 2 r)
+  (view d int64 2 r)
+  (scalar m int)
+  (body
+    (assign ((new s int32)) ((conv int32 i)))
+    (range (new j int) int m
+      (body
+        (opassign add s (at a i j))))
+    (var ((p int32)) ())
+    (range (new j int) int m
+      (body
+        (opassign add p (mul int32 (at a i j) (at b i j)))))
+    (var ((q int64)) ())
+    (range (new j int) int m
+      (body
+        (opassign add q (at c i j))))
+    (assign ((new r int64)) ((conv int64 (neg int i))))
+    (range (new j int) int m
+      (body
+        (opassign add r (mul int64 (at c i j) (at d i j)))))
+    (assign ((at out i (int 0))) ((conv int64 s)))
+    (assign ((at out i (int 1))) ((conv int64 p)))
+    (assign ((at out i (int 2))) (q))
+    (assign ((at out i (int 3))) (r))))
+`,
+	},
+	{
+		Func: MapsF64, Name: "kerneltest.MapsF64", Hash: "3876d951dafc223ab31decea863bb81d", Funcs: []string{"MapsF64"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "op"},
+			{Name: "m"},
+		},
+		Host: gkHostMapsF64,
+		IR: gkIR + `(kernel MapsF64 for (index i)
+  (view c float64 2 w)
+  (view a float64 2 r)
+  (view b float64 2 r)
+  (scalar op int)
+  (scalar m int)
+  (body
+    (switch (tag op)
+      (case ((int 0))
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((add float64 (at a i j) (at b i j)))))))
+      (case ((int 1))
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((sub float64 (at a i j) (at b i j)))))))
+      (default
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((mul float64 (at a i j) (at b i j))))))))
+    (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+      (body
+        (assign ((at c i j)) ((sub float64 (at c i j) (at b i j))))))))
+`,
+	},
+	{
+		Func: MapsInts, Name: "kerneltest.MapsInts", Hash: "8feaff13b9f6fb3c4118a2b2f23d9dd4", Funcs: []string{"MapsInts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "f", View: true, Write: true},
+			{Name: "d", View: true, Write: false},
+			{Name: "e", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostMapsInts,
+		IR: gkIR + `(kernel MapsInts for (index i)
+  (view c int32 2 w)
+  (view a int32 2 r)
+  (view b int32 2 r)
+  (view f int64 2 w)
+  (view d int64 2 r)
+  (view e int64 2 r)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at c i j)) ((mul int32 (at a i j) (at b i j))))))
+    (range (new j int) int m
+      (body
+        (assign ((at f i j)) ((mul int64 (at d i j) (at e i j))))))
+    (range (new j int) int m
+      (body
+        (assign ((at f i j)) ((add int64 (at f i j) (at d i j))))))))
+`,
+	},
+	{
+		Func: MapF32, Name: "kerneltest.MapF32", Hash: "8820d2358c99eda6cd375f17f8595354", Funcs: []string{"MapF32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostMapF32,
+		IR: gkIR + `(kernel MapF32 for (index i)
+  (view c float32 2 w)
+  (view a float32 2 r)
+  (view b float32 2 r)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at c i j)) ((add float32 (at a i j) (at b i j))))))))
+`,
+	},
+	{
 		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2205,7 +2406,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2208:48*/
+					/*line kerneltest_kernels_gen.go:2409:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2228,7 +2429,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2231:48*/
+					/*line kerneltest_kernels_gen.go:2432:48*/
 				}
 			}
 		} else {
@@ -2252,7 +2453,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2255:47*/
+				/*line kerneltest_kernels_gen.go:2456:47*/
 			}
 		}
 	}, nil
@@ -2302,7 +2503,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2305:48*/
+					/*line kerneltest_kernels_gen.go:2506:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2325,7 +2526,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2328:48*/
+					/*line kerneltest_kernels_gen.go:2529:48*/
 				}
 			}
 		} else {
@@ -2349,7 +2550,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2352:47*/
+				/*line kerneltest_kernels_gen.go:2553:47*/
 			}
 		}
 	}, nil
@@ -2430,8 +2631,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2449,8 +2650,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2480,7 +2681,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2483:48*/
+					/*line kerneltest_kernels_gen.go:2684:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2531,8 +2732,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2550,8 +2751,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2581,7 +2782,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2584:48*/
+					/*line kerneltest_kernels_gen.go:2785:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2632,8 +2833,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2651,8 +2852,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2682,7 +2883,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:2685:48*/
+					/*line kerneltest_kernels_gen.go:2886:48*/
 				}
 			}
 		} else {
@@ -2730,8 +2931,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						/*line checks.go:55:2*/ for a := range n {
 							gkQ8 := (a) * gkS_w_0
 							gkQ9 := (i - a) * gkS_x_0
-							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+							/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+								s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 							}
 						}
 					} else {
@@ -2749,8 +2950,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							if gkS_w_1 == 8 && gkS_x_0 == 8 {
 								gkQ4 := (a) * gkS_w_0
 								gkQ5 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 								}
 							} else {
 								gkQ6 := (a) * gkS_w_0
@@ -2780,7 +2981,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:2783:47*/
+				/*line kerneltest_kernels_gen.go:2984:47*/
 			}
 		}
 	}, nil
@@ -2809,7 +3010,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:2812:48*/
+					/*line kerneltest_kernels_gen.go:3013:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2817,7 +3018,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:2820:48*/
+					/*line kerneltest_kernels_gen.go:3021:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2825,13 +3026,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:2828:48*/
+					/*line kerneltest_kernels_gen.go:3029:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:2834:47*/
+				/*line kerneltest_kernels_gen.go:3035:47*/
 			}
 		}
 	}, nil
@@ -2924,7 +3125,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:2927:48*/
+					/*line kerneltest_kernels_gen.go:3128:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -2986,7 +3187,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:2989:48*/
+					/*line kerneltest_kernels_gen.go:3190:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3048,7 +3249,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3051:48*/
+					/*line kerneltest_kernels_gen.go:3252:48*/
 				}
 			}
 		} else {
@@ -3105,7 +3306,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3108:47*/
+				/*line kerneltest_kernels_gen.go:3309:47*/
 			}
 		}
 	}, nil
@@ -3182,7 +3383,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3185:48*/
+					/*line kerneltest_kernels_gen.go:3386:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3228,7 +3429,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3231:48*/
+					/*line kerneltest_kernels_gen.go:3432:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3274,7 +3475,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3277:48*/
+					/*line kerneltest_kernels_gen.go:3478:48*/
 				}
 			}
 		}, nil
@@ -3348,7 +3549,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3351:48*/
+					/*line kerneltest_kernels_gen.go:3552:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3410,7 +3611,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3413:48*/
+					/*line kerneltest_kernels_gen.go:3614:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3472,7 +3673,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3475:48*/
+					/*line kerneltest_kernels_gen.go:3676:48*/
 				}
 			}
 		} else {
@@ -3529,7 +3730,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3532:47*/
+				/*line kerneltest_kernels_gen.go:3733:47*/
 			}
 		}
 	}, nil
@@ -3582,7 +3783,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3585:48*/
+					/*line kerneltest_kernels_gen.go:3786:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3607,7 +3808,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3610:48*/
+					/*line kerneltest_kernels_gen.go:3811:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3632,7 +3833,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3635:48*/
+					/*line kerneltest_kernels_gen.go:3836:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3673,7 +3874,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3676:48*/
+					/*line kerneltest_kernels_gen.go:3877:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3704,7 +3905,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3707:48*/
+					/*line kerneltest_kernels_gen.go:3908:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3735,7 +3936,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3738:48*/
+					/*line kerneltest_kernels_gen.go:3939:48*/
 				}
 			}
 		} else {
@@ -3765,7 +3966,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:3768:47*/
+				/*line kerneltest_kernels_gen.go:3969:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -3803,7 +4004,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3806:50*/
+							/*line kerneltest_kernels_gen.go:4007:50*/
 						}
 					}
 				} else {
@@ -3812,7 +4013,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:3815:50*/
+							/*line kerneltest_kernels_gen.go:4016:50*/
 						}
 					}
 				}
@@ -3831,7 +4032,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3834:49*/
+						/*line kerneltest_kernels_gen.go:4035:49*/
 					}
 				}
 			} else {
@@ -3840,7 +4041,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:3843:49*/
+						/*line kerneltest_kernels_gen.go:4044:49*/
 					}
 				}
 			}
@@ -3860,7 +4061,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:3863:50*/
+							/*line kerneltest_kernels_gen.go:4064:50*/
 						}
 					}
 				} else {
@@ -3869,7 +4070,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:3872:50*/
+							/*line kerneltest_kernels_gen.go:4073:50*/
 						}
 					}
 				}
@@ -3877,7 +4078,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:3880:49*/
+						/*line kerneltest_kernels_gen.go:4081:49*/
 					}
 				}
 			}
@@ -3896,7 +4097,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:3899:49*/
+						/*line kerneltest_kernels_gen.go:4100:49*/
 					}
 				}
 			} else {
@@ -3905,7 +4106,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:3908:49*/
+						/*line kerneltest_kernels_gen.go:4109:49*/
 					}
 				}
 			}
@@ -3913,7 +4114,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:3916:48*/
+					/*line kerneltest_kernels_gen.go:4117:48*/
 				}
 			}
 		}
@@ -3946,7 +4147,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3949:48*/
+					/*line kerneltest_kernels_gen.go:4150:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3955,7 +4156,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3958:48*/
+					/*line kerneltest_kernels_gen.go:4159:48*/
 				}
 			}
 		} else {
@@ -3965,7 +4166,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3968:47*/
+				/*line kerneltest_kernels_gen.go:4169:47*/
 			}
 		}
 	}, nil
@@ -4001,7 +4202,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4004:48*/
+					/*line kerneltest_kernels_gen.go:4205:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4014,7 +4215,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4017:48*/
+					/*line kerneltest_kernels_gen.go:4218:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4027,7 +4228,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4030:48*/
+					/*line kerneltest_kernels_gen.go:4231:48*/
 				}
 			}
 		} else {
@@ -4035,7 +4236,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4038:47*/
+				/*line kerneltest_kernels_gen.go:4239:47*/
 			}
 		}
 	}, nil
@@ -4080,7 +4281,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4083:46*/
+			/*line kerneltest_kernels_gen.go:4284:46*/
 		}
 	}, nil
 }
@@ -4136,7 +4337,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4139:50*/
+							/*line kerneltest_kernels_gen.go:4340:50*/
 						}
 					}
 				} else {
@@ -4164,7 +4365,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4167:50*/
+							/*line kerneltest_kernels_gen.go:4368:50*/
 						}
 					}
 				}
@@ -4192,7 +4393,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4195:49*/
+						/*line kerneltest_kernels_gen.go:4396:49*/
 					}
 				}
 			}
@@ -4232,7 +4433,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4235:49*/
+						/*line kerneltest_kernels_gen.go:4436:49*/
 					}
 				}
 			} else {
@@ -4260,7 +4461,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4263:49*/
+						/*line kerneltest_kernels_gen.go:4464:49*/
 					}
 				}
 			}
@@ -4288,7 +4489,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4291:48*/
+					/*line kerneltest_kernels_gen.go:4492:48*/
 				}
 			}
 		}
@@ -4346,7 +4547,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4349:46*/
+			/*line kerneltest_kernels_gen.go:4550:46*/
 		}
 	}, nil
 }
@@ -4377,18 +4578,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4380:48*/
+					/*line kerneltest_kernels_gen.go:4581:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4385:48*/
+					/*line kerneltest_kernels_gen.go:4586:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4391:47*/
+				/*line kerneltest_kernels_gen.go:4592:47*/
 			}
 		}
 	}, nil
@@ -4414,18 +4615,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4417:48*/
+					/*line kerneltest_kernels_gen.go:4618:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4422:48*/
+					/*line kerneltest_kernels_gen.go:4623:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4428:47*/
+				/*line kerneltest_kernels_gen.go:4629:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4462,7 +4663,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4465:50*/
+							/*line kerneltest_kernels_gen.go:4666:50*/
 						}
 					}
 				} else {
@@ -4471,7 +4672,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4474:50*/
+							/*line kerneltest_kernels_gen.go:4675:50*/
 						}
 					}
 				}
@@ -4479,7 +4680,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4482:49*/
+						/*line kerneltest_kernels_gen.go:4683:49*/
 					}
 				}
 			}
@@ -4498,7 +4699,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4501:49*/
+						/*line kerneltest_kernels_gen.go:4702:49*/
 					}
 				}
 			} else {
@@ -4507,7 +4708,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4510:49*/
+						/*line kerneltest_kernels_gen.go:4711:49*/
 					}
 				}
 			}
@@ -4515,7 +4716,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4518:48*/
+					/*line kerneltest_kernels_gen.go:4719:48*/
 				}
 			}
 		}
@@ -4545,7 +4746,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4548:48*/
+					/*line kerneltest_kernels_gen.go:4749:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4553,7 +4754,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4556:48*/
+					/*line kerneltest_kernels_gen.go:4757:48*/
 				}
 			}
 		} else {
@@ -4562,7 +4763,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4565:47*/
+				/*line kerneltest_kernels_gen.go:4766:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4608,7 +4809,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4611:51*/
+								/*line kerneltest_kernels_gen.go:4812:51*/
 							}
 						}
 					}
@@ -4629,7 +4830,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4632:51*/
+								/*line kerneltest_kernels_gen.go:4833:51*/
 							}
 						}
 					}
@@ -4645,7 +4846,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4648:50*/
+							/*line kerneltest_kernels_gen.go:4849:50*/
 						}
 					}
 				}
@@ -4678,7 +4879,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4681:50*/
+							/*line kerneltest_kernels_gen.go:4882:50*/
 						}
 					}
 				}
@@ -4699,7 +4900,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4702:50*/
+							/*line kerneltest_kernels_gen.go:4903:50*/
 						}
 					}
 				}
@@ -4715,7 +4916,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:4718:49*/
+						/*line kerneltest_kernels_gen.go:4919:49*/
 					}
 				}
 			}
@@ -4752,7 +4953,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4755:48*/
+					/*line kerneltest_kernels_gen.go:4956:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4766,7 +4967,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:4769:48*/
+					/*line kerneltest_kernels_gen.go:4970:48*/
 				}
 			}
 		} else {
@@ -4781,7 +4982,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:4784:47*/
+				/*line kerneltest_kernels_gen.go:4985:47*/
 			}
 		}
 	}, nil
@@ -4807,14 +5008,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4810:48*/
+					/*line kerneltest_kernels_gen.go:5011:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:4817:48*/
+					/*line kerneltest_kernels_gen.go:5018:48*/
 				}
 			}
 		} else {
@@ -4822,7 +5023,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:4825:47*/
+				/*line kerneltest_kernels_gen.go:5026:47*/
 			}
 		}
 	}, nil
@@ -4846,7 +5047,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4849:50*/
+							/*line kerneltest_kernels_gen.go:5050:50*/
 						}
 					}
 				} else {
@@ -4854,7 +5055,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:4857:50*/
+							/*line kerneltest_kernels_gen.go:5058:50*/
 						}
 					}
 				}
@@ -4862,7 +5063,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:4865:49*/
+						/*line kerneltest_kernels_gen.go:5066:49*/
 					}
 				}
 			}
@@ -4880,7 +5081,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:4883:49*/
+						/*line kerneltest_kernels_gen.go:5084:49*/
 					}
 				}
 			} else {
@@ -4888,7 +5089,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:4891:49*/
+						/*line kerneltest_kernels_gen.go:5092:49*/
 					}
 				}
 			}
@@ -4896,7 +5097,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:4899:48*/
+					/*line kerneltest_kernels_gen.go:5100:48*/
 				}
 			}
 		}
@@ -4938,7 +5139,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:4941:51*/
+								/*line kerneltest_kernels_gen.go:5142:51*/
 							}
 						}
 					}
@@ -4954,7 +5155,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:4957:51*/
+								/*line kerneltest_kernels_gen.go:5158:51*/
 							}
 						}
 					}
@@ -4965,7 +5166,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:4968:50*/
+							/*line kerneltest_kernels_gen.go:5169:50*/
 						}
 					}
 				}
@@ -4993,7 +5194,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:4996:50*/
+							/*line kerneltest_kernels_gen.go:5197:50*/
 						}
 					}
 				}
@@ -5009,7 +5210,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5012:50*/
+							/*line kerneltest_kernels_gen.go:5213:50*/
 						}
 					}
 				}
@@ -5020,7 +5221,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5023:49*/
+						/*line kerneltest_kernels_gen.go:5224:49*/
 					}
 				}
 			}
@@ -5083,7 +5284,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5086:48*/
+					/*line kerneltest_kernels_gen.go:5287:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5119,7 +5320,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5122:48*/
+					/*line kerneltest_kernels_gen.go:5323:48*/
 				}
 			}
 		} else {
@@ -5156,7 +5357,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5159:47*/
+				/*line kerneltest_kernels_gen.go:5360:47*/
 			}
 		}
 	}, nil
@@ -5223,7 +5424,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5226:48*/
+					/*line kerneltest_kernels_gen.go:5427:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5267,7 +5468,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5270:48*/
+					/*line kerneltest_kernels_gen.go:5471:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5322,7 +5523,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5325:48*/
+					/*line kerneltest_kernels_gen.go:5526:48*/
 				}
 			}
 		} else {
@@ -5375,7 +5576,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5378:47*/
+				/*line kerneltest_kernels_gen.go:5579:47*/
 			}
 		}
 	}, nil
@@ -5446,7 +5647,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5449:48*/
+					/*line kerneltest_kernels_gen.go:5650:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5494,7 +5695,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5497:48*/
+					/*line kerneltest_kernels_gen.go:5698:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5542,7 +5743,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5545:48*/
+					/*line kerneltest_kernels_gen.go:5746:48*/
 				}
 			}
 		} else {
@@ -5588,7 +5789,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:5591:47*/
+				/*line kerneltest_kernels_gen.go:5792:47*/
 			}
 		}
 	}, nil
@@ -5619,7 +5820,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5622:48*/
+					/*line kerneltest_kernels_gen.go:5823:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5630,7 +5831,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5633:48*/
+					/*line kerneltest_kernels_gen.go:5834:48*/
 				}
 			}
 		} else {
@@ -5642,7 +5843,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:5645:47*/
+				/*line kerneltest_kernels_gen.go:5846:47*/
 			}
 		}
 	}, nil
@@ -5680,21 +5881,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5683:48*/
+					/*line kerneltest_kernels_gen.go:5884:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:5690:48*/
+					/*line kerneltest_kernels_gen.go:5891:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:5697:47*/
+				/*line kerneltest_kernels_gen.go:5898:47*/
 			}
 		}
 	}, nil
@@ -5733,7 +5934,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5736:48*/
+					/*line kerneltest_kernels_gen.go:5937:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5756,7 +5957,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5759:48*/
+					/*line kerneltest_kernels_gen.go:5960:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -5779,7 +5980,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:5782:48*/
+					/*line kerneltest_kernels_gen.go:5983:48*/
 				}
 			}
 		} else {
@@ -5802,8 +6003,974 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:5805:47*/
+				/*line kerneltest_kernels_gen.go:6006:47*/
 			}
+		}
+	}, nil
+}
+
+func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.DotFast", "y", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.DotFast", "A", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.DotFast", "x", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	lo := gkArgs[3].(int)
+	hi := gkArgs[4].(int)
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, lo, hi, gkP_y, gkP_A, gkP_x := y, A, x, lo, hi, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:16:2*/ s := 0.5
+					if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+								s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:19:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
+					/*line kerneltest_kernels_gen.go:6058:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:16:2*/ s := 0.5
+					if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+								s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:19:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6081:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:16:2*/ s := 0.5
+				if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+							s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+				} /*line simd.go:19:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6105:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.SumFast32", "out", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.SumFast32", "a", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	m := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, a, m, gkP_out, gkP_a := out, a, m, gkP_out, gkP_a
+		gkS_out_0 := out.ByteStride(0)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:28:2*/ var s float32
+					if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+								s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+								s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:31:3*/
+					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
+					/*line kerneltest_kernels_gen.go:6150:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:28:2*/ var s float32
+					if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+								s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+								s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:31:3*/
+					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6173:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:28:2*/ var s float32
+				if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 {
+						gkQ0 := (i) * gkS_a_0
+						/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+							s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+						}
+					}
+				} else {
+					/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+						s += a.At(i, j)
+					}
+				} /*line simd.go:31:3*/
+				out.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6197:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.DotFast32", "y", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.DotFast32", "A", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.DotFast32", "x", gkArgs[2].(gkkokkos.View1[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, m, gkP_y, gkP_A, gkP_x := y, A, x, m, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:39:2*/ var s float32
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 4 && gkS_x_0 == 4 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ for j := range m {
+								s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:42:3*/
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
+					/*line kerneltest_kernels_gen.go:6248:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:39:2*/ var s float32
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 4 && gkS_x_0 == 4 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ for j := range m {
+								s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:42:3*/
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6271:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:39:2*/ var s float32
+				if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_1 == 4 && gkS_x_0 == 4 {
+						gkQ0 := (i) * gkS_A_0
+						/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+							s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line simd.go:40:2*/ for j := range m {
+						s += float32(A.At(i, j) * x.At(j))
+					}
+				} /*line simd.go:42:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6295:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.SumDotInts", "out", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.SumDotInts", "a", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.SumDotInts", "b", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	c, gkErr3 := gkkernel.View2("kerneltest.SumDotInts", "c", gkArgs[3].(gkkokkos.View2[int64]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	d, gkErr4 := gkkernel.View2("kerneltest.SumDotInts", "d", gkArgs[4].(gkkokkos.View2[int64]), false)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	m := gkArgs[5].(int)
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	gkP_d := d.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, a, b, c, d, m, gkP_out, gkP_a, gkP_b, gkP_c, gkP_d := out, a, b, c, d, m, gkP_out, gkP_a, gkP_b, gkP_c, gkP_d
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_d_0 := d.ByteStride(0)
+		gkS_d_1 := d.ByteStride(1)
+		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 32 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*32)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
+					/*line kerneltest_kernels_gen.go:6427:48*/
+				}
+			} else if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
+					/*line kerneltest_kernels_gen.go:6515:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
+					/*line kerneltest_kernels_gen.go:6603:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:52:2*/ s := int32(i)
+				if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 {
+						gkQ0 := (i) * gkS_a_0
+						/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+							s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line simd.go:53:2*/ for j := range m {
+							s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+						}
+					}
+				} else {
+					/*line simd.go:53:2*/ for j := range m {
+						s += a.At(i, j)
+					}
+				} /*line simd.go:55:3*/
+				var p int32
+				if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 && gkS_b_1 == 4 {
+						gkQ2 := (i) * gkS_a_0
+						gkQ3 := (i) * gkS_b_0
+						/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+							p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+						}
+					} else {
+						gkQ4 := (i) * gkS_a_0
+						gkQ5 := (i) * gkS_b_0
+						/*line simd.go:57:2*/ for j := range m {
+							p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+						}
+					}
+				} else {
+					/*line simd.go:57:2*/ for j := range m {
+						p += a.At(i, j) * b.At(i, j)
+					}
+				} /*line simd.go:59:3*/
+				var q int64
+				if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_c_1 == 8 {
+						gkQ6 := (i) * gkS_c_0
+						/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+							q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+						}
+					} else {
+						gkQ7 := (i) * gkS_c_0
+						/*line simd.go:61:2*/ for j := range m {
+							q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+						}
+					}
+				} else {
+					/*line simd.go:61:2*/ for j := range m {
+						q += c.At(i, j)
+					}
+				} /*line simd.go:63:3*/
+				r := int64(-i)
+				if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_c_1 == 8 && gkS_d_1 == 8 {
+						gkQ8 := (i) * gkS_c_0
+						gkQ9 := (i) * gkS_d_0
+						/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+							r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+						}
+					} else {
+						gkQ10 := (i) * gkS_c_0
+						gkQ11 := (i) * gkS_d_0
+						/*line simd.go:65:2*/ for j := range m {
+							r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+						}
+					}
+				} else {
+					/*line simd.go:65:2*/ for j := range m {
+						r += c.At(i, j) * d.At(i, j)
+					}
+				} /*line simd.go:67:3*/
+				out.Set(i, 0, int64(s))
+				out.Set(i, 1, int64(p))
+				out.Set(i, 2, q)
+				out.Set(i, 3, r)
+				/*line kerneltest_kernels_gen.go:6688:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapsF64", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapsF64", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapsF64", "b", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	op := gkArgs[3].(int)
+	m := gkArgs[4].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, op, m, gkP_c, gkP_a, gkP_b := c, a, b, op, m, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:79:2*/ switch op {
+			case 0:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ0 := (i) * gkS_c_0
+						gkQ1 := (i) * gkS_a_0
+						gkQ2 := (i) * gkS_b_0
+						/*line simd.go:81:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.AddFloat64(gkunsafe.Add(gkP_c, gkQ0+(1)*8), gkunsafe.Add(gkP_a, gkQ1+(1)*8), gkunsafe.Add(gkP_b, gkQ2+(1)*8), gkN)
+						}
+					} else {
+						gkQ3 := (i) * gkS_c_0
+						gkQ4 := (i) * gkS_a_0
+						gkQ5 := (i) * gkS_b_0
+						/*line simd.go:81:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) + (*(*float64)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+						}
+					}
+				} else {
+					/*line simd.go:81:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, a.At(i, j)+b.At(i, j))
+					}
+				} /*line simd.go:83:4*/
+			case 1:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ6 := (i) * gkS_c_0
+						gkQ7 := (i) * gkS_a_0
+						gkQ8 := (i) * gkS_b_0
+						/*line simd.go:85:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.SubFloat64(gkunsafe.Add(gkP_c, gkQ6+(1)*8), gkunsafe.Add(gkP_a, gkQ7+(1)*8), gkunsafe.Add(gkP_b, gkQ8+(1)*8), gkN)
+						}
+					} else {
+						gkQ9 := (i) * gkS_c_0
+						gkQ10 := (i) * gkS_a_0
+						gkQ11 := (i) * gkS_b_0
+						/*line simd.go:85:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ9+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_a, gkQ10+j*(gkS_a_1)))) - (*(*float64)(gkunsafe.Add(gkP_b, gkQ11+j*(gkS_b_1)))))
+						}
+					}
+				} else {
+					/*line simd.go:85:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, a.At(i, j)-b.At(i, j))
+					}
+				} /*line simd.go:87:4*/
+			default:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ12 := (i) * gkS_c_0
+						gkQ13 := (i) * gkS_a_0
+						gkQ14 := (i) * gkS_b_0
+						/*line simd.go:89:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.MulFloat64(gkunsafe.Add(gkP_c, gkQ12+(1)*8), gkunsafe.Add(gkP_a, gkQ13+(1)*8), gkunsafe.Add(gkP_b, gkQ14+(1)*8), gkN)
+						}
+					} else {
+						gkQ15 := (i) * gkS_c_0
+						gkQ16 := (i) * gkS_a_0
+						gkQ17 := (i) * gkS_b_0
+						/*line simd.go:89:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ15+j*(gkS_c_1))) = (float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ16+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ17+j*(gkS_b_1))))))
+						}
+					}
+				} else {
+					/*line simd.go:89:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, float64(a.At(i, j)*b.At(i, j)))
+					}
+				} /*line simd.go:91:4*/
+			}
+			if i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_b_1 == 8 && gkS_c_1 == 8 {
+					gkQ18 := (i) * gkS_c_0
+					gkQ19 := (i) * gkS_b_0
+					/*line simd.go:93:2*/ if gkN := m - 1; gkN > 0 {
+						gkkernel.SubFloat64(gkunsafe.Add(gkP_c, gkQ18+(1)*8), gkunsafe.Add(gkP_c, gkQ18+(1)*8), gkunsafe.Add(gkP_b, gkQ19+(1)*8), gkN)
+					}
+				} else {
+					gkQ20 := (i) * gkS_c_0
+					gkQ21 := (i) * gkS_b_0
+					/*line simd.go:93:2*/ for j := 1; j < m; j++ {
+						*(*float64)(gkunsafe.Add(gkP_c, gkQ20+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_c, gkQ20+j*(gkS_c_1)))) - (*(*float64)(gkunsafe.Add(gkP_b, gkQ21+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:93:2*/ for j := 1; j < m; j++ {
+					c.Set(i, j, c.At(i, j)-b.At(i, j))
+				}
+			} /*line simd.go:95:3*/
+			/*line kerneltest_kernels_gen.go:6808:46*/
+		}
+	}, nil
+}
+
+func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapsInts", "c", gkArgs[0].(gkkokkos.View2[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapsInts", "a", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapsInts", "b", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	f, gkErr3 := gkkernel.View2("kerneltest.MapsInts", "f", gkArgs[3].(gkkokkos.View2[int64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	d, gkErr4 := gkkernel.View2("kerneltest.MapsInts", "d", gkArgs[4].(gkkokkos.View2[int64]), false)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	e, gkErr5 := gkkernel.View2("kerneltest.MapsInts", "e", gkArgs[5].(gkkokkos.View2[int64]), false)
+	if gkErr5 != nil {
+		return nil, gkErr5
+	}
+	m := gkArgs[6].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_f := f.Base(gkL)
+	gkP_d := d.Base(gkL)
+	gkP_e := e.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, f, d, e, m, gkP_c, gkP_a, gkP_b, gkP_f, gkP_d, gkP_e := c, a, b, f, d, e, m, gkP_c, gkP_a, gkP_b, gkP_f, gkP_d, gkP_e
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		gkS_f_0 := f.ByteStride(0)
+		gkS_f_1 := f.ByteStride(1)
+		gkS_d_0 := d.ByteStride(0)
+		gkS_d_1 := d.ByteStride(1)
+		gkS_e_0 := e.ByteStride(0)
+		gkS_e_1 := e.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:103:2*/ if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_a_1 == 4 && gkS_b_1 == 4 && gkS_c_1 == 4 {
+					gkQ0 := (i) * gkS_c_0
+					gkQ1 := (i) * gkS_a_0
+					gkQ2 := (i) * gkS_b_0
+					/*line simd.go:103:2*/ if gkN := m; gkN > 0 {
+						gkkernel.MulInt32(gkunsafe.Add(gkP_c, gkQ0+(0)*4), gkunsafe.Add(gkP_a, gkQ1+(0)*4), gkunsafe.Add(gkP_b, gkQ2+(0)*4), gkN)
+					}
+				} else {
+					gkQ3 := (i) * gkS_c_0
+					gkQ4 := (i) * gkS_a_0
+					gkQ5 := (i) * gkS_b_0
+					/*line simd.go:103:2*/ for j := range m {
+						*(*int32)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:103:2*/ for j := range m {
+					c.Set(i, j, a.At(i, j)*b.At(i, j))
+				}
+			} /*line simd.go:105:3*/
+			if i < d.Extent(0) && i < e.Extent(0) && i < f.Extent(0) && i >= 0 && m-1 < d.Extent(1) && m-1 < e.Extent(1) && m-1 < f.Extent(1) && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(e.Extent(0)+1<<40) <= 1<<41 && uint(e.Extent(1)+1<<40) <= 1<<41 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_d_1 == 8 && gkS_e_1 == 8 && gkS_f_1 == 8 {
+					gkQ6 := (i) * gkS_f_0
+					gkQ7 := (i) * gkS_d_0
+					gkQ8 := (i) * gkS_e_0
+					/*line simd.go:106:2*/ if gkN := m; gkN > 0 {
+						gkkernel.MulInt64(gkunsafe.Add(gkP_f, gkQ6+(0)*8), gkunsafe.Add(gkP_d, gkQ7+(0)*8), gkunsafe.Add(gkP_e, gkQ8+(0)*8), gkN)
+					}
+				} else {
+					gkQ9 := (i) * gkS_f_0
+					gkQ10 := (i) * gkS_d_0
+					gkQ11 := (i) * gkS_e_0
+					/*line simd.go:106:2*/ for j := range m {
+						*(*int64)(gkunsafe.Add(gkP_f, gkQ9+j*(gkS_f_1))) = ((*(*int64)(gkunsafe.Add(gkP_d, gkQ10+j*(gkS_d_1)))) * (*(*int64)(gkunsafe.Add(gkP_e, gkQ11+j*(gkS_e_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:106:2*/ for j := range m {
+					f.Set(i, j, d.At(i, j)*e.At(i, j))
+				}
+			} /*line simd.go:108:3*/
+			if i < d.Extent(0) && i < f.Extent(0) && i >= 0 && m-1 < d.Extent(1) && m-1 < f.Extent(1) && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_d_1 == 8 && gkS_f_1 == 8 {
+					gkQ12 := (i) * gkS_f_0
+					gkQ13 := (i) * gkS_d_0
+					/*line simd.go:109:2*/ if gkN := m; gkN > 0 {
+						gkkernel.AddInt64(gkunsafe.Add(gkP_f, gkQ12+(0)*8), gkunsafe.Add(gkP_f, gkQ12+(0)*8), gkunsafe.Add(gkP_d, gkQ13+(0)*8), gkN)
+					}
+				} else {
+					gkQ14 := (i) * gkS_f_0
+					gkQ15 := (i) * gkS_d_0
+					/*line simd.go:109:2*/ for j := range m {
+						*(*int64)(gkunsafe.Add(gkP_f, gkQ14+j*(gkS_f_1))) = ((*(*int64)(gkunsafe.Add(gkP_f, gkQ14+j*(gkS_f_1)))) + (*(*int64)(gkunsafe.Add(gkP_d, gkQ15+j*(gkS_d_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:109:2*/ for j := range m {
+					f.Set(i, j, f.At(i, j)+d.At(i, j))
+				}
+			} /*line simd.go:111:3*/
+			/*line kerneltest_kernels_gen.go:6921:46*/
+		}
+	}, nil
+}
+
+func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapF32", "c", gkArgs[0].(gkkokkos.View2[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapF32", "a", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapF32", "b", gkArgs[2].(gkkokkos.View2[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, m, gkP_c, gkP_a, gkP_b := c, a, b, m, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:118:2*/ if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_a_1 == 4 && gkS_b_1 == 4 && gkS_c_1 == 4 {
+					gkQ0 := (i) * gkS_c_0
+					gkQ1 := (i) * gkS_a_0
+					gkQ2 := (i) * gkS_b_0
+					/*line simd.go:118:2*/ if gkN := m; gkN > 0 {
+						gkkernel.AddFloat32(gkunsafe.Add(gkP_c, gkQ0+(0)*4), gkunsafe.Add(gkP_a, gkQ1+(0)*4), gkunsafe.Add(gkP_b, gkQ2+(0)*4), gkN)
+					}
+				} else {
+					gkQ3 := (i) * gkS_c_0
+					gkQ4 := (i) * gkS_a_0
+					gkQ5 := (i) * gkS_b_0
+					/*line simd.go:118:2*/ for j := range m {
+						*(*float32)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*float32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) + (*(*float32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:118:2*/ for j := range m {
+					c.Set(i, j, a.At(i, j)+b.At(i, j))
+				}
+			} /*line simd.go:120:3*/
+			/*line kerneltest_kernels_gen.go:6973:46*/
 		}
 	}, nil
 }
@@ -5847,7 +7014,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5850:48*/
+					/*line kerneltest_kernels_gen.go:7017:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5859,7 +7026,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:5862:48*/
+					/*line kerneltest_kernels_gen.go:7029:48*/
 				}
 			}
 		} else {
@@ -5872,7 +7039,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:5875:47*/
+				/*line kerneltest_kernels_gen.go:7042:47*/
 			}
 		}
 	}, nil
@@ -5920,7 +7087,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5923:48*/
+					/*line kerneltest_kernels_gen.go:7090:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5935,7 +7102,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:5938:48*/
+					/*line kerneltest_kernels_gen.go:7105:48*/
 				}
 			}
 		} else {
@@ -5951,7 +7118,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:5954:47*/
+				/*line kerneltest_kernels_gen.go:7121:47*/
 			}
 		}
 	}, nil
@@ -6020,7 +7187,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:6023:48*/
+					/*line kerneltest_kernels_gen.go:7190:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6062,7 +7229,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:6065:48*/
+					/*line kerneltest_kernels_gen.go:7232:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6104,7 +7271,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:6107:48*/
+					/*line kerneltest_kernels_gen.go:7274:48*/
 				}
 			}
 		} else {
@@ -6132,7 +7299,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:6135:47*/
+				/*line kerneltest_kernels_gen.go:7302:47*/
 			}
 		}
 	}, nil
@@ -6205,7 +7372,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:6208:48*/
+					/*line kerneltest_kernels_gen.go:7375:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6251,7 +7418,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:6254:48*/
+					/*line kerneltest_kernels_gen.go:7421:48*/
 				}
 			}
 		} else {
@@ -6281,7 +7448,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:6284:47*/
+				/*line kerneltest_kernels_gen.go:7451:47*/
 			}
 		}
 	}, nil
@@ -6369,7 +7536,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:6372:48*/
+					/*line kerneltest_kernels_gen.go:7539:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6411,7 +7578,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:6414:48*/
+					/*line kerneltest_kernels_gen.go:7581:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6453,7 +7620,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:6456:48*/
+					/*line kerneltest_kernels_gen.go:7623:48*/
 				}
 			}
 		} else {
@@ -6481,7 +7648,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:6484:47*/
+				/*line kerneltest_kernels_gen.go:7651:47*/
 			}
 		}
 	}, nil
@@ -6576,7 +7743,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6579:48*/
+					/*line kerneltest_kernels_gen.go:7746:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6637,7 +7804,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6640:48*/
+					/*line kerneltest_kernels_gen.go:7807:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6698,7 +7865,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6701:48*/
+					/*line kerneltest_kernels_gen.go:7868:48*/
 				}
 			}
 		} else {
@@ -6732,7 +7899,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:6735:47*/
+				/*line kerneltest_kernels_gen.go:7902:47*/
 			}
 		}
 	}, nil
@@ -6788,7 +7955,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:6791:48*/
+					/*line kerneltest_kernels_gen.go:7958:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6824,7 +7991,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:6827:48*/
+					/*line kerneltest_kernels_gen.go:7994:48*/
 				}
 			}
 		} else {
@@ -6861,7 +8028,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:6864:47*/
+				/*line kerneltest_kernels_gen.go:8031:47*/
 			}
 		}
 	}, nil
@@ -6900,7 +8067,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6903:48*/
+					/*line kerneltest_kernels_gen.go:8070:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6918,7 +8085,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6921:48*/
+					/*line kerneltest_kernels_gen.go:8088:48*/
 				}
 			}
 		} else {
@@ -6937,7 +8104,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6940:47*/
+				/*line kerneltest_kernels_gen.go:8107:47*/
 			}
 		}
 	}, nil
@@ -7018,7 +8185,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7021:48*/
+					/*line kerneltest_kernels_gen.go:8188:48*/
 				}
 			} else {
 			gkNextU:
@@ -7076,7 +8243,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7079:48*/
+					/*line kerneltest_kernels_gen.go:8246:48*/
 				}
 			}
 		} else {
@@ -7135,7 +8302,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:7138:47*/
+				/*line kerneltest_kernels_gen.go:8305:47*/
 			}
 		}
 	}, nil
@@ -7212,7 +8379,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:7215:48*/
+					/*line kerneltest_kernels_gen.go:8382:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7267,7 +8434,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:7270:48*/
+					/*line kerneltest_kernels_gen.go:8437:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7322,7 +8489,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:7325:48*/
+					/*line kerneltest_kernels_gen.go:8492:48*/
 				}
 			}
 		} else {
@@ -7374,7 +8541,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:7377:47*/
+				/*line kerneltest_kernels_gen.go:8544:47*/
 			}
 		}
 	}, nil
@@ -7419,7 +8586,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:7422:48*/
+					/*line kerneltest_kernels_gen.go:8589:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7431,7 +8598,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:7434:48*/
+					/*line kerneltest_kernels_gen.go:8601:48*/
 				}
 			}
 		} else {
@@ -7444,7 +8611,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:7447:47*/
+				/*line kerneltest_kernels_gen.go:8614:47*/
 			}
 		}
 	}, nil
@@ -7531,7 +8698,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7534:48*/
+					/*line kerneltest_kernels_gen.go:8701:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7597,7 +8764,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7600:48*/
+					/*line kerneltest_kernels_gen.go:8767:48*/
 				}
 			}
 		} else {
@@ -7634,7 +8801,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:7637:47*/
+				/*line kerneltest_kernels_gen.go:8804:47*/
 			}
 		}
 	}, nil
@@ -7700,7 +8867,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7703:48*/
+					/*line kerneltest_kernels_gen.go:8870:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7733,7 +8900,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7736:48*/
+					/*line kerneltest_kernels_gen.go:8903:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7766,7 +8933,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:7769:48*/
+					/*line kerneltest_kernels_gen.go:8936:48*/
 				}
 			}
 		} else {
@@ -7786,7 +8953,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:7789:47*/
+				/*line kerneltest_kernels_gen.go:8956:47*/
 			}
 		}
 	}, nil
@@ -7884,7 +9051,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7887:48*/
+					/*line kerneltest_kernels_gen.go:9054:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7955,7 +9122,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:7958:48*/
+					/*line kerneltest_kernels_gen.go:9125:48*/
 				}
 			}
 		} else {
@@ -8007,7 +9174,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:8010:47*/
+				/*line kerneltest_kernels_gen.go:9177:47*/
 			}
 		}
 	}, nil
@@ -8081,7 +9248,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8084:48*/
+					/*line kerneltest_kernels_gen.go:9251:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8109,7 +9276,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8112:48*/
+					/*line kerneltest_kernels_gen.go:9279:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8137,7 +9304,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8140:48*/
+					/*line kerneltest_kernels_gen.go:9307:48*/
 				}
 			}
 		} else {
@@ -8155,7 +9322,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:8158:47*/
+				/*line kerneltest_kernels_gen.go:9325:47*/
 			}
 		}
 	}, nil
@@ -8217,7 +9384,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8220:48*/
+					/*line kerneltest_kernels_gen.go:9387:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8248,7 +9415,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8251:48*/
+					/*line kerneltest_kernels_gen.go:9418:48*/
 				}
 			}
 		} else {
@@ -8280,7 +9447,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:8283:47*/
+				/*line kerneltest_kernels_gen.go:9450:47*/
 			}
 		}
 	}, nil
@@ -8320,7 +9487,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8323:48*/
+					/*line kerneltest_kernels_gen.go:9490:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8337,7 +9504,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8340:48*/
+					/*line kerneltest_kernels_gen.go:9507:48*/
 				}
 			}
 		} else {
@@ -8355,7 +9522,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:8358:47*/
+				/*line kerneltest_kernels_gen.go:9525:47*/
 			}
 		}
 	}, nil
@@ -8375,18 +9542,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8378:48*/
+					/*line kerneltest_kernels_gen.go:9545:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8383:48*/
+					/*line kerneltest_kernels_gen.go:9550:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:8389:47*/
+				/*line kerneltest_kernels_gen.go:9556:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8407,18 +9574,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:8410:48*/
+					/*line kerneltest_kernels_gen.go:9577:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:8415:48*/
+					/*line kerneltest_kernels_gen.go:9582:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:8421:47*/
+				/*line kerneltest_kernels_gen.go:9588:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8439,18 +9606,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:8442:48*/
+					/*line kerneltest_kernels_gen.go:9609:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:8447:48*/
+					/*line kerneltest_kernels_gen.go:9614:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:8453:47*/
+				/*line kerneltest_kernels_gen.go:9620:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8473,14 +9640,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8476:48*/
+					/*line kerneltest_kernels_gen.go:9643:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8483:48*/
+					/*line kerneltest_kernels_gen.go:9650:48*/
 				}
 			}
 		} else {
@@ -8488,7 +9655,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:8491:47*/
+				/*line kerneltest_kernels_gen.go:9658:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8509,18 +9676,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8512:48*/
+					/*line kerneltest_kernels_gen.go:9679:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8517:48*/
+					/*line kerneltest_kernels_gen.go:9684:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:8523:47*/
+				/*line kerneltest_kernels_gen.go:9690:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8541,18 +9708,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8544:48*/
+					/*line kerneltest_kernels_gen.go:9711:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8549:48*/
+					/*line kerneltest_kernels_gen.go:9716:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:8555:47*/
+				/*line kerneltest_kernels_gen.go:9722:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8574,18 +9741,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:8577:48*/
+					/*line kerneltest_kernels_gen.go:9744:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:8582:48*/
+					/*line kerneltest_kernels_gen.go:9749:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:8588:47*/
+				/*line kerneltest_kernels_gen.go:9755:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8607,18 +9774,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:8610:48*/
+					/*line kerneltest_kernels_gen.go:9777:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:8615:48*/
+					/*line kerneltest_kernels_gen.go:9782:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:8621:47*/
+				/*line kerneltest_kernels_gen.go:9788:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8645,7 +9812,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8648:51*/
+								/*line kerneltest_kernels_gen.go:9815:51*/
 							}
 						}
 					}
@@ -8655,7 +9822,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8658:51*/
+								/*line kerneltest_kernels_gen.go:9825:51*/
 							}
 						}
 					}
@@ -8665,7 +9832,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8668:50*/
+							/*line kerneltest_kernels_gen.go:9835:50*/
 						}
 					}
 				}
@@ -8686,7 +9853,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8689:50*/
+							/*line kerneltest_kernels_gen.go:9856:50*/
 						}
 					}
 				}
@@ -8696,7 +9863,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8699:50*/
+							/*line kerneltest_kernels_gen.go:9866:50*/
 						}
 					}
 				}
@@ -8706,7 +9873,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:8709:49*/
+						/*line kerneltest_kernels_gen.go:9876:49*/
 					}
 				}
 			}
@@ -8737,7 +9904,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8740:52*/
+									/*line kerneltest_kernels_gen.go:9907:52*/
 								}
 							}
 						}
@@ -8749,7 +9916,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:8752:52*/
+									/*line kerneltest_kernels_gen.go:9919:52*/
 								}
 							}
 						}
@@ -8761,7 +9928,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8764:51*/
+								/*line kerneltest_kernels_gen.go:9931:51*/
 							}
 						}
 					}
@@ -8785,7 +9952,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8788:51*/
+								/*line kerneltest_kernels_gen.go:9955:51*/
 							}
 						}
 					}
@@ -8797,7 +9964,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:8800:51*/
+								/*line kerneltest_kernels_gen.go:9967:51*/
 							}
 						}
 					}
@@ -8809,7 +9976,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:8812:50*/
+							/*line kerneltest_kernels_gen.go:9979:50*/
 						}
 					}
 				}
@@ -8843,7 +10010,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8846:53*/
+										/*line kerneltest_kernels_gen.go:10013:54*/
 									}
 								}
 							}
@@ -8857,7 +10024,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:8860:53*/
+										/*line kerneltest_kernels_gen.go:10027:54*/
 									}
 								}
 							}
@@ -8871,7 +10038,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8874:52*/
+									/*line kerneltest_kernels_gen.go:10041:53*/
 								}
 							}
 						}
@@ -8898,7 +10065,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8901:52*/
+									/*line kerneltest_kernels_gen.go:10068:53*/
 								}
 							}
 						}
@@ -8912,7 +10079,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:8915:52*/
+									/*line kerneltest_kernels_gen.go:10082:53*/
 								}
 							}
 						}
@@ -8926,7 +10093,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:8929:51*/
+								/*line kerneltest_kernels_gen.go:10096:52*/
 							}
 						}
 					}
@@ -8963,7 +10130,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:8966:54*/
+											/*line kerneltest_kernels_gen.go:10133:55*/
 										}
 									}
 								}
@@ -8979,7 +10146,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:8982:54*/
+											/*line kerneltest_kernels_gen.go:10149:55*/
 										}
 									}
 								}
@@ -8995,7 +10162,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:8998:53*/
+										/*line kerneltest_kernels_gen.go:10165:54*/
 									}
 								}
 							}
@@ -9025,7 +10192,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:9028:53*/
+										/*line kerneltest_kernels_gen.go:10195:54*/
 									}
 								}
 							}
@@ -9041,7 +10208,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:9044:53*/
+										/*line kerneltest_kernels_gen.go:10211:54*/
 									}
 								}
 							}
@@ -9057,7 +10224,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:9060:52*/
+									/*line kerneltest_kernels_gen.go:10227:53*/
 								}
 							}
 						}
@@ -9095,7 +10262,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:9098:54*/
+											/*line kerneltest_kernels_gen.go:10265:55*/
 										}
 									}
 								}
@@ -9111,7 +10278,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:9114:54*/
+											/*line kerneltest_kernels_gen.go:10281:55*/
 										}
 									}
 								}
@@ -9127,7 +10294,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:9130:53*/
+										/*line kerneltest_kernels_gen.go:10297:54*/
 									}
 								}
 							}
@@ -9157,7 +10324,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:9160:53*/
+										/*line kerneltest_kernels_gen.go:10327:54*/
 									}
 								}
 							}
@@ -9173,7 +10340,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:9176:53*/
+										/*line kerneltest_kernels_gen.go:10343:54*/
 									}
 								}
 							}
@@ -9189,7 +10356,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:9192:52*/
+									/*line kerneltest_kernels_gen.go:10359:53*/
 								}
 							}
 						}
@@ -9224,7 +10391,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9227:48*/
+					/*line kerneltest_kernels_gen.go:10394:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9232,7 +10399,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9235:48*/
+					/*line kerneltest_kernels_gen.go:10402:49*/
 				}
 			}
 		} else {
@@ -9241,7 +10408,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:9244:47*/
+				/*line kerneltest_kernels_gen.go:10411:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9271,7 +10438,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9274:48*/
+					/*line kerneltest_kernels_gen.go:10441:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9279,7 +10446,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:9282:48*/
+					/*line kerneltest_kernels_gen.go:10449:49*/
 				}
 			}
 		} else {
@@ -9288,7 +10455,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:9291:47*/
+				/*line kerneltest_kernels_gen.go:10458:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9321,7 +10488,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:9324:50*/
+							/*line kerneltest_kernels_gen.go:10491:51*/
 						}
 					}
 				} else {
@@ -9330,7 +10497,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:9333:50*/
+							/*line kerneltest_kernels_gen.go:10500:51*/
 						}
 					}
 				}
@@ -9338,7 +10505,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:9341:49*/
+						/*line kerneltest_kernels_gen.go:10508:50*/
 					}
 				}
 			}
@@ -9357,7 +10524,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:9360:49*/
+						/*line kerneltest_kernels_gen.go:10527:50*/
 					}
 				}
 			} else {
@@ -9366,7 +10533,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:9369:49*/
+						/*line kerneltest_kernels_gen.go:10536:50*/
 					}
 				}
 			}
@@ -9374,7 +10541,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:9377:48*/
+					/*line kerneltest_kernels_gen.go:10544:49*/
 				}
 			}
 		}
@@ -9395,18 +10562,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:9398:48*/
+					/*line kerneltest_kernels_gen.go:10565:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:9403:48*/
+					/*line kerneltest_kernels_gen.go:10570:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:9409:47*/
+				/*line kerneltest_kernels_gen.go:10576:48*/
 			}
 		}
 	}, nil
@@ -9442,7 +10609,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9445:48*/
+					/*line kerneltest_kernels_gen.go:10612:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9452,7 +10619,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9455:48*/
+					/*line kerneltest_kernels_gen.go:10622:49*/
 				}
 			}
 		} else {
@@ -9463,7 +10630,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:9466:47*/
+				/*line kerneltest_kernels_gen.go:10633:48*/
 			}
 		}
 	}, nil
@@ -9502,7 +10669,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9505:50*/
+							/*line kerneltest_kernels_gen.go:10672:51*/
 						}
 					}
 				} else {
@@ -9512,7 +10679,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9515:50*/
+							/*line kerneltest_kernels_gen.go:10682:51*/
 						}
 					}
 				}
@@ -9520,7 +10687,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:9523:49*/
+						/*line kerneltest_kernels_gen.go:10690:50*/
 					}
 				}
 			}
@@ -9542,7 +10709,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9545:49*/
+						/*line kerneltest_kernels_gen.go:10712:50*/
 					}
 				}
 			} else {
@@ -9552,7 +10719,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9555:49*/
+						/*line kerneltest_kernels_gen.go:10722:50*/
 					}
 				}
 			}
@@ -9560,7 +10727,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:9563:48*/
+					/*line kerneltest_kernels_gen.go:10730:49*/
 				}
 			}
 		}
@@ -9595,7 +10762,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9598:51*/
+								/*line kerneltest_kernels_gen.go:10765:52*/
 							}
 						}
 					}
@@ -9606,7 +10773,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9609:51*/
+								/*line kerneltest_kernels_gen.go:10776:52*/
 							}
 						}
 					}
@@ -9616,7 +10783,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9619:50*/
+							/*line kerneltest_kernels_gen.go:10786:51*/
 						}
 					}
 				}
@@ -9639,7 +10806,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9642:50*/
+							/*line kerneltest_kernels_gen.go:10809:51*/
 						}
 					}
 				}
@@ -9650,7 +10817,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9653:50*/
+							/*line kerneltest_kernels_gen.go:10820:51*/
 						}
 					}
 				}
@@ -9660,7 +10827,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:9663:49*/
+						/*line kerneltest_kernels_gen.go:10830:50*/
 					}
 				}
 			}
@@ -9700,7 +10867,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9703:52*/
+									/*line kerneltest_kernels_gen.go:10870:53*/
 								}
 							}
 						}
@@ -9713,7 +10880,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:9716:52*/
+									/*line kerneltest_kernels_gen.go:10883:53*/
 								}
 							}
 						}
@@ -9725,7 +10892,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9728:51*/
+								/*line kerneltest_kernels_gen.go:10895:52*/
 							}
 						}
 					}
@@ -9752,7 +10919,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9755:51*/
+								/*line kerneltest_kernels_gen.go:10922:52*/
 							}
 						}
 					}
@@ -9765,7 +10932,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:9768:51*/
+								/*line kerneltest_kernels_gen.go:10935:52*/
 							}
 						}
 					}
@@ -9777,7 +10944,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:9780:50*/
+							/*line kerneltest_kernels_gen.go:10947:51*/
 						}
 					}
 				}
@@ -9824,7 +10991,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9827:53*/
+										/*line kerneltest_kernels_gen.go:10994:54*/
 									}
 								}
 							}
@@ -9843,7 +11010,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:9846:53*/
+										/*line kerneltest_kernels_gen.go:11013:54*/
 									}
 								}
 							}
@@ -9861,7 +11028,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9864:52*/
+									/*line kerneltest_kernels_gen.go:11031:53*/
 								}
 							}
 						}
@@ -9896,7 +11063,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9899:52*/
+									/*line kerneltest_kernels_gen.go:11066:53*/
 								}
 							}
 						}
@@ -9915,7 +11082,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:9918:52*/
+									/*line kerneltest_kernels_gen.go:11085:53*/
 								}
 							}
 						}
@@ -9933,7 +11100,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:9936:51*/
+								/*line kerneltest_kernels_gen.go:11103:52*/
 							}
 						}
 					}
@@ -9981,7 +11148,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:9984:54*/
+											/*line kerneltest_kernels_gen.go:11151:55*/
 										}
 									}
 								}
@@ -9999,7 +11166,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10002:55*/
+											/*line kerneltest_kernels_gen.go:11169:55*/
 										}
 									}
 								}
@@ -10016,7 +11183,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10019:54*/
+										/*line kerneltest_kernels_gen.go:11186:54*/
 									}
 								}
 							}
@@ -10052,7 +11219,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10055:54*/
+										/*line kerneltest_kernels_gen.go:11222:54*/
 									}
 								}
 							}
@@ -10070,7 +11237,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10073:54*/
+										/*line kerneltest_kernels_gen.go:11240:54*/
 									}
 								}
 							}
@@ -10087,7 +11254,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:10090:53*/
+									/*line kerneltest_kernels_gen.go:11257:53*/
 								}
 							}
 						}
@@ -10123,7 +11290,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10126:46*/
+		/*line kerneltest_kernels_gen.go:11293:46*/
 	}, nil
 }
 
@@ -10172,7 +11339,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10175:49*/
+					/*line kerneltest_kernels_gen.go:11342:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10195,7 +11362,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10198:49*/
+					/*line kerneltest_kernels_gen.go:11365:49*/
 				}
 			}
 		} else {
@@ -10219,7 +11386,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10222:48*/
+				/*line kerneltest_kernels_gen.go:11389:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10260,7 +11427,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10263:46*/
+		/*line kerneltest_kernels_gen.go:11430:46*/
 	}, nil
 }
 
@@ -10294,7 +11461,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 			}
 			gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 		}
-		/*line kerneltest_kernels_gen.go:10297:46*/
+		/*line kerneltest_kernels_gen.go:11464:46*/
 	}, nil
 }
 
@@ -10329,7 +11496,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10332:46*/
+		/*line kerneltest_kernels_gen.go:11499:46*/
 	}, nil
 }
 
@@ -10360,7 +11527,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10363:46*/
+		/*line kerneltest_kernels_gen.go:11530:46*/
 	}, nil
 }
 
@@ -10389,7 +11556,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for j, gkE4942 := gkkokkos.ThreadVectorRange(gkM, 0, w).Share(); j < gkE4942; j++ {
 			out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 		}
-		/*line kerneltest_kernels_gen.go:10392:46*/
+		/*line kerneltest_kernels_gen.go:11559:46*/
 	}, nil
 }
 
@@ -10416,7 +11583,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10419:46*/
+		/*line kerneltest_kernels_gen.go:11586:46*/
 	}, nil
 }
 
@@ -10443,7 +11610,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10446:46*/
+		/*line kerneltest_kernels_gen.go:11613:46*/
 	}, nil
 }
 
@@ -10495,7 +11662,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10498:49*/
+					/*line kerneltest_kernels_gen.go:11665:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -10520,7 +11687,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10523:49*/
+					/*line kerneltest_kernels_gen.go:11690:49*/
 				}
 			}
 		} else {
@@ -10544,7 +11711,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10547:48*/
+				/*line kerneltest_kernels_gen.go:11714:48*/
 			}
 		}
 	}, nil
@@ -10571,7 +11738,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10574:49*/
+					/*line kerneltest_kernels_gen.go:11741:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10579,7 +11746,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10582:49*/
+					/*line kerneltest_kernels_gen.go:11749:49*/
 				}
 			}
 		} else {
@@ -10588,7 +11755,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:10591:48*/
+				/*line kerneltest_kernels_gen.go:11758:48*/
 			}
 		}
 	}, nil
@@ -10605,7 +11772,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:10608:47*/
+			/*line kerneltest_kernels_gen.go:11775:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -10638,7 +11805,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10641:51*/
+							/*line kerneltest_kernels_gen.go:11808:51*/
 						}
 					}
 				} else {
@@ -10651,7 +11818,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:10654:51*/
+							/*line kerneltest_kernels_gen.go:11821:51*/
 						}
 					}
 				}
@@ -10664,7 +11831,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10667:50*/
+						/*line kerneltest_kernels_gen.go:11834:50*/
 					}
 				}
 			}
@@ -10685,7 +11852,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10688:50*/
+						/*line kerneltest_kernels_gen.go:11855:50*/
 					}
 				}
 			} else {
@@ -10698,7 +11865,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:10701:50*/
+						/*line kerneltest_kernels_gen.go:11868:50*/
 					}
 				}
 			}
@@ -10711,7 +11878,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:10714:49*/
+					/*line kerneltest_kernels_gen.go:11881:49*/
 				}
 			}
 		}
@@ -10725,11 +11892,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:10728:45*/
+	/*line kerneltest_kernels_gen.go:11895:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:10734:45*/
+	/*line kerneltest_kernels_gen.go:11901:45*/
 }
