@@ -39,22 +39,25 @@ func dotScalar[T number](s T, p, q unsafe.Pointer, n int) T {
 }
 
 func addScalar[T number](dst, p, q unsafe.Pointer, n int) {
-	for i := range n {
-		off := uintptr(i) * unsafe.Sizeof(T(0))
-		*(*T)(unsafe.Add(dst, off)) = *(*T)(unsafe.Add(p, off)) + *(*T)(unsafe.Add(q, off))
+	c := unsafe.Slice((*T)(dst), n)
+	a, b := unsafe.Slice((*T)(p), len(c)), unsafe.Slice((*T)(q), len(c))
+	for i := range c {
+		c[i] = a[i] + b[i]
 	}
 }
 
 func subScalar[T number](dst, p, q unsafe.Pointer, n int) {
-	for i := range n {
-		off := uintptr(i) * unsafe.Sizeof(T(0))
-		*(*T)(unsafe.Add(dst, off)) = *(*T)(unsafe.Add(p, off)) - *(*T)(unsafe.Add(q, off))
+	c := unsafe.Slice((*T)(dst), n)
+	a, b := unsafe.Slice((*T)(p), len(c)), unsafe.Slice((*T)(q), len(c))
+	for i := range c {
+		c[i] = a[i] - b[i]
 	}
 }
 
 func mulScalar[T number](dst, p, q unsafe.Pointer, n int) {
-	for i := range n {
-		off := uintptr(i) * unsafe.Sizeof(T(0))
-		*(*T)(unsafe.Add(dst, off)) = T(*(*T)(unsafe.Add(p, off)) * *(*T)(unsafe.Add(q, off)))
+	c := unsafe.Slice((*T)(dst), n)
+	a, b := unsafe.Slice((*T)(p), len(c)), unsafe.Slice((*T)(q), len(c))
+	for i := range c {
+		c[i] = T(a[i] * b[i])
 	}
 }

@@ -29,8 +29,8 @@ func SumFloat64(s float64, p unsafe.Pointer, n int) float64 {
 	var v0, v1 archsimd.Float64x4
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[i:]))
-		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[i+4:]))
+		v0 = v0.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i+4]))))
 	}
 	var l [4]float64
 	v0.Add(v1).Store(&l)
@@ -55,8 +55,8 @@ func DotFloat64(s float64, p, q unsafe.Pointer, n int) float64 {
 	var v0, v1 archsimd.Float64x4
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:])))
-		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[i+4:]).Mul(archsimd.LoadFloat64x4Slice(b[i+4:])))
+		v0 = v0.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i+4]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i+4])))))
 	}
 	var l [4]float64
 	v0.Add(v1).Store(&l)
@@ -83,7 +83,7 @@ func AddFloat64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadFloat64x4Slice(a[i:]).Add(archsimd.LoadFloat64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
@@ -103,7 +103,7 @@ func SubFloat64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadFloat64x4Slice(a[i:]).Sub(archsimd.LoadFloat64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
@@ -123,7 +123,7 @@ func MulFloat64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadFloat64x4Slice(a[i:]).Mul(archsimd.LoadFloat64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
@@ -139,8 +139,8 @@ func SumFloat32(s float32, p unsafe.Pointer, n int) float32 {
 	var v0, v1 archsimd.Float32x8
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		v0 = v0.Add(archsimd.LoadFloat32x8Slice(a[i:]))
-		v1 = v1.Add(archsimd.LoadFloat32x8Slice(a[i+8:]))
+		v0 = v0.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i+8]))))
 	}
 	var l [8]float32
 	v0.Add(v1).Store(&l)
@@ -165,8 +165,8 @@ func DotFloat32(s float32, p, q unsafe.Pointer, n int) float32 {
 	var v0, v1 archsimd.Float32x8
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		v0 = v0.Add(archsimd.LoadFloat32x8Slice(a[i:]).Mul(archsimd.LoadFloat32x8Slice(b[i:])))
-		v1 = v1.Add(archsimd.LoadFloat32x8Slice(a[i+8:]).Mul(archsimd.LoadFloat32x8Slice(b[i+8:])))
+		v0 = v0.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i+8]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i+8])))))
 	}
 	var l [8]float32
 	v0.Add(v1).Store(&l)
@@ -193,7 +193,7 @@ func AddFloat32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadFloat32x8Slice(a[i:]).Add(archsimd.LoadFloat32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
@@ -213,7 +213,7 @@ func SubFloat32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadFloat32x8Slice(a[i:]).Sub(archsimd.LoadFloat32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
@@ -233,7 +233,7 @@ func MulFloat32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*float32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadFloat32x8Slice(a[i:]).Mul(archsimd.LoadFloat32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
@@ -249,8 +249,8 @@ func SumInt32(s int32, p unsafe.Pointer, n int) int32 {
 	var v0, v1 archsimd.Int32x8
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		v0 = v0.Add(archsimd.LoadInt32x8Slice(a[i:]))
-		v1 = v1.Add(archsimd.LoadInt32x8Slice(a[i+8:]))
+		v0 = v0.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i+8]))))
 	}
 	var l [8]int32
 	v0.Add(v1).Store(&l)
@@ -275,8 +275,8 @@ func DotInt32(s int32, p, q unsafe.Pointer, n int) int32 {
 	var v0, v1 archsimd.Int32x8
 	i := 0
 	for ; i+16 <= n; i += 16 {
-		v0 = v0.Add(archsimd.LoadInt32x8Slice(a[i:]).Mul(archsimd.LoadInt32x8Slice(b[i:])))
-		v1 = v1.Add(archsimd.LoadInt32x8Slice(a[i+8:]).Mul(archsimd.LoadInt32x8Slice(b[i+8:])))
+		v0 = v0.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i+8]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i+8])))))
 	}
 	var l [8]int32
 	v0.Add(v1).Store(&l)
@@ -303,7 +303,7 @@ func AddInt32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadInt32x8Slice(a[i:]).Add(archsimd.LoadInt32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
@@ -323,7 +323,7 @@ func SubInt32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadInt32x8Slice(a[i:]).Sub(archsimd.LoadInt32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
@@ -343,7 +343,7 @@ func MulInt32(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int32)(q), n)
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		archsimd.LoadInt32x8Slice(a[i:]).Mul(archsimd.LoadInt32x8Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
@@ -359,8 +359,8 @@ func SumInt64(s int64, p unsafe.Pointer, n int) int64 {
 	var v0, v1 archsimd.Int64x4
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v0 = v0.Add(archsimd.LoadInt64x4Slice(a[i:]))
-		v1 = v1.Add(archsimd.LoadInt64x4Slice(a[i+4:]))
+		v0 = v0.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i+4]))))
 	}
 	var l [4]int64
 	v0.Add(v1).Store(&l)
@@ -385,8 +385,8 @@ func DotInt64(s int64, p, q unsafe.Pointer, n int) int64 {
 	var v0, v1 archsimd.Int64x4
 	i := 0
 	for ; i+8 <= n; i += 8 {
-		v0 = v0.Add(archsimd.LoadInt64x4Slice(a[i:]).Mul(archsimd.LoadInt64x4Slice(b[i:])))
-		v1 = v1.Add(archsimd.LoadInt64x4Slice(a[i+4:]).Mul(archsimd.LoadInt64x4Slice(b[i+4:])))
+		v0 = v0.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i+4]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i+4])))))
 	}
 	var l [4]int64
 	v0.Add(v1).Store(&l)
@@ -413,7 +413,7 @@ func AddInt64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadInt64x4Slice(a[i:]).Add(archsimd.LoadInt64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
@@ -433,7 +433,7 @@ func SubInt64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadInt64x4Slice(a[i:]).Sub(archsimd.LoadInt64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
@@ -453,7 +453,7 @@ func MulInt64(dst, p, q unsafe.Pointer, n int) {
 	b := unsafe.Slice((*int64)(q), n)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		archsimd.LoadInt64x4Slice(a[i:]).Mul(archsimd.LoadInt64x4Slice(b[i:])).StoreSlice(c[i:])
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]

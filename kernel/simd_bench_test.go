@@ -9,7 +9,9 @@ import (
 // The benchmarks of the vectorized loops: each idiom as the generator's
 // unit-stride loop writes it (plain) and as the helper it calls (helper),
 // which is the same loop without GOEXPERIMENT=simd and the vector form
-// with it. Rows of 1024 elements, in the first-level cache.
+// with it. Rows of 1024 elements, in the first-level cache. The loops are
+// functions of their own, not in the body of b.Loop, which keeps each
+// assignment's result (a sum's accumulator then lives in memory).
 
 const benchN = 1024
 
@@ -39,11 +41,7 @@ func BenchmarkSIMDDotFloat64(b *testing.B) {
 	px, py := unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
 	b.Run("plain", func(b *testing.B) {
 		for b.Loop() {
-			s := 0.0
-			for j := range benchN {
-				s += float64(*(*float64)(unsafe.Add(px, j*8)) * *(*float64)(unsafe.Add(py, j*8)))
-			}
-			sinkF64 = s
+			sinkF64 = plainDot(px, py, benchN)
 		}
 	})
 	b.Run("helper", func(b *testing.B) {
@@ -58,9 +56,7 @@ func BenchmarkSIMDAxpyFloat64(b *testing.B) {
 	px, py := unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
 	b.Run("plain", func(b *testing.B) {
 		for b.Loop() {
-			for j := range benchN {
-				*(*float64)(unsafe.Add(py, j*8)) = *(*float64)(unsafe.Add(py, j*8)) + *(*float64)(unsafe.Add(px, j*8))
-			}
+			plainAxpy(py, px, benchN)
 		}
 	})
 	b.Run("helper", func(b *testing.B) {
@@ -75,11 +71,7 @@ func BenchmarkSIMDSumInt32(b *testing.B) {
 	px := unsafe.Pointer(&x[0])
 	b.Run("plain", func(b *testing.B) {
 		for b.Loop() {
-			var s int32
-			for j := range benchN {
-				s += *(*int32)(unsafe.Add(px, j*4))
-			}
-			sinkI32 = s
+			sinkI32 = plainSum(px, benchN)
 		}
 	})
 	b.Run("helper", func(b *testing.B) {
@@ -97,40 +89,80 @@ func BenchmarkSIMDHistogram16(b *testing.B) {
 	x := benchI32(benchN, 16)
 	b.Run("compare", func(b *testing.B) {
 		for b.Loop() {
-			var count [16]int32
-			for _, v := range x {
-				for bin := range int32(16) {
-					if v == bin {
-						count[bin]++
-					}
-				}
-			}
-			sinkI32 = count[3]
+			sinkI32 = histCompare(x)[3]
 		}
 	})
 	b.Run("compare-b2i", func(b *testing.B) {
 		for b.Loop() {
-			var count [16]int32
-			for _, v := range x {
-				for bin := range int32(16) {
-					var one int32
-					if v == bin {
-						one = 1
-					}
-					count[bin] += one
-				}
-			}
-			sinkI32 = count[3]
+			sinkI32 = histCompareB2i(x)[3]
 		}
 	})
 	b.Run("direct", func(b *testing.B) {
 		for b.Loop() {
-			var count [16]int32
-			for _, v := range x {
-				count[v&15]++
-			}
-			sinkI32 = count[3]
+			sinkI32 = histDirect(x)[3]
 		}
 	})
 	histogramVector(b, x)
+}
+
+//go:noinline
+func plainDot(px, py unsafe.Pointer, n int) float64 {
+	s := 0.0
+	for j := range n {
+		s += float64(*(*float64)(unsafe.Add(px, j*8)) * *(*float64)(unsafe.Add(py, j*8)))
+	}
+	return s
+}
+
+//go:noinline
+func plainAxpy(py, px unsafe.Pointer, n int) {
+	for j := range n {
+		*(*float64)(unsafe.Add(py, j*8)) = *(*float64)(unsafe.Add(py, j*8)) + *(*float64)(unsafe.Add(px, j*8))
+	}
+}
+
+//go:noinline
+func plainSum(px unsafe.Pointer, n int) int32 {
+	var s int32
+	for j := range n {
+		s += *(*int32)(unsafe.Add(px, j*4))
+	}
+	return s
+}
+
+//go:noinline
+func histCompare(x []int32) [16]int32 {
+	var count [16]int32
+	for _, v := range x {
+		for bin := range int32(16) {
+			if v == bin {
+				count[bin]++
+			}
+		}
+	}
+	return count
+}
+
+//go:noinline
+func histCompareB2i(x []int32) [16]int32 {
+	var count [16]int32
+	for _, v := range x {
+		for bin := range int32(16) {
+			var one int32
+			if v == bin {
+				one = 1
+			}
+			count[bin] += one
+		}
+	}
+	return count
+}
+
+//go:noinline
+func histDirect(x []int32) [16]int32 {
+	var count [16]int32
+	for _, v := range x {
+		count[v&15]++
+	}
+	return count
 }
