@@ -8,9 +8,11 @@ import (
 )
 
 // The vector forms of the helpers of simd.go, built with GOEXPERIMENT=simd
-// on amd64: 256-bit vectors (AVX2), two accumulators per reduction. Each
-// falls back to the scalar form when the CPU lacks AVX2 (or AVX-512, for
-// the 64-bit integer multiply).
+// on amd64: 256-bit vectors (AVX2), two accumulators per reduction, the
+// upper halves of the registers cleared after the vector loop (so that
+// the SSE code that follows pays no transition). Each falls back to the
+// scalar form when the CPU lacks AVX2 (or AVX-512, for the 64-bit integer
+// multiply).
 
 // SIMD reports whether the host's vectorized loops run as vectors.
 const SIMD = true
@@ -34,6 +36,7 @@ func SumFloat64(s float64, p unsafe.Pointer, n int) float64 {
 	}
 	var l [4]float64
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r float64
 	for _, x := range l {
 		r += x
@@ -60,6 +63,7 @@ func DotFloat64(s float64, p, q unsafe.Pointer, n int) float64 {
 	}
 	var l [4]float64
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r float64
 	for _, x := range l {
 		r += x
@@ -85,6 +89,7 @@ func AddFloat64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
 	}
@@ -105,6 +110,7 @@ func SubFloat64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
 	}
@@ -125,6 +131,7 @@ func MulFloat64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
 	}
@@ -144,6 +151,7 @@ func SumFloat32(s float32, p unsafe.Pointer, n int) float32 {
 	}
 	var l [8]float32
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r float32
 	for _, x := range l {
 		r += x
@@ -170,6 +178,7 @@ func DotFloat32(s float32, p, q unsafe.Pointer, n int) float32 {
 	}
 	var l [8]float32
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r float32
 	for _, x := range l {
 		r += x
@@ -195,6 +204,7 @@ func AddFloat32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
 	}
@@ -215,6 +225,7 @@ func SubFloat32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
 	}
@@ -235,6 +246,7 @@ func MulFloat32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
 	}
@@ -254,6 +266,7 @@ func SumInt32(s int32, p unsafe.Pointer, n int) int32 {
 	}
 	var l [8]int32
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r int32
 	for _, x := range l {
 		r += x
@@ -280,6 +293,7 @@ func DotInt32(s int32, p, q unsafe.Pointer, n int) int32 {
 	}
 	var l [8]int32
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r int32
 	for _, x := range l {
 		r += x
@@ -305,6 +319,7 @@ func AddInt32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
 	}
@@ -325,6 +340,7 @@ func SubInt32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
 	}
@@ -345,6 +361,7 @@ func MulInt32(dst, p, q unsafe.Pointer, n int) {
 	for ; i+8 <= n; i += 8 {
 		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
 	}
@@ -364,6 +381,7 @@ func SumInt64(s int64, p unsafe.Pointer, n int) int64 {
 	}
 	var l [4]int64
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r int64
 	for _, x := range l {
 		r += x
@@ -390,6 +408,7 @@ func DotInt64(s int64, p, q unsafe.Pointer, n int) int64 {
 	}
 	var l [4]int64
 	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
 	var r int64
 	for _, x := range l {
 		r += x
@@ -415,6 +434,7 @@ func AddInt64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] + b[i]
 	}
@@ -435,6 +455,7 @@ func SubInt64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] - b[i]
 	}
@@ -455,6 +476,7 @@ func MulInt64(dst, p, q unsafe.Pointer, n int) {
 	for ; i+4 <= n; i += 4 {
 		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
 	}
+	archsimd.ClearAVXUpperBits()
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
 	}
