@@ -337,6 +337,15 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 			// change in this loop, computed before it.
 			var decls []string
 			decls, undo = r.hoist(loop, covered)
+			if text, ok := r.simdLoop(loop); ok {
+				if n == root {
+					rootDecls = decls
+				} else if len(decls) > 0 {
+					text = strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos()) + text
+				}
+				edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+				return false
+			}
 			if n == root {
 				rootDecls = decls
 			} else if len(decls) > 0 {

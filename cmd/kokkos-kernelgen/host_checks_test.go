@@ -44,7 +44,7 @@ func C(i int, x kokkos.View1[float64]) { x.Set(i, 1) }
 	}
 	for _, c := range []struct{ src, want string }{
 		{"//kokkos:kernel nocheck fast\nfunc A(i int, x kokkos.View1[float64]) { x.Set(i, 1) }\n",
-			`k.go:6:1: kernel A: unknown argument "fast" of //kokkos:kernel (the only one is nocheck`},
+			`k.go:6:1: kernel A: unknown argument "fast" of //kokkos:kernel (they are nocheck`},
 		{"// A doc.\n//\n//kokkos:kernel\tNoCheck\nfunc A(i int, x kokkos.View1[float64]) { x.Set(i, 1) }\n",
 			`k.go:8:1: kernel A: unknown argument "NoCheck"`},
 		{"//kokkos:kernel nocheck\nfunc half(x float64) float64 { return x / 2 }\n",

@@ -72,6 +72,10 @@ type kernelFunc struct {
 
 	recv    *types.Var      // a helper method's receiver (check_local.go)
 	structs map[string]bool // the struct types the body uses, by name, set by the checker
+
+	// fastmath (//kokkos:kernel fastmath): the host's vectorized sums
+	// may add floats in another order (host_simd.go).
+	fastmath bool
 }
 
 // scratchView is a scratch view of a team kernel, declared by a statement

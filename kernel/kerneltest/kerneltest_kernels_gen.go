@@ -752,6 +752,207 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: DotFast, Name: "kerneltest.DotFast", Hash: "bca806142b9700656939d83e31d1d407", Funcs: []string{"DotFast"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "lo"},
+			{Name: "hi"},
+		},
+		Host: gkHostDotFast,
+		IR: gkIR + `(kernel DotFast for (index i)
+  (view y float64 1 w)
+  (view A float64 2 r)
+  (view x float64 1 r)
+  (scalar lo int)
+  (scalar hi int)
+  (body
+    (assign ((new s float64)) ((float64 0.5)))
+    (for (init (assign ((new j int)) (lo))) (cond (lt int j hi)) (post (inc j))
+      (body
+        (opassign add s (mul float64 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: SumFast32, Name: "kerneltest.SumFast32", Hash: "08b8ff0b4ddf913669a9aba7cebbf08f", Funcs: []string{"SumFast32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostSumFast32,
+		IR: gkIR + `(kernel SumFast32 for (index i)
+  (view out float32 1 w)
+  (view a float32 2 r)
+  (scalar m int)
+  (body
+    (var ((s float32)) ())
+    (for (init (assign ((new j int)) ((int 0)))) (cond (le int j m)) (post (inc j))
+      (body
+        (opassign add s (at a i j))))
+    (assign ((at out i)) (s))))
+`,
+	},
+	{
+		Func: DotFast32, Name: "kerneltest.DotFast32", Hash: "194b17c7ae39cabd3557384024f441b6", Funcs: []string{"DotFast32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "y", View: true, Write: true},
+			{Name: "A", View: true, Write: false},
+			{Name: "x", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostDotFast32,
+		IR: gkIR + `(kernel DotFast32 for (index i)
+  (view y float32 1 w)
+  (view A float32 2 r)
+  (view x float32 1 r)
+  (scalar m int)
+  (body
+    (var ((s float32)) ())
+    (range (new j int) int m
+      (body
+        (opassign add s (mul float32 (at A i j) (at x j)))))
+    (assign ((at y i)) (s))))
+`,
+	},
+	{
+		Func: SumDotInts, Name: "kerneltest.SumDotInts", Hash: "daacf1011ffea245e54c791d184f1a72", Funcs: []string{"SumDotInts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "d", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostSumDotInts,
+		IR: gkIR + `(kernel SumDotInts for (index i)
+  (view out int64 2 w)
+  (view a int32 2 r)
+  (view b int32 2 r)
+  (view c int64 2 r)
+  (view d int64 2 r)
+  (scalar m int)
+  (body
+    (assign ((new s int32)) ((conv int32 i)))
+    (range (new j int) int m
+      (body
+        (opassign add s (at a i j))))
+    (var ((p int32)) ())
+    (range (new j int) int m
+      (body
+        (opassign add p (mul int32 (at a i j) (at b i j)))))
+    (var ((q int64)) ())
+    (range (new j int) int m
+      (body
+        (opassign add q (at c i j))))
+    (assign ((new r int64)) ((conv int64 (neg int i))))
+    (range (new j int) int m
+      (body
+        (opassign add r (mul int64 (at c i j) (at d i j)))))
+    (assign ((at out i (int 0))) ((conv int64 s)))
+    (assign ((at out i (int 1))) ((conv int64 p)))
+    (assign ((at out i (int 2))) (q))
+    (assign ((at out i (int 3))) (r))))
+`,
+	},
+	{
+		Func: MapsF64, Name: "kerneltest.MapsF64", Hash: "3876d951dafc223ab31decea863bb81d", Funcs: []string{"MapsF64"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "op"},
+			{Name: "m"},
+		},
+		Host: gkHostMapsF64,
+		IR: gkIR + `(kernel MapsF64 for (index i)
+  (view c float64 2 w)
+  (view a float64 2 r)
+  (view b float64 2 r)
+  (scalar op int)
+  (scalar m int)
+  (body
+    (switch (tag op)
+      (case ((int 0))
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((add float64 (at a i j) (at b i j)))))))
+      (case ((int 1))
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((sub float64 (at a i j) (at b i j)))))))
+      (default
+        (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+          (body
+            (assign ((at c i j)) ((mul float64 (at a i j) (at b i j))))))))
+    (for (init (assign ((new j int)) ((int 1)))) (cond (lt int j m)) (post (inc j))
+      (body
+        (assign ((at c i j)) ((sub float64 (at c i j) (at b i j))))))))
+`,
+	},
+	{
+		Func: MapsInts, Name: "kerneltest.MapsInts", Hash: "8feaff13b9f6fb3c4118a2b2f23d9dd4", Funcs: []string{"MapsInts"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "f", View: true, Write: true},
+			{Name: "d", View: true, Write: false},
+			{Name: "e", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostMapsInts,
+		IR: gkIR + `(kernel MapsInts for (index i)
+  (view c int32 2 w)
+  (view a int32 2 r)
+  (view b int32 2 r)
+  (view f int64 2 w)
+  (view d int64 2 r)
+  (view e int64 2 r)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at c i j)) ((mul int32 (at a i j) (at b i j))))))
+    (range (new j int) int m
+      (body
+        (assign ((at f i j)) ((mul int64 (at d i j) (at e i j))))))
+    (range (new j int) int m
+      (body
+        (assign ((at f i j)) ((add int64 (at f i j) (at d i j))))))))
+`,
+	},
+	{
+		Func: MapF32, Name: "kerneltest.MapF32", Hash: "8820d2358c99eda6cd375f17f8595354", Funcs: []string{"MapF32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "c", View: true, Write: true},
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostMapF32,
+		IR: gkIR + `(kernel MapF32 for (index i)
+  (view c float32 2 w)
+  (view a float32 2 r)
+  (view b float32 2 r)
+  (scalar m int)
+  (body
+    (range (new j int) int m
+      (body
+        (assign ((at c i j)) ((add float32 (at a i j) (at b i j))))))))
+`,
+	},
+	{
 		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2520,7 +2721,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2523:48*/
+					/*line kerneltest_kernels_gen.go:2724:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2543,7 +2744,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2546:48*/
+					/*line kerneltest_kernels_gen.go:2747:48*/
 				}
 			}
 		} else {
@@ -2567,7 +2768,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2570:47*/
+				/*line kerneltest_kernels_gen.go:2771:47*/
 			}
 		}
 	}, nil
@@ -2617,7 +2818,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2620:48*/
+					/*line kerneltest_kernels_gen.go:2821:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2640,7 +2841,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2643:48*/
+					/*line kerneltest_kernels_gen.go:2844:48*/
 				}
 			}
 		} else {
@@ -2664,7 +2865,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2667:47*/
+				/*line kerneltest_kernels_gen.go:2868:47*/
 			}
 		}
 	}, nil
@@ -2745,8 +2946,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2764,8 +2965,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2795,7 +2996,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:2798:48*/
+					/*line kerneltest_kernels_gen.go:2999:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2846,8 +3047,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2865,8 +3066,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2896,7 +3097,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:2899:48*/
+					/*line kerneltest_kernels_gen.go:3100:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -2947,8 +3148,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							/*line checks.go:55:2*/ for a := range n {
 								gkQ8 := (a) * gkS_w_0
 								gkQ9 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 								}
 							}
 						} else {
@@ -2966,8 +3167,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 								if gkS_w_1 == 8 && gkS_x_0 == 8 {
 									gkQ4 := (a) * gkS_w_0
 									gkQ5 := (i - a) * gkS_x_0
-									/*line checks.go:56:3*/ for b := a; b < n; b++ {
-										s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+									/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+										s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 									}
 								} else {
 									gkQ6 := (a) * gkS_w_0
@@ -2997,7 +3198,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3000:48*/
+					/*line kerneltest_kernels_gen.go:3201:48*/
 				}
 			}
 		} else {
@@ -3045,8 +3246,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						/*line checks.go:55:2*/ for a := range n {
 							gkQ8 := (a) * gkS_w_0
 							gkQ9 := (i - a) * gkS_x_0
-							/*line checks.go:56:3*/ for b := a; b < n; b++ {
-								s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ8+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ9+b*8)))
+							/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+								s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ8+(a)*8), gkunsafe.Add(gkP_x, gkQ9+(a)*8), gkN)
 							}
 						}
 					} else {
@@ -3064,8 +3265,8 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 							if gkS_w_1 == 8 && gkS_x_0 == 8 {
 								gkQ4 := (a) * gkS_w_0
 								gkQ5 := (i - a) * gkS_x_0
-								/*line checks.go:56:3*/ for b := a; b < n; b++ {
-									s2 += (*(*int64)(gkunsafe.Add(gkP_w, gkQ4+b*8))) * (*(*int64)(gkunsafe.Add(gkP_x, gkQ5+b*8)))
+								/*line checks.go:56:3*/ if gkN := n - a; gkN > 0 {
+									s2 = gkkernel.DotInt64(s2, gkunsafe.Add(gkP_w, gkQ4+(a)*8), gkunsafe.Add(gkP_x, gkQ5+(a)*8), gkN)
 								}
 							} else {
 								gkQ6 := (a) * gkS_w_0
@@ -3095,7 +3296,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:3098:47*/
+				/*line kerneltest_kernels_gen.go:3299:47*/
 			}
 		}
 	}, nil
@@ -3124,7 +3325,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:3127:48*/
+					/*line kerneltest_kernels_gen.go:3328:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3132,7 +3333,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:3135:48*/
+					/*line kerneltest_kernels_gen.go:3336:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3140,13 +3341,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:3143:48*/
+					/*line kerneltest_kernels_gen.go:3344:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:3149:47*/
+				/*line kerneltest_kernels_gen.go:3350:47*/
 			}
 		}
 	}, nil
@@ -3239,7 +3440,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3242:48*/
+					/*line kerneltest_kernels_gen.go:3443:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3301,7 +3502,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3304:48*/
+					/*line kerneltest_kernels_gen.go:3505:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3363,7 +3564,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3366:48*/
+					/*line kerneltest_kernels_gen.go:3567:48*/
 				}
 			}
 		} else {
@@ -3420,7 +3621,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3423:47*/
+				/*line kerneltest_kernels_gen.go:3624:47*/
 			}
 		}
 	}, nil
@@ -3497,7 +3698,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3500:48*/
+					/*line kerneltest_kernels_gen.go:3701:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3543,7 +3744,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3546:48*/
+					/*line kerneltest_kernels_gen.go:3747:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3589,7 +3790,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3592:48*/
+					/*line kerneltest_kernels_gen.go:3793:48*/
 				}
 			}
 		}, nil
@@ -3663,7 +3864,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3666:48*/
+					/*line kerneltest_kernels_gen.go:3867:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3725,7 +3926,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3728:48*/
+					/*line kerneltest_kernels_gen.go:3929:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3787,7 +3988,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3790:48*/
+					/*line kerneltest_kernels_gen.go:3991:48*/
 				}
 			}
 		} else {
@@ -3844,7 +4045,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3847:47*/
+				/*line kerneltest_kernels_gen.go:4048:47*/
 			}
 		}
 	}, nil
@@ -3897,7 +4098,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3900:48*/
+					/*line kerneltest_kernels_gen.go:4101:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3922,7 +4123,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3925:48*/
+					/*line kerneltest_kernels_gen.go:4126:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -3947,7 +4148,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3950:48*/
+					/*line kerneltest_kernels_gen.go:4151:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -3988,7 +4189,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:3991:48*/
+					/*line kerneltest_kernels_gen.go:4192:48*/
 				}
 			} else if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4019,7 +4220,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4022:48*/
+					/*line kerneltest_kernels_gen.go:4223:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4050,7 +4251,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4053:48*/
+					/*line kerneltest_kernels_gen.go:4254:48*/
 				}
 			}
 		} else {
@@ -4080,7 +4281,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:4083:47*/
+				/*line kerneltest_kernels_gen.go:4284:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4118,7 +4319,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4121:50*/
+							/*line kerneltest_kernels_gen.go:4322:50*/
 						}
 					}
 				} else {
@@ -4127,7 +4328,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4130:50*/
+							/*line kerneltest_kernels_gen.go:4331:50*/
 						}
 					}
 				}
@@ -4146,7 +4347,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4149:49*/
+						/*line kerneltest_kernels_gen.go:4350:49*/
 					}
 				}
 			} else {
@@ -4155,7 +4356,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4158:49*/
+						/*line kerneltest_kernels_gen.go:4359:49*/
 					}
 				}
 			}
@@ -4175,7 +4376,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:4178:50*/
+							/*line kerneltest_kernels_gen.go:4379:50*/
 						}
 					}
 				} else {
@@ -4184,7 +4385,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:4187:50*/
+							/*line kerneltest_kernels_gen.go:4388:50*/
 						}
 					}
 				}
@@ -4192,7 +4393,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:4195:49*/
+						/*line kerneltest_kernels_gen.go:4396:49*/
 					}
 				}
 			}
@@ -4211,7 +4412,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:4214:49*/
+						/*line kerneltest_kernels_gen.go:4415:49*/
 					}
 				}
 			} else {
@@ -4220,7 +4421,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:4223:49*/
+						/*line kerneltest_kernels_gen.go:4424:49*/
 					}
 				}
 			}
@@ -4228,7 +4429,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:4231:48*/
+					/*line kerneltest_kernels_gen.go:4432:48*/
 				}
 			}
 		}
@@ -4261,7 +4462,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:4264:48*/
+					/*line kerneltest_kernels_gen.go:4465:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4270,7 +4471,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4273:48*/
+					/*line kerneltest_kernels_gen.go:4474:48*/
 				}
 			}
 		} else {
@@ -4280,7 +4481,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4283:47*/
+				/*line kerneltest_kernels_gen.go:4484:47*/
 			}
 		}
 	}, nil
@@ -4316,7 +4517,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4319:48*/
+					/*line kerneltest_kernels_gen.go:4520:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4329,7 +4530,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4332:48*/
+					/*line kerneltest_kernels_gen.go:4533:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4342,7 +4543,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4345:48*/
+					/*line kerneltest_kernels_gen.go:4546:48*/
 				}
 			}
 		} else {
@@ -4350,7 +4551,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4353:47*/
+				/*line kerneltest_kernels_gen.go:4554:47*/
 			}
 		}
 	}, nil
@@ -4395,7 +4596,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4398:46*/
+			/*line kerneltest_kernels_gen.go:4599:46*/
 		}
 	}, nil
 }
@@ -4451,7 +4652,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4454:50*/
+							/*line kerneltest_kernels_gen.go:4655:50*/
 						}
 					}
 				} else {
@@ -4479,7 +4680,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:197:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4482:50*/
+							/*line kerneltest_kernels_gen.go:4683:50*/
 						}
 					}
 				}
@@ -4507,7 +4708,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4510:49*/
+						/*line kerneltest_kernels_gen.go:4711:49*/
 					}
 				}
 			}
@@ -4547,7 +4748,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4550:49*/
+						/*line kerneltest_kernels_gen.go:4751:49*/
 					}
 				}
 			} else {
@@ -4575,7 +4776,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:197:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4578:49*/
+						/*line kerneltest_kernels_gen.go:4779:49*/
 					}
 				}
 			}
@@ -4603,7 +4804,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:197:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4606:48*/
+					/*line kerneltest_kernels_gen.go:4807:48*/
 				}
 			}
 		}
@@ -4661,7 +4862,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4664:46*/
+			/*line kerneltest_kernels_gen.go:4865:46*/
 		}
 	}, nil
 }
@@ -4692,18 +4893,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4695:48*/
+					/*line kerneltest_kernels_gen.go:4896:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4700:48*/
+					/*line kerneltest_kernels_gen.go:4901:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4706:47*/
+				/*line kerneltest_kernels_gen.go:4907:47*/
 			}
 		}
 	}, nil
@@ -4729,18 +4930,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4732:48*/
+					/*line kerneltest_kernels_gen.go:4933:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4737:48*/
+					/*line kerneltest_kernels_gen.go:4938:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4743:47*/
+				/*line kerneltest_kernels_gen.go:4944:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4777,7 +4978,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4780:50*/
+							/*line kerneltest_kernels_gen.go:4981:50*/
 						}
 					}
 				} else {
@@ -4786,7 +4987,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4789:50*/
+							/*line kerneltest_kernels_gen.go:4990:50*/
 						}
 					}
 				}
@@ -4794,7 +4995,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4797:49*/
+						/*line kerneltest_kernels_gen.go:4998:49*/
 					}
 				}
 			}
@@ -4813,7 +5014,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4816:49*/
+						/*line kerneltest_kernels_gen.go:5017:49*/
 					}
 				}
 			} else {
@@ -4822,7 +5023,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4825:49*/
+						/*line kerneltest_kernels_gen.go:5026:49*/
 					}
 				}
 			}
@@ -4830,7 +5031,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4833:48*/
+					/*line kerneltest_kernels_gen.go:5034:48*/
 				}
 			}
 		}
@@ -4860,7 +5061,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4863:48*/
+					/*line kerneltest_kernels_gen.go:5064:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4868,7 +5069,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:4871:48*/
+					/*line kerneltest_kernels_gen.go:5072:48*/
 				}
 			}
 		} else {
@@ -4877,7 +5078,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:4880:47*/
+				/*line kerneltest_kernels_gen.go:5081:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4923,7 +5124,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4926:51*/
+								/*line kerneltest_kernels_gen.go:5127:51*/
 							}
 						}
 					}
@@ -4944,7 +5145,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:4947:51*/
+								/*line kerneltest_kernels_gen.go:5148:51*/
 							}
 						}
 					}
@@ -4960,7 +5161,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4963:50*/
+							/*line kerneltest_kernels_gen.go:5164:50*/
 						}
 					}
 				}
@@ -4993,7 +5194,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:4996:50*/
+							/*line kerneltest_kernels_gen.go:5197:50*/
 						}
 					}
 				}
@@ -5014,7 +5215,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5017:50*/
+							/*line kerneltest_kernels_gen.go:5218:50*/
 						}
 					}
 				}
@@ -5030,7 +5231,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5033:49*/
+						/*line kerneltest_kernels_gen.go:5234:49*/
 					}
 				}
 			}
@@ -5067,7 +5268,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5070:48*/
+					/*line kerneltest_kernels_gen.go:5271:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5081,7 +5282,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5084:48*/
+					/*line kerneltest_kernels_gen.go:5285:48*/
 				}
 			}
 		} else {
@@ -5096,7 +5297,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5099:47*/
+				/*line kerneltest_kernels_gen.go:5300:47*/
 			}
 		}
 	}, nil
@@ -5122,14 +5323,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5125:48*/
+					/*line kerneltest_kernels_gen.go:5326:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5132:48*/
+					/*line kerneltest_kernels_gen.go:5333:48*/
 				}
 			}
 		} else {
@@ -5137,7 +5338,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5140:47*/
+				/*line kerneltest_kernels_gen.go:5341:47*/
 			}
 		}
 	}, nil
@@ -5161,7 +5362,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5164:50*/
+							/*line kerneltest_kernels_gen.go:5365:50*/
 						}
 					}
 				} else {
@@ -5169,7 +5370,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5172:50*/
+							/*line kerneltest_kernels_gen.go:5373:50*/
 						}
 					}
 				}
@@ -5177,7 +5378,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5180:49*/
+						/*line kerneltest_kernels_gen.go:5381:49*/
 					}
 				}
 			}
@@ -5195,7 +5396,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5198:49*/
+						/*line kerneltest_kernels_gen.go:5399:49*/
 					}
 				}
 			} else {
@@ -5203,7 +5404,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5206:49*/
+						/*line kerneltest_kernels_gen.go:5407:49*/
 					}
 				}
 			}
@@ -5211,7 +5412,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5214:48*/
+					/*line kerneltest_kernels_gen.go:5415:48*/
 				}
 			}
 		}
@@ -5253,7 +5454,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5256:51*/
+								/*line kerneltest_kernels_gen.go:5457:51*/
 							}
 						}
 					}
@@ -5269,7 +5470,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5272:51*/
+								/*line kerneltest_kernels_gen.go:5473:51*/
 							}
 						}
 					}
@@ -5280,7 +5481,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5283:50*/
+							/*line kerneltest_kernels_gen.go:5484:50*/
 						}
 					}
 				}
@@ -5308,7 +5509,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5311:50*/
+							/*line kerneltest_kernels_gen.go:5512:50*/
 						}
 					}
 				}
@@ -5324,7 +5525,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5327:50*/
+							/*line kerneltest_kernels_gen.go:5528:50*/
 						}
 					}
 				}
@@ -5335,7 +5536,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5338:49*/
+						/*line kerneltest_kernels_gen.go:5539:49*/
 					}
 				}
 			}
@@ -5398,7 +5599,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5401:48*/
+					/*line kerneltest_kernels_gen.go:5602:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5434,7 +5635,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5437:48*/
+					/*line kerneltest_kernels_gen.go:5638:48*/
 				}
 			}
 		} else {
@@ -5471,7 +5672,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5474:47*/
+				/*line kerneltest_kernels_gen.go:5675:47*/
 			}
 		}
 	}, nil
@@ -5538,7 +5739,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5541:48*/
+					/*line kerneltest_kernels_gen.go:5742:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5582,7 +5783,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5585:48*/
+					/*line kerneltest_kernels_gen.go:5786:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5637,7 +5838,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5640:48*/
+					/*line kerneltest_kernels_gen.go:5841:48*/
 				}
 			}
 		} else {
@@ -5690,7 +5891,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5693:47*/
+				/*line kerneltest_kernels_gen.go:5894:47*/
 			}
 		}
 	}, nil
@@ -5761,7 +5962,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5764:48*/
+					/*line kerneltest_kernels_gen.go:5965:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5809,7 +6010,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5812:48*/
+					/*line kerneltest_kernels_gen.go:6013:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5857,7 +6058,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5860:48*/
+					/*line kerneltest_kernels_gen.go:6061:48*/
 				}
 			}
 		} else {
@@ -5903,7 +6104,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:5906:47*/
+				/*line kerneltest_kernels_gen.go:6107:47*/
 			}
 		}
 	}, nil
@@ -5934,7 +6135,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5937:48*/
+					/*line kerneltest_kernels_gen.go:6138:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5945,7 +6146,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:5948:48*/
+					/*line kerneltest_kernels_gen.go:6149:48*/
 				}
 			}
 		} else {
@@ -5957,7 +6158,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:5960:47*/
+				/*line kerneltest_kernels_gen.go:6161:47*/
 			}
 		}
 	}, nil
@@ -5995,21 +6196,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5998:48*/
+					/*line kerneltest_kernels_gen.go:6199:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6005:48*/
+					/*line kerneltest_kernels_gen.go:6206:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6012:47*/
+				/*line kerneltest_kernels_gen.go:6213:47*/
 			}
 		}
 	}, nil
@@ -6048,7 +6249,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6051:48*/
+					/*line kerneltest_kernels_gen.go:6252:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6071,7 +6272,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6074:48*/
+					/*line kerneltest_kernels_gen.go:6275:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6094,7 +6295,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6097:48*/
+					/*line kerneltest_kernels_gen.go:6298:48*/
 				}
 			}
 		} else {
@@ -6117,8 +6318,974 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6120:47*/
+				/*line kerneltest_kernels_gen.go:6321:47*/
 			}
+		}
+	}, nil
+}
+
+func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.DotFast", "y", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.DotFast", "A", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.DotFast", "x", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	lo := gkArgs[3].(int)
+	hi := gkArgs[4].(int)
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, lo, hi, gkP_y, gkP_A, gkP_x := y, A, x, lo, hi, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:16:2*/ s := 0.5
+					if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+								s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:19:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
+					/*line kerneltest_kernels_gen.go:6373:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:16:2*/ s := 0.5
+					if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 8 && gkS_x_0 == 8 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+								s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+								s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:19:3*/
+					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6396:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:16:2*/ s := 0.5
+				if hi-1 < A.Extent(1) && hi-1 < x.Extent(0) && i < A.Extent(0) && i >= 0 && lo >= 0 && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(hi+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_1 == 8 && gkS_x_0 == 8 {
+						gkQ0 := (i) * gkS_A_0
+						/*line simd.go:17:2*/ if gkN := hi - lo; gkN > 0 {
+							s = gkkernel.DotFloat64(s, gkunsafe.Add(gkP_A, gkQ0+(lo)*8), gkunsafe.Add(gkP_x, (lo)*8), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+							s += float64((*(*float64)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float64)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line simd.go:17:2*/ for j := lo; j < hi; j++ {
+						s += float64(A.At(i, j) * x.At(j))
+					}
+				} /*line simd.go:19:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6420:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.SumFast32", "out", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.SumFast32", "a", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	m := gkArgs[2].(int)
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, a, m, gkP_out, gkP_a := out, a, m, gkP_out, gkP_a
+		gkS_out_0 := out.ByteStride(0)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:28:2*/ var s float32
+					if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+								s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+								s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:31:3*/
+					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
+					/*line kerneltest_kernels_gen.go:6465:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:28:2*/ var s float32
+					if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+								s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+								s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:31:3*/
+					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6488:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:28:2*/ var s float32
+				if i < a.Extent(0) && i >= 0 && m < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 {
+						gkQ0 := (i) * gkS_a_0
+						/*line simd.go:29:2*/ if gkN := m + 1; gkN > 0 {
+							s = gkkernel.SumFloat32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+							s += (*(*float32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+						}
+					}
+				} else {
+					/*line simd.go:29:2*/ for j := 0; j <= m; j++ {
+						s += a.At(i, j)
+					}
+				} /*line simd.go:31:3*/
+				out.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6512:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	y, gkErr0 := gkkernel.View1("kerneltest.DotFast32", "y", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	A, gkErr1 := gkkernel.View2("kerneltest.DotFast32", "A", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	x, gkErr2 := gkkernel.View1("kerneltest.DotFast32", "x", gkArgs[2].(gkkokkos.View1[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_y := y.Base(gkL)
+	gkP_A := A.Base(gkL)
+	gkP_x := x.Base(gkL)
+	return func(gkLo, gkHi int) {
+		y, A, x, m, gkP_y, gkP_A, gkP_x := y, A, x, m, gkP_y, gkP_A, gkP_x
+		gkS_y_0 := y.ByteStride(0)
+		gkS_A_0 := A.ByteStride(0)
+		gkS_A_1 := A.ByteStride(1)
+		gkS_x_0 := x.ByteStride(0)
+		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_y_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:39:2*/ var s float32
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 4 && gkS_x_0 == 4 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ for j := range m {
+								s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:42:3*/
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
+					/*line kerneltest_kernels_gen.go:6563:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:39:2*/ var s float32
+					if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+						if gkS_A_1 == 4 && gkS_x_0 == 4 {
+							gkQ0 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_A_0
+							/*line simd.go:40:2*/ for j := range m {
+								s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+							}
+						}
+					} else {
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32(A.At(i, j) * x.At(j))
+						}
+					} /*line simd.go:42:3*/
+					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
+					/*line kerneltest_kernels_gen.go:6586:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:39:2*/ var s float32
+				if i < A.Extent(0) && i >= 0 && m-1 < A.Extent(1) && m-1 < x.Extent(0) && uint(A.Extent(0)+1<<40) <= 1<<41 && uint(A.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 {
+					if gkS_A_1 == 4 && gkS_x_0 == 4 {
+						gkQ0 := (i) * gkS_A_0
+						/*line simd.go:40:2*/ if gkN := m; gkN > 0 {
+							s = gkkernel.DotFloat32(s, gkunsafe.Add(gkP_A, gkQ0+(0)*4), gkunsafe.Add(gkP_x, (0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_A_0
+						/*line simd.go:40:2*/ for j := range m {
+							s += float32((*(*float32)(gkunsafe.Add(gkP_A, gkQ1+j*(gkS_A_1)))) * (*(*float32)(gkunsafe.Add(gkP_x, j*(gkS_x_0)))))
+						}
+					}
+				} else {
+					/*line simd.go:40:2*/ for j := range m {
+						s += float32(A.At(i, j) * x.At(j))
+					}
+				} /*line simd.go:42:3*/
+				y.Set(i, s)
+				/*line kerneltest_kernels_gen.go:6610:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.SumDotInts", "out", gkArgs[0].(gkkokkos.View2[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.SumDotInts", "a", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.SumDotInts", "b", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	c, gkErr3 := gkkernel.View2("kerneltest.SumDotInts", "c", gkArgs[3].(gkkokkos.View2[int64]), false)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	d, gkErr4 := gkkernel.View2("kerneltest.SumDotInts", "d", gkArgs[4].(gkkokkos.View2[int64]), false)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	m := gkArgs[5].(int)
+	gkP_out := out.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	gkP_d := d.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, a, b, c, d, m, gkP_out, gkP_a, gkP_b, gkP_c, gkP_d := out, a, b, c, d, m, gkP_out, gkP_a, gkP_b, gkP_c, gkP_d
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_d_0 := d.ByteStride(0)
+		gkS_d_1 := d.ByteStride(1)
+		if 0 >= 0 && 3 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 32 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*32)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
+					/*line kerneltest_kernels_gen.go:6742:48*/
+				}
+			} else if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*8)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
+					/*line kerneltest_kernels_gen.go:6830:48*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				gkR2 := gkunsafe.Add(gkP_out, (2)*gkS_out_1)
+				gkR3 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line simd.go:52:2*/ s := int32(i)
+					if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 {
+							gkQ0 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+							}
+						} else {
+							gkQ1 := (i) * gkS_a_0
+							/*line simd.go:53:2*/ for j := range m {
+								s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+							}
+						}
+					} else {
+						/*line simd.go:53:2*/ for j := range m {
+							s += a.At(i, j)
+						}
+					} /*line simd.go:55:3*/
+					var p int32
+					if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_a_1 == 4 && gkS_b_1 == 4 {
+							gkQ2 := (i) * gkS_a_0
+							gkQ3 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+								p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+							}
+						} else {
+							gkQ4 := (i) * gkS_a_0
+							gkQ5 := (i) * gkS_b_0
+							/*line simd.go:57:2*/ for j := range m {
+								p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+							}
+						}
+					} else {
+						/*line simd.go:57:2*/ for j := range m {
+							p += a.At(i, j) * b.At(i, j)
+						}
+					} /*line simd.go:59:3*/
+					var q int64
+					if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 {
+							gkQ6 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+								q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+							}
+						} else {
+							gkQ7 := (i) * gkS_c_0
+							/*line simd.go:61:2*/ for j := range m {
+								q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+							}
+						}
+					} else {
+						/*line simd.go:61:2*/ for j := range m {
+							q += c.At(i, j)
+						}
+					} /*line simd.go:63:3*/
+					r := int64(-i)
+					if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+						if gkS_c_1 == 8 && gkS_d_1 == 8 {
+							gkQ8 := (i) * gkS_c_0
+							gkQ9 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+								r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+							}
+						} else {
+							gkQ10 := (i) * gkS_c_0
+							gkQ11 := (i) * gkS_d_0
+							/*line simd.go:65:2*/ for j := range m {
+								r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+							}
+						}
+					} else {
+						/*line simd.go:65:2*/ for j := range m {
+							r += c.At(i, j) * d.At(i, j)
+						}
+					} /*line simd.go:67:3*/
+					*(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (int64(s))
+					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
+					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
+					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
+					/*line kerneltest_kernels_gen.go:6918:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line simd.go:52:2*/ s := int32(i)
+				if i < a.Extent(0) && i >= 0 && m-1 < a.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 {
+						gkQ0 := (i) * gkS_a_0
+						/*line simd.go:53:2*/ if gkN := m; gkN > 0 {
+							s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_a, gkQ0+(0)*4), gkN)
+						}
+					} else {
+						gkQ1 := (i) * gkS_a_0
+						/*line simd.go:53:2*/ for j := range m {
+							s += (*(*int32)(gkunsafe.Add(gkP_a, gkQ1+j*(gkS_a_1))))
+						}
+					}
+				} else {
+					/*line simd.go:53:2*/ for j := range m {
+						s += a.At(i, j)
+					}
+				} /*line simd.go:55:3*/
+				var p int32
+				if i < a.Extent(0) && i < b.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 4 && gkS_b_1 == 4 {
+						gkQ2 := (i) * gkS_a_0
+						gkQ3 := (i) * gkS_b_0
+						/*line simd.go:57:2*/ if gkN := m; gkN > 0 {
+							p = gkkernel.DotInt32(p, gkunsafe.Add(gkP_a, gkQ2+(0)*4), gkunsafe.Add(gkP_b, gkQ3+(0)*4), gkN)
+						}
+					} else {
+						gkQ4 := (i) * gkS_a_0
+						gkQ5 := (i) * gkS_b_0
+						/*line simd.go:57:2*/ for j := range m {
+							p += (*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1))))
+						}
+					}
+				} else {
+					/*line simd.go:57:2*/ for j := range m {
+						p += a.At(i, j) * b.At(i, j)
+					}
+				} /*line simd.go:59:3*/
+				var q int64
+				if i < c.Extent(0) && i >= 0 && m-1 < c.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_c_1 == 8 {
+						gkQ6 := (i) * gkS_c_0
+						/*line simd.go:61:2*/ if gkN := m; gkN > 0 {
+							q = gkkernel.SumInt64(q, gkunsafe.Add(gkP_c, gkQ6+(0)*8), gkN)
+						}
+					} else {
+						gkQ7 := (i) * gkS_c_0
+						/*line simd.go:61:2*/ for j := range m {
+							q += (*(*int64)(gkunsafe.Add(gkP_c, gkQ7+j*(gkS_c_1))))
+						}
+					}
+				} else {
+					/*line simd.go:61:2*/ for j := range m {
+						q += c.At(i, j)
+					}
+				} /*line simd.go:63:3*/
+				r := int64(-i)
+				if i < c.Extent(0) && i < d.Extent(0) && i >= 0 && m-1 < c.Extent(1) && m-1 < d.Extent(1) && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_c_1 == 8 && gkS_d_1 == 8 {
+						gkQ8 := (i) * gkS_c_0
+						gkQ9 := (i) * gkS_d_0
+						/*line simd.go:65:2*/ if gkN := m; gkN > 0 {
+							r = gkkernel.DotInt64(r, gkunsafe.Add(gkP_c, gkQ8+(0)*8), gkunsafe.Add(gkP_d, gkQ9+(0)*8), gkN)
+						}
+					} else {
+						gkQ10 := (i) * gkS_c_0
+						gkQ11 := (i) * gkS_d_0
+						/*line simd.go:65:2*/ for j := range m {
+							r += (*(*int64)(gkunsafe.Add(gkP_c, gkQ10+j*(gkS_c_1)))) * (*(*int64)(gkunsafe.Add(gkP_d, gkQ11+j*(gkS_d_1))))
+						}
+					}
+				} else {
+					/*line simd.go:65:2*/ for j := range m {
+						r += c.At(i, j) * d.At(i, j)
+					}
+				} /*line simd.go:67:3*/
+				out.Set(i, 0, int64(s))
+				out.Set(i, 1, int64(p))
+				out.Set(i, 2, q)
+				out.Set(i, 3, r)
+				/*line kerneltest_kernels_gen.go:7003:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapsF64", "c", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapsF64", "a", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapsF64", "b", gkArgs[2].(gkkokkos.View2[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	op := gkArgs[3].(int)
+	m := gkArgs[4].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, op, m, gkP_c, gkP_a, gkP_b := c, a, b, op, m, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:79:2*/ switch op {
+			case 0:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ0 := (i) * gkS_c_0
+						gkQ1 := (i) * gkS_a_0
+						gkQ2 := (i) * gkS_b_0
+						/*line simd.go:81:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.AddFloat64(gkunsafe.Add(gkP_c, gkQ0+(1)*8), gkunsafe.Add(gkP_a, gkQ1+(1)*8), gkunsafe.Add(gkP_b, gkQ2+(1)*8), gkN)
+						}
+					} else {
+						gkQ3 := (i) * gkS_c_0
+						gkQ4 := (i) * gkS_a_0
+						gkQ5 := (i) * gkS_b_0
+						/*line simd.go:81:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) + (*(*float64)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+						}
+					}
+				} else {
+					/*line simd.go:81:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, a.At(i, j)+b.At(i, j))
+					}
+				} /*line simd.go:83:4*/
+			case 1:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ6 := (i) * gkS_c_0
+						gkQ7 := (i) * gkS_a_0
+						gkQ8 := (i) * gkS_b_0
+						/*line simd.go:85:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.SubFloat64(gkunsafe.Add(gkP_c, gkQ6+(1)*8), gkunsafe.Add(gkP_a, gkQ7+(1)*8), gkunsafe.Add(gkP_b, gkQ8+(1)*8), gkN)
+						}
+					} else {
+						gkQ9 := (i) * gkS_c_0
+						gkQ10 := (i) * gkS_a_0
+						gkQ11 := (i) * gkS_b_0
+						/*line simd.go:85:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ9+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_a, gkQ10+j*(gkS_a_1)))) - (*(*float64)(gkunsafe.Add(gkP_b, gkQ11+j*(gkS_b_1)))))
+						}
+					}
+				} else {
+					/*line simd.go:85:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, a.At(i, j)-b.At(i, j))
+					}
+				} /*line simd.go:87:4*/
+			default:
+				if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+					if gkS_a_1 == 8 && gkS_b_1 == 8 && gkS_c_1 == 8 {
+						gkQ12 := (i) * gkS_c_0
+						gkQ13 := (i) * gkS_a_0
+						gkQ14 := (i) * gkS_b_0
+						/*line simd.go:89:3*/ if gkN := m - 1; gkN > 0 {
+							gkkernel.MulFloat64(gkunsafe.Add(gkP_c, gkQ12+(1)*8), gkunsafe.Add(gkP_a, gkQ13+(1)*8), gkunsafe.Add(gkP_b, gkQ14+(1)*8), gkN)
+						}
+					} else {
+						gkQ15 := (i) * gkS_c_0
+						gkQ16 := (i) * gkS_a_0
+						gkQ17 := (i) * gkS_b_0
+						/*line simd.go:89:3*/ for j := 1; j < m; j++ {
+							*(*float64)(gkunsafe.Add(gkP_c, gkQ15+j*(gkS_c_1))) = (float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ16+j*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ17+j*(gkS_b_1))))))
+						}
+					}
+				} else {
+					/*line simd.go:89:3*/ for j := 1; j < m; j++ {
+						c.Set(i, j, float64(a.At(i, j)*b.At(i, j)))
+					}
+				} /*line simd.go:91:4*/
+			}
+			if i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_b_1 == 8 && gkS_c_1 == 8 {
+					gkQ18 := (i) * gkS_c_0
+					gkQ19 := (i) * gkS_b_0
+					/*line simd.go:93:2*/ if gkN := m - 1; gkN > 0 {
+						gkkernel.SubFloat64(gkunsafe.Add(gkP_c, gkQ18+(1)*8), gkunsafe.Add(gkP_c, gkQ18+(1)*8), gkunsafe.Add(gkP_b, gkQ19+(1)*8), gkN)
+					}
+				} else {
+					gkQ20 := (i) * gkS_c_0
+					gkQ21 := (i) * gkS_b_0
+					/*line simd.go:93:2*/ for j := 1; j < m; j++ {
+						*(*float64)(gkunsafe.Add(gkP_c, gkQ20+j*(gkS_c_1))) = ((*(*float64)(gkunsafe.Add(gkP_c, gkQ20+j*(gkS_c_1)))) - (*(*float64)(gkunsafe.Add(gkP_b, gkQ21+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:93:2*/ for j := 1; j < m; j++ {
+					c.Set(i, j, c.At(i, j)-b.At(i, j))
+				}
+			} /*line simd.go:95:3*/
+			/*line kerneltest_kernels_gen.go:7123:46*/
+		}
+	}, nil
+}
+
+func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapsInts", "c", gkArgs[0].(gkkokkos.View2[int32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapsInts", "a", gkArgs[1].(gkkokkos.View2[int32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapsInts", "b", gkArgs[2].(gkkokkos.View2[int32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	f, gkErr3 := gkkernel.View2("kerneltest.MapsInts", "f", gkArgs[3].(gkkokkos.View2[int64]), true)
+	if gkErr3 != nil {
+		return nil, gkErr3
+	}
+	d, gkErr4 := gkkernel.View2("kerneltest.MapsInts", "d", gkArgs[4].(gkkokkos.View2[int64]), false)
+	if gkErr4 != nil {
+		return nil, gkErr4
+	}
+	e, gkErr5 := gkkernel.View2("kerneltest.MapsInts", "e", gkArgs[5].(gkkokkos.View2[int64]), false)
+	if gkErr5 != nil {
+		return nil, gkErr5
+	}
+	m := gkArgs[6].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_f := f.Base(gkL)
+	gkP_d := d.Base(gkL)
+	gkP_e := e.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, f, d, e, m, gkP_c, gkP_a, gkP_b, gkP_f, gkP_d, gkP_e := c, a, b, f, d, e, m, gkP_c, gkP_a, gkP_b, gkP_f, gkP_d, gkP_e
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		gkS_f_0 := f.ByteStride(0)
+		gkS_f_1 := f.ByteStride(1)
+		gkS_d_0 := d.ByteStride(0)
+		gkS_d_1 := d.ByteStride(1)
+		gkS_e_0 := e.ByteStride(0)
+		gkS_e_1 := e.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:103:2*/ if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_a_1 == 4 && gkS_b_1 == 4 && gkS_c_1 == 4 {
+					gkQ0 := (i) * gkS_c_0
+					gkQ1 := (i) * gkS_a_0
+					gkQ2 := (i) * gkS_b_0
+					/*line simd.go:103:2*/ if gkN := m; gkN > 0 {
+						gkkernel.MulInt32(gkunsafe.Add(gkP_c, gkQ0+(0)*4), gkunsafe.Add(gkP_a, gkQ1+(0)*4), gkunsafe.Add(gkP_b, gkQ2+(0)*4), gkN)
+					}
+				} else {
+					gkQ3 := (i) * gkS_c_0
+					gkQ4 := (i) * gkS_a_0
+					gkQ5 := (i) * gkS_b_0
+					/*line simd.go:103:2*/ for j := range m {
+						*(*int32)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*int32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) * (*(*int32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:103:2*/ for j := range m {
+					c.Set(i, j, a.At(i, j)*b.At(i, j))
+				}
+			} /*line simd.go:105:3*/
+			if i < d.Extent(0) && i < e.Extent(0) && i < f.Extent(0) && i >= 0 && m-1 < d.Extent(1) && m-1 < e.Extent(1) && m-1 < f.Extent(1) && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(e.Extent(0)+1<<40) <= 1<<41 && uint(e.Extent(1)+1<<40) <= 1<<41 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_d_1 == 8 && gkS_e_1 == 8 && gkS_f_1 == 8 {
+					gkQ6 := (i) * gkS_f_0
+					gkQ7 := (i) * gkS_d_0
+					gkQ8 := (i) * gkS_e_0
+					/*line simd.go:106:2*/ if gkN := m; gkN > 0 {
+						gkkernel.MulInt64(gkunsafe.Add(gkP_f, gkQ6+(0)*8), gkunsafe.Add(gkP_d, gkQ7+(0)*8), gkunsafe.Add(gkP_e, gkQ8+(0)*8), gkN)
+					}
+				} else {
+					gkQ9 := (i) * gkS_f_0
+					gkQ10 := (i) * gkS_d_0
+					gkQ11 := (i) * gkS_e_0
+					/*line simd.go:106:2*/ for j := range m {
+						*(*int64)(gkunsafe.Add(gkP_f, gkQ9+j*(gkS_f_1))) = ((*(*int64)(gkunsafe.Add(gkP_d, gkQ10+j*(gkS_d_1)))) * (*(*int64)(gkunsafe.Add(gkP_e, gkQ11+j*(gkS_e_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:106:2*/ for j := range m {
+					f.Set(i, j, d.At(i, j)*e.At(i, j))
+				}
+			} /*line simd.go:108:3*/
+			if i < d.Extent(0) && i < f.Extent(0) && i >= 0 && m-1 < d.Extent(1) && m-1 < f.Extent(1) && uint(d.Extent(0)+1<<40) <= 1<<41 && uint(d.Extent(1)+1<<40) <= 1<<41 && uint(f.Extent(0)+1<<40) <= 1<<41 && uint(f.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_d_1 == 8 && gkS_f_1 == 8 {
+					gkQ12 := (i) * gkS_f_0
+					gkQ13 := (i) * gkS_d_0
+					/*line simd.go:109:2*/ if gkN := m; gkN > 0 {
+						gkkernel.AddInt64(gkunsafe.Add(gkP_f, gkQ12+(0)*8), gkunsafe.Add(gkP_f, gkQ12+(0)*8), gkunsafe.Add(gkP_d, gkQ13+(0)*8), gkN)
+					}
+				} else {
+					gkQ14 := (i) * gkS_f_0
+					gkQ15 := (i) * gkS_d_0
+					/*line simd.go:109:2*/ for j := range m {
+						*(*int64)(gkunsafe.Add(gkP_f, gkQ14+j*(gkS_f_1))) = ((*(*int64)(gkunsafe.Add(gkP_f, gkQ14+j*(gkS_f_1)))) + (*(*int64)(gkunsafe.Add(gkP_d, gkQ15+j*(gkS_d_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:109:2*/ for j := range m {
+					f.Set(i, j, f.At(i, j)+d.At(i, j))
+				}
+			} /*line simd.go:111:3*/
+			/*line kerneltest_kernels_gen.go:7236:46*/
+		}
+	}, nil
+}
+
+func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	c, gkErr0 := gkkernel.View2("kerneltest.MapF32", "c", gkArgs[0].(gkkokkos.View2[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	a, gkErr1 := gkkernel.View2("kerneltest.MapF32", "a", gkArgs[1].(gkkokkos.View2[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	b, gkErr2 := gkkernel.View2("kerneltest.MapF32", "b", gkArgs[2].(gkkokkos.View2[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	m := gkArgs[3].(int)
+	gkP_c := c.Base(gkL)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	return func(gkLo, gkHi int) {
+		c, a, b, m, gkP_c, gkP_a, gkP_b := c, a, b, m, gkP_c, gkP_a, gkP_b
+		gkS_c_0 := c.ByteStride(0)
+		gkS_c_1 := c.ByteStride(1)
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_b_1 := b.ByteStride(1)
+		for i := gkLo; i < gkHi; i++ {
+			/*line simd.go:118:2*/ if i < a.Extent(0) && i < b.Extent(0) && i < c.Extent(0) && i >= 0 && m-1 < a.Extent(1) && m-1 < b.Extent(1) && m-1 < c.Extent(1) && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(c.Extent(0)+1<<40) <= 1<<41 && uint(c.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 {
+				if gkS_a_1 == 4 && gkS_b_1 == 4 && gkS_c_1 == 4 {
+					gkQ0 := (i) * gkS_c_0
+					gkQ1 := (i) * gkS_a_0
+					gkQ2 := (i) * gkS_b_0
+					/*line simd.go:118:2*/ if gkN := m; gkN > 0 {
+						gkkernel.AddFloat32(gkunsafe.Add(gkP_c, gkQ0+(0)*4), gkunsafe.Add(gkP_a, gkQ1+(0)*4), gkunsafe.Add(gkP_b, gkQ2+(0)*4), gkN)
+					}
+				} else {
+					gkQ3 := (i) * gkS_c_0
+					gkQ4 := (i) * gkS_a_0
+					gkQ5 := (i) * gkS_b_0
+					/*line simd.go:118:2*/ for j := range m {
+						*(*float32)(gkunsafe.Add(gkP_c, gkQ3+j*(gkS_c_1))) = ((*(*float32)(gkunsafe.Add(gkP_a, gkQ4+j*(gkS_a_1)))) + (*(*float32)(gkunsafe.Add(gkP_b, gkQ5+j*(gkS_b_1)))))
+					}
+				}
+			} else {
+				/*line simd.go:118:2*/ for j := range m {
+					c.Set(i, j, a.At(i, j)+b.At(i, j))
+				}
+			} /*line simd.go:120:3*/
+			/*line kerneltest_kernels_gen.go:7288:46*/
 		}
 	}, nil
 }
@@ -6162,7 +7329,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:6165:48*/
+					/*line kerneltest_kernels_gen.go:7332:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6174,7 +7341,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:6177:48*/
+					/*line kerneltest_kernels_gen.go:7344:48*/
 				}
 			}
 		} else {
@@ -6187,7 +7354,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:6190:47*/
+				/*line kerneltest_kernels_gen.go:7357:47*/
 			}
 		}
 	}, nil
@@ -6235,7 +7402,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:6238:48*/
+					/*line kerneltest_kernels_gen.go:7405:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6250,7 +7417,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:6253:48*/
+					/*line kerneltest_kernels_gen.go:7420:48*/
 				}
 			}
 		} else {
@@ -6266,7 +7433,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:6269:47*/
+				/*line kerneltest_kernels_gen.go:7436:47*/
 			}
 		}
 	}, nil
@@ -6335,7 +7502,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:6338:48*/
+					/*line kerneltest_kernels_gen.go:7505:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6377,7 +7544,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:6380:48*/
+					/*line kerneltest_kernels_gen.go:7547:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6419,7 +7586,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:6422:48*/
+					/*line kerneltest_kernels_gen.go:7589:48*/
 				}
 			}
 		} else {
@@ -6447,7 +7614,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:6450:47*/
+				/*line kerneltest_kernels_gen.go:7617:47*/
 			}
 		}
 	}, nil
@@ -6520,7 +7687,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:6523:48*/
+					/*line kerneltest_kernels_gen.go:7690:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6566,7 +7733,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:6569:48*/
+					/*line kerneltest_kernels_gen.go:7736:48*/
 				}
 			}
 		} else {
@@ -6596,7 +7763,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:6599:47*/
+				/*line kerneltest_kernels_gen.go:7766:47*/
 			}
 		}
 	}, nil
@@ -6684,7 +7851,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:6687:48*/
+					/*line kerneltest_kernels_gen.go:7854:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6726,7 +7893,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:6729:48*/
+					/*line kerneltest_kernels_gen.go:7896:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -6768,7 +7935,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:6771:48*/
+					/*line kerneltest_kernels_gen.go:7938:48*/
 				}
 			}
 		} else {
@@ -6796,7 +7963,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:6799:47*/
+				/*line kerneltest_kernels_gen.go:7966:47*/
 			}
 		}
 	}, nil
@@ -6891,7 +8058,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6894:48*/
+					/*line kerneltest_kernels_gen.go:8061:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -6952,7 +8119,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:6955:48*/
+					/*line kerneltest_kernels_gen.go:8122:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -7013,7 +8180,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:7016:48*/
+					/*line kerneltest_kernels_gen.go:8183:48*/
 				}
 			}
 		} else {
@@ -7047,7 +8214,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:7050:47*/
+				/*line kerneltest_kernels_gen.go:8217:47*/
 			}
 		}
 	}, nil
@@ -7103,7 +8270,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:7106:48*/
+					/*line kerneltest_kernels_gen.go:8273:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7139,7 +8306,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:7142:48*/
+					/*line kerneltest_kernels_gen.go:8309:48*/
 				}
 			}
 		} else {
@@ -7176,7 +8343,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:7179:47*/
+				/*line kerneltest_kernels_gen.go:8346:47*/
 			}
 		}
 	}, nil
@@ -7215,7 +8382,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:7218:48*/
+					/*line kerneltest_kernels_gen.go:8385:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7233,7 +8400,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:7236:48*/
+					/*line kerneltest_kernels_gen.go:8403:48*/
 				}
 			}
 		} else {
@@ -7252,7 +8419,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:7255:47*/
+				/*line kerneltest_kernels_gen.go:8422:47*/
 			}
 		}
 	}, nil
@@ -7333,7 +8500,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7336:48*/
+					/*line kerneltest_kernels_gen.go:8503:48*/
 				}
 			} else {
 			gkNextU:
@@ -7391,7 +8558,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:7394:48*/
+					/*line kerneltest_kernels_gen.go:8561:48*/
 				}
 			}
 		} else {
@@ -7450,7 +8617,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:7453:47*/
+				/*line kerneltest_kernels_gen.go:8620:47*/
 			}
 		}
 	}, nil
@@ -7527,7 +8694,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:7530:48*/
+					/*line kerneltest_kernels_gen.go:8697:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7582,7 +8749,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:7585:48*/
+					/*line kerneltest_kernels_gen.go:8752:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7637,7 +8804,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:7640:48*/
+					/*line kerneltest_kernels_gen.go:8807:48*/
 				}
 			}
 		} else {
@@ -7689,7 +8856,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:7692:47*/
+				/*line kerneltest_kernels_gen.go:8859:47*/
 			}
 		}
 	}, nil
@@ -7734,7 +8901,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:7737:48*/
+					/*line kerneltest_kernels_gen.go:8904:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7746,7 +8913,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:7749:48*/
+					/*line kerneltest_kernels_gen.go:8916:48*/
 				}
 			}
 		} else {
@@ -7759,7 +8926,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:7762:47*/
+				/*line kerneltest_kernels_gen.go:8929:47*/
 			}
 		}
 	}, nil
@@ -7846,7 +9013,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7849:48*/
+					/*line kerneltest_kernels_gen.go:9016:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7912,7 +9079,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:7915:48*/
+					/*line kerneltest_kernels_gen.go:9082:48*/
 				}
 			}
 		} else {
@@ -7949,7 +9116,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:7952:47*/
+				/*line kerneltest_kernels_gen.go:9119:47*/
 			}
 		}
 	}, nil
@@ -8015,7 +9182,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:8018:48*/
+					/*line kerneltest_kernels_gen.go:9185:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8048,7 +9215,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:8051:48*/
+					/*line kerneltest_kernels_gen.go:9218:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8081,7 +9248,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:8084:48*/
+					/*line kerneltest_kernels_gen.go:9251:48*/
 				}
 			}
 		} else {
@@ -8101,7 +9268,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:8104:47*/
+				/*line kerneltest_kernels_gen.go:9271:47*/
 			}
 		}
 	}, nil
@@ -8199,7 +9366,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:8202:48*/
+					/*line kerneltest_kernels_gen.go:9369:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8270,7 +9437,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:8273:48*/
+					/*line kerneltest_kernels_gen.go:9440:48*/
 				}
 			}
 		} else {
@@ -8322,7 +9489,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:8325:47*/
+				/*line kerneltest_kernels_gen.go:9492:47*/
 			}
 		}
 	}, nil
@@ -8396,7 +9563,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8399:48*/
+					/*line kerneltest_kernels_gen.go:9566:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8424,7 +9591,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8427:48*/
+					/*line kerneltest_kernels_gen.go:9594:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -8452,7 +9619,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:8455:48*/
+					/*line kerneltest_kernels_gen.go:9622:48*/
 				}
 			}
 		} else {
@@ -8470,7 +9637,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:8473:47*/
+				/*line kerneltest_kernels_gen.go:9640:47*/
 			}
 		}
 	}, nil
@@ -8532,7 +9699,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8535:48*/
+					/*line kerneltest_kernels_gen.go:9702:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8563,7 +9730,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:8566:48*/
+					/*line kerneltest_kernels_gen.go:9733:48*/
 				}
 			}
 		} else {
@@ -8595,7 +9762,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:8598:47*/
+				/*line kerneltest_kernels_gen.go:9765:47*/
 			}
 		}
 	}, nil
@@ -8635,7 +9802,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8638:48*/
+					/*line kerneltest_kernels_gen.go:9805:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8652,7 +9819,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:8655:48*/
+					/*line kerneltest_kernels_gen.go:9822:48*/
 				}
 			}
 		} else {
@@ -8670,7 +9837,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:8673:47*/
+				/*line kerneltest_kernels_gen.go:9840:47*/
 			}
 		}
 	}, nil
@@ -8690,18 +9857,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8693:48*/
+					/*line kerneltest_kernels_gen.go:9860:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8698:48*/
+					/*line kerneltest_kernels_gen.go:9865:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:8704:47*/
+				/*line kerneltest_kernels_gen.go:9871:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8722,18 +9889,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:8725:48*/
+					/*line kerneltest_kernels_gen.go:9892:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:8730:48*/
+					/*line kerneltest_kernels_gen.go:9897:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:8736:47*/
+				/*line kerneltest_kernels_gen.go:9903:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8754,18 +9921,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:8757:48*/
+					/*line kerneltest_kernels_gen.go:9924:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:8762:48*/
+					/*line kerneltest_kernels_gen.go:9929:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:8768:47*/
+				/*line kerneltest_kernels_gen.go:9935:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8788,14 +9955,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8791:48*/
+					/*line kerneltest_kernels_gen.go:9958:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:8798:48*/
+					/*line kerneltest_kernels_gen.go:9965:48*/
 				}
 			}
 		} else {
@@ -8803,7 +9970,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:8806:47*/
+				/*line kerneltest_kernels_gen.go:9973:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8824,18 +9991,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8827:48*/
+					/*line kerneltest_kernels_gen.go:9994:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:8832:48*/
+					/*line kerneltest_kernels_gen.go:9999:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:8838:47*/
+				/*line kerneltest_kernels_gen.go:10005:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8856,18 +10023,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:8859:48*/
+					/*line kerneltest_kernels_gen.go:10026:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8864:48*/
+					/*line kerneltest_kernels_gen.go:10031:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:8870:47*/
+				/*line kerneltest_kernels_gen.go:10037:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8889,18 +10056,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:8892:48*/
+					/*line kerneltest_kernels_gen.go:10059:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:8897:48*/
+					/*line kerneltest_kernels_gen.go:10064:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:8903:47*/
+				/*line kerneltest_kernels_gen.go:10070:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8922,18 +10089,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:8925:48*/
+					/*line kerneltest_kernels_gen.go:10092:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:8930:48*/
+					/*line kerneltest_kernels_gen.go:10097:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:8936:47*/
+				/*line kerneltest_kernels_gen.go:10103:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8960,7 +10127,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8963:51*/
+								/*line kerneltest_kernels_gen.go:10130:52*/
 							}
 						}
 					}
@@ -8970,7 +10137,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:8973:51*/
+								/*line kerneltest_kernels_gen.go:10140:52*/
 							}
 						}
 					}
@@ -8980,7 +10147,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:8983:50*/
+							/*line kerneltest_kernels_gen.go:10150:51*/
 						}
 					}
 				}
@@ -9001,7 +10168,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:9004:50*/
+							/*line kerneltest_kernels_gen.go:10171:51*/
 						}
 					}
 				}
@@ -9011,7 +10178,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:9014:50*/
+							/*line kerneltest_kernels_gen.go:10181:51*/
 						}
 					}
 				}
@@ -9021,7 +10188,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:9024:49*/
+						/*line kerneltest_kernels_gen.go:10191:50*/
 					}
 				}
 			}
@@ -9052,7 +10219,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:9055:52*/
+									/*line kerneltest_kernels_gen.go:10222:53*/
 								}
 							}
 						}
@@ -9064,7 +10231,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:9067:52*/
+									/*line kerneltest_kernels_gen.go:10234:53*/
 								}
 							}
 						}
@@ -9076,7 +10243,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:9079:51*/
+								/*line kerneltest_kernels_gen.go:10246:52*/
 							}
 						}
 					}
@@ -9100,7 +10267,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:9103:51*/
+								/*line kerneltest_kernels_gen.go:10270:52*/
 							}
 						}
 					}
@@ -9112,7 +10279,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:9115:51*/
+								/*line kerneltest_kernels_gen.go:10282:52*/
 							}
 						}
 					}
@@ -9124,7 +10291,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:9127:50*/
+							/*line kerneltest_kernels_gen.go:10294:51*/
 						}
 					}
 				}
@@ -9158,7 +10325,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:9161:53*/
+										/*line kerneltest_kernels_gen.go:10328:54*/
 									}
 								}
 							}
@@ -9172,7 +10339,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:9175:53*/
+										/*line kerneltest_kernels_gen.go:10342:54*/
 									}
 								}
 							}
@@ -9186,7 +10353,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:9189:52*/
+									/*line kerneltest_kernels_gen.go:10356:53*/
 								}
 							}
 						}
@@ -9213,7 +10380,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:9216:52*/
+									/*line kerneltest_kernels_gen.go:10383:53*/
 								}
 							}
 						}
@@ -9227,7 +10394,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:9230:52*/
+									/*line kerneltest_kernels_gen.go:10397:53*/
 								}
 							}
 						}
@@ -9241,7 +10408,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:9244:51*/
+								/*line kerneltest_kernels_gen.go:10411:52*/
 							}
 						}
 					}
@@ -9278,7 +10445,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:9281:54*/
+											/*line kerneltest_kernels_gen.go:10448:55*/
 										}
 									}
 								}
@@ -9294,7 +10461,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:9297:54*/
+											/*line kerneltest_kernels_gen.go:10464:55*/
 										}
 									}
 								}
@@ -9310,7 +10477,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:9313:53*/
+										/*line kerneltest_kernels_gen.go:10480:54*/
 									}
 								}
 							}
@@ -9340,7 +10507,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:9343:53*/
+										/*line kerneltest_kernels_gen.go:10510:54*/
 									}
 								}
 							}
@@ -9356,7 +10523,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:9359:53*/
+										/*line kerneltest_kernels_gen.go:10526:54*/
 									}
 								}
 							}
@@ -9372,7 +10539,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:9375:52*/
+									/*line kerneltest_kernels_gen.go:10542:53*/
 								}
 							}
 						}
@@ -9410,7 +10577,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:9413:54*/
+											/*line kerneltest_kernels_gen.go:10580:55*/
 										}
 									}
 								}
@@ -9426,7 +10593,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:9429:54*/
+											/*line kerneltest_kernels_gen.go:10596:55*/
 										}
 									}
 								}
@@ -9442,7 +10609,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:9445:53*/
+										/*line kerneltest_kernels_gen.go:10612:54*/
 									}
 								}
 							}
@@ -9472,7 +10639,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:9475:53*/
+										/*line kerneltest_kernels_gen.go:10642:54*/
 									}
 								}
 							}
@@ -9488,7 +10655,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:9491:53*/
+										/*line kerneltest_kernels_gen.go:10658:54*/
 									}
 								}
 							}
@@ -9504,7 +10671,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:9507:52*/
+									/*line kerneltest_kernels_gen.go:10674:53*/
 								}
 							}
 						}
@@ -9539,7 +10706,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9542:48*/
+					/*line kerneltest_kernels_gen.go:10709:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9547,7 +10714,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:9550:48*/
+					/*line kerneltest_kernels_gen.go:10717:49*/
 				}
 			}
 		} else {
@@ -9556,7 +10723,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:9559:47*/
+				/*line kerneltest_kernels_gen.go:10726:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9586,7 +10753,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9589:48*/
+					/*line kerneltest_kernels_gen.go:10756:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9594,7 +10761,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:9597:48*/
+					/*line kerneltest_kernels_gen.go:10764:49*/
 				}
 			}
 		} else {
@@ -9603,7 +10770,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:9606:47*/
+				/*line kerneltest_kernels_gen.go:10773:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9636,7 +10803,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:9639:50*/
+							/*line kerneltest_kernels_gen.go:10806:51*/
 						}
 					}
 				} else {
@@ -9645,7 +10812,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:9648:50*/
+							/*line kerneltest_kernels_gen.go:10815:51*/
 						}
 					}
 				}
@@ -9653,7 +10820,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:9656:49*/
+						/*line kerneltest_kernels_gen.go:10823:50*/
 					}
 				}
 			}
@@ -9672,7 +10839,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:9675:49*/
+						/*line kerneltest_kernels_gen.go:10842:50*/
 					}
 				}
 			} else {
@@ -9681,7 +10848,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:9684:49*/
+						/*line kerneltest_kernels_gen.go:10851:50*/
 					}
 				}
 			}
@@ -9689,7 +10856,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:9692:48*/
+					/*line kerneltest_kernels_gen.go:10859:49*/
 				}
 			}
 		}
@@ -9710,18 +10877,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:9713:48*/
+					/*line kerneltest_kernels_gen.go:10880:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:9718:48*/
+					/*line kerneltest_kernels_gen.go:10885:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:9724:47*/
+				/*line kerneltest_kernels_gen.go:10891:48*/
 			}
 		}
 	}, nil
@@ -9757,7 +10924,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9760:48*/
+					/*line kerneltest_kernels_gen.go:10927:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9767,7 +10934,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:9770:48*/
+					/*line kerneltest_kernels_gen.go:10937:49*/
 				}
 			}
 		} else {
@@ -9778,7 +10945,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:9781:47*/
+				/*line kerneltest_kernels_gen.go:10948:48*/
 			}
 		}
 	}, nil
@@ -9817,7 +10984,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9820:50*/
+							/*line kerneltest_kernels_gen.go:10987:51*/
 						}
 					}
 				} else {
@@ -9827,7 +10994,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:9830:50*/
+							/*line kerneltest_kernels_gen.go:10997:51*/
 						}
 					}
 				}
@@ -9835,7 +11002,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:9838:49*/
+						/*line kerneltest_kernels_gen.go:11005:50*/
 					}
 				}
 			}
@@ -9857,7 +11024,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9860:49*/
+						/*line kerneltest_kernels_gen.go:11027:50*/
 					}
 				}
 			} else {
@@ -9867,7 +11034,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:9870:49*/
+						/*line kerneltest_kernels_gen.go:11037:50*/
 					}
 				}
 			}
@@ -9875,7 +11042,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:9878:48*/
+					/*line kerneltest_kernels_gen.go:11045:49*/
 				}
 			}
 		}
@@ -9910,7 +11077,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9913:51*/
+								/*line kerneltest_kernels_gen.go:11080:52*/
 							}
 						}
 					}
@@ -9921,7 +11088,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:9924:51*/
+								/*line kerneltest_kernels_gen.go:11091:52*/
 							}
 						}
 					}
@@ -9931,7 +11098,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9934:50*/
+							/*line kerneltest_kernels_gen.go:11101:51*/
 						}
 					}
 				}
@@ -9954,7 +11121,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9957:50*/
+							/*line kerneltest_kernels_gen.go:11124:51*/
 						}
 					}
 				}
@@ -9965,7 +11132,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:9968:50*/
+							/*line kerneltest_kernels_gen.go:11135:51*/
 						}
 					}
 				}
@@ -9975,7 +11142,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:9978:49*/
+						/*line kerneltest_kernels_gen.go:11145:50*/
 					}
 				}
 			}
@@ -10015,7 +11182,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:10018:53*/
+									/*line kerneltest_kernels_gen.go:11185:53*/
 								}
 							}
 						}
@@ -10028,7 +11195,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:10031:53*/
+									/*line kerneltest_kernels_gen.go:11198:53*/
 								}
 							}
 						}
@@ -10040,7 +11207,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:10043:52*/
+								/*line kerneltest_kernels_gen.go:11210:52*/
 							}
 						}
 					}
@@ -10067,7 +11234,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:10070:52*/
+								/*line kerneltest_kernels_gen.go:11237:52*/
 							}
 						}
 					}
@@ -10080,7 +11247,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:10083:52*/
+								/*line kerneltest_kernels_gen.go:11250:52*/
 							}
 						}
 					}
@@ -10092,7 +11259,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:10095:51*/
+							/*line kerneltest_kernels_gen.go:11262:51*/
 						}
 					}
 				}
@@ -10139,7 +11306,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:10142:54*/
+										/*line kerneltest_kernels_gen.go:11309:54*/
 									}
 								}
 							}
@@ -10158,7 +11325,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:10161:54*/
+										/*line kerneltest_kernels_gen.go:11328:54*/
 									}
 								}
 							}
@@ -10176,7 +11343,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:10179:53*/
+									/*line kerneltest_kernels_gen.go:11346:53*/
 								}
 							}
 						}
@@ -10211,7 +11378,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:10214:53*/
+									/*line kerneltest_kernels_gen.go:11381:53*/
 								}
 							}
 						}
@@ -10230,7 +11397,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:10233:53*/
+									/*line kerneltest_kernels_gen.go:11400:53*/
 								}
 							}
 						}
@@ -10248,7 +11415,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:10251:52*/
+								/*line kerneltest_kernels_gen.go:11418:52*/
 							}
 						}
 					}
@@ -10296,7 +11463,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10299:55*/
+											/*line kerneltest_kernels_gen.go:11466:55*/
 										}
 									}
 								}
@@ -10314,7 +11481,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:10317:55*/
+											/*line kerneltest_kernels_gen.go:11484:55*/
 										}
 									}
 								}
@@ -10331,7 +11498,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10334:54*/
+										/*line kerneltest_kernels_gen.go:11501:54*/
 									}
 								}
 							}
@@ -10367,7 +11534,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10370:54*/
+										/*line kerneltest_kernels_gen.go:11537:54*/
 									}
 								}
 							}
@@ -10385,7 +11552,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:10388:54*/
+										/*line kerneltest_kernels_gen.go:11555:54*/
 									}
 								}
 							}
@@ -10402,7 +11569,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:10405:53*/
+									/*line kerneltest_kernels_gen.go:11572:53*/
 								}
 							}
 						}
@@ -10457,7 +11624,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:10460:46*/
+		/*line kerneltest_kernels_gen.go:11627:46*/
 	}, nil
 }
 
@@ -10506,7 +11673,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:10509:49*/
+					/*line kerneltest_kernels_gen.go:11676:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10529,7 +11696,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:10532:49*/
+					/*line kerneltest_kernels_gen.go:11699:49*/
 				}
 			}
 		} else {
@@ -10553,7 +11720,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:10556:48*/
+				/*line kerneltest_kernels_gen.go:11723:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10643,7 +11810,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:10646:46*/
+		/*line kerneltest_kernels_gen.go:11813:46*/
 	}, nil
 }
 
@@ -10729,7 +11896,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:10732:46*/
+		/*line kerneltest_kernels_gen.go:11899:46*/
 	}, nil
 }
 
@@ -10794,7 +11961,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10797:46*/
+		/*line kerneltest_kernels_gen.go:11964:46*/
 	}, nil
 }
 
@@ -10825,7 +11992,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:10828:46*/
+		/*line kerneltest_kernels_gen.go:11995:46*/
 	}, nil
 }
 
@@ -10903,7 +12070,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:10906:46*/
+		/*line kerneltest_kernels_gen.go:12073:46*/
 	}, nil
 }
 
@@ -10930,7 +12097,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:10933:46*/
+		/*line kerneltest_kernels_gen.go:12100:46*/
 	}, nil
 }
 
@@ -10957,7 +12124,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:10960:46*/
+		/*line kerneltest_kernels_gen.go:12127:46*/
 	}, nil
 }
 
@@ -11002,7 +12169,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:11005:47*/
+			/*line kerneltest_kernels_gen.go:12172:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -11031,7 +12198,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:11034:46*/
+		/*line kerneltest_kernels_gen.go:12201:46*/
 	}, nil
 }
 
@@ -11074,7 +12241,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:11077:46*/
+		/*line kerneltest_kernels_gen.go:12244:46*/
 	}, nil
 }
 
@@ -11112,7 +12279,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:11115:47*/
+			/*line kerneltest_kernels_gen.go:12282:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -11138,7 +12305,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:11141:46*/
+		/*line kerneltest_kernels_gen.go:12308:46*/
 	}, nil
 }
 
@@ -11248,7 +12415,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:11251:46*/
+		/*line kerneltest_kernels_gen.go:12418:46*/
 	}, nil
 }
 
@@ -11325,7 +12492,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:11328:47*/
+			/*line kerneltest_kernels_gen.go:12495:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -11418,7 +12585,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:11421:46*/
+		/*line kerneltest_kernels_gen.go:12588:46*/
 	}, nil
 }
 
@@ -11500,7 +12667,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:11503:46*/
+		/*line kerneltest_kernels_gen.go:12670:46*/
 	}, nil
 }
 
@@ -11554,7 +12721,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:11557:46*/
+		/*line kerneltest_kernels_gen.go:12724:46*/
 	}, nil
 }
 
@@ -11664,7 +12831,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:11667:46*/
+		/*line kerneltest_kernels_gen.go:12834:46*/
 	}, nil
 }
 
@@ -11719,7 +12886,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:11722:46*/
+		/*line kerneltest_kernels_gen.go:12889:46*/
 	}, nil
 }
 
@@ -11849,7 +13016,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:11852:46*/
+		/*line kerneltest_kernels_gen.go:13019:46*/
 	}, nil
 }
 
@@ -11901,7 +13068,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11904:49*/
+					/*line kerneltest_kernels_gen.go:13071:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -11926,7 +13093,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11929:49*/
+					/*line kerneltest_kernels_gen.go:13096:49*/
 				}
 			}
 		} else {
@@ -11950,7 +13117,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:11953:48*/
+				/*line kerneltest_kernels_gen.go:13120:48*/
 			}
 		}
 	}, nil
@@ -11977,7 +13144,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11980:49*/
+					/*line kerneltest_kernels_gen.go:13147:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11985,7 +13152,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:11988:49*/
+					/*line kerneltest_kernels_gen.go:13155:49*/
 				}
 			}
 		} else {
@@ -11994,7 +13161,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:11997:48*/
+				/*line kerneltest_kernels_gen.go:13164:48*/
 			}
 		}
 	}, nil
@@ -12011,7 +13178,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:12014:47*/
+			/*line kerneltest_kernels_gen.go:13181:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -12044,7 +13211,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:12047:51*/
+							/*line kerneltest_kernels_gen.go:13214:51*/
 						}
 					}
 				} else {
@@ -12057,7 +13224,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:12060:51*/
+							/*line kerneltest_kernels_gen.go:13227:51*/
 						}
 					}
 				}
@@ -12070,7 +13237,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:12073:50*/
+						/*line kerneltest_kernels_gen.go:13240:50*/
 					}
 				}
 			}
@@ -12091,7 +13258,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:12094:50*/
+						/*line kerneltest_kernels_gen.go:13261:50*/
 					}
 				}
 			} else {
@@ -12104,7 +13271,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:12107:50*/
+						/*line kerneltest_kernels_gen.go:13274:50*/
 					}
 				}
 			}
@@ -12117,7 +13284,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:12120:49*/
+					/*line kerneltest_kernels_gen.go:13287:49*/
 				}
 			}
 		}
@@ -12131,11 +13298,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:12134:45*/
+	/*line kerneltest_kernels_gen.go:13301:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:12140:45*/
+	/*line kerneltest_kernels_gen.go:13307:45*/
 }

@@ -160,8 +160,8 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
 						if gkS_dup_0 == 4 {
 							gkQ0 := (i) * gkS_dup_1
-							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+							/*line kernels.go:22:2*/ if gkN := dup.Extent(0); gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_dup, gkQ0+(0)*4), gkN)
 							}
 						} else {
 							gkQ1 := (i) * gkS_dup_1
@@ -183,8 +183,8 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
 						if gkS_dup_0 == 4 {
 							gkQ0 := (i) * gkS_dup_1
-							/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-								s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+							/*line kernels.go:22:2*/ if gkN := dup.Extent(0); gkN > 0 {
+								s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_dup, gkQ0+(0)*4), gkN)
 							}
 						} else {
 							gkQ1 := (i) * gkS_dup_1
@@ -207,8 +207,8 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				if i < dup.Extent(1) && i >= 0 && uint(dup.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 {
 					if gkS_dup_0 == 4 {
 						gkQ0 := (i) * gkS_dup_1
-						/*line kernels.go:22:2*/ for w := range dup.Extent(0) {
-							s += (*(*int32)(gkunsafe.Add(gkP_dup, gkQ0+w*4)))
+						/*line kernels.go:22:2*/ if gkN := dup.Extent(0); gkN > 0 {
+							s = gkkernel.SumInt32(s, gkunsafe.Add(gkP_dup, gkQ0+(0)*4), gkN)
 						}
 					} else {
 						gkQ1 := (i) * gkS_dup_1

@@ -1,0 +1,495 @@
+//go:build goexperiment.simd && amd64
+
+package kernel
+
+import (
+	"simd/archsimd"
+	"unsafe"
+)
+
+// The vector forms of the helpers of simd.go, built with GOEXPERIMENT=simd
+// on amd64: 256-bit vectors (AVX2), two accumulators per reduction, the
+// upper halves of the registers cleared after the vector loop (so that
+// the SSE code that follows pays no transition). Each falls back to the
+// scalar form when the CPU lacks AVX2 (or AVX-512, for the 64-bit integer
+// multiply).
+
+// SIMD reports whether the host's vectorized loops run as vectors.
+const SIMD = true
+
+var (
+	hasAVX2   = archsimd.X86.AVX2()
+	hasAVX512 = archsimd.X86.AVX512()
+)
+
+// SumFloat64 returns s plus the n float64s from p, the floats in any order.
+func SumFloat64(s float64, p unsafe.Pointer, n int) float64 {
+	if !hasAVX2 || n < 8 {
+		return sumScalar(s, p, n)
+	}
+	a := unsafe.Slice((*float64)(p), n)
+	var v0, v1 archsimd.Float64x4
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		v0 = v0.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i+4]))))
+	}
+	var l [4]float64
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r float64
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i]
+	}
+	return s + r
+}
+
+// DotFloat64 returns s plus the sum of the n products of the float64s from p and
+// q, the floats in any order.
+func DotFloat64(s float64, p, q unsafe.Pointer, n int) float64 {
+	if !hasAVX2 || n < 8 {
+		return dotScalar(s, p, q, n)
+	}
+	a := unsafe.Slice((*float64)(p), n)
+	b := unsafe.Slice((*float64)(q), n)
+	var v0, v1 archsimd.Float64x4
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		v0 = v0.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i+4]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i+4])))))
+	}
+	var l [4]float64
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r float64
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i] * b[i]
+	}
+	return s + r
+}
+
+// AddFloat64 stores the n float64s a[j] + b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func AddFloat64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		addScalar[float64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float64)(dst), n)
+	a := unsafe.Slice((*float64)(p), n)
+	b := unsafe.Slice((*float64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] + b[i]
+	}
+}
+
+// SubFloat64 stores the n float64s a[j] - b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func SubFloat64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		subScalar[float64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float64)(dst), n)
+	a := unsafe.Slice((*float64)(p), n)
+	b := unsafe.Slice((*float64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] - b[i]
+	}
+}
+
+// MulFloat64 stores the n float64s a[j] * b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func MulFloat64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		mulScalar[float64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float64)(dst), n)
+	a := unsafe.Slice((*float64)(p), n)
+	b := unsafe.Slice((*float64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat64x4((*[4]float64)(unsafe.Pointer(&b[i])))).Store((*[4]float64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] * b[i]
+	}
+}
+
+// SumFloat32 returns s plus the n float32s from p, the floats in any order.
+func SumFloat32(s float32, p unsafe.Pointer, n int) float32 {
+	if !hasAVX2 || n < 16 {
+		return sumScalar(s, p, n)
+	}
+	a := unsafe.Slice((*float32)(p), n)
+	var v0, v1 archsimd.Float32x8
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		v0 = v0.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i+8]))))
+	}
+	var l [8]float32
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r float32
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i]
+	}
+	return s + r
+}
+
+// DotFloat32 returns s plus the sum of the n products of the float32s from p and
+// q, the floats in any order.
+func DotFloat32(s float32, p, q unsafe.Pointer, n int) float32 {
+	if !hasAVX2 || n < 16 {
+		return dotScalar(s, p, q, n)
+	}
+	a := unsafe.Slice((*float32)(p), n)
+	b := unsafe.Slice((*float32)(q), n)
+	var v0, v1 archsimd.Float32x8
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		v0 = v0.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i+8]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i+8])))))
+	}
+	var l [8]float32
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r float32
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i] * b[i]
+	}
+	return s + r
+}
+
+// AddFloat32 stores the n float32s a[j] + b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func AddFloat32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		addScalar[float32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float32)(dst), n)
+	a := unsafe.Slice((*float32)(p), n)
+	b := unsafe.Slice((*float32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] + b[i]
+	}
+}
+
+// SubFloat32 stores the n float32s a[j] - b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func SubFloat32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		subScalar[float32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float32)(dst), n)
+	a := unsafe.Slice((*float32)(p), n)
+	b := unsafe.Slice((*float32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] - b[i]
+	}
+}
+
+// MulFloat32 stores the n float32s a[j] * b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func MulFloat32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		mulScalar[float32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*float32)(dst), n)
+	a := unsafe.Slice((*float32)(p), n)
+	b := unsafe.Slice((*float32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadFloat32x8((*[8]float32)(unsafe.Pointer(&b[i])))).Store((*[8]float32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] * b[i]
+	}
+}
+
+// SumInt32 returns s plus the n int32s from p, the floats in any order.
+func SumInt32(s int32, p unsafe.Pointer, n int) int32 {
+	if !hasAVX2 || n < 16 {
+		return sumScalar(s, p, n)
+	}
+	a := unsafe.Slice((*int32)(p), n)
+	var v0, v1 archsimd.Int32x8
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		v0 = v0.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i+8]))))
+	}
+	var l [8]int32
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r int32
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i]
+	}
+	return s + r
+}
+
+// DotInt32 returns s plus the sum of the n products of the int32s from p and
+// q, the floats in any order.
+func DotInt32(s int32, p, q unsafe.Pointer, n int) int32 {
+	if !hasAVX2 || n < 16 {
+		return dotScalar(s, p, q, n)
+	}
+	a := unsafe.Slice((*int32)(p), n)
+	b := unsafe.Slice((*int32)(q), n)
+	var v0, v1 archsimd.Int32x8
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		v0 = v0.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i+8]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i+8])))))
+	}
+	var l [8]int32
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r int32
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i] * b[i]
+	}
+	return s + r
+}
+
+// AddInt32 stores the n int32s a[j] + b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func AddInt32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		addScalar[int32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int32)(dst), n)
+	a := unsafe.Slice((*int32)(p), n)
+	b := unsafe.Slice((*int32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] + b[i]
+	}
+}
+
+// SubInt32 stores the n int32s a[j] - b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func SubInt32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		subScalar[int32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int32)(dst), n)
+	a := unsafe.Slice((*int32)(p), n)
+	b := unsafe.Slice((*int32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] - b[i]
+	}
+}
+
+// MulInt32 stores the n int32s a[j] * b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func MulInt32(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 8 || !mapSafe(dst, p, q, n*4) {
+		mulScalar[int32](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int32)(dst), n)
+	a := unsafe.Slice((*int32)(p), n)
+	b := unsafe.Slice((*int32)(q), n)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt32x8((*[8]int32)(unsafe.Pointer(&b[i])))).Store((*[8]int32)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] * b[i]
+	}
+}
+
+// SumInt64 returns s plus the n int64s from p, the floats in any order.
+func SumInt64(s int64, p unsafe.Pointer, n int) int64 {
+	if !hasAVX2 || n < 8 {
+		return sumScalar(s, p, n)
+	}
+	a := unsafe.Slice((*int64)(p), n)
+	var v0, v1 archsimd.Int64x4
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		v0 = v0.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))))
+		v1 = v1.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i+4]))))
+	}
+	var l [4]int64
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r int64
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i]
+	}
+	return s + r
+}
+
+// DotInt64 returns s plus the sum of the n products of the int64s from p and
+// q, the floats in any order.
+func DotInt64(s int64, p, q unsafe.Pointer, n int) int64 {
+	if !hasAVX512 || n < 8 {
+		return dotScalar(s, p, q, n)
+	}
+	a := unsafe.Slice((*int64)(p), n)
+	b := unsafe.Slice((*int64)(q), n)
+	var v0, v1 archsimd.Int64x4
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		v0 = v0.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))))
+		v1 = v1.Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i+4]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i+4])))))
+	}
+	var l [4]int64
+	v0.Add(v1).Store(&l)
+	archsimd.ClearAVXUpperBits()
+	var r int64
+	for _, x := range l {
+		r += x
+	}
+	for ; i < n; i++ {
+		r += a[i] * b[i]
+	}
+	return s + r
+}
+
+// AddInt64 stores the n int64s a[j] + b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func AddInt64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		addScalar[int64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int64)(dst), n)
+	a := unsafe.Slice((*int64)(p), n)
+	b := unsafe.Slice((*int64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Add(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] + b[i]
+	}
+}
+
+// SubInt64 stores the n int64s a[j] - b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func SubInt64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX2 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		subScalar[int64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int64)(dst), n)
+	a := unsafe.Slice((*int64)(p), n)
+	b := unsafe.Slice((*int64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Sub(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] - b[i]
+	}
+}
+
+// MulInt64 stores the n int64s a[j] * b[j] from a and b at dst. A dst
+// that overlaps a or b other than exactly takes the scalar loop, whose
+// order it then depends on.
+func MulInt64(dst, p, q unsafe.Pointer, n int) {
+	if !hasAVX512 || n < 4 || !mapSafe(dst, p, q, n*8) {
+		mulScalar[int64](dst, p, q, n)
+		return
+	}
+	c := unsafe.Slice((*int64)(dst), n)
+	a := unsafe.Slice((*int64)(p), n)
+	b := unsafe.Slice((*int64)(q), n)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&a[i]))).Mul(archsimd.LoadInt64x4((*[4]int64)(unsafe.Pointer(&b[i])))).Store((*[4]int64)(unsafe.Pointer(&c[i])))
+	}
+	archsimd.ClearAVXUpperBits()
+	for ; i < n; i++ {
+		c[i] = a[i] * b[i]
+	}
+}
+
+// mapSafe reports whether the n bytes at dst are the bytes at p and at q
+// or disjoint from them, so that a map that loads a vector before it
+// stores one gives the scalar loop's results.
+func mapSafe(dst, p, q unsafe.Pointer, n int) bool {
+	return apart(dst, p, n) && apart(dst, q, n)
+}
+
+func apart(x, y unsafe.Pointer, n int) bool {
+	a, b := uintptr(x), uintptr(y)
+	return a == b || a+uintptr(n) <= b || b+uintptr(n) <= a
+}
