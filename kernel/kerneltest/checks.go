@@ -132,7 +132,8 @@ func ForceNocheck(i int, f, x kokkos.View2[float64], neigh kokkos.View2[int32], 
 
 // GatherNocheck sums, without the host's checks, x at the indices of the
 // row i of idx, and adds them to out atomically at the first one: every
-// access form of a nocheck kernel (At, Set, Ptr; a reduction).
+// access form of a nocheck kernel (At, Set, Ptr; a reduction). The Set
+// stores idx(i, 0) back, an element no other index touches.
 //
 //kokkos:kernel nocheck
 func GatherNocheck(i int, x kokkos.View1[float64], idx kokkos.View2[int32], out kokkos.View1[float64], acc *float64) {
@@ -144,7 +145,7 @@ func GatherNocheck(i int, x kokkos.View1[float64], idx kokkos.View2[int32], out 
 		return
 	}
 	kokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
-	out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
+	idx.Set(i, 0, idx.At(i, 0))
 	*acc += s
 }
 

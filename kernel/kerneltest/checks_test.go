@@ -80,13 +80,11 @@ func TestYAx(t *testing.T) {
 				for _, fn := range []any{YAx, YAxEach} {
 					y := kokkos.Must(kokkos.NewView1[float64]("y", n, kokkos.InSpace(w.mem)))
 					keep(t, &y)
-					keep(t, &y)
 					if launched(t, w, kernel.For("yax", kokkos.Range(0, n).On(w.space), fn, y, at(t, w, A, kokkos.CreateMirror), at(t, w, x, kokkos.CreateMirror), cols)) {
 						check(t, w, fmt.Sprintf("%v, %d columns: y", lay, cols), y, want, 4)
 					}
 				}
 				y := kokkos.Must(kokkos.NewView1[float64]("y", n, kokkos.InSpace(w.mem)))
-				keep(t, &y)
 				keep(t, &y)
 				if launched(t, w, kernel.For("yax", kokkos.Range(0, n).On(w.space), YAxExt, y, at(t, w, A, kokkos.CreateMirror), at(t, w, x, kokkos.CreateMirror))) {
 					check(t, w, fmt.Sprintf("%v: y over the extent", lay), y, wantExt, 4)
@@ -126,7 +124,6 @@ func TestLoopForms(t *testing.T) {
 		for _, w := range places(t) {
 			out := kokkos.Must(kokkos.NewView2[int64]("out", n, 8, kokkos.InSpace(w.mem)))
 			keep(t, &out)
-			keep(t, &out)
 			if launched(t, w, kernel.For("loopforms", kokkos.Range(0, n).On(w.space), LoopForms, at(t, w, x, kokkos.CreateMirror), at(t, w, w2, kokkos.CreateMirror), lo, hi, out)) {
 				check(t, w, fmt.Sprintf("lo %d, hi %d: out", lo, hi), out, want)
 			}
@@ -161,7 +158,6 @@ func TestNorm3(t *testing.T) {
 		{"right", func(w where) kokkos.View2[float64] {
 			v := kokkos.Must(kokkos.NewView2[float64]("x", n, 3, kokkos.InSpace(w.mem)))
 			keep(t, &v)
-			keep(t, &v)
 			if err := kokkos.DeepCopy[float64](v, par.Subview2(kokkos.All, kokkos.Pair(1, 4))); err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +165,6 @@ func TestNorm3(t *testing.T) {
 		}},
 		{"left", func(w where) kokkos.View2[float64] {
 			v := kokkos.Must(kokkos.NewView2[float64]("x", n, 3, kokkos.LayoutLeft, kokkos.InSpace(w.mem)))
-			keep(t, &v)
 			keep(t, &v)
 			if err := kokkos.DeepCopy[float64](v, par.Subview2(kokkos.All, kokkos.Pair(1, 4))); err != nil {
 				t.Fatal(err)
@@ -188,7 +183,6 @@ func TestNorm3(t *testing.T) {
 		}
 		for _, w := range places(t) {
 			r := kokkos.Must(kokkos.NewView1[float64]("r", n, kokkos.InSpace(w.mem)))
-			keep(t, &r)
 			keep(t, &r)
 			if launched(t, w, kernel.For("norm3", kokkos.Range(0, n).On(w.space), Norm3, r, c.x(w))) {
 				check(t, w, c.name+": r", r, want, 2)
@@ -218,7 +212,6 @@ func TestForce(t *testing.T) {
 				for _, w := range places(t) {
 					for _, fn := range []any{Force, ForceNocheck} {
 						f := kokkos.Must(kokkos.NewView2[float64]("f", n, 3, lay, kokkos.InSpace(w.mem)))
-						keep(t, &f)
 						keep(t, &f)
 						if launched(t, w, kernel.For("force", kokkos.Range(0, n).On(w.space), fn, f, at(t, w, x, kokkos.CreateMirror), at(t, w, neigh, kokkos.CreateMirror), cnt, 6.25)) {
 							check(t, w, fmt.Sprintf("%v, %d neighbors, checks %v: f", lay, cnt, on), f, want, 4)
@@ -328,7 +321,6 @@ func TestGatherNocheck(t *testing.T) {
 		for _, w := range places(t) {
 			out := kokkos.Must(kokkos.NewView1[float64]("out", nx, kokkos.InSpace(w.mem)))
 			keep(t, &out)
-			keep(t, &out)
 			sum, err := kernel.Reduce("gather", kokkos.Range(0, n).On(w.space), kokkos.Sum[float64](), GatherNocheck, at(t, w, x, kokkos.CreateMirror), at(t, w, idx, kokkos.CreateMirror), out)
 			if launched(t, w, err) {
 				check(t, w, fmt.Sprintf("checks %v: out", on), out, want)
@@ -338,7 +330,6 @@ func TestGatherNocheck(t *testing.T) {
 			}
 			for _, it := range []kokkos.Iterate{kokkos.IterateLeft, kokkos.IterateRight} {
 				o2 := kokkos.Must(kokkos.NewView2[float32]("o2", n, k, kokkos.InSpace(w.mem)))
-				keep(t, &o2)
 				keep(t, &o2)
 				p := kokkos.MDRange([]int{0, 0}, []int{n, k}).Order(it, it).Tile(7, 4).On(w.space)
 				if launched(t, w, kernel.For("gather2", p, GatherNocheck2, at(t, w, x32, kokkos.CreateMirror), at(t, w, idx, kokkos.CreateMirror), o2)) {
@@ -366,7 +357,6 @@ func TestMatMul(t *testing.T) {
 	for _, w := range places(t) {
 		for _, it := range []kokkos.Iterate{kokkos.IterateLeft, kokkos.IterateRight} {
 			c := kokkos.Must(kokkos.NewView2[float64]("c", n0, n2, kokkos.InSpace(w.mem)))
-			keep(t, &c)
 			keep(t, &c)
 			p := kokkos.MDRange([]int{0, 0}, []int{n0, n2}).Order(it, it).Tile(8, 8).On(w.space)
 			if launched(t, w, kernel.For("matmul", p, MatMul, c, at(t, w, a, kokkos.CreateMirror), at(t, w, bl, kokkos.CreateMirror))) {
@@ -396,9 +386,7 @@ func TestHisto(t *testing.T) {
 	for _, w := range places(t) {
 		h := kokkos.Must(kokkos.NewView1[int64]("h", m, kokkos.InSpace(w.mem)))
 		keep(t, &h)
-		keep(t, &h)
 		cnt := kokkos.Must(kokkos.NewView2[int32]("cnt", n, m, kokkos.InSpace(w.mem)))
-		keep(t, &cnt)
 		keep(t, &cnt)
 		if launched(t, w, kernel.For("histo", kokkos.Range(0, n).On(w.space), Histo, h, at(t, w, x, kokkos.CreateMirror), cnt, 20)) {
 			check(t, w, "h", h, wantH)

@@ -269,17 +269,17 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: GatherNocheck, Name: "kerneltest.GatherNocheck", Hash: "edc1dae52b0e9132c3da96e11e3b88ee", Funcs: []string{"GatherNocheck"},
+		Func: GatherNocheck, Name: "kerneltest.GatherNocheck", Hash: "797a5f31dc24eaeec3af5060b80cd748", Funcs: []string{"GatherNocheck"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "x", View: true, Write: false},
-			{Name: "idx", View: true, Write: false},
+			{Name: "idx", View: true, Write: true},
 			{Name: "out", View: true, Write: true},
 		},
 		Host: gkHostGatherNocheck,
 		IR: gkIR + `(kernel GatherNocheck reduce (index i)
   (view x float64 1 r)
-  (view idx int32 2 r)
+  (view idx int32 2 w)
   (view out float64 1 w)
   (acc float64)
   (body
@@ -291,7 +291,7 @@ var gkSpecs = []gkkernel.Spec{
       (then
         (return)))
     (do (atomic Add out ((conv int (at idx i (int 0)))) s))
-    (assign ((at out (conv int (at idx i (int 1))))) ((at out (conv int (at idx i (int 1))))))
+    (assign ((at idx i (int 0))) ((at idx i (int 0))))
     (opassign add (acc) s)))
 `,
 	},
@@ -4056,7 +4056,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	idx, gkErr1 := gkkernel.View2("kerneltest.GatherNocheck", "idx", gkArgs[1].(gkkokkos.View2[int32]), false)
+	idx, gkErr1 := gkkernel.View2("kerneltest.GatherNocheck", "idx", gkArgs[1].(gkkokkos.View2[int32]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
@@ -4075,80 +4075,53 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			gkS_idx_1 := idx.ByteStride(1)
 			gkS_out_0 := out.ByteStride(0)
 			gkAcc := *gkAccP
-			if gkS_idx_0 == 8 {
+			if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
-			gkNextR:
-				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
-					if gkS_idx_1 == 4 {
-						gkQ0 := (i) * 8
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
-						}
-					} else {
-						gkQ1 := (i) * 8
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
-						}
-					} /*line checks.go:142:3*/
-					if i%5 == 0 {
-						continue gkNextR
-					}
-					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*8)))))*gkS_out_0)), s)
-					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))))*gkS_out_0)))
-					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4101:48*/
-				}
-			} else if gkS_idx_0 == 4 {
-				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
+					/*line checks.go:140:2*/ s := 0.0
 					if gkS_idx_1 == 4 {
 						gkQ0 := (i) * 4
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
 						}
 					} else {
 						gkQ1 := (i) * 4
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
 						}
-					} /*line checks.go:142:3*/
+					} /*line checks.go:143:3*/
 					if i%5 == 0 {
 						continue gkNextC
 					}
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
-					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_out_0)))
+					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4126:48*/
+					/*line kerneltest_kernels_gen.go:4100:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
+					/*line checks.go:140:2*/ s := 0.0
 					if gkS_idx_1 == 4 {
 						gkQ0 := (i) * gkS_idx_0
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))*gkS_x_0)))
 						}
 					} else {
 						gkQ1 := (i) * gkS_idx_0
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += (*(*float64)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))*gkS_x_0)))
 						}
-					} /*line checks.go:142:3*/
+					} /*line checks.go:143:3*/
 					if i%5 == 0 {
 						continue gkNextU
 					}
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
-					*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)) = (*(*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_out_0)))
+					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4151:48*/
+					/*line kerneltest_kernels_gen.go:4124:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -4159,129 +4132,96 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 		gkS_idx_0 := idx.ByteStride(0)
 		gkS_idx_1 := idx.ByteStride(1)
 		gkAcc := *gkAccP
-		if 0 >= 0 && 1 < idx.Extent(1) && gkHi <= idx.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_idx_0 == 8 {
+		if 0 < idx.Extent(1) && 0 >= 0 && gkHi <= idx.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_idx_0 == 4 {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
-			gkNextR:
-				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
-					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
-						if gkS_idx_1 == 4 {
-							gkQ0 := (i) * 8
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
-							}
-						} else {
-							gkQ1 := (i) * 8
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
-							}
-						}
-					} else {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
-							s += x.At(int(idx.At(i, k)))
-						}
-					} /*line checks.go:142:3*/
-					if i%5 == 0 {
-						continue gkNextR
-					}
-					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*8))))), s)
-					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*8))))))
-					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4192:48*/
-				}
-			} else if gkS_idx_0 == 4 {
-				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
+					/*line checks.go:140:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
 						if gkS_idx_1 == 4 {
 							gkQ0 := (i) * 4
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
 							}
 						} else {
 							gkQ1 := (i) * 4
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
 							}
 						}
 					} else {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += x.At(int(idx.At(i, k)))
 						}
-					} /*line checks.go:142:3*/
+					} /*line checks.go:143:3*/
 					if i%5 == 0 {
 						continue gkNextC
 					}
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
-					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
+					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4223:48*/
+					/*line kerneltest_kernels_gen.go:4164:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
-				gkR1 := gkunsafe.Add(gkP_idx, (1)*gkS_idx_1)
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:139:2*/ s := 0.0
+					/*line checks.go:140:2*/ s := 0.0
 					if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
 						if gkS_idx_1 == 4 {
 							gkQ0 := (i) * gkS_idx_0
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
 							}
 						} else {
 							gkQ1 := (i) * gkS_idx_0
-							/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+							/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 								s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
 							}
 						}
 					} else {
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += x.At(int(idx.At(i, k)))
 						}
-					} /*line checks.go:142:3*/
+					} /*line checks.go:143:3*/
 					if i%5 == 0 {
 						continue gkNextU
 					}
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
-					out.Set(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))), out.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
+					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4254:48*/
+					/*line kerneltest_kernels_gen.go:4194:48*/
 				}
 			}
 		} else {
 		gkNext:
 			for i := gkLo; i < gkHi; i++ {
-				/*line checks.go:139:2*/ s := 0.0
+				/*line checks.go:140:2*/ s := 0.0
 				if i < idx.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(idx.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_idx_1 == 4 {
 						gkQ0 := (i) * gkS_idx_0
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ0+k*4)))))
 						}
 					} else {
 						gkQ1 := (i) * gkS_idx_0
-						/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+						/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 							s += x.At(int((*(*int32)(gkunsafe.Add(gkP_idx, gkQ1+k*(gkS_idx_1))))))
 						}
 					}
 				} else {
-					/*line checks.go:140:2*/ for k := range idx.Extent(1) {
+					/*line checks.go:141:2*/ for k := range idx.Extent(1) {
 						s += x.At(int(idx.At(i, k)))
 					}
-				} /*line checks.go:142:3*/
+				} /*line checks.go:143:3*/
 				if i%5 == 0 {
 					continue gkNext
 				}
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
-				out.Set(int(idx.At(i, 1)), out.At(int(idx.At(i, 1))))
+				idx.Set(i, 0, idx.At(i, 0))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:4284:47*/
+				/*line kerneltest_kernels_gen.go:4224:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4318,8 +4258,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4322:50*/
+							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
+							/*line kerneltest_kernels_gen.go:4262:50*/
 						}
 					}
 				} else {
@@ -4327,8 +4267,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4331:50*/
+							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
+							/*line kerneltest_kernels_gen.go:4271:50*/
 						}
 					}
 				}
@@ -4346,8 +4286,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4350:49*/
+						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
+						/*line kerneltest_kernels_gen.go:4290:49*/
 					}
 				}
 			} else {
@@ -4355,8 +4295,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4359:49*/
+						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
+						/*line kerneltest_kernels_gen.go:4299:49*/
 					}
 				}
 			}
@@ -4375,8 +4315,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:4379:50*/
+							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
+							/*line kerneltest_kernels_gen.go:4319:50*/
 						}
 					}
 				} else {
@@ -4384,16 +4324,16 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:4388:50*/
+							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
+							/*line kerneltest_kernels_gen.go:4328:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:4396:49*/
+						/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
+						/*line kerneltest_kernels_gen.go:4336:49*/
 					}
 				}
 			}
@@ -4411,8 +4351,8 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:4415:49*/
+						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
+						/*line kerneltest_kernels_gen.go:4355:49*/
 					}
 				}
 			} else {
@@ -4420,16 +4360,16 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:155:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:4424:49*/
+						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
+						/*line kerneltest_kernels_gen.go:4364:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					/*line checks.go:155:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:4432:48*/
+					/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
+					/*line kerneltest_kernels_gen.go:4372:48*/
 				}
 			}
 		}
@@ -4457,31 +4397,31 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		if gkHi <= y.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_y_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:164:2*/ s := 0.0
+					/*line checks.go:165:2*/ s := 0.0
 					for j := 0; j < m; j = j + 1 {
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:4465:48*/
+					/*line kerneltest_kernels_gen.go:4405:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:164:2*/ s := 0.0
+					/*line checks.go:165:2*/ s := 0.0
 					for j := 0; j < m; j = j + 1 {
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4474:48*/
+					/*line kerneltest_kernels_gen.go:4414:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line checks.go:164:2*/ s := 0.0
+				/*line checks.go:165:2*/ s := 0.0
 				for j := 0; j < m; j = j + 1 {
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4484:47*/
+				/*line kerneltest_kernels_gen.go:4424:47*/
 			}
 		}
 	}, nil
@@ -4514,10 +4454,10 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
 				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
+					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4520:48*/
+					/*line kerneltest_kernels_gen.go:4460:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4527,10 +4467,10 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
 				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
+					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4533:48*/
+					/*line kerneltest_kernels_gen.go:4473:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4540,18 +4480,18 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR4 := gkunsafe.Add(gkP_y, (2)*gkS_y_1)
 				gkR5 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line checks.go:175:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
+					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4546:48*/
+					/*line kerneltest_kernels_gen.go:4486:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line checks.go:175:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
+				/*line checks.go:176:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4554:47*/
+				/*line kerneltest_kernels_gen.go:4494:47*/
 			}
 		}
 	}, nil
@@ -4577,26 +4517,26 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		for i := gkLo; i < gkHi; i++ {
-			/*line checks.go:184:2*/ if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && m-1 < x.Extent(1) && m-1 < y.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
+			/*line checks.go:185:2*/ if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && m-1 < x.Extent(1) && m-1 < y.Extent(1) && uint(i+1<<40) <= 1<<41 && uint(m+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 {
 				if gkS_x_1 == 8 && gkS_y_1 == 8 {
 					gkQ0 := (i) * gkS_y_0
 					gkQ1 := (i) * gkS_x_0
-					/*line checks.go:184:2*/ for j := range m {
+					/*line checks.go:185:2*/ for j := range m {
 						*(*float64)(gkunsafe.Add(gkP_y, gkQ0+j*8)) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ1+j*8)))))
 					}
 				} else {
 					gkQ2 := (i) * gkS_y_0
 					gkQ3 := (i) * gkS_x_0
-					/*line checks.go:184:2*/ for j := range m {
+					/*line checks.go:185:2*/ for j := range m {
 						*(*float64)(gkunsafe.Add(gkP_y, gkQ2+j*(gkS_y_1))) = (float64(a * (*(*float64)(gkunsafe.Add(gkP_x, gkQ3+j*(gkS_x_1))))))
 					}
 				}
 			} else {
-				/*line checks.go:184:2*/ for j := range m {
+				/*line checks.go:185:2*/ for j := range m {
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
-			} /*line checks.go:186:3*/
-			/*line kerneltest_kernels_gen.go:4599:46*/
+			} /*line checks.go:187:3*/
+			/*line kerneltest_kernels_gen.go:4539:46*/
 		}
 	}, nil
 }
@@ -4631,84 +4571,84 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:194:2*/ s := 0.0
+							/*line checks.go:195:2*/ s := 0.0
 							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 								if gkS_a_1 == 8 && gkS_b_0 == 8 {
 									gkQ0 := (i) * gkS_a_0
 									gkQ1 := (j) * gkS_b_1
-									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									/*line checks.go:196:2*/ for k := range a.Extent(1) {
 										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 									}
 								} else {
 									gkQ2 := (i) * gkS_a_0
 									gkQ3 := (j) * gkS_b_1
-									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									/*line checks.go:196:2*/ for k := range a.Extent(1) {
 										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 									}
 								}
 							} else {
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64(a.At(i, k) * b.At(k, j))
 								}
-							} /*line checks.go:197:3*/
+							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4655:50*/
+							/*line kerneltest_kernels_gen.go:4595:50*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_c, (i)*gkS_c_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line checks.go:194:2*/ s := 0.0
+							/*line checks.go:195:2*/ s := 0.0
 							if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 								if gkS_a_1 == 8 && gkS_b_0 == 8 {
 									gkQ0 := (i) * gkS_a_0
 									gkQ1 := (j) * gkS_b_1
-									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									/*line checks.go:196:2*/ for k := range a.Extent(1) {
 										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 									}
 								} else {
 									gkQ2 := (i) * gkS_a_0
 									gkQ3 := (j) * gkS_b_1
-									/*line checks.go:195:2*/ for k := range a.Extent(1) {
+									/*line checks.go:196:2*/ for k := range a.Extent(1) {
 										s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 									}
 								}
 							} else {
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64(a.At(i, k) * b.At(k, j))
 								}
-							} /*line checks.go:197:3*/
+							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4683:50*/
+							/*line kerneltest_kernels_gen.go:4623:50*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						/*line checks.go:194:2*/ s := 0.0
+						/*line checks.go:195:2*/ s := 0.0
 						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 							if gkS_a_1 == 8 && gkS_b_0 == 8 {
 								gkQ0 := (i) * gkS_a_0
 								gkQ1 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 								}
 							} else {
 								gkQ2 := (i) * gkS_a_0
 								gkQ3 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 								}
 							}
 						} else {
-							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							/*line checks.go:196:2*/ for k := range a.Extent(1) {
 								s += float64(a.At(i, k) * b.At(k, j))
 							}
-						} /*line checks.go:197:3*/
+						} /*line checks.go:198:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4711:49*/
+						/*line kerneltest_kernels_gen.go:4651:49*/
 					}
 				}
 			}
@@ -4727,84 +4667,84 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:194:2*/ s := 0.0
+						/*line checks.go:195:2*/ s := 0.0
 						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 							if gkS_a_1 == 8 && gkS_b_0 == 8 {
 								gkQ0 := (i) * gkS_a_0
 								gkQ1 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 								}
 							} else {
 								gkQ2 := (i) * gkS_a_0
 								gkQ3 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 								}
 							}
 						} else {
-							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							/*line checks.go:196:2*/ for k := range a.Extent(1) {
 								s += float64(a.At(i, k) * b.At(k, j))
 							}
-						} /*line checks.go:197:3*/
+						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4751:49*/
+						/*line kerneltest_kernels_gen.go:4691:49*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_c, (j)*gkS_c_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line checks.go:194:2*/ s := 0.0
+						/*line checks.go:195:2*/ s := 0.0
 						if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 							if gkS_a_1 == 8 && gkS_b_0 == 8 {
 								gkQ0 := (i) * gkS_a_0
 								gkQ1 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 								}
 							} else {
 								gkQ2 := (i) * gkS_a_0
 								gkQ3 := (j) * gkS_b_1
-								/*line checks.go:195:2*/ for k := range a.Extent(1) {
+								/*line checks.go:196:2*/ for k := range a.Extent(1) {
 									s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 								}
 							}
 						} else {
-							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							/*line checks.go:196:2*/ for k := range a.Extent(1) {
 								s += float64(a.At(i, k) * b.At(k, j))
 							}
-						} /*line checks.go:197:3*/
+						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4779:49*/
+						/*line kerneltest_kernels_gen.go:4719:49*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					/*line checks.go:194:2*/ s := 0.0
+					/*line checks.go:195:2*/ s := 0.0
 					if a.Extent(1)-1 < b.Extent(0) && i < a.Extent(0) && i >= 0 && j < b.Extent(1) && j >= 0 && uint(a.Extent(0)+1<<40) <= 1<<41 && uint(a.Extent(1)+1<<40) <= 1<<41 && uint(b.Extent(0)+1<<40) <= 1<<41 && uint(b.Extent(1)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 {
 						if gkS_a_1 == 8 && gkS_b_0 == 8 {
 							gkQ0 := (i) * gkS_a_0
 							gkQ1 := (j) * gkS_b_1
-							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							/*line checks.go:196:2*/ for k := range a.Extent(1) {
 								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ0+k*8))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ1+k*8))))
 							}
 						} else {
 							gkQ2 := (i) * gkS_a_0
 							gkQ3 := (j) * gkS_b_1
-							/*line checks.go:195:2*/ for k := range a.Extent(1) {
+							/*line checks.go:196:2*/ for k := range a.Extent(1) {
 								s += float64((*(*float64)(gkunsafe.Add(gkP_a, gkQ2+k*(gkS_a_1)))) * (*(*float64)(gkunsafe.Add(gkP_b, gkQ3+k*(gkS_b_0)))))
 							}
 						}
 					} else {
-						/*line checks.go:195:2*/ for k := range a.Extent(1) {
+						/*line checks.go:196:2*/ for k := range a.Extent(1) {
 							s += float64(a.At(i, k) * b.At(k, j))
 						}
-					} /*line checks.go:197:3*/
+					} /*line checks.go:198:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4807:48*/
+					/*line kerneltest_kernels_gen.go:4747:48*/
 				}
 			}
 		}
@@ -4833,10 +4773,10 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_x_0 := x.ByteStride(0)
 		gkS_x_1 := x.ByteStride(1)
 		for i := gkLo; i < gkHi; i++ {
-			/*line checks.go:206:2*/ if i < x.Extent(0) && i >= 0 && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && x.Extent(1)-1 < h.Extent(0) {
+			/*line checks.go:207:2*/ if i < x.Extent(0) && i >= 0 && uint(h.Extent(0)+1<<40) <= 1<<41 && uint(i+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && x.Extent(1)-1 < h.Extent(0) {
 				if gkS_h_0 == 8 && gkS_x_1 == 8 {
 					gkQ0 := (i) * gkS_x_0
-					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+					/*line checks.go:207:2*/ for k := range x.Extent(1) {
 						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*8)), (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))))
 						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ0+k*8))) > t {
 							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
@@ -4844,7 +4784,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} else {
 					gkQ1 := (i) * gkS_x_0
-					/*line checks.go:206:2*/ for k := range x.Extent(1) {
+					/*line checks.go:207:2*/ for k := range x.Extent(1) {
 						gkkokkos.AtomicAdd((*int64)(gkunsafe.Add(gkP_h, k*(gkS_h_0))), (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))))
 						if (*(*int64)(gkunsafe.Add(gkP_x, gkQ1+k*(gkS_x_1)))) > t {
 							cnt.Set(i, k/2, cnt.At(i, k/2)+1)
@@ -4852,17 +4792,17 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				}
 			} else {
-				/*line checks.go:206:2*/ for k := range x.Extent(1) {
+				/*line checks.go:207:2*/ for k := range x.Extent(1) {
 					gkkokkos.AtomicAdd(h.Ptr(k), x.At(i, k))
 					if x.At(i, k) > t {
 						cnt.Set(i, k/2, cnt.At(i, k/2)+1)
 					}
 				}
-			} /*line checks.go:211:3*/
+			} /*line checks.go:212:3*/
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4865:46*/
+			/*line kerneltest_kernels_gen.go:4805:46*/
 		}
 	}, nil
 }
@@ -4893,18 +4833,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4896:48*/
+					/*line kerneltest_kernels_gen.go:4836:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4901:48*/
+					/*line kerneltest_kernels_gen.go:4841:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4907:47*/
+				/*line kerneltest_kernels_gen.go:4847:47*/
 			}
 		}
 	}, nil
@@ -4930,18 +4870,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4933:48*/
+					/*line kerneltest_kernels_gen.go:4873:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4938:48*/
+					/*line kerneltest_kernels_gen.go:4878:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4944:47*/
+				/*line kerneltest_kernels_gen.go:4884:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4978,7 +4918,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4981:50*/
+							/*line kerneltest_kernels_gen.go:4921:50*/
 						}
 					}
 				} else {
@@ -4987,7 +4927,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4990:50*/
+							/*line kerneltest_kernels_gen.go:4930:50*/
 						}
 					}
 				}
@@ -4995,7 +4935,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4998:49*/
+						/*line kerneltest_kernels_gen.go:4938:49*/
 					}
 				}
 			}
@@ -5014,7 +4954,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5017:49*/
+						/*line kerneltest_kernels_gen.go:4957:49*/
 					}
 				}
 			} else {
@@ -5023,7 +4963,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5026:49*/
+						/*line kerneltest_kernels_gen.go:4966:49*/
 					}
 				}
 			}
@@ -5031,7 +4971,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:5034:48*/
+					/*line kerneltest_kernels_gen.go:4974:48*/
 				}
 			}
 		}
@@ -5061,7 +5001,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5064:48*/
+					/*line kerneltest_kernels_gen.go:5004:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5069,7 +5009,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5072:48*/
+					/*line kerneltest_kernels_gen.go:5012:48*/
 				}
 			}
 		} else {
@@ -5078,7 +5018,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5081:47*/
+				/*line kerneltest_kernels_gen.go:5021:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5124,7 +5064,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5127:51*/
+								/*line kerneltest_kernels_gen.go:5067:51*/
 							}
 						}
 					}
@@ -5145,7 +5085,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5148:51*/
+								/*line kerneltest_kernels_gen.go:5088:51*/
 							}
 						}
 					}
@@ -5161,7 +5101,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5164:50*/
+							/*line kerneltest_kernels_gen.go:5104:50*/
 						}
 					}
 				}
@@ -5194,7 +5134,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5197:50*/
+							/*line kerneltest_kernels_gen.go:5137:50*/
 						}
 					}
 				}
@@ -5215,7 +5155,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5218:50*/
+							/*line kerneltest_kernels_gen.go:5158:50*/
 						}
 					}
 				}
@@ -5231,7 +5171,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5234:49*/
+						/*line kerneltest_kernels_gen.go:5174:49*/
 					}
 				}
 			}
@@ -5268,7 +5208,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5271:48*/
+					/*line kerneltest_kernels_gen.go:5211:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5282,7 +5222,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5285:48*/
+					/*line kerneltest_kernels_gen.go:5225:48*/
 				}
 			}
 		} else {
@@ -5297,7 +5237,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5300:47*/
+				/*line kerneltest_kernels_gen.go:5240:47*/
 			}
 		}
 	}, nil
@@ -5323,14 +5263,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5326:48*/
+					/*line kerneltest_kernels_gen.go:5266:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5333:48*/
+					/*line kerneltest_kernels_gen.go:5273:48*/
 				}
 			}
 		} else {
@@ -5338,7 +5278,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5341:47*/
+				/*line kerneltest_kernels_gen.go:5281:47*/
 			}
 		}
 	}, nil
@@ -5362,7 +5302,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5365:50*/
+							/*line kerneltest_kernels_gen.go:5305:50*/
 						}
 					}
 				} else {
@@ -5370,7 +5310,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5373:50*/
+							/*line kerneltest_kernels_gen.go:5313:50*/
 						}
 					}
 				}
@@ -5378,7 +5318,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5381:49*/
+						/*line kerneltest_kernels_gen.go:5321:49*/
 					}
 				}
 			}
@@ -5396,7 +5336,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5399:49*/
+						/*line kerneltest_kernels_gen.go:5339:49*/
 					}
 				}
 			} else {
@@ -5404,7 +5344,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5407:49*/
+						/*line kerneltest_kernels_gen.go:5347:49*/
 					}
 				}
 			}
@@ -5412,7 +5352,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5415:48*/
+					/*line kerneltest_kernels_gen.go:5355:48*/
 				}
 			}
 		}
@@ -5454,7 +5394,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5457:51*/
+								/*line kerneltest_kernels_gen.go:5397:51*/
 							}
 						}
 					}
@@ -5470,7 +5410,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5473:51*/
+								/*line kerneltest_kernels_gen.go:5413:51*/
 							}
 						}
 					}
@@ -5481,7 +5421,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5484:50*/
+							/*line kerneltest_kernels_gen.go:5424:50*/
 						}
 					}
 				}
@@ -5509,7 +5449,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5512:50*/
+							/*line kerneltest_kernels_gen.go:5452:50*/
 						}
 					}
 				}
@@ -5525,7 +5465,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5528:50*/
+							/*line kerneltest_kernels_gen.go:5468:50*/
 						}
 					}
 				}
@@ -5536,7 +5476,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5539:49*/
+						/*line kerneltest_kernels_gen.go:5479:49*/
 					}
 				}
 			}
@@ -5599,7 +5539,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5602:48*/
+					/*line kerneltest_kernels_gen.go:5542:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5635,7 +5575,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5638:48*/
+					/*line kerneltest_kernels_gen.go:5578:48*/
 				}
 			}
 		} else {
@@ -5672,7 +5612,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5675:47*/
+				/*line kerneltest_kernels_gen.go:5615:47*/
 			}
 		}
 	}, nil
@@ -5739,7 +5679,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5742:48*/
+					/*line kerneltest_kernels_gen.go:5682:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5783,7 +5723,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5786:48*/
+					/*line kerneltest_kernels_gen.go:5726:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5838,7 +5778,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5841:48*/
+					/*line kerneltest_kernels_gen.go:5781:48*/
 				}
 			}
 		} else {
@@ -5891,7 +5831,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5894:47*/
+				/*line kerneltest_kernels_gen.go:5834:47*/
 			}
 		}
 	}, nil
@@ -5962,7 +5902,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5965:48*/
+					/*line kerneltest_kernels_gen.go:5905:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6010,7 +5950,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6013:48*/
+					/*line kerneltest_kernels_gen.go:5953:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6058,7 +5998,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6061:48*/
+					/*line kerneltest_kernels_gen.go:6001:48*/
 				}
 			}
 		} else {
@@ -6104,7 +6044,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:6107:47*/
+				/*line kerneltest_kernels_gen.go:6047:47*/
 			}
 		}
 	}, nil
@@ -6135,7 +6075,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6138:48*/
+					/*line kerneltest_kernels_gen.go:6078:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6146,7 +6086,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6149:48*/
+					/*line kerneltest_kernels_gen.go:6089:48*/
 				}
 			}
 		} else {
@@ -6158,7 +6098,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:6161:47*/
+				/*line kerneltest_kernels_gen.go:6101:47*/
 			}
 		}
 	}, nil
@@ -6196,21 +6136,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:6199:48*/
+					/*line kerneltest_kernels_gen.go:6139:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6206:48*/
+					/*line kerneltest_kernels_gen.go:6146:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6213:47*/
+				/*line kerneltest_kernels_gen.go:6153:47*/
 			}
 		}
 	}, nil
@@ -6249,7 +6189,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6252:48*/
+					/*line kerneltest_kernels_gen.go:6192:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6272,7 +6212,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6275:48*/
+					/*line kerneltest_kernels_gen.go:6215:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6295,7 +6235,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6298:48*/
+					/*line kerneltest_kernels_gen.go:6238:48*/
 				}
 			}
 		} else {
@@ -6318,7 +6258,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6321:47*/
+				/*line kerneltest_kernels_gen.go:6261:47*/
 			}
 		}
 	}, nil
@@ -6370,7 +6310,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:6373:48*/
+					/*line kerneltest_kernels_gen.go:6313:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6393,7 +6333,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6396:48*/
+					/*line kerneltest_kernels_gen.go:6336:48*/
 				}
 			}
 		} else {
@@ -6417,7 +6357,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 				} /*line simd.go:19:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6420:47*/
+				/*line kerneltest_kernels_gen.go:6360:47*/
 			}
 		}
 	}, nil
@@ -6462,7 +6402,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6465:48*/
+					/*line kerneltest_kernels_gen.go:6405:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6485,7 +6425,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6488:48*/
+					/*line kerneltest_kernels_gen.go:6428:48*/
 				}
 			}
 		} else {
@@ -6509,7 +6449,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:31:3*/
 				out.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6512:47*/
+				/*line kerneltest_kernels_gen.go:6452:47*/
 			}
 		}
 	}, nil
@@ -6560,7 +6500,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6563:48*/
+					/*line kerneltest_kernels_gen.go:6503:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6583,7 +6523,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6586:48*/
+					/*line kerneltest_kernels_gen.go:6526:48*/
 				}
 			}
 		} else {
@@ -6607,7 +6547,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:42:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6610:47*/
+				/*line kerneltest_kernels_gen.go:6550:47*/
 			}
 		}
 	}, nil
@@ -6739,7 +6679,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
-					/*line kerneltest_kernels_gen.go:6742:48*/
+					/*line kerneltest_kernels_gen.go:6682:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6827,7 +6767,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
-					/*line kerneltest_kernels_gen.go:6830:48*/
+					/*line kerneltest_kernels_gen.go:6770:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6915,7 +6855,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
-					/*line kerneltest_kernels_gen.go:6918:48*/
+					/*line kerneltest_kernels_gen.go:6858:48*/
 				}
 			}
 		} else {
@@ -7000,7 +6940,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 1, int64(p))
 				out.Set(i, 2, q)
 				out.Set(i, 3, r)
-				/*line kerneltest_kernels_gen.go:7003:47*/
+				/*line kerneltest_kernels_gen.go:6943:47*/
 			}
 		}
 	}, nil
@@ -7120,7 +7060,7 @@ func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					c.Set(i, j, c.At(i, j)-b.At(i, j))
 				}
 			} /*line simd.go:95:3*/
-			/*line kerneltest_kernels_gen.go:7123:46*/
+			/*line kerneltest_kernels_gen.go:7063:46*/
 		}
 	}, nil
 }
@@ -7233,7 +7173,7 @@ func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					f.Set(i, j, f.At(i, j)+d.At(i, j))
 				}
 			} /*line simd.go:111:3*/
-			/*line kerneltest_kernels_gen.go:7236:46*/
+			/*line kerneltest_kernels_gen.go:7176:46*/
 		}
 	}, nil
 }
@@ -7285,7 +7225,7 @@ func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					c.Set(i, j, a.At(i, j)+b.At(i, j))
 				}
 			} /*line simd.go:120:3*/
-			/*line kerneltest_kernels_gen.go:7288:46*/
+			/*line kerneltest_kernels_gen.go:7228:46*/
 		}
 	}, nil
 }
@@ -7329,7 +7269,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7332:48*/
+					/*line kerneltest_kernels_gen.go:7272:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7341,7 +7281,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7344:48*/
+					/*line kerneltest_kernels_gen.go:7284:48*/
 				}
 			}
 		} else {
@@ -7354,7 +7294,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:7357:47*/
+				/*line kerneltest_kernels_gen.go:7297:47*/
 			}
 		}
 	}, nil
@@ -7402,7 +7342,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7405:48*/
+					/*line kerneltest_kernels_gen.go:7345:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7417,7 +7357,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7420:48*/
+					/*line kerneltest_kernels_gen.go:7360:48*/
 				}
 			}
 		} else {
@@ -7433,7 +7373,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:7436:47*/
+				/*line kerneltest_kernels_gen.go:7376:47*/
 			}
 		}
 	}, nil
@@ -7502,7 +7442,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:7505:48*/
+					/*line kerneltest_kernels_gen.go:7445:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7544,7 +7484,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:7547:48*/
+					/*line kerneltest_kernels_gen.go:7487:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7586,7 +7526,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:7589:48*/
+					/*line kerneltest_kernels_gen.go:7529:48*/
 				}
 			}
 		} else {
@@ -7614,7 +7554,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:7617:47*/
+				/*line kerneltest_kernels_gen.go:7557:47*/
 			}
 		}
 	}, nil
@@ -7687,7 +7627,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:7690:48*/
+					/*line kerneltest_kernels_gen.go:7630:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7733,7 +7673,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:7736:48*/
+					/*line kerneltest_kernels_gen.go:7676:48*/
 				}
 			}
 		} else {
@@ -7763,7 +7703,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:7766:47*/
+				/*line kerneltest_kernels_gen.go:7706:47*/
 			}
 		}
 	}, nil
@@ -7851,7 +7791,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:7854:48*/
+					/*line kerneltest_kernels_gen.go:7794:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -7893,7 +7833,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:7896:48*/
+					/*line kerneltest_kernels_gen.go:7836:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -7935,7 +7875,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:7938:48*/
+					/*line kerneltest_kernels_gen.go:7878:48*/
 				}
 			}
 		} else {
@@ -7963,7 +7903,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:7966:47*/
+				/*line kerneltest_kernels_gen.go:7906:47*/
 			}
 		}
 	}, nil
@@ -8058,7 +7998,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8061:48*/
+					/*line kerneltest_kernels_gen.go:8001:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8119,7 +8059,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8122:48*/
+					/*line kerneltest_kernels_gen.go:8062:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8180,7 +8120,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8183:48*/
+					/*line kerneltest_kernels_gen.go:8123:48*/
 				}
 			}
 		} else {
@@ -8214,7 +8154,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:8217:47*/
+				/*line kerneltest_kernels_gen.go:8157:47*/
 			}
 		}
 	}, nil
@@ -8270,7 +8210,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:8273:48*/
+					/*line kerneltest_kernels_gen.go:8213:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8306,7 +8246,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:8309:48*/
+					/*line kerneltest_kernels_gen.go:8249:48*/
 				}
 			}
 		} else {
@@ -8343,7 +8283,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:8346:47*/
+				/*line kerneltest_kernels_gen.go:8286:47*/
 			}
 		}
 	}, nil
@@ -8382,7 +8322,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:8385:48*/
+					/*line kerneltest_kernels_gen.go:8325:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8400,7 +8340,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:8403:48*/
+					/*line kerneltest_kernels_gen.go:8343:48*/
 				}
 			}
 		} else {
@@ -8419,7 +8359,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:8422:47*/
+				/*line kerneltest_kernels_gen.go:8362:47*/
 			}
 		}
 	}, nil
@@ -8500,7 +8440,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:8503:48*/
+					/*line kerneltest_kernels_gen.go:8443:48*/
 				}
 			} else {
 			gkNextU:
@@ -8558,7 +8498,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:8561:48*/
+					/*line kerneltest_kernels_gen.go:8501:48*/
 				}
 			}
 		} else {
@@ -8617,7 +8557,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:8620:47*/
+				/*line kerneltest_kernels_gen.go:8560:47*/
 			}
 		}
 	}, nil
@@ -8694,7 +8634,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:8697:48*/
+					/*line kerneltest_kernels_gen.go:8637:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8749,7 +8689,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:8752:48*/
+					/*line kerneltest_kernels_gen.go:8692:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8804,7 +8744,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:8807:48*/
+					/*line kerneltest_kernels_gen.go:8747:48*/
 				}
 			}
 		} else {
@@ -8856,7 +8796,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:8859:47*/
+				/*line kerneltest_kernels_gen.go:8799:47*/
 			}
 		}
 	}, nil
@@ -8901,7 +8841,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:8904:48*/
+					/*line kerneltest_kernels_gen.go:8844:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8913,7 +8853,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:8916:48*/
+					/*line kerneltest_kernels_gen.go:8856:48*/
 				}
 			}
 		} else {
@@ -8926,7 +8866,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:8929:47*/
+				/*line kerneltest_kernels_gen.go:8869:47*/
 			}
 		}
 	}, nil
@@ -9013,7 +8953,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9016:48*/
+					/*line kerneltest_kernels_gen.go:8956:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9079,7 +9019,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9082:48*/
+					/*line kerneltest_kernels_gen.go:9022:48*/
 				}
 			}
 		} else {
@@ -9116,7 +9056,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:9119:47*/
+				/*line kerneltest_kernels_gen.go:9059:47*/
 			}
 		}
 	}, nil
@@ -9182,7 +9122,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9185:48*/
+					/*line kerneltest_kernels_gen.go:9125:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9215,7 +9155,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9218:48*/
+					/*line kerneltest_kernels_gen.go:9158:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9248,7 +9188,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9251:48*/
+					/*line kerneltest_kernels_gen.go:9191:48*/
 				}
 			}
 		} else {
@@ -9268,7 +9208,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:9271:47*/
+				/*line kerneltest_kernels_gen.go:9211:47*/
 			}
 		}
 	}, nil
@@ -9366,7 +9306,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9369:48*/
+					/*line kerneltest_kernels_gen.go:9309:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9437,7 +9377,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9440:48*/
+					/*line kerneltest_kernels_gen.go:9380:48*/
 				}
 			}
 		} else {
@@ -9489,7 +9429,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:9492:47*/
+				/*line kerneltest_kernels_gen.go:9432:47*/
 			}
 		}
 	}, nil
@@ -9563,7 +9503,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9566:48*/
+					/*line kerneltest_kernels_gen.go:9506:48*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -9591,7 +9531,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9594:48*/
+					/*line kerneltest_kernels_gen.go:9534:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -9619,7 +9559,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9622:48*/
+					/*line kerneltest_kernels_gen.go:9562:48*/
 				}
 			}
 		} else {
@@ -9637,7 +9577,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:9640:47*/
+				/*line kerneltest_kernels_gen.go:9580:47*/
 			}
 		}
 	}, nil
@@ -9699,7 +9639,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:9702:48*/
+					/*line kerneltest_kernels_gen.go:9642:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9730,7 +9670,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:9733:48*/
+					/*line kerneltest_kernels_gen.go:9673:48*/
 				}
 			}
 		} else {
@@ -9762,7 +9702,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:9765:47*/
+				/*line kerneltest_kernels_gen.go:9705:47*/
 			}
 		}
 	}, nil
@@ -9802,7 +9742,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:9805:48*/
+					/*line kerneltest_kernels_gen.go:9745:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9819,7 +9759,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:9822:48*/
+					/*line kerneltest_kernels_gen.go:9762:48*/
 				}
 			}
 		} else {
@@ -9837,7 +9777,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:9840:47*/
+				/*line kerneltest_kernels_gen.go:9780:47*/
 			}
 		}
 	}, nil
@@ -9857,18 +9797,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9860:48*/
+					/*line kerneltest_kernels_gen.go:9800:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:9865:48*/
+					/*line kerneltest_kernels_gen.go:9805:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:9871:47*/
+				/*line kerneltest_kernels_gen.go:9811:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9889,18 +9829,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:9892:48*/
+					/*line kerneltest_kernels_gen.go:9832:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:9897:48*/
+					/*line kerneltest_kernels_gen.go:9837:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:9903:47*/
+				/*line kerneltest_kernels_gen.go:9843:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9921,18 +9861,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:9924:48*/
+					/*line kerneltest_kernels_gen.go:9864:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:9929:48*/
+					/*line kerneltest_kernels_gen.go:9869:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:9935:47*/
+				/*line kerneltest_kernels_gen.go:9875:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9955,14 +9895,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:9958:48*/
+					/*line kerneltest_kernels_gen.go:9898:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:9965:48*/
+					/*line kerneltest_kernels_gen.go:9905:48*/
 				}
 			}
 		} else {
@@ -9970,7 +9910,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:9973:47*/
+				/*line kerneltest_kernels_gen.go:9913:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9991,18 +9931,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:9994:48*/
+					/*line kerneltest_kernels_gen.go:9934:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:9999:48*/
+					/*line kerneltest_kernels_gen.go:9939:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:10005:48*/
+				/*line kerneltest_kernels_gen.go:9945:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10023,18 +9963,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10026:49*/
+					/*line kerneltest_kernels_gen.go:9966:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10031:49*/
+					/*line kerneltest_kernels_gen.go:9971:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:10037:48*/
+				/*line kerneltest_kernels_gen.go:9977:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10056,18 +9996,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:10059:49*/
+					/*line kerneltest_kernels_gen.go:9999:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:10064:49*/
+					/*line kerneltest_kernels_gen.go:10004:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:10070:48*/
+				/*line kerneltest_kernels_gen.go:10010:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10089,18 +10029,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:10092:49*/
+					/*line kerneltest_kernels_gen.go:10032:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:10097:49*/
+					/*line kerneltest_kernels_gen.go:10037:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:10103:48*/
+				/*line kerneltest_kernels_gen.go:10043:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10127,7 +10067,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10130:52*/
+								/*line kerneltest_kernels_gen.go:10070:52*/
 							}
 						}
 					}
@@ -10137,7 +10077,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10140:52*/
+								/*line kerneltest_kernels_gen.go:10080:52*/
 							}
 						}
 					}
@@ -10147,7 +10087,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10150:51*/
+							/*line kerneltest_kernels_gen.go:10090:51*/
 						}
 					}
 				}
@@ -10168,7 +10108,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10171:51*/
+							/*line kerneltest_kernels_gen.go:10111:51*/
 						}
 					}
 				}
@@ -10178,7 +10118,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10181:51*/
+							/*line kerneltest_kernels_gen.go:10121:51*/
 						}
 					}
 				}
@@ -10188,7 +10128,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:10191:50*/
+						/*line kerneltest_kernels_gen.go:10131:50*/
 					}
 				}
 			}
@@ -10219,7 +10159,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10222:53*/
+									/*line kerneltest_kernels_gen.go:10162:53*/
 								}
 							}
 						}
@@ -10231,7 +10171,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10234:53*/
+									/*line kerneltest_kernels_gen.go:10174:53*/
 								}
 							}
 						}
@@ -10243,7 +10183,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10246:52*/
+								/*line kerneltest_kernels_gen.go:10186:52*/
 							}
 						}
 					}
@@ -10267,7 +10207,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10270:52*/
+								/*line kerneltest_kernels_gen.go:10210:52*/
 							}
 						}
 					}
@@ -10279,7 +10219,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10282:52*/
+								/*line kerneltest_kernels_gen.go:10222:52*/
 							}
 						}
 					}
@@ -10291,7 +10231,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:10294:51*/
+							/*line kerneltest_kernels_gen.go:10234:51*/
 						}
 					}
 				}
@@ -10325,7 +10265,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10328:54*/
+										/*line kerneltest_kernels_gen.go:10268:54*/
 									}
 								}
 							}
@@ -10339,7 +10279,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10342:54*/
+										/*line kerneltest_kernels_gen.go:10282:54*/
 									}
 								}
 							}
@@ -10353,7 +10293,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10356:53*/
+									/*line kerneltest_kernels_gen.go:10296:53*/
 								}
 							}
 						}
@@ -10380,7 +10320,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10383:53*/
+									/*line kerneltest_kernels_gen.go:10323:53*/
 								}
 							}
 						}
@@ -10394,7 +10334,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10397:53*/
+									/*line kerneltest_kernels_gen.go:10337:53*/
 								}
 							}
 						}
@@ -10408,7 +10348,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:10411:52*/
+								/*line kerneltest_kernels_gen.go:10351:52*/
 							}
 						}
 					}
@@ -10445,7 +10385,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:10448:55*/
+											/*line kerneltest_kernels_gen.go:10388:55*/
 										}
 									}
 								}
@@ -10461,7 +10401,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:10464:55*/
+											/*line kerneltest_kernels_gen.go:10404:55*/
 										}
 									}
 								}
@@ -10477,7 +10417,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:10480:54*/
+										/*line kerneltest_kernels_gen.go:10420:54*/
 									}
 								}
 							}
@@ -10507,7 +10447,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:10510:54*/
+										/*line kerneltest_kernels_gen.go:10450:54*/
 									}
 								}
 							}
@@ -10523,7 +10463,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:10526:54*/
+										/*line kerneltest_kernels_gen.go:10466:54*/
 									}
 								}
 							}
@@ -10539,7 +10479,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:10542:53*/
+									/*line kerneltest_kernels_gen.go:10482:53*/
 								}
 							}
 						}
@@ -10577,7 +10517,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:10580:55*/
+											/*line kerneltest_kernels_gen.go:10520:55*/
 										}
 									}
 								}
@@ -10593,7 +10533,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:10596:55*/
+											/*line kerneltest_kernels_gen.go:10536:55*/
 										}
 									}
 								}
@@ -10609,7 +10549,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:10612:54*/
+										/*line kerneltest_kernels_gen.go:10552:54*/
 									}
 								}
 							}
@@ -10639,7 +10579,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:10642:54*/
+										/*line kerneltest_kernels_gen.go:10582:54*/
 									}
 								}
 							}
@@ -10655,7 +10595,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:10658:54*/
+										/*line kerneltest_kernels_gen.go:10598:54*/
 									}
 								}
 							}
@@ -10671,7 +10611,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:10674:53*/
+									/*line kerneltest_kernels_gen.go:10614:53*/
 								}
 							}
 						}
@@ -10706,7 +10646,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:10709:49*/
+					/*line kerneltest_kernels_gen.go:10649:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10714,7 +10654,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:10717:49*/
+					/*line kerneltest_kernels_gen.go:10657:49*/
 				}
 			}
 		} else {
@@ -10723,7 +10663,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:10726:48*/
+				/*line kerneltest_kernels_gen.go:10666:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10753,7 +10693,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10756:49*/
+					/*line kerneltest_kernels_gen.go:10696:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10761,7 +10701,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:10764:49*/
+					/*line kerneltest_kernels_gen.go:10704:49*/
 				}
 			}
 		} else {
@@ -10770,7 +10710,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:10773:48*/
+				/*line kerneltest_kernels_gen.go:10713:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10803,7 +10743,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:10806:51*/
+							/*line kerneltest_kernels_gen.go:10746:51*/
 						}
 					}
 				} else {
@@ -10812,7 +10752,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:10815:51*/
+							/*line kerneltest_kernels_gen.go:10755:51*/
 						}
 					}
 				}
@@ -10820,7 +10760,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:10823:50*/
+						/*line kerneltest_kernels_gen.go:10763:50*/
 					}
 				}
 			}
@@ -10839,7 +10779,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:10842:50*/
+						/*line kerneltest_kernels_gen.go:10782:50*/
 					}
 				}
 			} else {
@@ -10848,7 +10788,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:10851:50*/
+						/*line kerneltest_kernels_gen.go:10791:50*/
 					}
 				}
 			}
@@ -10856,7 +10796,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:10859:49*/
+					/*line kerneltest_kernels_gen.go:10799:49*/
 				}
 			}
 		}
@@ -10877,18 +10817,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:10880:49*/
+					/*line kerneltest_kernels_gen.go:10820:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:10885:49*/
+					/*line kerneltest_kernels_gen.go:10825:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:10891:48*/
+				/*line kerneltest_kernels_gen.go:10831:48*/
 			}
 		}
 	}, nil
@@ -10924,7 +10864,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:10927:49*/
+					/*line kerneltest_kernels_gen.go:10867:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10934,7 +10874,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:10937:49*/
+					/*line kerneltest_kernels_gen.go:10877:49*/
 				}
 			}
 		} else {
@@ -10945,7 +10885,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:10948:48*/
+				/*line kerneltest_kernels_gen.go:10888:48*/
 			}
 		}
 	}, nil
@@ -10984,7 +10924,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:10987:51*/
+							/*line kerneltest_kernels_gen.go:10927:51*/
 						}
 					}
 				} else {
@@ -10994,7 +10934,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:10997:51*/
+							/*line kerneltest_kernels_gen.go:10937:51*/
 						}
 					}
 				}
@@ -11002,7 +10942,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:11005:50*/
+						/*line kerneltest_kernels_gen.go:10945:50*/
 					}
 				}
 			}
@@ -11024,7 +10964,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11027:50*/
+						/*line kerneltest_kernels_gen.go:10967:50*/
 					}
 				}
 			} else {
@@ -11034,7 +10974,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11037:50*/
+						/*line kerneltest_kernels_gen.go:10977:50*/
 					}
 				}
 			}
@@ -11042,7 +10982,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:11045:49*/
+					/*line kerneltest_kernels_gen.go:10985:49*/
 				}
 			}
 		}
@@ -11077,7 +11017,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11080:52*/
+								/*line kerneltest_kernels_gen.go:11020:52*/
 							}
 						}
 					}
@@ -11088,7 +11028,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11091:52*/
+								/*line kerneltest_kernels_gen.go:11031:52*/
 							}
 						}
 					}
@@ -11098,7 +11038,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11101:51*/
+							/*line kerneltest_kernels_gen.go:11041:51*/
 						}
 					}
 				}
@@ -11121,7 +11061,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11124:51*/
+							/*line kerneltest_kernels_gen.go:11064:51*/
 						}
 					}
 				}
@@ -11132,7 +11072,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11135:51*/
+							/*line kerneltest_kernels_gen.go:11075:51*/
 						}
 					}
 				}
@@ -11142,7 +11082,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:11145:50*/
+						/*line kerneltest_kernels_gen.go:11085:50*/
 					}
 				}
 			}
@@ -11182,7 +11122,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11185:53*/
+									/*line kerneltest_kernels_gen.go:11125:53*/
 								}
 							}
 						}
@@ -11195,7 +11135,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11198:53*/
+									/*line kerneltest_kernels_gen.go:11138:53*/
 								}
 							}
 						}
@@ -11207,7 +11147,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11210:52*/
+								/*line kerneltest_kernels_gen.go:11150:52*/
 							}
 						}
 					}
@@ -11234,7 +11174,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11237:52*/
+								/*line kerneltest_kernels_gen.go:11177:52*/
 							}
 						}
 					}
@@ -11247,7 +11187,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11250:52*/
+								/*line kerneltest_kernels_gen.go:11190:52*/
 							}
 						}
 					}
@@ -11259,7 +11199,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:11262:51*/
+							/*line kerneltest_kernels_gen.go:11202:51*/
 						}
 					}
 				}
@@ -11306,7 +11246,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11309:54*/
+										/*line kerneltest_kernels_gen.go:11249:54*/
 									}
 								}
 							}
@@ -11325,7 +11265,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11328:54*/
+										/*line kerneltest_kernels_gen.go:11268:54*/
 									}
 								}
 							}
@@ -11343,7 +11283,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11346:53*/
+									/*line kerneltest_kernels_gen.go:11286:53*/
 								}
 							}
 						}
@@ -11378,7 +11318,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11381:53*/
+									/*line kerneltest_kernels_gen.go:11321:53*/
 								}
 							}
 						}
@@ -11397,7 +11337,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11400:53*/
+									/*line kerneltest_kernels_gen.go:11340:53*/
 								}
 							}
 						}
@@ -11415,7 +11355,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:11418:52*/
+								/*line kerneltest_kernels_gen.go:11358:52*/
 							}
 						}
 					}
@@ -11463,7 +11403,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:11466:55*/
+											/*line kerneltest_kernels_gen.go:11406:55*/
 										}
 									}
 								}
@@ -11481,7 +11421,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:11484:55*/
+											/*line kerneltest_kernels_gen.go:11424:55*/
 										}
 									}
 								}
@@ -11498,7 +11438,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11501:54*/
+										/*line kerneltest_kernels_gen.go:11441:54*/
 									}
 								}
 							}
@@ -11534,7 +11474,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11537:54*/
+										/*line kerneltest_kernels_gen.go:11477:54*/
 									}
 								}
 							}
@@ -11552,7 +11492,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11555:54*/
+										/*line kerneltest_kernels_gen.go:11495:54*/
 									}
 								}
 							}
@@ -11569,7 +11509,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:11572:53*/
+									/*line kerneltest_kernels_gen.go:11512:53*/
 								}
 							}
 						}
@@ -11624,7 +11564,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:11627:46*/
+		/*line kerneltest_kernels_gen.go:11567:46*/
 	}, nil
 }
 
@@ -11673,7 +11613,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:11676:49*/
+					/*line kerneltest_kernels_gen.go:11616:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11696,7 +11636,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:11699:49*/
+					/*line kerneltest_kernels_gen.go:11639:49*/
 				}
 			}
 		} else {
@@ -11720,7 +11660,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:11723:48*/
+				/*line kerneltest_kernels_gen.go:11663:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11810,7 +11750,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:11813:46*/
+		/*line kerneltest_kernels_gen.go:11753:46*/
 	}, nil
 }
 
@@ -11896,7 +11836,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:11899:46*/
+		/*line kerneltest_kernels_gen.go:11839:46*/
 	}, nil
 }
 
@@ -11961,7 +11901,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:11964:46*/
+		/*line kerneltest_kernels_gen.go:11904:46*/
 	}, nil
 }
 
@@ -11992,7 +11932,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:11995:46*/
+		/*line kerneltest_kernels_gen.go:11935:46*/
 	}, nil
 }
 
@@ -12070,7 +12010,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:12073:46*/
+		/*line kerneltest_kernels_gen.go:12013:46*/
 	}, nil
 }
 
@@ -12097,7 +12037,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:12100:46*/
+		/*line kerneltest_kernels_gen.go:12040:46*/
 	}, nil
 }
 
@@ -12124,7 +12064,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12127:46*/
+		/*line kerneltest_kernels_gen.go:12067:46*/
 	}, nil
 }
 
@@ -12169,7 +12109,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:12172:47*/
+			/*line kerneltest_kernels_gen.go:12112:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -12198,7 +12138,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12201:46*/
+		/*line kerneltest_kernels_gen.go:12141:46*/
 	}, nil
 }
 
@@ -12241,7 +12181,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:12244:46*/
+		/*line kerneltest_kernels_gen.go:12184:46*/
 	}, nil
 }
 
@@ -12279,7 +12219,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:12282:47*/
+			/*line kerneltest_kernels_gen.go:12222:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12305,7 +12245,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:12308:46*/
+		/*line kerneltest_kernels_gen.go:12248:46*/
 	}, nil
 }
 
@@ -12415,7 +12355,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12418:46*/
+		/*line kerneltest_kernels_gen.go:12358:46*/
 	}, nil
 }
 
@@ -12492,7 +12432,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:12495:47*/
+			/*line kerneltest_kernels_gen.go:12435:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12585,7 +12525,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12588:46*/
+		/*line kerneltest_kernels_gen.go:12528:46*/
 	}, nil
 }
 
@@ -12667,7 +12607,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:12670:46*/
+		/*line kerneltest_kernels_gen.go:12610:46*/
 	}, nil
 }
 
@@ -12721,7 +12661,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:12724:46*/
+		/*line kerneltest_kernels_gen.go:12664:46*/
 	}, nil
 }
 
@@ -12831,7 +12771,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:12834:46*/
+		/*line kerneltest_kernels_gen.go:12774:46*/
 	}, nil
 }
 
@@ -12886,7 +12826,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:12889:46*/
+		/*line kerneltest_kernels_gen.go:12829:46*/
 	}, nil
 }
 
@@ -13016,7 +12956,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:13019:46*/
+		/*line kerneltest_kernels_gen.go:12959:46*/
 	}, nil
 }
 
@@ -13068,7 +13008,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13071:49*/
+					/*line kerneltest_kernels_gen.go:13011:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -13093,7 +13033,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13096:49*/
+					/*line kerneltest_kernels_gen.go:13036:49*/
 				}
 			}
 		} else {
@@ -13117,7 +13057,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13120:48*/
+				/*line kerneltest_kernels_gen.go:13060:48*/
 			}
 		}
 	}, nil
@@ -13144,7 +13084,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13147:49*/
+					/*line kerneltest_kernels_gen.go:13087:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -13152,7 +13092,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13155:49*/
+					/*line kerneltest_kernels_gen.go:13095:49*/
 				}
 			}
 		} else {
@@ -13161,7 +13101,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13164:48*/
+				/*line kerneltest_kernels_gen.go:13104:48*/
 			}
 		}
 	}, nil
@@ -13178,7 +13118,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:13181:47*/
+			/*line kerneltest_kernels_gen.go:13121:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -13211,7 +13151,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13214:51*/
+							/*line kerneltest_kernels_gen.go:13154:51*/
 						}
 					}
 				} else {
@@ -13224,7 +13164,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13227:51*/
+							/*line kerneltest_kernels_gen.go:13167:51*/
 						}
 					}
 				}
@@ -13237,7 +13177,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13240:50*/
+						/*line kerneltest_kernels_gen.go:13180:50*/
 					}
 				}
 			}
@@ -13258,7 +13198,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13261:50*/
+						/*line kerneltest_kernels_gen.go:13201:50*/
 					}
 				}
 			} else {
@@ -13271,7 +13211,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13274:50*/
+						/*line kerneltest_kernels_gen.go:13214:50*/
 					}
 				}
 			}
@@ -13284,7 +13224,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13287:49*/
+					/*line kerneltest_kernels_gen.go:13227:49*/
 				}
 			}
 		}
@@ -13298,11 +13238,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:13301:45*/
+	/*line kerneltest_kernels_gen.go:13241:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:13307:45*/
+	/*line kerneltest_kernels_gen.go:13247:45*/
 }
