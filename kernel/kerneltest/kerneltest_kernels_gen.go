@@ -255,7 +255,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: LocalHist, Name: "kerneltest.LocalHist", Hash: "b7c4ac93ee5b8ad59938851df2f0a853", Funcs: []string{"LocalHist", "rotated"},
+		Func: LocalHist, Name: "kerneltest.LocalHist", Hash: "a953896b72205d9c71d12b8a816f83be", Funcs: []string{"LocalHist", "rotated"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "in", View: true, Write: false},
@@ -275,11 +275,14 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((new g [16]int32)) (h))
     (assign ((index h (int 0))) ((int32 -1)))
     (assign ((new best int)) ((int 0)))
-    (range (new b int) int (int 16)
-      (body
-        (if (gt int32 (index g b) (index g best))
-          (then
-            (assign (best) (b))))))
+    (block
+      (var ((gkr24c2 [16]int32)) (g))
+      (range (new b int) int (int 16)
+        (body
+          (var ((c int32)) ((index gkr24c2 b)))
+          (if (gt int32 c (index g best))
+            (then
+              (assign (best) (b)))))))
     (range (new b int) int (int 16)
       (body
         (if (ne int32 (index g b) (int32 0))
@@ -410,6 +413,26 @@ var gkSpecs = []gkkernel.Spec{
       (body
         (assign ((at out i k)) ((add float64 (index (field fr lo) k) (mul float64 (conv float64 (field fr step)) (conv float64 (add int32 (rem int32 (conv int32 i) (field fr n)) (conv int32 (field fr tag))))))))))
     (assign ((at out i (int 3))) ((conv float64 (field fr id))))))
+`,
+	},
+	{
+		Func: RangeCopy, Name: "kerneltest.RangeCopy", Hash: "254cb39c000e6da7c151e4aab42cf0e1", Funcs: []string{"RangeCopy"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostRangeCopy,
+		IR: gkIR + `(kernel RangeCopy for (index i)
+  (view out int64 1 w)
+  (body
+    (assign ((new a [3]int64)) ((lit [3]int64 (conv int64 i) (int64 2) (int64 3))))
+    (block
+      (var ((gkr208c2 [3]int64)) (a))
+      (range (new k int) int (int 3)
+        (body
+          (var ((v int64)) ((index gkr208c2 k)))
+          (opassign add (index a (rem int (add int k (int 1)) (int 3))) v))))
+    (assign ((at out i)) ((add int64 (add int64 (mul int64 (index a (int 0)) (int64 100)) (mul int64 (index a (int 1)) (int64 10))) (index a (int 2)))))))
 `,
 	},
 	{
@@ -1489,18 +1512,18 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:1492:48*/
+					/*line kerneltest_kernels_gen.go:1515:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:1497:48*/
+					/*line kerneltest_kernels_gen.go:1520:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:1503:47*/
+				/*line kerneltest_kernels_gen.go:1526:47*/
 			}
 		}
 	}, nil
@@ -1526,18 +1549,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:1529:48*/
+					/*line kerneltest_kernels_gen.go:1552:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:1534:48*/
+					/*line kerneltest_kernels_gen.go:1557:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:1540:47*/
+				/*line kerneltest_kernels_gen.go:1563:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1574,7 +1597,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1577:50*/
+							/*line kerneltest_kernels_gen.go:1600:50*/
 						}
 					}
 				} else {
@@ -1583,7 +1606,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:1586:50*/
+							/*line kerneltest_kernels_gen.go:1609:50*/
 						}
 					}
 				}
@@ -1591,7 +1614,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:1594:49*/
+						/*line kerneltest_kernels_gen.go:1617:49*/
 					}
 				}
 			}
@@ -1610,7 +1633,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1613:49*/
+						/*line kerneltest_kernels_gen.go:1636:49*/
 					}
 				}
 			} else {
@@ -1619,7 +1642,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:1622:49*/
+						/*line kerneltest_kernels_gen.go:1645:49*/
 					}
 				}
 			}
@@ -1627,7 +1650,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:1630:48*/
+					/*line kerneltest_kernels_gen.go:1653:48*/
 				}
 			}
 		}
@@ -1657,7 +1680,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1660:48*/
+					/*line kerneltest_kernels_gen.go:1683:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1665,7 +1688,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:1668:48*/
+					/*line kerneltest_kernels_gen.go:1691:48*/
 				}
 			}
 		} else {
@@ -1674,7 +1697,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:1677:47*/
+				/*line kerneltest_kernels_gen.go:1700:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -1720,7 +1743,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1723:51*/
+								/*line kerneltest_kernels_gen.go:1746:51*/
 							}
 						}
 					}
@@ -1741,7 +1764,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:1744:51*/
+								/*line kerneltest_kernels_gen.go:1767:51*/
 							}
 						}
 					}
@@ -1757,7 +1780,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1760:50*/
+							/*line kerneltest_kernels_gen.go:1783:50*/
 						}
 					}
 				}
@@ -1790,7 +1813,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1793:50*/
+							/*line kerneltest_kernels_gen.go:1816:50*/
 						}
 					}
 				}
@@ -1811,7 +1834,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:1814:50*/
+							/*line kerneltest_kernels_gen.go:1837:50*/
 						}
 					}
 				}
@@ -1827,7 +1850,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:1830:49*/
+						/*line kerneltest_kernels_gen.go:1853:49*/
 					}
 				}
 			}
@@ -1864,7 +1887,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1867:48*/
+					/*line kerneltest_kernels_gen.go:1890:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -1878,7 +1901,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:1881:48*/
+					/*line kerneltest_kernels_gen.go:1904:48*/
 				}
 			}
 		} else {
@@ -1893,7 +1916,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:1896:47*/
+				/*line kerneltest_kernels_gen.go:1919:47*/
 			}
 		}
 	}, nil
@@ -1919,14 +1942,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1922:48*/
+					/*line kerneltest_kernels_gen.go:1945:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:1929:48*/
+					/*line kerneltest_kernels_gen.go:1952:48*/
 				}
 			}
 		} else {
@@ -1934,7 +1957,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:1937:47*/
+				/*line kerneltest_kernels_gen.go:1960:47*/
 			}
 		}
 	}, nil
@@ -1958,7 +1981,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:1961:50*/
+							/*line kerneltest_kernels_gen.go:1984:50*/
 						}
 					}
 				} else {
@@ -1966,7 +1989,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:1969:50*/
+							/*line kerneltest_kernels_gen.go:1992:50*/
 						}
 					}
 				}
@@ -1974,7 +1997,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:1977:49*/
+						/*line kerneltest_kernels_gen.go:2000:49*/
 					}
 				}
 			}
@@ -1992,7 +2015,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:1995:49*/
+						/*line kerneltest_kernels_gen.go:2018:49*/
 					}
 				}
 			} else {
@@ -2000,7 +2023,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:2003:49*/
+						/*line kerneltest_kernels_gen.go:2026:49*/
 					}
 				}
 			}
@@ -2008,7 +2031,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:2011:48*/
+					/*line kerneltest_kernels_gen.go:2034:48*/
 				}
 			}
 		}
@@ -2050,7 +2073,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:2053:51*/
+								/*line kerneltest_kernels_gen.go:2076:51*/
 							}
 						}
 					}
@@ -2066,7 +2089,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:2069:51*/
+								/*line kerneltest_kernels_gen.go:2092:51*/
 							}
 						}
 					}
@@ -2077,7 +2100,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:2080:50*/
+							/*line kerneltest_kernels_gen.go:2103:50*/
 						}
 					}
 				}
@@ -2105,7 +2128,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:2108:50*/
+							/*line kerneltest_kernels_gen.go:2131:50*/
 						}
 					}
 				}
@@ -2121,7 +2144,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:2124:50*/
+							/*line kerneltest_kernels_gen.go:2147:50*/
 						}
 					}
 				}
@@ -2132,7 +2155,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:2135:49*/
+						/*line kerneltest_kernels_gen.go:2158:49*/
 					}
 				}
 			}
@@ -2167,8 +2190,8 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					g := h // a copy: g's bins do not change with h's
 					h[0] = -1
 					best := 0
-					for b := range len(g) {
-						if g[b] > g[best] {
+					for b, c := range g {
+						if c > g[best] {
 							best = b
 						}
 					}
@@ -2178,7 +2201,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:2181:48*/
+					/*line kerneltest_kernels_gen.go:2204:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2189,8 +2212,8 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					g := h // a copy: g's bins do not change with h's
 					h[0] = -1
 					best := 0
-					for b := range len(g) {
-						if g[b] > g[best] {
+					for b, c := range g {
+						if c > g[best] {
 							best = b
 						}
 					}
@@ -2200,7 +2223,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:2203:48*/
+					/*line kerneltest_kernels_gen.go:2226:48*/
 				}
 			}
 		} else {
@@ -2212,8 +2235,8 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				g := h // a copy: g's bins do not change with h's
 				h[0] = -1
 				best := 0
-				for b := range len(g) {
-					if g[b] > g[best] {
+				for b, c := range g {
+					if c > g[best] {
 						best = b
 					}
 				}
@@ -2223,7 +2246,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:2226:47*/
+				/*line kerneltest_kernels_gen.go:2249:47*/
 			}
 		}
 	}, nil
@@ -2262,7 +2285,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					for k := range 3 {
 						f.Set(i, k, c[k])
 					}
-					/*line kerneltest_kernels_gen.go:2265:48*/
+					/*line kerneltest_kernels_gen.go:2288:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -2281,7 +2304,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					for k := range 3 {
 						f.Set(i, k, c[k])
 					}
-					/*line kerneltest_kernels_gen.go:2284:48*/
+					/*line kerneltest_kernels_gen.go:2307:48*/
 				}
 			}
 		} else {
@@ -2298,7 +2321,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				for k := range 3 {
 					f.Set(i, k, c[k])
 				}
-				/*line kerneltest_kernels_gen.go:2301:47*/
+				/*line kerneltest_kernels_gen.go:2324:47*/
 			}
 		}
 	}, nil
@@ -2342,7 +2365,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:2345:48*/
+					/*line kerneltest_kernels_gen.go:2368:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -2366,7 +2389,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:2369:48*/
+					/*line kerneltest_kernels_gen.go:2392:48*/
 				}
 			}
 		} else {
@@ -2388,7 +2411,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:2391:47*/
+				/*line kerneltest_kernels_gen.go:2414:47*/
 			}
 		}
 	}, nil
@@ -2419,7 +2442,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:2422:48*/
+					/*line kerneltest_kernels_gen.go:2445:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2430,7 +2453,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:2433:48*/
+					/*line kerneltest_kernels_gen.go:2456:48*/
 				}
 			}
 		} else {
@@ -2442,7 +2465,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:2445:47*/
+				/*line kerneltest_kernels_gen.go:2468:47*/
 			}
 		}
 	}, nil
@@ -2480,21 +2503,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:2483:48*/
+					/*line kerneltest_kernels_gen.go:2506:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:2490:48*/
+					/*line kerneltest_kernels_gen.go:2513:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:2497:47*/
+				/*line kerneltest_kernels_gen.go:2520:47*/
 			}
 		}
 	}, nil
@@ -2519,7 +2542,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
 					}
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:2522:48*/
+					/*line kerneltest_kernels_gen.go:2545:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -2528,7 +2551,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
 					}
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:2531:48*/
+					/*line kerneltest_kernels_gen.go:2554:48*/
 				}
 			}
 		} else {
@@ -2537,7 +2560,49 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					out.Set(i, k, fr.lo[k]+float64(float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag))))
 				}
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:2540:47*/
+				/*line kerneltest_kernels_gen.go:2563:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	out, gkErr0 := gkkernel.View1("kerneltest.RangeCopy", "out", gkArgs[0].(gkkokkos.View1[int64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		out, gkP_out := out, gkP_out
+		gkS_out_0 := out.ByteStride(0)
+		if gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:207:2*/ a := [3]int64{int64(i), 2, 3}
+					for k, v := range a {
+						a[(k+1)%3] += v
+					}
+					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (a[0]*100 + a[1]*10 + a[2])
+					/*line kerneltest_kernels_gen.go:2586:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line locals.go:207:2*/ a := [3]int64{int64(i), 2, 3}
+					for k, v := range a {
+						a[(k+1)%3] += v
+					}
+					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (a[0]*100 + a[1]*10 + a[2])
+					/*line kerneltest_kernels_gen.go:2595:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line locals.go:207:2*/ a := [3]int64{int64(i), 2, 3}
+				for k, v := range a {
+					a[(k+1)%3] += v
+				}
+				out.Set(i, a[0]*100+a[1]*10+a[2])
+				/*line kerneltest_kernels_gen.go:2605:47*/
 			}
 		}
 	}, nil
@@ -2582,7 +2647,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:2585:48*/
+					/*line kerneltest_kernels_gen.go:2650:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2594,7 +2659,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:2597:48*/
+					/*line kerneltest_kernels_gen.go:2662:48*/
 				}
 			}
 		} else {
@@ -2607,7 +2672,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:2610:47*/
+				/*line kerneltest_kernels_gen.go:2675:47*/
 			}
 		}
 	}, nil
@@ -2655,7 +2720,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2658:48*/
+					/*line kerneltest_kernels_gen.go:2723:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2670,7 +2735,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:2673:48*/
+					/*line kerneltest_kernels_gen.go:2738:48*/
 				}
 			}
 		} else {
@@ -2686,7 +2751,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:2689:47*/
+				/*line kerneltest_kernels_gen.go:2754:47*/
 			}
 		}
 	}, nil
@@ -2755,7 +2820,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:2758:48*/
+					/*line kerneltest_kernels_gen.go:2823:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2797,7 +2862,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:2800:48*/
+					/*line kerneltest_kernels_gen.go:2865:48*/
 				}
 			}
 		} else {
@@ -2825,7 +2890,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:2828:47*/
+				/*line kerneltest_kernels_gen.go:2893:47*/
 			}
 		}
 	}, nil
@@ -2898,7 +2963,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:2901:48*/
+					/*line kerneltest_kernels_gen.go:2966:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -2944,7 +3009,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:2947:48*/
+					/*line kerneltest_kernels_gen.go:3012:48*/
 				}
 			}
 		} else {
@@ -2974,7 +3039,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:2977:47*/
+				/*line kerneltest_kernels_gen.go:3042:47*/
 			}
 		}
 	}, nil
@@ -3062,7 +3127,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:3065:48*/
+					/*line kerneltest_kernels_gen.go:3130:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -3104,7 +3169,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:3107:48*/
+					/*line kerneltest_kernels_gen.go:3172:48*/
 				}
 			}
 		} else {
@@ -3132,7 +3197,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:3135:47*/
+				/*line kerneltest_kernels_gen.go:3200:47*/
 			}
 		}
 	}, nil
@@ -3227,7 +3292,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:3230:48*/
+					/*line kerneltest_kernels_gen.go:3295:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -3288,7 +3353,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:3291:48*/
+					/*line kerneltest_kernels_gen.go:3356:48*/
 				}
 			}
 		} else {
@@ -3322,7 +3387,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:3325:47*/
+				/*line kerneltest_kernels_gen.go:3390:47*/
 			}
 		}
 	}, nil
@@ -3378,7 +3443,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:3381:48*/
+					/*line kerneltest_kernels_gen.go:3446:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3414,7 +3479,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:3417:48*/
+					/*line kerneltest_kernels_gen.go:3482:48*/
 				}
 			}
 		} else {
@@ -3451,7 +3516,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:3454:47*/
+				/*line kerneltest_kernels_gen.go:3519:47*/
 			}
 		}
 	}, nil
@@ -3490,7 +3555,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:3493:48*/
+					/*line kerneltest_kernels_gen.go:3558:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3508,7 +3573,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3511:48*/
+					/*line kerneltest_kernels_gen.go:3576:48*/
 				}
 			}
 		} else {
@@ -3527,7 +3592,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3530:47*/
+				/*line kerneltest_kernels_gen.go:3595:47*/
 			}
 		}
 	}, nil
@@ -3560,7 +3625,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:3563:48*/
+					/*line kerneltest_kernels_gen.go:3628:48*/
 				}
 			} else {
 			gkNextU:
@@ -3574,7 +3639,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							}
 						}
 					}
-					/*line kerneltest_kernels_gen.go:3577:48*/
+					/*line kerneltest_kernels_gen.go:3642:48*/
 				}
 			}
 		} else {
@@ -3589,7 +3654,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					}
 				}
-				/*line kerneltest_kernels_gen.go:3592:47*/
+				/*line kerneltest_kernels_gen.go:3657:47*/
 			}
 		}
 	}, nil
@@ -3666,7 +3731,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3669:48*/
+					/*line kerneltest_kernels_gen.go:3734:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3721,7 +3786,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3724:48*/
+					/*line kerneltest_kernels_gen.go:3789:48*/
 				}
 			}
 		} else {
@@ -3773,7 +3838,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:3776:47*/
+				/*line kerneltest_kernels_gen.go:3841:47*/
 			}
 		}
 	}, nil
@@ -3818,7 +3883,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:3821:48*/
+					/*line kerneltest_kernels_gen.go:3886:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3830,7 +3895,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:3833:48*/
+					/*line kerneltest_kernels_gen.go:3898:48*/
 				}
 			}
 		} else {
@@ -3843,7 +3908,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:3846:47*/
+				/*line kerneltest_kernels_gen.go:3911:47*/
 			}
 		}
 	}, nil
@@ -3930,7 +3995,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3933:48*/
+					/*line kerneltest_kernels_gen.go:3998:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -3996,7 +4061,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:3999:48*/
+					/*line kerneltest_kernels_gen.go:4064:48*/
 				}
 			}
 		} else {
@@ -4033,7 +4098,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:4036:47*/
+				/*line kerneltest_kernels_gen.go:4101:47*/
 			}
 		}
 	}, nil
@@ -4099,7 +4164,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4102:48*/
+					/*line kerneltest_kernels_gen.go:4167:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4132,7 +4197,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:4135:48*/
+					/*line kerneltest_kernels_gen.go:4200:48*/
 				}
 			}
 		} else {
@@ -4152,7 +4217,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:4155:47*/
+				/*line kerneltest_kernels_gen.go:4220:47*/
 			}
 		}
 	}, nil
@@ -4250,7 +4315,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:4253:48*/
+					/*line kerneltest_kernels_gen.go:4318:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -4321,7 +4386,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:4324:48*/
+					/*line kerneltest_kernels_gen.go:4389:48*/
 				}
 			}
 		} else {
@@ -4373,7 +4438,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:4376:47*/
+				/*line kerneltest_kernels_gen.go:4441:47*/
 			}
 		}
 	}, nil
@@ -4447,7 +4512,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:4450:48*/
+					/*line kerneltest_kernels_gen.go:4515:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -4475,7 +4540,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:4478:48*/
+					/*line kerneltest_kernels_gen.go:4543:48*/
 				}
 			}
 		} else {
@@ -4493,7 +4558,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:4496:47*/
+				/*line kerneltest_kernels_gen.go:4561:47*/
 			}
 		}
 	}, nil
@@ -4555,7 +4620,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:4558:48*/
+					/*line kerneltest_kernels_gen.go:4623:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4586,7 +4651,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:4589:48*/
+					/*line kerneltest_kernels_gen.go:4654:48*/
 				}
 			}
 		} else {
@@ -4618,7 +4683,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:4621:47*/
+				/*line kerneltest_kernels_gen.go:4686:47*/
 			}
 		}
 	}, nil
@@ -4658,7 +4723,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4661:48*/
+					/*line kerneltest_kernels_gen.go:4726:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4675,7 +4740,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:4678:48*/
+					/*line kerneltest_kernels_gen.go:4743:48*/
 				}
 			}
 		} else {
@@ -4693,7 +4758,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:4696:47*/
+				/*line kerneltest_kernels_gen.go:4761:47*/
 			}
 		}
 	}, nil
@@ -4713,18 +4778,18 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4716:48*/
+					/*line kerneltest_kernels_gen.go:4781:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4721:48*/
+					/*line kerneltest_kernels_gen.go:4786:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:4727:47*/
+				/*line kerneltest_kernels_gen.go:4792:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4745,18 +4810,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:4748:48*/
+					/*line kerneltest_kernels_gen.go:4813:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:4753:48*/
+					/*line kerneltest_kernels_gen.go:4818:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:4759:47*/
+				/*line kerneltest_kernels_gen.go:4824:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4777,18 +4842,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:4780:48*/
+					/*line kerneltest_kernels_gen.go:4845:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:4785:48*/
+					/*line kerneltest_kernels_gen.go:4850:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:4791:47*/
+				/*line kerneltest_kernels_gen.go:4856:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4811,14 +4876,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4814:48*/
+					/*line kerneltest_kernels_gen.go:4879:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:4821:48*/
+					/*line kerneltest_kernels_gen.go:4886:48*/
 				}
 			}
 		} else {
@@ -4826,7 +4891,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:4829:47*/
+				/*line kerneltest_kernels_gen.go:4894:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4847,18 +4912,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4850:48*/
+					/*line kerneltest_kernels_gen.go:4915:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:4855:48*/
+					/*line kerneltest_kernels_gen.go:4920:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:4861:47*/
+				/*line kerneltest_kernels_gen.go:4926:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4879,18 +4944,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:4882:48*/
+					/*line kerneltest_kernels_gen.go:4947:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:4887:48*/
+					/*line kerneltest_kernels_gen.go:4952:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:4893:47*/
+				/*line kerneltest_kernels_gen.go:4958:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4912,18 +4977,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:4915:48*/
+					/*line kerneltest_kernels_gen.go:4980:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:4920:48*/
+					/*line kerneltest_kernels_gen.go:4985:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:4926:47*/
+				/*line kerneltest_kernels_gen.go:4991:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4945,18 +5010,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:4948:48*/
+					/*line kerneltest_kernels_gen.go:5013:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:4953:48*/
+					/*line kerneltest_kernels_gen.go:5018:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:4959:47*/
+				/*line kerneltest_kernels_gen.go:5024:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4983,7 +5048,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4986:51*/
+								/*line kerneltest_kernels_gen.go:5051:51*/
 							}
 						}
 					}
@@ -4993,7 +5058,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:4996:51*/
+								/*line kerneltest_kernels_gen.go:5061:51*/
 							}
 						}
 					}
@@ -5003,7 +5068,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5006:50*/
+							/*line kerneltest_kernels_gen.go:5071:50*/
 						}
 					}
 				}
@@ -5024,7 +5089,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5027:50*/
+							/*line kerneltest_kernels_gen.go:5092:50*/
 						}
 					}
 				}
@@ -5034,7 +5099,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:5037:50*/
+							/*line kerneltest_kernels_gen.go:5102:50*/
 						}
 					}
 				}
@@ -5044,7 +5109,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:5047:49*/
+						/*line kerneltest_kernels_gen.go:5112:49*/
 					}
 				}
 			}
@@ -5075,7 +5140,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5078:52*/
+									/*line kerneltest_kernels_gen.go:5143:52*/
 								}
 							}
 						}
@@ -5087,7 +5152,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:5090:52*/
+									/*line kerneltest_kernels_gen.go:5155:52*/
 								}
 							}
 						}
@@ -5099,7 +5164,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5102:51*/
+								/*line kerneltest_kernels_gen.go:5167:51*/
 							}
 						}
 					}
@@ -5123,7 +5188,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5126:51*/
+								/*line kerneltest_kernels_gen.go:5191:51*/
 							}
 						}
 					}
@@ -5135,7 +5200,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:5138:51*/
+								/*line kerneltest_kernels_gen.go:5203:51*/
 							}
 						}
 					}
@@ -5147,7 +5212,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:5150:50*/
+							/*line kerneltest_kernels_gen.go:5215:50*/
 						}
 					}
 				}
@@ -5181,7 +5246,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:5184:53*/
+										/*line kerneltest_kernels_gen.go:5249:53*/
 									}
 								}
 							}
@@ -5195,7 +5260,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:5198:53*/
+										/*line kerneltest_kernels_gen.go:5263:53*/
 									}
 								}
 							}
@@ -5209,7 +5274,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:5212:52*/
+									/*line kerneltest_kernels_gen.go:5277:52*/
 								}
 							}
 						}
@@ -5236,7 +5301,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:5239:52*/
+									/*line kerneltest_kernels_gen.go:5304:52*/
 								}
 							}
 						}
@@ -5250,7 +5315,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:5253:52*/
+									/*line kerneltest_kernels_gen.go:5318:52*/
 								}
 							}
 						}
@@ -5264,7 +5329,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:5267:51*/
+								/*line kerneltest_kernels_gen.go:5332:51*/
 							}
 						}
 					}
@@ -5301,7 +5366,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:5304:54*/
+											/*line kerneltest_kernels_gen.go:5369:54*/
 										}
 									}
 								}
@@ -5317,7 +5382,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:5320:54*/
+											/*line kerneltest_kernels_gen.go:5385:54*/
 										}
 									}
 								}
@@ -5333,7 +5398,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:5336:53*/
+										/*line kerneltest_kernels_gen.go:5401:53*/
 									}
 								}
 							}
@@ -5363,7 +5428,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:5366:53*/
+										/*line kerneltest_kernels_gen.go:5431:53*/
 									}
 								}
 							}
@@ -5379,7 +5444,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:5382:53*/
+										/*line kerneltest_kernels_gen.go:5447:53*/
 									}
 								}
 							}
@@ -5395,7 +5460,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:5398:52*/
+									/*line kerneltest_kernels_gen.go:5463:52*/
 								}
 							}
 						}
@@ -5433,7 +5498,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:5436:54*/
+											/*line kerneltest_kernels_gen.go:5501:54*/
 										}
 									}
 								}
@@ -5449,7 +5514,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:5452:54*/
+											/*line kerneltest_kernels_gen.go:5517:54*/
 										}
 									}
 								}
@@ -5465,7 +5530,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:5468:53*/
+										/*line kerneltest_kernels_gen.go:5533:53*/
 									}
 								}
 							}
@@ -5495,7 +5560,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:5498:53*/
+										/*line kerneltest_kernels_gen.go:5563:53*/
 									}
 								}
 							}
@@ -5511,7 +5576,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:5514:53*/
+										/*line kerneltest_kernels_gen.go:5579:53*/
 									}
 								}
 							}
@@ -5527,7 +5592,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:5530:52*/
+									/*line kerneltest_kernels_gen.go:5595:52*/
 								}
 							}
 						}
@@ -5562,7 +5627,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5565:48*/
+					/*line kerneltest_kernels_gen.go:5630:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5570,7 +5635,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5573:48*/
+					/*line kerneltest_kernels_gen.go:5638:48*/
 				}
 			}
 		} else {
@@ -5579,7 +5644,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5582:47*/
+				/*line kerneltest_kernels_gen.go:5647:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5609,7 +5674,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:5612:48*/
+					/*line kerneltest_kernels_gen.go:5677:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5617,7 +5682,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:5620:48*/
+					/*line kerneltest_kernels_gen.go:5685:48*/
 				}
 			}
 		} else {
@@ -5626,7 +5691,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:5629:47*/
+				/*line kerneltest_kernels_gen.go:5694:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5659,7 +5724,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5662:50*/
+							/*line kerneltest_kernels_gen.go:5727:50*/
 						}
 					}
 				} else {
@@ -5668,7 +5733,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:5671:50*/
+							/*line kerneltest_kernels_gen.go:5736:50*/
 						}
 					}
 				}
@@ -5676,7 +5741,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5679:49*/
+						/*line kerneltest_kernels_gen.go:5744:49*/
 					}
 				}
 			}
@@ -5695,7 +5760,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5698:49*/
+						/*line kerneltest_kernels_gen.go:5763:49*/
 					}
 				}
 			} else {
@@ -5704,7 +5769,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:5707:49*/
+						/*line kerneltest_kernels_gen.go:5772:49*/
 					}
 				}
 			}
@@ -5712,7 +5777,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5715:48*/
+					/*line kerneltest_kernels_gen.go:5780:48*/
 				}
 			}
 		}
@@ -5733,18 +5798,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:5736:48*/
+					/*line kerneltest_kernels_gen.go:5801:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:5741:48*/
+					/*line kerneltest_kernels_gen.go:5806:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:5747:47*/
+				/*line kerneltest_kernels_gen.go:5812:47*/
 			}
 		}
 	}, nil
@@ -5780,7 +5845,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5783:48*/
+					/*line kerneltest_kernels_gen.go:5848:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5790,7 +5855,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:5793:48*/
+					/*line kerneltest_kernels_gen.go:5858:48*/
 				}
 			}
 		} else {
@@ -5801,7 +5866,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:5804:47*/
+				/*line kerneltest_kernels_gen.go:5869:47*/
 			}
 		}
 	}, nil
@@ -5840,7 +5905,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5843:50*/
+							/*line kerneltest_kernels_gen.go:5908:50*/
 						}
 					}
 				} else {
@@ -5850,7 +5915,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:5853:50*/
+							/*line kerneltest_kernels_gen.go:5918:50*/
 						}
 					}
 				}
@@ -5858,7 +5923,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:5861:49*/
+						/*line kerneltest_kernels_gen.go:5926:49*/
 					}
 				}
 			}
@@ -5880,7 +5945,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5883:49*/
+						/*line kerneltest_kernels_gen.go:5948:49*/
 					}
 				}
 			} else {
@@ -5890,7 +5955,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:5893:49*/
+						/*line kerneltest_kernels_gen.go:5958:49*/
 					}
 				}
 			}
@@ -5898,7 +5963,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:5901:48*/
+					/*line kerneltest_kernels_gen.go:5966:48*/
 				}
 			}
 		}
@@ -5933,7 +5998,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5936:51*/
+								/*line kerneltest_kernels_gen.go:6001:51*/
 							}
 						}
 					}
@@ -5944,7 +6009,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:5947:51*/
+								/*line kerneltest_kernels_gen.go:6012:51*/
 							}
 						}
 					}
@@ -5954,7 +6019,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5957:50*/
+							/*line kerneltest_kernels_gen.go:6022:50*/
 						}
 					}
 				}
@@ -5977,7 +6042,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5980:50*/
+							/*line kerneltest_kernels_gen.go:6045:50*/
 						}
 					}
 				}
@@ -5988,7 +6053,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:5991:50*/
+							/*line kerneltest_kernels_gen.go:6056:50*/
 						}
 					}
 				}
@@ -5998,7 +6063,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:6001:49*/
+						/*line kerneltest_kernels_gen.go:6066:49*/
 					}
 				}
 			}
@@ -6038,7 +6103,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6041:52*/
+									/*line kerneltest_kernels_gen.go:6106:52*/
 								}
 							}
 						}
@@ -6051,7 +6116,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:6054:52*/
+									/*line kerneltest_kernels_gen.go:6119:52*/
 								}
 							}
 						}
@@ -6063,7 +6128,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6066:51*/
+								/*line kerneltest_kernels_gen.go:6131:51*/
 							}
 						}
 					}
@@ -6090,7 +6155,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6093:51*/
+								/*line kerneltest_kernels_gen.go:6158:51*/
 							}
 						}
 					}
@@ -6103,7 +6168,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:6106:51*/
+								/*line kerneltest_kernels_gen.go:6171:51*/
 							}
 						}
 					}
@@ -6115,7 +6180,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:6118:50*/
+							/*line kerneltest_kernels_gen.go:6183:50*/
 						}
 					}
 				}
@@ -6162,7 +6227,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:6165:53*/
+										/*line kerneltest_kernels_gen.go:6230:53*/
 									}
 								}
 							}
@@ -6181,7 +6246,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:6184:53*/
+										/*line kerneltest_kernels_gen.go:6249:53*/
 									}
 								}
 							}
@@ -6199,7 +6264,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:6202:52*/
+									/*line kerneltest_kernels_gen.go:6267:52*/
 								}
 							}
 						}
@@ -6234,7 +6299,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:6237:52*/
+									/*line kerneltest_kernels_gen.go:6302:52*/
 								}
 							}
 						}
@@ -6253,7 +6318,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:6256:52*/
+									/*line kerneltest_kernels_gen.go:6321:52*/
 								}
 							}
 						}
@@ -6271,7 +6336,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:6274:51*/
+								/*line kerneltest_kernels_gen.go:6339:51*/
 							}
 						}
 					}
@@ -6319,7 +6384,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:6322:54*/
+											/*line kerneltest_kernels_gen.go:6387:54*/
 										}
 									}
 								}
@@ -6337,7 +6402,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:6340:54*/
+											/*line kerneltest_kernels_gen.go:6405:54*/
 										}
 									}
 								}
@@ -6354,7 +6419,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:6357:53*/
+										/*line kerneltest_kernels_gen.go:6422:53*/
 									}
 								}
 							}
@@ -6390,7 +6455,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:6393:53*/
+										/*line kerneltest_kernels_gen.go:6458:53*/
 									}
 								}
 							}
@@ -6408,7 +6473,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:6411:53*/
+										/*line kerneltest_kernels_gen.go:6476:53*/
 									}
 								}
 							}
@@ -6425,7 +6490,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:6428:52*/
+									/*line kerneltest_kernels_gen.go:6493:52*/
 								}
 							}
 						}
@@ -6443,11 +6508,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:6446:44*/
+	/*line kerneltest_kernels_gen.go:6511:44*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:6452:44*/
+	/*line kerneltest_kernels_gen.go:6517:44*/
 }
