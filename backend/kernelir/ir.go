@@ -54,8 +54,11 @@
 // S-expressions: the helpers a kernel may call, (func ...), and the
 // kernel, (kernel ...). Print writes the canonical form; Parse accepts
 // any spacing. A name is a Go identifier; a bare name in an expression is
-// a variable (index, scalar parameter, final flag or local). See
-// docs/internals/design.md, "The kernel description", for the grammar.
+// a variable (index, scalar parameter, final flag or local), or a view
+// given to a helper's view parameter. Local arrays and structs, methods'
+// pointer receivers and helpers' views have types of their own (types.go)
+// and nodes of their own (local.go). See docs/internals/design.md, "The
+// kernel description", for the grammar.
 package kernelir
 
 import (

@@ -1,6 +1,7 @@
 package kernelir
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -156,130 +157,14 @@ func funcTypes(f *Func) []Type {
 	return stmtTypes(ts, f.Body)
 }
 
-// stmtTypes appends to ts the composite types that list declares or
-// writes literals of.
+// stmtTypes appends to ts the composite types that the nodes of list
+// carry (declarations, literals, and, once validated, every typed node).
 func stmtTypes(ts []Type, list []Stmt) []Type {
-	var expr func(x Expr)
-	var stmt func(s Stmt)
-	exprs := func(xs []Expr) {
-		for _, x := range xs {
-			expr(x)
+	walkNodes(reflect.ValueOf(list), func(t Type) {
+		if t >= numTypes {
+			ts = append(ts, t)
 		}
-	}
-	target := func(t Target) {
-		if t.Kind == TargetNew && t.T >= numTypes {
-			ts = append(ts, t.T)
-		}
-		exprs(t.Index)
-		for _, s := range t.Path {
-			if s.Index != nil {
-				expr(s.Index)
-			}
-		}
-	}
-	expr = func(x Expr) {
-		switch x := x.(type) {
-		case *Lit:
-			ts = append(ts, x.T)
-			exprs(x.Elems)
-		case *Index:
-			expr(x.X)
-			expr(x.I)
-		case *Sel:
-			expr(x.X)
-		case *Unary:
-			expr(x.X)
-		case *Binary:
-			expr(x.X)
-			expr(x.Y)
-		case *Convert:
-			expr(x.X)
-		case *At:
-			exprs(x.Index)
-		case *Call:
-			exprs(x.Args)
-		case *Math:
-			exprs(x.Args)
-		case *MinMax:
-			exprs(x.Args)
-		case *Atomic:
-			exprs(x.Index)
-			exprs(x.Args)
-		}
-	}
-	stmt = func(s Stmt) {
-		switch s := s.(type) {
-		case *VarDecl:
-			for _, v := range s.Vars {
-				if v.Type >= numTypes {
-					ts = append(ts, v.Type)
-				}
-			}
-			exprs(s.Values)
-		case *Assign:
-			for _, t := range s.Targets {
-				target(t)
-			}
-			exprs(s.Values)
-		case *OpAssign:
-			target(s.Target)
-			expr(s.Value)
-		case *IncDec:
-			target(s.Target)
-		case *ExprStmt:
-			expr(s.X)
-		case *If:
-			if s.Init != nil {
-				stmt(s.Init)
-			}
-			expr(s.Cond)
-			for _, t := range s.Then {
-				stmt(t)
-			}
-			if s.Else != nil {
-				stmt(s.Else)
-			}
-		case *For:
-			for _, t := range []Stmt{s.Init, s.Post} {
-				if t != nil {
-					stmt(t)
-				}
-			}
-			if s.Cond != nil {
-				expr(s.Cond)
-			}
-			for _, t := range s.Body {
-				stmt(t)
-			}
-		case *Range:
-			expr(s.N)
-			for _, t := range s.Body {
-				stmt(t)
-			}
-		case *Switch:
-			if s.Init != nil {
-				stmt(s.Init)
-			}
-			if s.Tag != nil {
-				expr(s.Tag)
-			}
-			for _, c := range s.Cases {
-				exprs(c.Values)
-				for _, t := range c.Body {
-					stmt(t)
-				}
-			}
-		case *Return:
-			exprs(s.Values)
-		case *Block:
-			for _, t := range s.Body {
-				stmt(t)
-			}
-		}
-	}
-	for _, s := range list {
-		stmt(s)
-	}
+	}, nil, nil)
 	return ts
 }
 
@@ -623,102 +508,46 @@ func (v *validator) viewArg(c *Call, n int, a Expr, t Type) {
 // walkStmts calls fs on every statement of list and fx on every
 // expression, nested ones too.
 func walkStmts(list []Stmt, fs func(Stmt), fx func(Expr)) {
-	var expr func(x Expr)
-	exprs := func(xs []Expr) {
-		for _, x := range xs {
-			expr(x)
-		}
-	}
-	expr = func(x Expr) {
-		if x == nil {
+	walkNodes(reflect.ValueOf(list), nil, fs, fx)
+}
+
+var (
+	typeType = reflect.TypeFor[Type]()
+	stmtType = reflect.TypeFor[Stmt]()
+	exprType = reflect.TypeFor[Expr]()
+)
+
+// walkNodes visits v, a part of a description's tree, and every node
+// and Type below it, whatever its kind of node: ft gets each Type, fs
+// each statement, fx each expression (each may be nil).
+func walkNodes(v reflect.Value, ft func(Type), fs func(Stmt), fx func(Expr)) {
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
 			return
 		}
-		fx(x)
-		switch x := x.(type) {
-		case *Unary:
-			expr(x.X)
-		case *Binary:
-			expr(x.X)
-			expr(x.Y)
-		case *Convert:
-			expr(x.X)
-		case *At:
-			exprs(x.Index)
-		case *Call:
-			exprs(x.Args)
-		case *Math:
-			exprs(x.Args)
-		case *MinMax:
-			exprs(x.Args)
-		case *Atomic:
-			exprs(x.Index)
-			exprs(x.Args)
-		case *Index:
-			expr(x.X)
-			expr(x.I)
-		case *Sel:
-			expr(x.X)
-		case *Lit:
-			exprs(x.Elems)
+		if v.Type() == stmtType && fs != nil {
+			fs(v.Interface().(Stmt))
+		}
+		if v.Type() == exprType && fx != nil {
+			fx(v.Interface().(Expr))
+		}
+		walkNodes(v.Elem(), ft, fs, fx)
+	case reflect.Pointer:
+		if !v.IsNil() {
+			walkNodes(v.Elem(), ft, fs, fx)
+		}
+	case reflect.Slice, reflect.Array:
+		for n := range v.Len() {
+			walkNodes(v.Index(n), ft, fs, fx)
+		}
+	case reflect.Struct:
+		for n := range v.NumField() {
+			walkNodes(v.Field(n), ft, fs, fx)
+		}
+	case reflect.Uint16:
+		if v.Type() == typeType && ft != nil {
+			ft(Type(v.Uint()))
 		}
 	}
-	var stmt func(s Stmt)
-	stmts := func(l []Stmt) {
-		for _, s := range l {
-			stmt(s)
-		}
-	}
-	target := func(t Target) {
-		exprs(t.Index)
-		for _, s := range t.Path {
-			expr(s.Index)
-		}
-	}
-	stmt = func(s Stmt) {
-		if s == nil {
-			return
-		}
-		fs(s)
-		switch s := s.(type) {
-		case *VarDecl:
-			exprs(s.Values)
-		case *Assign:
-			for _, t := range s.Targets {
-				target(t)
-			}
-			exprs(s.Values)
-		case *OpAssign:
-			target(s.Target)
-			expr(s.Value)
-		case *IncDec:
-			target(s.Target)
-		case *ExprStmt:
-			expr(s.X)
-		case *If:
-			stmt(s.Init)
-			expr(s.Cond)
-			stmts(s.Then)
-			stmt(s.Else)
-		case *For:
-			stmt(s.Init)
-			expr(s.Cond)
-			stmt(s.Post)
-			stmts(s.Body)
-		case *Range:
-			expr(s.N)
-			stmts(s.Body)
-		case *Switch:
-			stmt(s.Init)
-			expr(s.Tag)
-			for _, c := range s.Cases {
-				exprs(c.Values)
-				stmts(c.Body)
-			}
-		case *Return:
-			exprs(s.Values)
-		case *Block:
-			stmts(s.Body)
-		}
-	}
-	stmts(list)
 }

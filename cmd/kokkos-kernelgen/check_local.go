@@ -309,10 +309,13 @@ func (c *checker) rangeArray(s *ast.RangeStmt) bool {
 	if _, ok := c.p.info.TypeOf(s.X).Underlying().(*types.Array); !ok {
 		return false
 	}
-	if s.Value != nil {
+	if s.Value != nil && s.Tok != token.DEFINE {
 		if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
-			c.refuse(s.Value.Pos(), "a range over an array with a value", "range over its indices, for k := range a, and read a[k]")
+			c.refuse(s.Value.Pos(), "a range over an array assigning its values", "declare them, for k, v := range a")
 		}
+	}
+	if s.Value != nil {
+		c.expr(s.X)
 	}
 	return true
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -211,7 +212,11 @@ func (b *irBuilder) partTarget(x ast.Expr) (kernelir.Target, bool) {
 }
 
 // rangeArray describes for k := range a of an array a: a range over
-// len(a), a constant (a is not evaluated, as in Go).
+// len(a), a constant (a is not evaluated, as in Go). With a value, for
+// k, v := range a, a is copied once before the loop (Go ranges over a
+// copy of an array) into a local gkr<line>c<col>, and each iteration
+// declares v, its element at the key (named gkk<line>c<col> when the key
+// is blank).
 func (b *irBuilder) rangeArray(s *ast.RangeStmt) (kernelir.Stmt, bool) {
 	at, ok := b.p.info.TypeOf(s.X).Underlying().(*types.Array)
 	if !ok {
@@ -225,8 +230,24 @@ func (b *irBuilder) rangeArray(s *ast.RangeStmt) (kernelir.Stmt, bool) {
 			st.Key = b.target(id)
 		}
 	}
-	st.Body = b.stmts(s.Body.List)
-	return st, true
+	val, hasVal := s.Value.(*ast.Ident)
+	if !hasVal || val.Name == "_" {
+		st.Body = b.stmts(s.Body.List)
+		return st, true
+	}
+	pos := b.p.fset.Position(s.Pos())
+	suffix := fmt.Sprintf("%dc%d", pos.Line, pos.Column)
+	if st.Key.Kind == kernelir.TargetBlank {
+		st.Key = kernelir.Target{Kind: kernelir.TargetNew, Name: "gkk" + suffix, T: kernelir.Int}
+	}
+	copyName := "gkr" + suffix
+	arrT := b.goType(s.X.Pos(), at)
+	elem := &kernelir.Index{X: &kernelir.Ref{Name: copyName}, I: &kernelir.Ref{Name: st.Key.Name}}
+	st.Body = append([]kernelir.Stmt{&kernelir.VarDecl{Vars: []kernelir.Var{{Name: val.Name, Type: arrT.Elem()}}, Values: []kernelir.Expr{elem}}}, b.stmts(s.Body.List)...)
+	return &kernelir.Block{Body: []kernelir.Stmt{
+		&kernelir.VarDecl{Vars: []kernelir.Var{{Name: copyName, Type: arrT}}, Values: []kernelir.Expr{b.expr(s.X)}},
+		st,
+	}}, true
 }
 
 // recvParam is the description of a helper method's receiver.

@@ -21,8 +21,8 @@ func LocalHist(i int, in kokkos.View2[int32], hist kokkos.View1[int32], mode kok
 	g := h // a copy: g's bins do not change with h's
 	h[0] = -1
 	best := 0
-	for b := range len(g) {
-		if g[b] > g[best] {
+	for b, c := range g {
+		if c > g[best] {
 			best = b
 		}
 	}
@@ -197,4 +197,16 @@ func Place(i int, out kokkos.View2[float64], fr frame) {
 		out.Set(i, k, fr.lo[k]+float64(fr.step)*float64(int32(i)%fr.n+int32(fr.tag)))
 	}
 	out.Set(i, 3, float64(fr.id))
+}
+
+// RangeCopy ranges over a local array's values while it writes the
+// array: the values are those of a copy made before the loop, as in Go.
+//
+//kokkos:kernel
+func RangeCopy(i int, out kokkos.View1[int64]) {
+	a := [3]int64{int64(i), 2, 3}
+	for k, v := range a {
+		a[(k+1)%3] += v
+	}
+	out.Set(i, a[0]*100+a[1]*10+a[2])
 }

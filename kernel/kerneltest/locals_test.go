@@ -280,3 +280,18 @@ func TestPlace(t *testing.T) {
 		t.Errorf("a vec3 for a frame: %v, want ErrArgs", err)
 	}
 }
+
+func TestRangeCopy(t *testing.T) {
+	const n = 300
+	want := kokkos.Must(kokkos.NewView1[int64]("out", n))
+	for i := range n {
+		want.Set(i, int64(i+3)*100+int64(i+2)*10+5)
+	}
+	for _, w := range places(t) {
+		out := kokkos.Must(kokkos.NewView1[int64]("out", n, kokkos.InSpace(w.mem)))
+		keep(t, &out)
+		if launched(t, w, kernel.For("rangecopy", kokkos.Range(0, n).On(w.space), RangeCopy, out)) {
+			check(t, w, "out", out, want)
+		}
+	}
+}
