@@ -23,9 +23,12 @@ type dualCore[V kokkos.View[T], T any] struct {
 	host  V
 	// space is the device view's memory space.
 	space kokkos.MemorySpace
-	// shared: the host view is the device view (the device space is
-	// host-accessible), as create_mirror_view makes it.
-	shared bool
+	// label is the device view's.
+	label string
+	// separate: the host view is another view than the device view, as
+	// create_mirror_view makes it when the device space is not
+	// host-accessible.
+	separate bool
 }
 
 // single reports whether the device is the host (the device space is
@@ -33,19 +36,13 @@ type dualCore[V kokkos.View[T], T any] struct {
 // modify_host, modify_device and modify do nothing.
 func (c *dualCore[V, T]) single() bool { return c.space == kokkos.HostSpace }
 
-func (c *dualCore[V, T]) label() string {
-	if c.flags == nil {
-		return ""
-	}
-	return kokkos.ShapeOf[T](c.dev).Label
-}
 
 func (c *dualCore[V, T]) describe() string {
 	if c.flags == nil {
 		return "zero DualView"
 	}
 	s := kokkos.ShapeOf[T](c.dev)
-	return fmt.Sprintf("DualView %q with extents %v in %s", s.Label, s.Extents, spaceName(c.space))
+	return fmt.Sprintf("DualView %q with extents %v in %s", c.label, s.Extents, spaceName(c.space))
 }
 
 func spaceName(s kokkos.MemorySpace) string {
@@ -55,16 +52,12 @@ func spaceName(s kokkos.MemorySpace) string {
 	return s.Name()
 }
 
-// init sets up a new DualView over the device view d and its host mirror h.
-func (c *dualCore[V, T]) init(d, h V, space kokkos.MemorySpace) {
+// init sets up a new DualView over the device view d and its host mirror
+// h in space; separate says whether h is another view than d.
+func (c *dualCore[V, T]) init(d, h V, space kokkos.MemorySpace, separate bool) {
 	c.flags = &dualFlags{}
-	c.dev, c.host, c.space = d, h, space
-	c.shared = sameView[T](d, h)
-}
-
-func sameView[T any](a, b kokkos.View[T]) bool {
-	sa, sb := kokkos.ShapeOf(a), kokkos.ShapeOf(b)
-	return sa.Allocation == sb.Allocation && sa.Offset == sb.Offset && slices.Equal(sa.Strides, sb.Strides) && slices.Equal(sa.Extents, sb.Extents)
+	c.dev, c.host, c.space, c.separate = d, h, space, separate
+	c.label = kokkos.ShapeOf[T](d).Label
 }
 
 // side is which of the two views an argument of Modify, Sync or NeedSync
@@ -208,7 +201,7 @@ func (c *dualCore[V, T]) sync(exec kokkos.ExecutionSpace, s kokkos.MemorySpace, 
 			}
 		}
 	}
-	if c.shared || c.single() {
+	if !c.separate {
 		if err := kokkos.Fence(); err != nil {
 			return fmt.Errorf("containers: %s of %s: %w", op, c.describe(), err)
 		}
@@ -249,7 +242,7 @@ func (c *dualCore[V, T]) release(relDev, relHost func() error) error {
 		return nil
 	}
 	err := relDev()
-	if !c.shared {
+	if c.separate {
 		if e := relHost(); err == nil {
 			err = e
 		}
@@ -269,12 +262,11 @@ func noInit(opts []kokkos.Option) bool {
 
 // mirrorOpts returns the options of the mirror of a view allocated with
 // opts: WithoutInitializing when opts have it.
-func mirrorOpts(opts []kokkos.Option, space kokkos.MemorySpace) []kokkos.Option {
-	m := []kokkos.Option{kokkos.InSpace(space)}
+func mirrorOpts(opts []kokkos.Option) []kokkos.Option {
 	if noInit(opts) {
-		m = append(m, kokkos.WithoutInitializing)
+		return []kokkos.Option{kokkos.WithoutInitializing}
 	}
-	return m
+	return nil
 }
 
 // checkPair checks that host can be the host mirror of dev in a DualView

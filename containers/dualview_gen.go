@@ -36,12 +36,14 @@ func NewDualView0[T any](label string, opts ...kokkos.Option) (DualView0[T], err
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView0: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView0: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView0: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -55,7 +57,7 @@ func NewDualView0From[T any](dev, host kokkos.View0[T]) (DualView0[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView0From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -79,7 +81,7 @@ func (dv *DualView0[T]) View(s kokkos.MemorySpace) kokkos.View0[T] {
 func (dv *DualView0[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView0[T]) Label() string { return dv.c.label() }
+func (dv *DualView0[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView0).
@@ -235,12 +237,14 @@ func NewDualView1[T any](label string, n0 int, opts ...kokkos.Option) (DualView1
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView1: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView1: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView1: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -254,7 +258,7 @@ func NewDualView1From[T any](dev, host kokkos.View1[T]) (DualView1[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView1From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -278,7 +282,7 @@ func (dv *DualView1[T]) View(s kokkos.MemorySpace) kokkos.View1[T] {
 func (dv *DualView1[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView1[T]) Label() string { return dv.c.label() }
+func (dv *DualView1[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView1).
@@ -400,26 +404,25 @@ func (dv *DualView1[T]) Resize(n0 int, opts ...kokkos.Option) error {
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView1From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -456,23 +459,38 @@ func (dv *DualView1[T]) Realloc(n0 int, opts ...kokkos.Option) error {
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView1[T]) remirror(old kokkos.View1[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView1[T]) replaced(d, h kokkos.View1[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -527,12 +545,14 @@ func NewDualView2[T any](label string, n0, n1 int, opts ...kokkos.Option) (DualV
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView2: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView2: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView2: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -546,7 +566,7 @@ func NewDualView2From[T any](dev, host kokkos.View2[T]) (DualView2[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView2From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -570,7 +590,7 @@ func (dv *DualView2[T]) View(s kokkos.MemorySpace) kokkos.View2[T] {
 func (dv *DualView2[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView2[T]) Label() string { return dv.c.label() }
+func (dv *DualView2[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView2).
@@ -692,26 +712,25 @@ func (dv *DualView2[T]) Resize(n0, n1 int, opts ...kokkos.Option) error {
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView2From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -748,23 +767,38 @@ func (dv *DualView2[T]) Realloc(n0, n1 int, opts ...kokkos.Option) error {
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView2[T]) remirror(old kokkos.View2[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView2[T]) replaced(d, h kokkos.View2[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -819,12 +853,14 @@ func NewDualView3[T any](label string, n0, n1, n2 int, opts ...kokkos.Option) (D
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView3: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView3: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView3: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -838,7 +874,7 @@ func NewDualView3From[T any](dev, host kokkos.View3[T]) (DualView3[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView3From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -862,7 +898,7 @@ func (dv *DualView3[T]) View(s kokkos.MemorySpace) kokkos.View3[T] {
 func (dv *DualView3[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView3[T]) Label() string { return dv.c.label() }
+func (dv *DualView3[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView3).
@@ -984,26 +1020,25 @@ func (dv *DualView3[T]) Resize(n0, n1, n2 int, opts ...kokkos.Option) error {
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView3From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -1040,23 +1075,38 @@ func (dv *DualView3[T]) Realloc(n0, n1, n2 int, opts ...kokkos.Option) error {
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView3[T]) remirror(old kokkos.View3[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView3[T]) replaced(d, h kokkos.View3[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -1111,12 +1161,14 @@ func NewDualView4[T any](label string, n0, n1, n2, n3 int, opts ...kokkos.Option
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView4: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView4: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView4: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -1130,7 +1182,7 @@ func NewDualView4From[T any](dev, host kokkos.View4[T]) (DualView4[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView4From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -1154,7 +1206,7 @@ func (dv *DualView4[T]) View(s kokkos.MemorySpace) kokkos.View4[T] {
 func (dv *DualView4[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView4[T]) Label() string { return dv.c.label() }
+func (dv *DualView4[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView4).
@@ -1276,26 +1328,25 @@ func (dv *DualView4[T]) Resize(n0, n1, n2, n3 int, opts ...kokkos.Option) error 
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView4From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -1332,23 +1383,38 @@ func (dv *DualView4[T]) Realloc(n0, n1, n2, n3 int, opts ...kokkos.Option) error
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView4[T]) remirror(old kokkos.View4[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView4[T]) replaced(d, h kokkos.View4[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -1403,12 +1469,14 @@ func NewDualView5[T any](label string, n0, n1, n2, n3, n4 int, opts ...kokkos.Op
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView5: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView5: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView5: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -1422,7 +1490,7 @@ func NewDualView5From[T any](dev, host kokkos.View5[T]) (DualView5[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView5From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -1446,7 +1514,7 @@ func (dv *DualView5[T]) View(s kokkos.MemorySpace) kokkos.View5[T] {
 func (dv *DualView5[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView5[T]) Label() string { return dv.c.label() }
+func (dv *DualView5[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView5).
@@ -1568,26 +1636,25 @@ func (dv *DualView5[T]) Resize(n0, n1, n2, n3, n4 int, opts ...kokkos.Option) er
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView5From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -1624,23 +1691,38 @@ func (dv *DualView5[T]) Realloc(n0, n1, n2, n3, n4 int, opts ...kokkos.Option) e
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView5[T]) remirror(old kokkos.View5[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView5[T]) replaced(d, h kokkos.View5[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -1695,12 +1777,14 @@ func NewDualView6[T any](label string, n0, n1, n2, n3, n4, n5 int, opts ...kokko
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView6: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView6: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView6: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -1714,7 +1798,7 @@ func NewDualView6From[T any](dev, host kokkos.View6[T]) (DualView6[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView6From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -1738,7 +1822,7 @@ func (dv *DualView6[T]) View(s kokkos.MemorySpace) kokkos.View6[T] {
 func (dv *DualView6[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView6[T]) Label() string { return dv.c.label() }
+func (dv *DualView6[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView6).
@@ -1860,26 +1944,25 @@ func (dv *DualView6[T]) Resize(n0, n1, n2, n3, n4, n5 int, opts ...kokkos.Option
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView6From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -1916,23 +1999,38 @@ func (dv *DualView6[T]) Realloc(n0, n1, n2, n3, n4, n5 int, opts ...kokkos.Optio
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView6[T]) remirror(old kokkos.View6[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView6[T]) replaced(d, h kokkos.View6[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -1987,12 +2085,14 @@ func NewDualView7[T any](label string, n0, n1, n2, n3, n4, n5, n6 int, opts ...k
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView7: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView7: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView7: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -2006,7 +2106,7 @@ func NewDualView7From[T any](dev, host kokkos.View7[T]) (DualView7[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView7From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -2030,7 +2130,7 @@ func (dv *DualView7[T]) View(s kokkos.MemorySpace) kokkos.View7[T] {
 func (dv *DualView7[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView7[T]) Label() string { return dv.c.label() }
+func (dv *DualView7[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView7).
@@ -2152,26 +2252,25 @@ func (dv *DualView7[T]) Resize(n0, n1, n2, n3, n4, n5, n6 int, opts ...kokkos.Op
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView7From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -2208,23 +2307,38 @@ func (dv *DualView7[T]) Realloc(n0, n1, n2, n3, n4, n5, n6 int, opts ...kokkos.O
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView7[T]) remirror(old kokkos.View7[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView7[T]) replaced(d, h kokkos.View7[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
@@ -2279,12 +2393,14 @@ func NewDualView8[T any](label string, n0, n1, n2, n3, n4, n5, n6, n7 int, opts 
 	if err != nil {
 		return dv, fmt.Errorf("containers: NewDualView8: %w", err)
 	}
-	h, err := kokkos.CreateMirrorView(d, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		_ = d.Release()
-		return dv, fmt.Errorf("containers: NewDualView8: host mirror: %w", err)
+	h := d
+	if !d.Space().HostAccessible() {
+		if h, err = kokkos.CreateMirror(d, mirrorOpts(opts)...); err != nil {
+			_ = d.Release()
+			return dv, fmt.Errorf("containers: NewDualView8: host mirror: %w", err)
+		}
 	}
-	dv.c.init(d, h, d.Space())
+	dv.c.init(d, h, d.Space(), !d.Space().HostAccessible())
 	return dv, nil
 }
 
@@ -2298,7 +2414,7 @@ func NewDualView8From[T any](dev, host kokkos.View8[T]) (DualView8[T], error) {
 	if err := checkPair[T](&dev, &host); err != nil {
 		return dv, fmt.Errorf("containers: NewDualView8From: %w", err)
 	}
-	dv.c.init(dev, host, dev.Space())
+	dv.c.init(dev, host, dev.Space(), !host.Equal(&dev))
 	return dv, nil
 }
 
@@ -2322,7 +2438,7 @@ func (dv *DualView8[T]) View(s kokkos.MemorySpace) kokkos.View8[T] {
 func (dv *DualView8[T]) IsAllocated() bool { return dv.c.dev.IsAllocated() && dv.c.host.IsAllocated() }
 
 // Label returns the device view's label.
-func (dv *DualView8[T]) Label() string { return dv.c.label() }
+func (dv *DualView8[T]) Label() string { return dv.c.label }
 
 // Space returns the device view's memory space (HostSpace for the zero
 // DualView8).
@@ -2444,26 +2560,25 @@ func (dv *DualView8[T]) Resize(n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...kokko
 		if err := kokkos.Resize(&c.dev, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-		if err != nil {
-			newD := c.dev
-			c.dev = oldD
-			_ = newD.Release()
+		if err := dv.remirror(oldD, opts); err != nil {
 			return fmt.Errorf("containers: Resize of %s: host mirror: %w", c.describe(), err)
 		}
-		c.host = h
 		return dv.replaced(oldD, oldH, "Resize")
 	}, func() error {
 		oldD, oldH := c.dev, c.host
 		if err := kokkos.Resize(&c.host, ext, opts...); err != nil {
 			return fmt.Errorf("containers: Resize of %s: %w", c.describe(), err)
 		}
-		d, err := kokkos.CreateMirrorView(c.host, mirrorOpts(opts, c.space)...)
-		if err != nil {
-			newH := c.host
-			c.host = oldH
-			_ = newH.Release()
-			return fmt.Errorf("containers: Resize of %s: device mirror: %w", c.describe(), err)
+		d := c.host
+		if c.separate {
+			var err error
+			d, err = kokkos.NewView8From[T](c.label, c.host.LayoutSpec(), append(mirrorOpts(opts), kokkos.InSpace(c.space))...)
+			if err != nil {
+				newH := c.host
+				c.host = oldH
+				_ = newH.Release()
+				return fmt.Errorf("containers: Resize of %s: device view: %w", c.describe(), err)
+			}
 		}
 		c.dev = d
 		return dv.replaced(oldD, oldH, "Resize")
@@ -2500,23 +2615,38 @@ func (dv *DualView8[T]) Realloc(n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...kokk
 	if err := kokkos.Realloc(&c.dev, ext, opts...); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: %w", c.describe(), err)
 	}
-	h, err := kokkos.CreateMirrorView(c.dev, mirrorOpts(opts, kokkos.HostSpace)...)
-	if err != nil {
-		newD := c.dev
-		c.dev = oldD
-		_ = newD.Release()
+	if err := dv.remirror(oldD, opts); err != nil {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
-	c.host = h
 	c.clearSyncState()
 	return dv.replaced(oldD, oldH, "Resize")
+}
+
+// remirror makes the host view a new mirror of the device view (the
+// device view itself unless the sides are separate); on error it puts
+// back the device view old and releases the new one.
+func (dv *DualView8[T]) remirror(old kokkos.View8[T], opts []kokkos.Option) error {
+	c := &dv.c
+	if !c.separate {
+		c.host = c.dev
+		return nil
+	}
+	h, err := kokkos.CreateMirror(c.dev, mirrorOpts(opts)...)
+	if err != nil {
+		d := c.dev
+		c.dev = old
+		_ = d.Release()
+		return err
+	}
+	c.host = h
+	return nil
 }
 
 // replaced releases the views d and h that a resize replaced (h only
 // when it is another view).
 func (dv *DualView8[T]) replaced(d, h kokkos.View8[T], op string) error {
 	err := d.Release()
-	if !dv.c.shared {
+	if dv.c.separate {
 		if e := h.Release(); err == nil {
 			err = e
 		}
