@@ -36,7 +36,6 @@ type dualCore[V kokkos.View[T], T any] struct {
 // modify_host, modify_device and modify do nothing.
 func (c *dualCore[V, T]) single() bool { return c.space == kokkos.HostSpace }
 
-
 func (c *dualCore[V, T]) describe() string {
 	if c.flags == nil {
 		return "zero DualView"
