@@ -229,7 +229,12 @@ func panics(f func()) (msg string) {
 // model after each.
 func runDualSequence(t *testing.T, rng *rand.Rand, rank int, mode dualMode, layout []kokkos.Option, n int) {
 	t.Helper()
-	space := mode.space()
+	runDualSequenceIn(t, rng, rank, mode.space(), mode, layout, n)
+}
+
+// runDualSequenceIn is runDualSequence with the device space given.
+func runDualSequenceIn(t *testing.T, rng *rand.Rand, rank int, space kokkos.MemorySpace, mode dualMode, layout []kokkos.Option, n int) {
+	t.Helper()
 	ext := randomExtents(rng, rank)
 	opts := append([]kokkos.Option{kokkos.InSpace(space)}, layout...)
 	a, err := newDual[float64]("dv", ext, opts...)
