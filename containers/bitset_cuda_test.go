@@ -46,7 +46,7 @@ func TestBitsetCUDA(t *testing.T) {
 					t.Fatalf("%s: bit %d", space.Name(), i)
 				}
 			}
-			if !b.Reset(0) && want[0] || b.Set(0) == false {
+			if b.Reset(0) != want[0] || !b.Set(0) {
 				t.Fatalf("%s: Reset and Set of bit 0", space.Name())
 			}
 		}
