@@ -209,6 +209,8 @@ func (dv *DualView0[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
 
+func (dv *DualView0[T]) core() *dualCore[kokkos.View0[T], T] { return &dv.c }
+
 // DualView1 is Kokkos's DualView of rank 1: a view in a device
 // memory space and its host mirror, with counters that record which side
 // was modified last, so that SyncHost and SyncDevice copy only when the
@@ -516,6 +518,8 @@ func (dv *DualView1[T]) mismatch(ext [1]int) bool {
 func (dv *DualView1[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
+
+func (dv *DualView1[T]) core() *dualCore[kokkos.View1[T], T] { return &dv.c }
 
 // DualView2 is Kokkos's DualView of rank 2: a view in a device
 // memory space and its host mirror, with counters that record which side
@@ -825,6 +829,8 @@ func (dv *DualView2[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
 
+func (dv *DualView2[T]) core() *dualCore[kokkos.View2[T], T] { return &dv.c }
+
 // DualView3 is Kokkos's DualView of rank 3: a view in a device
 // memory space and its host mirror, with counters that record which side
 // was modified last, so that SyncHost and SyncDevice copy only when the
@@ -1132,6 +1138,8 @@ func (dv *DualView3[T]) mismatch(ext [3]int) bool {
 func (dv *DualView3[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
+
+func (dv *DualView3[T]) core() *dualCore[kokkos.View3[T], T] { return &dv.c }
 
 // DualView4 is Kokkos's DualView of rank 4: a view in a device
 // memory space and its host mirror, with counters that record which side
@@ -1441,6 +1449,8 @@ func (dv *DualView4[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
 
+func (dv *DualView4[T]) core() *dualCore[kokkos.View4[T], T] { return &dv.c }
+
 // DualView5 is Kokkos's DualView of rank 5: a view in a device
 // memory space and its host mirror, with counters that record which side
 // was modified last, so that SyncHost and SyncDevice copy only when the
@@ -1748,6 +1758,8 @@ func (dv *DualView5[T]) mismatch(ext [5]int) bool {
 func (dv *DualView5[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
+
+func (dv *DualView5[T]) core() *dualCore[kokkos.View5[T], T] { return &dv.c }
 
 // DualView6 is Kokkos's DualView of rank 6: a view in a device
 // memory space and its host mirror, with counters that record which side
@@ -2057,6 +2069,8 @@ func (dv *DualView6[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
 
+func (dv *DualView6[T]) core() *dualCore[kokkos.View6[T], T] { return &dv.c }
+
 // DualView7 is Kokkos's DualView of rank 7: a view in a device
 // memory space and its host mirror, with counters that record which side
 // was modified last, so that SyncHost and SyncDevice copy only when the
@@ -2365,6 +2379,8 @@ func (dv *DualView7[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
 
+func (dv *DualView7[T]) core() *dualCore[kokkos.View7[T], T] { return &dv.c }
+
 // DualView8 is Kokkos's DualView of rank 8: a view in a device
 // memory space and its host mirror, with counters that record which side
 // was modified last, so that SyncHost and SyncDevice copy only when the
@@ -2672,3 +2688,5 @@ func (dv *DualView8[T]) mismatch(ext [8]int) bool {
 func (dv *DualView8[T]) Release() error {
 	return dv.c.release(dv.c.dev.Release, dv.c.host.Release)
 }
+
+func (dv *DualView8[T]) core() *dualCore[kokkos.View8[T], T] { return &dv.c }
