@@ -1,7 +1,7 @@
 // Package containers provides Kokkos's containers over gokkos views:
 //
 //   - ScatterView: contributions from many threads into one view, through
-//     atomics or a copy per thread, combined by Contribute (Kokkos's
+//     atomics or a copy per thread combined at the end (Kokkos's
 //     Experimental::ScatterView).
 //   - DualView0 ... DualView8: a view in a device memory space and its
 //     host mirror, with the modification counters and sync rules of
@@ -11,8 +11,8 @@
 //   - Bitset and ConstBitset: a fixed-size set of bits set, reset and
 //     tested atomically from many goroutines, with Kokkos's searches for a
 //     set or unset bit near a hint (Kokkos's Bitset).
-//   - UnorderedMap: a fixed-capacity hash map that many threads insert
-//     into at once (Kokkos's UnorderedMap).
+//   - UnorderedMap: a hash map of a capacity fixed between rehashes, which
+//     many threads insert into at once (Kokkos's UnorderedMap).
 //
 // Each mirrors its Kokkos counterpart's semantics; docs/guide/containers.md
 // (and scatter-view.md, unordered-map.md) describe them and their
@@ -44,7 +44,8 @@
 //
 // Resize keeps the elements of the side modified last (the device when
 // neither was), makes the other side a new mirror of it and marks the
-// resized side modified; Realloc discards the elements. A DualView holds
+// resized side modified; Realloc discards the elements. DeepCopyDualView
+// copies between two DualViews as Kokkos's deep_copy does. A DualView holds
 // one reference to each of its views: Release releases them, and Resize
 // and Realloc release the views they replace (Retain a view taken from
 // ViewHost or ViewDevice to keep it). A DualView is not safe for use by

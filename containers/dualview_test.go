@@ -680,3 +680,42 @@ func TestDualViewZero(t *testing.T) {
 		t.Fatalf("after Resize: allocated %v extent %d", dv.IsAllocated(), dv.Extent(1))
 	}
 }
+
+// TestDualViewWithoutInitializing: WithoutInitializing reaches the device
+// view and the host mirror, also through Resize and Realloc, and the
+// elements written survive a round trip.
+func TestDualViewWithoutInitializing(t *testing.T) {
+	fake := backendtest.FakeDevice(false)
+	dv, err := containers.NewDualView2[int32]("u", 4, 3, kokkos.InSpace(fake), kokkos.WithoutInitializing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dv.Release()
+	d := kokkos.Must(kokkos.CreateMirrorViewAndCopy(dv.ViewDevice()))
+	if d.At(0, 0) != int32(-0x54545455) { // 0xABABABAB: the fake device's unzeroed bytes
+		t.Errorf("device element %#x: the device view was zeroed", uint32(d.At(0, 0)))
+	}
+	h := dv.ViewHost()
+	for i := range 4 {
+		for j := range 3 {
+			h.Set(i, j, int32(10*i+j))
+		}
+	}
+	dv.ModifyHost()
+	if err := dv.Resize(5, 3, kokkos.WithoutInitializing); err != nil {
+		t.Fatal(err)
+	}
+	if err := dv.SyncDevice(); err != nil {
+		t.Fatal(err)
+	}
+	d = kokkos.Must(kokkos.CreateMirrorViewAndCopy(dv.ViewDevice()))
+	if d.At(3, 2) != 32 || d.At(1, 1) != 11 {
+		t.Errorf("device after Resize and SyncDevice: %v", d.Data())
+	}
+	if err := dv.Realloc(2, 2, kokkos.WithoutInitializing); err != nil {
+		t.Fatal(err)
+	}
+	if dv.Extent(0) != 2 || dv.NeedSyncHost() || dv.NeedSyncDevice() {
+		t.Errorf("after Realloc: extent %d, marks %v %v", dv.Extent(0), dv.NeedSyncHost(), dv.NeedSyncDevice())
+	}
+}
