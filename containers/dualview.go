@@ -29,6 +29,9 @@ type dualCore[V kokkos.View[T], T any] struct {
 	// create_mirror_view makes it when the device space is not
 	// host-accessible.
 	separate bool
+	// oneSpace: both views are in one memory space (Kokkos's condition
+	// for fencing after sync<Space>).
+	oneSpace bool
 }
 
 // single reports whether the device is the host (the device space is
@@ -56,6 +59,7 @@ func spaceName(s kokkos.MemorySpace) string {
 func (c *dualCore[V, T]) init(d, h V, space kokkos.MemorySpace, separate bool) {
 	c.flags = &dualFlags{}
 	c.dev, c.host, c.space, c.separate = d, h, space, separate
+	c.oneSpace = kokkos.ShapeOf[T](h).Space == space
 	c.label = kokkos.ShapeOf[T](d).Label
 }
 
@@ -200,7 +204,7 @@ func (c *dualCore[V, T]) sync(exec kokkos.ExecutionSpace, s kokkos.MemorySpace, 
 			}
 		}
 	}
-	if !c.separate {
+	if c.oneSpace {
 		if err := kokkos.Fence(); err != nil {
 			return fmt.Errorf("containers: %s of %s: %w", op, c.describe(), err)
 		}

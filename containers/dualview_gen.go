@@ -166,7 +166,7 @@ func (dv *DualView0[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView0[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -369,7 +369,7 @@ func (dv *DualView1[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView1[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -679,7 +679,7 @@ func (dv *DualView2[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView2[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -989,7 +989,7 @@ func (dv *DualView3[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView3[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -1299,7 +1299,7 @@ func (dv *DualView4[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView4[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -1609,7 +1609,7 @@ func (dv *DualView5[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView5[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -1919,7 +1919,7 @@ func (dv *DualView6[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView6[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -2229,7 +2229,7 @@ func (dv *DualView7[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView7[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
@@ -2539,7 +2539,7 @@ func (dv *DualView8[T]) SyncDeviceOn(exec kokkos.ExecutionSpace) error {
 // sync<Space>()): when s is the device space, the host view is copied to
 // it if the host was modified at least as recently as the device; when s
 // is HostSpace, the other way round; a copy marks neither side modified.
-// When both views share their memory it then waits for all outstanding
+// When both views are in one memory space it then waits for all outstanding
 // work (kokkos.Fence), as Kokkos fences both execution spaces there. Any
 // other space panics.
 func (dv *DualView8[T]) Sync(s kokkos.MemorySpace) error { return dv.c.sync(nil, s, "Sync") }
