@@ -465,7 +465,7 @@ func (dv *DualView1[T]) Realloc(n0 int, opts ...kokkos.Option) error {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -775,7 +775,7 @@ func (dv *DualView2[T]) Realloc(n0, n1 int, opts ...kokkos.Option) error {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -1085,7 +1085,7 @@ func (dv *DualView3[T]) Realloc(n0, n1, n2 int, opts ...kokkos.Option) error {
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -1395,7 +1395,7 @@ func (dv *DualView4[T]) Realloc(n0, n1, n2, n3 int, opts ...kokkos.Option) error
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -1705,7 +1705,7 @@ func (dv *DualView5[T]) Realloc(n0, n1, n2, n3, n4 int, opts ...kokkos.Option) e
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -2015,7 +2015,7 @@ func (dv *DualView6[T]) Realloc(n0, n1, n2, n3, n4, n5 int, opts ...kokkos.Optio
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -2325,7 +2325,7 @@ func (dv *DualView7[T]) Realloc(n0, n1, n2, n3, n4, n5, n6 int, opts ...kokkos.O
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
@@ -2635,7 +2635,7 @@ func (dv *DualView8[T]) Realloc(n0, n1, n2, n3, n4, n5, n6, n7 int, opts ...kokk
 		return fmt.Errorf("containers: Realloc of %s: host mirror: %w", c.describe(), err)
 	}
 	c.clearSyncState()
-	return dv.replaced(oldD, oldH, "Resize")
+	return dv.replaced(oldD, oldH, "Realloc")
 }
 
 // remirror makes the host view a new mirror of the device view (the
