@@ -513,6 +513,50 @@ func (dv *DualView1[T]) mismatch(ext [1]int) bool {
 	return false
 }
 
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View1.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View1.Subview0 does.
+func (dv *DualView1[T]) Subview0(a0 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View1.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View1.Subview1 does.
+func (dv *DualView1[T]) Subview1(a0 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
 // Release releases the device view and the host view (once when they are
 // one view), the DualView1's references to them.
 func (dv *DualView1[T]) Release() error {
@@ -821,6 +865,72 @@ func (dv *DualView2[T]) mismatch(ext [2]int) bool {
 		}
 	}
 	return false
+}
+
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View2.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View2.Subview0 does.
+func (dv *DualView2[T]) Subview0(a0, a1 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View2.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View2.Subview1 does.
+func (dv *DualView2[T]) Subview1(a0, a1 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View2.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View2.Subview2 does.
+func (dv *DualView2[T]) Subview2(a0, a1 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
 }
 
 // Release releases the device view and the host view (once when they are
@@ -1133,6 +1243,94 @@ func (dv *DualView3[T]) mismatch(ext [3]int) bool {
 	return false
 }
 
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View3.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View3.Subview0 does.
+func (dv *DualView3[T]) Subview0(a0, a1, a2 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View3.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View3.Subview1 does.
+func (dv *DualView3[T]) Subview1(a0, a1, a2 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View3.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View3.Subview2 does.
+func (dv *DualView3[T]) Subview2(a0, a1, a2 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View3.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View3.Subview3 does.
+func (dv *DualView3[T]) Subview3(a0, a1, a2 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
 // Release releases the device view and the host view (once when they are
 // one view), the DualView3's references to them.
 func (dv *DualView3[T]) Release() error {
@@ -1441,6 +1639,116 @@ func (dv *DualView4[T]) mismatch(ext [4]int) bool {
 		}
 	}
 	return false
+}
+
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View4.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View4.Subview0 does.
+func (dv *DualView4[T]) Subview0(a0, a1, a2, a3 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2, a3)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2, a3)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View4.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View4.Subview1 does.
+func (dv *DualView4[T]) Subview1(a0, a1, a2, a3 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2, a3)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2, a3)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View4.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View4.Subview2 does.
+func (dv *DualView4[T]) Subview2(a0, a1, a2, a3 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2, a3)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2, a3)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View4.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View4.Subview3 does.
+func (dv *DualView4[T]) Subview3(a0, a1, a2, a3 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2, a3)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2, a3)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview4 returns the DualView4 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View4.Subview4 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View4.Subview4 does.
+func (dv *DualView4[T]) Subview4(a0, a1, a2, a3 any) DualView4[T] {
+	c := &dv.c
+	d := c.dev.Subview4(a0, a1, a2, a3)
+	h := d
+	if c.separate {
+		h = c.host.Subview4(a0, a1, a2, a3)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView4[T]
+	s.c = dualCore[kokkos.View4[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
 }
 
 // Release releases the device view and the host view (once when they are
@@ -1753,6 +2061,138 @@ func (dv *DualView5[T]) mismatch(ext [5]int) bool {
 	return false
 }
 
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview0 does.
+func (dv *DualView5[T]) Subview0(a0, a1, a2, a3, a4 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview1 does.
+func (dv *DualView5[T]) Subview1(a0, a1, a2, a3, a4 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview2 does.
+func (dv *DualView5[T]) Subview2(a0, a1, a2, a3, a4 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview3 does.
+func (dv *DualView5[T]) Subview3(a0, a1, a2, a3, a4 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview4 returns the DualView4 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview4 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview4 does.
+func (dv *DualView5[T]) Subview4(a0, a1, a2, a3, a4 any) DualView4[T] {
+	c := &dv.c
+	d := c.dev.Subview4(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview4(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView4[T]
+	s.c = dualCore[kokkos.View4[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview5 returns the DualView5 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View5.Subview5 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View5.Subview5 does.
+func (dv *DualView5[T]) Subview5(a0, a1, a2, a3, a4 any) DualView5[T] {
+	c := &dv.c
+	d := c.dev.Subview5(a0, a1, a2, a3, a4)
+	h := d
+	if c.separate {
+		h = c.host.Subview5(a0, a1, a2, a3, a4)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView5[T]
+	s.c = dualCore[kokkos.View5[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
 // Release releases the device view and the host view (once when they are
 // one view), the DualView5's references to them.
 func (dv *DualView5[T]) Release() error {
@@ -2061,6 +2501,160 @@ func (dv *DualView6[T]) mismatch(ext [6]int) bool {
 		}
 	}
 	return false
+}
+
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview0 does.
+func (dv *DualView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview1 does.
+func (dv *DualView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview2 does.
+func (dv *DualView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview3 does.
+func (dv *DualView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview4 returns the DualView4 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview4 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview4 does.
+func (dv *DualView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) DualView4[T] {
+	c := &dv.c
+	d := c.dev.Subview4(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview4(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView4[T]
+	s.c = dualCore[kokkos.View4[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview5 returns the DualView5 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview5 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview5 does.
+func (dv *DualView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) DualView5[T] {
+	c := &dv.c
+	d := c.dev.Subview5(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview5(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView5[T]
+	s.c = dualCore[kokkos.View5[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview6 returns the DualView6 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View6.Subview6 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View6.Subview6 does.
+func (dv *DualView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) DualView6[T] {
+	c := &dv.c
+	d := c.dev.Subview6(a0, a1, a2, a3, a4, a5)
+	h := d
+	if c.separate {
+		h = c.host.Subview6(a0, a1, a2, a3, a4, a5)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView6[T]
+	s.c = dualCore[kokkos.View6[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
 }
 
 // Release releases the device view and the host view (once when they are
@@ -2373,6 +2967,182 @@ func (dv *DualView7[T]) mismatch(ext [7]int) bool {
 	return false
 }
 
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview0 does.
+func (dv *DualView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview1 does.
+func (dv *DualView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview2 does.
+func (dv *DualView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview3 does.
+func (dv *DualView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview4 returns the DualView4 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview4 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview4 does.
+func (dv *DualView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) DualView4[T] {
+	c := &dv.c
+	d := c.dev.Subview4(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview4(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView4[T]
+	s.c = dualCore[kokkos.View4[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview5 returns the DualView5 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview5 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview5 does.
+func (dv *DualView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) DualView5[T] {
+	c := &dv.c
+	d := c.dev.Subview5(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview5(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView5[T]
+	s.c = dualCore[kokkos.View5[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview6 returns the DualView6 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview6 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview6 does.
+func (dv *DualView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) DualView6[T] {
+	c := &dv.c
+	d := c.dev.Subview6(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview6(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView6[T]
+	s.c = dualCore[kokkos.View6[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview7 returns the DualView7 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View7.Subview7 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View7.Subview7 does.
+func (dv *DualView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) DualView7[T] {
+	c := &dv.c
+	d := c.dev.Subview7(a0, a1, a2, a3, a4, a5, a6)
+	h := d
+	if c.separate {
+		h = c.host.Subview7(a0, a1, a2, a3, a4, a5, a6)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView7[T]
+	s.c = dualCore[kokkos.View7[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
 // Release releases the device view and the host view (once when they are
 // one view), the DualView7's references to them.
 func (dv *DualView7[T]) Release() error {
@@ -2681,6 +3451,204 @@ func (dv *DualView8[T]) mismatch(ext [8]int) bool {
 		}
 	}
 	return false
+}
+
+// Subview0 returns the DualView0 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview0 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview0 does.
+func (dv *DualView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView0[T] {
+	c := &dv.c
+	d := c.dev.Subview0(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview0(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView0[T]
+	s.c = dualCore[kokkos.View0[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview1 returns the DualView1 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview1 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview1 does.
+func (dv *DualView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView1[T] {
+	c := &dv.c
+	d := c.dev.Subview1(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview1(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView1[T]
+	s.c = dualCore[kokkos.View1[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview2 returns the DualView2 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview2 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview2 does.
+func (dv *DualView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView2[T] {
+	c := &dv.c
+	d := c.dev.Subview2(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview2(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView2[T]
+	s.c = dualCore[kokkos.View2[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview3 returns the DualView3 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview3 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview3 does.
+func (dv *DualView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView3[T] {
+	c := &dv.c
+	d := c.dev.Subview3(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview3(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView3[T]
+	s.c = dualCore[kokkos.View3[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview4 returns the DualView4 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview4 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview4 does.
+func (dv *DualView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView4[T] {
+	c := &dv.c
+	d := c.dev.Subview4(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview4(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView4[T]
+	s.c = dualCore[kokkos.View4[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview5 returns the DualView5 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview5 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview5 does.
+func (dv *DualView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView5[T] {
+	c := &dv.c
+	d := c.dev.Subview5(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview5(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView5[T]
+	s.c = dualCore[kokkos.View5[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview6 returns the DualView6 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview6 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview6 does.
+func (dv *DualView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView6[T] {
+	c := &dv.c
+	d := c.dev.Subview6(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview6(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView6[T]
+	s.c = dualCore[kokkos.View6[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview7 returns the DualView7 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview7 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview7 does.
+func (dv *DualView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView7[T] {
+	c := &dv.c
+	d := c.dev.Subview7(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview7(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView7[T]
+	s.c = dualCore[kokkos.View7[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
+}
+
+// Subview8 returns the DualView8 of the elements that the arguments
+// select in both views (an int index, kokkos.All or kokkos.Pair per
+// dimension, as View8.Subview8 takes them), as Kokkos's subview of a
+// DualView: it shares this DualView's counters, so that a mark or a sync
+// through either is seen by both (a sync copies only the subview's
+// elements but clears the shared counters, as in Kokkos). It holds a
+// reference of its own to the allocations: Release it as well. Bad
+// arguments panic as View8.Subview8 does.
+func (dv *DualView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) DualView8[T] {
+	c := &dv.c
+	d := c.dev.Subview8(a0, a1, a2, a3, a4, a5, a6, a7)
+	h := d
+	if c.separate {
+		h = c.host.Subview8(a0, a1, a2, a3, a4, a5, a6, a7)
+		h.Retain()
+	}
+	d.Retain()
+	var s DualView8[T]
+	s.c = dualCore[kokkos.View8[T], T]{flags: c.flags, dev: d, host: h, space: c.space, label: c.label, separate: c.separate, oneSpace: c.oneSpace}
+	return s
 }
 
 // Release releases the device view and the host view (once when they are

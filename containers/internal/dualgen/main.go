@@ -32,6 +32,21 @@ func (r rank) Array() string { return fmt.Sprintf("[%d]int{%s}", r.N, r.Args()) 
 // ArrayType is "[2]int".
 func (r rank) ArrayType() string { return fmt.Sprintf("[%d]int", r.N) }
 
+// Subs is 0 ... N, the ranks of the subviews of a DualViewN.
+func (r rank) Subs() []int {
+	s := make([]int, r.N+1)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// AnyParams is "a0, a1 any", the arguments of a subview.
+func (r rank) AnyParams() string { return r.list("a%d") + " any" }
+
+// AnyArgs is "a0, a1".
+func (r rank) AnyArgs() string { return r.list("a%d") }
+
 // Ones is "1, 1" and Twos "2, 3": example extents.
 func (r rank) Ones() string { return r.list("1") }
 
