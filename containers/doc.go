@@ -45,7 +45,9 @@
 // Resize keeps the elements of the side modified last (the device when
 // neither was), makes the other side a new mirror of it and marks the
 // resized side modified; Realloc discards the elements. DeepCopyDualView
-// copies between two DualViews as Kokkos's deep_copy does. A DualView holds
+// copies between two DualViews as Kokkos's deep_copy does, and Subview0
+// ... SubviewN give DualViews of part of both views that share the
+// counters, as Kokkos's subview of a DualView. A DualView holds
 // one reference to each of its views: Release releases them, and Resize
 // and Realloc release the views they replace (Retain a view taken from
 // ViewHost or ViewDevice to keep it). A DualView is not safe for use by
