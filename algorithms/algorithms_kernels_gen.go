@@ -68,74 +68,6 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Widen8, Name: "algorithms.Widen8", Hash: "a2bbe7a3ac78a667e5715b0afb75cb61", Funcs: []string{"Widen8"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-			{Name: "flip"},
-		},
-		Host: gkHostWiden8,
-		IR: gkIR + `(kernel Widen8 for (index i)
-  (view src uint8 1 r)
-  (view dst uint32 1 w)
-  (scalar flip uint8)
-  (body
-    (assign ((at dst i)) ((conv uint32 (xor uint8 (at src i) flip))))))
-`,
-	},
-	{
-		Func: Narrow8, Name: "algorithms.Narrow8", Hash: "5fe7775807176cfddb352b5a53de727f", Funcs: []string{"Narrow8"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-			{Name: "flip"},
-		},
-		Host: gkHostNarrow8,
-		IR: gkIR + `(kernel Narrow8 for (index i)
-  (view src uint32 1 r)
-  (view dst uint8 1 w)
-  (scalar flip uint8)
-  (body
-    (assign ((at dst i)) ((xor uint8 (conv uint8 (at src i)) flip)))))
-`,
-	},
-	{
-		Func: Widen16, Name: "algorithms.Widen16", Hash: "f40e8b534e3acea6d3ece23bedf92321", Funcs: []string{"Widen16"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-			{Name: "flip"},
-		},
-		Host: gkHostWiden16,
-		IR: gkIR + `(kernel Widen16 for (index i)
-  (view src uint16 1 r)
-  (view dst uint32 1 w)
-  (scalar flip uint16)
-  (body
-    (assign ((at dst i)) ((conv uint32 (xor uint16 (at src i) flip))))))
-`,
-	},
-	{
-		Func: Narrow16, Name: "algorithms.Narrow16", Hash: "b8adc1490ac1a0aafe407837116ef5a5", Funcs: []string{"Narrow16"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-			{Name: "flip"},
-		},
-		Host: gkHostNarrow16,
-		IR: gkIR + `(kernel Narrow16 for (index i)
-  (view src uint32 1 r)
-  (view dst uint16 1 w)
-  (scalar flip uint16)
-  (body
-    (assign ((at dst i)) ((xor uint16 (conv uint16 (at src i)) flip)))))
-`,
-	},
-	{
 		Func: Iota, Name: "algorithms.Iota", Hash: "2b65b510a81f041c865a408401a5c203", Funcs: []string{"Iota"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -362,40 +294,6 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Gather8, Name: "algorithms.Gather8", Hash: "7b650ad610ac1329fcc076f23c61625b", Funcs: []string{"Gather8"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "p", View: true, Write: false},
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-		},
-		Host: gkHostGather8,
-		IR: gkIR + `(kernel Gather8 for (index i)
-  (view p uint32 1 r)
-  (view src uint8 1 r)
-  (view dst uint8 1 w)
-  (body
-    (assign ((at dst i)) ((at src (conv int (at p i)))))))
-`,
-	},
-	{
-		Func: Gather16, Name: "algorithms.Gather16", Hash: "758eea5f6db01ab79b7b2fabbb90fd47", Funcs: []string{"Gather16"},
-		Pattern: gkkernel.PatternFor, Rank: 1,
-		Params: []gkkernel.Param{
-			{Name: "p", View: true, Write: false},
-			{Name: "src", View: true, Write: false},
-			{Name: "dst", View: true, Write: true},
-		},
-		Host: gkHostGather16,
-		IR: gkIR + `(kernel Gather16 for (index i)
-  (view p uint32 1 r)
-  (view src uint16 1 r)
-  (view dst uint16 1 w)
-  (body
-    (assign ((at dst i)) ((at src (conv int (at p i)))))))
-`,
-	},
-	{
 		Func: Gather32, Name: "algorithms.Gather32", Hash: "aee5e802cfad8d021ddbf9e494b31b8b", Funcs: []string{"Gather32"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -444,7 +342,7 @@ func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		if gkHi <= k.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_k_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:33:2*/ x := (*(*uint32)(gkunsafe.Add(gkP_k, (i)*4)))
+					/*line kernels.go:32:2*/ x := (*(*uint32)(gkunsafe.Add(gkP_k, (i)*4)))
 					switch mode {
 					case 1:
 						x ^= 0x8000_0000
@@ -454,11 +352,11 @@ func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						x ^= (x>>31 - 1) | 0x8000_0000
 					}
 					*(*uint32)(gkunsafe.Add(gkP_k, (i)*4)) = (x)
-					/*line algorithms_kernels_gen.go:457:47*/
+					/*line algorithms_kernels_gen.go:355:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:33:2*/ x := (*(*uint32)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)))
+					/*line kernels.go:32:2*/ x := (*(*uint32)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)))
 					switch mode {
 					case 1:
 						x ^= 0x8000_0000
@@ -468,12 +366,12 @@ func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						x ^= (x>>31 - 1) | 0x8000_0000
 					}
 					*(*uint32)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)) = (x)
-					/*line algorithms_kernels_gen.go:471:47*/
+					/*line algorithms_kernels_gen.go:369:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:33:2*/ x := k.At(i)
+				/*line kernels.go:32:2*/ x := k.At(i)
 				switch mode {
 				case 1:
 					x ^= 0x8000_0000
@@ -483,7 +381,7 @@ func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					x ^= (x>>31 - 1) | 0x8000_0000
 				}
 				k.Set(i, x)
-				/*line algorithms_kernels_gen.go:486:46*/
+				/*line algorithms_kernels_gen.go:384:46*/
 			}
 		}
 	}, nil
@@ -502,7 +400,7 @@ func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		if gkHi <= k.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_k_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:49:2*/ x := (*(*uint64)(gkunsafe.Add(gkP_k, (i)*8)))
+					/*line kernels.go:48:2*/ x := (*(*uint64)(gkunsafe.Add(gkP_k, (i)*8)))
 					switch mode {
 					case 1:
 						x ^= 0x8000_0000_0000_0000
@@ -512,11 +410,11 @@ func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						x ^= (x>>63 - 1) | 0x8000_0000_0000_0000
 					}
 					*(*uint64)(gkunsafe.Add(gkP_k, (i)*8)) = (x)
-					/*line algorithms_kernels_gen.go:515:47*/
+					/*line algorithms_kernels_gen.go:413:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:49:2*/ x := (*(*uint64)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)))
+					/*line kernels.go:48:2*/ x := (*(*uint64)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)))
 					switch mode {
 					case 1:
 						x ^= 0x8000_0000_0000_0000
@@ -526,12 +424,12 @@ func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						x ^= (x>>63 - 1) | 0x8000_0000_0000_0000
 					}
 					*(*uint64)(gkunsafe.Add(gkP_k, (i)*gkS_k_0)) = (x)
-					/*line algorithms_kernels_gen.go:529:47*/
+					/*line algorithms_kernels_gen.go:427:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:49:2*/ x := k.At(i)
+				/*line kernels.go:48:2*/ x := k.At(i)
 				switch mode {
 				case 1:
 					x ^= 0x8000_0000_0000_0000
@@ -541,155 +439,7 @@ func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					x ^= (x>>63 - 1) | 0x8000_0000_0000_0000
 				}
 				k.Set(i, x)
-				/*line algorithms_kernels_gen.go:544:46*/
-			}
-		}
-	}, nil
-}
-
-func gkHostWiden8(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.Widen8", "src", gkArgs[0].(gkkokkos.View1[uint8]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	dst, gkErr1 := gkkernel.View1("algorithms.Widen8", "dst", gkArgs[1].(gkkokkos.View1[uint32]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	flip := gkArgs[2].(uint8)
-	gkP_src := src.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		src, dst, flip, gkP_src, gkP_dst := src, dst, flip, gkP_src, gkP_dst
-		gkS_src_0 := src.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= src.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 4 && gkS_src_0 == 1 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:65:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*4)) = (uint32((*(*uint8)(gkunsafe.Add(gkP_src, (i)*1))) ^ flip))
-					/*line algorithms_kernels_gen.go:570:47*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:65:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (uint32((*(*uint8)(gkunsafe.Add(gkP_src, (i)*gkS_src_0))) ^ flip))
-					/*line algorithms_kernels_gen.go:575:47*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:65:2*/ dst.Set(i, uint32(src.At(i)^flip))
-				/*line algorithms_kernels_gen.go:581:46*/
-			}
-		}
-	}, nil
-}
-
-func gkHostNarrow8(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.Narrow8", "src", gkArgs[0].(gkkokkos.View1[uint32]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	dst, gkErr1 := gkkernel.View1("algorithms.Narrow8", "dst", gkArgs[1].(gkkokkos.View1[uint8]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	flip := gkArgs[2].(uint8)
-	gkP_src := src.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		src, dst, flip, gkP_src, gkP_dst := src, dst, flip, gkP_src, gkP_dst
-		gkS_src_0 := src.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= src.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 1 && gkS_src_0 == 4 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:72:2*/ *(*uint8)(gkunsafe.Add(gkP_dst, (i)*1)) = (uint8((*(*uint32)(gkunsafe.Add(gkP_src, (i)*4)))) ^ flip)
-					/*line algorithms_kernels_gen.go:607:47*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:72:2*/ *(*uint8)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (uint8((*(*uint32)(gkunsafe.Add(gkP_src, (i)*gkS_src_0)))) ^ flip)
-					/*line algorithms_kernels_gen.go:612:47*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:72:2*/ dst.Set(i, uint8(src.At(i))^flip)
-				/*line algorithms_kernels_gen.go:618:46*/
-			}
-		}
-	}, nil
-}
-
-func gkHostWiden16(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.Widen16", "src", gkArgs[0].(gkkokkos.View1[uint16]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	dst, gkErr1 := gkkernel.View1("algorithms.Widen16", "dst", gkArgs[1].(gkkokkos.View1[uint32]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	flip := gkArgs[2].(uint16)
-	gkP_src := src.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		src, dst, flip, gkP_src, gkP_dst := src, dst, flip, gkP_src, gkP_dst
-		gkS_src_0 := src.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= src.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 4 && gkS_src_0 == 2 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:79:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*4)) = (uint32((*(*uint16)(gkunsafe.Add(gkP_src, (i)*2))) ^ flip))
-					/*line algorithms_kernels_gen.go:644:47*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:79:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (uint32((*(*uint16)(gkunsafe.Add(gkP_src, (i)*gkS_src_0))) ^ flip))
-					/*line algorithms_kernels_gen.go:649:47*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:79:2*/ dst.Set(i, uint32(src.At(i)^flip))
-				/*line algorithms_kernels_gen.go:655:46*/
-			}
-		}
-	}, nil
-}
-
-func gkHostNarrow16(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.Narrow16", "src", gkArgs[0].(gkkokkos.View1[uint32]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	dst, gkErr1 := gkkernel.View1("algorithms.Narrow16", "dst", gkArgs[1].(gkkokkos.View1[uint16]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	flip := gkArgs[2].(uint16)
-	gkP_src := src.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		src, dst, flip, gkP_src, gkP_dst := src, dst, flip, gkP_src, gkP_dst
-		gkS_src_0 := src.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= src.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 2 && gkS_src_0 == 4 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:86:2*/ *(*uint16)(gkunsafe.Add(gkP_dst, (i)*2)) = (uint16((*(*uint32)(gkunsafe.Add(gkP_src, (i)*4)))) ^ flip)
-					/*line algorithms_kernels_gen.go:681:47*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:86:2*/ *(*uint16)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (uint16((*(*uint32)(gkunsafe.Add(gkP_src, (i)*gkS_src_0)))) ^ flip)
-					/*line algorithms_kernels_gen.go:686:47*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:86:2*/ dst.Set(i, uint16(src.At(i))^flip)
-				/*line algorithms_kernels_gen.go:692:46*/
+				/*line algorithms_kernels_gen.go:442:46*/
 			}
 		}
 	}, nil
@@ -707,19 +457,19 @@ func gkHostIota(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		if gkHi <= p.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_p_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ *(*uint32)(gkunsafe.Add(gkP_p, (i)*4)) = (uint32(i))
-					/*line algorithms_kernels_gen.go:711:47*/
+					/*line kernels.go:64:2*/ *(*uint32)(gkunsafe.Add(gkP_p, (i)*4)) = (uint32(i))
+					/*line algorithms_kernels_gen.go:461:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ *(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0)) = (uint32(i))
-					/*line algorithms_kernels_gen.go:716:47*/
+					/*line kernels.go:64:2*/ *(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0)) = (uint32(i))
+					/*line algorithms_kernels_gen.go:466:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:93:2*/ p.Set(i, uint32(i))
-				/*line algorithms_kernels_gen.go:722:46*/
+				/*line kernels.go:64:2*/ p.Set(i, uint32(i))
+				/*line algorithms_kernels_gen.go:472:46*/
 			}
 		}
 	}, nil
@@ -741,7 +491,7 @@ func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	return func(gkM *gkkokkos.TeamMember) {
 		keys, counts, shift, per, gkP_keys, gkS_keys_0 := keys, counts, shift, per, gkP_keys, gkS_keys_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:103:2*/ c := gkkernel.Scratch1("algorithms.RadixCount32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:74:2*/ c := gkkernel.Scratch1("algorithms.RadixCount32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -750,31 +500,31 @@ func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		hi := min(lo+per, keys.Extent(0))
 		if hi-1 < keys.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(keys.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
 			if gkS_keys_0 == 4 {
-				/*line kernels.go:110:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:81:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint32)(gkunsafe.Add(gkP_keys, i*4)))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			} else {
-				/*line kernels.go:110:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:81:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint32)(gkunsafe.Add(gkP_keys, i*(gkS_keys_0))))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			}
 		} else {
-			/*line kernels.go:110:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:81:2*/ for i := lo; i < hi; i++ {
 				d := int(keys.At(i)>>shift) & (radixBuckets - 1)
 				c.Set(d*ts+r, c.At(d*ts+r)+1)
 			}
-		} /*line kernels.go:113:3*/
+		} /*line kernels.go:84:3*/
 		t.TeamBarrier()
-		for d, gkE3401 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE3401; d++ {
+		for d, gkE2576 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE2576; d++ {
 			var s int32
 			for q := range ts {
 				s += c.At(d*ts + q)
 			}
 			counts.Set(d*t.LeagueSize()+t.LeagueRank(), s)
 		}
-		/*line algorithms_kernels_gen.go:777:44*/
+		/*line algorithms_kernels_gen.go:527:44*/
 	}, nil
 }
 
@@ -794,7 +544,7 @@ func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	return func(gkM *gkkokkos.TeamMember) {
 		keys, counts, shift, per, gkP_keys, gkS_keys_0 := keys, counts, shift, per, gkP_keys, gkS_keys_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:128:2*/ c := gkkernel.Scratch1("algorithms.RadixCount64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:99:2*/ c := gkkernel.Scratch1("algorithms.RadixCount64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -803,31 +553,31 @@ func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		hi := min(lo+per, keys.Extent(0))
 		if hi-1 < keys.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(keys.Extent(0)+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 {
 			if gkS_keys_0 == 8 {
-				/*line kernels.go:135:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:106:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint64)(gkunsafe.Add(gkP_keys, i*8)))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			} else {
-				/*line kernels.go:135:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:106:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint64)(gkunsafe.Add(gkP_keys, i*(gkS_keys_0))))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			}
 		} else {
-			/*line kernels.go:135:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:106:2*/ for i := lo; i < hi; i++ {
 				d := int(keys.At(i)>>shift) & (radixBuckets - 1)
 				c.Set(d*ts+r, c.At(d*ts+r)+1)
 			}
-		} /*line kernels.go:138:3*/
+		} /*line kernels.go:109:3*/
 		t.TeamBarrier()
-		for d, gkE4117 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE4117; d++ {
+		for d, gkE3292 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE3292; d++ {
 			var s int32
 			for q := range ts {
 				s += c.At(d*ts + q)
 			}
 			counts.Set(d*t.LeagueSize()+t.LeagueRank(), s)
 		}
-		/*line algorithms_kernels_gen.go:830:44*/
+		/*line algorithms_kernels_gen.go:580:44*/
 	}, nil
 }
 
@@ -850,31 +600,31 @@ func gkHostScanCounts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 		if gkHi <= counts.Extent(0) && gkHi <= offsets.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_counts_0 == 4 && gkS_offsets_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:153:2*/ x := (*(*int32)(gkunsafe.Add(gkP_counts, (i)*4)))
+					/*line kernels.go:124:2*/ x := (*(*int32)(gkunsafe.Add(gkP_counts, (i)*4)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_offsets, (i)*4)) = (gkAcc)
 					}
 					gkAcc += x
-					/*line algorithms_kernels_gen.go:858:47*/
+					/*line algorithms_kernels_gen.go:608:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:153:2*/ x := (*(*int32)(gkunsafe.Add(gkP_counts, (i)*gkS_counts_0)))
+					/*line kernels.go:124:2*/ x := (*(*int32)(gkunsafe.Add(gkP_counts, (i)*gkS_counts_0)))
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_offsets, (i)*gkS_offsets_0)) = (gkAcc)
 					}
 					gkAcc += x
-					/*line algorithms_kernels_gen.go:867:47*/
+					/*line algorithms_kernels_gen.go:617:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:153:2*/ x := counts.At(i)
+				/*line kernels.go:124:2*/ x := counts.At(i)
 				if final {
 					offsets.Set(i, gkAcc)
 				}
 				gkAcc += x
-				/*line algorithms_kernels_gen.go:877:46*/
+				/*line algorithms_kernels_gen.go:627:46*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -912,7 +662,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	return func(gkM *gkkokkos.TeamMember) {
 		src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0 := src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:169:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:140:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -921,24 +671,24 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		hi := min(lo+per, src.Extent(0))
 		if hi-1 < src.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(src.Extent(0)+1<<40) <= 1<<41 {
 			if gkS_src_0 == 4 {
-				/*line kernels.go:176:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:147:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint32)(gkunsafe.Add(gkP_src, i*4)))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			} else {
-				/*line kernels.go:176:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:147:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint32)(gkunsafe.Add(gkP_src, i*(gkS_src_0))))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			}
 		} else {
-			/*line kernels.go:176:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:147:2*/ for i := lo; i < hi; i++ {
 				d := int(src.At(i)>>shift) & (radixBuckets - 1)
 				c.Set(d*ts+r, c.At(d*ts+r)+1)
 			}
-		} /*line kernels.go:179:3*/
+		} /*line kernels.go:150:3*/
 		t.TeamBarrier()
-		for d, gkE5451 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE5451; d++ {
+		for d, gkE4626 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE4626; d++ {
 			s := offsets.At(d*t.LeagueSize() + t.LeagueRank())
 			for q := range ts {
 				x := c.At(d*ts + q)
@@ -949,7 +699,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		t.TeamBarrier()
 		if hi-1 < psrc.Extent(0) && hi-1 < src.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(psrc.Extent(0)+1<<40) <= 1<<41 && uint(src.Extent(0)+1<<40) <= 1<<41 {
 			if gkS_psrc_0 == 4 && gkS_src_0 == 4 {
-				/*line kernels.go:190:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:161:2*/ for i := lo; i < hi; i++ {
 					k := (*(*uint32)(gkunsafe.Add(gkP_src, i*4)))
 					d := int(k>>shift) & (radixBuckets - 1)
 					p := int(c.At(d*ts + r))
@@ -960,7 +710,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 					}
 				}
 			} else {
-				/*line kernels.go:190:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:161:2*/ for i := lo; i < hi; i++ {
 					k := (*(*uint32)(gkunsafe.Add(gkP_src, i*(gkS_src_0))))
 					d := int(k>>shift) & (radixBuckets - 1)
 					p := int(c.At(d*ts + r))
@@ -972,7 +722,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				}
 			}
 		} else {
-			/*line kernels.go:190:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:161:2*/ for i := lo; i < hi; i++ {
 				k := src.At(i)
 				d := int(k>>shift) & (radixBuckets - 1)
 				p := int(c.At(d*ts + r))
@@ -982,8 +732,8 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 					pdst.Set(p, psrc.At(i))
 				}
 			}
-		} /*line kernels.go:199:3*/
-		/*line algorithms_kernels_gen.go:986:44*/
+		} /*line kernels.go:170:3*/
+		/*line algorithms_kernels_gen.go:736:44*/
 	}, nil
 }
 
@@ -1018,7 +768,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	return func(gkM *gkkokkos.TeamMember) {
 		src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0 := src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:206:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:177:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -1027,24 +777,24 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		hi := min(lo+per, src.Extent(0))
 		if hi-1 < src.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(src.Extent(0)+1<<40) <= 1<<41 {
 			if gkS_src_0 == 8 {
-				/*line kernels.go:213:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:184:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint64)(gkunsafe.Add(gkP_src, i*8)))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			} else {
-				/*line kernels.go:213:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:184:2*/ for i := lo; i < hi; i++ {
 					d := int((*(*uint64)(gkunsafe.Add(gkP_src, i*(gkS_src_0))))>>shift) & (radixBuckets - 1)
 					c.Set(d*ts+r, c.At(d*ts+r)+1)
 				}
 			}
 		} else {
-			/*line kernels.go:213:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:184:2*/ for i := lo; i < hi; i++ {
 				d := int(src.At(i)>>shift) & (radixBuckets - 1)
 				c.Set(d*ts+r, c.At(d*ts+r)+1)
 			}
-		} /*line kernels.go:216:3*/
+		} /*line kernels.go:187:3*/
 		t.TeamBarrier()
-		for d, gkE6459 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE6459; d++ {
+		for d, gkE5634 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE5634; d++ {
 			s := offsets.At(d*t.LeagueSize() + t.LeagueRank())
 			for q := range ts {
 				x := c.At(d*ts + q)
@@ -1055,7 +805,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		t.TeamBarrier()
 		if hi-1 < psrc.Extent(0) && hi-1 < src.Extent(0) && lo >= 0 && uint(hi+1<<40) <= 1<<41 && uint(lo+1<<40) <= 1<<41 && uint(psrc.Extent(0)+1<<40) <= 1<<41 && uint(src.Extent(0)+1<<40) <= 1<<41 {
 			if gkS_psrc_0 == 4 && gkS_src_0 == 8 {
-				/*line kernels.go:227:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:198:2*/ for i := lo; i < hi; i++ {
 					k := (*(*uint64)(gkunsafe.Add(gkP_src, i*8)))
 					d := int(k>>shift) & (radixBuckets - 1)
 					p := int(c.At(d*ts + r))
@@ -1066,7 +816,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 					}
 				}
 			} else {
-				/*line kernels.go:227:2*/ for i := lo; i < hi; i++ {
+				/*line kernels.go:198:2*/ for i := lo; i < hi; i++ {
 					k := (*(*uint64)(gkunsafe.Add(gkP_src, i*(gkS_src_0))))
 					d := int(k>>shift) & (radixBuckets - 1)
 					p := int(c.At(d*ts + r))
@@ -1078,7 +828,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				}
 			}
 		} else {
-			/*line kernels.go:227:2*/ for i := lo; i < hi; i++ {
+			/*line kernels.go:198:2*/ for i := lo; i < hi; i++ {
 				k := src.At(i)
 				d := int(k>>shift) & (radixBuckets - 1)
 				p := int(c.At(d*ts + r))
@@ -1088,88 +838,8 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 					pdst.Set(p, psrc.At(i))
 				}
 			}
-		} /*line kernels.go:236:3*/
-		/*line algorithms_kernels_gen.go:1092:45*/
-	}, nil
-}
-
-func gkHostGather8(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	p, gkErr0 := gkkernel.View1("algorithms.Gather8", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	src, gkErr1 := gkkernel.View1("algorithms.Gather8", "src", gkArgs[1].(gkkokkos.View1[uint8]), false)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	dst, gkErr2 := gkkernel.View1("algorithms.Gather8", "dst", gkArgs[2].(gkkokkos.View1[uint8]), true)
-	if gkErr2 != nil {
-		return nil, gkErr2
-	}
-	gkP_p := p.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		p, src, dst, gkP_p, gkP_dst := p, src, dst, gkP_p, gkP_dst
-		gkS_p_0 := p.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= p.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 1 && gkS_p_0 == 4 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:243:2*/ *(*uint8)(gkunsafe.Add(gkP_dst, (i)*1)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
-					/*line algorithms_kernels_gen.go:1119:48*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:243:2*/ *(*uint8)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
-					/*line algorithms_kernels_gen.go:1124:48*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:243:2*/ dst.Set(i, src.At(int(p.At(i))))
-				/*line algorithms_kernels_gen.go:1130:47*/
-			}
-		}
-	}, nil
-}
-
-func gkHostGather16(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	p, gkErr0 := gkkernel.View1("algorithms.Gather16", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
-	if gkErr0 != nil {
-		return nil, gkErr0
-	}
-	src, gkErr1 := gkkernel.View1("algorithms.Gather16", "src", gkArgs[1].(gkkokkos.View1[uint16]), false)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	dst, gkErr2 := gkkernel.View1("algorithms.Gather16", "dst", gkArgs[2].(gkkokkos.View1[uint16]), true)
-	if gkErr2 != nil {
-		return nil, gkErr2
-	}
-	gkP_p := p.Base(gkL)
-	gkP_dst := dst.Base(gkL)
-	return func(gkLo, gkHi int) {
-		p, src, dst, gkP_p, gkP_dst := p, src, dst, gkP_p, gkP_dst
-		gkS_p_0 := p.ByteStride(0)
-		gkS_dst_0 := dst.ByteStride(0)
-		if gkHi <= dst.Extent(0) && gkHi <= p.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_dst_0 == 2 && gkS_p_0 == 4 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:250:2*/ *(*uint16)(gkunsafe.Add(gkP_dst, (i)*2)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
-					/*line algorithms_kernels_gen.go:1159:48*/
-				}
-			} else {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:250:2*/ *(*uint16)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
-					/*line algorithms_kernels_gen.go:1164:48*/
-				}
-			}
-		} else {
-			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:250:2*/ dst.Set(i, src.At(int(p.At(i))))
-				/*line algorithms_kernels_gen.go:1170:47*/
-			}
-		}
+		} /*line kernels.go:207:3*/
+		/*line algorithms_kernels_gen.go:842:44*/
 	}, nil
 }
 
@@ -1195,19 +865,19 @@ func gkHostGather32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		if gkHi <= dst.Extent(0) && gkHi <= p.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_dst_0 == 4 && gkS_p_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:257:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*4)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
-					/*line algorithms_kernels_gen.go:1199:48*/
+					/*line kernels.go:215:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*4)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
+					/*line algorithms_kernels_gen.go:869:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:257:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
-					/*line algorithms_kernels_gen.go:1204:48*/
+					/*line kernels.go:215:2*/ *(*uint32)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
+					/*line algorithms_kernels_gen.go:874:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:257:2*/ dst.Set(i, src.At(int(p.At(i))))
-				/*line algorithms_kernels_gen.go:1210:47*/
+				/*line kernels.go:215:2*/ dst.Set(i, src.At(int(p.At(i))))
+				/*line algorithms_kernels_gen.go:880:46*/
 			}
 		}
 	}, nil
@@ -1235,19 +905,19 @@ func gkHostGather64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		if gkHi <= dst.Extent(0) && gkHi <= p.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_dst_0 == 8 && gkS_p_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:264:2*/ *(*uint64)(gkunsafe.Add(gkP_dst, (i)*8)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
-					/*line algorithms_kernels_gen.go:1239:48*/
+					/*line kernels.go:222:2*/ *(*uint64)(gkunsafe.Add(gkP_dst, (i)*8)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*4))))))
+					/*line algorithms_kernels_gen.go:909:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:264:2*/ *(*uint64)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
-					/*line algorithms_kernels_gen.go:1244:48*/
+					/*line kernels.go:222:2*/ *(*uint64)(gkunsafe.Add(gkP_dst, (i)*gkS_dst_0)) = (src.At(int((*(*uint32)(gkunsafe.Add(gkP_p, (i)*gkS_p_0))))))
+					/*line algorithms_kernels_gen.go:914:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:264:2*/ dst.Set(i, src.At(int(p.At(i))))
-				/*line algorithms_kernels_gen.go:1250:47*/
+				/*line kernels.go:222:2*/ dst.Set(i, src.At(int(p.At(i))))
+				/*line algorithms_kernels_gen.go:920:46*/
 			}
 		}
 	}, nil

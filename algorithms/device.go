@@ -95,6 +95,21 @@ func deviceSort[T kokkos.Number](exec kokkos.ExecutionSpace, fn string, v kokkos
 	if err := checkDevice(fn, v.Label(), end-begin); err != nil {
 		return err
 	}
+	if size, _ := kindOf[T](); size < 4 {
+		return throughHost(exec, fn, func() error {
+			sub := v.Subview1(kokkos.Pair(begin, end))
+			m, err := kokkos.CreateMirrorViewAndCopy(sub)
+			if err != nil {
+				return err
+			}
+			ks, store := hostElements(&m, 0, end-begin)
+			if err := radixSortNumbers[T, struct{}](hostOf(nil), ks, nil); err != nil {
+				return err
+			}
+			store()
+			return kokkos.DeepCopy(sub, m)
+		})
+	}
 	s := &devScratch{exec: exec, fn: fn, space: v.Space()}
 	defer func() { err = s.release(err) }()
 	c, back, err := contiguous(s, v, begin, end)
@@ -112,15 +127,35 @@ func deviceSortByKey[K kokkos.Number, V any](exec kokkos.ExecutionSpace, fn stri
 	if err := checkDevice(fn, keys.Label(), n); err != nil {
 		return err
 	}
-	vsize := int(unsafe.Sizeof(*new(V)))
-	if vsize != 1 && vsize != 2 && vsize != 4 && vsize != 8 {
-		return errorf(kokkos.ErrElementType, "%s: values %q of %d-byte elements (the device sort moves 1, 2, 4 or 8)", fn, values.Label(), vsize)
-	}
 	if keys.Space() != values.Space() {
 		return errorf(kokkos.ErrNoCopySpace, "%s: keys %q in %s, values %q in %s", fn, keys.Label(), keys.Space().Name(), values.Label(), values.Space().Name())
 	}
 	if kokkos.ShapeOf(keys).Allocation == kokkos.ShapeOf(values).Allocation {
 		return errorf(kokkos.ErrOverlap, "%s: keys %q and values %q share memory", fn, keys.Label(), values.Label())
+	}
+	vsize := int(unsafe.Sizeof(*new(V)))
+	if ksize, _ := kindOf[K](); ksize < 4 || (vsize != 4 && vsize != 8) {
+		return throughHost(exec, fn, func() error {
+			mk, err := kokkos.CreateMirrorViewAndCopy(keys)
+			if err != nil {
+				return err
+			}
+			mv, err := kokkos.CreateMirrorViewAndCopy(values)
+			if err != nil {
+				return err
+			}
+			ks, storeK := hostElements(&mk, 0, n)
+			vs, storeV := hostElements(&mv, 0, n)
+			if err := radixSortNumbers(hostOf(nil), ks, vs); err != nil {
+				return err
+			}
+			storeK()
+			storeV()
+			if err := kokkos.DeepCopy(keys, mk); err != nil {
+				return err
+			}
+			return kokkos.DeepCopy(values, mv)
+		})
 	}
 	s := &devScratch{exec: exec, fn: fn, space: keys.Space()}
 	defer func() { err = s.release(err) }()
@@ -144,10 +179,6 @@ func deviceSortByKey[K kokkos.Number, V any](exec kokkos.ExecutionSpace, fn stri
 	}
 	var gerr error
 	switch vsize {
-	case 1:
-		gerr = gather[uint8](s, perm, vc, Gather8)
-	case 2:
-		gerr = gather[uint16](s, perm, vc, Gather16)
 	case 4:
 		gerr = gather[uint32](s, perm, vc, Gather32)
 	default:
@@ -182,43 +213,8 @@ func gather[U, V any](s *devScratch, perm kokkos.View1[uint32], v kokkos.View1[V
 // sortKeysDevice sorts the contiguous view k on the device, and perm with
 // it when not nil.
 func sortKeysDevice[T kokkos.Number](s *devScratch, k kokkos.View1[T], perm *kokkos.View1[uint32]) error {
-	n := k.Extent(0)
 	size, kind := kindOf[T]()
-	all := kokkos.Range(0, n).On(s.exec)
 	switch size {
-	case 1, 2:
-		var flip uint16
-		if kind == kindSigned {
-			flip = 1 << (8*size - 1)
-		}
-		wide, err := newView[uint32](s, "keys32", n)
-		if err != nil {
-			return err
-		}
-		if size == 1 {
-			u, err := alias[uint8](s, k)
-			if err != nil {
-				return err
-			}
-			if err := kernel.For("algorithms.widen", all, Widen8, u.ReadOnly(), wide, uint8(flip)); err != nil {
-				return err
-			}
-			if err := radixDevice(s, wide, perm, 8); err != nil {
-				return err
-			}
-			return kernel.For("algorithms.narrow", all, Narrow8, wide.ReadOnly(), u, uint8(flip))
-		}
-		u, err := alias[uint16](s, k)
-		if err != nil {
-			return err
-		}
-		if err := kernel.For("algorithms.widen", all, Widen16, u.ReadOnly(), wide, flip); err != nil {
-			return err
-		}
-		if err := radixDevice(s, wide, perm, 16); err != nil {
-			return err
-		}
-		return kernel.For("algorithms.narrow", all, Narrow16, wide.ReadOnly(), u, flip)
 	case 4:
 		u, err := alias[uint32](s, k)
 		if err != nil {

@@ -9,8 +9,7 @@ import (
 
 // The kernels of the radix sort on a device space (device.go). Keys are
 // sorted as unsigned integers of 32 or 64 bits whose order is the keys'
-// (Flip32, Flip64; 8- and 16-bit keys widened to 32 bits), radixBits bits
-// a pass from the lowest: RadixCount counts each block's keys per digit
+// (Flip32, Flip64), radixBits bits a pass from the lowest: RadixCount counts each block's keys per digit
 // into counts, ScanCounts turns the counts, digit-major, into the
 // position of each block's first key of each digit, and RadixScatter
 // moves the keys (and their positions, for a sort by key) there. A block
@@ -56,34 +55,6 @@ func Flip64(i int, k kokkos.View1[uint64], mode int) {
 		x ^= (x>>63 - 1) | 0x8000_0000_0000_0000
 	}
 	k.Set(i, x)
-}
-
-// Widen8 stores the 8-bit key i, its bits xor flip, as a 32-bit key.
-//
-//kokkos:kernel
-func Widen8(i int, src kokkos.View1[uint8], dst kokkos.View1[uint32], flip uint8) {
-	dst.Set(i, uint32(src.At(i)^flip))
-}
-
-// Narrow8 is Widen8's inverse.
-//
-//kokkos:kernel
-func Narrow8(i int, src kokkos.View1[uint32], dst kokkos.View1[uint8], flip uint8) {
-	dst.Set(i, uint8(src.At(i))^flip)
-}
-
-// Widen16 stores the 16-bit key i, its bits xor flip, as a 32-bit key.
-//
-//kokkos:kernel
-func Widen16(i int, src kokkos.View1[uint16], dst kokkos.View1[uint32], flip uint16) {
-	dst.Set(i, uint32(src.At(i)^flip))
-}
-
-// Narrow16 is Widen16's inverse.
-//
-//kokkos:kernel
-func Narrow16(i int, src kokkos.View1[uint32], dst kokkos.View1[uint16], flip uint16) {
-	dst.Set(i, uint16(src.At(i))^flip)
 }
 
 // Iota sets p(i) to i: the keys' positions, sorted with them by key.
@@ -236,28 +207,15 @@ func RadixScatter64(t kernel.Team, src, dst kokkos.View1[uint64], psrc, pdst kok
 	}
 }
 
-// Gather8 stores src(p(i)) at dst(i): values moved with their sorted keys.
-//
-//kokkos:kernel
-func Gather8(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint8]) {
-	dst.Set(i, src.At(int(p.At(i))))
-}
-
-// Gather16 is Gather8 for 2-byte values.
-//
-//kokkos:kernel
-func Gather16(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint16]) {
-	dst.Set(i, src.At(int(p.At(i))))
-}
-
-// Gather32 is Gather8 for 4-byte values.
+// Gather32 stores src(p(i)) at dst(i): values moved with their sorted
+// keys.
 //
 //kokkos:kernel
 func Gather32(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint32]) {
 	dst.Set(i, src.At(int(p.At(i))))
 }
 
-// Gather64 is Gather8 for 8-byte values.
+// Gather64 is Gather32 for 8-byte values.
 //
 //kokkos:kernel
 func Gather64(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint64]) {

@@ -23,9 +23,11 @@ func Sort[T kokkos.Number](v kokkos.View1[T]) error {
 
 // SortOn sorts v on exec, Kokkos::sort(exec, view): on a host space
 // (nil is the host pool) as Sort, on a device space (a *cuda.Stream) by
-// radix sort kernels on the device, queued on exec as its kernels are
-// (exec's Fence waits for them). The view must be of memory exec can
-// access; the errors are Sort's, and the kernels' launch errors.
+// radix sort kernels on the device, queued on exec as its kernels are, and
+// waited for before SortOn returns. Keys of 1 or 2 bytes are sorted there
+// through a host mirror (the CUDA backend binds views of 4- and 8-byte
+// elements only). The view must be of memory exec can access; the errors
+// are Sort's, and the kernels' launch errors.
 func SortOn[T kokkos.Number](exec kokkos.ExecutionSpace, v kokkos.View1[T]) error {
 	return sortRange(exec, "SortOn", v, 0, v.Extent(0), true)
 }
@@ -68,8 +70,9 @@ func SortByKey[K kokkos.Number, V any](keys kokkos.View1[K], values kokkos.View1
 
 // SortByKeyOn is SortByKey on exec, sort_by_key(exec, keys, values): on a
 // device space, a radix sort of the keys and of their positions on the
-// device, then a gather of the values (whose elements must be 1, 2, 4 or
-// 8 bytes there: an error wrapping kokkos.ErrElementType otherwise).
+// device, then a gather of the values, for keys and values of 4 or 8
+// bytes; other widths are sorted through host mirrors (the CUDA backend
+// binds views of 4- and 8-byte elements only).
 func SortByKeyOn[K kokkos.Number, V any](exec kokkos.ExecutionSpace, keys kokkos.View1[K], values kokkos.View1[V]) error {
 	return sortByKey(exec, "SortByKeyOn", keys, values, true)
 }
