@@ -52,10 +52,16 @@ func benchSort[T kokkos.Number](b *testing.B, gen func(*rand.Rand) T) {
 	}
 }
 
-func BenchmarkSortFloat64(b *testing.B) { benchSort(b, func(r *rand.Rand) float64 { return r.Float64() }) }
-func BenchmarkSortFloat32(b *testing.B) { benchSort(b, func(r *rand.Rand) float32 { return r.Float32() }) }
-func BenchmarkSortInt32(b *testing.B)   { benchSort(b, func(r *rand.Rand) int32 { return int32(r.Uint32()) }) }
-func BenchmarkSortUint64(b *testing.B)  { benchSort(b, func(r *rand.Rand) uint64 { return r.Uint64() }) }
+func BenchmarkSortFloat64(b *testing.B) {
+	benchSort(b, func(r *rand.Rand) float64 { return r.Float64() })
+}
+func BenchmarkSortFloat32(b *testing.B) {
+	benchSort(b, func(r *rand.Rand) float32 { return r.Float32() })
+}
+func BenchmarkSortInt32(b *testing.B) {
+	benchSort(b, func(r *rand.Rand) int32 { return int32(r.Uint32()) })
+}
+func BenchmarkSortUint64(b *testing.B) { benchSort(b, func(r *rand.Rand) uint64 { return r.Uint64() }) }
 
 // BenchmarkSortFunc times SortFunc's parallel merge sort against
 // slices.SortStableFunc and slices.SortFunc with the same comparison.
