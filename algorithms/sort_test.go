@@ -487,3 +487,32 @@ func fuzzSort[T kokkos.Number](t *testing.T, b []byte) (any, any) {
 	bytes := func(x []T) []byte { return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), len(x)*sz) }
 	return bytes(v.Data()), bytes(reference(s))
 }
+
+// TestSortAsyncInstance sorts on an asynchronous instance, after work
+// queued on it that writes the keys: the sort waits for that work, and
+// returns with the keys sorted.
+func TestSortAsyncInstance(t *testing.T) {
+	inst := kokkos.NewThreads(3).NewInstance()
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, n := range []int{10, 100000} {
+		s := gen[float64](rng, n, 2)
+		v := kokkos.Must(kokkos.NewView1[float64]("async", n))
+		kokkos.ParallelFor("fill", kokkos.Range(0, n).On(inst), func(i int) { v.Set(i, s[i]) })
+		if err := SortOn(inst, v); err != nil {
+			t.Fatal(err)
+		}
+		if i, ok := sameBits(v.Data(), reference(s)); !ok {
+			t.Fatalf("n %d: element %d", n, i)
+		}
+		vals := kokkos.Must(kokkos.NewView1[int32]("vals", n))
+		kokkos.ParallelFor("fill", kokkos.Range(0, n).On(inst), func(i int) { v.Set(i, float64(n-i)); vals.Set(i, int32(i)) })
+		if err := SortByKeyFuncOn(inst, v, vals, func(a, b float64) bool { return a < b }); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if v.At(i) != float64(i+1) || vals.At(i) != int32(n-1-i) {
+				t.Fatalf("n %d: element %d is (%g, %d)", n, i, v.At(i), vals.At(i))
+			}
+		}
+	}
+}
