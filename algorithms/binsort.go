@@ -46,6 +46,9 @@ func NewBinOp1D[T kokkos.Number](keys kokkos.View1[T], maxBins int, min, max T) 
 // Len returns the keys' extent.
 func (b *BinOp1D[T]) Len() int { return b.keys.Extent(0) }
 
+// Label returns the keys' label, for BinSort's panics.
+func (b *BinOp1D[T]) Label() string { return b.keys.Label() }
+
 // MaxBins returns the number of bins, maxBins+1.
 func (b *BinOp1D[T]) MaxBins() int { return b.maxBins }
 
@@ -82,6 +85,9 @@ func NewBinOp3D[T kokkos.Number](keys kokkos.View2[T], maxBins [3]int, min, max 
 
 // Len returns the number of rows.
 func (b *BinOp3D[T]) Len() int { return b.keys.Extent(0) }
+
+// Label returns the keys' label, for BinSort's panics.
+func (b *BinOp3D[T]) Label() string { return b.keys.Label() }
 
 // MaxBins returns the number of cells.
 func (b *BinOp3D[T]) MaxBins() int { return b.maxBins[0] * b.maxBins[1] * b.maxBins[2] }
@@ -155,8 +161,9 @@ func NewBinSortRange(op BinOp, begin, end int, sortWithinBins bool) (*BinSort, e
 
 // CreatePermuteVector bins the keys and computes the permutation, the
 // bins' offsets and counts, on the host pool; call it again after the
-// keys change. It panics, naming the key's index, its bin and the number
-// of bins, for a key whose bin is outside [0, MaxBins()).
+// keys change. It panics, naming the key's index, the keys (label and extent
+// where the op has a Label method), its bin and the number of bins, for a
+// key whose bin is outside [0, MaxBins()).
 func (b *BinSort) CreatePermuteVector() error {
 	return b.CreatePermuteVectorOn(nil)
 }
@@ -186,7 +193,7 @@ func (b *BinSort) CreatePermuteVectorOn(exec kokkos.ExecutionSpace) error {
 		for i := bound(c); i < bound(c+1); i++ {
 			k := b.op.Bin(i)
 			if k < 0 || k >= nb {
-				panic(fmt.Sprintf("algorithms.BinSort: key %d has bin %d, outside [0, %d)", i, k, nb))
+				panic(fmt.Sprintf("algorithms.BinSort: key %d%s has bin %d, outside [0, %d)", i, keysOf(b.op), k, nb))
 			}
 			bins[i-b.begin] = int32(k)
 			cnt[k]++
@@ -234,6 +241,15 @@ func (b *BinSort) CreatePermuteVectorOn(exec kokkos.ExecutionSpace) error {
 			}
 		}
 	})
+}
+
+// keysOf names op's keys for a panic: " of keys \"label\" of extent n"
+// where op has a Label method.
+func keysOf(op BinOp) string {
+	if l, ok := op.(interface{ Label() string }); ok {
+		return fmt.Sprintf(" of keys %q of extent %d", l.Label(), op.Len())
+	}
+	return fmt.Sprintf(" of %d keys", op.Len())
 }
 
 // PermuteVector returns the permutation, Kokkos's get_permute_vector():

@@ -193,7 +193,7 @@ func TestBinSortErrors(t *testing.T) {
 	func() {
 		defer func() {
 			msg := fmt.Sprint(recover())
-			if !strings.Contains(msg, "key 3 has bin 78, outside [0, 5)") {
+			if !strings.Contains(msg, `key 3 of keys "keys" of extent 4 has bin 78, outside [0, 5)`) {
 				t.Errorf("panic %q", msg)
 			}
 		}()

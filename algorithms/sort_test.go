@@ -516,3 +516,25 @@ func TestSortAsyncInstance(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSortByKey sorts int8 keys made of the fuzzer's bytes with their
+// positions, on a pool of 3, against a stable sort of the positions.
+func FuzzSortByKey(f *testing.F) {
+	f.Add([]byte{3, 1, 3, 0x80, 0x7f, 1, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keys := reinterpret[int8](slices.Clone(b))
+		pos := make([]int, len(keys))
+		for i := range pos {
+			pos[i] = i
+		}
+		want := slices.Clone(pos)
+		slices.SortStableFunc(want, func(x, y int) int { return cmp.Compare(keys[x], keys[y]) })
+		kv, pv := view(t, keys), view(t, pos)
+		if err := SortByKeyOn(kokkos.NewThreads(3), kv, pv); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(pv.Data(), want) {
+			t.Fatalf("positions %v, want %v", pv.Data(), want)
+		}
+	})
+}
