@@ -297,7 +297,9 @@ func radixDevice[U uint32 | uint64](s *devScratch, keys kokkos.View1[U], perm *k
 			return err
 		}
 	}
-	teams := kokkos.Teams(blocks, ts).SetScratchSize(0, kokkos.ScratchSize[int32](radixBuckets*ts), 0).On(s.exec)
+	// One lane a thread: the kernels' per-thread code runs once per thread.
+	teams := kokkos.Teams(blocks, ts).WithVectorLength(1).
+		SetScratchSize(0, kokkos.ScratchSize[int32](radixBuckets*ts), 0).On(s.exec)
 	scan := kokkos.Range(0, radixBuckets*blocks).On(s.exec)
 	var count, scatter any = RadixCount32, RadixScatter32
 	if unsafe.Sizeof(U(0)) == 8 {
