@@ -61,6 +61,9 @@ func run(w io.Writer, place tut.Place, n, nrepeat int) error {
 	if err := kernel.For("keys", kokkos.Range(0, n).On(place.Space()), Keys, orig); err != nil {
 		return err
 	}
+	if err := place.Fence(); err != nil {
+		return err
+	}
 	sum, err := bitSum(orig)
 	if err != nil {
 		return err
