@@ -65,6 +65,7 @@ CASES=(
   "heat3d|-X 100 -Y 100 -Z 100 -N 50 -I 50|-X 100 -Y 100 -Z 100 -N 50 -I 50"
   "mc-pi|24 1|24 1"
   "dualview|4194304 10|4194304 10"
+  "sort|-N 26 -nrepeat 3|-N 26 -nrepeat 3"
 )
 selected() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 
