@@ -22,14 +22,14 @@ const gkIR = `kernelir 1
 // gkSpecs are the package's kernels.
 var gkSpecs = []gkkernel.Spec{
 	{
-		Func: Flip32, Name: "algorithms.Flip32", Hash: "e46f4d47d629d298c756da5fa494b708", Funcs: []string{"Flip32"},
+		Func: flip32, Name: "algorithms.flip32", Hash: "e14d84ab7eca5a98a56f918038aca4f8", Funcs: []string{"flip32"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "k", View: true, Write: true},
 			{Name: "mode"},
 		},
-		Host: gkHostFlip32,
-		IR: gkIR + `(kernel Flip32 for (index i)
+		Host: gkHostflip32,
+		IR: gkIR + `(kernel flip32 for (index i)
   (view k uint32 1 w)
   (scalar mode int)
   (body
@@ -45,14 +45,14 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Flip64, Name: "algorithms.Flip64", Hash: "4f105e037a71f47f92c0dd6d920f11dd", Funcs: []string{"Flip64"},
+		Func: flip64, Name: "algorithms.flip64", Hash: "20b664e21743db92e70c61fa02ed1f43", Funcs: []string{"flip64"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "k", View: true, Write: true},
 			{Name: "mode"},
 		},
-		Host: gkHostFlip64,
-		IR: gkIR + `(kernel Flip64 for (index i)
+		Host: gkHostflip64,
+		IR: gkIR + `(kernel flip64 for (index i)
   (view k uint64 1 w)
   (scalar mode int)
   (body
@@ -68,20 +68,20 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Iota, Name: "algorithms.Iota", Hash: "2b65b510a81f041c865a408401a5c203", Funcs: []string{"Iota"},
+		Func: positions, Name: "algorithms.positions", Hash: "b176e335eec51de635f35de623cc45fb", Funcs: []string{"positions"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "p", View: true, Write: true},
 		},
-		Host: gkHostIota,
-		IR: gkIR + `(kernel Iota for (index i)
+		Host: gkHostpositions,
+		IR: gkIR + `(kernel positions for (index i)
   (view p uint32 1 w)
   (body
     (assign ((at p i)) ((conv uint32 i)))))
 `,
 	},
 	{
-		Func: RadixCount32, Name: "algorithms.RadixCount32", Hash: "8842b1274d4a458dccf2c2828e893052", Funcs: []string{"RadixCount32"},
+		Func: radixCount32, Name: "algorithms.radixCount32", Hash: "25bca789a73f9f21ffe84efad48bc274", Funcs: []string{"radixCount32"},
 		Pattern: gkkernel.PatternFor, Rank: 0,
 		Team: true,
 		Params: []gkkernel.Param{
@@ -90,8 +90,8 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "shift"},
 			{Name: "per"},
 		},
-		Host: gkHostRadixCount32,
-		IR: gkIR + `(kernel RadixCount32 for (team t)
+		Host: gkHostradixCount32,
+		IR: gkIR + `(kernel radixCount32 for (team t)
   (view keys uint32 1 r)
   (view counts int32 1 w)
   (scalar shift int)
@@ -119,7 +119,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: RadixCount64, Name: "algorithms.RadixCount64", Hash: "644720c683b4ca2269e582f4e629e7de", Funcs: []string{"RadixCount64"},
+		Func: radixCount64, Name: "algorithms.radixCount64", Hash: "47ee6d4fc7c67e01c74ba34c4d5fbc82", Funcs: []string{"radixCount64"},
 		Pattern: gkkernel.PatternFor, Rank: 0,
 		Team: true,
 		Params: []gkkernel.Param{
@@ -128,8 +128,8 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "shift"},
 			{Name: "per"},
 		},
-		Host: gkHostRadixCount64,
-		IR: gkIR + `(kernel RadixCount64 for (team t)
+		Host: gkHostradixCount64,
+		IR: gkIR + `(kernel radixCount64 for (team t)
   (view keys uint64 1 r)
   (view counts int32 1 w)
   (scalar shift int)
@@ -157,14 +157,14 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: ScanCounts, Name: "algorithms.ScanCounts", Hash: "cb17a2b7b95b62b4fb3d3ebd156192be", Funcs: []string{"ScanCounts"},
+		Func: scanCounts, Name: "algorithms.scanCounts", Hash: "b28b5e876feee9f2c7927a26ecb049e3", Funcs: []string{"scanCounts"},
 		Pattern: gkkernel.PatternScan, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "counts", View: true, Write: false},
 			{Name: "offsets", View: true, Write: true},
 		},
-		Host: gkHostScanCounts,
-		IR: gkIR + `(kernel ScanCounts scan (index i)
+		Host: gkHostscanCounts,
+		IR: gkIR + `(kernel scanCounts scan (index i)
   (view counts int32 1 r)
   (view offsets int32 1 w)
   (acc int32)
@@ -178,7 +178,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: RadixScatter32, Name: "algorithms.RadixScatter32", Hash: "4eb2179fea8428ba40e2afc89a53a7d8", Funcs: []string{"RadixScatter32"},
+		Func: radixScatter32, Name: "algorithms.radixScatter32", Hash: "f350e272eeaae091766b9aa42a4fcbd7", Funcs: []string{"radixScatter32"},
 		Pattern: gkkernel.PatternFor, Rank: 0,
 		Team: true,
 		Params: []gkkernel.Param{
@@ -191,8 +191,8 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "per"},
 			{Name: "pos"},
 		},
-		Host: gkHostRadixScatter32,
-		IR: gkIR + `(kernel RadixScatter32 for (team t)
+		Host: gkHostradixScatter32,
+		IR: gkIR + `(kernel radixScatter32 for (team t)
   (view src uint32 1 r)
   (view dst uint32 1 w)
   (view psrc uint32 1 r)
@@ -236,7 +236,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: RadixScatter64, Name: "algorithms.RadixScatter64", Hash: "d7b33d1385c79fdf3be551aabc10ee8f", Funcs: []string{"RadixScatter64"},
+		Func: radixScatter64, Name: "algorithms.radixScatter64", Hash: "52ba1c199fdc5b8f7ba79caf7cf51060", Funcs: []string{"radixScatter64"},
 		Pattern: gkkernel.PatternFor, Rank: 0,
 		Team: true,
 		Params: []gkkernel.Param{
@@ -249,8 +249,8 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "per"},
 			{Name: "pos"},
 		},
-		Host: gkHostRadixScatter64,
-		IR: gkIR + `(kernel RadixScatter64 for (team t)
+		Host: gkHostradixScatter64,
+		IR: gkIR + `(kernel radixScatter64 for (team t)
   (view src uint64 1 r)
   (view dst uint64 1 w)
   (view psrc uint32 1 r)
@@ -294,15 +294,15 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Gather32, Name: "algorithms.Gather32", Hash: "aee5e802cfad8d021ddbf9e494b31b8b", Funcs: []string{"Gather32"},
+		Func: gather32, Name: "algorithms.gather32", Hash: "3a040994a1679ab1dd10fb65598e9011", Funcs: []string{"gather32"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "p", View: true, Write: false},
 			{Name: "src", View: true, Write: false},
 			{Name: "dst", View: true, Write: true},
 		},
-		Host: gkHostGather32,
-		IR: gkIR + `(kernel Gather32 for (index i)
+		Host: gkHostgather32,
+		IR: gkIR + `(kernel gather32 for (index i)
   (view p uint32 1 r)
   (view src uint32 1 r)
   (view dst uint32 1 w)
@@ -311,15 +311,15 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Gather64, Name: "algorithms.Gather64", Hash: "bbec98b8613eca1c1a16f34122025604", Funcs: []string{"Gather64"},
+		Func: gather64, Name: "algorithms.gather64", Hash: "ac549387cc7280e70f7034926fc5ec14", Funcs: []string{"gather64"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "p", View: true, Write: false},
 			{Name: "src", View: true, Write: false},
 			{Name: "dst", View: true, Write: true},
 		},
-		Host: gkHostGather64,
-		IR: gkIR + `(kernel Gather64 for (index i)
+		Host: gkHostgather64,
+		IR: gkIR + `(kernel gather64 for (index i)
   (view p uint32 1 r)
   (view src uint64 1 r)
   (view dst uint64 1 w)
@@ -329,8 +329,8 @@ var gkSpecs = []gkkernel.Spec{
 	},
 }
 
-func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	k, gkErr0 := gkkernel.View1("algorithms.Flip32", "k", gkArgs[0].(gkkokkos.View1[uint32]), true)
+func gkHostflip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	k, gkErr0 := gkkernel.View1("algorithms.flip32", "k", gkArgs[0].(gkkokkos.View1[uint32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -387,8 +387,8 @@ func gkHostFlip32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 	}, nil
 }
 
-func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	k, gkErr0 := gkkernel.View1("algorithms.Flip64", "k", gkArgs[0].(gkkokkos.View1[uint64]), true)
+func gkHostflip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	k, gkErr0 := gkkernel.View1("algorithms.flip64", "k", gkArgs[0].(gkkokkos.View1[uint64]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -445,8 +445,8 @@ func gkHostFlip64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 	}, nil
 }
 
-func gkHostIota(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	p, gkErr0 := gkkernel.View1("algorithms.Iota", "p", gkArgs[0].(gkkokkos.View1[uint32]), true)
+func gkHostpositions(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	p, gkErr0 := gkkernel.View1("algorithms.positions", "p", gkArgs[0].(gkkokkos.View1[uint32]), true)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
@@ -475,12 +475,12 @@ func gkHostIota(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 	}, nil
 }
 
-func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
-	keys, gkErr0 := gkkernel.View1("algorithms.RadixCount32", "keys", gkArgs[0].(gkkokkos.View1[uint32]), false)
+func gkHostradixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	keys, gkErr0 := gkkernel.View1("algorithms.radixCount32", "keys", gkArgs[0].(gkkokkos.View1[uint32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	counts, gkErr1 := gkkernel.View1("algorithms.RadixCount32", "counts", gkArgs[1].(gkkokkos.View1[int32]), true)
+	counts, gkErr1 := gkkernel.View1("algorithms.radixCount32", "counts", gkArgs[1].(gkkokkos.View1[int32]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
@@ -491,7 +491,7 @@ func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	return func(gkM *gkkokkos.TeamMember) {
 		keys, counts, shift, per, gkP_keys, gkS_keys_0 := keys, counts, shift, per, gkP_keys, gkS_keys_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:74:2*/ c := gkkernel.Scratch1("algorithms.RadixCount32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:74:2*/ c := gkkernel.Scratch1("algorithms.radixCount32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -517,7 +517,7 @@ func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 			}
 		} /*line kernels.go:84:3*/
 		t.TeamBarrier()
-		for d, gkE2576 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE2576; d++ {
+		for d, gkE2586 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE2586; d++ {
 			var s int32
 			for q := range ts {
 				s += c.At(d*ts + q)
@@ -528,12 +528,12 @@ func gkHostRadixCount32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	}, nil
 }
 
-func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
-	keys, gkErr0 := gkkernel.View1("algorithms.RadixCount64", "keys", gkArgs[0].(gkkokkos.View1[uint64]), false)
+func gkHostradixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	keys, gkErr0 := gkkernel.View1("algorithms.radixCount64", "keys", gkArgs[0].(gkkokkos.View1[uint64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	counts, gkErr1 := gkkernel.View1("algorithms.RadixCount64", "counts", gkArgs[1].(gkkokkos.View1[int32]), true)
+	counts, gkErr1 := gkkernel.View1("algorithms.radixCount64", "counts", gkArgs[1].(gkkokkos.View1[int32]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
@@ -544,7 +544,7 @@ func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	return func(gkM *gkkokkos.TeamMember) {
 		keys, counts, shift, per, gkP_keys, gkS_keys_0 := keys, counts, shift, per, gkP_keys, gkS_keys_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:99:2*/ c := gkkernel.Scratch1("algorithms.RadixCount64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:99:2*/ c := gkkernel.Scratch1("algorithms.radixCount64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -570,7 +570,7 @@ func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 			}
 		} /*line kernels.go:109:3*/
 		t.TeamBarrier()
-		for d, gkE3292 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE3292; d++ {
+		for d, gkE3302 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE3302; d++ {
 			var s int32
 			for q := range ts {
 				s += c.At(d*ts + q)
@@ -581,12 +581,12 @@ func gkHostRadixCount64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 	}, nil
 }
 
-func gkHostScanCounts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
-	counts, gkErr0 := gkkernel.View1("algorithms.ScanCounts", "counts", gkArgs[0].(gkkokkos.View1[int32]), false)
+func gkHostscanCounts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int32, final bool), error) {
+	counts, gkErr0 := gkkernel.View1("algorithms.scanCounts", "counts", gkArgs[0].(gkkokkos.View1[int32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	offsets, gkErr1 := gkkernel.View1("algorithms.ScanCounts", "offsets", gkArgs[1].(gkkokkos.View1[int32]), true)
+	offsets, gkErr1 := gkkernel.View1("algorithms.scanCounts", "offsets", gkArgs[1].(gkkokkos.View1[int32]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
@@ -631,24 +631,24 @@ func gkHostScanCounts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 	}, nil
 }
 
-func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.RadixScatter32", "src", gkArgs[0].(gkkokkos.View1[uint32]), false)
+func gkHostradixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	src, gkErr0 := gkkernel.View1("algorithms.radixScatter32", "src", gkArgs[0].(gkkokkos.View1[uint32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	dst, gkErr1 := gkkernel.View1("algorithms.RadixScatter32", "dst", gkArgs[1].(gkkokkos.View1[uint32]), true)
+	dst, gkErr1 := gkkernel.View1("algorithms.radixScatter32", "dst", gkArgs[1].(gkkokkos.View1[uint32]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
-	psrc, gkErr2 := gkkernel.View1("algorithms.RadixScatter32", "psrc", gkArgs[2].(gkkokkos.View1[uint32]), false)
+	psrc, gkErr2 := gkkernel.View1("algorithms.radixScatter32", "psrc", gkArgs[2].(gkkokkos.View1[uint32]), false)
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
-	pdst, gkErr3 := gkkernel.View1("algorithms.RadixScatter32", "pdst", gkArgs[3].(gkkokkos.View1[uint32]), true)
+	pdst, gkErr3 := gkkernel.View1("algorithms.radixScatter32", "pdst", gkArgs[3].(gkkokkos.View1[uint32]), true)
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
-	offsets, gkErr4 := gkkernel.View1("algorithms.RadixScatter32", "offsets", gkArgs[4].(gkkokkos.View1[int32]), false)
+	offsets, gkErr4 := gkkernel.View1("algorithms.radixScatter32", "offsets", gkArgs[4].(gkkokkos.View1[int32]), false)
 	if gkErr4 != nil {
 		return nil, gkErr4
 	}
@@ -662,7 +662,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	return func(gkM *gkkokkos.TeamMember) {
 		src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0 := src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:140:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:140:2*/ c := gkkernel.Scratch1("algorithms.radixScatter32", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -688,7 +688,7 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			}
 		} /*line kernels.go:150:3*/
 		t.TeamBarrier()
-		for d, gkE4626 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE4626; d++ {
+		for d, gkE4636 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE4636; d++ {
 			s := offsets.At(d*t.LeagueSize() + t.LeagueRank())
 			for q := range ts {
 				x := c.At(d*ts + q)
@@ -737,24 +737,24 @@ func gkHostRadixScatter32(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	}, nil
 }
 
-func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
-	src, gkErr0 := gkkernel.View1("algorithms.RadixScatter64", "src", gkArgs[0].(gkkokkos.View1[uint64]), false)
+func gkHostradixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamMember), error) {
+	src, gkErr0 := gkkernel.View1("algorithms.radixScatter64", "src", gkArgs[0].(gkkokkos.View1[uint64]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	dst, gkErr1 := gkkernel.View1("algorithms.RadixScatter64", "dst", gkArgs[1].(gkkokkos.View1[uint64]), true)
+	dst, gkErr1 := gkkernel.View1("algorithms.radixScatter64", "dst", gkArgs[1].(gkkokkos.View1[uint64]), true)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
-	psrc, gkErr2 := gkkernel.View1("algorithms.RadixScatter64", "psrc", gkArgs[2].(gkkokkos.View1[uint32]), false)
+	psrc, gkErr2 := gkkernel.View1("algorithms.radixScatter64", "psrc", gkArgs[2].(gkkokkos.View1[uint32]), false)
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
-	pdst, gkErr3 := gkkernel.View1("algorithms.RadixScatter64", "pdst", gkArgs[3].(gkkokkos.View1[uint32]), true)
+	pdst, gkErr3 := gkkernel.View1("algorithms.radixScatter64", "pdst", gkArgs[3].(gkkokkos.View1[uint32]), true)
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
-	offsets, gkErr4 := gkkernel.View1("algorithms.RadixScatter64", "offsets", gkArgs[4].(gkkokkos.View1[int32]), false)
+	offsets, gkErr4 := gkkernel.View1("algorithms.radixScatter64", "offsets", gkArgs[4].(gkkokkos.View1[int32]), false)
 	if gkErr4 != nil {
 		return nil, gkErr4
 	}
@@ -768,7 +768,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	return func(gkM *gkkokkos.TeamMember) {
 		src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0 := src, dst, psrc, pdst, offsets, shift, per, pos, gkP_src, gkS_src_0, gkP_psrc, gkS_psrc_0
 		t := gkkernel.TeamOf(gkM)
-		/*line kernels.go:177:2*/ c := gkkernel.Scratch1("algorithms.RadixScatter64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
+		/*line kernels.go:177:2*/ c := gkkernel.Scratch1("algorithms.radixScatter64", "c", gkkokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize()))
 		ts, r := t.TeamSize(), t.TeamRank()
 		for d := range radixBuckets {
 			c.Set(d*ts+r, 0)
@@ -794,7 +794,7 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			}
 		} /*line kernels.go:187:3*/
 		t.TeamBarrier()
-		for d, gkE5634 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE5634; d++ {
+		for d, gkE5644 := gkkokkos.TeamThreadRange(gkM, 0, radixBuckets).Share(); d < gkE5644; d++ {
 			s := offsets.At(d*t.LeagueSize() + t.LeagueRank())
 			for q := range ts {
 				x := c.At(d*ts + q)
@@ -843,16 +843,16 @@ func gkHostRadixScatter64(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 	}, nil
 }
 
-func gkHostGather32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	p, gkErr0 := gkkernel.View1("algorithms.Gather32", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
+func gkHostgather32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	p, gkErr0 := gkkernel.View1("algorithms.gather32", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	src, gkErr1 := gkkernel.View1("algorithms.Gather32", "src", gkArgs[1].(gkkokkos.View1[uint32]), false)
+	src, gkErr1 := gkkernel.View1("algorithms.gather32", "src", gkArgs[1].(gkkokkos.View1[uint32]), false)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
-	dst, gkErr2 := gkkernel.View1("algorithms.Gather32", "dst", gkArgs[2].(gkkokkos.View1[uint32]), true)
+	dst, gkErr2 := gkkernel.View1("algorithms.gather32", "dst", gkArgs[2].(gkkokkos.View1[uint32]), true)
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
@@ -883,16 +883,16 @@ func gkHostGather32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 	}, nil
 }
 
-func gkHostGather64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
-	p, gkErr0 := gkkernel.View1("algorithms.Gather64", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
+func gkHostgather64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	p, gkErr0 := gkkernel.View1("algorithms.gather64", "p", gkArgs[0].(gkkokkos.View1[uint32]), false)
 	if gkErr0 != nil {
 		return nil, gkErr0
 	}
-	src, gkErr1 := gkkernel.View1("algorithms.Gather64", "src", gkArgs[1].(gkkokkos.View1[uint64]), false)
+	src, gkErr1 := gkkernel.View1("algorithms.gather64", "src", gkArgs[1].(gkkokkos.View1[uint64]), false)
 	if gkErr1 != nil {
 		return nil, gkErr1
 	}
-	dst, gkErr2 := gkkernel.View1("algorithms.Gather64", "dst", gkArgs[2].(gkkokkos.View1[uint64]), true)
+	dst, gkErr2 := gkkernel.View1("algorithms.gather64", "dst", gkArgs[2].(gkkokkos.View1[uint64]), true)
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}

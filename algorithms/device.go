@@ -171,7 +171,7 @@ func deviceSortByKey[K kokkos.Number, V any](exec kokkos.ExecutionSpace, fn stri
 	if err != nil {
 		return err
 	}
-	if err := kernel.For("algorithms.iota", kokkos.Range(0, n).On(exec), Iota, perm); err != nil {
+	if err := kernel.For("algorithms.iota", kokkos.Range(0, n).On(exec), positions, perm); err != nil {
 		return err
 	}
 	if err := sortKeysDevice(s, kc, &perm); err != nil {
@@ -180,9 +180,9 @@ func deviceSortByKey[K kokkos.Number, V any](exec kokkos.ExecutionSpace, fn stri
 	var gerr error
 	switch vsize {
 	case 4:
-		gerr = gather[uint32](s, perm, vc, Gather32)
+		gerr = gather[uint32](s, perm, vc, gather32)
 	default:
-		gerr = gather[uint64](s, perm, vc, Gather64)
+		gerr = gather[uint64](s, perm, vc, gather64)
 	}
 	if gerr != nil {
 		return gerr
@@ -220,13 +220,13 @@ func sortKeysDevice[T kokkos.Number](s *devScratch, k kokkos.View1[T], perm *kok
 		if err != nil {
 			return err
 		}
-		return flipSortFlip(s, u, perm, kind, Flip32)
+		return flipSortFlip(s, u, perm, kind, flip32)
 	}
 	u, err := alias[uint64](s, k)
 	if err != nil {
 		return err
 	}
-	return flipSortFlip(s, u, perm, kind, Flip64)
+	return flipSortFlip(s, u, perm, kind, flip64)
 }
 
 // flipSortFlip maps u's keys of kind kind to their ordering bits, sorts
@@ -301,16 +301,16 @@ func radixDevice[U uint32 | uint64](s *devScratch, keys kokkos.View1[U], perm *k
 	teams := kokkos.Teams(blocks, ts).WithVectorLength(1).
 		SetScratchSize(0, kokkos.ScratchSize[int32](radixBuckets*ts), 0).On(s.exec)
 	scan := kokkos.Range(0, radixBuckets*blocks).On(s.exec)
-	var count, scatter any = RadixCount32, RadixScatter32
+	var count, scatter any = radixCount32, radixScatter32
 	if unsafe.Sizeof(U(0)) == 8 {
-		count, scatter = RadixCount64, RadixScatter64
+		count, scatter = radixCount64, radixScatter64
 	}
 	src, dst := keys, buf
 	for shift := 0; shift < bits; shift += radixBits {
 		if err := kernel.For("algorithms.radix.count", teams, count, src.ReadOnly(), counts, shift, per); err != nil {
 			return err
 		}
-		if _, err := kernel.Scan("algorithms.radix.scan", scan, kokkos.Sum[int32](), ScanCounts, counts.ReadOnly(), offsets); err != nil {
+		if _, err := kernel.Scan("algorithms.radix.scan", scan, kokkos.Sum[int32](), scanCounts, counts.ReadOnly(), offsets); err != nil {
 			return err
 		}
 		if err := kernel.For("algorithms.radix.scatter", teams, scatter, src.ReadOnly(), dst, psrc.ReadOnly(), pdst, offsets.ReadOnly(), shift, per, pos); err != nil {

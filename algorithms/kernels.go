@@ -9,8 +9,8 @@ import (
 
 // The kernels of the radix sort on a device space (device.go). Keys are
 // sorted as unsigned integers of 32 or 64 bits whose order is the keys'
-// (Flip32, Flip64), radixBits bits a pass from the lowest: RadixCount counts each block's keys per digit
-// into counts, ScanCounts turns the counts, digit-major, into the
+// (flip32, flip64), radixBits bits a pass from the lowest: RadixCount counts each block's keys per digit
+// into counts, scanCounts turns the counts, digit-major, into the
 // position of each block's first key of each digit, and RadixScatter
 // moves the keys (and their positions, for a sort by key) there. A block
 // is a team of threads, each thread a run of per consecutive keys, so
@@ -23,12 +23,12 @@ const radixBits = 4
 // radixBuckets is the number of digits' values.
 const radixBuckets = 1 << radixBits
 
-// Flip32 maps key i to its ordering bits, or back: mode 1 flips the sign
+// flip32 maps key i to its ordering bits, or back: mode 1 flips the sign
 // bit (signed integers), 2 is the float transform (every bit of a
 // negative number, the sign bit of the others), 3 its inverse.
 //
 //kokkos:kernel
-func Flip32(i int, k kokkos.View1[uint32], mode int) {
+func flip32(i int, k kokkos.View1[uint32], mode int) {
 	x := k.At(i)
 	switch mode {
 	case 1:
@@ -41,10 +41,10 @@ func Flip32(i int, k kokkos.View1[uint32], mode int) {
 	k.Set(i, x)
 }
 
-// Flip64 is Flip32 for 64-bit keys.
+// flip64 is flip32 for 64-bit keys.
 //
 //kokkos:kernel
-func Flip64(i int, k kokkos.View1[uint64], mode int) {
+func flip64(i int, k kokkos.View1[uint64], mode int) {
 	x := k.At(i)
 	switch mode {
 	case 1:
@@ -57,20 +57,20 @@ func Flip64(i int, k kokkos.View1[uint64], mode int) {
 	k.Set(i, x)
 }
 
-// Iota sets p(i) to i: the keys' positions, sorted with them by key.
+// positions sets p(i) to i: the keys' positions, sorted with them by key.
 //
 //kokkos:kernel
-func Iota(i int, p kokkos.View1[uint32]) {
+func positions(i int, p kokkos.View1[uint32]) {
 	p.Set(i, uint32(i))
 }
 
-// RadixCount32 counts the keys of block t.LeagueRank() by their digit at
+// radixCount32 counts the keys of block t.LeagueRank() by their digit at
 // shift, each thread its run of per keys in a column of the team's
 // scratch, and stores the block's count of digit d at counts(d*blocks +
 // block).
 //
 //kokkos:kernel
-func RadixCount32(t kernel.Team, keys kokkos.View1[uint32], counts kokkos.View1[int32], shift, per int) {
+func radixCount32(t kernel.Team, keys kokkos.View1[uint32], counts kokkos.View1[int32], shift, per int) {
 	c := kokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize())
 	ts, r := t.TeamSize(), t.TeamRank()
 	for d := range radixBuckets {
@@ -92,10 +92,10 @@ func RadixCount32(t kernel.Team, keys kokkos.View1[uint32], counts kokkos.View1[
 	}
 }
 
-// RadixCount64 is RadixCount32 for 64-bit keys.
+// radixCount64 is radixCount32 for 64-bit keys.
 //
 //kokkos:kernel
-func RadixCount64(t kernel.Team, keys kokkos.View1[uint64], counts kokkos.View1[int32], shift, per int) {
+func radixCount64(t kernel.Team, keys kokkos.View1[uint64], counts kokkos.View1[int32], shift, per int) {
 	c := kokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize())
 	ts, r := t.TeamSize(), t.TeamRank()
 	for d := range radixBuckets {
@@ -117,10 +117,10 @@ func RadixCount64(t kernel.Team, keys kokkos.View1[uint64], counts kokkos.View1[
 	}
 }
 
-// ScanCounts stores the exclusive prefix sum of counts in offsets.
+// scanCounts stores the exclusive prefix sum of counts in offsets.
 //
 //kokkos:kernel
-func ScanCounts(i int, counts, offsets kokkos.View1[int32], acc *int32, final bool) {
+func scanCounts(i int, counts, offsets kokkos.View1[int32], acc *int32, final bool) {
 	x := counts.At(i)
 	if final {
 		offsets.Set(i, *acc)
@@ -128,7 +128,7 @@ func ScanCounts(i int, counts, offsets kokkos.View1[int32], acc *int32, final bo
 	*acc += x
 }
 
-// RadixScatter32 moves the keys of block t.LeagueRank() from src to dst
+// radixScatter32 moves the keys of block t.LeagueRank() from src to dst
 // by their digit at shift, and with pos nonzero their positions from
 // psrc to pdst: each thread recounts its run, the team turns its columns
 // into each thread's first position per digit (the block's, from
@@ -136,7 +136,7 @@ func ScanCounts(i int, counts, offsets kokkos.View1[int32], acc *int32, final bo
 // stores its run in order.
 //
 //kokkos:kernel
-func RadixScatter32(t kernel.Team, src, dst kokkos.View1[uint32], psrc, pdst kokkos.View1[uint32], offsets kokkos.View1[int32], shift, per, pos int) {
+func radixScatter32(t kernel.Team, src, dst kokkos.View1[uint32], psrc, pdst kokkos.View1[uint32], offsets kokkos.View1[int32], shift, per, pos int) {
 	c := kokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize())
 	ts, r := t.TeamSize(), t.TeamRank()
 	for d := range radixBuckets {
@@ -170,10 +170,10 @@ func RadixScatter32(t kernel.Team, src, dst kokkos.View1[uint32], psrc, pdst kok
 	}
 }
 
-// RadixScatter64 is RadixScatter32 for 64-bit keys.
+// radixScatter64 is radixScatter32 for 64-bit keys.
 //
 //kokkos:kernel
-func RadixScatter64(t kernel.Team, src, dst kokkos.View1[uint64], psrc, pdst kokkos.View1[uint32], offsets kokkos.View1[int32], shift, per, pos int) {
+func radixScatter64(t kernel.Team, src, dst kokkos.View1[uint64], psrc, pdst kokkos.View1[uint32], offsets kokkos.View1[int32], shift, per, pos int) {
 	c := kokkos.ScratchView1[int32](t.TeamScratch(0), radixBuckets*t.TeamSize())
 	ts, r := t.TeamSize(), t.TeamRank()
 	for d := range radixBuckets {
@@ -207,17 +207,17 @@ func RadixScatter64(t kernel.Team, src, dst kokkos.View1[uint64], psrc, pdst kok
 	}
 }
 
-// Gather32 stores src(p(i)) at dst(i): values moved with their sorted
+// gather32 stores src(p(i)) at dst(i): values moved with their sorted
 // keys.
 //
 //kokkos:kernel
-func Gather32(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint32]) {
+func gather32(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint32]) {
 	dst.Set(i, src.At(int(p.At(i))))
 }
 
-// Gather64 is Gather32 for 8-byte values.
+// gather64 is gather32 for 8-byte values.
 //
 //kokkos:kernel
-func Gather64(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint64]) {
+func gather64(i int, p kokkos.View1[uint32], src, dst kokkos.View1[uint64]) {
 	dst.Set(i, src.At(int(p.At(i))))
 }

@@ -75,8 +75,8 @@ func TestKernelIRAlgorithmsCompile(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	want := []string{"algorithms.Flip32", "algorithms.Flip64", "algorithms.Gather32", "algorithms.Gather64", "algorithms.Iota",
-		"algorithms.RadixCount32", "algorithms.RadixCount64", "algorithms.RadixScatter32", "algorithms.RadixScatter64", "algorithms.ScanCounts"}
+	want := []string{"algorithms.flip32", "algorithms.flip64", "algorithms.gather32", "algorithms.gather64", "algorithms.positions",
+		"algorithms.radixCount32", "algorithms.radixCount64", "algorithms.radixScatter32", "algorithms.radixScatter64", "algorithms.scanCounts"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("kernels launched %v, want %v", names, want)
 	}
