@@ -14,9 +14,9 @@
 // {"name":"unordered-map.insert","unit":"s",...} and "unordered-map.find"
 // (the medians of R repetitions), and fails with the exercise's messages
 // when an insert fails ("exceeded UnorderedMap capacity") or an id maps
-// to the wrong index ("the UnorderedMap has incorrect values"). The loops are plain Go bodies of kokkos.ParallelFor
-// patterns on the host pool: an UnorderedMap is not a Go kernel parameter,
-// so -cuda is refused.
+// to the wrong index ("the UnorderedMap has incorrect values"). The loops
+// are plain Go bodies of kokkos.ParallelReduceChunks patterns on the host
+// pool: an UnorderedMap is not a Go kernel parameter, so -cuda is refused.
 package main
 
 import (
