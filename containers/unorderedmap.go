@@ -1,10 +1,12 @@
 package containers
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+	"reflect"
 	"sync/atomic"
 	"unsafe"
 
@@ -89,8 +91,7 @@ type umapState[K comparable, V any] struct {
 	capacity uint32
 	lastMask uint32 // the bits of the last block that are indices; 0: all
 	bounded  bool   // an Insert gives up after 32 blocks without a free bit
-	ksize    uintptr
-	kwords   bool // keyWords[K]
+	kbytes   bool   // keys hold floats: compare them by their bytes, not ==
 
 	used   []uint32
 	heads  []uint32
@@ -194,7 +195,7 @@ func NewUnorderedMap[K comparable, V any](label string, capacityHint int) (Unord
 	if err != nil {
 		return UnorderedMap[K, V]{}, err
 	}
-	s := &umapState[K, V]{label: label, ksize: unsafe.Sizeof(*new(K)), kwords: keyWords[K]()}
+	s := &umapState[K, V]{label: label, kbytes: hasFloats(reflect.TypeFor[K]())}
 	s.allocate(capacity)
 	s.bounded = true
 	return UnorderedMap[K, V]{s}, nil
@@ -276,12 +277,17 @@ func isPrime(p uint64) bool {
 	return true
 }
 
-// state returns m's storage, or panics for the zero map.
+// state returns m's storage, or panics for the zero map. It is small
+// enough to inline, as are the methods that call it.
 func (m UnorderedMap[K, V]) state(method string) *umapState[K, V] {
 	if m.s == nil {
-		panic("containers: UnorderedMap." + method + " of the zero UnorderedMap: make one with NewUnorderedMap")
+		zeroMapPanic(method)
 	}
 	return m.s
+}
+
+func zeroMapPanic(method string) {
+	panic("containers: UnorderedMap." + method + " of the zero UnorderedMap: make one with NewUnorderedMap")
 }
 
 // Label returns the label the map was made with.
@@ -315,7 +321,10 @@ func (m UnorderedMap[K, V]) ResetFailedInsert() { m.state("ResetFailedInsert").f
 // ValidAt reports whether index i holds an entry; false for any i at or
 // above the capacity, UnorderedMapInvalidIndex included.
 func (m UnorderedMap[K, V]) ValidAt(i uint32) bool {
-	s := m.state("ValidAt")
+	s := m.s
+	if s == nil {
+		zeroMapPanic("ValidAt")
+	}
 	if i >= s.capacity {
 		return false
 	}
@@ -325,16 +334,20 @@ func (m UnorderedMap[K, V]) ValidAt(i uint32) bool {
 // KeyAt returns the key at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) KeyAt(i uint32) K {
-	s := m.state("KeyAt")
-	s.checkIndex("KeyAt", i)
+	s := m.s
+	if s == nil || i >= s.capacity {
+		m.atPanic("KeyAt", i)
+	}
 	return s.keys[i]
 }
 
 // ValueAt returns the value at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
-	s := m.state("ValueAt")
-	s.checkIndex("ValueAt", i)
+	s := m.s
+	if s == nil || i >= s.capacity {
+		m.atPanic("ValueAt", i)
+	}
 	return s.values[i]
 }
 
@@ -343,12 +356,17 @@ func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
 // through kokkos.AtomicAdd and the like. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValuePtr(i uint32) *V {
-	s := m.state("ValuePtr")
-	s.checkIndex("ValuePtr", i)
+	s := m.s
+	if s == nil || i >= s.capacity {
+		m.atPanic("ValuePtr", i)
+	}
 	return &s.values[i]
 }
 
-func (s *umapState[K, V]) checkIndex(method string, i uint32) {
+// atPanic panics for a method of the zero map or an index at or above the
+// capacity.
+func (m UnorderedMap[K, V]) atPanic(method string, i uint32) {
+	s := m.state(method)
 	if i >= s.capacity {
 		if i == UnorderedMapInvalidIndex {
 			panic(fmt.Sprintf("containers: UnorderedMap %q: %s(UnorderedMapInvalidIndex): the index of an absent key or a failed insert (capacity %d)", s.label, method, s.capacity))
@@ -358,6 +376,12 @@ func (s *umapState[K, V]) checkIndex(method string, i uint32) {
 }
 
 func (s *umapState[K, V]) checkBusy(method string) {
+	if s.busy.Load() != nil {
+		s.busyPanic(method)
+	}
+}
+
+func (s *umapState[K, V]) busyPanic(method string) {
 	if op := s.busy.Load(); op != nil {
 		panic(fmt.Sprintf("containers: UnorderedMap %q: %s during %s: Clear and Rehash must not run while other goroutines use the map", s.label, method, *op))
 	}
@@ -366,27 +390,52 @@ func (s *umapState[K, V]) checkBusy(method string) {
 // Find returns the index of key k, or UnorderedMapInvalidIndex when k is
 // not in the map. Between BeginErase and EndErase it may return the index
 // of an erased key, whose ValidAt is false, as Kokkos's find does.
-func (m UnorderedMap[K, V]) Find(k K) uint32 {
-	s := m.state("Find")
-	s.checkBusy("Find")
-	return s.find(&k)
-}
+func (m UnorderedMap[K, V]) Find(k K) uint32 { return m.s.lookup("Find", &k) }
 
 // Exists reports whether key k is in the map.
 func (m UnorderedMap[K, V]) Exists(k K) bool {
-	s := m.state("Exists")
-	s.checkBusy("Exists")
-	i := s.find(&k)
-	return i != UnorderedMapInvalidIndex && atomic.LoadUint32(&s.used[i/32])&(1<<(i%32)) != 0
+	i := m.s.lookup("Exists", &k)
+	return i != UnorderedMapInvalidIndex && atomic.LoadUint32(&m.s.used[i/32])&(1<<(i%32)) != 0
+}
+
+// lookup is find for method, after checking that s is a map's storage and
+// that no Clear or Rehash runs.
+func (s *umapState[K, V]) lookup(method string, k *K) uint32 {
+	if s == nil {
+		zeroMapPanic(method)
+	}
+	s.checkBusy(method)
+	return s.find(k)
 }
 
 func (s *umapState[K, V]) find(k *K) uint32 {
-	h := hashKey(unsafe.Pointer(k), s.ksize, s.kwords)
-	curr := atomic.LoadUint32(&s.heads[h%uint32(len(s.heads))])
-	for curr != UnorderedMapInvalidIndex && !keyEqual(unsafe.Pointer(&s.keys[curr]), unsafe.Pointer(k), s.ksize, s.kwords) {
-		curr = atomic.LoadUint32(&s.next[curr])
+	heads, next, keys := s.heads, s.next, s.keys
+	var h uint32
+	if unsafe.Sizeof(*k) == 8 { // hashOfKey, written out so that it inlines
+		h = murmur64(binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(k))[:]))
+	} else {
+		h = hashOfKey(k)
+	}
+	curr := atomic.LoadUint32(&heads[h%uint32(len(heads))])
+	if s.kbytes {
+		for curr != UnorderedMapInvalidIndex && !keyBytesEqual(&keys[curr], k) {
+			curr = atomic.LoadUint32(&next[curr])
+		}
+		return curr
+	}
+	for curr != UnorderedMapInvalidIndex && keys[curr] != *k {
+		curr = atomic.LoadUint32(&next[curr])
 	}
 	return curr
+}
+
+// equal reports whether keys *a and *b are the same: Kokkos's
+// pod_equal_to.
+func (s *umapState[K, V]) equal(a, b *K) bool {
+	if s.kbytes {
+		return keyBytesEqual(a, b)
+	}
+	return *a == *b
 }
 
 // Insert adds key k with value v, unless k is in the map already (whose
@@ -437,14 +486,20 @@ func (s *umapState[K, V]) insert(k *K, v *V, op UnorderedMapInsertOp[V]) Unorder
 	if s.bounded && boundedAttempts < nblocks {
 		maxAttempts = boundedAttempts
 	}
-	list := hashKey(unsafe.Pointer(k), s.ksize, s.kwords) % uint32(len(s.heads))
+	var h uint32
+	if unsafe.Sizeof(*k) == 8 { // hashOfKey, written out so that it inlines
+		h = murmur64(binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(k))[:]))
+	} else {
+		h = hashOfKey(k)
+	}
+	list := h % uint32(len(s.heads))
 	currPtr := &s.heads[list]
 	newIndex := UnorderedMapInvalidIndex
 	hint := uint32(uint64(list) * uint64(s.capacity) / uint64(len(s.heads)))
 	attempts := uint32(0)
 	for {
 		curr := atomic.LoadUint32(currPtr)
-		for curr != UnorderedMapInvalidIndex && !keyEqual(unsafe.Pointer(&s.keys[curr]), unsafe.Pointer(k), s.ksize, s.kwords) {
+		for curr != UnorderedMapInvalidIndex && !s.equal(&s.keys[curr], k) {
 			if r.status&insertListMask < insertListMask {
 				r.status++
 			}
@@ -609,7 +664,7 @@ func (m UnorderedMap[K, V]) Rehash(capacityHint int) error {
 		panic(fmt.Sprintf("containers: UnorderedMap %q: Rehash between BeginErase and EndErase", s.label))
 	}
 	used, keys, values := s.used, s.keys, s.values
-	t := &umapState[K, V]{label: s.label, ksize: s.ksize, kwords: s.kwords}
+	t := &umapState[K, V]{label: s.label, kbytes: s.kbytes}
 	t.allocate(capacity)
 	if size > 0 {
 		kokkos.ParallelForChunks("containers.UnorderedMap.Rehash", kokkos.Range(0, int(s.capacity)), func(lo, hi int) {

@@ -1,6 +1,7 @@
 package containers
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"reflect"
@@ -76,42 +77,40 @@ func murmurFinish(h uint32, n uintptr) uint32 {
 	return h
 }
 
-// keyWords reports whether keys of type K may be read as whole 32- or
-// 64-bit words by hashKey and keyEqual: their size is 4, 8 or 16 bytes
-// and their alignment that of the word.
-func keyWords[K any]() bool {
-	var k K
-	switch unsafe.Sizeof(k) {
+// hashOfKey is Kokkos's pod_hash: MurmurHash3 (x86, 32-bit, seed 0) of
+// the bytes of *k, read as little-endian 32-bit blocks. The size tests
+// are constants of each instantiation, so that the hash of a 4- or
+// 8-byte key is a few inlined instructions.
+func hashOfKey[K any](k *K) uint32 {
+	switch unsafe.Sizeof(*k) {
 	case 4:
-		return unsafe.Alignof(k) >= 4
-	case 8, 16:
-		return unsafe.Alignof(k) >= 8
-	}
-	return false
-}
-
-// hashKey is Kokkos's pod_hash: MurmurHash3 (x86, 32-bit, seed 0) of the
-// n bytes at p, read as little-endian 32-bit blocks. words is keyWords of
-// the key's type.
-func hashKey(p unsafe.Pointer, n uintptr, words bool) uint32 {
-	if !words {
-		return murmurBytes(unsafe.Slice((*byte)(p), n))
-	}
-	switch n {
-	case 4:
-		return murmurFinish(murmurBlock(0, *(*uint32)(p)), 4)
+		return murmurFinish(murmurBlock(0, binary.LittleEndian.Uint32((*[4]byte)(unsafe.Pointer(k))[:])), 4)
 	case 8:
-		w := *(*uint64)(p)
-		if isLittleEndian {
-			return murmurFinish(murmurBlock(murmurBlock(0, uint32(w)), uint32(w>>32)), 8)
-		}
+		return hash8(k)
 	}
-	return murmurBytes(unsafe.Slice((*byte)(p), n))
+	return murmurBytes(unsafe.Slice((*byte)(unsafe.Pointer(k)), unsafe.Sizeof(*k)))
 }
 
-// isLittleEndian is whether the machine stores the low byte of a word
-// first, as the 4- and 8-byte cases of hashKey read it.
-var isLittleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
+// hash8 is hashOfKey of an 8-byte key.
+func hash8[K any](k *K) uint32 {
+	return murmur64(binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(k))[:]))
+}
+
+// murmur64 is MurmurHash3 of the 8 bytes of w, low byte first, written
+// out so that it inlines.
+func murmur64(w uint64) uint32 {
+	k := uint32(w) * murmurC1
+	h := bits.RotateLeft32(bits.RotateLeft32(k, 15)*murmurC2, 13)*5 + 0xe6546b64
+	k = uint32(w>>32) * murmurC1
+	h ^= bits.RotateLeft32(k, 15) * murmurC2
+	h = bits.RotateLeft32(h, 13)*5 + 0xe6546b64
+	h ^= 8
+	h ^= h >> 16
+	h *= 0x85ebca6b
+	h ^= h >> 13
+	h *= 0xc2b2ae35
+	return h ^ h>>16
+}
 
 func murmurBytes(b []byte) uint32 {
 	h := uint32(0)
@@ -138,19 +137,31 @@ func murmurBytes(b []byte) uint32 {
 	return murmurFinish(h, uintptr(len(b)))
 }
 
-// keyEqual is Kokkos's pod_equal_to: whether the n bytes at a and b are
-// the same. words is keyWords of the key's type.
-func keyEqual(a, b unsafe.Pointer, n uintptr, words bool) bool {
-	if !words {
-		return unsafe.String((*byte)(a), n) == unsafe.String((*byte)(b), n)
+// keyBytesEqual is Kokkos's pod_equal_to: whether the bytes of *a and *b
+// are the same. Keys without floats compare with == instead, which is the
+// same for them (they have no padding).
+func keyBytesEqual[K any](a, b *K) bool {
+	n := unsafe.Sizeof(*a)
+	if n == 8 {
+		return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(a))[:]) == binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(b))[:])
 	}
-	switch n {
-	case 4:
-		return *(*uint32)(a) == *(*uint32)(b)
-	case 8:
-		return *(*uint64)(a) == *(*uint64)(b)
-	case 16:
-		return *(*[2]uint64)(a) == *(*[2]uint64)(b)
+	return unsafe.String((*byte)(unsafe.Pointer(a)), n) == unsafe.String((*byte)(unsafe.Pointer(b)), n)
+}
+
+// hasFloats reports whether t holds a float or complex number, whose
+// == differs from the comparison of its bytes.
+func hasFloats(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return hasFloats(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasFloats(t.Field(i).Type) {
+				return true
+			}
+		}
 	}
-	return unsafe.String((*byte)(a), n) == unsafe.String((*byte)(b), n)
+	return false
 }

@@ -33,9 +33,7 @@ func splitmix(z *uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-func hashOf[K comparable](k K) uint32 {
-	return hashKey(unsafe.Pointer(&k), unsafe.Sizeof(k), keyWords[K]())
-}
+func hashOf[K comparable](k K) uint32 { return hashOfKey(&k) }
 
 // TestUnorderedMapHashKokkos compares hashKey with the pod_hash values and
 // capacities Kokkos 4.6.1 printed (testdata/unorderedmap_ref.cpp).
