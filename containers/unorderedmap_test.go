@@ -725,3 +725,48 @@ func TestUnorderedMapEraseConcurrent(t *testing.T) {
 		t.Fatalf("size %d", m.Size())
 	}
 }
+
+// TestUnorderedMapContention has many goroutines insert the same keys in
+// the same order at once, round after round: they race to link each key
+// at the end of the same list, and exactly one must win.
+func TestUnorderedMapContention(t *testing.T) {
+	const keys, goroutines = 2000, 4
+	rounds := 100
+	if testing.Short() {
+		rounds = 20
+	}
+	m, _ := NewUnorderedMap[int64, int64]("contention", keys)
+	for round := range rounds {
+		m.Clear()
+		var wins [keys]atomic.Int32
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for g := range goroutines {
+			wg.Go(func() {
+				<-start
+				for k := range int64(keys) {
+					r := m.Insert(k*1000003, k)
+					switch {
+					case r.Success():
+						wins[k].Add(1)
+					case !r.Existing():
+						t.Errorf("round %d: Insert(%d) by goroutine %d: %v", round, k, g, r)
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		for k := range int64(keys) {
+			if w := wins[k].Load(); w != 1 {
+				t.Fatalf("round %d: key %d won by %d inserts, want 1", round, k*1000003, w)
+			}
+			if i := m.Find(k * 1000003); i == UnorderedMapInvalidIndex || m.ValueAt(i) != k {
+				t.Fatalf("round %d: key %d not found after its insert", round, k*1000003)
+			}
+		}
+		if m.Size() != keys {
+			t.Fatalf("round %d: size %d, want %d (an index taken and lost)", round, m.Size(), keys)
+		}
+	}
+}
