@@ -24,7 +24,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"slices"
 	"strconv"
@@ -33,14 +32,15 @@ import (
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/containers"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
+	"github.com/gokkos/kokkos/kernel"
 )
 
 func main() {
-	gpu := flag.Bool("cuda", false, "refused: an UnorderedMap lives in host memory only")
+	gpu := flag.Bool("cuda", false, "refused: an UnorderedMap kernel runs on the host only")
 	nrepeat := flag.Int("nrepeat", 1, "times the inserts and finds run (the medians are reported)")
 	flag.Parse()
 	if *gpu {
-		tut.Fatal("unordered-map", errors.New("-cuda: containers.UnorderedMap lives in host memory and is not a Go kernel parameter; this program runs on the host only"))
+		tut.Fatal("unordered-map", errors.New("-cuda: a kernel with a containers.UnorderedMap parameter has no device form yet; this program runs on the host only"))
 	}
 	n := 100000
 	var err error
@@ -60,10 +60,6 @@ func main() {
 	}
 }
 
-// globalID is the exercise's global id of local index i: the bytes of
-// ^i (as a 64-bit integer) in reverse order.
-func globalID(i int) uint64 { return bits.ReverseBytes64(uint64(int64(^int32(i)))) }
-
 // errCapacity and errValues are run's errors, the exercise's messages.
 var (
 	errCapacity = errors.New("exceeded UnorderedMap capacity")
@@ -76,12 +72,14 @@ func run(w io.Writer, n, capacity, nrepeat int) error {
 	if n < 0 {
 		return fmt.Errorf("num_ids %d is negative", n)
 	}
-	l2g := make([]uint64, n)
-	kokkos.ParallelForChunks("l2g", kokkos.Range(0, n), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			l2g[i] = globalID(i)
-		}
-	})
+	l2g, err := kokkos.NewView1[uint64]("local_2_global", n)
+	if err != nil {
+		return err
+	}
+	if err := kernel.For("l2g", kokkos.Range(0, n), GlobalIDs, l2g); err != nil {
+		return err
+	}
+	ids := l2g.ReadOnly()
 	g2l, err := containers.NewUnorderedMap[uint64, int32]("g2l", capacity)
 	if err != nil {
 		return err
@@ -91,33 +89,26 @@ func run(w io.Writer, n, capacity, nrepeat int) error {
 	for range nrepeat {
 		g2l.Clear()
 		t0 := time.Now()
-		insertErrors += kokkos.ParallelReduceChunks("Insert", kokkos.Range(0, n), kokkos.Sum[int](), func(lo, hi int, acc *int) {
-			for i := lo; i < hi; i++ {
-				if g2l.Insert(l2g[i], int32(i)).Failed() {
-					*acc++
-				}
-			}
-		})
+		errs, err := kernel.Reduce("Insert", kokkos.Range(0, n), kokkos.Sum[int](), InsertIDs, ids, g2l)
+		if err != nil {
+			return err
+		}
 		tin = append(tin, time.Since(t0).Seconds())
+		insertErrors += errs
 
 		t0 = time.Now()
-		findErrors += kokkos.ParallelReduceChunks("Find", kokkos.Range(0, n), kokkos.Sum[int](), func(lo, hi int, acc *int) {
-			for i := lo; i < hi; i++ {
-				x := g2l.Find(l2g[i])
-				if !g2l.ValidAt(x) || g2l.ValueAt(x) != int32(i) {
-					*acc++
-				}
-			}
-		})
+		errs, err = kernel.Reduce("Find", kokkos.Range(0, n), kokkos.Sum[int](), FindIDs, ids, g2l)
+		if err != nil {
+			return err
+		}
 		tfind = append(tfind, time.Since(t0).Seconds())
+		findErrors += errs
 
-		valueErrors += kokkos.ParallelReduceChunks("Iterate", kokkos.Range(0, int(g2l.Capacity())), kokkos.Sum[int](), func(lo, hi int, acc *int) {
-			for x := uint32(lo); x < uint32(hi); x++ {
-				if g2l.ValidAt(x) && l2g[g2l.ValueAt(x)] != g2l.KeyAt(x) {
-					*acc++
-				}
-			}
-		})
+		errs, err = kernel.Reduce("Iterate", kokkos.Range(0, int(g2l.Capacity())), kokkos.Sum[int](), CheckEntries, ids, g2l)
+		if err != nil {
+			return err
+		}
+		valueErrors += errs
 	}
 	slices.Sort(tin)
 	slices.Sort(tfind)

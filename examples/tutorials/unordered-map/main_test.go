@@ -6,19 +6,29 @@ import (
 	"math/bits"
 	"strings"
 	"testing"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel"
+	"github.com/gokkos/kokkos/kernel/kernelcheck"
 )
 
-// TestGlobalID checks globalID against the exercise's shifts and masks,
-// written out.
-func TestGlobalID(t *testing.T) {
-	for _, i := range []int{0, 1, 255, 256, 123456789, 1<<31 - 1} {
-		const b = uint64(0xFF)
-		tmp := uint64(int64(^int32(i)))
-		want := (tmp&(b<<0))<<56 | (tmp&(b<<8))<<40 | (tmp&(b<<16))<<24 | (tmp&(b<<24))<<8 |
-			(tmp&(b<<32))>>8 | (tmp&(b<<40))>>24 | (tmp&(b<<48))>>40 | (tmp&(b<<56))>>56
-		if got := globalID(i); got != want || bits.ReverseBytes64(got) != tmp {
-			t.Errorf("globalID(%d) = %#x, want %#x", i, got, want)
+func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
+
+// TestGlobalIDs checks the GlobalIDs kernel against the bytes of ^i
+// reversed.
+func TestGlobalIDs(t *testing.T) {
+	const n = 1000
+	l2g := kokkos.Must(kokkos.NewView1[uint64]("l2g", n))
+	if err := kernel.For("l2g", kokkos.Range(0, n), GlobalIDs, l2g); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if want := bits.ReverseBytes64(uint64(int64(^int32(i)))); l2g.At(i) != want {
+			t.Fatalf("l2g(%d) = %#x, want %#x", i, l2g.At(i), want)
 		}
+	}
+	if l2g.At(0) != 0xffffffffffffffff || l2g.At(1) != 0xfeffffffffffffff {
+		t.Fatalf("l2g(0), l2g(1) = %#x, %#x", l2g.At(0), l2g.At(1))
 	}
 }
 
