@@ -645,8 +645,9 @@ func (s *umapState[K, V]) enter(op string) {
 // clears the flag FailedInsert reports. As with Kokkos, a map rehashed
 // while it holds entries inserts without the bound on the blocks an
 // insert scans: it fails only when full. No other goroutine may use the
-// map meanwhile. It returns an error wrapping ErrUnorderedMapCapacity for
-// a hint NewUnorderedMap refuses.
+// map meanwhile, and it panics between BeginErase and EndErase. It returns
+// an error wrapping ErrUnorderedMapCapacity for a hint NewUnorderedMap
+// refuses.
 func (m UnorderedMap[K, V]) Rehash(capacityHint int) error {
 	s := m.state("Rehash")
 	size := m.Size()

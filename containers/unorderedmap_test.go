@@ -614,12 +614,21 @@ func TestUnorderedMapPanics(t *testing.T) {
 		{"busy insert", func() { busy(m, "Rehash", func() { m.Insert(1, 1) }) }, `UnorderedMap "lbl": Insert during Rehash`},
 		{"busy find", func() { busy(m, "Clear", func() { m.Exists(1) }) }, `UnorderedMap "lbl": Exists during Clear`},
 		{"busy clear", func() { busy(m, "Rehash", m.Clear) }, `UnorderedMap "lbl": Clear during Rehash`},
+		{"rehash erasing", func() {
+			m.BeginErase()
+			defer m.EndErase()
+			_ = m.Rehash(10)
+		}, `UnorderedMap "lbl": Rehash between BeginErase and EndErase`},
 		{"capacity", func() { UnorderedMapCapacity(-1) }, `UnorderedMapCapacity("", -1): the capacity hint is outside`},
 	} {
 		got := catch(c.f)
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s: panic %q, want it to contain %q", c.name, got, c.want)
 		}
+	}
+	// The panics left the map usable.
+	if r := m.Insert(3, 4); !r.Success() || m.ValueAt(m.Find(3)) != 4 || m.Erasable() {
+		t.Fatalf("after the panics: Insert %v, erasable %v", r, m.Erasable())
 	}
 }
 

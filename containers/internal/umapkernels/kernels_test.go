@@ -2,6 +2,7 @@ package umapkernels
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -132,5 +133,26 @@ func TestKernelsNoDevice(t *testing.T) {
 	want := "kernel umapkernels.Insert: no description: kernels.go:23:46: kernel Insert: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only"
 	if !errors.Is(err, kernel.ErrNoDevice) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("device launch: %v, want ErrNoDevice saying %q", err, want)
+	}
+}
+
+// TestKernelsZeroMap launches a kernel with the zero map: the body's
+// Insert panics, naming the method, and the launch reports it.
+func TestKernelsZeroMap(t *testing.T) {
+	ids := kokkos.Must(kokkos.NewView1[uint64]("ids", 4))
+	var msg string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprint(r)
+			}
+		}()
+		_, err := kernel.Reduce("insert", kokkos.Range(0, 4), kokkos.Sum[int](), Insert, ids, containers.UnorderedMap[uint64, int32]{})
+		if err != nil {
+			msg = err.Error()
+		}
+	}()
+	if !strings.Contains(msg, "UnorderedMap.Insert of the zero UnorderedMap") {
+		t.Fatalf("launch with the zero map: %q", msg)
 	}
 }
