@@ -334,21 +334,19 @@ func (m UnorderedMap[K, V]) ValidAt(i uint32) bool {
 // KeyAt returns the key at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) KeyAt(i uint32) K {
-	s := m.s
-	if s == nil || i >= s.capacity {
-		m.atPanic("KeyAt", i)
+	if s := m.s; s != nil && i < uint32(len(s.keys)) {
+		return s.keys[i]
 	}
-	return s.keys[i]
+	panic(m.atMessage("KeyAt", i))
 }
 
 // ValueAt returns the value at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
-	s := m.s
-	if s == nil || i >= s.capacity {
-		m.atPanic("ValueAt", i)
+	if s := m.s; s != nil && i < uint32(len(s.values)) {
+		return s.values[i]
 	}
-	return s.values[i]
+	panic(m.atMessage("ValueAt", i))
 }
 
 // ValuePtr returns a pointer to the value at index i, for changing it in
@@ -356,23 +354,23 @@ func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
 // through kokkos.AtomicAdd and the like. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValuePtr(i uint32) *V {
-	s := m.s
-	if s == nil || i >= s.capacity {
-		m.atPanic("ValuePtr", i)
+	if s := m.s; s != nil && i < uint32(len(s.values)) {
+		return &s.values[i]
 	}
-	return &s.values[i]
+	panic(m.atMessage("ValuePtr", i))
 }
 
-// atPanic panics for a method of the zero map or an index at or above the
-// capacity.
-func (m UnorderedMap[K, V]) atPanic(method string, i uint32) {
-	s := m.state(method)
-	if i >= s.capacity {
-		if i == UnorderedMapInvalidIndex {
-			panic(fmt.Sprintf("containers: UnorderedMap %q: %s(UnorderedMapInvalidIndex): the index of an absent key or a failed insert (capacity %d)", s.label, method, s.capacity))
-		}
-		panic(fmt.Sprintf("containers: UnorderedMap %q: %s(%d): index out of range [0, %d)", s.label, method, i, s.capacity))
+// atMessage is the message of the panic of method(i), for the zero map or
+// an index at or above the capacity.
+func (m UnorderedMap[K, V]) atMessage(method string, i uint32) string {
+	s := m.s
+	switch {
+	case s == nil:
+		zeroMapPanic(method)
+	case i == UnorderedMapInvalidIndex:
+		return fmt.Sprintf("containers: UnorderedMap %q: %s(UnorderedMapInvalidIndex): the index of an absent key or a failed insert (capacity %d)", s.label, method, s.capacity)
 	}
+	return fmt.Sprintf("containers: UnorderedMap %q: %s(%d): index out of range [0, %d)", s.label, method, i, s.capacity)
 }
 
 func (s *umapState[K, V]) checkBusy(method string) {
@@ -398,17 +396,14 @@ func (m UnorderedMap[K, V]) Exists(k K) bool {
 	return i != UnorderedMapInvalidIndex && atomic.LoadUint32(&m.s.used[i/32])&(1<<(i%32)) != 0
 }
 
-// lookup is find for method, after checking that s is a map's storage and
-// that no Clear or Rehash runs.
+// lookup returns the index of key k, or UnorderedMapInvalidIndex, for
+// method, after checking that s is a map's storage and that no Clear or
+// Rehash runs: Kokkos's find, one call from Find.
 func (s *umapState[K, V]) lookup(method string, k *K) uint32 {
 	if s == nil {
 		zeroMapPanic(method)
 	}
 	s.checkBusy(method)
-	return s.find(k)
-}
-
-func (s *umapState[K, V]) find(k *K) uint32 {
 	heads, next, keys := s.heads, s.next, s.keys
 	var h uint32
 	if unsafe.Sizeof(*k) == 8 { // hashOfKey, written out so that it inlines
@@ -705,7 +700,7 @@ func (m UnorderedMap[K, V]) Erase(k K) bool {
 	if !s.erasable.Load() {
 		return false
 	}
-	i := s.find(&k)
+	i := s.lookup("Erase", &k)
 	return i != UnorderedMapInvalidIndex && s.release(i)
 }
 
