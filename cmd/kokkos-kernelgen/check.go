@@ -526,6 +526,8 @@ func (c *checker) ident(x *ast.Ident) {
 			c.refuse(x.Pos(), "the pointer acc", "use *acc")
 		} else if pr := c.param(obj); pr != nil && pr.token {
 			c.refuse(x.Pos(), "the token "+obj.Name()+" as a value", "call its Acquire, Release or Size")
+		} else if pr := c.param(obj); pr != nil && pr.umap {
+			c.refuse(x.Pos(), "the map "+obj.Name()+" as a value", "call its Insert, Find, Exists, ValidAt, KeyAt, ValueAt or Capacity")
 		} else if c.isRecvPtr(x) {
 			c.refuse(x.Pos(), "the pointer "+obj.Name()+" as a value", "read and write its fields, or call its methods")
 		} else if pr := c.param(obj); pr != nil && pr.isView() {
@@ -592,6 +594,9 @@ func (c *checker) call(x *ast.CallExpr) {
 	}
 	if pr, m, ok := c.p.isTokenMethod(c.k, x); ok {
 		c.tokenMethod(x, pr, m)
+		return
+	}
+	if c.umapCall(x) {
 		return
 	}
 	if c.methodCall(x) {

@@ -37,6 +37,9 @@ type irBuilder struct {
 // buildKernel describes kernel k (not a helper); its Helpers are left
 // empty (buildHelpers describes them once for the package).
 func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
+	if err := p.umapNoIR(k); err != nil {
+		return nil, err
+	}
 	if tv := p.teamVar(k); tv != nil {
 		return p.buildTeamKernel(k, tv)
 	}

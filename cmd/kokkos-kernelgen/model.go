@@ -103,6 +103,7 @@ type param struct {
 	elem  *types.Basic // a view's element type, or the scalar's type
 	write bool         // the body stores through the view (Set, Ptr, atomics); views only
 	token bool         // a kokkos.UniqueToken (check_token.go); rank 0, elem nil
+	umap  bool         // a containers.UnorderedMap (check_umap.go); rank 0, elem nil
 }
 
 // isView reports whether p is a view.

@@ -66,6 +66,7 @@ CASES=(
   "mc-pi|24 1|24 1"
   "dualview|4194304 10|4194304 10"
   "sort|-N 26 -nrepeat 3|-N 26 -nrepeat 3"
+  "unordered-map|4000000 4000000 5|-nrepeat 5 4000000 4000000"
 )
 selected() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 

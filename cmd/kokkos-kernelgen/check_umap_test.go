@@ -1,0 +1,108 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// umapHeader is cudaHeader with package containers imported.
+const umapHeader = `package k
+
+import (
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/containers"
+)
+
+var _ kokkos.View1[float64]
+var _ containers.UnorderedMap[int32, int32]
+`
+
+// umapSrc has kernels that use a map parameter every way the subset
+// allows.
+const umapSrc = umapHeader + `
+type P struct{ A, B int32 }
+
+//kokkos:kernel
+func Fill(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], acc *int) {
+	if m.Insert(ids.At(i), int32(i)).Failed() {
+		*acc++
+	}
+	x := m.Find(ids.At(i))
+	if m.ValidAt(x) && m.KeyAt(x) == ids.At(i) && m.ValueAt(x) == int32(i) && m.Exists(ids.At(i)) && x < m.Capacity() {
+		*acc += 0
+	}
+	ok := m.Insert(ids.At(i), 0).Existing() && !m.Insert(ids.At(i), 0).Success() && !m.Insert(ids.At(i), 0).FreedExisting()
+	_ = ok
+	_ = m.Insert(ids.At(i), 0).Index()
+}
+
+//kokkos:kernel
+func Set(i int, s containers.UnorderedMap[P, struct{}], a kokkos.View1[int32]) {
+	s.InsertKey(P{a.At(i), 1})
+}
+`
+
+func TestUMapAllowed(t *testing.T) {
+	p, err := loadSource(".", map[string]string{"k.go": umapSrc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.checkBodies(); err != nil {
+		t.Fatal(err)
+	}
+	out := generateSource(t, map[string]string{"k.go": umapSrc})
+	for _, want := range []string{
+		"m := gkArgs[1].(gkcontainers.UnorderedMap[uint64, int32])",
+		"s := gkArgs[0].(gkcontainers.UnorderedMap[P, struct{}])",
+		"if m.Insert(",
+		"s.InsertKey(P{",
+		`NoDevice: "no description: k.go:14:44: kernel Fill: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only"`,
+		`NoDevice: "no description: k.go:28:17: kernel Set: the UnorderedMap parameter s has no device form yet: the kernel runs on the host only"`,
+	} {
+		if !strings.Contains(squashSpace(out), squashSpace(want)) {
+			t.Errorf("the generated file lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestUMapRefused checks the refusal of what a kernel may not do with a
+// map, with its text and position.
+func TestUMapRefused(t *testing.T) {
+	src := umapHeader + `
+//kokkos:kernel
+func Bad(i int, m containers.UnorderedMap[int64, int64], a kokkos.View1[int64]) {
+	m2 := m
+	m.Clear()
+	_ = m.Size()
+	m.InsertOp(1, 2, containers.UnorderedMapAtomicAdd[int64]{})
+	_ = m.Insert(1, 2).ListPosition()
+	f := m.Find
+	a.Set(i, m2.ValueAt(0)+int64(f(1)))
+}
+`
+	p, err := loadSource(".", map[string]string{"k.go": src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = p.checkBodies()
+	if err == nil {
+		t.Fatal("no refusals")
+	}
+	var got []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		got = append(got, l[strings.Index(l, "/k.go:")+1:])
+	}
+	want := []string{
+		"k.go:13:8: kernel Bad: the map m as a value is not allowed in a kernel (call its Insert, Find, Exists, ValidAt, KeyAt, ValueAt or Capacity)",
+		"k.go:14:2: kernel Bad: a call of m.Clear is not allowed in a kernel (call only Insert, InsertKey, Find, Exists, ValidAt, KeyAt, ValueAt and Capacity; the rest of an UnorderedMap's methods run outside kernels)",
+		"k.go:15:6: kernel Bad: a call of m.Size is not allowed in a kernel (call only Insert, InsertKey, Find, Exists, ValidAt, KeyAt, ValueAt and Capacity; the rest of an UnorderedMap's methods run outside kernels)",
+		"k.go:16:2: kernel Bad: a call of m.InsertOp is not allowed in a kernel (call only Insert, InsertKey, Find, Exists, ValidAt, KeyAt, ValueAt and Capacity; the rest of an UnorderedMap's methods run outside kernels)",
+		"k.go:17:6: kernel Bad: a call of ListPosition on m.Insert(...) is not allowed in a kernel (call Success, Existing, Failed, FreedExisting or Index on the result of Insert or InsertKey)",
+		"k.go:18:7: kernel Bad: the method value m.Find is not allowed in a kernel (call it)",
+		"k.go:19:11: kernel Bad: a call of m2.ValueAt is not allowed in a kernel (call only helpers, math functions, kokkos atomics, min and max)",
+		"k.go:19:31: kernel Bad: a call of f is not allowed in a kernel (call only helpers, math functions, kokkos atomics, min and max)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}

@@ -1,0 +1,64 @@
+// Package umapkernels holds Go kernels that take a
+// containers.UnorderedMap, for the tests of the kernel parameter: the
+// generator's host code, and the refusal of a device launch.
+package umapkernels
+
+import (
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/containers"
+)
+
+//go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
+
+// Pair is a struct key.
+type Pair struct {
+	A int32
+	B int32
+}
+
+// Insert inserts ids(i) with value i into m and counts the inserts that
+// failed in acc.
+//
+//kokkos:kernel
+func Insert(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], acc *int) {
+	if m.Insert(ids.At(i), int32(i)).Failed() {
+		*acc++
+	}
+}
+
+// Find sets out(i) to the value of ids(i) in m, or -1 when it is absent,
+// and found(i) to whether it exists.
+//
+//kokkos:kernel
+func Find(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], out kokkos.View1[int32], found kokkos.View1[uint8]) {
+	x := m.Find(ids.At(i))
+	v := int32(-1)
+	if m.ValidAt(x) {
+		v = m.ValueAt(x)
+	}
+	out.Set(i, v)
+	if m.Exists(ids.At(i)) {
+		found.Set(i, 1)
+	} else {
+		found.Set(i, 0)
+	}
+}
+
+// Walk counts the entries of m whose key is ids(value), over the indices
+// of m.
+//
+//kokkos:kernel
+func Walk(x int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], acc *int) {
+	if x < int(m.Capacity()) && m.ValidAt(uint32(x)) && ids.At(int(m.ValueAt(uint32(x)))) == m.KeyAt(uint32(x)) {
+		*acc++
+	}
+}
+
+// Pairs inserts the keys (a(i), b(i)) of a set and counts the new ones.
+//
+//kokkos:kernel
+func Pairs(i int, a kokkos.View1[int32], b kokkos.View1[int32], s containers.UnorderedMap[Pair, struct{}], acc *int) {
+	if s.InsertKey(Pair{a.At(i), b.At(i)}).Success() {
+		*acc++
+	}
+}
