@@ -35,11 +35,11 @@ func NewXorShift1024(state [16]uint64, p int) XorShift1024 {
 
 // State returns the generator's sixteen words and position:
 // NewXorShift1024(g.State()) draws what g draws next.
-func (g *XorShift1024) State() ([16]uint64, int) { return g.state, int(g.p) }
+func (g XorShift1024) State() ([16]uint64, int) { return g.state, int(g.p) }
 
 // Index returns the index of the generator's state in its pool (Kokkos's
 // state_idx_), or -1 for a generator that belongs to no pool.
-func (g *XorShift1024) Index() int { return int(g.idx) }
+func (g XorShift1024) Index() int { return int(g.idx) }
 
 // next advances the state by one xorshift1024 step and returns the new
 // word.

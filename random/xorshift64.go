@@ -55,11 +55,11 @@ func NewXorShift64(state uint64) XorShift64 {
 
 // State returns the generator's current state: a generator of it,
 // NewXorShift64(g.State()), draws what g draws next.
-func (g *XorShift64) State() uint64 { return g.state }
+func (g XorShift64) State() uint64 { return g.state }
 
 // Index returns the index of the generator's state in its pool (Kokkos's
 // state_idx_), or -1 for a generator that belongs to no pool.
-func (g *XorShift64) Index() int { return int(g.idx) }
+func (g XorShift64) Index() int { return int(g.idx) }
 
 // next advances the state by one xorshift step and returns it.
 func (g *XorShift64) next() uint64 {
