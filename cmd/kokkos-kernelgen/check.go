@@ -170,7 +170,7 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.ExprStmt:
 		c.expr(s.X)
 	case *ast.AssignStmt:
-		if c.scratchDecl(s) {
+		if c.scratchDecl(s) || c.randomAssign(s) {
 			return
 		}
 		c.exprs(s.Rhs)
@@ -526,6 +526,7 @@ func (c *checker) ident(x *ast.Ident) {
 			c.refuse(x.Pos(), "the pointer acc", "use *acc")
 		} else if pr := c.param(obj); pr != nil && pr.token {
 			c.refuse(x.Pos(), "the token "+obj.Name()+" as a value", "call its Acquire, Release or Size")
+		} else if c.randomIdent(x, obj) {
 		} else if c.isRecvPtr(x) {
 			c.refuse(x.Pos(), "the pointer "+obj.Name()+" as a value", "read and write its fields, or call its methods")
 		} else if pr := c.param(obj); pr != nil && pr.isView() {
@@ -592,6 +593,9 @@ func (c *checker) call(x *ast.CallExpr) {
 	}
 	if pr, m, ok := c.p.isTokenMethod(c.k, x); ok {
 		c.tokenMethod(x, pr, m)
+		return
+	}
+	if c.randomCall(x) {
 		return
 	}
 	if c.methodCall(x) {
