@@ -64,6 +64,7 @@ CASES=(
   "parallel-scan|4194304 10|4194304 10"
   "heat3d|-X 100 -Y 100 -Z 100 -N 50 -I 50|-X 100 -Y 100 -Z 100 -N 50 -I 50"
   "mc-pi|24 1|24 1"
+  "random-draws|20 16|20 16"
 )
 selected() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 
