@@ -45,10 +45,21 @@ func genKind(t types.Type) string {
 // random.
 func randomType(t types.Type) string {
 	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != randomPath {
+	if !ok || n.Obj().Pkg() == nil || !isRandomPkg(n.Obj().Pkg()) {
 		return ""
 	}
 	return n.Obj().Name()
+}
+
+// isRandomPkg reports whether pkg is package random: imported, or being
+// generated (its own kernels fill views on a device), when the loader
+// names it by its package name.
+func isRandomPkg(pkg *types.Package) bool {
+	if pkg.Path() == randomPath {
+		return true
+	}
+	sc := pkg.Scope()
+	return pkg.Path() == "random" && sc.Lookup("ErrPool") != nil && sc.Lookup("XorShift64Pool") != nil && sc.Lookup("XorShift1024Pool") != nil
 }
 
 // randomDrawNames are the generator methods a kernel may call.
