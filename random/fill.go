@@ -39,13 +39,15 @@ func Fill[T kokkos.Number, P Pool](v kokkos.View[T], pool P, r T) error {
 // converted. An integer range of end < begin draws from [begin, begin +
 // (begin - end)), as Kokkos's does; begin == end panics for integers.
 //
-// It runs on the pool's execution space when that is a host space, and
-// returns when v is filled. A view in memory the host cannot reach is
-// filled through a host mirror and DeepCopy; a pool whose states the host
-// cannot reach (a device pool) lends them to the host (copied to the host
-// and back, drawn on the default host space). Neither runs a kernel on the
-// device. A read-only view is an error wrapping kokkos.ErrReadOnly, a
-// released one kokkos.ErrReleased.
+// It runs on the pool's execution space and returns when v is filled. A
+// view in the memory of a device pool's space (a *cuda.Stream's), of
+// float32, float64, int32, int64, uint32 or uint64 and of rank 1 to 3, is
+// filled by a Go kernel on that space (package kernel), which draws as the
+// host does. Other views the host cannot reach are filled through a host
+// mirror and DeepCopy, and a device pool otherwise lends its states to the
+// host (copied to the host and back, drawn on the default host space). A
+// read-only view is an error wrapping kokkos.ErrReadOnly, a released one
+// kokkos.ErrReleased.
 func FillRange[T kokkos.Number, P Pool](v kokkos.View[T], pool P, begin, end T) error {
 	return fill("FillRange", v, pool, begin, end)
 }
@@ -72,6 +74,11 @@ func fill[T kokkos.Number, P Pool](fn string, v kokkos.View[T], pool P, begin, e
 	default:
 		if begin == end {
 			panic(fmt.Sprintf("random: %s of view %q: the range [%v, %v) is empty", fn, d.Label, begin, end))
+		}
+	}
+	if d.Host == nil && viewSize(d) > 0 && s.host == nil {
+		if done, err := fillOnDevice(fn, kind, s, v, d, begin, end); done {
+			return err
 		}
 	}
 	if d.Host == nil && viewSize(d) > 0 {

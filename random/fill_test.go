@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel/kernelcheck"
 )
 
 // TestFillKokkos fills views of four element types and ranks (LayoutRight
@@ -273,3 +274,7 @@ func wantPanic(t *testing.T, want string, f func()) {
 	}()
 	f()
 }
+
+// TestKernelsGenerated checks that the generated fill kernels are those
+// of the source.
+func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
