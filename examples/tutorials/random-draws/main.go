@@ -10,9 +10,7 @@
 // draws defaults to 16. It prints the mean of the draws and the draws per
 // second of each part, and the JSON lines {"name":"random-draws",...} and
 // {"name":"random-draws.fill",...} of the side-by-side harness. With
-// -cuda the kernel runs on a GPU; Fill of a view in GPU memory fills a
-// host mirror on the host and copies it (see docs/guide/random.md), so
-// its figure is not the device's.
+// -cuda both run on a GPU (Fill as random's own kernel).
 package main
 
 import (
