@@ -84,3 +84,16 @@ func Darts(i int, pool random.XorShift64Pool, groups int, acc *int64) {
 	}
 	pool.FreeState(g)
 }
+
+// TwoPools holds a generator of each of two pools at once and stores a
+// Urand64 of each in row i of out.
+//
+//kokkos:kernel
+func TwoPools(i int, a random.XorShift64Pool, b random.XorShift1024Pool, out kokkos.View2[uint64]) {
+	g := a.GetState()
+	h := b.GetState()
+	out.Set(i, 0, g.Urand64())
+	out.Set(i, 1, h.Urand64())
+	b.FreeState(h)
+	a.FreeState(g)
+}

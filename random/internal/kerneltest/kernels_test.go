@@ -314,3 +314,44 @@ func TestPoolArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPools launches TwoPools with pools of one state each at every
+// place: each column holds the first n draws of its pool's state, in some
+// order, each once.
+func TestTwoPools(t *testing.T) {
+	for _, w := range places(t) {
+		n := 500
+		if w.name == "fake" {
+			n = 50
+		}
+		a := kokkos.Must(random.NewXorShift64PoolSize(w.space, 3, 1))
+		b := kokkos.Must(random.NewXorShift1024PoolSize(w.space, 4, 1))
+		out := kokkos.Must(kokkos.NewView2[uint64]("out", n, 2, kokkos.InSpace(w.mem)))
+		err := kernel.For("two", kokkos.Range(0, n).On(w.space), TwoPools, a, b, out)
+		if err == nil && w.space != nil {
+			err = w.space.Fence()
+		}
+		a.Release()
+		b.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		h := kokkos.Must(kokkos.CreateMirrorViewAndCopy(out))
+		out.Release()
+		g := kokkos.Must(random.NewXorShift64PoolSize(kokkos.Serial{}, 3, 1)).GetStateAt(0)
+		k := kokkos.Must(random.NewXorShift1024PoolSize(kokkos.Serial{}, 4, 1)).GetStateAt(0)
+		want := [2]map[uint64]bool{{}, {}}
+		for range n {
+			want[0][g.Urand64()] = true
+			want[1][k.Urand64()] = true
+		}
+		for i := range n {
+			for c := range 2 {
+				if !want[c][h.At(i, c)] {
+					t.Fatalf("%s: out(%d, %d) = %d is not among the state's first %d draws, or drawn twice", w.name, i, c, h.At(i, c), n)
+				}
+				delete(want[c], h.At(i, c))
+			}
+		}
+	}
+}

@@ -345,6 +345,36 @@ var gkSpecs = []gkkernel.Spec{
       (do (release gkrtok_pool (field g I))))))
 `,
 	},
+	{
+		Func: TwoPools, Name: "kerneltest.TwoPools", Hash: "891fe5035b7ce799eabf220e1a4c3e36", Funcs: []string{"TwoPools"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a"},
+			{Name: "b"},
+			{Name: "out", View: true, Write: true},
+		},
+		Host: gkHostTwoPools,
+		IR: gkIR + `(struct kokkosRandomXorShift64 (S uint64) (I int))
+(struct kokkosRandomXorShift1024 (S [16]uint64) (P int32) (I int))
+(kernel TwoPools for (index i)
+  (token gkrtok_a)
+  (view gkrstates_a uint64 2 w)
+  (token gkrtok_b)
+  (view gkrstates_b uint64 2 w)
+  (view out uint64 2 w)
+  (body
+    (assign ((new g kokkosRandomXorShift64)) ((call kokkosRandomLoad64 gkrstates_a (acquire gkrtok_a))))
+    (assign ((new h kokkosRandomXorShift1024)) ((call kokkosRandomLoad1024 gkrstates_b (acquire gkrtok_b))))
+    (assign ((at out i (int 0))) ((call gkm_kokkosRandomXorShift64_Urand64 (addr g))))
+    (assign ((at out i (int 1))) ((call gkm_kokkosRandomXorShift1024_Urand64 (addr h))))
+    (block
+      (do (call kokkosRandomStore1024 gkrstates_b h))
+      (do (release gkrtok_b (field h I))))
+    (block
+      (do (call kokkosRandomStore64 gkrstates_a g))
+      (do (release gkrtok_a (field g I))))))
+`,
+	},
 }
 
 func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -410,7 +440,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:413:47*/
+					/*line kerneltest_kernels_gen.go:443:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -456,7 +486,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:459:47*/
+					/*line kerneltest_kernels_gen.go:489:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -502,7 +532,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:505:47*/
+					/*line kerneltest_kernels_gen.go:535:47*/
 				}
 			}
 		} else {
@@ -529,7 +559,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
 				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:532:46*/
+				/*line kerneltest_kernels_gen.go:562:46*/
 			}
 		}
 	}, nil
@@ -598,7 +628,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:601:47*/
+					/*line kerneltest_kernels_gen.go:631:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -644,7 +674,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:647:47*/
+					/*line kerneltest_kernels_gen.go:677:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -690,7 +720,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
 					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:693:47*/
+					/*line kerneltest_kernels_gen.go:723:47*/
 				}
 			}
 		} else {
@@ -717,7 +747,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
 				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:720:46*/
+				/*line kerneltest_kernels_gen.go:750:46*/
 			}
 		}
 	}, nil
@@ -739,8 +769,72 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				}
 			}
 			pool.FreeState(g)
-			/*line kerneltest_kernels_gen.go:742:45*/
+			/*line kerneltest_kernels_gen.go:772:45*/
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostTwoPools(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a := gkArgs[0].(gkrandom.XorShift64Pool)
+	b := gkArgs[1].(gkrandom.XorShift1024Pool)
+	out, gkErr2 := gkkernel.View2("kerneltest.TwoPools", "out", gkArgs[2].(gkkokkos.View2[uint64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_out := out.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, b, out, gkP_out := a, b, out, gkP_out
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		if 0 >= 0 && 1 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_out_0 == 16 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:93:2*/ g := a.GetState()
+					h := b.GetState()
+					*(*uint64)(gkunsafe.Add(gkR0, (i)*16)) = (g.Urand64())
+					*(*uint64)(gkunsafe.Add(gkR1, (i)*16)) = (h.Urand64())
+					b.FreeState(h)
+					a.FreeState(g)
+					/*line kerneltest_kernels_gen.go:801:47*/
+				}
+			} else if gkS_out_0 == 8 {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:93:2*/ g := a.GetState()
+					h := b.GetState()
+					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
+					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (h.Urand64())
+					b.FreeState(h)
+					a.FreeState(g)
+					/*line kerneltest_kernels_gen.go:813:47*/
+				}
+			} else {
+				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
+				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:93:2*/ g := a.GetState()
+					h := b.GetState()
+					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (g.Urand64())
+					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (h.Urand64())
+					b.FreeState(h)
+					a.FreeState(g)
+					/*line kerneltest_kernels_gen.go:825:47*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:93:2*/ g := a.GetState()
+				h := b.GetState()
+				out.Set(i, 0, g.Urand64())
+				out.Set(i, 1, h.Urand64())
+				b.FreeState(h)
+				a.FreeState(g)
+				/*line kerneltest_kernels_gen.go:836:46*/
+			}
+		}
 	}, nil
 }
