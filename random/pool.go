@@ -97,6 +97,14 @@ func (s *poolState) get(kind, method string) *poolState {
 	return s
 }
 
+// usable reports whether s is a pool whose states the host can draw
+// from: not the zero pool, not released, in host memory. It inlines, so
+// that GetState and FreeState cost little more than the token's atomics;
+// hostWords says what is wrong where it is not.
+func (s *poolState) usable() bool {
+	return s != nil && s.host != nil && !s.states.Allocation().Released()
+}
+
 // hostWords returns the host slice of the states, or panics naming the
 // method where the host cannot reach them.
 func (s *poolState) hostWords(method string) []uint64 {

@@ -66,10 +66,12 @@ func (p XorShift1024Pool) States() kokkos.View2[uint64] { return p.s.get(pool102
 // waiting while every state is held: Kokkos's get_state(). Give it back
 // with FreeState. It panics for a pool whose states the host cannot reach.
 func (p XorShift1024Pool) GetState() XorShift1024 {
-	s := p.s.get(pool1024, "GetState")
-	h := s.hostWords("GetState")
+	s := p.s
+	if !s.usable() {
+		s.get(pool1024, "GetState").hostWords("GetState")
+	}
 	id := s.tok.Acquire()
-	g := load1024(h[id*s.stride:], id)
+	g := load1024(s.host[id*s.stride:], id)
 	g.held = true
 	return g
 }
@@ -95,10 +97,12 @@ func load1024(w []uint64, id int) XorShift1024 {
 // GetState, gives its index back: Kokkos's free_state(g). It panics for a
 // generator that is not the pool's.
 func (p XorShift1024Pool) FreeState(g XorShift1024) {
-	s := p.s.get(pool1024, "FreeState")
-	h := s.hostWords("FreeState")
-	s.checkFree(g.idx)
-	w := h[int(g.idx)*s.stride:]
+	s := p.s
+	if !s.usable() || uint(g.idx) >= uint(s.n) {
+		s.get(pool1024, "FreeState").hostWords("FreeState")
+		s.checkFree(g.idx)
+	}
+	w := s.host[int(g.idx)*s.stride:]
 	copy(w[:16], g.state[:])
 	w[16] = uint64(g.p)
 	if g.held {

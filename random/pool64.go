@@ -76,10 +76,12 @@ func (p XorShift64Pool) States() kokkos.View2[uint64] { return p.s.get(pool64, "
 // waiting while every state is held: Kokkos's get_state(). Give it back
 // with FreeState. It panics for a pool whose states the host cannot reach.
 func (p XorShift64Pool) GetState() XorShift64 {
-	s := p.s.get(pool64, "GetState")
-	h := s.hostWords("GetState")
+	s := p.s
+	if !s.usable() {
+		s.get(pool64, "GetState").hostWords("GetState")
+	}
 	id := s.tok.Acquire()
-	return XorShift64{state: h[id*s.stride], idx: int32(id), held: true}
+	return XorShift64{state: s.host[id*s.stride], idx: int32(id), held: true}
 }
 
 // GetStateAt returns a generator of state i, without acquiring it:
@@ -98,11 +100,13 @@ func (p XorShift64Pool) GetStateAt(i int) XorShift64 {
 // must be given back once; draws from it after that are lost to the pool.
 // It panics for a generator that is not the pool's.
 func (p XorShift64Pool) FreeState(g XorShift64) {
-	s := p.s.get(pool64, "FreeState")
-	h := s.hostWords("FreeState")
-	s.checkFree(g.idx)
+	s := p.s
+	if !s.usable() || uint(g.idx) >= uint(s.n) {
+		s.get(pool64, "FreeState").hostWords("FreeState")
+		s.checkFree(g.idx)
+	}
 	// The store comes before the release: the next holder reads it.
-	h[int(g.idx)*s.stride] = g.state
+	s.host[int(g.idx)*s.stride] = g.state
 	if g.held {
 		s.tok.Release(int(g.idx))
 	}
