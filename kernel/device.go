@@ -49,6 +49,11 @@ func (e *entry) backendKernel() *backend.Kernel {
 		for j, p := range e.Params {
 			t := e.fn.In(first + j)
 			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
+			if t.Implements(piecesType) {
+				k.Params = append(k.Params, pieceParams(p.Name, t)...)
+				e.hasPieces = true
+				continue
+			}
 			if t == tokenType {
 				bp.Token = true
 			} else if p.View {
@@ -109,6 +114,9 @@ func (m *launchMem) release() {
 // launch over s: each view described once, each scalar as its bits.
 func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.Launch, m *launchMem, err error) {
 	k := e.backendKernel()
+	if e.hasPieces {
+		vals = expandPieces(vals)
+	}
 	var views []backend.View
 	if len(vals) <= smallLaunch {
 		m = launchPool.Get().(*launchMem)
@@ -285,6 +293,8 @@ func fromBits[T any](bits uint64, k backend.Kind) T {
 type entryKernel struct {
 	bkOnce sync.Once
 	bk     *backend.Kernel
+	// hasPieces: a parameter binds as its pieces (pieces.go).
+	hasPieces bool
 }
 
 // teamShape is the shape of a device launch of a team kernel over p: the
@@ -317,6 +327,12 @@ var tokenType = reflect.TypeFor[kokkos.UniqueToken]()
 // launch's instance (nil: the default one).
 func (e *entry) tokens(space kokkos.ExecutionSpace, vals []any) error {
 	for j, v := range vals {
+		if pc, ok := v.(pieces); ok {
+			if err := e.checkPieces(space, j, pc); err != nil {
+				return err
+			}
+			continue
+		}
 		tok, ok := v.(kokkos.UniqueToken)
 		if !ok {
 			continue

@@ -170,7 +170,7 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.ExprStmt:
 		c.expr(s.X)
 	case *ast.AssignStmt:
-		if c.scratchDecl(s) {
+		if c.scratchDecl(s) || c.randomAssign(s) {
 			return
 		}
 		c.exprs(s.Rhs)
@@ -528,6 +528,7 @@ func (c *checker) ident(x *ast.Ident) {
 			c.refuse(x.Pos(), "the token "+obj.Name()+" as a value", "call its Acquire, Release or Size")
 		} else if pr := c.param(obj); pr != nil && pr.umap {
 			c.refuse(x.Pos(), "the map "+obj.Name()+" as a value", "call its Insert, Find, Exists, ValidAt, KeyAt, ValueAt or Capacity")
+		} else if c.randomIdent(x, obj) {
 		} else if c.isRecvPtr(x) {
 			c.refuse(x.Pos(), "the pointer "+obj.Name()+" as a value", "read and write its fields, or call its methods")
 		} else if pr := c.param(obj); pr != nil && pr.isView() {
@@ -597,6 +598,9 @@ func (c *checker) call(x *ast.CallExpr) {
 		return
 	}
 	if c.umapCall(x) {
+		return
+	}
+	if c.randomCall(x) {
 		return
 	}
 	if c.methodCall(x) {

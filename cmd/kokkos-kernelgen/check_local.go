@@ -94,6 +94,9 @@ func isComposite(t types.Type) bool {
 // false for types that are not arrays or structs (the caller refuses
 // them as before).
 func (c *checker) local(pos token.Pos, t types.Type) (handled, ok bool) {
+	if c.randomLocal(pos, t) {
+		return true, false
+	}
 	ok, what, instead := c.p.localType(t)
 	if ok {
 		c.k.noteStructs(t)

@@ -57,6 +57,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 			ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Token: true})
 			continue
 		}
+		if pr.pool != "" {
+			ir.Params = append(ir.Params, randomParams(pr)...)
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -102,7 +106,7 @@ func (p *pkgInfo) buildHelpers() (fs []*kernelir.Func, err error) {
 		fn.Body = b.stmts(f.decl.Body.List)
 		fs = append(fs, fn)
 	}
-	return fs, nil
+	return p.withRandomHelpers(fs)
 }
 
 func catchIR(err *error) {
@@ -327,6 +331,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 	if x, ok := b.tokenCall(c); ok {
 		return x
 	}
+	if x, ok := b.randomCall(c); ok {
+		return x
+	}
 	if name, m, args, ok := b.viewCall(c); ok {
 		switch m {
 		case "At":
@@ -484,6 +491,9 @@ func (b *irBuilder) stmt(s ast.Stmt) kernelir.Stmt {
 		if st := b.teamStmt(c); st != nil {
 			return st
 		}
+		if st, ok := b.randomStmt(c); ok {
+			return st
+		}
 		if name, m, args, ok := b.viewCall(c); ok && m == "Set" {
 			last := args[len(args)-1]
 			return &kernelir.Assign{
@@ -499,6 +509,9 @@ func (b *irBuilder) stmt(s ast.Stmt) kernelir.Stmt {
 		}
 		b.fail(s.Pos(), "a declaration of several specifications here")
 	case *ast.AssignStmt:
+		if st, ok := b.randomAssign(s); ok {
+			return st
+		}
 		return b.assign(s)
 	case *ast.IncDecStmt:
 		return &kernelir.IncDec{Dec: s.Tok == token.DEC, Target: b.target(s.X)}

@@ -255,6 +255,10 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), umap: true})
 			continue
 		}
+		if kind := poolKind(v.Type()); kind != "" {
+			k.params = append(k.params, &param{v: v, name: v.Name(), pool: kind})
+			continue
+		}
 		if pr, err := p.structParam(k, v); pr != nil || err != nil {
 			if err != nil {
 				return nil, err

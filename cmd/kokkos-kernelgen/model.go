@@ -23,6 +23,8 @@ type pkgInfo struct {
 	byObj   map[*types.Func]*kernelFunc
 
 	viewPasses []viewPass // views given to helpers' view parameters (host_helpers.go)
+
+	random *randomIR // the description of random's generators, once (ir_random.go)
 }
 
 // pattern is the parallel pattern a kernel is launched with.
@@ -104,6 +106,7 @@ type param struct {
 	write bool         // the body stores through the view (Set, Ptr, atomics); views only
 	token bool         // a kokkos.UniqueToken (check_token.go); rank 0, elem nil
 	umap  bool         // a containers.UnorderedMap (check_umap.go); rank 0, elem nil
+	pool  string       // a random pool (check_random.go): its generator, "XorShift64" or "XorShift1024"; rank 0, elem nil
 }
 
 // isView reports whether p is a view.

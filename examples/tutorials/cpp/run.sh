@@ -67,6 +67,7 @@ CASES=(
   "dualview|4194304 10|4194304 10"
   "sort|-N 26 -nrepeat 3|-N 26 -nrepeat 3"
   "unordered-map|4000000 4000000 5|-nrepeat 5 4000000 4000000"
+  "random-draws|20 16|20 16"
 )
 selected() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 

@@ -1,11 +1,10 @@
 // Command mc-pi is the Kokkos tutorial's random_number exercise in Go:
 // pi estimated by throwing 2^N darts at the unit square and counting
-// those within the unit circle, with a Go port of Kokkos's XorShift64
-// generator (xorshift.go; PoolStates seeds a pool as
-// Random_XorShift64_Pool does, bit for bit). The kernel DartsPool
-// (kernels.go) takes the generators from a pool by unique token, as the
-// C++ program does with get_state and free_state, on the host and, with
-// -cuda, on a GPU.
+// those within the unit circle, with package random's XorShift64Pool
+// (Kokkos's Random_XorShift64_Pool, seeded and drawing bit for bit as
+// Kokkos 4.6.1's). The kernel DartsPool (kernels.go) takes a generator
+// from the pool, as the C++ program does with get_state and free_state,
+// on the host and, with -cuda, on a GPU.
 //
 //	go run ./examples/tutorials/mc-pi [-cuda] N [dart_groups]
 //

@@ -3,8 +3,8 @@
 package main
 
 import (
-	gkkokkos "github.com/gokkos/kokkos"
 	gkkernel "github.com/gokkos/kokkos/kernel"
+	gkrandom "github.com/gokkos/kokkos/random"
 )
 
 func init() {
@@ -16,91 +16,271 @@ func init() {
 // gkIR describes the helpers of the package's kernels; each kernel's
 // description (Spec.IR) follows it.
 const gkIR = `kernelir 1
-(struct XorShift64 (State uint64))
-(func gkm_XorShift64_Next ((g XorShift64)) (XorShift64)
+(struct kokkosRandomXorShift64 (S uint64) (I int))
+(struct kokkosRandomXorShift1024 (S [16]uint64) (P int32) (I int))
+(func kokkosRandomLoad64 ((states view2[uint64]) (id int)) (kokkosRandomXorShift64)
   (body
-    (assign ((new s uint64)) ((field g State)))
+    (return (lit kokkosRandomXorShift64 (at states id (int 0)) id))))
+(func kokkosRandomStore64 ((states view2[uint64]) (g kokkosRandomXorShift64)) ()
+  (body
+    (assign ((at states (field g I) (int 0))) ((field g S)))))
+(func kokkosRandomLoad1024 ((states view2[uint64]) (id int)) (kokkosRandomXorShift1024)
+  (body
+    (var ((g kokkosRandomXorShift1024)) ())
+    (range (new k int) int (int 16)
+      (body
+        (assign ((index (field g S) k)) ((at states id k)))))
+    (assign ((field g P)) ((conv int32 (at states id (int 16)))))
+    (assign ((field g I)) (id))
+    (return g)))
+(func kokkosRandomStore1024 ((states view2[uint64]) (g kokkosRandomXorShift1024)) ()
+  (body
+    (range (new k int) int (int 16)
+      (body
+        (assign ((at states (field g I) k)) ((index (field g S) k)))))
+    (assign ((at states (field g I) (int 16))) ((conv uint64 (field g P))))))
+(func kokkosRandomBoxMuller ((u float64) (v float64)) (float64)
+  (body
+    (assign ((new r float64)) ((math Sqrt (mul float64 (float64 -2) (math Log u)))))
+    (assign ((new theta float64)) ((mul float64 v (float64 6.283185307179586))))
+    (return (mul float64 r (math Cos theta)))))
+(func gkm_kokkosRandomXorShift64_next ((g *kokkosRandomXorShift64)) (uint64)
+  (body
+    (assign ((new s uint64)) ((field g S)))
     (opassign xor s (shr uint64 s (uint64 12)))
     (opassign xor s (shl uint64 s (uint64 25)))
     (opassign xor s (shr uint64 s (uint64 27)))
-    (return (lit XorShift64 s))))
-(func gkm_XorShift64_Urand64 ((g XorShift64)) (uint64)
+    (assign ((field g S)) (s))
+    (return s)))
+(func gkm_kokkosRandomXorShift1024_next ((g *kokkosRandomXorShift1024)) (uint64)
   (body
-    (return (sub uint64 (mul uint64 (field g State) (uint64 2685821657736338717)) (uint64 1)))))
-(func gkm_XorShift64_Urand ((g XorShift64)) (uint32)
+    (assign ((new s0 uint64)) ((index (field g S) (field g P))))
+    (assign ((field g P)) ((and int32 (add int32 (field g P) (int32 1)) (int32 15))))
+    (assign ((new s1 uint64)) ((index (field g S) (field g P))))
+    (opassign xor s1 (shl uint64 s1 (uint64 31)))
+    (opassign xor s1 (shr uint64 s1 (uint64 11)))
+    (opassign xor s0 (shr uint64 s0 (uint64 30)))
+    (assign ((new s uint64)) ((xor uint64 s0 s1)))
+    (assign ((index (field g S) (field g P))) (s))
+    (return s)))
+(func gkm_kokkosRandomXorShift64_Urand ((g *kokkosRandomXorShift64)) (uint32)
   (body
-    (return (conv uint32 (shr uint64 (mul uint64 (field g State) (uint64 2685821657736338717)) (uint64 16))))))
-(func gkm_XorShift64_Rand ((g XorShift64)) (int32)
+    (return (conv uint32 (shr uint64 (mul uint64 (call gkm_kokkosRandomXorShift64_next (addr g)) (uint64 2685821657736338717)) (uint64 16))))))
+(func gkm_kokkosRandomXorShift64_Urand64 ((g *kokkosRandomXorShift64)) (uint64)
   (body
-    (return (conv int32 (div uint32 (call gkm_XorShift64_Urand g) (uint32 2))))))
-(func gkm_XorShift64_Drand ((g XorShift64)) (float64)
+    (return (sub uint64 (mul uint64 (call gkm_kokkosRandomXorShift64_next (addr g)) (uint64 2685821657736338717)) (uint64 1)))))
+(func gkm_kokkosRandomXorShift64_UrandN ((g *kokkosRandomXorShift64) (r uint32)) (uint32)
   (body
-    (return (div float64 (conv float64 (call gkm_XorShift64_Urand64 g)) (float64 1.8446744073709552e+19)))))
+    (assign ((new lim uint32)) ((mul uint32 (div uint32 (uint32 4294967295) r) r)))
+    (assign ((new x uint32)) ((call gkm_kokkosRandomXorShift64_Urand (addr g))))
+    (for (cond (ge uint32 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift64_Urand (addr g))))))
+    (return (rem uint32 x r))))
+(func gkm_kokkosRandomXorShift64_UrandRange ((g *kokkosRandomXorShift64) (start uint32) (end uint32)) (uint32)
+  (body
+    (return (add uint32 (call gkm_kokkosRandomXorShift64_UrandN (addr g) (sub uint32 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Urand64N ((g *kokkosRandomXorShift64) (r uint64)) (uint64)
+  (body
+    (assign ((new lim uint64)) ((mul uint64 (div uint64 (uint64 18446744073709551615) r) r)))
+    (assign ((new x uint64)) ((call gkm_kokkosRandomXorShift64_Urand64 (addr g))))
+    (for (cond (ge uint64 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift64_Urand64 (addr g))))))
+    (return (rem uint64 x r))))
+(func gkm_kokkosRandomXorShift64_Urand64Range ((g *kokkosRandomXorShift64) (start uint64) (end uint64)) (uint64)
+  (body
+    (return (add uint64 (call gkm_kokkosRandomXorShift64_Urand64N (addr g) (sub uint64 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Rand ((g *kokkosRandomXorShift64)) (int32)
+  (body
+    (return (conv int32 (div uint32 (call gkm_kokkosRandomXorShift64_Urand (addr g)) (uint32 2))))))
+(func gkm_kokkosRandomXorShift64_RandN ((g *kokkosRandomXorShift64) (r int32)) (int32)
+  (body
+    (assign ((new lim int32)) ((mul int32 (div int32 (int32 2147483647) r) r)))
+    (assign ((new x int32)) ((call gkm_kokkosRandomXorShift64_Rand (addr g))))
+    (for (cond (ge int32 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift64_Rand (addr g))))))
+    (return (rem int32 x r))))
+(func gkm_kokkosRandomXorShift64_RandRange ((g *kokkosRandomXorShift64) (start int32) (end int32)) (int32)
+  (body
+    (return (add int32 (call gkm_kokkosRandomXorShift64_RandN (addr g) (sub int32 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Rand64 ((g *kokkosRandomXorShift64)) (int64)
+  (body
+    (return (conv int64 (div uint64 (call gkm_kokkosRandomXorShift64_Urand64 (addr g)) (uint64 2))))))
+(func gkm_kokkosRandomXorShift64_Rand64N ((g *kokkosRandomXorShift64) (r int64)) (int64)
+  (body
+    (assign ((new lim int64)) ((mul int64 (div int64 (int64 9223372036854775807) r) r)))
+    (assign ((new x int64)) ((call gkm_kokkosRandomXorShift64_Rand64 (addr g))))
+    (for (cond (ge int64 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift64_Rand64 (addr g))))))
+    (return (rem int64 x r))))
+(func gkm_kokkosRandomXorShift64_Rand64Range ((g *kokkosRandomXorShift64) (start int64) (end int64)) (int64)
+  (body
+    (return (add int64 (call gkm_kokkosRandomXorShift64_Rand64N (addr g) (sub int64 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Frand ((g *kokkosRandomXorShift64)) (float32)
+  (body
+    (return (div float32 (conv float32 (call gkm_kokkosRandomXorShift64_Urand64 (addr g))) (float32 1.8446744e+19)))))
+(func gkm_kokkosRandomXorShift64_FrandN ((g *kokkosRandomXorShift64) (r float32)) (float32)
+  (body
+    (return (div float32 (conv float32 (mul float32 r (conv float32 (call gkm_kokkosRandomXorShift64_Urand64 (addr g))))) (float32 1.8446744e+19)))))
+(func gkm_kokkosRandomXorShift64_FrandRange ((g *kokkosRandomXorShift64) (start float32) (end float32)) (float32)
+  (body
+    (return (add float32 (call gkm_kokkosRandomXorShift64_FrandN (addr g) (sub float32 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Drand ((g *kokkosRandomXorShift64)) (float64)
+  (body
+    (return (div float64 (conv float64 (call gkm_kokkosRandomXorShift64_Urand64 (addr g))) (float64 1.8446744073709552e+19)))))
+(func gkm_kokkosRandomXorShift64_DrandN ((g *kokkosRandomXorShift64) (r float64)) (float64)
+  (body
+    (return (div float64 (conv float64 (mul float64 r (conv float64 (call gkm_kokkosRandomXorShift64_Urand64 (addr g))))) (float64 1.8446744073709552e+19)))))
+(func gkm_kokkosRandomXorShift64_DrandRange ((g *kokkosRandomXorShift64) (start float64) (end float64)) (float64)
+  (body
+    (return (add float64 (call gkm_kokkosRandomXorShift64_DrandN (addr g) (sub float64 end start)) start))))
+(func gkm_kokkosRandomXorShift64_Normal ((g *kokkosRandomXorShift64)) (float64)
+  (body
+    (assign ((new u float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+    (assign ((new v float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+    (return (call kokkosRandomBoxMuller u v))))
+(func gkm_kokkosRandomXorShift64_NormalMeanStd ((g *kokkosRandomXorShift64) (mean float64) (stddev float64)) (float64)
+  (body
+    (return (add float64 mean (conv float64 (mul float64 (call gkm_kokkosRandomXorShift64_Normal (addr g)) stddev))))))
+(func gkm_kokkosRandomXorShift1024_Urand ((g *kokkosRandomXorShift1024)) (uint32)
+  (body
+    (return (conv uint32 (shr uint64 (mul uint64 (call gkm_kokkosRandomXorShift1024_next (addr g)) (uint64 1181783497276652981)) (uint64 16))))))
+(func gkm_kokkosRandomXorShift1024_Urand64 ((g *kokkosRandomXorShift1024)) (uint64)
+  (body
+    (return (sub uint64 (mul uint64 (call gkm_kokkosRandomXorShift1024_next (addr g)) (uint64 1181783497276652981)) (uint64 1)))))
+(func gkm_kokkosRandomXorShift1024_UrandN ((g *kokkosRandomXorShift1024) (r uint32)) (uint32)
+  (body
+    (assign ((new lim uint32)) ((mul uint32 (div uint32 (uint32 4294967295) r) r)))
+    (assign ((new x uint32)) ((call gkm_kokkosRandomXorShift1024_Urand (addr g))))
+    (for (cond (ge uint32 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift1024_Urand (addr g))))))
+    (return (rem uint32 x r))))
+(func gkm_kokkosRandomXorShift1024_UrandRange ((g *kokkosRandomXorShift1024) (start uint32) (end uint32)) (uint32)
+  (body
+    (return (add uint32 (call gkm_kokkosRandomXorShift1024_UrandN (addr g) (sub uint32 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Urand64N ((g *kokkosRandomXorShift1024) (r uint64)) (uint64)
+  (body
+    (assign ((new lim uint64)) ((mul uint64 (div uint64 (uint64 18446744073709551615) r) r)))
+    (assign ((new x uint64)) ((call gkm_kokkosRandomXorShift1024_Urand64 (addr g))))
+    (for (cond (ge uint64 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift1024_Urand64 (addr g))))))
+    (return (rem uint64 x r))))
+(func gkm_kokkosRandomXorShift1024_Urand64Range ((g *kokkosRandomXorShift1024) (start uint64) (end uint64)) (uint64)
+  (body
+    (return (add uint64 (call gkm_kokkosRandomXorShift1024_Urand64N (addr g) (sub uint64 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Rand ((g *kokkosRandomXorShift1024)) (int32)
+  (body
+    (return (conv int32 (div uint32 (call gkm_kokkosRandomXorShift1024_Urand (addr g)) (uint32 2))))))
+(func gkm_kokkosRandomXorShift1024_RandN ((g *kokkosRandomXorShift1024) (r int32)) (int32)
+  (body
+    (assign ((new lim int32)) ((mul int32 (div int32 (int32 2147483647) r) r)))
+    (assign ((new x int32)) ((call gkm_kokkosRandomXorShift1024_Rand (addr g))))
+    (for (cond (ge int32 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift1024_Rand (addr g))))))
+    (return (rem int32 x r))))
+(func gkm_kokkosRandomXorShift1024_RandRange ((g *kokkosRandomXorShift1024) (start int32) (end int32)) (int32)
+  (body
+    (return (add int32 (call gkm_kokkosRandomXorShift1024_RandN (addr g) (sub int32 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Rand64 ((g *kokkosRandomXorShift1024)) (int64)
+  (body
+    (return (conv int64 (div uint64 (call gkm_kokkosRandomXorShift1024_Urand64 (addr g)) (uint64 2))))))
+(func gkm_kokkosRandomXorShift1024_Rand64N ((g *kokkosRandomXorShift1024) (r int64)) (int64)
+  (body
+    (assign ((new lim int64)) ((mul int64 (div int64 (int64 9223372036854775807) r) r)))
+    (assign ((new x int64)) ((call gkm_kokkosRandomXorShift1024_Rand64 (addr g))))
+    (for (cond (ge int64 x lim))
+      (body
+        (assign (x) ((call gkm_kokkosRandomXorShift1024_Rand64 (addr g))))))
+    (return (rem int64 x r))))
+(func gkm_kokkosRandomXorShift1024_Rand64Range ((g *kokkosRandomXorShift1024) (start int64) (end int64)) (int64)
+  (body
+    (return (add int64 (call gkm_kokkosRandomXorShift1024_Rand64N (addr g) (sub int64 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Frand ((g *kokkosRandomXorShift1024)) (float32)
+  (body
+    (return (div float32 (conv float32 (call gkm_kokkosRandomXorShift1024_Urand64 (addr g))) (float32 1.8446744e+19)))))
+(func gkm_kokkosRandomXorShift1024_FrandN ((g *kokkosRandomXorShift1024) (r float32)) (float32)
+  (body
+    (return (div float32 (conv float32 (mul float32 r (conv float32 (call gkm_kokkosRandomXorShift1024_Urand64 (addr g))))) (float32 1.8446744e+19)))))
+(func gkm_kokkosRandomXorShift1024_FrandRange ((g *kokkosRandomXorShift1024) (start float32) (end float32)) (float32)
+  (body
+    (return (add float32 (call gkm_kokkosRandomXorShift1024_FrandN (addr g) (sub float32 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Drand ((g *kokkosRandomXorShift1024)) (float64)
+  (body
+    (return (div float64 (conv float64 (call gkm_kokkosRandomXorShift1024_Urand64 (addr g))) (float64 1.8446744073709552e+19)))))
+(func gkm_kokkosRandomXorShift1024_DrandN ((g *kokkosRandomXorShift1024) (r float64)) (float64)
+  (body
+    (return (div float64 (conv float64 (mul float64 r (conv float64 (call gkm_kokkosRandomXorShift1024_Urand64 (addr g))))) (float64 1.8446744073709552e+19)))))
+(func gkm_kokkosRandomXorShift1024_DrandRange ((g *kokkosRandomXorShift1024) (start float64) (end float64)) (float64)
+  (body
+    (return (add float64 (call gkm_kokkosRandomXorShift1024_DrandN (addr g) (sub float64 end start)) start))))
+(func gkm_kokkosRandomXorShift1024_Normal ((g *kokkosRandomXorShift1024)) (float64)
+  (body
+    (assign ((new u float64)) ((call gkm_kokkosRandomXorShift1024_Drand (addr g))))
+    (assign ((new v float64)) ((call gkm_kokkosRandomXorShift1024_Drand (addr g))))
+    (return (call kokkosRandomBoxMuller u v))))
+(func gkm_kokkosRandomXorShift1024_NormalMeanStd ((g *kokkosRandomXorShift1024) (mean float64) (stddev float64)) (float64)
+  (body
+    (return (add float64 mean (conv float64 (mul float64 (call gkm_kokkosRandomXorShift1024_Normal (addr g)) stddev))))))
 `
 
 // gkSpecs are the package's kernels.
 var gkSpecs = []gkkernel.Spec{
 	{
-		Func: DartsPool, Name: "main.DartsPool", Hash: "69c19f85dbd9380b6a0c766aba893e88", Funcs: []string{"DartsPool", "XorShift64.Drand", "XorShift64.Next", "XorShift64.Urand64", "type XorShift64"},
+		Func: DartsPool, Name: "main.DartsPool", Hash: "c6e91a5709e16dd73589080c036a208a", Funcs: []string{"DartsPool"},
 		Pattern: gkkernel.PatternReduce, Rank: 1,
 		Params: []gkkernel.Param{
-			{Name: "tok"},
-			{Name: "states", View: true, Write: true},
+			{Name: "pool"},
 			{Name: "groups"},
 			{Name: "rad"},
 		},
 		Host: gkHostDartsPool,
-		IR: gkIR + `(struct XorShift64 (State uint64))
+		IR: gkIR + `(struct kokkosRandomXorShift64 (S uint64) (I int))
 (kernel DartsPool reduce (index i)
-  (token tok)
-  (view states uint64 1 w)
+  (token gkrtok_pool)
+  (view gkrstates_pool uint64 2 w)
   (scalar groups int)
   (scalar rad float64)
   (acc int64)
   (body
-    (assign ((new id int)) ((acquire tok)))
-    (assign ((new g XorShift64)) ((lit XorShift64 (at states id))))
+    (assign ((new g kokkosRandomXorShift64)) ((call kokkosRandomLoad64 gkrstates_pool (acquire gkrtok_pool))))
     (range _ int groups
       (body
-        (assign (g) ((call gkm_XorShift64_Next g)))
-        (assign ((new x float64)) ((call gkm_XorShift64_Drand g)))
-        (assign (g) ((call gkm_XorShift64_Next g)))
-        (assign ((new y float64)) ((call gkm_XorShift64_Drand g)))
+        (assign ((new x float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+        (assign ((new y float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
         (if (le float64 (add float64 (mul float64 x x) (mul float64 y y)) (mul float64 rad rad))
           (then
             (opassign add (acc) (int64 1))))))
-    (assign ((at states id)) ((field g State)))
-    (do (release tok id))))
+    (block
+      (do (call kokkosRandomStore64 gkrstates_pool g))
+      (do (release gkrtok_pool (field g I))))))
 `,
 	},
 }
 
 func gkHostDartsPool(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
-	tok := gkArgs[0].(gkkokkos.UniqueToken)
-	states, gkErr1 := gkkernel.View1("main.DartsPool", "states", gkArgs[1].(gkkokkos.View1[uint64]), true)
-	if gkErr1 != nil {
-		return nil, gkErr1
-	}
-	groups := gkArgs[2].(int)
-	rad := gkArgs[3].(float64)
+	pool := gkArgs[0].(gkrandom.XorShift64Pool)
+	groups := gkArgs[1].(int)
+	rad := gkArgs[2].(float64)
 	return func(gkLo, gkHi int, gkAccP *int64) {
-		tok, states, groups, rad := tok, states, groups, rad
+		pool, groups, rad := pool, groups, rad
 		gkAcc := *gkAccP
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:19:2*/ id := tok.Acquire()
-			g := XorShift64{states.At(id)}
+			/*line kernels.go:20:2*/ g := pool.GetState()
 			for range groups {
-				g = g.Next()
 				x := g.Drand()
-				g = g.Next()
 				y := g.Drand()
 				if float64(x*x)+float64(y*y) <= float64(rad*rad) {
 					gkAcc += 1
 				}
 			}
-			states.Set(id, g.State)
-			tok.Release(id)
-			/*line main_kernels_gen.go:103:39*/
+			pool.FreeState(g)
+			/*line main_kernels_gen.go:283:39*/
 		}
 		*gkAccP = gkAcc
 	}, nil

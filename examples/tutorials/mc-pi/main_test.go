@@ -10,31 +10,30 @@ import (
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel/kernelcheck"
+	"github.com/gokkos/kokkos/random"
 )
 
 func TestKernelsGenerated(t *testing.T) { kernelcheck.Generated(t) }
 
 // replay recounts the hits of a launch of DartsPool over n indices from
 // the pool's states before (init) and after (final) it: each index draws
-// 2*groups outputs from the generator of the id it holds, so id k served
-// u_k indices, the first u_k chunks of 2*groups steps of its generator,
-// u_k the chunks that take init[k] to final[k]. The hits are those of
-// these chunks, whatever the order in which the indices took the ids. It
-// fails t unless the ids served n indices in all.
+// 2*groups outputs from the generator of the state it takes, so state k
+// served u_k indices, the first u_k chunks of 2*groups draws of its
+// generator, u_k the chunks that take init[k] to final[k]. The hits are
+// those of these chunks, whatever the order in which the indices took the
+// states. It fails t unless the states served n indices in all.
 func replay(t *testing.T, init, final []uint64, n, groups int, rad float64) int64 {
 	t.Helper()
 	var hits int64
 	served := 0
 	for k := range init {
-		g := XorShift64{init[k]}
-		for g.State != final[k] {
+		g := random.NewXorShift64(init[k])
+		for g.State() != final[k] {
 			if served == n {
-				t.Fatalf("state %d (%d) is not %d reached by whole chunks of %d steps within %d indices", k, final[k], init[k], 2*groups, n)
+				t.Fatalf("state %d (%d) is not %d reached by whole chunks of %d draws within %d indices", k, final[k], init[k], 2*groups, n)
 			}
 			for range groups {
-				g = g.Next()
 				x := g.Drand()
-				g = g.Next()
 				y := g.Drand()
 				if x*x+y*y <= rad*rad {
 					hits++
@@ -49,47 +48,50 @@ func replay(t *testing.T, init, final []uint64, n, groups int, rad float64) int6
 	return hits
 }
 
-// poolRun makes a pool of tok's ids seeded from seed at place, throws
-// groups darts from each of n indices, and returns the hits, the states
-// before and after.
-func poolRun(t *testing.T, place tut.Place, tok kokkos.UniqueToken, seed uint64, n, groups int, rad float64) (hits int64, init, final []uint64) {
+// states returns the pool's states, column 0 of its States view.
+func states(t *testing.T, pool random.XorShift64Pool) []uint64 {
 	t.Helper()
-	states, err := newPool(place, tok, seed)
+	h, err := kokkos.CreateMirrorViewAndCopy(pool.States())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer states.Release()
-	if hits, err = poolHits(place, tok, states, n, groups, rad); err != nil {
-		t.Fatal(err)
+	s := make([]uint64, h.Extent(0))
+	for i := range s {
+		s[i] = h.At(i, 0)
 	}
-	h, err := kokkos.CreateMirrorViewAndCopy(states)
-	if err != nil {
-		t.Fatal(err)
-	}
-	final = make([]uint64, h.Extent(0))
-	for i := range final {
-		final[i] = h.At(i)
-	}
-	return hits, PoolStates(seed, tok.Size()), final
+	return s
 }
 
-// TestDartsPool launches DartsPool on the host with tokens of one id,
-// a few and the host's, and checks its hits against a replay of the
-// states it leaves.
+// poolRun makes a pool of size states seeded from seed at place, throws
+// groups darts from each of n indices, and returns the hits, the states
+// before and after.
+func poolRun(t *testing.T, place tut.Place, size int, seed uint64, n, groups int, rad float64) (hits int64, init, final []uint64) {
+	t.Helper()
+	pool, err := random.NewXorShift64PoolSize(place.Space(), seed, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Release()
+	init = states(t, pool)
+	if hits, err = poolHits(place, pool, n, groups, rad); err != nil {
+		t.Fatal(err)
+	}
+	return hits, init, states(t, pool)
+}
+
+// TestDartsPool launches DartsPool on the host with pools of one state,
+// a few and the host's concurrency, and checks its hits against a replay
+// of the states it leaves.
 func TestDartsPool(t *testing.T) {
 	host := kokkos.DefaultHostExecutionSpace()
-	for _, tok := range []kokkos.UniqueToken{
-		kokkos.NewUniqueTokenSize(host, 1),
-		kokkos.NewUniqueTokenSize(host, 3),
-		kokkos.NewUniqueToken(host),
-	} {
+	for _, size := range []int{1, 3, host.Concurrency()} {
 		for _, c := range []struct {
 			n, groups int
 			rad       float64
 		}{{1000, 7, 0.8}, {4096, 1, 1}, {33, 40, 0.5}} {
-			hits, init, final := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, tok, 977, c.n, c.groups, c.rad)
+			hits, init, final := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, size, 977, c.n, c.groups, c.rad)
 			if want := replay(t, init, final, c.n, c.groups, c.rad); hits != want {
-				t.Errorf("%d ids, %d×%d darts within %v: %d hits, the replay %d", tok.Size(), c.n, c.groups, c.rad, hits, want)
+				t.Errorf("%d states, %d×%d darts within %v: %d hits, the replay %d", size, c.n, c.groups, c.rad, hits, want)
 			}
 		}
 	}
@@ -99,12 +101,11 @@ func TestDartsPool(t *testing.T) {
 // C++ program with Kokkos 4.6.1 on one OpenMP thread (a pool of one
 // state): mc-pi 16 1 and mc-pi 16 5.
 func TestKokkosHits(t *testing.T) {
-	tok := kokkos.NewUniqueTokenSize(kokkos.DefaultHostExecutionSpace(), 1)
 	for _, c := range []struct {
 		groups int
 		want   int64
 	}{{1, kokkosHits16x1}, {5, kokkosHits16x5}} {
-		hits, _, _ := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, tok, seed, 1<<16/c.groups, c.groups, 1)
+		hits, _, _ := poolRun(t, tut.Place{Mem: kokkos.HostSpace}, 1, seed, 1<<16/c.groups, c.groups, 1)
 		if hits != c.want {
 			t.Errorf("2^16 darts in groups of %d: %d hits, Kokkos %d", c.groups, hits, c.want)
 		}
@@ -129,7 +130,7 @@ func TestRun(t *testing.T) {
 }
 
 // TestRunCUDA launches DartsPool on a GPU with a pool of a generator per
-// id of the stream's token, and checks its hits against the host's replay
+// unit of the stream's concurrency, and checks its hits against the host's replay
 // of the states it leaves; then the program's estimate.
 func TestRunCUDA(t *testing.T) {
 	if err := cuda.Available(); err != nil {
@@ -140,12 +141,12 @@ func TestRunCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer place.Release()
-	tok := kokkos.NewUniqueToken(place.Space())
+	size := place.Space().Concurrency()
 	for _, c := range []struct {
 		n, groups int
 		rad       float64
 	}{{1 << 16, 3, 1}, {1 << 20, 1, 0.9}, {5000, 64, 0.7}} {
-		hits, init, final := poolRun(t, place, tok, seed, c.n, c.groups, c.rad)
+		hits, init, final := poolRun(t, place, size, seed, c.n, c.groups, c.rad)
 		if want := replay(t, init, final, c.n, c.groups, c.rad); hits != want {
 			t.Errorf("GPU, %d×%d darts within %v: %d hits, the host's replay %d", c.n, c.groups, c.rad, hits, want)
 		}

@@ -1,0 +1,261 @@
+package random
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
+)
+
+// Pool is the set of pool types: Fill takes either.
+type Pool interface {
+	XorShift64Pool | XorShift1024Pool
+}
+
+// fillChunk is the number of indices of the first dimension that one
+// state draws for, in order, as Kokkos's fill_random (its loops = 128).
+const fillChunk = 128
+
+// Fill fills v with random numbers in [0, r), drawn from pool: Kokkos's
+// fill_random(v, pool, range). It is FillRange(v, pool, 0, r).
+func Fill[T kokkos.Number, P Pool](v kokkos.View[T], pool P, r T) error {
+	return fill("Fill", v, pool, 0, r)
+}
+
+// FillRange fills v with random numbers in [begin, end), drawn from pool:
+// Kokkos's fill_random(v, pool, begin, end). As Kokkos, it draws in
+// parallel over chunks of 128 indices of the first dimension, each chunk
+// from one state of the pool (GetState), every element of its rows in
+// index order (the last index fastest, whatever the layout), so that a
+// pool of one state draws Kokkos's values in Kokkos's order.
+//
+// The element type chooses the draw, as Kokkos's rand<Generator, T>:
+// int8, int16 and int32 RandRange (int8 and int16 converted), uint32
+// UrandRange, int64 and int Rand64Range, uint64, uint and uintptr
+// Urand64Range, float32 FrandRange (within [begin, end]), float64
+// DrandRange; uint8 and uint16, which Kokkos does not fill, UrandRange
+// converted. An integer range of end < begin draws from [begin, begin +
+// (begin - end)), as Kokkos's does; begin == end panics for integers.
+//
+// It runs on the pool's execution space and returns when v is filled. A
+// view in the memory of a device pool's space (a *cuda.Stream's), of
+// float32, float64, int32, int64, uint32 or uint64 and of rank 1 to 3, is
+// filled by a Go kernel on that space (package kernel), which draws as the
+// host does. Other views the host cannot reach are filled through a host
+// mirror and DeepCopy, and a device pool otherwise lends its states to the
+// host (copied to the host and back, drawn on the default host space). A
+// read-only view is an error wrapping kokkos.ErrReadOnly, a released one
+// kokkos.ErrReleased.
+func FillRange[T kokkos.Number, P Pool](v kokkos.View[T], pool P, begin, end T) error {
+	return fill("FillRange", v, pool, begin, end)
+}
+
+func fill[T kokkos.Number, P Pool](fn string, v kokkos.View[T], pool P, begin, end T) error {
+	var s *poolState
+	var kind string
+	switch p := any(pool).(type) {
+	case XorShift64Pool:
+		s, kind = p.s.get(pool64, fn), pool64
+	case XorShift1024Pool:
+		s, kind = p.s.get(pool1024, fn), pool1024
+	}
+	d := kokkos.Describe(v)
+	if d.Owner != nil && d.Owner.Released() {
+		return fmt.Errorf("random: %s of view %q: %w", fn, d.Label, kokkos.ErrReleased)
+	}
+	if d.ReadOnly {
+		return fmt.Errorf("random: %s of view %q: %w", fn, d.Label, kokkos.ErrReadOnly)
+	}
+	var zero T
+	switch any(zero).(type) {
+	case float32, float64:
+	default:
+		if begin == end {
+			panic(fmt.Sprintf("random: %s of view %q: the range [%v, %v) is empty", fn, d.Label, begin, end))
+		}
+	}
+	if d.Host == nil && viewSize(d) > 0 && s.host == nil {
+		if done, err := fillOnDevice(fn, kind, s, v, d, begin, end); done {
+			return err
+		}
+	}
+	if d.Host == nil && viewSize(d) > 0 {
+		return fillMirror(fn, v, func(h kokkos.View[T]) error { return fill(fn, h, pool, begin, end) })
+	}
+	if s.host == nil {
+		return lendStates(fn, s, func(hs *poolState) {
+			fillHost(kind, hs, kokkos.DefaultExecutionSpace(), d, begin, end)
+		})
+	}
+	fillHost(kind, s, s.space, d, begin, end)
+	return nil
+}
+
+// viewSize returns the number of elements of d.
+func viewSize(d backend.View) int {
+	n := 1
+	for r := range d.Rank {
+		n *= d.Extents[r]
+	}
+	return n
+}
+
+// gen is a generator type's pointer: the draws Fill makes.
+type gen[G any] interface {
+	*G
+	UrandRange(start, end uint32) uint32
+	Urand64Range(start, end uint64) uint64
+	RandRange(start, end int32) int32
+	Rand64Range(start, end int64) int64
+	FrandRange(start, end float32) float32
+	DrandRange(start, end float64) float64
+}
+
+// drawer returns the draw of an element of type T in [begin, end), as
+// Kokkos's rand<Generator, T>::draw(gen, begin, end).
+func drawer[T kokkos.Number, G any, PG gen[G]](begin, end T) func(PG) T {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		b, e := int32(begin), int32(end)
+		return func(g PG) T { return T(g.RandRange(b, e)) }
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		b, e := uint32(begin), uint32(end)
+		return func(g PG) T { return T(g.UrandRange(b, e)) }
+	case reflect.Int64, reflect.Int:
+		b, e := int64(begin), int64(end)
+		return func(g PG) T { return T(g.Rand64Range(b, e)) }
+	case reflect.Float32:
+		b, e := float32(begin), float32(end)
+		return func(g PG) T { return T(g.FrandRange(b, e)) }
+	case reflect.Float64:
+		b, e := float64(begin), float64(end)
+		return func(g PG) T { return T(g.DrandRange(b, e)) }
+	default: // uint64, uint, uintptr
+		b, e := uint64(begin), uint64(end)
+		return func(g PG) T { return T(g.Urand64Range(b, e)) }
+	}
+}
+
+// fillHost fills the host-accessible view d from the states of s (host
+// words), in chunks of fillChunk indices of the first dimension, on space.
+func fillHost[T kokkos.Number](kind string, s *poolState, space kokkos.ExecutionSpace, d backend.View, begin, end T) {
+	if kind == pool64 {
+		p := XorShift64Pool{s}
+		fillWith(space, d, drawer[T, XorShift64](begin, end), p.GetState, p.FreeState)
+	} else {
+		p := XorShift1024Pool{s}
+		fillWith(space, d, drawer[T, XorShift1024](begin, end), p.GetState, p.FreeState)
+	}
+}
+
+// fillWith runs Kokkos's fill_random_functor_begin_end over d: per chunk
+// of fillChunk indices of the first dimension, a state from get, the
+// chunk's elements drawn in index order, the state given back with put.
+func fillWith[T kokkos.Number, G any, PG gen[G]](space kokkos.ExecutionSpace, d backend.View, draw func(PG) T, get func() G, put func(G)) {
+	if viewSize(d) == 0 {
+		return
+	}
+	rank := d.Rank
+	e0 := 1
+	if rank > 0 {
+		e0 = d.Extents[0]
+	}
+	inner := 1
+	for r := 1; r < rank; r++ {
+		inner *= d.Extents[r]
+	}
+	size := uintptr(d.ElemSize)
+	chunks := (e0 + fillChunk - 1) / fillChunk
+	kokkos.ParallelFor("Kokkos::fill_random", kokkos.Range(0, chunks).On(space), func(c int) {
+		g := get()
+		var idx [backend.MaxRank]int
+		for i := c * fillChunk; i < min(e0, (c+1)*fillChunk); i++ {
+			off := 0
+			if rank > 0 {
+				off = i * d.Strides[0]
+			}
+			idx = [backend.MaxRank]int{}
+			for range inner {
+				o := off
+				for r := 1; r < rank; r++ {
+					o += idx[r] * d.Strides[r]
+				}
+				*(*T)(unsafe.Add(d.Host, uintptr(o)*size)) = draw(&g)
+				for r := rank - 1; r >= 1; r-- {
+					if idx[r]++; idx[r] < d.Extents[r] {
+						break
+					}
+					idx[r] = 0
+				}
+			}
+		}
+		put(g)
+	})
+}
+
+// lendStates copies the states of s, which the host cannot reach, to a
+// host pool of the same size, runs fn on it, and copies them back.
+func lendStates(fn string, s *poolState, run func(hs *poolState)) error {
+	h, err := kokkos.CreateMirror(s.states)
+	if err == nil {
+		err = kokkos.DeepCopy[uint64](h, s.states)
+	}
+	if err != nil {
+		return fmt.Errorf("random: %s: copying the states of the %s of %s to the host: %w", fn, s.kind, s.space.Name(), err)
+	}
+	host := kokkos.DefaultExecutionSpace()
+	hs := &poolState{kind: s.kind, space: host, n: s.n, tok: kokkos.NewUniqueTokenSize(host, s.n), states: h, host: h.Data(), stride: s.stride}
+	run(hs)
+	if err := kokkos.DeepCopy[uint64](s.states, h); err != nil {
+		return fmt.Errorf("random: %s: copying the states of the %s of %s back: %w", fn, s.kind, s.space.Name(), err)
+	}
+	return nil
+}
+
+// fillMirror fills v, which the host cannot reach, through a host mirror:
+// fillHost fills the mirror, DeepCopy copies it to v.
+func fillMirror[T kokkos.Number](fn string, v kokkos.View[T], fillHost func(kokkos.View[T]) error) error {
+	var m kokkos.View[T]
+	var err error
+	switch w := v.(type) {
+	case kokkos.View0[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View1[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View2[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View3[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View4[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View5[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View6[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View7[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	case kokkos.View8[T]:
+		mm, e := kokkos.CreateMirror(w)
+		m, err = mm, e
+	default:
+		return fmt.Errorf("random: %s of a %T, which the host cannot reach: only kokkos.View0 to View8 are filled through a host mirror: %w", fn, v, kokkos.ErrNotHostAccessible)
+	}
+	if err != nil {
+		return fmt.Errorf("random: %s: a host mirror of view %q: %w", fn, kokkos.Describe(v).Label, err)
+	}
+	err = fillHost(m)
+	if err == nil {
+		err = kokkos.DeepCopy(v, m)
+	}
+	return err
+}
