@@ -310,21 +310,6 @@ func (a *ScatterAccess1[T]) rightStrides() {
 	a.s0 = 1
 }
 
-func (a *ScatterAccess1[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	}
-	return 0
-}
-
-func (a *ScatterAccess1[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	}
-}
-
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
@@ -724,28 +709,7 @@ type ScatterAccess2[T kokkos.Number] struct {
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess2[T]) rightStrides() {
 	a.s1 = 1
-	for d := 2 - 2; d >= 0; d-- {
-		a.setStride(d, a.stride(d+1)*a.s.ext[d+1])
-	}
-}
-
-func (a *ScatterAccess2[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	case 1:
-		return a.s1
-	}
-	return 0
-}
-
-func (a *ScatterAccess2[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	case 1:
-		a.s1 = s
-	}
+	a.s0 = a.s1 * a.s.ext[1]
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
@@ -1150,32 +1114,8 @@ type ScatterAccess3[T kokkos.Number] struct {
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess3[T]) rightStrides() {
 	a.s2 = 1
-	for d := 3 - 2; d >= 0; d-- {
-		a.setStride(d, a.stride(d+1)*a.s.ext[d+1])
-	}
-}
-
-func (a *ScatterAccess3[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	case 1:
-		return a.s1
-	case 2:
-		return a.s2
-	}
-	return 0
-}
-
-func (a *ScatterAccess3[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	case 1:
-		a.s1 = s
-	case 2:
-		a.s2 = s
-	}
+	a.s1 = a.s2 * a.s.ext[2]
+	a.s0 = a.s1 * a.s.ext[1]
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
@@ -1583,36 +1523,9 @@ type ScatterAccess4[T kokkos.Number] struct {
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess4[T]) rightStrides() {
 	a.s3 = 1
-	for d := 4 - 2; d >= 0; d-- {
-		a.setStride(d, a.stride(d+1)*a.s.ext[d+1])
-	}
-}
-
-func (a *ScatterAccess4[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	case 1:
-		return a.s1
-	case 2:
-		return a.s2
-	case 3:
-		return a.s3
-	}
-	return 0
-}
-
-func (a *ScatterAccess4[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	case 1:
-		a.s1 = s
-	case 2:
-		a.s2 = s
-	case 3:
-		a.s3 = s
-	}
+	a.s2 = a.s3 * a.s.ext[3]
+	a.s1 = a.s2 * a.s.ext[2]
+	a.s0 = a.s1 * a.s.ext[1]
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
@@ -2023,40 +1936,10 @@ type ScatterAccess5[T kokkos.Number] struct {
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess5[T]) rightStrides() {
 	a.s4 = 1
-	for d := 5 - 2; d >= 0; d-- {
-		a.setStride(d, a.stride(d+1)*a.s.ext[d+1])
-	}
-}
-
-func (a *ScatterAccess5[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	case 1:
-		return a.s1
-	case 2:
-		return a.s2
-	case 3:
-		return a.s3
-	case 4:
-		return a.s4
-	}
-	return 0
-}
-
-func (a *ScatterAccess5[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	case 1:
-		a.s1 = s
-	case 2:
-		a.s2 = s
-	case 3:
-		a.s3 = s
-	case 4:
-		a.s4 = s
-	}
+	a.s3 = a.s4 * a.s.ext[4]
+	a.s2 = a.s3 * a.s.ext[3]
+	a.s1 = a.s2 * a.s.ext[2]
+	a.s0 = a.s1 * a.s.ext[1]
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
@@ -2470,44 +2353,11 @@ type ScatterAccess6[T kokkos.Number] struct {
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess6[T]) rightStrides() {
 	a.s5 = 1
-	for d := 6 - 2; d >= 0; d-- {
-		a.setStride(d, a.stride(d+1)*a.s.ext[d+1])
-	}
-}
-
-func (a *ScatterAccess6[T]) stride(d int) int {
-	switch d {
-	case 0:
-		return a.s0
-	case 1:
-		return a.s1
-	case 2:
-		return a.s2
-	case 3:
-		return a.s3
-	case 4:
-		return a.s4
-	case 5:
-		return a.s5
-	}
-	return 0
-}
-
-func (a *ScatterAccess6[T]) setStride(d, s int) {
-	switch d {
-	case 0:
-		a.s0 = s
-	case 1:
-		a.s1 = s
-	case 2:
-		a.s2 = s
-	case 3:
-		a.s3 = s
-	case 4:
-		a.s4 = s
-	case 5:
-		a.s5 = s
-	}
+	a.s4 = a.s5 * a.s.ext[5]
+	a.s3 = a.s4 * a.s.ext[4]
+	a.s2 = a.s3 * a.s.ext[3]
+	a.s1 = a.s2 * a.s.ext[2]
+	a.s0 = a.s1 * a.s.ext[1]
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;

@@ -35,13 +35,12 @@ func threads8() *kokkos.Threads {
 
 // scatterCase is one way of making and updating a ScatterView.
 type scatterCase struct {
-	name          string
-	space         kokkos.ExecutionSpace
-	layout        kokkos.Layout
-	extra         []ScatterOption
-	dup, atomic   bool
-	chunks        bool
-	explicitSpace bool
+	name        string
+	space       kokkos.ExecutionSpace
+	layout      kokkos.Layout
+	extra       []ScatterOption
+	dup, atomic bool
+	chunks      bool
 }
 
 func (c scatterCase) opts() []ScatterOption {

@@ -45,6 +45,16 @@ func main() {
 			return d
 		},
 		"last": func(n int) int { return n - 1 },
+		// inner is n-2, ..., 0: the dimensions before the last, from the
+		// inside out.
+		"inner": func(n int) []int {
+			var d []int
+			for i := n - 2; i >= 0; i-- {
+				d = append(d, i)
+			}
+			return d
+		},
+		"next": func(d int) int { return d + 1 },
 	}
 	write("scatter_gen.go", "scatter.tmpl", tmpl, "import (\n\t\"fmt\"\n\t\"unsafe\"\n\n\t\"github.com/gokkos/kokkos\"\n)\n", funcs)
 	write("scatter_gen_test.go", "scatter_test.tmpl", testTmpl, "import (\n\t\"math/rand/v2\"\n\t\"testing\"\n\n\t\"github.com/gokkos/kokkos\"\n\t\"github.com/gokkos/kokkos/internal/testutil\"\n)\n", funcs)
