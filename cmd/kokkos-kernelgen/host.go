@@ -352,6 +352,10 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
 		case *ast.CallExpr:
+			if e, ok := p.scatterEdit(k, n); ok {
+				edits = append(edits, e)
+				return false
+			}
 			edits = append(edits, p.viewHelperCallEdits(n, true)...)
 			if a := c.acc[n]; a != nil && c.rows != nil {
 				elem := types.TypeString(a.v.elem, r.q)
@@ -861,6 +865,7 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 			bases["gkP_"+pr.name] = true
 		}
 	}
+	strides.WriteString(p.scatterPrologue(k, b.String()))
 	// The parameters and bases the function refers to, as its locals, not
 	// variables of the closure.
 	names := idents(strides.String() + b.String())

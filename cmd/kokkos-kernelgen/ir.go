@@ -54,6 +54,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 			ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Token: true})
 			continue
 		}
+		if prm, ok := b.scatterParam(pr); ok {
+			ir.Params = append(ir.Params, prm)
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -322,6 +326,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 		return x
 	}
 	if x, ok := b.tokenCall(c); ok {
+		return x
+	}
+	if x, ok := b.scatterCall(c); ok {
 		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {
@@ -617,6 +624,9 @@ func (b *irBuilder) lhsType(x ast.Expr) kernelir.Type {
 }
 
 func (b *irBuilder) assign(s *ast.AssignStmt) kernelir.Stmt {
+	if b.scatterAssign(s) {
+		return nil
+	}
 	if s.Tok == token.ASSIGN || s.Tok == token.DEFINE {
 		if st := b.teamAssign(s.Lhs, s.Rhs, s.Tok == token.DEFINE, s.Pos()); st != nil {
 			return st

@@ -251,6 +251,10 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), token: true})
 			continue
 		}
+		if pr := p.scatterParam(v); pr != nil {
+			k.params = append(k.params, pr)
+			continue
+		}
 		if pr, err := p.structParam(k, v); pr != nil || err != nil {
 			if err != nil {
 				return nil, err

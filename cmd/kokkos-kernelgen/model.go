@@ -73,6 +73,10 @@ type kernelFunc struct {
 	recv    *types.Var      // a helper method's receiver (check_local.go)
 	structs map[string]bool // the struct types the body uses, by name, set by the checker
 
+	// scatterAcc are the accessors of the ScatterView parameters (a of
+	// a := sv.Access()), set by the checker (check_scatter.go).
+	scatterAcc map[*types.Var]*param
+
 	// fastmath (//kokkos:kernel fastmath): the host's vectorized sums
 	// may add floats in another order (host_simd.go).
 	fastmath bool
@@ -103,6 +107,8 @@ type param struct {
 	elem  *types.Basic // a view's element type, or the scalar's type
 	write bool         // the body stores through the view (Set, Ptr, atomics); views only
 	token bool         // a kokkos.UniqueToken (check_token.go); rank 0, elem nil
+
+	scatter *scatterInfo // a containers.ScatterView (check_scatter.go); rank 0, elem nil
 }
 
 // isView reports whether p is a view.
