@@ -200,8 +200,51 @@ type scatterState[T kokkos.Number] struct {
 	copies  []T
 	cstride int
 	ndup    int
+	// vp and vstr are the view's base and strides, for a non-duplicated
+	// ScatterView of a view in host memory.
+	vp   *T
+	vstr [6]int
 	// released: Release was called; every method but Release panics.
 	released bool
+}
+
+// The accessors' update methods, as scatterSlow1..6 take them.
+const (
+	mAdd uint8 = iota
+	mSub
+	mMul
+	mDiv
+	mUpdate
+)
+
+var methodNames = [...]string{"Add", "Sub", "Mul", "Div", "Update"}
+
+// mode returns the accessors' mode.
+func (s *scatterState[T]) mode() uint8 {
+	m := uint8(s.op)
+	if s.atomic {
+		m |= modeAtomic
+	}
+	return m
+}
+
+// elem returns the address of the element at idx of the copy of id, or
+// of the view.
+func (s *scatterState[T]) elem(id int, idx []int) *T {
+	if s.dup {
+		off, mul := 0, 1
+		for d := s.rank - 1; d >= 0; d-- {
+			off += idx[d] * mul
+			mul *= s.ext[d]
+		}
+		return &s.copies[id*s.cstride+off]
+	}
+	var z T
+	off := 0
+	for d := range s.rank {
+		off += idx[d] * s.vstr[d]
+	}
+	return (*T)(unsafe.Add(unsafe.Pointer(s.vp), uintptr(off)*unsafe.Sizeof(z)))
 }
 
 // newScatterState makes the state of a ScatterView of a view of label,

@@ -46,7 +46,9 @@ func NewScatterView1[Op ScatterOp, T kokkos.Number](v kokkos.View1[T], opts ...S
 	if err != nil {
 		return ScatterView1[Op, T]{}, err
 	}
-	return ScatterView1[Op, T]{&scatter1[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter1[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView1[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -106,8 +108,8 @@ func (sv ScatterView1[Op, T]) Access() ScatterAccess1[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView1(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
 	return a
 }
 
@@ -240,6 +242,7 @@ func (sv ScatterView1[Op, T]) reshape(method string, ext [1]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -282,6 +285,15 @@ func (sv ScatterView1[Op, T]) DeviceView() (any, error) {
 	return sv.s.v, nil
 }
 
+// setView records the view's base and strides, in host memory.
+func (s *scatter1[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+}
+
 // flat1 returns v, in host memory, as a flat view.
 func flat1[T kokkos.Number](v kokkos.View1[T]) flat[T] {
 	return newFlat(v.Data(), []int{v.Extent(0)}, []int{v.Stride(0)})
@@ -321,33 +333,29 @@ func (a *ScatterAccess1[T]) Release() {
 	a.n0 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess1[T]) ptr(idx [1]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess1[T]) slow(method string, idx [1]int, v T) {
-	if a.s == nil {
+// scatterSlow1 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow1[T kokkos.Number](s *scatterState[T], id int, m uint8, i0 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess1." + method + " of the zero accessor: take one with ScatterView1.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) {
+		accessPanic(s.label, s.op, method, []int{i0}, []uint{uint(s.ext[0])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0}), v)
 }
 
 // Add adds v to the element at (i0): Kokkos's access(i0) += v. ScatterSum only.
 func (a ScatterAccess1[T]) Add(i0 int, v T) {
 	if uint(i0) >= a.n0 || a.mode != modeSum {
-		a.slow("Add", [1]int{i0}, v)
+		scatterSlow1(a.s, a.id, mAdd, i0, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
@@ -357,7 +365,7 @@ func (a ScatterAccess1[T]) Add(i0 int, v T) {
 // Sub subtracts v from the element at (i0): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess1[T]) Sub(i0 int, v T) {
 	if uint(i0) >= a.n0 || a.mode != modeSum {
-		a.slow("Sub", [1]int{i0}, v)
+		scatterSlow1(a.s, a.id, mSub, i0, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
@@ -367,7 +375,7 @@ func (a ScatterAccess1[T]) Sub(i0 int, v T) {
 // Mul multiplies the element at (i0) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess1[T]) Mul(i0 int, v T) {
 	if uint(i0) >= a.n0 || a.mode != modeProd {
-		a.slow("Mul", [1]int{i0}, v)
+		scatterSlow1(a.s, a.id, mMul, i0, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
@@ -377,7 +385,7 @@ func (a ScatterAccess1[T]) Mul(i0 int, v T) {
 // Div divides the element at (i0) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess1[T]) Div(i0 int, v T) {
 	if uint(i0) >= a.n0 || a.mode != modeProd {
-		a.slow("Div", [1]int{i0}, v)
+		scatterSlow1(a.s, a.id, mDiv, i0, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
@@ -388,7 +396,7 @@ func (a ScatterAccess1[T]) Div(i0 int, v T) {
 // ScatterView's operation: Kokkos's access(i0).update(v).
 func (a ScatterAccess1[T]) Update(i0 int, v T) {
 	if uint(i0) >= a.n0 || a.mode >= modeAtomic {
-		a.slow("Update", [1]int{i0}, v)
+		scatterSlow1(a.s, a.id, mUpdate, i0, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
@@ -406,6 +414,19 @@ func (a ScatterAccess1[T]) Update(i0 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess1[T]) Plain() (p unsafe.Pointer, n0 uint, s0 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.s0 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView2 is a ScatterView of a rank-2 view: Kokkos's
@@ -445,7 +466,9 @@ func NewScatterView2[Op ScatterOp, T kokkos.Number](v kokkos.View2[T], opts ...S
 	if err != nil {
 		return ScatterView2[Op, T]{}, err
 	}
-	return ScatterView2[Op, T]{&scatter2[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter2[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView2[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -506,9 +529,9 @@ func (sv ScatterView2[Op, T]) Access() ScatterAccess2[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView2(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
-	a.s1 = s.v.Stride(1)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
+	a.s1 = s.vstr[1]
 	return a
 }
 
@@ -641,6 +664,7 @@ func (sv ScatterView2[Op, T]) reshape(method string, ext [2]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -681,6 +705,16 @@ func (sv ScatterView2[Op, T]) DeviceView() (any, error) {
 		return kokkos.View2[T]{}, fmt.Errorf("%w: ScatterView %q is duplicated, for the host: a kernel on a device updates a ScatterNonDuplicated one", ErrScatterView, sv.s.label)
 	}
 	return sv.s.v, nil
+}
+
+// setView records the view's base and strides, in host memory.
+func (s *scatter2[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+	s.vstr[1] = s.v.Stride(1)
 }
 
 // flat2 returns v, in host memory, as a flat view.
@@ -724,33 +758,29 @@ func (a *ScatterAccess2[T]) Release() {
 	a.n1 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess2[T]) ptr(idx [2]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0+idx[1]*a.s1)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess2[T]) slow(method string, idx [2]int, v T) {
-	if a.s == nil {
+// scatterSlow2 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow2[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess2." + method + " of the zero accessor: take one with ScatterView2.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 || uint(idx[1]) >= a.n1 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0, a.n1})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) {
+		accessPanic(s.label, s.op, method, []int{i0, i1}, []uint{uint(s.ext[0]), uint(s.ext[1])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0, i1}), v)
 }
 
 // Add adds v to the element at (i0, i1): Kokkos's access(i0, i1) += v. ScatterSum only.
 func (a ScatterAccess2[T]) Add(i0, i1 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeSum {
-		a.slow("Add", [2]int{i0, i1}, v)
+		scatterSlow2(a.s, a.id, mAdd, i0, i1, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
@@ -760,7 +790,7 @@ func (a ScatterAccess2[T]) Add(i0, i1 int, v T) {
 // Sub subtracts v from the element at (i0, i1): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess2[T]) Sub(i0, i1 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeSum {
-		a.slow("Sub", [2]int{i0, i1}, v)
+		scatterSlow2(a.s, a.id, mSub, i0, i1, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
@@ -770,7 +800,7 @@ func (a ScatterAccess2[T]) Sub(i0, i1 int, v T) {
 // Mul multiplies the element at (i0, i1) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess2[T]) Mul(i0, i1 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeProd {
-		a.slow("Mul", [2]int{i0, i1}, v)
+		scatterSlow2(a.s, a.id, mMul, i0, i1, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
@@ -780,7 +810,7 @@ func (a ScatterAccess2[T]) Mul(i0, i1 int, v T) {
 // Div divides the element at (i0, i1) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess2[T]) Div(i0, i1 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeProd {
-		a.slow("Div", [2]int{i0, i1}, v)
+		scatterSlow2(a.s, a.id, mDiv, i0, i1, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
@@ -791,7 +821,7 @@ func (a ScatterAccess2[T]) Div(i0, i1 int, v T) {
 // ScatterView's operation: Kokkos's access(i0, i1).update(v).
 func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode >= modeAtomic {
-		a.slow("Update", [2]int{i0, i1}, v)
+		scatterSlow2(a.s, a.id, mUpdate, i0, i1, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
@@ -809,6 +839,19 @@ func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess2[T]) Plain() (p unsafe.Pointer, n0, n1 uint, s0, s1 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView3 is a ScatterView of a rank-3 view: Kokkos's
@@ -848,7 +891,9 @@ func NewScatterView3[Op ScatterOp, T kokkos.Number](v kokkos.View3[T], opts ...S
 	if err != nil {
 		return ScatterView3[Op, T]{}, err
 	}
-	return ScatterView3[Op, T]{&scatter3[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter3[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView3[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -910,10 +955,10 @@ func (sv ScatterView3[Op, T]) Access() ScatterAccess3[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView3(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
-	a.s1 = s.v.Stride(1)
-	a.s2 = s.v.Stride(2)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
+	a.s1 = s.vstr[1]
+	a.s2 = s.vstr[2]
 	return a
 }
 
@@ -1046,6 +1091,7 @@ func (sv ScatterView3[Op, T]) reshape(method string, ext [3]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -1086,6 +1132,17 @@ func (sv ScatterView3[Op, T]) DeviceView() (any, error) {
 		return kokkos.View3[T]{}, fmt.Errorf("%w: ScatterView %q is duplicated, for the host: a kernel on a device updates a ScatterNonDuplicated one", ErrScatterView, sv.s.label)
 	}
 	return sv.s.v, nil
+}
+
+// setView records the view's base and strides, in host memory.
+func (s *scatter3[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+	s.vstr[1] = s.v.Stride(1)
+	s.vstr[2] = s.v.Stride(2)
 }
 
 // flat3 returns v, in host memory, as a flat view.
@@ -1131,33 +1188,29 @@ func (a *ScatterAccess3[T]) Release() {
 	a.n2 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess3[T]) ptr(idx [3]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0+idx[1]*a.s1+idx[2]*a.s2)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess3[T]) slow(method string, idx [3]int, v T) {
-	if a.s == nil {
+// scatterSlow3 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow3[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess3." + method + " of the zero accessor: take one with ScatterView3.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 || uint(idx[1]) >= a.n1 || uint(idx[2]) >= a.n2 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0, a.n1, a.n2})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) {
+		accessPanic(s.label, s.op, method, []int{i0, i1, i2}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0, i1, i2}), v)
 }
 
 // Add adds v to the element at (i0, i1, i2): Kokkos's access(i0, i1, i2) += v. ScatterSum only.
 func (a ScatterAccess3[T]) Add(i0, i1, i2 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeSum {
-		a.slow("Add", [3]int{i0, i1, i2}, v)
+		scatterSlow3(a.s, a.id, mAdd, i0, i1, i2, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
@@ -1167,7 +1220,7 @@ func (a ScatterAccess3[T]) Add(i0, i1, i2 int, v T) {
 // Sub subtracts v from the element at (i0, i1, i2): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess3[T]) Sub(i0, i1, i2 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeSum {
-		a.slow("Sub", [3]int{i0, i1, i2}, v)
+		scatterSlow3(a.s, a.id, mSub, i0, i1, i2, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
@@ -1177,7 +1230,7 @@ func (a ScatterAccess3[T]) Sub(i0, i1, i2 int, v T) {
 // Mul multiplies the element at (i0, i1, i2) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess3[T]) Mul(i0, i1, i2 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeProd {
-		a.slow("Mul", [3]int{i0, i1, i2}, v)
+		scatterSlow3(a.s, a.id, mMul, i0, i1, i2, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
@@ -1187,7 +1240,7 @@ func (a ScatterAccess3[T]) Mul(i0, i1, i2 int, v T) {
 // Div divides the element at (i0, i1, i2) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess3[T]) Div(i0, i1, i2 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeProd {
-		a.slow("Div", [3]int{i0, i1, i2}, v)
+		scatterSlow3(a.s, a.id, mDiv, i0, i1, i2, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
@@ -1198,7 +1251,7 @@ func (a ScatterAccess3[T]) Div(i0, i1, i2 int, v T) {
 // ScatterView's operation: Kokkos's access(i0, i1, i2).update(v).
 func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode >= modeAtomic {
-		a.slow("Update", [3]int{i0, i1, i2}, v)
+		scatterSlow3(a.s, a.id, mUpdate, i0, i1, i2, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
@@ -1216,6 +1269,19 @@ func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess3[T]) Plain() (p unsafe.Pointer, n0, n1, n2 uint, s0, s1, s2 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView4 is a ScatterView of a rank-4 view: Kokkos's
@@ -1255,7 +1321,9 @@ func NewScatterView4[Op ScatterOp, T kokkos.Number](v kokkos.View4[T], opts ...S
 	if err != nil {
 		return ScatterView4[Op, T]{}, err
 	}
-	return ScatterView4[Op, T]{&scatter4[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter4[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView4[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -1318,11 +1386,11 @@ func (sv ScatterView4[Op, T]) Access() ScatterAccess4[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView4(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
-	a.s1 = s.v.Stride(1)
-	a.s2 = s.v.Stride(2)
-	a.s3 = s.v.Stride(3)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
+	a.s1 = s.vstr[1]
+	a.s2 = s.vstr[2]
+	a.s3 = s.vstr[3]
 	return a
 }
 
@@ -1455,6 +1523,7 @@ func (sv ScatterView4[Op, T]) reshape(method string, ext [4]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -1495,6 +1564,18 @@ func (sv ScatterView4[Op, T]) DeviceView() (any, error) {
 		return kokkos.View4[T]{}, fmt.Errorf("%w: ScatterView %q is duplicated, for the host: a kernel on a device updates a ScatterNonDuplicated one", ErrScatterView, sv.s.label)
 	}
 	return sv.s.v, nil
+}
+
+// setView records the view's base and strides, in host memory.
+func (s *scatter4[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+	s.vstr[1] = s.v.Stride(1)
+	s.vstr[2] = s.v.Stride(2)
+	s.vstr[3] = s.v.Stride(3)
 }
 
 // flat4 returns v, in host memory, as a flat view.
@@ -1542,33 +1623,29 @@ func (a *ScatterAccess4[T]) Release() {
 	a.n3 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess4[T]) ptr(idx [4]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0+idx[1]*a.s1+idx[2]*a.s2+idx[3]*a.s3)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess4[T]) slow(method string, idx [4]int, v T) {
-	if a.s == nil {
+// scatterSlow4 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow4[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess4." + method + " of the zero accessor: take one with ScatterView4.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 || uint(idx[1]) >= a.n1 || uint(idx[2]) >= a.n2 || uint(idx[3]) >= a.n3 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0, a.n1, a.n2, a.n3})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) {
+		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3}), v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3): Kokkos's access(i0, i1, i2, i3) += v. ScatterSum only.
 func (a ScatterAccess4[T]) Add(i0, i1, i2, i3 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeSum {
-		a.slow("Add", [4]int{i0, i1, i2, i3}, v)
+		scatterSlow4(a.s, a.id, mAdd, i0, i1, i2, i3, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
@@ -1578,7 +1655,7 @@ func (a ScatterAccess4[T]) Add(i0, i1, i2, i3 int, v T) {
 // Sub subtracts v from the element at (i0, i1, i2, i3): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess4[T]) Sub(i0, i1, i2, i3 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeSum {
-		a.slow("Sub", [4]int{i0, i1, i2, i3}, v)
+		scatterSlow4(a.s, a.id, mSub, i0, i1, i2, i3, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
@@ -1588,7 +1665,7 @@ func (a ScatterAccess4[T]) Sub(i0, i1, i2, i3 int, v T) {
 // Mul multiplies the element at (i0, i1, i2, i3) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess4[T]) Mul(i0, i1, i2, i3 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeProd {
-		a.slow("Mul", [4]int{i0, i1, i2, i3}, v)
+		scatterSlow4(a.s, a.id, mMul, i0, i1, i2, i3, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
@@ -1598,7 +1675,7 @@ func (a ScatterAccess4[T]) Mul(i0, i1, i2, i3 int, v T) {
 // Div divides the element at (i0, i1, i2, i3) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess4[T]) Div(i0, i1, i2, i3 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeProd {
-		a.slow("Div", [4]int{i0, i1, i2, i3}, v)
+		scatterSlow4(a.s, a.id, mDiv, i0, i1, i2, i3, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
@@ -1609,7 +1686,7 @@ func (a ScatterAccess4[T]) Div(i0, i1, i2, i3 int, v T) {
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3).update(v).
 func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode >= modeAtomic {
-		a.slow("Update", [4]int{i0, i1, i2, i3}, v)
+		scatterSlow4(a.s, a.id, mUpdate, i0, i1, i2, i3, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
@@ -1627,6 +1704,19 @@ func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess4[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3 uint, s0, s1, s2, s3 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView5 is a ScatterView of a rank-5 view: Kokkos's
@@ -1666,7 +1756,9 @@ func NewScatterView5[Op ScatterOp, T kokkos.Number](v kokkos.View5[T], opts ...S
 	if err != nil {
 		return ScatterView5[Op, T]{}, err
 	}
-	return ScatterView5[Op, T]{&scatter5[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter5[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView5[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -1730,12 +1822,12 @@ func (sv ScatterView5[Op, T]) Access() ScatterAccess5[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView5(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
-	a.s1 = s.v.Stride(1)
-	a.s2 = s.v.Stride(2)
-	a.s3 = s.v.Stride(3)
-	a.s4 = s.v.Stride(4)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
+	a.s1 = s.vstr[1]
+	a.s2 = s.vstr[2]
+	a.s3 = s.vstr[3]
+	a.s4 = s.vstr[4]
 	return a
 }
 
@@ -1868,6 +1960,7 @@ func (sv ScatterView5[Op, T]) reshape(method string, ext [5]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -1908,6 +2001,19 @@ func (sv ScatterView5[Op, T]) DeviceView() (any, error) {
 		return kokkos.View5[T]{}, fmt.Errorf("%w: ScatterView %q is duplicated, for the host: a kernel on a device updates a ScatterNonDuplicated one", ErrScatterView, sv.s.label)
 	}
 	return sv.s.v, nil
+}
+
+// setView records the view's base and strides, in host memory.
+func (s *scatter5[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+	s.vstr[1] = s.v.Stride(1)
+	s.vstr[2] = s.v.Stride(2)
+	s.vstr[3] = s.v.Stride(3)
+	s.vstr[4] = s.v.Stride(4)
 }
 
 // flat5 returns v, in host memory, as a flat view.
@@ -1957,33 +2063,29 @@ func (a *ScatterAccess5[T]) Release() {
 	a.n4 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess5[T]) ptr(idx [5]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0+idx[1]*a.s1+idx[2]*a.s2+idx[3]*a.s3+idx[4]*a.s4)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess5[T]) slow(method string, idx [5]int, v T) {
-	if a.s == nil {
+// scatterSlow5 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow5[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3, i4 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess5." + method + " of the zero accessor: take one with ScatterView5.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 || uint(idx[1]) >= a.n1 || uint(idx[2]) >= a.n2 || uint(idx[3]) >= a.n3 || uint(idx[4]) >= a.n4 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0, a.n1, a.n2, a.n3, a.n4})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) || uint(i4) >= uint(s.ext[4]) {
+		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3, i4}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3]), uint(s.ext[4])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3, i4}), v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3, i4): Kokkos's access(i0, i1, i2, i3, i4) += v. ScatterSum only.
 func (a ScatterAccess5[T]) Add(i0, i1, i2, i3, i4 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeSum {
-		a.slow("Add", [5]int{i0, i1, i2, i3, i4}, v)
+		scatterSlow5(a.s, a.id, mAdd, i0, i1, i2, i3, i4, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
@@ -1993,7 +2095,7 @@ func (a ScatterAccess5[T]) Add(i0, i1, i2, i3, i4 int, v T) {
 // Sub subtracts v from the element at (i0, i1, i2, i3, i4): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess5[T]) Sub(i0, i1, i2, i3, i4 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeSum {
-		a.slow("Sub", [5]int{i0, i1, i2, i3, i4}, v)
+		scatterSlow5(a.s, a.id, mSub, i0, i1, i2, i3, i4, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
@@ -2003,7 +2105,7 @@ func (a ScatterAccess5[T]) Sub(i0, i1, i2, i3, i4 int, v T) {
 // Mul multiplies the element at (i0, i1, i2, i3, i4) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess5[T]) Mul(i0, i1, i2, i3, i4 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeProd {
-		a.slow("Mul", [5]int{i0, i1, i2, i3, i4}, v)
+		scatterSlow5(a.s, a.id, mMul, i0, i1, i2, i3, i4, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
@@ -2013,7 +2115,7 @@ func (a ScatterAccess5[T]) Mul(i0, i1, i2, i3, i4 int, v T) {
 // Div divides the element at (i0, i1, i2, i3, i4) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess5[T]) Div(i0, i1, i2, i3, i4 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeProd {
-		a.slow("Div", [5]int{i0, i1, i2, i3, i4}, v)
+		scatterSlow5(a.s, a.id, mDiv, i0, i1, i2, i3, i4, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
@@ -2024,7 +2126,7 @@ func (a ScatterAccess5[T]) Div(i0, i1, i2, i3, i4 int, v T) {
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3, i4).update(v).
 func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode >= modeAtomic {
-		a.slow("Update", [5]int{i0, i1, i2, i3, i4}, v)
+		scatterSlow5(a.s, a.id, mUpdate, i0, i1, i2, i3, i4, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
@@ -2042,6 +2144,19 @@ func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess5[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4 uint, s0, s1, s2, s3, s4 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView6 is a ScatterView of a rank-6 view: Kokkos's
@@ -2081,7 +2196,9 @@ func NewScatterView6[Op ScatterOp, T kokkos.Number](v kokkos.View6[T], opts ...S
 	if err != nil {
 		return ScatterView6[Op, T]{}, err
 	}
-	return ScatterView6[Op, T]{&scatter6[T]{scatterState: *st, v: v}}, nil
+	sc := &scatter6[T]{scatterState: *st, v: v}
+	sc.setView()
+	return ScatterView6[Op, T]{sc}, nil
 }
 
 // state returns sv's state, or panics for the zero or a released
@@ -2146,13 +2263,13 @@ func (sv ScatterView6[Op, T]) Access() ScatterAccess6[T] {
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView6(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
-	a.s0 = s.v.Stride(0)
-	a.s1 = s.v.Stride(1)
-	a.s2 = s.v.Stride(2)
-	a.s3 = s.v.Stride(3)
-	a.s4 = s.v.Stride(4)
-	a.s5 = s.v.Stride(5)
+	a.p = s.vp
+	a.s0 = s.vstr[0]
+	a.s1 = s.vstr[1]
+	a.s2 = s.vstr[2]
+	a.s3 = s.vstr[3]
+	a.s4 = s.vstr[4]
+	a.s5 = s.vstr[5]
 	return a
 }
 
@@ -2285,6 +2402,7 @@ func (sv ScatterView6[Op, T]) reshape(method string, ext [6]int, keep bool) erro
 			return err
 		}
 		s.setExtents(ext[:])
+		s.setView()
 		return nil
 	}
 	old := s.scatterState
@@ -2325,6 +2443,20 @@ func (sv ScatterView6[Op, T]) DeviceView() (any, error) {
 		return kokkos.View6[T]{}, fmt.Errorf("%w: ScatterView %q is duplicated, for the host: a kernel on a device updates a ScatterNonDuplicated one", ErrScatterView, sv.s.label)
 	}
 	return sv.s.v, nil
+}
+
+// setView records the view's base and strides, in host memory.
+func (s *scatter6[T]) setView() {
+	if !s.host {
+		return
+	}
+	s.vp = unsafe.SliceData(kokkos.ReadOnlyData[T](s.v))
+	s.vstr[0] = s.v.Stride(0)
+	s.vstr[1] = s.v.Stride(1)
+	s.vstr[2] = s.v.Stride(2)
+	s.vstr[3] = s.v.Stride(3)
+	s.vstr[4] = s.v.Stride(4)
+	s.vstr[5] = s.v.Stride(5)
 }
 
 // flat6 returns v, in host memory, as a flat view.
@@ -2376,33 +2508,29 @@ func (a *ScatterAccess6[T]) Release() {
 	a.n5 = 0
 }
 
-// ptr returns the address of the element at idx.
-func (a ScatterAccess6[T]) ptr(idx [6]int) *T {
-	var z T
-	return (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(idx[0]*a.s0+idx[1]*a.s1+idx[2]*a.s2+idx[3]*a.s3+idx[4]*a.s4+idx[5]*a.s5)*unsafe.Sizeof(z)))
-}
-
-// slow is the accessors' path for what is not a plain update: a panic for
-// an index outside the extents or a method that does not fit the
-// operation, an atomic update.
-func (a ScatterAccess6[T]) slow(method string, idx [6]int, v T) {
-	if a.s == nil {
+// scatterSlow6 is the accessors' path for what is not a plain update:
+// a panic for an index outside the extents, a method that does not fit
+// the operation, an accessor released or zero; an atomic update. It takes
+// the accessor's state and id, not the accessor, so that the updates
+// that call it stay within the inlining budget.
+func scatterSlow6[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3, i4, i5 int, v T) {
+	method := methodNames[m]
+	if s == nil {
 		panic("containers: ScatterAccess6." + method + " of the zero accessor: take one with ScatterView6.Access")
 	}
-	if a.id == -2 {
-		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", a.s.label, method))
+	if id == -2 {
+		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
-	op := opKind(a.mode &^ modeAtomic)
-	if !fitsOp(op, method) || uint(idx[0]) >= a.n0 || uint(idx[1]) >= a.n1 || uint(idx[2]) >= a.n2 || uint(idx[3]) >= a.n3 || uint(idx[4]) >= a.n4 || uint(idx[5]) >= a.n5 {
-		accessPanic(a.s.label, op, method, idx[:], []uint{a.n0, a.n1, a.n2, a.n3, a.n4, a.n5})
+	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) || uint(i4) >= uint(s.ext[4]) || uint(i5) >= uint(s.ext[5]) {
+		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3, i4, i5}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3]), uint(s.ext[4]), uint(s.ext[5])})
 	}
-	update(a.mode, method, a.ptr(idx), v)
+	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3, i4, i5}), v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3, i4, i5): Kokkos's access(i0, i1, i2, i3, i4, i5) += v. ScatterSum only.
 func (a ScatterAccess6[T]) Add(i0, i1, i2, i3, i4, i5 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeSum {
-		a.slow("Add", [6]int{i0, i1, i2, i3, i4, i5}, v)
+		scatterSlow6(a.s, a.id, mAdd, i0, i1, i2, i3, i4, i5, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
@@ -2412,7 +2540,7 @@ func (a ScatterAccess6[T]) Add(i0, i1, i2, i3, i4, i5 int, v T) {
 // Sub subtracts v from the element at (i0, i1, i2, i3, i4, i5): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess6[T]) Sub(i0, i1, i2, i3, i4, i5 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeSum {
-		a.slow("Sub", [6]int{i0, i1, i2, i3, i4, i5}, v)
+		scatterSlow6(a.s, a.id, mSub, i0, i1, i2, i3, i4, i5, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
@@ -2422,7 +2550,7 @@ func (a ScatterAccess6[T]) Sub(i0, i1, i2, i3, i4, i5 int, v T) {
 // Mul multiplies the element at (i0, i1, i2, i3, i4, i5) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess6[T]) Mul(i0, i1, i2, i3, i4, i5 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeProd {
-		a.slow("Mul", [6]int{i0, i1, i2, i3, i4, i5}, v)
+		scatterSlow6(a.s, a.id, mMul, i0, i1, i2, i3, i4, i5, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
@@ -2432,7 +2560,7 @@ func (a ScatterAccess6[T]) Mul(i0, i1, i2, i3, i4, i5 int, v T) {
 // Div divides the element at (i0, i1, i2, i3, i4, i5) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess6[T]) Div(i0, i1, i2, i3, i4, i5 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeProd {
-		a.slow("Div", [6]int{i0, i1, i2, i3, i4, i5}, v)
+		scatterSlow6(a.s, a.id, mDiv, i0, i1, i2, i3, i4, i5, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
@@ -2443,7 +2571,7 @@ func (a ScatterAccess6[T]) Div(i0, i1, i2, i3, i4, i5 int, v T) {
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3, i4, i5).update(v).
 func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode >= modeAtomic {
-		a.slow("Update", [6]int{i0, i1, i2, i3, i4, i5}, v)
+		scatterSlow6(a.s, a.id, mUpdate, i0, i1, i2, i3, i4, i5, v)
 		return
 	}
 	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
@@ -2461,4 +2589,17 @@ func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 			*p = v
 		}
 	}
+}
+
+// Plain returns, for the host code kokkos-kernelgen generates, what an
+// update that fits the ScatterView's operation writes with a plain load
+// and store: the element (0, ...)'s address, the extents and the strides
+// in bytes; the extents are 0 for an atomic accessor, whose updates go
+// through the methods, as do those of indices outside the extents.
+func (a ScatterAccess6[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4, n5 uint, s0, s1, s2, s3, s4, s5 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	}
+	var z T
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.n5, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z)), a.s5 * int(unsafe.Sizeof(z))
 }

@@ -352,8 +352,11 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
 		case *ast.CallExpr:
-			if e, ok := p.scatterEdit(k, n); ok {
-				edits = append(edits, e)
+			if es, ok := p.scatterEdits(k, r.im, n); ok {
+				edits = append(edits, es...)
+				for _, e := range n.Args {
+					ast.Inspect(e, inspect)
+				}
 				return false
 			}
 			edits = append(edits, p.viewHelperCallEdits(n, true)...)

@@ -369,3 +369,33 @@ func TestScatterDeviceArgs(t *testing.T) {
 		t.Errorf("duplicated for a device: %v", err)
 	}
 }
+
+// TestScatterBounds checks that an update outside the extents panics in
+// the host kernel, naming the ScatterView and the index, for plain and
+// atomic accessors.
+func TestScatterBounds(t *testing.T) {
+	x := kokkos.Must(kokkos.NewView1[int64]("x", 100))
+	for i := range 100 {
+		x.Set(i, int64(i))
+	}
+	for _, opts := range [][]containers.ScatterOption{nil, {containers.ScatterNonDuplicated, containers.ScatterAtomic}, {containers.ScatterOn(kokkos.Serial{})}} {
+		hv := kokkos.Must(kokkos.NewView1[int64]("small", 5))
+		sv := kokkos.Must(containers.NewScatterView1[containers.ScatterSum](hv, opts...))
+		func() {
+			defer func() {
+				r := recover()
+				msg := ""
+				if e, ok := r.(error); ok {
+					msg = e.Error()
+				} else if s, ok := r.(string); ok {
+					msg = s
+				}
+				if r == nil || !strings.Contains(msg, `ScatterView "small": `) || !strings.Contains(msg, "out of bounds: extents (5)") {
+					t.Errorf("%v: panic %v", opts, r)
+				}
+			}()
+			kernel.For("scatterhist", kokkos.Range(0, 100).On(sv.Space()), ScatterHist, x, sv, 9)
+		}()
+		sv.Release()
+	}
+}

@@ -128,46 +128,95 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 		gkS_x_0 := x.ByteStride(0)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
+		gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ a := gkSA_sv
-					a.Add(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), 1)
-					a.Update(i%nb, (*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%100)
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Add(gkT0, gkV)
+					}
+					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%100); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Update(gkT0, gkV)
+					}
 					if (*(*int64)(gkunsafe.Add(gkP_x, (i)*8))) < 0 {
 						continue gkNextC
 					}
-					a.Sub(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))+1, nb), 2)
-					gkSA_sv.Add(0, 3)
-					/*line kerneltest_kernels_gen.go:143:47*/
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+					} else {
+						a.Sub(gkT0, gkV)
+					}
+					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						gkSA_sv.Add(gkT0, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:160:47*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ a := gkSA_sv
-					a.Add(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), 1)
-					a.Update(i%nb, (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%100)
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Add(gkT0, gkV)
+					}
+					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%100); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Update(gkT0, gkV)
+					}
 					if (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) < 0 {
 						continue gkNextU
 					}
-					a.Sub(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))+1, nb), 2)
-					gkSA_sv.Add(0, 3)
-					/*line kerneltest_kernels_gen.go:156:47*/
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+					} else {
+						a.Sub(gkT0, gkV)
+					}
+					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						gkSA_sv.Add(gkT0, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:189:47*/
 				}
 			}
 		} else {
 		gkNext:
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:24:2*/ a := gkSA_sv
-				a.Add(Bin(x.At(i), nb), 1)
-				a.Update(i%nb, x.At(i)%100)
+				if gkT0, gkV := Bin(x.At(i), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+				} else {
+					a.Add(gkT0, gkV)
+				}
+				if gkT0, gkV := i%nb, int64(x.At(i)%100); uint(gkT0) < gkSN_sv_0 {
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+				} else {
+					a.Update(gkT0, gkV)
+				}
 				if x.At(i) < 0 {
 					continue gkNext
 				}
-				a.Sub(Bin(x.At(i)+1, nb), 2)
-				gkSA_sv.Add(0, 3)
-				/*line kerneltest_kernels_gen.go:170:46*/
+				if gkT0, gkV := Bin(x.At(i)+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+				} else {
+					a.Sub(gkT0, gkV)
+				}
+				if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+				} else {
+					gkSA_sv.Add(gkT0, gkV)
+				}
+				/*line kerneltest_kernels_gen.go:219:46*/
 			}
 		}
 	}, nil
@@ -189,6 +238,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 			gkS_x_1 := x.ByteStride(1)
 			gkSA_sv := sv.Access()
 			defer gkSA_sv.Release()
+			gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0, gkSS_sv_1 := gkSA_sv.Plain()
 			if gkHi[0] <= x.Extent(0) && gkHi[1] <= x.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_x_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -197,11 +247,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							/*line kernels.go:39:2*/ a := gkSA_sv
 							v := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
 							if v > 1.05 {
-								a.Div(i%n0, j%n1, v)
+								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+								} else {
+									a.Div(gkT0, gkT1, gkV)
+								}
 							} else {
-								a.Mul(i%n0, j%n1, v)
+								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+								} else {
+									a.Mul(gkT0, gkT1, gkV)
+								}
 							}
-							/*line kerneltest_kernels_gen.go:204:49*/
+							/*line kerneltest_kernels_gen.go:262:49*/
 						}
 					}
 				} else {
@@ -211,11 +269,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							/*line kernels.go:39:2*/ a := gkSA_sv
 							v := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_x_1)))
 							if v > 1.05 {
-								a.Div(i%n0, j%n1, v)
+								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+								} else {
+									a.Div(gkT0, gkT1, gkV)
+								}
 							} else {
-								a.Mul(i%n0, j%n1, v)
+								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+								} else {
+									a.Mul(gkT0, gkT1, gkV)
+								}
 							}
-							/*line kerneltest_kernels_gen.go:218:49*/
+							/*line kerneltest_kernels_gen.go:284:49*/
 						}
 					}
 				}
@@ -225,11 +291,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						/*line kernels.go:39:2*/ a := gkSA_sv
 						v := x.At(i, j)
 						if v > 1.05 {
-							a.Div(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+							} else {
+								a.Div(gkT0, gkT1, gkV)
+							}
 						} else {
-							a.Mul(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+							} else {
+								a.Mul(gkT0, gkT1, gkV)
+							}
 						}
-						/*line kerneltest_kernels_gen.go:232:48*/
+						/*line kerneltest_kernels_gen.go:306:48*/
 					}
 				}
 			}
@@ -241,6 +315,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 		gkS_x_1 := x.ByteStride(1)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
+		gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0, gkSS_sv_1 := gkSA_sv.Plain()
 		if gkHi[0] <= x.Extent(0) && gkHi[1] <= x.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_x_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
@@ -249,11 +324,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						/*line kernels.go:39:2*/ a := gkSA_sv
 						v := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 						if v > 1.05 {
-							a.Div(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+							} else {
+								a.Div(gkT0, gkT1, gkV)
+							}
 						} else {
-							a.Mul(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+							} else {
+								a.Mul(gkT0, gkT1, gkV)
+							}
 						}
-						/*line kerneltest_kernels_gen.go:256:48*/
+						/*line kerneltest_kernels_gen.go:339:48*/
 					}
 				}
 			} else {
@@ -263,11 +346,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						/*line kernels.go:39:2*/ a := gkSA_sv
 						v := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))
 						if v > 1.05 {
-							a.Div(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+							} else {
+								a.Div(gkT0, gkT1, gkV)
+							}
 						} else {
-							a.Mul(i%n0, j%n1, v)
+							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+							} else {
+								a.Mul(gkT0, gkT1, gkV)
+							}
 						}
-						/*line kerneltest_kernels_gen.go:270:48*/
+						/*line kerneltest_kernels_gen.go:361:48*/
 					}
 				}
 			}
@@ -277,11 +368,19 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 					/*line kernels.go:39:2*/ a := gkSA_sv
 					v := x.At(i, j)
 					if v > 1.05 {
-						a.Div(i%n0, j%n1, v)
+						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+						} else {
+							a.Div(gkT0, gkT1, gkV)
+						}
 					} else {
-						a.Mul(i%n0, j%n1, v)
+						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+						} else {
+							a.Mul(gkT0, gkT1, gkV)
+						}
 					}
-					/*line kerneltest_kernels_gen.go:284:47*/
+					/*line kerneltest_kernels_gen.go:383:47*/
 				}
 			}
 		}
@@ -312,8 +411,10 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			gkS_y_2 := y.ByteStride(2)
 			gkSA_lo := lo.Access()
 			defer gkSA_lo.Release()
+			gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1, gkSS_lo_2 := gkSA_lo.Plain()
 			gkSA_hi := hi.Access()
 			defer gkSA_hi.Release()
+			gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1, gkSS_hi_2 := gkSA_hi.Plain()
 			if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkHi[2] <= x.Extent(2) && gkHi[2] <= y.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 				if gkS_x_2 == 4 && gkS_y_2 == 4 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -324,10 +425,22 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								/*line kernels.go:53:2*/ l := gkSA_lo
 								h := gkSA_hi
 								for r := range 2 {
-									l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkR0, (k)*4))))
-									h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkR1, (k)*4))))
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+											*gkE = gkV
+										}
+									} else {
+										l.Update(gkT0, gkT1, gkT2, gkV)
+									}
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+											*gkE = gkV
+										}
+									} else {
+										h.Update(gkT0, gkT1, gkT2, gkV)
+									}
 								}
-								/*line kerneltest_kernels_gen.go:330:50*/
+								/*line kerneltest_kernels_gen.go:443:50*/
 							}
 						}
 					}
@@ -340,10 +453,22 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								/*line kernels.go:53:2*/ l := gkSA_lo
 								h := gkSA_hi
 								for r := range 2 {
-									l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkR0, (k)*gkS_x_2))))
-									h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2))))
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+											*gkE = gkV
+										}
+									} else {
+										l.Update(gkT0, gkT1, gkT2, gkV)
+									}
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+											*gkE = gkV
+										}
+									} else {
+										h.Update(gkT0, gkT1, gkT2, gkV)
+									}
 								}
-								/*line kerneltest_kernels_gen.go:346:50*/
+								/*line kerneltest_kernels_gen.go:471:50*/
 							}
 						}
 					}
@@ -356,16 +481,40 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							h := gkSA_hi
 							if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 								/*line kernels.go:55:2*/ for r := range 2 {
-									l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2))))
-									h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2))))
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+											*gkE = gkV
+										}
+									} else {
+										l.Update(gkT0, gkT1, gkT2, gkV)
+									}
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+											*gkE = gkV
+										}
+									} else {
+										h.Update(gkT0, gkT1, gkT2, gkV)
+									}
 								}
 							} else {
 								/*line kernels.go:55:2*/ for r := range 2 {
-									l.Update((i+r)%2, j%3, k%4, x.At(i, j, k))
-									h.Update((i+r)%2, j%3, k%4, y.At(i, j, k))
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+											*gkE = gkV
+										}
+									} else {
+										l.Update(gkT0, gkT1, gkT2, gkV)
+									}
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+											*gkE = gkV
+										}
+									} else {
+										h.Update(gkT0, gkT1, gkT2, gkV)
+									}
 								}
 							} /*line kernels.go:58:3*/
-							/*line kerneltest_kernels_gen.go:368:49*/
+							/*line kerneltest_kernels_gen.go:517:49*/
 						}
 					}
 				}
@@ -382,8 +531,10 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 		gkS_y_2 := y.ByteStride(2)
 		gkSA_lo := lo.Access()
 		defer gkSA_lo.Release()
+		gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1, gkSS_lo_2 := gkSA_lo.Plain()
 		gkSA_hi := hi.Access()
 		defer gkSA_hi.Release()
+		gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1, gkSS_hi_2 := gkSA_hi.Plain()
 		if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkHi[2] <= x.Extent(2) && gkHi[2] <= y.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 			if gkS_x_0 == 4 && gkS_y_0 == 4 {
 				for k := gkLo[2]; k < gkHi[2]; k++ {
@@ -394,10 +545,22 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							/*line kernels.go:53:2*/ l := gkSA_lo
 							h := gkSA_hi
 							for r := range 2 {
-								l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkR0, (i)*4))))
-								h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkR1, (i)*4))))
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										*gkE = gkV
+									}
+								} else {
+									l.Update(gkT0, gkT1, gkT2, gkV)
+								}
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										*gkE = gkV
+									}
+								} else {
+									h.Update(gkT0, gkT1, gkT2, gkV)
+								}
 							}
-							/*line kerneltest_kernels_gen.go:400:49*/
+							/*line kerneltest_kernels_gen.go:563:49*/
 						}
 					}
 				}
@@ -410,10 +573,22 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							/*line kernels.go:53:2*/ l := gkSA_lo
 							h := gkSA_hi
 							for r := range 2 {
-								l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_x_0))))
-								h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0))))
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										*gkE = gkV
+									}
+								} else {
+									l.Update(gkT0, gkT1, gkT2, gkV)
+								}
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										*gkE = gkV
+									}
+								} else {
+									h.Update(gkT0, gkT1, gkT2, gkV)
+								}
 							}
-							/*line kerneltest_kernels_gen.go:416:49*/
+							/*line kerneltest_kernels_gen.go:591:49*/
 						}
 					}
 				}
@@ -426,16 +601,40 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						h := gkSA_hi
 						if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 							/*line kernels.go:55:2*/ for r := range 2 {
-								l.Update((i+r)%2, j%3, k%4, (*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2))))
-								h.Update((i+r)%2, j%3, k%4, (*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2))))
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										*gkE = gkV
+									}
+								} else {
+									l.Update(gkT0, gkT1, gkT2, gkV)
+								}
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										*gkE = gkV
+									}
+								} else {
+									h.Update(gkT0, gkT1, gkT2, gkV)
+								}
 							}
 						} else {
 							/*line kernels.go:55:2*/ for r := range 2 {
-								l.Update((i+r)%2, j%3, k%4, x.At(i, j, k))
-								h.Update((i+r)%2, j%3, k%4, y.At(i, j, k))
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										*gkE = gkV
+									}
+								} else {
+									l.Update(gkT0, gkT1, gkT2, gkV)
+								}
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										*gkE = gkV
+									}
+								} else {
+									h.Update(gkT0, gkT1, gkT2, gkV)
+								}
 							}
 						} /*line kernels.go:58:3*/
-						/*line kerneltest_kernels_gen.go:438:48*/
+						/*line kerneltest_kernels_gen.go:637:48*/
 					}
 				}
 			}
@@ -456,29 +655,42 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_x_0 := x.ByteStride(0)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
+		gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()
 		gkAcc := *gkAccP
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ a := gkSA_sv
-					a.Add(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%1000)/8)
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Add(gkT0, gkV)
+					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:466:47*/
+					/*line kerneltest_kernels_gen.go:670:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ a := gkSA_sv
-					a.Add(Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%1000)/8)
+					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					} else {
+						a.Add(gkT0, gkV)
+					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:473:47*/
+					/*line kerneltest_kernels_gen.go:681:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:65:2*/ a := gkSA_sv
-				a.Add(Bin(x.At(i), nb), float64(x.At(i)%1000)/8)
+				if gkT0, gkV := Bin(x.At(i), nb), float64(float64(x.At(i)%1000)/8); uint(gkT0) < gkSN_sv_0 {
+					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+				} else {
+					a.Add(gkT0, gkV)
+				}
 				gkAcc += 1
-				/*line kerneltest_kernels_gen.go:481:46*/
+				/*line kerneltest_kernels_gen.go:693:46*/
 			}
 		}
 		*gkAccP = gkAcc

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/containers"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel"
 )
@@ -120,6 +121,27 @@ func run(w io.Writer, place tut.Place, n, m, nrepeat int) error {
 		}
 		fmt.Fprintf(w, "Time Duplicated (%s): %d %d %g\n", dupForm, n, m, t)
 		tut.Emit(w, "histogram.duplicated", "s", t)
+	}
+	// As in the C++ program, the ScatterView is made outside the timing:
+	// on the host it is duplicated, a copy per worker of the pool.
+	sv, err := containers.NewScatterView1[containers.ScatterSum](r, containers.ScatterOn(sp))
+	if err != nil {
+		return err
+	}
+	defer sv.Release()
+	t, err = timeIt(func() error { return scatterView(place, sv, v, r) })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Time ScatterView: %d %d %g\n", n, m, t)
+	tut.Emit(w, "histogram.scatter-view", "s", t)
+	if place.Stream == nil {
+		t, err = timeIt(func() error { return scatterViewClosure(sv, v, r) })
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Time ScatterView (closure): %d %d %g\n", n, m, t)
+		tut.Emit(w, "histogram.scatter-view-closure", "s", t)
 	}
 	return check(r, n, m, runs)
 }
