@@ -66,13 +66,17 @@ func isScatterAccessType(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == containersPath && strings.HasPrefix(n.Obj().Name(), "ScatterAccess")
 }
 
-// scatterParam returns the parameter v of k when it is a ScatterView.
-func (p *pkgInfo) scatterParam(v *types.Var) *param {
+// scatterParam returns the parameter v of k when it is a ScatterView,
+// or an error for a scan kernel, whose body runs twice for an index.
+func (p *pkgInfo) scatterParam(k *kernelFunc, v *types.Var) (*param, error) {
 	si, ok := scatterType(v.Type())
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return &param{v: v, name: v.Name(), scatter: si}
+	if k.pattern == patScan {
+		return nil, p.errorf(v.Pos(), k.name, "parameter %s: a scan kernel takes no ScatterView: its body runs twice for an index", v.Name())
+	}
+	return &param{v: v, name: v.Name(), scatter: si}, nil
 }
 
 // scatterRecv returns the ScatterView parameter whose accessor x is: an

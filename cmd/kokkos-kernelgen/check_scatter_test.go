@@ -143,6 +143,27 @@ func Bad(i int, sv containers.ScatterView1[containers.ScatterSum, int64], pv con
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
+	// Nor does a scan kernel, nor a team kernel.
+	for _, c := range []struct{ src, want string }{
+		{`//kokkos:kernel
+func S(i int, sv containers.ScatterView1[containers.ScatterSum, int64], acc *int64, final bool) {}
+`, "k.go:12:15: kernel S: parameter sv: a scan kernel takes no ScatterView: its body runs twice for an index"},
+		{`//kokkos:kernel
+func T(t kernel.Team, sv containers.ScatterView1[containers.ScatterSum, int64]) {}
+
+var _ kernel.Team
+`, "k.go:13:23: kernel T: parameter sv has type github.com/gokkos/kokkos/containers.ScatterView1[github.com/gokkos/kokkos/containers.ScatterSum, int64]; a team kernel takes"},
+	} {
+		src := strings.Replace(scatterHeader, `"github.com/gokkos/kokkos/containers"`, `"github.com/gokkos/kokkos/containers"
+	"github.com/gokkos/kokkos/kernel"`, 1)
+		if !strings.Contains(c.src, "kernel.Team") {
+			src = scatterHeader
+		}
+		_, err := loadSource(".", map[string]string{"k.go": src + "\n" + c.src})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
 	// A helper takes no ScatterView.
 	_, err = loadSource(".", map[string]string{"k.go": scatterHeader + `
 //kokkos:kernel

@@ -251,7 +251,10 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), token: true})
 			continue
 		}
-		if pr := p.scatterParam(v); pr != nil {
+		if pr, err := p.scatterParam(k, v); pr != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
 			k.params = append(k.params, pr)
 			continue
 		}

@@ -26,8 +26,6 @@ type where struct {
 	dup   bool // the ScatterViews are duplicated
 }
 
-func (w where) device() bool { return w.mem != kokkos.HostSpace }
-
 // cudaSkipped holds the tests whose cuda subtest skipped.
 var cudaSkipped sync.Map
 
