@@ -41,6 +41,17 @@ func Prod(i, j int, sv containers.ScatterView2[containers.ScatterProd, float64],
 }
 
 //kokkos:kernel
+func Post(i int, sv containers.ScatterView1[containers.ScatterSum, int64]) {
+	a := sv.Access()
+	for j := 0; j < 3; a.Add(j, 1) {
+		j++
+	}
+	if sv.Access().Sub(i, 1); i > 2 {
+		a.Add(i, 2)
+	}
+}
+
+//kokkos:kernel
 func Unused(i int, _ containers.ScatterView1[containers.ScatterSum, float64], sv containers.ScatterView1[containers.ScatterSum, float64]) {}
 `
 
@@ -78,6 +89,8 @@ func TestScatterAllowed(t *testing.T) {
 		"if gkT0, gkT1, gkV := i, i, float64(0.5); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV } else { p.Update(gkT0, gkT1, gkV) }",
 		"if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1)); gkV < *gkE { *gkE = gkV } } else { gkSA_lo.Update(gkT0, gkT1, gkV) }",
 		"if gkT0, gkT1, gkT2, gkV := i, j, 0, int32(7); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 { if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE { *gkE = gkV } } else { gkSA_hi.Update(gkT0, gkT1, gkT2, gkV) }",
+		"for j := 0; j < 3; a.Add(j, 1) {",
+		"if gkSA_sv.Sub(i, 1); i > 2 {",
 		`{Name: "sv", View: true, Write: true}`,
 		`{Name: "lo", View: true, Write: true}`,
 	} {

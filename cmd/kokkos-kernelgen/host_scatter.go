@@ -33,7 +33,7 @@ func (p *pkgInfo) scatterEdits(k *kernelFunc, im *imports, n *ast.CallExpr) ([]e
 		return []edit{{pos: n.Pos(), end: n.End(), text: "gkSA_" + pr.name}}, true
 	}
 	pr, m, ok := p.scatterUpdate(k, n)
-	if !ok {
+	if !ok || inSimpleStmt(k, n) {
 		return nil, false
 	}
 	sel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
@@ -95,4 +95,27 @@ func (p *pkgInfo) scatterPrologue(k *kernelFunc, body string) string {
 		fmt.Fprintf(&b, "%s := gkSA_%s.Plain()\n", strings.Join(vars, ", "), pr.name)
 	}
 	return b.String()
+}
+
+// inSimpleStmt reports whether the call n is the init or post statement
+// of a for, if or switch statement of k, where Go takes no if statement:
+// there the update stays the method's call.
+func inSimpleStmt(k *kernelFunc, n *ast.CallExpr) bool {
+	found := false
+	is := func(s ast.Stmt) bool {
+		es, ok := s.(*ast.ExprStmt)
+		return ok && es.X == n
+	}
+	ast.Inspect(k.decl.Body, func(x ast.Node) bool {
+		switch s := x.(type) {
+		case *ast.ForStmt:
+			found = found || is(s.Init) || is(s.Post)
+		case *ast.IfStmt:
+			found = found || is(s.Init)
+		case *ast.SwitchStmt:
+			found = found || is(s.Init)
+		}
+		return !found
+	})
+	return found
 }
