@@ -419,14 +419,15 @@ func (a ScatterAccess1[T]) Update(i0 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess1[T]) Plain() (p unsafe.Pointer, n0 uint, s0 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess1[T]) Plain() (p unsafe.Pointer, n0 uint) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s0 != 1 {
+		return unsafe.Pointer(a.p), 0
 	}
-	var z T
-	return unsafe.Pointer(a.p), a.n0, a.s0 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0
 }
 
 // ScatterView2 is a ScatterView of a rank-2 view: Kokkos's
@@ -844,14 +845,16 @@ func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess2[T]) Plain() (p unsafe.Pointer, n0, n1 uint, s0, s1 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess2[T]) Plain() (p unsafe.Pointer, n0, n1 uint, s0 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s1 != 1 {
+		return unsafe.Pointer(a.p), 0, 0, 0
 	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.s0 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView3 is a ScatterView of a rank-3 view: Kokkos's
@@ -1274,14 +1277,16 @@ func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess3[T]) Plain() (p unsafe.Pointer, n0, n1, n2 uint, s0, s1, s2 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess3[T]) Plain() (p unsafe.Pointer, n0, n1, n2 uint, s0, s1 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s2 != 1 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0
 	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView4 is a ScatterView of a rank-4 view: Kokkos's
@@ -1709,14 +1714,16 @@ func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess4[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3 uint, s0, s1, s2, s3 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess4[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3 uint, s0, s1, s2 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s3 != 1 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0
 	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView5 is a ScatterView of a rank-5 view: Kokkos's
@@ -2149,14 +2156,16 @@ func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess5[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4 uint, s0, s1, s2, s3, s4 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess5[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4 uint, s0, s1, s2, s3 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s4 != 1 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0
 	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z))
 }
 
 // ScatterView6 is a ScatterView of a rank-6 view: Kokkos's
@@ -2594,12 +2603,14 @@ func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
-// in bytes; the extents are 0 for an atomic accessor, whose updates go
-// through the methods, as do those of indices outside the extents.
-func (a ScatterAccess6[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4, n5 uint, s0, s1, s2, s3, s4, s5 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// in bytes of the dimensions before the last, whose stride must be 1 (the
+// copies' always is). The extents are 0 for an atomic accessor and for a
+// view whose last stride is not 1: their updates go through the methods,
+// as do those of indices outside the extents.
+func (a ScatterAccess6[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4, n5 uint, s0, s1, s2, s3, s4 int) {
+	if a.mode&modeAtomic != 0 || a.id == -2 || a.s5 != 1 {
+		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.n5, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z)), a.s5 * int(unsafe.Sizeof(z))
+	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.n5, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z))
 }

@@ -40,6 +40,9 @@ func Prod(i, j int, sv containers.ScatterView2[containers.ScatterProd, float64],
 	*acc += 1
 }
 
+//kokkos:kernel nocheck
+func Grid(i int, sv containers.ScatterView2[containers.ScatterSum, float64]) { sv.Access().Add(i, i, 1) }
+
 //kokkos:kernel
 func Post(i int, sv containers.ScatterView1[containers.ScatterSum, int64]) {
 	a := sv.Access()
@@ -77,19 +80,21 @@ func TestScatterAllowed(t *testing.T) {
 	out := generateSource(t, map[string]string{"k.go": scatterSrc})
 	for _, want := range []string{
 		"sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, int64])",
-		"gkSA_sv := sv.Access() defer gkSA_sv.Release() gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()",
+		"gkSA_sv := sv.Access() defer gkSA_sv.Release() gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()",
 		"a := gkSA_sv",
-		"if gkT0, gkV := int(x.At(i)), int64(2); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV } else { a.Add(gkT0, gkV) }",
-		"if gkT0, gkV := i, int64(1); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV } else { a.Sub(gkT0, gkV) }",
-		"if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV } else { a.Update(gkT0, gkV) }",
-		"if gkT0, gkV := 1, int64(1); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV } else { gkSA_sv.Add(gkT0, gkV) }",
-		"gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0, gkSS_sv_1 := gkSA_sv.Plain()",
-		"if gkT0, gkT1, gkV := i, j, float64(2); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV } else { p.Mul(gkT0, gkT1, gkV) }",
-		"*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV } else { p.Div(gkT0, gkT1, gkV) }",
-		"if gkT0, gkT1, gkV := i, i, float64(0.5); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV } else { p.Update(gkT0, gkT1, gkV) }",
-		"if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1)); gkV < *gkE { *gkE = gkV } } else { gkSA_lo.Update(gkT0, gkT1, gkV) }",
-		"if gkT0, gkT1, gkT2, gkV := i, j, 0, int32(7); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 { if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE { *gkE = gkV } } else { gkSA_hi.Update(gkT0, gkT1, gkT2, gkV) }",
+		"if gkT0, gkV := int(x.At(i)), int64(2); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV } else { a.Add(gkT0, gkV) }",
+		"if gkT0, gkV := i, int64(1); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV } else { a.Sub(gkT0, gkV) }",
+		"if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV } else { a.Update(gkT0, gkV) }",
+		"if gkT0, gkV := 1, int64(1); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV } else { gkSA_sv.Add(gkT0, gkV) }",
+		"gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0 := gkSA_sv.Plain()",
+		"if gkT0, gkT1, gkV := i, j, float64(2); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV } else { p.Mul(gkT0, gkT1, gkV) }",
+		"*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV } else { p.Div(gkT0, gkT1, gkV) }",
+		"if gkT0, gkT1, gkV := i, i, float64(0.5); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV } else { p.Update(gkT0, gkT1, gkV) }",
+		"if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*4)); gkV < *gkE { *gkE = gkV } } else { gkSA_lo.Update(gkT0, gkT1, gkV) }",
+		"if gkT0, gkT1, gkT2, gkV := i, j, 0, int32(7); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 { if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE { *gkE = gkV } } else { gkSA_hi.Update(gkT0, gkT1, gkT2, gkV) }",
 		"for j := 0; j < 3; a.Add(j, 1) {",
+		"gkSP_sv, gkSN_sv_0, _, gkSS_sv_0 := gkSA_sv.Plain()",
+		"if gkT0, gkT1, gkV := i, i, float64(1); gkSN_sv_0 != 0 { *(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV } else { gkSA_sv.Add(gkT0, gkT1, gkV) }",
 		"if gkSA_sv.Sub(i, 1); i > 2 {",
 		`{Name: "sv", View: true, Write: true}`,
 		`{Name: "lo", View: true, Write: true}`,

@@ -352,7 +352,7 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
 		case *ast.CallExpr:
-			if es, ok := p.scatterEdits(k, r.im, n); ok {
+			if es, ok := p.scatterEdits(k, r.im, n, c.all); ok {
 				edits = append(edits, es...)
 				for _, e := range n.Args {
 					ast.Inspect(e, inspect)

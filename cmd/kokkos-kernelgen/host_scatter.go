@@ -18,17 +18,20 @@ import (
 // ScatterView parameter, which becomes the chunk's accessor, or an update
 // of an accessor, a.M(i0, ..., v), which becomes a plain load and store
 // through the accessor's Plain base and strides when the indices are
-// within its extents (Plain's extents are 0 for an atomic accessor), and
-// the method's call otherwise:
+// within its extents (Plain's extents are 0 for an atomic accessor, and
+// for a view whose last stride is not 1), and the method's call
+// otherwise:
 //
 //	if gkT0, ..., gkV := i0, ..., T(v); uint(gkT0) < gkSN_sv_0 && ... {
-//		*(*T)(unsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+...)) += gkV
+//		*(*T)(unsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+...+gkTk*sizeof(T))) += gkV
 //	} else {
 //		a.M(gkT0, ..., gkV)
 //	}
 //
+// In the copy of a nocheck kernel whose accesses are all unchecked
+// (unchecked), the test is only that the accessor is plain: gkSN_sv_0 != 0.
 // The caller renders the arguments.
-func (p *pkgInfo) scatterEdits(k *kernelFunc, im *imports, n *ast.CallExpr) ([]edit, bool) {
+func (p *pkgInfo) scatterEdits(k *kernelFunc, im *imports, n *ast.CallExpr, unchecked bool) ([]edit, bool) {
 	if pr, m, ok := p.isScatterMethod(k, n); ok && m == "Access" {
 		return []edit{{pos: n.Pos(), end: n.End(), text: "gkSA_" + pr.name}}, true
 	}
@@ -47,7 +50,14 @@ func (p *pkgInfo) scatterEdits(k *kernelFunc, im *imports, n *ast.CallExpr) ([]e
 	for d := range rank {
 		temps = append(temps, fmt.Sprintf("gkT%d", d))
 		conds = append(conds, fmt.Sprintf("uint(gkT%d) < gkSN_%s_%d", d, pr.name, d))
-		offs = append(offs, fmt.Sprintf("gkT%d*gkSS_%s_%d", d, pr.name, d))
+		if d < rank-1 {
+			offs = append(offs, fmt.Sprintf("gkT%d*gkSS_%s_%d", d, pr.name, d))
+		} else { // Plain's last stride is 1
+			offs = append(offs, fmt.Sprintf("gkT%d*%d", d, sizes.Sizeof(pr.scatter.elem)))
+		}
+	}
+	if unchecked {
+		conds = []string{fmt.Sprintf("gkSN_%s_0 != 0", pr.name)}
 	}
 	ptr := fmt.Sprintf("(*%s)(%s.Add(gkSP_%s, %s))", elem, im.name("unsafe"), pr.name, strings.Join(offs, "+"))
 	op := map[string]string{"Add": "+=", "Sub": "-=", "Mul": "*=", "Div": "/="}[m]
@@ -89,8 +99,13 @@ func (p *pkgInfo) scatterPrologue(k *kernelFunc, body string) string {
 		for d := range pr.scatter.rank {
 			vars = append(vars, fmt.Sprintf("gkSN_%s_%d", pr.name, d))
 		}
-		for d := range pr.scatter.rank {
+		for d := range pr.scatter.rank - 1 {
 			vars = append(vars, fmt.Sprintf("gkSS_%s_%d", pr.name, d))
+		}
+		for i, v := range vars {
+			if !names[v] {
+				vars[i] = "_"
+			}
 		}
 		fmt.Fprintf(&b, "%s := gkSA_%s.Plain()\n", strings.Join(vars, ", "), pr.name)
 	}

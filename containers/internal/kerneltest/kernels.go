@@ -66,3 +66,13 @@ func ScatterCount(i int, x kokkos.View1[int64], sv containers.ScatterView1[conta
 	a.Add(Bin(x.At(i), nb), float64(x.At(i)%1000)/8)
 	*acc += 1
 }
+
+// ScatterGrid adds x(i) to cell (i%n0, (i/n0)%n1) of sv and takes 0.25
+// from cell (i%n0, 0), without the host's checks.
+//
+//kokkos:kernel nocheck
+func ScatterGrid(i int, x kokkos.View1[float64], sv containers.ScatterView2[containers.ScatterSum, float64], n0, n1 int) {
+	a := sv.Access()
+	a.Add(i%n0, (i/n0)%n1, x.At(i))
+	a.Sub(i%n0, 0, 0.25)
+}

@@ -397,3 +397,46 @@ func TestScatterBounds(t *testing.T) {
 		sv.Release()
 	}
 }
+
+// TestScatterGrid runs a nocheck kernel that updates a rank-2 ScatterView
+// of a LayoutLeft view (whose last stride is not 1: its non-duplicated
+// updates go through the methods) and of a LayoutRight one.
+func TestScatterGrid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n, n0, n1 = 3000, 5, 7
+	for _, w := range places(t) {
+		for _, layout := range []kokkos.Layout{kokkos.LayoutRight, kokkos.LayoutLeft} {
+			x := kokkos.Must(kokkos.NewView1[float64]("x", n))
+			gv := kokkos.Must(kokkos.NewView2[float64]("grid", n0, n1, layout))
+			var want [n0][n1]float64
+			for a := range n0 {
+				for b := range n1 {
+					want[a][b] = float64(rng.IntN(100))
+					gv.Set(a, b, want[a][b])
+				}
+			}
+			for i := range n {
+				x.Set(i, float64(rng.IntN(1000))/8)
+				want[i%n0][(i/n0)%n1] += x.At(i)
+				want[i%n0][0] -= 0.25
+			}
+			dg := at(t, w, gv, kokkos.CreateMirror)
+			sv := kokkos.Must(containers.NewScatterView2[containers.ScatterSum](dg, w.scatterOpts()...))
+			if err := kernel.For("scattergrid", kokkos.Range(0, n).On(w.space), ScatterGrid, at(t, w, x, kokkos.CreateMirror), sv, n0, n1); err != nil {
+				t.Fatalf("%s: %v", w.name, err)
+			}
+			if err := sv.ContributeInto(dg); err != nil {
+				t.Fatal(err)
+			}
+			g := host(t, w, dg, kokkos.CreateMirror)
+			for a := range n0 {
+				for b := range n1 {
+					if g.At(a, b) != want[a][b] { // eighths: exact in any order
+						t.Fatalf("%s, %v: (%d, %d) = %v, want %v", w.name, layout, a, b, g.At(a, b), want[a][b])
+					}
+				}
+			}
+			sv.Release()
+		}
+	}
+}

@@ -113,6 +113,26 @@ var gkSpecs = []gkkernel.Spec{
     (opassign add (acc) (int64 1))))
 `,
 	},
+	{
+		Func: ScatterGrid, Name: "kerneltest.ScatterGrid", Hash: "62eafc091a0656da30f26a43da54cee2", Funcs: []string{"ScatterGrid"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "x", View: true, Write: false},
+			{Name: "sv", View: true, Write: true},
+			{Name: "n0"},
+			{Name: "n1"},
+		},
+		Host: gkHostScatterGrid,
+		IR: gkIR + `(kernel ScatterGrid for (index i)
+  (view x float64 1 r)
+  (view sv float64 2 w)
+  (scalar n0 int)
+  (scalar n1 int)
+  (body
+    (do (atomic Add sv ((rem int i n0) (rem int (div int i n0) n1)) (at x i)))
+    (do (atomic Sub sv ((rem int i n0) (int 0)) (float64 0.25)))))
+`,
+	},
 }
 
 func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
@@ -128,19 +148,19 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 		gkS_x_0 := x.ByteStride(0)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
-		gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()
+		gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 			gkNextC:
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ a := gkSA_sv
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Add(gkT0, gkV)
 					}
 					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%100); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Update(gkT0, gkV)
 					}
@@ -148,28 +168,28 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 						continue gkNextC
 					}
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 					} else {
 						a.Sub(gkT0, gkV)
 					}
 					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						gkSA_sv.Add(gkT0, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:160:47*/
+					/*line kerneltest_kernels_gen.go:180:47*/
 				}
 			} else {
 			gkNextU:
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ a := gkSA_sv
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Add(gkT0, gkV)
 					}
 					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%100); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Update(gkT0, gkV)
 					}
@@ -177,16 +197,16 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 						continue gkNextU
 					}
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 					} else {
 						a.Sub(gkT0, gkV)
 					}
 					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
-						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						gkSA_sv.Add(gkT0, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:189:47*/
+					/*line kerneltest_kernels_gen.go:209:47*/
 				}
 			}
 		} else {
@@ -194,12 +214,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:24:2*/ a := gkSA_sv
 				if gkT0, gkV := Bin(x.At(i), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
-					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
 					a.Add(gkT0, gkV)
 				}
 				if gkT0, gkV := i%nb, int64(x.At(i)%100); uint(gkT0) < gkSN_sv_0 {
-					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
 					a.Update(gkT0, gkV)
 				}
@@ -207,16 +227,16 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					continue gkNext
 				}
 				if gkT0, gkV := Bin(x.At(i)+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
-					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) -= gkV
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 				} else {
 					a.Sub(gkT0, gkV)
 				}
 				if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
-					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
 					gkSA_sv.Add(gkT0, gkV)
 				}
-				/*line kerneltest_kernels_gen.go:219:46*/
+				/*line kerneltest_kernels_gen.go:239:46*/
 			}
 		}
 	}, nil
@@ -238,7 +258,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 			gkS_x_1 := x.ByteStride(1)
 			gkSA_sv := sv.Access()
 			defer gkSA_sv.Release()
-			gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0, gkSS_sv_1 := gkSA_sv.Plain()
+			gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0 := gkSA_sv.Plain()
 			if gkHi[0] <= x.Extent(0) && gkHi[1] <= x.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 				if gkS_x_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -248,18 +268,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							v := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
 							if v > 1.05 {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 								} else {
 									a.Div(gkT0, gkT1, gkV)
 								}
 							} else {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 								} else {
 									a.Mul(gkT0, gkT1, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:262:49*/
+							/*line kerneltest_kernels_gen.go:282:49*/
 						}
 					}
 				} else {
@@ -270,18 +290,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							v := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_x_1)))
 							if v > 1.05 {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 								} else {
 									a.Div(gkT0, gkT1, gkV)
 								}
 							} else {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 								} else {
 									a.Mul(gkT0, gkT1, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:284:49*/
+							/*line kerneltest_kernels_gen.go:304:49*/
 						}
 					}
 				}
@@ -292,18 +312,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						v := x.At(i, j)
 						if v > 1.05 {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
 								a.Div(gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:306:48*/
+						/*line kerneltest_kernels_gen.go:326:48*/
 					}
 				}
 			}
@@ -315,7 +335,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 		gkS_x_1 := x.ByteStride(1)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
-		gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0, gkSS_sv_1 := gkSA_sv.Plain()
+		gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0 := gkSA_sv.Plain()
 		if gkHi[0] <= x.Extent(0) && gkHi[1] <= x.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
 			if gkS_x_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
@@ -325,18 +345,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						v := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 						if v > 1.05 {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
 								a.Div(gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:339:48*/
+						/*line kerneltest_kernels_gen.go:359:48*/
 					}
 				}
 			} else {
@@ -347,18 +367,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						v := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))
 						if v > 1.05 {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
 								a.Div(gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:361:48*/
+						/*line kerneltest_kernels_gen.go:381:48*/
 					}
 				}
 			}
@@ -369,18 +389,18 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 					v := x.At(i, j)
 					if v > 1.05 {
 						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) /= gkV
+							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 						} else {
 							a.Div(gkT0, gkT1, gkV)
 						}
 					} else {
 						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
-							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*gkSS_sv_1)) *= gkV
+							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 						} else {
 							a.Mul(gkT0, gkT1, gkV)
 						}
 					}
-					/*line kerneltest_kernels_gen.go:383:47*/
+					/*line kerneltest_kernels_gen.go:403:47*/
 				}
 			}
 		}
@@ -411,10 +431,10 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			gkS_y_2 := y.ByteStride(2)
 			gkSA_lo := lo.Access()
 			defer gkSA_lo.Release()
-			gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1, gkSS_lo_2 := gkSA_lo.Plain()
+			gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1 := gkSA_lo.Plain()
 			gkSA_hi := hi.Access()
 			defer gkSA_hi.Release()
-			gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1, gkSS_hi_2 := gkSA_hi.Plain()
+			gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1 := gkSA_hi.Plain()
 			if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkHi[2] <= x.Extent(2) && gkHi[2] <= y.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 				if gkS_x_2 == 4 && gkS_y_2 == 4 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
@@ -426,21 +446,21 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								h := gkSA_hi
 								for r := range 2 {
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.Update(gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
 										h.Update(gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:443:50*/
+								/*line kerneltest_kernels_gen.go:463:50*/
 							}
 						}
 					}
@@ -454,21 +474,21 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								h := gkSA_hi
 								for r := range 2 {
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.Update(gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
 										h.Update(gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:471:50*/
+								/*line kerneltest_kernels_gen.go:491:50*/
 							}
 						}
 					}
@@ -482,14 +502,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 								/*line kernels.go:55:2*/ for r := range 2 {
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.Update(gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
@@ -499,14 +519,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							} else {
 								/*line kernels.go:55:2*/ for r := range 2 {
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.Update(gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
@@ -514,7 +534,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									}
 								}
 							} /*line kernels.go:58:3*/
-							/*line kerneltest_kernels_gen.go:517:49*/
+							/*line kerneltest_kernels_gen.go:537:49*/
 						}
 					}
 				}
@@ -531,10 +551,10 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 		gkS_y_2 := y.ByteStride(2)
 		gkSA_lo := lo.Access()
 		defer gkSA_lo.Release()
-		gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1, gkSS_lo_2 := gkSA_lo.Plain()
+		gkSP_lo, gkSN_lo_0, gkSN_lo_1, gkSN_lo_2, gkSS_lo_0, gkSS_lo_1 := gkSA_lo.Plain()
 		gkSA_hi := hi.Access()
 		defer gkSA_hi.Release()
-		gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1, gkSS_hi_2 := gkSA_hi.Plain()
+		gkSP_hi, gkSN_hi_0, gkSN_hi_1, gkSN_hi_2, gkSS_hi_0, gkSS_hi_1 := gkSA_hi.Plain()
 		if gkHi[0] <= x.Extent(0) && gkHi[0] <= y.Extent(0) && gkHi[1] <= x.Extent(1) && gkHi[1] <= y.Extent(1) && gkHi[2] <= x.Extent(2) && gkHi[2] <= y.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
 			if gkS_x_0 == 4 && gkS_y_0 == 4 {
 				for k := gkLo[2]; k < gkHi[2]; k++ {
@@ -546,21 +566,21 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							h := gkSA_hi
 							for r := range 2 {
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.Update(gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
 									h.Update(gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:563:49*/
+							/*line kerneltest_kernels_gen.go:583:49*/
 						}
 					}
 				}
@@ -574,21 +594,21 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							h := gkSA_hi
 							for r := range 2 {
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.Update(gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
 									h.Update(gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:591:49*/
+							/*line kerneltest_kernels_gen.go:611:49*/
 						}
 					}
 				}
@@ -602,14 +622,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 							/*line kernels.go:55:2*/ for r := range 2 {
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.Update(gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
@@ -619,14 +639,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						} else {
 							/*line kernels.go:55:2*/ for r := range 2 {
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
-									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*gkSS_lo_2)); gkV < *gkE {
+									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.Update(gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
-									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*gkSS_hi_2)); gkV > *gkE {
+									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
@@ -634,7 +654,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								}
 							}
 						} /*line kernels.go:58:3*/
-						/*line kerneltest_kernels_gen.go:637:48*/
+						/*line kerneltest_kernels_gen.go:657:48*/
 					}
 				}
 			}
@@ -655,44 +675,150 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_x_0 := x.ByteStride(0)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
-		gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()
+		gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()
 		gkAcc := *gkAccP
 		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_x_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ a := gkSA_sv
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
-						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Add(gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:670:47*/
+					/*line kerneltest_kernels_gen.go:690:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ a := gkSA_sv
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
-						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
 						a.Add(gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:681:47*/
+					/*line kerneltest_kernels_gen.go:701:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:65:2*/ a := gkSA_sv
 				if gkT0, gkV := Bin(x.At(i), nb), float64(float64(x.At(i)%1000)/8); uint(gkT0) < gkSN_sv_0 {
-					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
 					a.Add(gkT0, gkV)
 				}
 				gkAcc += 1
-				/*line kerneltest_kernels_gen.go:693:46*/
+				/*line kerneltest_kernels_gen.go:713:46*/
 			}
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	x, gkErr0 := gkkernel.View1("kerneltest.ScatterGrid", "x", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	sv := gkArgs[1].(gkcontainers.ScatterView2[gkcontainers.ScatterSum, float64])
+	n0 := gkArgs[2].(int)
+	n1 := gkArgs[3].(int)
+	gkP_x := x.Base(gkL)
+	if !gkL.Checks() {
+		return func(gkLo, gkHi int) {
+			x, sv, n0, n1, gkP_x := x, sv, n0, n1, gkP_x
+			gkS_x_0 := x.ByteStride(0)
+			gkSA_sv := sv.Access()
+			defer gkSA_sv.Release()
+			gkSP_sv, gkSN_sv_0, _, gkSS_sv_0 := gkSA_sv.Plain()
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:75:2*/ a := gkSA_sv
+					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))); gkSN_sv_0 != 0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
+					} else {
+						a.Add(gkT0, gkT1, gkV)
+					}
+					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); gkSN_sv_0 != 0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
+					} else {
+						a.Sub(gkT0, gkT1, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:749:47*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:75:2*/ a := gkSA_sv
+					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))); gkSN_sv_0 != 0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
+					} else {
+						a.Add(gkT0, gkT1, gkV)
+					}
+					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); gkSN_sv_0 != 0 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
+					} else {
+						a.Sub(gkT0, gkT1, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:764:47*/
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi int) {
+		x, sv, n0, n1, gkP_x := x, sv, n0, n1, gkP_x
+		gkS_x_0 := x.ByteStride(0)
+		gkSA_sv := sv.Access()
+		defer gkSA_sv.Release()
+		gkSP_sv, gkSN_sv_0, gkSN_sv_1, gkSS_sv_0 := gkSA_sv.Plain()
+		if gkHi <= x.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_x_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:75:2*/ a := gkSA_sv
+					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
+					} else {
+						a.Add(gkT0, gkT1, gkV)
+					}
+					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
+					} else {
+						a.Sub(gkT0, gkT1, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:789:47*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:75:2*/ a := gkSA_sv
+					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
+					} else {
+						a.Add(gkT0, gkT1, gkV)
+					}
+					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
+					} else {
+						a.Sub(gkT0, gkT1, gkV)
+					}
+					/*line kerneltest_kernels_gen.go:804:47*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:75:2*/ a := gkSA_sv
+				if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64(x.At(i)); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
+				} else {
+					a.Add(gkT0, gkT1, gkV)
+				}
+				if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
+					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
+				} else {
+					a.Sub(gkT0, gkT1, gkV)
+				}
+				/*line kerneltest_kernels_gen.go:820:46*/
+			}
+		}
 	}, nil
 }

@@ -331,7 +331,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 		gkS_v_1 := v.ByteStride(1)
 		gkSA_sv := sv.Access()
 		defer gkSA_sv.Release()
-		gkSP_sv, gkSN_sv_0, gkSS_sv_0 := gkSA_sv.Plain()
+		gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()
 		for i := gkLo; i < gkHi; i++ {
 			/*line kernels_scatter.go:17:2*/ a := gkSA_sv
 			if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
@@ -339,7 +339,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					gkQ0 := (i) * gkS_v_0
 					/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
 						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4)))), int32(1); uint(gkT0) < gkSN_sv_0 {
-							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 						} else {
 							a.Add(gkT0, gkV)
 						}
@@ -348,7 +348,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					gkQ1 := (i) * gkS_v_0
 					/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
 						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1))))), int32(1); uint(gkT0) < gkSN_sv_0 {
-							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 						} else {
 							a.Add(gkT0, gkV)
 						}
@@ -357,7 +357,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
 					if gkT0, gkV := int(v.At(i, j)), int32(1); uint(gkT0) < gkSN_sv_0 {
-						*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0)) += gkV
+						*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 					} else {
 						a.Add(gkT0, gkV)
 					}
