@@ -267,6 +267,22 @@ func (sv ScatterView1[Op, T]) Release() {
 	sv.s.copies = nil
 }
 
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView1[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView1: make one with NewScatterView1", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
+}
+
 // DeviceView returns the view a kernel launched on a device updates, a
 // kokkos.View1[T]: package kernel binds a ScatterView parameter of a
 // device launch as it, and the kernel's updates become atomic operations
@@ -688,6 +704,22 @@ func (sv ScatterView2[Op, T]) Release() {
 	}
 	sv.s.released = true
 	sv.s.copies = nil
+}
+
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView2[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView2: make one with NewScatterView2", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
 }
 
 // DeviceView returns the view a kernel launched on a device updates, a
@@ -1117,6 +1149,22 @@ func (sv ScatterView3[Op, T]) Release() {
 	}
 	sv.s.released = true
 	sv.s.copies = nil
+}
+
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView3[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView3: make one with NewScatterView3", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
 }
 
 // DeviceView returns the view a kernel launched on a device updates, a
@@ -1551,6 +1599,22 @@ func (sv ScatterView4[Op, T]) Release() {
 	}
 	sv.s.released = true
 	sv.s.copies = nil
+}
+
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView4[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView4: make one with NewScatterView4", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
 }
 
 // DeviceView returns the view a kernel launched on a device updates, a
@@ -1990,6 +2054,22 @@ func (sv ScatterView5[Op, T]) Release() {
 	}
 	sv.s.released = true
 	sv.s.copies = nil
+}
+
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView5[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView5: make one with NewScatterView5", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
 }
 
 // DeviceView returns the view a kernel launched on a device updates, a
@@ -2434,6 +2514,22 @@ func (sv ScatterView6[Op, T]) Release() {
 	}
 	sv.s.released = true
 	sv.s.copies = nil
+}
+
+// HostError returns nil when Access works on the host, and otherwise an
+// error wrapping ErrScatterView that says why: the zero or a released
+// ScatterView, or one of a view the host cannot access. The host code
+// kokkos-kernelgen generates returns it from a host launch.
+func (sv ScatterView6[Op, T]) HostError() error {
+	switch {
+	case sv.s == nil:
+		return fmt.Errorf("%w: the zero ScatterView6: make one with NewScatterView6", ErrScatterView)
+	case sv.s.released:
+		return fmt.Errorf("%w: ScatterView %q was released", ErrScatterView, sv.s.label)
+	case !sv.s.host:
+		return fmt.Errorf("%w: ScatterView %q is of a view the host cannot access: launch the kernel on its device", ErrScatterView, sv.s.label)
+	}
+	return nil
 }
 
 // DeviceView returns the view a kernel launched on a device updates, a

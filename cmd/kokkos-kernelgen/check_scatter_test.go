@@ -80,6 +80,7 @@ func TestScatterAllowed(t *testing.T) {
 	out := generateSource(t, map[string]string{"k.go": scatterSrc})
 	for _, want := range []string{
 		"sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, int64])",
+		"if gkErr := sv.HostError(); gkErr != nil { return nil, gkErr }",
 		"gkSA_sv := sv.Access() defer gkSA_sv.Release() gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()",
 		"a := gkSA_sv",
 		"if gkT0, gkV := int(x.At(i)), int64(2); uint(gkT0) < gkSN_sv_0 { *(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV } else { a.Add(gkT0, gkV) }",

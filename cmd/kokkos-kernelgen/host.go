@@ -753,6 +753,7 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
 		}
 	}
+	b.WriteString(p.scatterBinds(k))
 	orders := [][]int{rightOrder(rank)}
 	if rank > 1 {
 		orders = append(orders, leftOrder(rank))

@@ -134,3 +134,15 @@ func inSimpleStmt(k *kernelFunc, n *ast.CallExpr) bool {
 	})
 	return found
 }
+
+// scatterBinds returns the host binder's checks that each ScatterView
+// parameter the body uses can be updated on the host (HostError).
+func (p *pkgInfo) scatterBinds(k *kernelFunc) string {
+	var b strings.Builder
+	for _, pr := range k.params {
+		if pr.scatter != nil && pr.name != "_" && p.used(k, pr.v) {
+			fmt.Fprintf(&b, "if gkErr := %s.HostError(); gkErr != nil {\nreturn nil, gkErr\n}\n", pr.name)
+		}
+	}
+	return b.String()
+}

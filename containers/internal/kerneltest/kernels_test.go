@@ -358,6 +358,26 @@ func TestScatterDeviceArgs(t *testing.T) {
 			t.Errorf("%s: %v, want ErrArgs and ErrScatterView saying %q", c.name, err, c.want)
 		}
 	}
+	// On the host: a ScatterView of a view in device memory, the zero
+	// one, a released one.
+	hx := kokkos.Must(kokkos.NewView1[int64]("hx", 10))
+	dev := kokkos.Must(containers.NewScatterView1[containers.ScatterSum](kokkos.Must(kokkos.NewView1[int64]("devhist", 4, kokkos.InSpace(fake)))))
+	rel := kokkos.Must(containers.NewScatterView1[containers.ScatterSum](hv))
+	rel.Release()
+	for _, c := range []struct {
+		name string
+		sv   containers.ScatterView1[containers.ScatterSum, int64]
+		want string
+	}{
+		{"device memory", dev, `ScatterView "devhist" is of a view the host cannot access`},
+		{"zero", containers.ScatterView1[containers.ScatterSum, int64]{}, "the zero ScatterView1"},
+		{"released", rel, `ScatterView "hist" was released`},
+	} {
+		err := kernel.For("scatterhist", kokkos.Range(0, 10), ScatterHist, hx, c.sv, 4)
+		if !errors.Is(err, containers.ErrScatterView) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("host, %s: %v, want ErrScatterView saying %q", c.name, err, c.want)
+		}
+	}
 	// A duplicated ScatterView of a view in device memory is refused
 	// when it is made.
 	if _, err := containers.NewScatterView1[containers.ScatterSum](x, containers.ScatterDuplicated); !errors.Is(err, containers.ErrScatterView) || !strings.Contains(err.Error(), "host cannot access") {

@@ -142,6 +142,9 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 	}
 	sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, int64])
 	nb := gkArgs[2].(int)
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int) {
 		x, sv, nb, gkP_x := x, sv, nb, gkP_x
@@ -177,7 +180,7 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						gkSA_sv.Add(gkT0, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:180:47*/
+					/*line kerneltest_kernels_gen.go:183:47*/
 				}
 			} else {
 			gkNextU:
@@ -206,7 +209,7 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						gkSA_sv.Add(gkT0, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:209:47*/
+					/*line kerneltest_kernels_gen.go:212:47*/
 				}
 			}
 		} else {
@@ -236,7 +239,7 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				} else {
 					gkSA_sv.Add(gkT0, gkV)
 				}
-				/*line kerneltest_kernels_gen.go:239:46*/
+				/*line kerneltest_kernels_gen.go:242:46*/
 			}
 		}
 	}, nil
@@ -250,6 +253,9 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 	sv := gkArgs[1].(gkcontainers.ScatterView2[gkcontainers.ScatterProd, float64])
 	n0 := gkArgs[2].(int)
 	n1 := gkArgs[3].(int)
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_x := x.Base(gkL)
 	if gkRight {
 		return func(gkLo, gkHi [2]int) {
@@ -279,7 +285,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 									a.Mul(gkT0, gkT1, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:282:49*/
+							/*line kerneltest_kernels_gen.go:288:49*/
 						}
 					}
 				} else {
@@ -301,7 +307,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 									a.Mul(gkT0, gkT1, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:304:49*/
+							/*line kerneltest_kernels_gen.go:310:49*/
 						}
 					}
 				}
@@ -323,7 +329,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:326:48*/
+						/*line kerneltest_kernels_gen.go:332:48*/
 					}
 				}
 			}
@@ -356,7 +362,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:359:48*/
+						/*line kerneltest_kernels_gen.go:365:48*/
 					}
 				}
 			} else {
@@ -378,7 +384,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 								a.Mul(gkT0, gkT1, gkV)
 							}
 						}
-						/*line kerneltest_kernels_gen.go:381:48*/
+						/*line kerneltest_kernels_gen.go:387:48*/
 					}
 				}
 			}
@@ -400,7 +406,7 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							a.Mul(gkT0, gkT1, gkV)
 						}
 					}
-					/*line kerneltest_kernels_gen.go:403:47*/
+					/*line kerneltest_kernels_gen.go:409:47*/
 				}
 			}
 		}
@@ -418,6 +424,12 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 	}
 	lo := gkArgs[2].(gkcontainers.ScatterView3[gkcontainers.ScatterMin, float32])
 	hi := gkArgs[3].(gkcontainers.ScatterView3[gkcontainers.ScatterMax, int32])
+	if gkErr := lo.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
+	if gkErr := hi.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_x := x.Base(gkL)
 	gkP_y := y.Base(gkL)
 	if gkRight {
@@ -460,7 +472,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										h.Update(gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:463:50*/
+								/*line kerneltest_kernels_gen.go:475:50*/
 							}
 						}
 					}
@@ -488,7 +500,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										h.Update(gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:491:50*/
+								/*line kerneltest_kernels_gen.go:503:50*/
 							}
 						}
 					}
@@ -534,7 +546,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									}
 								}
 							} /*line kernels.go:58:3*/
-							/*line kerneltest_kernels_gen.go:537:49*/
+							/*line kerneltest_kernels_gen.go:549:49*/
 						}
 					}
 				}
@@ -580,7 +592,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									h.Update(gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:583:49*/
+							/*line kerneltest_kernels_gen.go:595:49*/
 						}
 					}
 				}
@@ -608,7 +620,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									h.Update(gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:611:49*/
+							/*line kerneltest_kernels_gen.go:623:49*/
 						}
 					}
 				}
@@ -654,7 +666,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								}
 							}
 						} /*line kernels.go:58:3*/
-						/*line kerneltest_kernels_gen.go:657:48*/
+						/*line kerneltest_kernels_gen.go:669:48*/
 					}
 				}
 			}
@@ -669,6 +681,9 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	}
 	sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, float64])
 	nb := gkArgs[2].(int)
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_x := x.Base(gkL)
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		x, sv, nb, gkP_x := x, sv, nb, gkP_x
@@ -687,7 +702,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 						a.Add(gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:690:47*/
+					/*line kerneltest_kernels_gen.go:705:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -698,7 +713,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 						a.Add(gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:701:47*/
+					/*line kerneltest_kernels_gen.go:716:47*/
 				}
 			}
 		} else {
@@ -710,7 +725,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					a.Add(gkT0, gkV)
 				}
 				gkAcc += 1
-				/*line kerneltest_kernels_gen.go:713:46*/
+				/*line kerneltest_kernels_gen.go:728:46*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -725,6 +740,9 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 	sv := gkArgs[1].(gkcontainers.ScatterView2[gkcontainers.ScatterSum, float64])
 	n0 := gkArgs[2].(int)
 	n1 := gkArgs[3].(int)
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_x := x.Base(gkL)
 	if !gkL.Checks() {
 		return func(gkLo, gkHi int) {
@@ -746,7 +764,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.Sub(gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:749:47*/
+					/*line kerneltest_kernels_gen.go:767:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -761,7 +779,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.Sub(gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:764:47*/
+					/*line kerneltest_kernels_gen.go:782:47*/
 				}
 			}
 		}, nil
@@ -786,7 +804,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.Sub(gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:789:47*/
+					/*line kerneltest_kernels_gen.go:807:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -801,7 +819,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.Sub(gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:804:47*/
+					/*line kerneltest_kernels_gen.go:822:47*/
 				}
 			}
 		} else {
@@ -817,7 +835,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				} else {
 					a.Sub(gkT0, gkT1, gkV)
 				}
-				/*line kerneltest_kernels_gen.go:820:46*/
+				/*line kerneltest_kernels_gen.go:838:46*/
 			}
 		}
 	}, nil

@@ -324,6 +324,9 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 		return nil, gkErr0
 	}
 	sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, int32])
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
 	gkP_v := v.Base(gkL)
 	return func(gkLo, gkHi int) {
 		v, sv, gkP_v := v, sv, gkP_v
@@ -363,7 +366,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					}
 				}
 			} /*line kernels_scatter.go:20:3*/
-			/*line main_kernels_gen.go:366:39*/
+			/*line main_kernels_gen.go:369:39*/
 		}
 	}, nil
 }
@@ -403,7 +406,7 @@ func gkHostHistToken(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				}
 			} /*line kernels_token.go:19:3*/
 			tok.Release(id)
-			/*line main_kernels_gen.go:406:39*/
+			/*line main_kernels_gen.go:409:39*/
 		}
 	}, nil
 }
