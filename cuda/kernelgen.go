@@ -205,6 +205,28 @@ __device__ __forceinline__ float atomic_fetch_min(float* p, float v) { return gk
 __device__ __forceinline__ double atomic_fetch_min(double* p, double v) { return gk_cas_min(p, v); }
 template <class T> __device__ __forceinline__ void atomic_max(T* p, T v) { (void)atomic_fetch_max(p, v); }
 template <class T> __device__ __forceinline__ void atomic_min(T* p, T v) { (void)atomic_fetch_min(p, v); }
+// Multiplication and division, a compare-and-swap loop that compares bits
+// (a NaN ends it), as kokkos's AtomicMul and AtomicDiv.
+template <class T> __device__ __forceinline__ bool gk_same_bits(T a, T b) { return a == b; }
+__device__ __forceinline__ bool gk_same_bits(float a, float b) { return __float_as_uint(a) == __float_as_uint(b); }
+__device__ __forceinline__ bool gk_same_bits(double a, double b) { return __double_as_longlong(a) == __double_as_longlong(b); }
+template <class T> __device__ __forceinline__ T atomic_fetch_mul(T* p, T v) {
+	T old = *(volatile T*)p;
+	for (;;) { T seen = atomic_compare_exchange(p, old, (T)(old * v)); if (gk_same_bits(seen, old)) return old; old = seen; }
+}
+// gk_quo divides as the kernels' / does: an integer by 0 gives 0, by -1
+// the negation, wrapping.
+template <class T> __device__ __forceinline__ T gk_quo(T a, T b) {
+	return b == T(0) ? T(0) : ((T)(-1) < T(0) && b == (T)(-1)) ? (T)(0ull - (gk_u64)a) : (T)(a / b);
+}
+__device__ __forceinline__ float gk_quo(float a, float b) { return a / b; }
+__device__ __forceinline__ double gk_quo(double a, double b) { return a / b; }
+template <class T> __device__ __forceinline__ T atomic_fetch_div(T* p, T v) {
+	T old = *(volatile T*)p;
+	for (;;) { T seen = atomic_compare_exchange(p, old, gk_quo(old, v)); if (gk_same_bits(seen, old)) return old; old = seen; }
+}
+template <class T> __device__ __forceinline__ void atomic_mul(T* p, T v) { (void)atomic_fetch_mul(p, v); }
+template <class T> __device__ __forceinline__ void atomic_div(T* p, T v) { (void)atomic_fetch_div(p, v); }
 template <class T> __device__ __forceinline__ T atomic_load(T* p) { return *(volatile T*)p; }
 template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { (void)atomic_exchange(p, v); }
 

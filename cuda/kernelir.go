@@ -452,7 +452,8 @@ func init() {
 		erfc tgamma
 		atomic_load atomic_store atomic_add atomic_sub atomic_fetch_add atomic_fetch_sub
 		atomic_add_fetch atomic_increment atomic_decrement atomic_min atomic_max atomic_fetch_min
-		atomic_fetch_max atomic_exchange atomic_compare_exchange`) {
+		atomic_fetch_max atomic_exchange atomic_compare_exchange
+		atomic_mul atomic_div atomic_fetch_mul atomic_fetch_div`) {
 		irReserved[w] = true
 	}
 }
@@ -979,6 +980,7 @@ var irAtomics = map[string]struct {
 	"Min": {c: "atomic_min"}, "FetchMin": {c: "atomic_fetch_min"},
 	"Max": {c: "atomic_max"}, "FetchMax": {c: "atomic_fetch_max"},
 	"Exchange": {c: "atomic_exchange"}, "CompareExchange": {c: "atomic_compare_exchange"},
+	"Mul": {c: "atomic_mul"}, "Div": {c: "atomic_div"},
 }
 
 func (e *irFunc) mathCall(x *kernelir.Math) irCx {

@@ -57,7 +57,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			if t == tokenType {
 				bp.Token = true
 			} else if p.View {
-				bp.Rank, bp.Elem = viewShape(t)
+				bp.Rank, bp.Elem = viewShape(deviceViewType(t))
 			} else {
 				bp.Elem = paramKind(t)
 			}
@@ -141,6 +141,10 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 			continue
 		}
 		d := &views[j]
+		if v, err = e.deviceViewOf(p.Name, v); err != nil {
+			m.release()
+			return nil, nil, err
+		}
 		ok := false
 		if *d, ok = describe(v); !ok {
 			m.release()

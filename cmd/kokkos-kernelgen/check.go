@@ -170,7 +170,7 @@ func (c *checker) stmt(s ast.Stmt) {
 	case *ast.ExprStmt:
 		c.expr(s.X)
 	case *ast.AssignStmt:
-		if c.scratchDecl(s) || c.randomAssign(s) {
+		if c.scratchDecl(s) || c.randomAssign(s) || c.scatterAssign(s) {
 			return
 		}
 		c.exprs(s.Rhs)
@@ -517,7 +517,7 @@ func (c *checker) describe(t types.Type) (what, instead string) {
 func (c *checker) ident(x *ast.Ident) {
 	switch obj := c.p.info.Uses[x].(type) {
 	case *types.Var:
-		if c.teamIdent(x, obj) {
+		if c.teamIdent(x, obj) || c.scatterIdent(x, obj) {
 			return
 		}
 		if isPkgVar(obj) {
@@ -587,6 +587,9 @@ func (c *checker) call(x *ast.CallExpr) {
 	switch fun.(type) {
 	case *ast.IndexExpr, *ast.IndexListExpr:
 		c.refuse(x.Pos(), "the type arguments of "+types.ExprString(fun), "leave them to inference")
+		return
+	}
+	if c.scatterCall(x) {
 		return
 	}
 	if pr, m, ok := c.p.isViewMethod(c.k, x); ok {

@@ -70,7 +70,7 @@ func (p *pkgInfo) generate() ([]byte, error) {
 		specs.WriteString("Params: []" + kern + ".Param{\n")
 		for _, pr := range k.params {
 			fmt.Fprintf(&specs, "{Name: %q", pr.name)
-			if pr.isView() {
+			if pr.isView() || pr.scatter != nil {
 				fmt.Fprintf(&specs, ", View: true, Write: %v", pr.write)
 			}
 			specs.WriteString("},\n")

@@ -352,6 +352,13 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 				edits = append(edits, edit{pos: n.Pos(), end: n.Pos(), text: strings.Join(decls, "\n") + "\n" + r.lineAt(n.Pos())})
 			}
 		case *ast.CallExpr:
+			if es, ok := p.scatterEdits(k, r.im, n, c.all); ok {
+				edits = append(edits, es...)
+				for _, e := range n.Args {
+					ast.Inspect(e, inspect)
+				}
+				return false
+			}
 			edits = append(edits, p.viewHelperCallEdits(n, true)...)
 			if a := c.acc[n]; a != nil && c.rows != nil {
 				elem := types.TypeString(a.v.elem, r.q)
@@ -746,6 +753,7 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 			fmt.Fprintf(&b, "%s := gkArgs[%d].(%s)\n", name, j, typ)
 		}
 	}
+	b.WriteString(p.scatterBinds(k))
 	orders := [][]int{rightOrder(rank)}
 	if rank > 1 {
 		orders = append(orders, leftOrder(rank))
@@ -861,6 +869,7 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 			bases["gkP_"+pr.name] = true
 		}
 	}
+	strides.WriteString(p.scatterPrologue(k, b.String()))
 	// The parameters and bases the function refers to, as its locals, not
 	// variables of the closure.
 	names := idents(strides.String() + b.String())

@@ -61,6 +61,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 			ir.Params = append(ir.Params, randomParams(pr)...)
 			continue
 		}
+		if prm, ok := b.scatterParam(pr); ok {
+			ir.Params = append(ir.Params, prm)
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -332,6 +336,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 		return x
 	}
 	if x, ok := b.randomCall(c); ok {
+		return x
+	}
+	if x, ok := b.scatterCall(c); ok {
 		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {
@@ -633,6 +640,9 @@ func (b *irBuilder) lhsType(x ast.Expr) kernelir.Type {
 }
 
 func (b *irBuilder) assign(s *ast.AssignStmt) kernelir.Stmt {
+	if b.scatterAssign(s) {
+		return nil
+	}
 	if s.Tok == token.ASSIGN || s.Tok == token.DEFINE {
 		if st := b.teamAssign(s.Lhs, s.Rhs, s.Tok == token.DEFINE, s.Pos()); st != nil {
 			return st

@@ -259,6 +259,13 @@ func (p *pkgInfo) classify(fd *ast.FuncDecl) (*kernelFunc, error) {
 			k.params = append(k.params, &param{v: v, name: v.Name(), pool: kind})
 			continue
 		}
+		if pr, err := p.scatterParam(k, v); pr != nil || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			k.params = append(k.params, pr)
+			continue
+		}
 		if pr, err := p.structParam(k, v); pr != nil || err != nil {
 			if err != nil {
 				return nil, err

@@ -75,6 +75,10 @@ type kernelFunc struct {
 	recv    *types.Var      // a helper method's receiver (check_local.go)
 	structs map[string]bool // the struct types the body uses, by name, set by the checker
 
+	// scatterAcc are the accessors of the ScatterView parameters (a of
+	// a := sv.Access()), set by the checker (check_scatter.go).
+	scatterAcc map[*types.Var]*param
+
 	// fastmath (//kokkos:kernel fastmath): the host's vectorized sums
 	// may add floats in another order (host_simd.go).
 	fastmath bool
@@ -107,6 +111,8 @@ type param struct {
 	token bool         // a kokkos.UniqueToken (check_token.go); rank 0, elem nil
 	umap  bool         // a containers.UnorderedMap (check_umap.go); rank 0, elem nil
 	pool  string       // a random pool (check_random.go): its generator, "XorShift64" or "XorShift1024"; rank 0, elem nil
+
+	scatter *scatterInfo // a containers.ScatterView (check_scatter.go); rank 0, elem nil
 }
 
 // isView reports whether p is a view.

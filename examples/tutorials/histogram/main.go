@@ -5,19 +5,25 @@
 // histogram per thread, plain increments, and a loop adding the copies
 // (duplicated: HistToken counts each row into the copy of the id it
 // acquires from a unique token, where the C++ program takes
-// omp_get_thread_num, and Contribute adds the copies). Each form adds to the
-// same histogram, as in the C++ program, and is timed once.
+// omp_get_thread_num, and Contribute adds the copies), and with a
+// ScatterView of package containers, as the C++ program's
+// Kokkos::Experimental::ScatterView (HistScatter, a Go kernel, in
+// kernels_scatter.go, and the same with a closure on the host). Each form
+// adds to the same histogram, as in the C++ program, and is timed once.
 //
 //	go run ./examples/tutorials/histogram [-cuda] [-nrepeat R] [N [M]]
 //
 // N (default 100000) and M (default 100) are positional, as in the C++
 // program; the bins are splitmix64 of each element's position modulo N
 // (the C++ program computes the same ones). It prints "Time Atomic: N M
-// seconds" and "Time Duplicated: ...", the JSON lines
-// {"name":"histogram.atomic","unit":"s",...} and "histogram.duplicated",
-// and checks the counts. Kokkos's ScatterView, which the C++ program
-// times too, has no gokkos counterpart. -nrepeat runs each form that many
-// times and reports the median.
+// seconds", "Time Duplicated: ...", "Time ScatterView: ..." and "Time
+// ScatterView (closure): ...", the JSON lines
+// {"name":"histogram.atomic","unit":"s",...}, "histogram.duplicated",
+// "histogram.scatter-view" (the C++ program's name for its ScatterView)
+// and "histogram.scatter-view-closure", and checks the counts. On a GPU
+// it runs the atomic and the ScatterView forms (the ScatterView is then
+// non-duplicated and atomic, as Kokkos's on CUDA). -nrepeat runs each form
+// that many times and reports the median.
 package main
 
 import (
@@ -30,6 +36,7 @@ import (
 	"time"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/containers"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel"
 )
@@ -120,6 +127,27 @@ func run(w io.Writer, place tut.Place, n, m, nrepeat int) error {
 		}
 		fmt.Fprintf(w, "Time Duplicated (%s): %d %d %g\n", dupForm, n, m, t)
 		tut.Emit(w, "histogram.duplicated", "s", t)
+	}
+	// As in the C++ program, the ScatterView is made outside the timing:
+	// on the host it is duplicated, a copy per worker of the pool.
+	sv, err := containers.NewScatterView1[containers.ScatterSum](r, containers.ScatterOn(sp))
+	if err != nil {
+		return err
+	}
+	defer sv.Release()
+	t, err = timeIt(func() error { return scatterView(place, sv, v, r) })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Time ScatterView: %d %d %g\n", n, m, t)
+	tut.Emit(w, "histogram.scatter-view", "s", t)
+	if place.Stream == nil {
+		t, err = timeIt(func() error { return scatterViewClosure(sv, v, r) })
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Time ScatterView (closure): %d %d %g\n", n, m, t)
+		tut.Emit(w, "histogram.scatter-view-closure", "s", t)
 	}
 	return check(r, n, m, runs)
 }

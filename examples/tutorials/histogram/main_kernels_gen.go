@@ -4,6 +4,7 @@ package main
 
 import (
 	gkkokkos "github.com/gokkos/kokkos"
+	gkcontainers "github.com/gokkos/kokkos/containers"
 	gkkernel "github.com/gokkos/kokkos/kernel"
 	gkunsafe "unsafe"
 )
@@ -78,6 +79,23 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: HistScatter, Name: "main.HistScatter", Hash: "81ecc1b0d4bd25b9e363f25c56bfe0fe", Funcs: []string{"HistScatter"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "v", View: true, Write: false},
+			{Name: "sv", View: true, Write: true},
+		},
+		Host: gkHostHistScatter,
+		IR: gkIR + `(kernel HistScatter for (index i)
+  (view v int32 2 r)
+  (view sv int32 1 w)
+  (body
+    (range (new j int) int (extent v 1)
+      (body
+        (do (atomic Add sv ((conv int (at v i j))) (int32 1)))))))
+`,
+	},
+	{
 		Func: HistToken, Name: "main.HistToken", Hash: "680d8ff4298603646f32294f3d6b3e84", Funcs: []string{"HistToken"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -132,7 +150,7 @@ func gkHostHistAtomic(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(r.Ptr(int(v.At(i, j))), 1)
 				}
 			} /*line kernels.go:14:3*/
-			/*line main_kernels_gen.go:135:39*/
+			/*line main_kernels_gen.go:153:39*/
 		}
 	}, nil
 }
@@ -175,7 +193,7 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*4)) = (s)
-					/*line main_kernels_gen.go:178:41*/
+					/*line main_kernels_gen.go:196:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -198,7 +216,7 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						}
 					} /*line kernels.go:24:3*/
 					*(*int32)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (s)
-					/*line main_kernels_gen.go:201:41*/
+					/*line main_kernels_gen.go:219:41*/
 				}
 			}
 		} else {
@@ -222,7 +240,7 @@ func gkHostContribute(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					}
 				} /*line kernels.go:24:3*/
 				r.Set(i, s)
-				/*line main_kernels_gen.go:225:40*/
+				/*line main_kernels_gen.go:243:40*/
 			}
 		}
 	}, nil
@@ -245,7 +263,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:248:43*/
+							/*line main_kernels_gen.go:266:43*/
 						}
 					}
 				} else {
@@ -253,7 +271,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						gkR0 := gkunsafe.Add(gkP_v, (i)*gkS_v_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (j)*gkS_v_1)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-							/*line main_kernels_gen.go:256:43*/
+							/*line main_kernels_gen.go:274:43*/
 						}
 					}
 				}
@@ -261,7 +279,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:264:42*/
+						/*line main_kernels_gen.go:282:42*/
 					}
 				}
 			}
@@ -277,7 +295,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:280:42*/
+						/*line main_kernels_gen.go:298:42*/
 					}
 				}
 			} else {
@@ -285,7 +303,7 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					gkR0 := gkunsafe.Add(gkP_v, (j)*gkS_v_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:45:2*/ *(*int32)(gkunsafe.Add(gkR0, (i)*gkS_v_0)) = (Value(i, j, v.Extent(1), v.Extent(0)))
-						/*line main_kernels_gen.go:288:42*/
+						/*line main_kernels_gen.go:306:42*/
 					}
 				}
 			}
@@ -293,9 +311,62 @@ func gkHostValues(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:45:2*/ v.Set(i, j, Value(i, j, v.Extent(1), v.Extent(0)))
-					/*line main_kernels_gen.go:296:41*/
+					/*line main_kernels_gen.go:314:41*/
 				}
 			}
+		}
+	}, nil
+}
+
+func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	v, gkErr0 := gkkernel.View2("main.HistScatter", "v", gkArgs[0].(gkkokkos.View2[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	sv := gkArgs[1].(gkcontainers.ScatterView1[gkcontainers.ScatterSum, int32])
+	if gkErr := sv.HostError(); gkErr != nil {
+		return nil, gkErr
+	}
+	gkP_v := v.Base(gkL)
+	return func(gkLo, gkHi int) {
+		v, sv, gkP_v := v, sv, gkP_v
+		gkS_v_0 := v.ByteStride(0)
+		gkS_v_1 := v.ByteStride(1)
+		gkSA_sv := sv.Access()
+		defer gkSA_sv.Release()
+		gkSP_sv, gkSN_sv_0 := gkSA_sv.Plain()
+		for i := gkLo; i < gkHi; i++ {
+			/*line kernels_scatter.go:17:2*/ a := gkSA_sv
+			if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
+				if gkS_v_1 == 4 {
+					gkQ0 := (i) * gkS_v_0
+					/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
+						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4)))), int32(1); uint(gkT0) < gkSN_sv_0 {
+							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
+						} else {
+							a.Add(gkT0, gkV)
+						}
+					}
+				} else {
+					gkQ1 := (i) * gkS_v_0
+					/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
+						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1))))), int32(1); uint(gkT0) < gkSN_sv_0 {
+							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
+						} else {
+							a.Add(gkT0, gkV)
+						}
+					}
+				}
+			} else {
+				/*line kernels_scatter.go:18:2*/ for j := range v.Extent(1) {
+					if gkT0, gkV := int(v.At(i, j)), int32(1); uint(gkT0) < gkSN_sv_0 {
+						*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
+					} else {
+						a.Add(gkT0, gkV)
+					}
+				}
+			} /*line kernels_scatter.go:20:3*/
+			/*line main_kernels_gen.go:369:39*/
 		}
 	}, nil
 }
@@ -335,7 +406,7 @@ func gkHostHistToken(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				}
 			} /*line kernels_token.go:19:3*/
 			tok.Release(id)
-			/*line main_kernels_gen.go:338:39*/
+			/*line main_kernels_gen.go:409:39*/
 		}
 	}, nil
 }

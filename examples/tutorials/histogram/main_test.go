@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/containers"
 	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel"
@@ -112,7 +113,8 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, s := range []string{"Time Atomic: 500 9 ", `{"name":"histogram.atomic","unit":"s","value":`, `{"name":"histogram.duplicated","unit":"s","value":`} {
+	for _, s := range []string{"Time Atomic: 500 9 ", `{"name":"histogram.atomic","unit":"s","value":`, `{"name":"histogram.duplicated","unit":"s","value":`,
+		"Time ScatterView: 500 9 ", `{"name":"histogram.scatter-view","unit":"s","value":`, "Time ScatterView (closure): 500 9 ", `{"name":"histogram.scatter-view-closure","unit":"s","value":`} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
 		}
@@ -194,7 +196,7 @@ func TestRunCUDA(t *testing.T) {
 	if err := run(&b, place, 1000, 20, 2); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), `"histogram.atomic"`) {
+	if !strings.Contains(b.String(), `"histogram.atomic"`) || !strings.Contains(b.String(), `"histogram.scatter-view"`) {
 		t.Errorf("output:\n%s", b.String())
 	}
 }
@@ -202,3 +204,38 @@ func TestRunCUDA(t *testing.T) {
 // goldenBins are the bins (0, 0), (0, 1) and (7, 3) of the 100000×100
 // matrix, as splitmix64 in C gives them.
 var goldenBins = [3]int32{7535, 22465, 55822}
+
+// TestScatterForms counts random bins with the ScatterView forms (the
+// kernel and the closure, both on the default pool), duplicated with
+// copies for the pool or for another pool, and non-duplicated and atomic,
+// into a histogram that holds random counts already, against plain loops.
+func TestScatterForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	const n, m, nb = 301, 13, 17
+	v, add := randomBins(rng, n, m, nb)
+	for _, opts := range [][]containers.ScatterOption{
+		nil,
+		{containers.ScatterOn(kokkos.NewThreads(5))},
+		{containers.ScatterNonDuplicated, containers.ScatterAtomic},
+	} {
+		r, _ := kokkos.NewView1[int32]("R", nb)
+		want := make([]int32, nb)
+		for i := range nb {
+			c := int32(rng.IntN(5))
+			r.Set(i, c)
+			want[i] = c + 2*add[i]
+		}
+		sv, err := containers.NewScatterView1[containers.ScatterSum](r, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := scatterView(tut.Place{Mem: kokkos.HostSpace}, sv, v, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := scatterViewClosure(sv, v, r); err != nil {
+			t.Fatal(err)
+		}
+		checkHist(t, "scatter view", r, want)
+		sv.Release()
+	}
+}
