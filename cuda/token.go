@@ -11,9 +11,9 @@ import (
 
 // Unique tokens (kokkos.UniqueToken) in Go kernels. A token parameter is
 // bound as two scalars: gkk_<name>_w, the address of the token's words in
-// device memory, and gkk_<name>_n, its size. The ids are bits of those
-// 32-bit words, id = word*32 + bit. Each stream has the words of the
-// tokens of its kernels (tokenBits): allocated, zeroed, on the first
+// device memory, and gkk_<name>_n, its size. Each id has a 32-bit word
+// of its own, 1 while held, 0 while free. Each stream has the words of
+// the tokens of its kernels (tokenBits): allocated, zeroed, on the first
 // launch that needs them, and reused by every later one, since the
 // stream runs its kernels one after the other and a kernel that releases
 // every id it acquires leaves them zero. A token's ids are thus unique
@@ -21,58 +21,50 @@ import (
 // (package kernel refuses a token of another instance).
 
 // tokenSupport is the device code of Acquire and Release: Kokkos's
-// algorithm for CUDA, on bits rather than one word per id.
-const tokenSupport = `// kokkos.UniqueToken: an id is a bit of the token's 32-bit words w, n of
-// them in all. Acquire starts at a hash of the global thread id and tries
-// each word in turn, setting a clear bit with atomicCAS, until it gets
-// one (backing off, up to 1 µs, after each pass that found every word
-// full); then a fence, so that it sees what the id's last holder wrote.
-// The hash puts thread t's first try at bit (t % n) / nw of word
-// (t % n) % nw: the threads of a warp try different words, and threads
-// resident at once, fewer than n, different bits. Release fences, then
-// clears the bit with atomicAnd; an id outside [0, n) (Go panics) is
-// ignored, and so is the release of an id not held.
+// algorithm for CUDA, a lock word per id.
+const tokenSupport = `// kokkos.UniqueToken: id i is held while word w[i] is 1, n words in
+// all. Acquire starts at the global thread id modulo n, and takes the
+// word with atomicCAS from 0 to 1, stepping by the block's size plus one
+// after a failure (backing off, up to 1 µs, after each n failures); then
+// a fence, so that it sees what the id's last holder wrote. Threads
+// resident at once, fewer than n, start at different words: each takes
+// its first with one atomic that no other thread contends. Release
+// fences, then stores 0 with atomicExch; an id outside [0, n) (Go
+// panics) is ignored, and so is the release of an id not held.
 __device__ static gk_i64 gkx_token_acquire(unsigned int* w, gk_i64 n) {
 	const unsigned long long block = (unsigned long long)blockIdx.x + (unsigned long long)gridDim.x * ((unsigned long long)blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-	const unsigned long long t = block * (blockDim.x * blockDim.y * blockDim.z) + threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-	const unsigned int nw = (unsigned int)((n + 31) >> 5);
-	const unsigned long long h = t % (unsigned long long)n;
-	unsigned int k = (unsigned int)(h % nw);
-	const unsigned int b0 = (unsigned int)(h / nw) & 31u;
-	unsigned int seen = 0u, ns = 32u;
-	for (;;) {
-		const unsigned int valid = (k == nw - 1 && (n & 31) != 0) ? (1u << (n & 31)) - 1u : 0xffffffffu;
-		unsigned int cur = *(volatile unsigned int*)&w[k];
-		unsigned int clear = ~cur & valid;
-		while (clear != 0u) {
-			const unsigned int b = (unsigned int)(__ffs(__funnelshift_r(clear, clear, b0)) - 1 + b0) & 31u;
-			const unsigned int old = atomicCAS(&w[k], cur, cur | (1u << b));
-			if (old == cur) {
-				__threadfence();
-				return (gk_i64)k * 32 + b;
-			}
-			cur = old;
-			clear = ~cur & valid;
+	const unsigned long long size = blockDim.x * blockDim.y * blockDim.z;
+	const unsigned long long t = block * size + threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+	const unsigned long long un = (unsigned long long)n;
+	const unsigned long long step = (size + 1) % un == 0 ? 1 : (size + 1) % un;
+	unsigned long long i = t % un;
+	unsigned long long tries = 0;
+	unsigned int ns = 32u;
+	while (atomicCAS(&w[i], 0u, 1u) != 0u) {
+		i += step;
+		if (i >= un) {
+			i -= un;
 		}
-		k = k + 1 == nw ? 0u : k + 1;
-		if (++seen == nw) {
-			// Every word was full: back off before the next pass, so
+		if (++tries == un) {
+			// Every id was held: back off before the next pass, so
 			// that the threads waiting for a few ids leave the memory
 			// system to their holders.
-			seen = 0u;
+			tries = 0;
 #if __CUDA_ARCH__ >= 700
 			__nanosleep(ns);
 			ns = ns < 1024u ? 2u * ns : ns;
 #endif
 		}
 	}
+	__threadfence();
+	return (gk_i64)i;
 }
 __device__ static void gkx_token_release(unsigned int* w, gk_i64 n, gk_i64 id) {
 	if (id < 0 || id >= n) {
 		return;
 	}
 	__threadfence();
-	atomicAnd(&w[id >> 5], ~(1u << (unsigned int)(id & 31)));
+	atomicExch(&w[id], 0u);
 }
 `
 
@@ -137,12 +129,12 @@ type tokenBits struct {
 }
 
 // tokenWords returns the number of 32-bit words of the tokens of l's
-// kernel, in order.
+// kernel, one per id.
 func tokenWords(l *backend.Launch) int {
 	n := 0
 	for j := range l.Kernel.Params {
 		if l.Kernel.Params[j].Token && j < len(l.Args) && l.Args[j].Token != nil {
-			n += (l.Args[j].Token.Size() + 31) / 32
+			n += l.Args[j].Token.Size()
 		}
 	}
 	return n
@@ -180,7 +172,7 @@ func (s *Stream) tokenBase(label string, words int) (uintptr, error) {
 	d := c.dev.drv
 	// Room for the device's concurrency at least, so that one block
 	// serves the tokens of NewUniqueToken.
-	n := max(words, (s.dev.Concurrency()+31)/32)
+	n := max(words, s.dev.Concurrency())
 	if err := c.do("cuMemAlloc_v2", label+": unique token ids", d.cuMemAlloc, uintptr(unsafe.Pointer(&p)), uintptr(4*n)); err != nil {
 		return 0, err
 	}
@@ -231,7 +223,7 @@ func bindTokens(a *argSet, l *backend.Launch, names []string, base uintptr) erro
 		}
 		w, n := tokenScalars(names[j])
 		a.scalars = append(a.scalars, scalarArg{w, elemUint64, uint64(base + off)}, scalarArg{n, elemInt64, uint64(tok.Size())})
-		off += uintptr(4 * ((tok.Size() + 31) / 32))
+		off += uintptr(4 * tok.Size())
 	}
 	return nil
 }

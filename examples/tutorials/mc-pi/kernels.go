@@ -28,7 +28,7 @@ func DartsPool(i int, pool random.XorShift64Pool, groups int, rad float64, acc *
 	pool.FreeState(g)
 }
 
-// rngForm names the generator countHits uses in the output.
+// rngForm names the generator poolHits uses in the output.
 const rngForm = "XorShift64 pool"
 
 // poolHits throws n*groups darts at place, groups per index of a range of
@@ -39,15 +39,19 @@ func poolHits(place tut.Place, pool random.XorShift64Pool, n, groups int, rad fl
 	return kernel.Reduce("MC-pi-estimate", kokkos.Range(0, n).On(place.Space()), kokkos.Sum[int64](), DartsPool, pool, groups, rad)
 }
 
-// countHits throws n*groups darts at place, groups per index of a range
-// of n, with the generators of a Random_XorShift64_Pool of place's
-// execution space (a state per unit of its concurrency) seeded from seed,
-// and returns how many landed within rad.
-func countHits(place tut.Place, seed uint64, n, groups int, rad float64) (int64, error) {
-	pool, err := random.NewXorShift64Pool(place.Space(), seed)
+// warmUp launches DartsPool once on a GPU place, with a pool of its own,
+// so that the timed launch does not include the kernel's first launch
+// (its translation by NVRTC, or its load from the disk cache, which the
+// C++ program pays when it is compiled). It does nothing on the host.
+func warmUp(place tut.Place, rad float64) error {
+	if place.Stream == nil {
+		return nil
+	}
+	pool, err := random.NewXorShift64PoolSize(place.Space(), 1, 1)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer pool.Release()
-	return poolHits(place, pool, n, groups, rad)
+	_, err = poolHits(place, pool, 1, 1, rad)
+	return err
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
+	"github.com/gokkos/kokkos/random"
 )
 
 // seed is the C++ program's seed of its pool.
@@ -64,8 +65,17 @@ func run(w io.Writer, place tut.Place, darts, groups int) (float64, error) {
 	}
 	const rad = 1.0
 	fmt.Fprintf(w, "Reference Value for pi:  %f\n", math.Pi)
+	// The pool is made before the timer, as the C++ program's is.
+	pool, err := random.NewXorShift64Pool(place.Space(), seed)
+	if err != nil {
+		return 0, err
+	}
+	defer pool.Release()
+	if err := warmUp(place, rad); err != nil {
+		return 0, err
+	}
 	start := time.Now()
-	hits, err := countHits(place, seed, darts/groups, groups, rad)
+	hits, err := poolHits(place, pool, darts/groups, groups, rad)
 	if err != nil {
 		return 0, err
 	}
