@@ -3,6 +3,7 @@ package containers
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gokkos/kokkos"
 )
@@ -12,7 +13,19 @@ import (
 // dualFlags are the modification counters of a DualView, shared by its
 // copies as Kokkos's modified_flags view is: host is Kokkos's
 // modified_flags(0), dev its modified_flags(1).
-type dualFlags struct{ host, dev uint32 }
+type dualFlags struct {
+	// mu serializes the DualView's marks and syncs, so that copies of it
+	// used from several goroutines neither race on the counters nor sync
+	// twice.
+	mu        sync.Mutex
+	host, dev uint32
+}
+
+// lock locks the counters of c, which has some, and returns the unlock.
+func (c *dualCore[V, T]) lock() func() {
+	c.flags.mu.Lock()
+	return c.flags.mu.Unlock
+}
 
 // dualCore is the part of DualView1 ... DualView8 that does not depend on
 // the rank: the two views, the counters and the sync rules of Kokkos 4.6.1's
@@ -89,6 +102,7 @@ func (c *dualCore[V, T]) modifyHost() {
 	if c.flags == nil || c.single() {
 		return
 	}
+	defer c.lock()()
 	f := c.flags
 	if f.dev > f.host {
 		panic(fmt.Sprintf("containers: ModifyHost on %s: the device side holds modifications not yet synced to the host, which the next SyncDevice would overwrite; call SyncHost first, or ClearSyncState to discard them", c.describe()))
@@ -100,6 +114,7 @@ func (c *dualCore[V, T]) modifyDevice() {
 	if c.flags == nil || c.single() {
 		return
 	}
+	defer c.lock()()
 	f := c.flags
 	if f.host > f.dev {
 		panic(fmt.Sprintf("containers: ModifyDevice on %s: the host side holds modifications not yet synced to the device, which the next SyncHost would overwrite; call SyncDevice first, or ClearSyncState to discard them", c.describe()))
@@ -121,22 +136,32 @@ func (c *dualCore[V, T]) modify(s kokkos.MemorySpace) {
 
 func (c *dualCore[V, T]) clearSyncState() {
 	if c.flags != nil {
-		*c.flags = dualFlags{}
+		defer c.lock()()
+		c.flags.host, c.flags.dev = 0, 0
 	}
 }
 
 func (c *dualCore[V, T]) needSyncHost() bool {
-	return c.flags != nil && c.flags.host < c.flags.dev
+	if c.flags == nil {
+		return false
+	}
+	defer c.lock()()
+	return c.flags.host < c.flags.dev
 }
 
 func (c *dualCore[V, T]) needSyncDevice() bool {
-	return c.flags != nil && c.flags.dev < c.flags.host
+	if c.flags == nil {
+		return false
+	}
+	defer c.lock()()
+	return c.flags.dev < c.flags.host
 }
 
 func (c *dualCore[V, T]) needSync(s kokkos.MemorySpace) bool {
 	if c.flags == nil {
 		return false
 	}
+	defer c.lock()()
 	f := c.flags
 	switch c.sideOf("NeedSync", s) {
 	case sideDev:
@@ -163,19 +188,27 @@ func (c *dualCore[V, T]) copyTo(exec kokkos.ExecutionSpace, to side, op string) 
 	if err != nil {
 		return fmt.Errorf("containers: %s of %s: copy %s: %w", op, c.describe(), what, err)
 	}
-	*c.flags = dualFlags{}
+	c.flags.host, c.flags.dev = 0, 0
 	return nil
 }
 
 func (c *dualCore[V, T]) syncHost(exec kokkos.ExecutionSpace, op string) error {
-	if c.flags == nil || c.flags.dev <= c.flags.host {
+	if c.flags == nil {
+		return nil
+	}
+	defer c.lock()()
+	if c.flags.dev <= c.flags.host {
 		return nil
 	}
 	return c.copyTo(exec, sideHost, op)
 }
 
 func (c *dualCore[V, T]) syncDevice(exec kokkos.ExecutionSpace, op string) error {
-	if c.flags == nil || c.flags.host <= c.flags.dev {
+	if c.flags == nil {
+		return nil
+	}
+	defer c.lock()()
+	if c.flags.host <= c.flags.dev {
 		return nil
 	}
 	return c.copyTo(exec, sideDev, op)
@@ -189,21 +222,26 @@ func (c *dualCore[V, T]) sync(exec kokkos.ExecutionSpace, s kokkos.MemorySpace, 
 	if c.flags == nil {
 		return nil
 	}
+	sd := c.sideOf(op, s)
+	unlock := c.lock()
 	f := c.flags
-	switch c.sideOf(op, s) {
+	switch sd {
 	case sideDev:
 		if f.host > 0 && f.host >= f.dev {
 			if err := c.copyTo(exec, sideDev, op); err != nil {
+				unlock()
 				return err
 			}
 		}
 	case sideHost:
 		if f.dev > 0 && f.dev >= f.host {
 			if err := c.copyTo(exec, sideHost, op); err != nil {
+				unlock()
 				return err
 			}
 		}
 	}
+	unlock()
 	if c.oneSpace {
 		if err := kokkos.Fence(); err != nil {
 			return fmt.Errorf("containers: %s of %s: %w", op, c.describe(), err)
@@ -224,6 +262,7 @@ func (c *dualCore[V, T]) resize(mismatch bool, resizeDev, resizeHost func() erro
 	if !mismatch {
 		return nil
 	}
+	defer c.lock()()
 	if c.flags.dev >= c.flags.host {
 		if err := resizeDev(); err != nil {
 			return err
