@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"reflect"
 	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/backend"
 )
 
 // umapViews are a map's arrays as views in a memory space other than
@@ -375,4 +377,38 @@ func DeepCopyUnorderedMap[K comparable, V any](dst, src UnorderedMap[K, V]) {
 	defer d.busy.Store(nil)
 	h := s.exportHost("DeepCopyUnorderedMap")
 	d.importHost("DeepCopyUnorderedMap", h)
+}
+
+// BackendArg returns the map's arrays as the argument of a kernel's map
+// parameter, for package kernel, which binds it to a launch on a device
+// instance: the map must live in that device's memory (NewUnorderedMap
+// with InSpace). It returns an error for a map in HostSpace, which only
+// host kernels reach, and for a released one.
+func (m UnorderedMap[K, V]) BackendArg() (*backend.UMap, error) {
+	s := m.s
+	switch {
+	case s == nil:
+		return nil, errors.New("the zero UnorderedMap: make one with NewUnorderedMap")
+	case s.dev == nil && s.device:
+		return nil, fmt.Errorf("UnorderedMap %q was released", s.label)
+	case s.dev == nil:
+		return nil, fmt.Errorf("UnorderedMap %q is in HostSpace, which only host kernels reach: make it with NewUnorderedMap(..., kokkos.InSpace(space)) in the device's memory space", s.label)
+	}
+	v := s.dev
+	u := &backend.UMap{
+		Used: kokkos.Describe(&v.used), Heads: kokkos.Describe(&v.heads), Next: kokkos.Describe(&v.next),
+		Flags: kokkos.Describe(&v.flags), Keys: kokkos.Describe(&v.keys),
+		Erasable: s.erasable.Load(), Bounded: s.bounded,
+	}
+	if unsafe.Sizeof(*new(V)) > 0 {
+		u.Values = kokkos.Describe(&v.values)
+	}
+	return u, nil
+}
+
+// BackendKinds returns the kinds of the map's keys and values as package
+// backend names them (KindInvalid for a type that is not a number, and
+// for a set's values), for package kernel; m may be the zero map.
+func (m UnorderedMap[K, V]) BackendKinds() (key, value backend.Kind) {
+	return backend.KindOf(reflect.TypeFor[K]()), backend.KindOf(reflect.TypeFor[V]())
 }

@@ -51,6 +51,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			bp := backend.Param{Name: p.Name, View: p.View, Write: p.Write}
 			if t == tokenType {
 				bp.Token = true
+			} else if umapParam(&bp, t) {
 			} else if p.View {
 				bp.Rank, bp.Elem = viewShape(t)
 			} else {
@@ -126,6 +127,13 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 		}
 		if p.Token {
 			l.Args[j] = backend.Arg{Token: v.(kokkos.UniqueToken)}
+			continue
+		}
+		if p.UMap {
+			if l.Args[j], err = e.umapBind(p, v); err != nil {
+				m.release()
+				return nil, nil, err
+			}
 			continue
 		}
 		if !p.View {

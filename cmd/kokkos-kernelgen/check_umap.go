@@ -95,12 +95,16 @@ func (c *checker) umapMethod(x *ast.CallExpr, pr *param, m string) {
 	c.exprs(x.Args)
 }
 
-// umapNoIR returns the error, matching errNoIR, of a kernel with a map
-// parameter, or nil when it has none.
+// umapNoIR returns the error, matching errNoIR, of a team kernel with a
+// map parameter, or nil: a kernel over indices describes its maps
+// (ir_umap.go).
 func (p *pkgInfo) umapNoIR(k *kernelFunc) error {
+	if k.team == nil && p.teamVar(k) == nil {
+		return nil
+	}
 	for _, pr := range k.params {
 		if pr.umap {
-			return fmt.Errorf("%w: %w", errNoIR, p.errorf(pr.v.Pos(), k.name, "the UnorderedMap parameter %s has no device form yet: the kernel runs on the host only", pr.name))
+			return fmt.Errorf("%w: %w", errNoIR, p.errorf(pr.v.Pos(), k.name, "the UnorderedMap parameter %s of a team kernel has no device form yet: the kernel runs on the host only", pr.name))
 		}
 	}
 	return nil

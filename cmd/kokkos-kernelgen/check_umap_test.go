@@ -56,8 +56,13 @@ func TestUMapAllowed(t *testing.T) {
 		"s := gkArgs[0].(gkcontainers.UnorderedMap[P, struct{}])",
 		"if m.Insert(",
 		"s.InsertKey(P{",
-		`NoDevice: "no description: k.go:14:44: kernel Fill: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only"`,
-		`NoDevice: "no description: k.go:28:17: kernel Set: the UnorderedMap parameter s has no device form yet: the kernel runs on the host only"`,
+		"(umap m uint64 int32)",
+		"(if (uminsert m failed (at ids i) (conv int32 i))",
+		"(assign ((new x uint32)) ((umfind m (at ids i))))",
+		"(umvalidat m x) (eq uint64 (umkeyat m uint64 x) (at ids i))) (eq int32 (umvalueat m int32 x) (conv int32 i))) (umexists m (at ids i))) (lt uint32 x (umcapacity m))",
+		"(uminsert m existing (at ids i) (int32 0)) (not (uminsert m success (at ids i) (int32 0)))) (not (uminsert m freed (at ids i) (int32 0)))",
+		"(assign (_) ((uminsert m index (at ids i) (int32 0))))",
+		`NoDevice: "no description: k.go:28:17: kernel Set: the UnorderedMap parameter s has keys of type k.P: a device runs maps of number keys only, so the kernel runs on the host only"`,
 	} {
 		if !strings.Contains(squashSpace(out), squashSpace(want)) {
 			t.Errorf("the generated file lacks %q:\n%s", want, out)

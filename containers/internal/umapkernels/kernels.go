@@ -62,3 +62,26 @@ func Pairs(i int, a kokkos.View1[int32], b kokkos.View1[int32], s containers.Uno
 		*acc++
 	}
 }
+
+// Mark inserts keys(i) into set s, dropping the result, and counts in
+// acc the keys that were in s already.
+//
+//kokkos:kernel
+func Mark(i int, keys kokkos.View1[uint32], s containers.UnorderedMap[uint32, struct{}], acc *int) {
+	if s.InsertKey(keys.At(i)).Existing() {
+		*acc++
+	}
+	s.InsertKey(keys.At(i) + 1)
+}
+
+// Where sets at(i) to the index where keys(i) was inserted into m (with
+// value i/2), or found, and counts the inserts whose result says an index
+// was freed.
+//
+//kokkos:kernel
+func Where(i int, keys kokkos.View1[int32], m containers.UnorderedMap[int32, float64], at kokkos.View1[uint32], acc *int) {
+	at.Set(i, m.Insert(keys.At(i), float64(i)/2).Index())
+	if m.Insert(keys.At(i), 0).FreedExisting() {
+		*acc++
+	}
+}

@@ -29,8 +29,16 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "ids", View: true, Write: false},
 			{Name: "m"},
 		},
-		Host:     gkHostInsert,
-		NoDevice: "no description: kernels.go:23:46: kernel Insert: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostInsert,
+		IR: gkIR + `(kernel Insert reduce (index i)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (acc int)
+  (body
+    (if (uminsert m failed (at ids i) (conv int32 i))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
 		Func: Find, Name: "umapkernels.Find", Hash: "801d966de86370704d6222e64df68a87", Funcs: []string{"Find"},
@@ -41,8 +49,25 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "out", View: true, Write: true},
 			{Name: "found", View: true, Write: true},
 		},
-		Host:     gkHostFind,
-		NoDevice: "no description: kernels.go:33:44: kernel Find: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostFind,
+		IR: gkIR + `(kernel Find for (index i)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (view out int32 1 w)
+  (view found uint8 1 w)
+  (body
+    (assign ((new x uint32)) ((umfind m (at ids i))))
+    (assign ((new v int32)) ((int32 -1)))
+    (if (umvalidat m x)
+      (then
+        (assign (v) ((umvalueat m int32 x)))))
+    (assign ((at out i)) (v))
+    (if (umexists m (at ids i))
+      (then
+        (assign ((at found i)) ((uint8 1))))
+      (else (block
+        (assign ((at found i)) ((uint8 0))))))))
+`,
 	},
 	{
 		Func: Walk, Name: "umapkernels.Walk", Hash: "f37f88f4af83e306c3c99491d003cebb", Funcs: []string{"Walk"},
@@ -51,8 +76,16 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "ids", View: true, Write: false},
 			{Name: "m"},
 		},
-		Host:     gkHostWalk,
-		NoDevice: "no description: kernels.go:51:44: kernel Walk: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostWalk,
+		IR: gkIR + `(kernel Walk reduce (index x)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (acc int)
+  (body
+    (if (land (land (lt int x (conv int (umcapacity m))) (umvalidat m (conv uint32 x))) (eq uint64 (at ids (conv int (umvalueat m int32 (conv uint32 x)))) (umkeyat m uint64 (conv uint32 x))))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
 		Func: Pairs, Name: "umapkernels.Pairs", Hash: "86f63ef08c57ecafb9393013903d3c1c", Funcs: []string{"Pairs", "type Pair"},
@@ -63,7 +96,47 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "s"},
 		},
 		Host:     gkHostPairs,
-		NoDevice: "no description: kernels.go:60:65: kernel Pairs: the UnorderedMap parameter s has no device form yet: the kernel runs on the host only",
+		NoDevice: "no description: kernels.go:60:65: kernel Pairs: the UnorderedMap parameter s has keys of type umapkernels.Pair: a device runs maps of number keys only, so the kernel runs on the host only",
+	},
+	{
+		Func: Mark, Name: "umapkernels.Mark", Hash: "59eb4c6dd80c1df992dca8d7f38f0423", Funcs: []string{"Mark"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostMark,
+		IR: gkIR + `(kernel Mark reduce (index i)
+  (view keys uint32 1 r)
+  (umap s uint32 none)
+  (acc int)
+  (body
+    (if (uminsert s existing (at keys i) (int8 0))
+      (then
+        (inc (acc))))
+    (do (uminsert s - (add uint32 (at keys i) (uint32 1)) (int8 0)))))
+`,
+	},
+	{
+		Func: Where, Name: "umapkernels.Where", Hash: "0e3a54cc76a0eb2322944326a0552d43", Funcs: []string{"Where"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "m"},
+			{Name: "at", View: true, Write: true},
+		},
+		Host: gkHostWhere,
+		IR: gkIR + `(kernel Where reduce (index i)
+  (view keys int32 1 r)
+  (umap m int32 float64)
+  (view at uint32 1 w)
+  (acc int)
+  (body
+    (assign ((at at i)) ((uminsert m index (at keys i) (div float64 (conv float64 i) (float64 2)))))
+    (if (uminsert m freed (at keys i) (float64 0))
+      (then
+        (inc (acc))))))
+`,
 	},
 }
 
@@ -84,14 +157,14 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:87:47*/
+					/*line umapkernels_kernels_gen.go:160:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*gkS_ids_0))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:94:47*/
+					/*line umapkernels_kernels_gen.go:167:48*/
 				}
 			}
 		} else {
@@ -99,7 +172,7 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 				/*line kernels.go:24:2*/ if m.Insert(ids.At(i), int32(i)).Failed() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:102:47*/
+				/*line umapkernels_kernels_gen.go:175:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -142,7 +215,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					} else {
 						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:145:48*/
+					/*line umapkernels_kernels_gen.go:218:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -157,7 +230,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					} else {
 						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:160:48*/
+					/*line umapkernels_kernels_gen.go:233:48*/
 				}
 			}
 		} else {
@@ -173,7 +246,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 				} else {
 					found.Set(i, 0)
 				}
-				/*line umapkernels_kernels_gen.go:176:47*/
+				/*line umapkernels_kernels_gen.go:249:47*/
 			}
 		}
 	}, nil
@@ -192,7 +265,7 @@ func gkHostWalk(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 			/*line kernels.go:52:2*/ if x < int(m.Capacity()) && m.ValidAt(uint32(x)) && ids.At(int(m.ValueAt(uint32(x)))) == m.KeyAt(uint32(x)) {
 				gkAcc++
 			}
-			/*line umapkernels_kernels_gen.go:195:46*/
+			/*line umapkernels_kernels_gen.go:268:46*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -221,14 +294,14 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:224:48*/
+					/*line umapkernels_kernels_gen.go:297:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:231:48*/
+					/*line umapkernels_kernels_gen.go:304:48*/
 				}
 			}
 		} else {
@@ -236,7 +309,97 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				/*line kernels.go:61:2*/ if s.InsertKey(Pair{a.At(i), b.At(i)}).Success() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:239:47*/
+				/*line umapkernels_kernels_gen.go:312:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMark(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Mark", "keys", gkArgs[0].(gkkokkos.View1[uint32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	s := gkArgs[1].(gkcontainers.UnorderedMap[uint32, struct{}])
+	gkP_keys := keys.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, s, gkP_keys := keys, s, gkP_keys
+		gkS_keys_0 := keys.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_keys_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:71:2*/ if s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*4)))).Existing() {
+						gkAcc++
+					}
+					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*4))) + 1)
+					/*line umapkernels_kernels_gen.go:337:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:71:2*/ if s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0)))).Existing() {
+						gkAcc++
+					}
+					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))) + 1)
+					/*line umapkernels_kernels_gen.go:345:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:71:2*/ if s.InsertKey(keys.At(i)).Existing() {
+					gkAcc++
+				}
+				s.InsertKey(keys.At(i) + 1)
+				/*line umapkernels_kernels_gen.go:354:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostWhere(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Where", "keys", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m := gkArgs[1].(gkcontainers.UnorderedMap[int32, float64])
+	at, gkErr2 := gkkernel.View1("umapkernels.Where", "at", gkArgs[2].(gkkokkos.View1[uint32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_keys := keys.Base(gkL)
+	gkP_at := at.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, m, at, gkP_keys, gkP_at := keys, m, at, gkP_keys, gkP_at
+		gkS_keys_0 := keys.ByteStride(0)
+		gkS_at_0 := at.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= at.Extent(0) && gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_at_0 == 4 && gkS_keys_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:83:2*/ *(*uint32)(gkunsafe.Add(gkP_at, (i)*4)) = (m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*4))), float64(i)/2).Index())
+					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*4))), 0).FreedExisting() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:385:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:83:2*/ *(*uint32)(gkunsafe.Add(gkP_at, (i)*gkS_at_0)) = (m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), float64(i)/2).Index())
+					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), 0).FreedExisting() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:393:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:83:2*/ at.Set(i, m.Insert(keys.At(i), float64(i)/2).Index())
+				if m.Insert(keys.At(i), 0).FreedExisting() {
+					gkAcc++
+				}
+				/*line umapkernels_kernels_gen.go:402:47*/
 			}
 		}
 		*gkAccP = gkAcc
