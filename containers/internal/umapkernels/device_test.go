@@ -87,8 +87,14 @@ func deviceKernels(t *testing.T, d device, fakeOrder bool) {
 				t.Fatalf("n %d, hint %d: %d inserts failed, %d on the host", n, tc.hint, failed, hfailed)
 			}
 			sameMaps(t, "Insert", back, h)
-		} else if failed+int(back.Size()) < n && failed == 0 || back.FailedInsert() != (failed > 0) {
-			t.Fatalf("n %d, hint %d: %d failed, size %d, FailedInsert %v", n, tc.hint, failed, back.Size(), back.FailedInsert())
+		} else {
+			distinct := map[uint64]bool{}
+			for i := range n {
+				distinct[ids.At(i)] = true
+			}
+			if back.FailedInsert() != (failed > 0) || failed == 0 && int(back.Size()) != len(distinct) || int(back.Size()) > len(distinct) {
+				t.Fatalf("n %d, hint %d: %d failed, size %d of %d ids, FailedInsert %v", n, tc.hint, failed, back.Size(), len(distinct), back.FailedInsert())
+			}
 		}
 		// Every entry is an id at the index its value names.
 		for i := range back.Capacity() {
