@@ -93,6 +93,14 @@ template <class K, class V> __device__ static K gkx_umap_key_at(const gkx_umap<K
 template <class K, class V> __device__ static V gkx_umap_value_at(const gkx_umap<K, V>& m, unsigned int i) {
 	return i < m.capacity ? *(const volatile V*)&m.values[i] : (V)0;
 }
+// gkx_umap_add is UnorderedMapAtomicAdd's op: *p += v, atomically.
+__device__ static void gkx_umap_add(int* p, int v) { atomicAdd(p, v); }
+__device__ static void gkx_umap_add(unsigned int* p, unsigned int v) { atomicAdd(p, v); }
+__device__ static void gkx_umap_add(gk_i64* p, gk_i64 v) { atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+__device__ static void gkx_umap_add(gk_u64* p, gk_u64 v) { atomicAdd((unsigned long long*)p, (unsigned long long)v); }
+__device__ static void gkx_umap_add(float* p, float v) { atomicAdd(p, v); }
+__device__ static void gkx_umap_add(double* p, double v) { atomicAdd(p, v); }
+__device__ static void gkx_umap_add(unsigned char*, unsigned char) {}
 // gkx_umap_unset_near is Kokkos's Bitset::find_any_unset_near: a clear
 // bit in the block of hint, scanning from hint's offset forward or
 // backward as dir says; when the block is full, the same offset in the
@@ -126,8 +134,9 @@ template <class K, class V> __device__ static gk_u64 gkx_umap_unset_near(const g
 // gkx_umap_insert is Kokkos's insert: it returns the result's status
 // bits (success 1<<31, existing 1<<30, freed existing 1<<29, the list
 // position below) times 2^32 plus the index, GKX_UMAP_INVALID when the
-// insert failed.
-template <class K, class V> __device__ static gk_u64 gkx_umap_insert(const gkx_umap<K, V>& m, typename gkx_umap_arg<K>::t k, typename gkx_umap_arg<V>::t v) {
+// insert failed. With add, v is added to an existing key's value
+// (InsertOp with UnorderedMapAtomicAdd).
+template <class K, class V> __device__ static gk_u64 gkx_umap_insert(const gkx_umap<K, V>& m, typename gkx_umap_arg<K>::t k, typename gkx_umap_arg<V>::t v, bool add) {
 	unsigned int status = 0u;
 	if (m.mode & 1u) {
 		return GKX_UMAP_INVALID;
@@ -153,6 +162,9 @@ template <class K, class V> __device__ static gk_u64 gkx_umap_insert(const gkx_u
 			if (new_index != GKX_UMAP_INVALID) {
 				atomicAnd(&m.used[new_index >> 5], ~(1u << (new_index & 31u)));
 				s |= 1u << 29;
+			}
+			if (add && m.values) {
+				gkx_umap_add(&m.values[curr], v);
 			}
 			return ((gk_u64)s << 32) | curr;
 		}
@@ -240,14 +252,16 @@ func (e *irFunc) umapParam(pr kernelir.Param) string {
 func (e *irFunc) umapExpr(x kernelir.Expr) (irCx, bool) {
 	switch x := x.(type) {
 	case *kernelir.UMapInsert:
-		if x.Add {
-			e.fail("an insert with UnorderedMapAtomicAdd has no C translation")
-		}
 		m := e.lookup(x.Map).c
-		call := "gkx_umap_insert(" + m + ", " + e.expr(x.Key).s + ", " + e.expr(x.Value).s + ")"
-		if _, ok := x.Value.(*kernelir.Const); ok && x.Value.(*kernelir.Const).T == kernelir.Int8 {
-			call = "gkx_umap_insert(" + m + ", " + e.expr(x.Key).s + ", (unsigned char)0)"
+		v := e.expr(x.Value).s
+		if c, ok := x.Value.(*kernelir.Const); ok && c.T == kernelir.Int8 {
+			v = "(unsigned char)0" // a set's
 		}
+		add := "false"
+		if x.Add {
+			add = "true"
+		}
+		call := "gkx_umap_insert(" + m + ", " + e.expr(x.Key).s + ", " + v + ", " + add + ")"
 		switch x.Result {
 		case "success":
 			return irCx{"((" + call + " >> 63) != 0ull)", irPPrimary}, true

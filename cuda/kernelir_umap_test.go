@@ -103,6 +103,23 @@ var umapKernels = []string{
     (if (uminsert m freed (at keys i) (float64 0))
       (then
         (inc (acc))))))`,
+	`(kernel Count reduce (index i)
+  (view keys int64 1 r)
+  (umap m int64 uint32)
+  (acc int)
+  (body
+    (if (uminsertadd m success (at keys i) (uint32 1))
+      (then
+        (inc (acc))))))`,
+	`(kernel Sums for (index i)
+  (view keys int32 1 r)
+  (umap a int32 float32)
+  (umap b uint64 int64)
+  (umap c float64 float64)
+  (body
+    (do (uminsertadd a - (at keys i) (float32 0.5)))
+    (do (uminsertadd b - (conv uint64 (at keys i)) (int64 -3)))
+    (do (uminsertadd c - (conv float64 (at keys i)) (float64 0.25)))))`,
 }
 
 // TestKernelIRUMap checks the translation of the map nodes and compiles
@@ -121,7 +138,7 @@ func TestKernelIRUMap(t *testing.T) {
 	}
 	for _, want := range []string{
 		"const gkx_umap<gk_u64, int> m = {m_used.data(), m_heads.data(), m_next.data(), m_flags.data(), m_keys.data(), m_values.data(), (unsigned int)m_keys.extent(0), (unsigned int)m_heads.extent(0), (unsigned int)m_used.extent(0), m_mode};",
-		"((unsigned int)gkx_umap_insert(m, ids(i), (int)((gk_i64)i)) == GKX_UMAP_INVALID)",
+		"((unsigned int)gkx_umap_insert(m, ids(i), (int)((gk_i64)i), false) == GKX_UMAP_INVALID)",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the body lacks %q:\n%s", want, body)
@@ -138,9 +155,13 @@ func TestKernelIRUMap(t *testing.T) {
 			t.Errorf("the support code lacks %q:\n%s", want, helpers)
 		}
 	}
+	body, _, _, _, err = emitKernel(ks[5])
+	if err != nil || !strings.Contains(body, "if (((gkx_umap_insert(m, keys(i), 1u, true) >> 63) != 0ull)) {") {
+		t.Errorf("Count: %v\n%s", err, body)
+	}
 	body, _, _, _, err = emitKernel(ks[3])
 	if err != nil || !strings.Contains(body, "const gkx_umap<unsigned int, unsigned char> s = {s_used.data(), s_heads.data(), s_next.data(), s_flags.data(), s_keys.data(), (unsigned char*)0,") ||
-		!strings.Contains(body, "(void)gkx_umap_insert(s, keys(i) + 1u, (unsigned char)0);") {
+		!strings.Contains(body, "(void)gkx_umap_insert(s, keys(i) + 1u, (unsigned char)0, false);") {
 		t.Errorf("Mark: %v\n%s", err, body)
 	}
 	// Keys of 2 bytes are not bound.

@@ -63,8 +63,9 @@ func (b *irBuilder) umapCall(c *ast.CallExpr) (kernelir.Expr, bool) {
 func (b *irBuilder) umapMethod(c *ast.CallExpr, pr *param, m, res string) kernelir.Expr {
 	p := b.umapParam(pr)
 	switch m {
-	case "Insert", "InsertKey":
+	case "Insert", "InsertKey", "InsertOp":
 		x := &kernelir.UMapInsert{Map: pr.name, Result: res, Key: b.exprAs(c.Args[0], p.Type)}
+		x.Add = m == "InsertOp" && b.p.umapOp(c.Args[2]) == "UnorderedMapAtomicAdd"
 		if p.Value == kernelir.Invalid {
 			x.Value = &kernelir.Const{T: kernelir.Int8}
 		} else if m == "InsertKey" {

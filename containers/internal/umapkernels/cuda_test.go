@@ -19,4 +19,5 @@ func TestKernelsCUDA(t *testing.T) {
 		t.Fatal(err)
 	}
 	deviceKernels(t, device{s, cuda.Space}, false)
+	deviceCount(t, device{s, cuda.Space})
 }

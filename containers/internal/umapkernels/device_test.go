@@ -188,9 +188,45 @@ func deviceKernels(t *testing.T, d device, fakeOrder bool) {
 	}
 }
 
+// deviceCount runs Count on d: each key's value is the number of its
+// occurrences (InsertOp with UnorderedMapAtomicAdd), as on the host.
+func deviceCount(t *testing.T, d device) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const n = 20000
+	keys := kokkos.Must(kokkos.NewView1[int64]("keys", n))
+	model := map[int64]uint32{}
+	for i := range n {
+		keys.Set(i, r.Int64N(3000)-1500)
+		model[keys.At(i)]++
+	}
+	m := kokkos.Must(containers.NewUnorderedMap[int64, uint32]("counts", 3000, kokkos.InSpace(d.space)))
+	t.Cleanup(func() { _ = m.Release() })
+	dkeys := toDevice(t, d, keys)
+	added, err := kernel.Reduce("count", kokkos.Range(0, n).On(d.exec), kokkos.Sum[int](), Count, dkeys.ReadOnly(), m)
+	if err != nil || added != len(model) {
+		t.Fatalf("Count: %d keys added, want %d; %v", added, len(model), err)
+	}
+	back := hostCopy(m)
+	if int(back.Size()) != len(model) {
+		t.Fatalf("Count: size %d, want %d", back.Size(), len(model))
+	}
+	for k, c := range model {
+		if x := back.Find(k); x == containers.UnorderedMapInvalidIndex || back.ValueAt(x) != c {
+			t.Fatalf("Count: key %d at %d, want count %d", k, x, c)
+		}
+	}
+}
+
 // TestKernelsFakeDevice runs the kernels from the description on the
 // fake device, over maps in its memory.
 func TestKernelsFakeDevice(t *testing.T) {
 	fake := backendtest.FakeDevice(false)
 	deviceKernels(t, device{fake.Executor(), fake}, true)
+	deviceCount(t, device{fake.Executor(), fake})
+}
+
+// TestKernelsCountHost runs Count on the host pool and on Serial.
+func TestKernelsCountHost(t *testing.T) {
+	deviceCount(t, device{nil, kokkos.HostSpace})
+	deviceCount(t, device{kokkos.Serial{}, kokkos.HostSpace})
 }

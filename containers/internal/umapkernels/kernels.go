@@ -85,3 +85,13 @@ func Where(i int, keys kokkos.View1[int32], m containers.UnorderedMap[int32, flo
 		*acc++
 	}
 }
+
+// Count adds 1 to the count of keys(i) in m, with InsertOp and
+// UnorderedMapAtomicAdd, and counts the keys it added.
+//
+//kokkos:kernel
+func Count(i int, keys kokkos.View1[int64], m containers.UnorderedMap[int64, uint32], acc *int) {
+	if m.InsertOp(keys.At(i), 1, containers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+		*acc++
+	}
+}

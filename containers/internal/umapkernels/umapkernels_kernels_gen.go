@@ -138,6 +138,24 @@ var gkSpecs = []gkkernel.Spec{
         (inc (acc))))))
 `,
 	},
+	{
+		Func: Count, Name: "umapkernels.Count", Hash: "3eaee747b94eb2570d4f8f0280a1e9b9", Funcs: []string{"Count"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostCount,
+		IR: gkIR + `(kernel Count reduce (index i)
+  (view keys int64 1 r)
+  (umap m int64 uint32)
+  (acc int)
+  (body
+    (if (uminsertadd m success (at keys i) (uint32 1))
+      (then
+        (inc (acc))))))
+`,
+	},
 }
 
 func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
@@ -157,14 +175,14 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:160:48*/
+					/*line umapkernels_kernels_gen.go:178:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*gkS_ids_0))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:167:48*/
+					/*line umapkernels_kernels_gen.go:185:48*/
 				}
 			}
 		} else {
@@ -172,7 +190,7 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 				/*line kernels.go:24:2*/ if m.Insert(ids.At(i), int32(i)).Failed() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:175:47*/
+				/*line umapkernels_kernels_gen.go:193:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -215,7 +233,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					} else {
 						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:218:48*/
+					/*line umapkernels_kernels_gen.go:236:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -230,7 +248,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					} else {
 						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:233:48*/
+					/*line umapkernels_kernels_gen.go:251:48*/
 				}
 			}
 		} else {
@@ -246,7 +264,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 				} else {
 					found.Set(i, 0)
 				}
-				/*line umapkernels_kernels_gen.go:249:47*/
+				/*line umapkernels_kernels_gen.go:267:47*/
 			}
 		}
 	}, nil
@@ -265,7 +283,7 @@ func gkHostWalk(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 			/*line kernels.go:52:2*/ if x < int(m.Capacity()) && m.ValidAt(uint32(x)) && ids.At(int(m.ValueAt(uint32(x)))) == m.KeyAt(uint32(x)) {
 				gkAcc++
 			}
-			/*line umapkernels_kernels_gen.go:268:46*/
+			/*line umapkernels_kernels_gen.go:286:46*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -294,14 +312,14 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:297:48*/
+					/*line umapkernels_kernels_gen.go:315:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:304:48*/
+					/*line umapkernels_kernels_gen.go:322:48*/
 				}
 			}
 		} else {
@@ -309,7 +327,7 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				/*line kernels.go:61:2*/ if s.InsertKey(Pair{a.At(i), b.At(i)}).Success() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:312:47*/
+				/*line umapkernels_kernels_gen.go:330:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -334,7 +352,7 @@ func gkHostMark(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 						gkAcc++
 					}
 					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*4))) + 1)
-					/*line umapkernels_kernels_gen.go:337:48*/
+					/*line umapkernels_kernels_gen.go:355:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -342,7 +360,7 @@ func gkHostMark(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 						gkAcc++
 					}
 					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))) + 1)
-					/*line umapkernels_kernels_gen.go:345:48*/
+					/*line umapkernels_kernels_gen.go:363:48*/
 				}
 			}
 		} else {
@@ -351,7 +369,7 @@ func gkHostMark(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 					gkAcc++
 				}
 				s.InsertKey(keys.At(i) + 1)
-				/*line umapkernels_kernels_gen.go:354:47*/
+				/*line umapkernels_kernels_gen.go:372:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -382,7 +400,7 @@ func gkHostWhere(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*4))), 0).FreedExisting() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:385:48*/
+					/*line umapkernels_kernels_gen.go:403:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -390,7 +408,7 @@ func gkHostWhere(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), 0).FreedExisting() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:393:48*/
+					/*line umapkernels_kernels_gen.go:411:48*/
 				}
 			}
 		} else {
@@ -399,7 +417,46 @@ func gkHostWhere(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				if m.Insert(keys.At(i), 0).FreedExisting() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:402:47*/
+				/*line umapkernels_kernels_gen.go:420:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Count", "keys", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m := gkArgs[1].(gkcontainers.UnorderedMap[int64, uint32])
+	gkP_keys := keys.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, m, gkP_keys := keys, m, gkP_keys
+		gkS_keys_0 := keys.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_keys_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:94:2*/ if m.InsertOp((*(*int64)(gkunsafe.Add(gkP_keys, (i)*8))), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:444:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:94:2*/ if m.InsertOp((*(*int64)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:451:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:94:2*/ if m.InsertOp(keys.At(i), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+					gkAcc++
+				}
+				/*line umapkernels_kernels_gen.go:459:47*/
 			}
 		}
 		*gkAccP = gkAcc
