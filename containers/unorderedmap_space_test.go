@@ -2,12 +2,14 @@ package containers
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend/backendtest"
+	"github.com/gokkos/kokkos/backend/kernelir"
 )
 
 // TestUnorderedMapHostAccessibleSpace fills a map whose arrays are views
@@ -217,5 +219,35 @@ func TestUnorderedMapSpaceRefusals(t *testing.T) {
 	h, err := NewUnorderedMap[int32, int32]("h", 10, kokkos.InSpace(kokkos.HostSpace))
 	if err != nil || h.Space() != kokkos.HostSpace || !h.Insert(3, 4).Success() || h.Release() != nil {
 		t.Fatalf("HostSpace map: %v", err)
+	}
+}
+
+// TestUnorderedMapHashKernelIR checks that kernelir's hash, which the
+// descriptions of kernels run, is the host's: a map filled by a kernel on
+// a device is then read on the host.
+func TestUnorderedMapHashKernelIR(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 1000 {
+		u := r.Uint64()
+		f32, f64 := math.Float32frombits(uint32(u)), math.Float64frombits(u)
+		for _, c := range []struct {
+			t    kernelir.Type
+			bits uint64
+			host uint32
+		}{
+			{kernelir.Uint8, u & 0xff, hashOf(uint8(u))},
+			{kernelir.Int16, uint64(int64(int16(u))), hashOf(int16(u))},
+			{kernelir.Uint32, u & 0xffffffff, hashOf(uint32(u))},
+			{kernelir.Int32, uint64(int64(int32(u))), hashOf(int32(u))},
+			{kernelir.Int64, u, hashOf(int64(u))},
+			{kernelir.Int, u, hashOf(int(u))},
+			{kernelir.Float32, math.Float64bits(float64(f32)), hashOf(f32)},
+			{kernelir.Float64, u, hashOf(f64)},
+			{kernelir.Bool, u & 1, hashOf(u&1 == 1)},
+		} {
+			if got := kernelir.UMapHash(c.t, c.bits); got != c.host && !(c.t == kernelir.Float32 && math.IsNaN(float64(f32))) {
+				t.Fatalf("%s %#x: kernelir's hash %#x, the host's %#x", c.t, c.bits, got, c.host)
+			}
+		}
 	}
 }
