@@ -8,9 +8,9 @@ import (
 )
 
 // Unordered maps (containers.UnorderedMap) in Go kernels. A map
-// parameter, bound to the C name m, is given as six views, m_used,
-// m_heads, m_next, m_flags, m_keys and m_values (none for a set), and a
-// scalar, m_mode (bit 0: the map is between BeginErase and EndErase,
+// parameter, bound to the C name m, is given as six views, gkk_m_used,
+// gkk_m_heads, gkk_m_next, gkk_m_flags, gkk_m_keys and gkk_m_values (none
+// for a set), and a scalar, gkk_m_mode (bit 0: the map is between BeginErase and EndErase,
 // every insert fails; bit 1: inserts are bounded to 32 bitset blocks).
 // The body makes them one gkx_umap value, and the map nodes call the
 // functions of umapSupport: Kokkos's algorithm, as containers' host code
@@ -215,9 +215,9 @@ const umapConv = "umap"
 // is given, in the order of backend.UMapArrays, and of its mode scalar.
 func umapNames(name string) (views [6]string, mode string) {
 	for n, a := range backend.UMapArrays {
-		views[n] = name + "_" + a
+		views[n] = "gkk_" + name + "_" + a
 	}
-	return views, name + "_mode"
+	return views, "gkk_" + name + "_mode"
 }
 
 // umapElem reports whether a map's keys or values of type t are bound:

@@ -116,7 +116,10 @@ var umapKernels = []string{
   (umap a int32 float32)
   (umap b uint64 int64)
   (umap c float64 float64)
+  (view a_used int32 1 w)
+  (view gkk_a_used int32 1 w)
   (body
+    (assign ((at a_used i)) ((at gkk_a_used i)))
     (do (uminsertadd a - (at keys i) (float32 0.5)))
     (do (uminsertadd b - (conv uint64 (at keys i)) (int64 -3)))
     (do (uminsertadd c - (conv float64 (at keys i)) (float64 0.25)))))`,
@@ -137,7 +140,7 @@ func TestKernelIRUMap(t *testing.T) {
 		t.Errorf("names %q, conv %q", names, conv)
 	}
 	for _, want := range []string{
-		"const gkx_umap<gk_u64, int> m = {m_used.data(), m_heads.data(), m_next.data(), m_flags.data(), m_keys.data(), m_values.data(), (unsigned int)m_keys.extent(0), (unsigned int)m_heads.extent(0), (unsigned int)m_used.extent(0), m_mode};",
+		"const gkx_umap<gk_u64, int> m = {gkk_m_used.data(), gkk_m_heads.data(), gkk_m_next.data(), gkk_m_flags.data(), gkk_m_keys.data(), gkk_m_values.data(), (unsigned int)gkk_m_keys.extent(0), (unsigned int)gkk_m_heads.extent(0), (unsigned int)gkk_m_used.extent(0), gkk_m_mode};",
 		"((unsigned int)gkx_umap_insert(m, ids(i), (int)((gk_i64)i), false) == GKX_UMAP_INVALID)",
 	} {
 		if !strings.Contains(body, want) {
@@ -160,7 +163,7 @@ func TestKernelIRUMap(t *testing.T) {
 		t.Errorf("Count: %v\n%s", err, body)
 	}
 	body, _, _, _, err = emitKernel(ks[3])
-	if err != nil || !strings.Contains(body, "const gkx_umap<unsigned int, unsigned char> s = {s_used.data(), s_heads.data(), s_next.data(), s_flags.data(), s_keys.data(), (unsigned char*)0,") ||
+	if err != nil || !strings.Contains(body, "const gkx_umap<unsigned int, unsigned char> s = {gkk_s_used.data(), gkk_s_heads.data(), gkk_s_next.data(), gkk_s_flags.data(), gkk_s_keys.data(), (unsigned char*)0,") ||
 		!strings.Contains(body, "(void)gkx_umap_insert(s, keys(i) + 1u, (unsigned char)0, false);") {
 		t.Errorf("Mark: %v\n%s", err, body)
 	}
