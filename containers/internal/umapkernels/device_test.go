@@ -199,7 +199,7 @@ func deviceCount(t *testing.T, d device) {
 		keys.Set(i, r.Int64N(3000)-1500)
 		model[keys.At(i)]++
 	}
-	m := kokkos.Must(containers.NewUnorderedMap[int64, uint32]("counts", 3000, kokkos.InSpace(d.space)))
+	m := kokkos.Must(containers.NewUnorderedMap[int64, uint32]("counts", 4000, kokkos.InSpace(d.space)))
 	t.Cleanup(func() { _ = m.Release() })
 	dkeys := toDevice(t, d, keys)
 	added, err := kernel.Reduce("count", kokkos.Range(0, n).On(d.exec), kokkos.Sum[int](), Count, dkeys.ReadOnly(), m)
