@@ -20,4 +20,5 @@ func TestKernelsCUDA(t *testing.T) {
 	}
 	deviceKernels(t, device{s, cuda.Space}, false)
 	deviceCount(t, device{s, cuda.Space})
+	deviceErase(t, device{s, cuda.Space})
 }

@@ -217,16 +217,39 @@ func deviceCount(t *testing.T, d device) {
 	}
 }
 
+// deviceErase checks that the erase phase reaches d's kernels: between
+// BeginErase and EndErase every insert fails, without FailedInsert.
+func deviceErase(t *testing.T, d device) {
+	r := rand.New(rand.NewPCG(15, 16))
+	const n = 500
+	ids := randomIDs(r, n)
+	dids := toDevice(t, d, ids)
+	m := kokkos.Must(containers.NewUnorderedMap[uint64, int32]("erase", n, kokkos.InSpace(d.space)))
+	t.Cleanup(func() { _ = m.Release() })
+	m.BeginErase()
+	failed, err := kernel.Reduce("insert", kokkos.Range(0, n).On(d.exec), kokkos.Sum[int](), Insert, dids.ReadOnly(), m)
+	if err != nil || failed != n || m.Size() != 0 || m.FailedInsert() {
+		t.Fatalf("inserts while erasable: %d of %d failed, size %d, FailedInsert %v; %v", failed, n, m.Size(), m.FailedInsert(), err)
+	}
+	m.EndErase()
+	failed, err = kernel.Reduce("insert", kokkos.Range(0, n).On(d.exec), kokkos.Sum[int](), Insert, dids.ReadOnly(), m)
+	if err != nil || failed != 0 || m.Size() == 0 {
+		t.Fatalf("inserts after EndErase: %d failed, size %d; %v", failed, m.Size(), err)
+	}
+}
+
 // TestKernelsFakeDevice runs the kernels from the description on the
 // fake device, over maps in its memory.
 func TestKernelsFakeDevice(t *testing.T) {
 	fake := backendtest.FakeDevice(false)
 	deviceKernels(t, device{fake.Executor(), fake}, true)
 	deviceCount(t, device{fake.Executor(), fake})
+	deviceErase(t, device{fake.Executor(), fake})
 }
 
 // TestKernelsCountHost runs Count on the host pool and on Serial.
 func TestKernelsCountHost(t *testing.T) {
 	deviceCount(t, device{nil, kokkos.HostSpace})
 	deviceCount(t, device{kokkos.Serial{}, kokkos.HostSpace})
+	deviceErase(t, device{nil, kokkos.HostSpace})
 }
