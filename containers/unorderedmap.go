@@ -200,9 +200,10 @@ func (UnorderedMapAtomicAdd[V]) Op(value *V, v V) { kokkos.AtomicAdd(value, v) }
 //
 // The options choose where the map's arrays live: kokkos.InSpace(space)
 // puts them in views in that space (a device's memory, such as
-// cuda.Space, for kernels that run there; see Space), instead of Go
-// memory; they are those of kokkos.NewView1 otherwise, and errors of
-// the allocation are returned as it returns them.
+// cuda.Space, for kernels that run there; see Space and Release) instead
+// of Go memory. They are checked as kokkos.NewView1 checks them, and an
+// error of theirs or of the allocation is returned; memory traits are
+// refused (kokkos.ErrOption), and the arrays are always initialized.
 func NewUnorderedMap[K comparable, V any](label string, capacityHint int, opts ...kokkos.Option) (UnorderedMap[K, V], error) {
 	if err := checkKeyType[K](); err != nil {
 		panic(fmt.Sprintf("containers: NewUnorderedMap(%q): %v", label, err))
