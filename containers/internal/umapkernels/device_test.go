@@ -112,14 +112,14 @@ func deviceKernels(t *testing.T, d device, fakeOrder bool) {
 		}
 		dprobe := toDevice(t, d, probe)
 		out := kokkos.Must(kokkos.NewView1[int32]("out", 2*n, kokkos.InSpace(d.space)))
-		found := kokkos.Must(kokkos.NewView1[uint8]("found", 2*n, kokkos.InSpace(d.space)))
+		found := kokkos.Must(kokkos.NewView1[int32]("found", 2*n, kokkos.InSpace(d.space)))
 		if err := kernel.For("find", kokkos.Range(0, 2*n).On(d.exec), Find, dprobe.ReadOnly(), m, out, found); err != nil {
 			t.Fatal(err)
 		}
 		hout, hfound := toHost(t, out), toHost(t, found)
 		for i := range 2 * n {
 			x := back.Find(probe.At(i))
-			want, wf := int32(-1), uint8(0)
+			want, wf := int32(-1), int32(0)
 			if x != containers.UnorderedMapInvalidIndex {
 				want, wf = back.ValueAt(x), 1
 			}

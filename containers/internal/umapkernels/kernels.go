@@ -30,7 +30,7 @@ func Insert(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, i
 // and found(i) to whether it exists.
 //
 //kokkos:kernel
-func Find(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], out kokkos.View1[int32], found kokkos.View1[uint8]) {
+func Find(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], out kokkos.View1[int32], found kokkos.View1[int32]) {
 	x := m.Find(ids.At(i))
 	v := int32(-1)
 	if m.ValidAt(x) {

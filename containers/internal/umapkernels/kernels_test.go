@@ -57,7 +57,7 @@ func TestKernelsHost(t *testing.T) {
 			}
 		}
 		out := kokkos.Must(kokkos.NewView1[int32]("out", 2*n))
-		found := kokkos.Must(kokkos.NewView1[uint8]("found", 2*n))
+		found := kokkos.Must(kokkos.NewView1[int32]("found", 2*n))
 		if err := kernel.For("find", kokkos.Range(0, 2*n).On(space), Find, probe.ReadOnly(), m, out, found); err != nil {
 			t.Fatal(err)
 		}

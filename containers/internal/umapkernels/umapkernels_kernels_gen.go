@@ -41,7 +41,7 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
-		Func: Find, Name: "umapkernels.Find", Hash: "801d966de86370704d6222e64df68a87", Funcs: []string{"Find"},
+		Func: Find, Name: "umapkernels.Find", Hash: "9216ed47f1fe503aad97aa4ab53ca012", Funcs: []string{"Find"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "ids", View: true, Write: false},
@@ -54,7 +54,7 @@ var gkSpecs = []gkkernel.Spec{
   (view ids uint64 1 r)
   (umap m uint64 int32)
   (view out int32 1 w)
-  (view found uint8 1 w)
+  (view found int32 1 w)
   (body
     (assign ((new x uint32)) ((umfind m (at ids i))))
     (assign ((new v int32)) ((int32 -1)))
@@ -64,9 +64,9 @@ var gkSpecs = []gkkernel.Spec{
     (assign ((at out i)) (v))
     (if (umexists m (at ids i))
       (then
-        (assign ((at found i)) ((uint8 1))))
+        (assign ((at found i)) ((int32 1))))
       (else (block
-        (assign ((at found i)) ((uint8 0))))))))
+        (assign ((at found i)) ((int32 0))))))))
 `,
 	},
 	{
@@ -207,7 +207,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
-	found, gkErr3 := gkkernel.View1("umapkernels.Find", "found", gkArgs[3].(gkkokkos.View1[uint8]), true)
+	found, gkErr3 := gkkernel.View1("umapkernels.Find", "found", gkArgs[3].(gkkokkos.View1[int32]), true)
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
@@ -220,7 +220,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		gkS_out_0 := out.ByteStride(0)
 		gkS_found_0 := found.ByteStride(0)
 		if gkHi <= found.Extent(0) && gkHi <= ids.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_found_0 == 1 && gkS_ids_0 == 8 && gkS_out_0 == 4 {
+			if gkS_found_0 == 4 && gkS_ids_0 == 8 && gkS_out_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:34:2*/ x := m.Find((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8))))
 					v := int32(-1)
@@ -229,9 +229,9 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					}
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (v)
 					if m.Exists((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8)))) {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (1)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*4)) = (1)
 					} else {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (0)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*4)) = (0)
 					}
 					/*line umapkernels_kernels_gen.go:236:48*/
 				}
@@ -244,9 +244,9 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					}
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					if m.Exists((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*gkS_ids_0)))) {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (1)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (1)
 					} else {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
 					}
 					/*line umapkernels_kernels_gen.go:251:48*/
 				}
