@@ -174,6 +174,11 @@ type Param struct {
 	// Token says the parameter is a unique token (kokkos.UniqueToken):
 	// its Arg's Token is bound, the other fields are zero.
 	Token bool
+	// UMap says the parameter is a containers.UnorderedMap (umap.go): its
+	// Arg's UMap is bound; Elem is the key's kind, Value the value's
+	// (KindInvalid for a set), Write true.
+	UMap  bool
+	Value Kind
 }
 
 // A Kernel is a Go kernel as a backend sees it: its name, pattern, index
@@ -259,6 +264,8 @@ type Arg struct {
 	Bytes []byte // a struct's bytes, in C's layout (Kind is KindStruct)
 	// Token is the argument of a token parameter (Param.Token).
 	Token Token
+	// UMap is the argument of a map parameter (Param.UMap).
+	UMap *UMap
 }
 
 // A Token is a unique token bound to a launch: a kokkos.UniqueToken made

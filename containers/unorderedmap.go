@@ -99,8 +99,18 @@ type umapState[K comparable, V any] struct {
 	keys   []K
 	values []V
 
-	failed   atomic.Bool
-	erasable atomic.Bool
+	// failed is the flag FailedInsert reports: failedBox, or the first
+	// element of the flags view of storage in a memory space.
+	failed    *atomic.Uint32
+	failedBox atomic.Uint32
+	erasable  atomic.Bool
+
+	// dev holds the arrays as views when the map lives in a memory space
+	// other than HostSpace (unorderedmap_space.go); the slices above then
+	// alias the views' memory where the host can access it, and are nil
+	// where it cannot (device is true: the host methods panic).
+	dev    *umapViews[K, V]
+	device bool
 	// busy names the operation (Clear, Rehash) that replaces or rewrites
 	// the arrays while it runs; Insert and Find panic when they see one.
 	busy atomic.Pointer[string]
@@ -187,7 +197,14 @@ func (UnorderedMapAtomicAdd[V]) Op(value *V, v V) { kokkos.AtomicAdd(value, v) }
 // panics. It panics when K is not a key type (see UnorderedMap), and
 // returns an error wrapping ErrUnorderedMapCapacity for a negative hint
 // or one above about 3.68e9.
-func NewUnorderedMap[K comparable, V any](label string, capacityHint int) (UnorderedMap[K, V], error) {
+//
+// The options choose where the map's arrays live: kokkos.InSpace(space)
+// puts them in views in that space (a device's memory, such as
+// cuda.Space, for kernels that run there; see Space and Release) instead
+// of Go memory. They are checked as kokkos.NewView1 checks them, and an
+// error of theirs or of the allocation is returned; memory traits are
+// refused (kokkos.ErrOption), and the arrays are always initialized.
+func NewUnorderedMap[K comparable, V any](label string, capacityHint int, opts ...kokkos.Option) (UnorderedMap[K, V], error) {
 	if err := checkKeyType[K](); err != nil {
 		panic(fmt.Sprintf("containers: NewUnorderedMap(%q): %v", label, err))
 	}
@@ -196,15 +213,21 @@ func NewUnorderedMap[K comparable, V any](label string, capacityHint int) (Unord
 		return UnorderedMap[K, V]{}, err
 	}
 	s := &umapState[K, V]{label: label, kbytes: hasFloats(reflect.TypeFor[K]())}
-	s.allocate(capacity)
+	if len(opts) > 0 {
+		if err := s.allocateIn(capacity, opts); err != nil {
+			return UnorderedMap[K, V]{}, err
+		}
+	} else {
+		s.allocate(capacity)
+	}
 	s.bounded = true
 	return UnorderedMap[K, V]{s}, nil
 }
 
 // NewUnorderedSet returns a set with room for at least capacityHint keys,
 // as NewUnorderedMap does.
-func NewUnorderedSet[K comparable](label string, capacityHint int) (UnorderedSet[K], error) {
-	return NewUnorderedMap[K, struct{}](label, capacityHint)
+func NewUnorderedSet[K comparable](label string, capacityHint int, opts ...kokkos.Option) (UnorderedSet[K], error) {
+	return NewUnorderedMap[K, struct{}](label, capacityHint, opts...)
 }
 
 // UnorderedMapCapacity returns the capacity a map made for capacityHint
@@ -243,7 +266,10 @@ func (s *umapState[K, V]) allocate(capacity uint32) {
 	s.values = make([]V, capacity)
 	fillInvalid(s.heads)
 	fillInvalid(s.next)
-	s.failed.Store(false)
+	if s.failed == nil {
+		s.failed = &s.failedBox
+	}
+	s.failed.Store(0)
 	s.erasable.Store(false)
 }
 
@@ -297,12 +323,15 @@ func (m UnorderedMap[K, V]) Label() string { return m.state("Label").label }
 func (m UnorderedMap[K, V]) Capacity() uint32 { return m.state("Capacity").capacity }
 
 // HashCapacity returns the number of hash lists.
-func (m UnorderedMap[K, V]) HashCapacity() uint32 { return uint32(len(m.state("HashCapacity").heads)) }
+func (m UnorderedMap[K, V]) HashCapacity() uint32 { return m.state("HashCapacity").hashCapacity() }
 
 // Size returns the number of entries. It counts the bits of the indices
 // in use, and is exact only when no goroutine inserts or erases.
 func (m UnorderedMap[K, V]) Size() uint32 {
 	s := m.state("Size")
+	if s.device {
+		return s.deviceSize()
+	}
 	n := 0
 	for i := range s.used {
 		n += bits.OnesCount32(atomic.LoadUint32(&s.used[i]))
@@ -312,11 +341,24 @@ func (m UnorderedMap[K, V]) Size() uint32 {
 
 // FailedInsert reports whether an Insert failed for want of a free index
 // since the map was made, cleared or rehashed.
-func (m UnorderedMap[K, V]) FailedInsert() bool { return m.state("FailedInsert").failed.Load() }
+func (m UnorderedMap[K, V]) FailedInsert() bool {
+	s := m.state("FailedInsert")
+	if s.device {
+		return s.deviceFailed()
+	}
+	return s.failed.Load() != 0
+}
 
 // ResetFailedInsert clears the flag FailedInsert reports: Kokkos's
 // reset_failed_insert_flag.
-func (m UnorderedMap[K, V]) ResetFailedInsert() { m.state("ResetFailedInsert").failed.Store(false) }
+func (m UnorderedMap[K, V]) ResetFailedInsert() {
+	s := m.state("ResetFailedInsert")
+	if s.device {
+		s.deviceFill("ResetFailedInsert", false)
+		return
+	}
+	s.failed.Store(0)
+}
 
 // ValidAt reports whether index i holds an entry; false for any i at or
 // above the capacity, UnorderedMapInvalidIndex included.
@@ -324,6 +366,9 @@ func (m UnorderedMap[K, V]) ValidAt(i uint32) bool {
 	s := m.s
 	if s == nil {
 		zeroMapPanic("ValidAt")
+	}
+	if s.device {
+		s.devicePanic("ValidAt")
 	}
 	if i >= s.capacity {
 		return false
@@ -367,6 +412,8 @@ func (m UnorderedMap[K, V]) atMessage(method string, i uint32) string {
 	switch {
 	case s == nil:
 		zeroMapPanic(method)
+	case s.device:
+		s.devicePanic(method)
 	case i == UnorderedMapInvalidIndex:
 		return fmt.Sprintf("containers: UnorderedMap %q: %s(UnorderedMapInvalidIndex): the index of an absent key or a failed insert (capacity %d)", s.label, method, s.capacity)
 	}
@@ -376,6 +423,9 @@ func (m UnorderedMap[K, V]) atMessage(method string, i uint32) string {
 func (s *umapState[K, V]) checkBusy(method string) {
 	if s.busy.Load() != nil {
 		s.busyPanic(method)
+	}
+	if s.device {
+		s.devicePanic(method)
 	}
 }
 
@@ -522,7 +572,7 @@ func (s *umapState[K, V]) insert(k *K, v *V, op UnorderedMapInsertOp[V]) Unorder
 			hint = h
 			if !found {
 				if attempts++; attempts >= maxAttempts {
-					s.failed.Store(true)
+					s.failed.Store(1)
 					return r
 				}
 			} else if s.take(hint) {
@@ -530,7 +580,7 @@ func (s *umapState[K, V]) insert(k *K, v *V, op UnorderedMapInsertOp[V]) Unorder
 				s.keys[newIndex] = *k
 				s.values[newIndex] = *v
 			}
-		} else if s.failed.Load() {
+		} else if s.failed.Load() != 0 {
 			// Kokkos gives up here too, once any insert has failed, but
 			// keeps the index it took; this gives it back unless the
 			// link below succeeds.
@@ -618,12 +668,16 @@ func (m UnorderedMap[K, V]) Clear() {
 	s := m.state("Clear")
 	s.enter("Clear")
 	defer s.busy.Store(nil)
+	if s.dev != nil {
+		s.viewsClear()
+		return
+	}
 	clear(s.used)
 	fillInvalid(s.heads)
 	fillInvalid(s.next)
 	clear(s.keys)
 	clear(s.values)
-	s.failed.Store(false)
+	s.failed.Store(0)
 	s.erasable.Store(false)
 	s.bounded = true
 }
@@ -659,6 +713,9 @@ func (m UnorderedMap[K, V]) Rehash(capacityHint int) error {
 	if s.erasable.Load() {
 		panic(fmt.Sprintf("containers: UnorderedMap %q: Rehash between BeginErase and EndErase", s.label))
 	}
+	if s.dev != nil {
+		return s.viewsRehash(capacityHint, capacity, size)
+	}
 	used, keys, values := s.used, s.keys, s.values
 	t := &umapState[K, V]{label: s.label, kbytes: s.kbytes}
 	t.allocate(capacity)
@@ -676,7 +733,7 @@ func (m UnorderedMap[K, V]) Rehash(capacityHint int) error {
 	s.capacity, s.lastMask = t.capacity, t.lastMask
 	s.used, s.heads, s.next, s.keys, s.values = t.used, t.heads, t.next, t.keys, t.values
 	s.bounded = size == 0
-	s.failed.Store(false)
+	s.failed.Store(0)
 	return nil
 }
 
@@ -715,6 +772,10 @@ func (m UnorderedMap[K, V]) EndErase() bool {
 	}
 	s.enter("EndErase")
 	defer s.busy.Store(nil)
+	if s.device {
+		s.viewsEndErase()
+		return true
+	}
 	var zk K
 	var zv V
 	kokkos.ParallelForChunks("containers.UnorderedMap.EndErase", kokkos.Range(0, len(s.heads)), func(lo, hi int) {

@@ -158,6 +158,12 @@ func (s *Stream) planKernel(lb *launchBuf, l *backend.Launch, pat patternKind, v
 		if p.Token {
 			continue
 		}
+		if p.UMap {
+			if err := bindUMap(a, l.Label, p, name, arg); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
 		if p.View {
 			e, ok := elemOfKind(arg.Kind)
 			if !ok || arg.View == nil {

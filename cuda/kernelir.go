@@ -132,6 +132,11 @@ func emitKernel(k *kernelir.Kernel) (body, helpers string, names, conv []string,
 			conv = append(conv, tokenConv)
 			continue
 		}
+		if pr.UMap {
+			names = append(names, e.umapParam(pr))
+			conv = append(conv, umapConv)
+			continue
+		}
 		name := e.declare(pr.Name)
 		bound, cv := name, ""
 		if pr.Type.IsStruct() {
@@ -731,6 +736,9 @@ func (e *irFunc) expr(x kernelir.Expr) irCx {
 		return e.teamExpr(x)
 	}
 	if c, ok := e.tokenExpr(x); ok {
+		return c
+	}
+	if c, ok := e.umapExpr(x); ok {
 		return c
 	}
 	if c, ok := e.localExpr(x); ok {

@@ -56,6 +56,7 @@ func (e *entry) backendKernel() *backend.Kernel {
 			}
 			if t == tokenType {
 				bp.Token = true
+			} else if umapParam(&bp, t) {
 			} else if p.View {
 				bp.Rank, bp.Elem = viewShape(deviceViewType(t))
 			} else {
@@ -134,6 +135,13 @@ func (e *entry) launch(label string, s backend.Shape, vals []any) (l *backend.La
 		}
 		if p.Token {
 			l.Args[j] = backend.Arg{Token: v.(kokkos.UniqueToken)}
+			continue
+		}
+		if p.UMap {
+			if l.Args[j], err = e.umapBind(p, v); err != nil {
+				m.release()
+				return nil, nil, err
+			}
 			continue
 		}
 		if !p.View {

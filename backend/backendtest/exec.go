@@ -255,6 +255,14 @@ func (e *FakeExecutor) machine(l *backend.Launch, pat backend.Pattern) (*kerneli
 			args[j] = newFakeToken(a.Token.Size())
 			continue
 		}
+		if p.UMap {
+			u, err := e.umap(l, p, a.UMap)
+			if err != nil {
+				return nil, err
+			}
+			args[j] = u
+			continue
+		}
 		if !p.View {
 			v, err := scalar(a.Kind, a.Bits)
 			if err != nil {

@@ -24,6 +24,7 @@ type Machine struct {
 	views  map[string]*mview
 	params []uint64 // scalar parameters' values, in order of k.Params
 	tokens map[string]Token
+	umaps  map[string]*umapBinding
 	// aggParams are the struct parameters' scalars, by position.
 	aggParams map[int][]uint64
 }
@@ -49,6 +50,12 @@ func NewMachine(k *Kernel, args ...any) (*Machine, error) {
 		p := &k.Params[j]
 		if p.Token {
 			if err := m.bindToken(p, a); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if p.UMap {
+			if err := m.bindUMap(p, a); err != nil {
 				return nil, err
 			}
 			continue
@@ -282,7 +289,7 @@ func (m *Machine) Run(idx []int, acc any, final bool) (err error) {
 			e.declare(p.Name, h)
 			continue
 		}
-		if !p.IsView() && !p.Token {
+		if !p.IsView() && !p.Token && !p.UMap {
 			e.declare(p.Name, m.params[j])
 		}
 	}
@@ -747,6 +754,9 @@ func (x *exec) expr(e Expr) uint64 {
 		}
 	}
 	if u, ok := x.tokenExpr(e); ok {
+		return u
+	}
+	if u, ok := x.umapExpr(e); ok {
 		return u
 	}
 	panic(fmt.Sprintf("kernelir: %T in a validated kernel", e))

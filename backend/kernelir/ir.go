@@ -206,6 +206,10 @@ type Param struct {
 	Rank  int  // 1 to 6 for a view, 0 for a scalar
 	Write bool // the body writes the view (Set, *Ptr, atomics): it must not be read-only
 	Token bool // a unique token (token.go); Type and Rank are zero
+	// UMap says the parameter is an UnorderedMap (umap.go): Type is its
+	// key type, Value its value type (Invalid for a set); Rank is zero.
+	UMap  bool
+	Value Type
 }
 
 // IsView reports whether p is a view.
@@ -411,6 +415,9 @@ func TypeOf(x Expr) Type {
 		return Int
 	default:
 		if t, ok := localType(x); ok {
+			return t
+		}
+		if t, ok := umapType(x); ok {
 			return t
 		}
 	}

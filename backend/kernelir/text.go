@@ -91,6 +91,8 @@ func (p *printer) kernel(k *Kernel) {
 		p.nl()
 		if pr.Token {
 			fmt.Fprintf(&p.b, "(token %s)", pr.Name)
+		} else if pr.UMap {
+			p.b.WriteString(umapParamText(pr))
 		} else if pr.IsView() {
 			w := "r"
 			if pr.Write {
@@ -372,7 +374,7 @@ func (p *printer) expr(x Expr) {
 	case *TeamQuery:
 		p.b.WriteString("(team " + x.Q + ")")
 	default:
-		if p.printToken(x) {
+		if p.printToken(x) || p.printUMap(x) {
 			return
 		}
 		if p.localExpr(x) {
@@ -694,6 +696,8 @@ func (p *parser) kernel(s *sx) (k *Kernel, err error) {
 			k.Params = append(k.Params, Param{Name: p.name(v[0]), Type: p.typ(v[1])})
 		case "token":
 			k.Params = append(k.Params, Param{Name: p.name(p.args(c, 1, false)[0]), Token: true})
+		case "umap":
+			k.Params = append(k.Params, p.parseUMapParam(c))
 		case "acc":
 			k.Acc = p.typ(p.args(c, 1, false)[0])
 		case "final":
@@ -931,6 +935,9 @@ func (p *parser) expr(s *sx) Expr {
 		return x
 	}
 	if x := p.parseToken(h, s); x != nil {
+		return x
+	}
+	if x := p.parseUMap(h, s); x != nil {
 		return x
 	}
 	if x, ok := p.localExpr(s); ok {

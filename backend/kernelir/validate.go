@@ -75,6 +75,13 @@ func Validate(k *Kernel) (err error) {
 		if !isIdent(p.Name) {
 			v.failf("kernel %s: parameter name %q", k.Name, p.Name)
 		}
+		if p.UMap && umapParamOK(p) {
+			if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
+				v.failf("kernel %s: two parameters named %s", k.Name, p.Name)
+			}
+			seen[p.Name] = true
+			continue
+		}
 		if p.Token && p.Rank == 0 && p.Type == Invalid && !p.Write {
 			if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
 				v.failf("kernel %s: two parameters named %s", k.Name, p.Name)
@@ -82,7 +89,7 @@ func Validate(k *Kernel) (err error) {
 			seen[p.Name] = true
 			continue
 		}
-		if p.Token || p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !((p.Type == Bool || p.Type.IsStruct()) && p.Rank == 0) {
+		if p.Token || p.UMap || p.Rank < 0 || p.Rank > MaxRank || !p.Type.IsNumeric() && !((p.Type == Bool || p.Type.IsStruct()) && p.Rank == 0) {
 			v.failf("kernel %s: parameter %s of type %s and rank %d", k.Name, p.Name, p.Type, p.Rank)
 		}
 		if p.Name != "_" && (v.lookup(p.Name) != nil || seen[p.Name]) {
@@ -291,6 +298,8 @@ func (v *validator) stmt(s Stmt) {
 			v.expr(x)
 		case *TokenRelease:
 			v.tokenExpr(x, true)
+		case *UMapInsert:
+			v.umapExpr(x, true)
 		default:
 			v.errf("an expression statement of %T", s.X)
 		}
@@ -709,7 +718,7 @@ func (v *validator) expr(x Expr) Type {
 	case nil:
 		v.errf("a missing expression")
 	default:
-		if v.tokenExpr(x, false) {
+		if v.tokenExpr(x, false) || v.umapExpr(x, false) {
 			break
 		}
 		if _, ok := v.localExpr(x); !ok {

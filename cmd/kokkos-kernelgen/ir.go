@@ -65,6 +65,10 @@ func (p *pkgInfo) buildKernel(k *kernelFunc) (ir *kernelir.Kernel, err error) {
 			ir.Params = append(ir.Params, prm)
 			continue
 		}
+		if pr.umap {
+			ir.Params = append(ir.Params, b.umapParam(pr))
+			continue
+		}
 		ir.Params = append(ir.Params, kernelir.Param{Name: pr.name, Type: b.paramType(pr), Rank: pr.rank, Write: pr.write})
 		if pr.isView() {
 			b.views[pr.v] = pr.name
@@ -339,6 +343,9 @@ func (b *irBuilder) call(c *ast.CallExpr) kernelir.Expr {
 		return x
 	}
 	if x, ok := b.scatterCall(c); ok {
+		return x
+	}
+	if x, ok := b.umapCall(c); ok {
 		return x
 	}
 	if name, m, args, ok := b.viewCall(c); ok {

@@ -30,7 +30,7 @@ func Insert(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, i
 // and found(i) to whether it exists.
 //
 //kokkos:kernel
-func Find(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], out kokkos.View1[int32], found kokkos.View1[uint8]) {
+func Find(i int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int32], out kokkos.View1[int32], found kokkos.View1[int32]) {
 	x := m.Find(ids.At(i))
 	v := int32(-1)
 	if m.ValidAt(x) {
@@ -59,6 +59,39 @@ func Walk(x int, ids kokkos.View1[uint64], m containers.UnorderedMap[uint64, int
 //kokkos:kernel
 func Pairs(i int, a kokkos.View1[int32], b kokkos.View1[int32], s containers.UnorderedMap[Pair, struct{}], acc *int) {
 	if s.InsertKey(Pair{a.At(i), b.At(i)}).Success() {
+		*acc++
+	}
+}
+
+// Mark inserts keys(i) into set s, dropping the result, and counts in
+// acc the keys that were in s already.
+//
+//kokkos:kernel
+func Mark(i int, keys kokkos.View1[uint32], s containers.UnorderedMap[uint32, struct{}], acc *int) {
+	if s.InsertKey(keys.At(i)).Existing() {
+		*acc++
+	}
+	s.InsertKey(keys.At(i) + 1)
+}
+
+// Where sets at(i) to the index where keys(i) was inserted into m (with
+// value i/2), or found, and counts the inserts whose result says an index
+// was freed.
+//
+//kokkos:kernel
+func Where(i int, keys kokkos.View1[int32], m containers.UnorderedMap[int32, float64], at kokkos.View1[uint32], acc *int) {
+	at.Set(i, m.Insert(keys.At(i), float64(i)/2).Index())
+	if m.Insert(keys.At(i), 0).FreedExisting() {
+		*acc++
+	}
+}
+
+// Count adds 1 to the count of keys(i) in m, with InsertOp and
+// UnorderedMapAtomicAdd, and counts the keys it added.
+//
+//kokkos:kernel
+func Count(i int, keys kokkos.View1[int64], m containers.UnorderedMap[int64, uint32], acc *int) {
+	if m.InsertOp(keys.At(i), 1, containers.UnorderedMapAtomicAdd[uint32]{}).Success() {
 		*acc++
 	}
 }

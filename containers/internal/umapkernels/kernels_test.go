@@ -57,7 +57,7 @@ func TestKernelsHost(t *testing.T) {
 			}
 		}
 		out := kokkos.Must(kokkos.NewView1[int32]("out", 2*n))
-		found := kokkos.Must(kokkos.NewView1[uint8]("found", 2*n))
+		found := kokkos.Must(kokkos.NewView1[int32]("found", 2*n))
 		if err := kernel.For("find", kokkos.Range(0, 2*n).On(space), Find, probe.ReadOnly(), m, out, found); err != nil {
 			t.Fatal(err)
 		}
@@ -123,16 +123,24 @@ func TestKernelsSet(t *testing.T) {
 	}
 }
 
-// TestKernelsNoDevice checks that a device launch of a kernel with a map
-// parameter fails with ErrNoDevice, naming the parameter.
+// TestKernelsNoDevice checks the refusals of a device launch of a kernel
+// with a map parameter: a map of struct keys has no description, and a
+// map in HostSpace does not reach the device.
 func TestKernelsNoDevice(t *testing.T) {
 	fake := backendtest.FakeDevice(false).Executor()
-	ids := kokkos.Must(kokkos.NewView1[uint64]("ids", 4))
-	m, _ := containers.NewUnorderedMap[uint64, int32]("m", 4)
-	_, err := kernel.Reduce("insert", kokkos.Range(0, 4).On(fake), kokkos.Sum[int](), Insert, ids, m)
-	want := "kernel umapkernels.Insert: no description: kernels.go:23:46: kernel Insert: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only"
+	a := kokkos.Must(kokkos.NewView1[int32]("a", 4))
+	s, _ := containers.NewUnorderedSet[Pair]("s", 4)
+	_, err := kernel.Reduce("pairs", kokkos.Range(0, 4).On(fake), kokkos.Sum[int](), Pairs, a, a, s)
+	want := "kernel umapkernels.Pairs: no description: kernels.go:60:65: kernel Pairs: the UnorderedMap parameter s has keys of type umapkernels.Pair: a device runs maps of number keys only"
 	if !errors.Is(err, kernel.ErrNoDevice) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("device launch: %v, want ErrNoDevice saying %q", err, want)
+	}
+	ids := kokkos.Must(kokkos.NewView1[uint64]("ids", 4, kokkos.InSpace(fake.MemorySpace())))
+	m, _ := containers.NewUnorderedMap[uint64, int32]("m", 4)
+	_, err = kernel.Reduce("insert", kokkos.Range(0, 4).On(fake), kokkos.Sum[int](), Insert, ids, m)
+	want = `kernel umapkernels.Insert: map m: UnorderedMap "m" is in HostSpace, which only host kernels reach`
+	if !errors.Is(err, kernel.ErrArgs) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("device launch with a map in HostSpace: %v, want ErrArgs saying %q", err, want)
 	}
 }
 

@@ -29,11 +29,19 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "ids", View: true, Write: false},
 			{Name: "m"},
 		},
-		Host:     gkHostInsert,
-		NoDevice: "no description: kernels.go:23:46: kernel Insert: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostInsert,
+		IR: gkIR + `(kernel Insert reduce (index i)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (acc int)
+  (body
+    (if (uminsert m failed (at ids i) (conv int32 i))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
-		Func: Find, Name: "umapkernels.Find", Hash: "801d966de86370704d6222e64df68a87", Funcs: []string{"Find"},
+		Func: Find, Name: "umapkernels.Find", Hash: "9216ed47f1fe503aad97aa4ab53ca012", Funcs: []string{"Find"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
 			{Name: "ids", View: true, Write: false},
@@ -41,8 +49,25 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "out", View: true, Write: true},
 			{Name: "found", View: true, Write: true},
 		},
-		Host:     gkHostFind,
-		NoDevice: "no description: kernels.go:33:44: kernel Find: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostFind,
+		IR: gkIR + `(kernel Find for (index i)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (view out int32 1 w)
+  (view found int32 1 w)
+  (body
+    (assign ((new x uint32)) ((umfind m (at ids i))))
+    (assign ((new v int32)) ((int32 -1)))
+    (if (umvalidat m x)
+      (then
+        (assign (v) ((umvalueat m int32 x)))))
+    (assign ((at out i)) (v))
+    (if (umexists m (at ids i))
+      (then
+        (assign ((at found i)) ((int32 1))))
+      (else (block
+        (assign ((at found i)) ((int32 0))))))))
+`,
 	},
 	{
 		Func: Walk, Name: "umapkernels.Walk", Hash: "f37f88f4af83e306c3c99491d003cebb", Funcs: []string{"Walk"},
@@ -51,8 +76,16 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "ids", View: true, Write: false},
 			{Name: "m"},
 		},
-		Host:     gkHostWalk,
-		NoDevice: "no description: kernels.go:51:44: kernel Walk: the UnorderedMap parameter m has no device form yet: the kernel runs on the host only",
+		Host: gkHostWalk,
+		IR: gkIR + `(kernel Walk reduce (index x)
+  (view ids uint64 1 r)
+  (umap m uint64 int32)
+  (acc int)
+  (body
+    (if (land (land (lt int x (conv int (umcapacity m))) (umvalidat m (conv uint32 x))) (eq uint64 (at ids (conv int (umvalueat m int32 (conv uint32 x)))) (umkeyat m uint64 (conv uint32 x))))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
 		Func: Pairs, Name: "umapkernels.Pairs", Hash: "86f63ef08c57ecafb9393013903d3c1c", Funcs: []string{"Pairs", "type Pair"},
@@ -63,7 +96,65 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "s"},
 		},
 		Host:     gkHostPairs,
-		NoDevice: "no description: kernels.go:60:65: kernel Pairs: the UnorderedMap parameter s has no device form yet: the kernel runs on the host only",
+		NoDevice: "no description: kernels.go:60:65: kernel Pairs: the UnorderedMap parameter s has keys of type umapkernels.Pair: a device runs maps of number keys only, so the kernel runs on the host only",
+	},
+	{
+		Func: Mark, Name: "umapkernels.Mark", Hash: "59eb4c6dd80c1df992dca8d7f38f0423", Funcs: []string{"Mark"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostMark,
+		IR: gkIR + `(kernel Mark reduce (index i)
+  (view keys uint32 1 r)
+  (umap s uint32 none)
+  (acc int)
+  (body
+    (if (uminsert s existing (at keys i) (int8 0))
+      (then
+        (inc (acc))))
+    (do (uminsert s - (add uint32 (at keys i) (uint32 1)) (int8 0)))))
+`,
+	},
+	{
+		Func: Where, Name: "umapkernels.Where", Hash: "0e3a54cc76a0eb2322944326a0552d43", Funcs: []string{"Where"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "m"},
+			{Name: "at", View: true, Write: true},
+		},
+		Host: gkHostWhere,
+		IR: gkIR + `(kernel Where reduce (index i)
+  (view keys int32 1 r)
+  (umap m int32 float64)
+  (view at uint32 1 w)
+  (acc int)
+  (body
+    (assign ((at at i)) ((uminsert m index (at keys i) (div float64 (conv float64 i) (float64 2)))))
+    (if (uminsert m freed (at keys i) (float64 0))
+      (then
+        (inc (acc))))))
+`,
+	},
+	{
+		Func: Count, Name: "umapkernels.Count", Hash: "3eaee747b94eb2570d4f8f0280a1e9b9", Funcs: []string{"Count"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "keys", View: true, Write: false},
+			{Name: "m"},
+		},
+		Host: gkHostCount,
+		IR: gkIR + `(kernel Count reduce (index i)
+  (view keys int64 1 r)
+  (umap m int64 uint32)
+  (acc int)
+  (body
+    (if (uminsertadd m success (at keys i) (uint32 1))
+      (then
+        (inc (acc))))))
+`,
 	},
 }
 
@@ -84,14 +175,14 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:87:47*/
+					/*line umapkernels_kernels_gen.go:178:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:24:2*/ if m.Insert((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*gkS_ids_0))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:94:47*/
+					/*line umapkernels_kernels_gen.go:185:48*/
 				}
 			}
 		} else {
@@ -99,7 +190,7 @@ func gkHostInsert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 				/*line kernels.go:24:2*/ if m.Insert(ids.At(i), int32(i)).Failed() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:102:47*/
+				/*line umapkernels_kernels_gen.go:193:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -116,7 +207,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 	if gkErr2 != nil {
 		return nil, gkErr2
 	}
-	found, gkErr3 := gkkernel.View1("umapkernels.Find", "found", gkArgs[3].(gkkokkos.View1[uint8]), true)
+	found, gkErr3 := gkkernel.View1("umapkernels.Find", "found", gkArgs[3].(gkkokkos.View1[int32]), true)
 	if gkErr3 != nil {
 		return nil, gkErr3
 	}
@@ -129,7 +220,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		gkS_out_0 := out.ByteStride(0)
 		gkS_found_0 := found.ByteStride(0)
 		if gkHi <= found.Extent(0) && gkHi <= ids.Extent(0) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
-			if gkS_found_0 == 1 && gkS_ids_0 == 8 && gkS_out_0 == 4 {
+			if gkS_found_0 == 4 && gkS_ids_0 == 8 && gkS_out_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:34:2*/ x := m.Find((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8))))
 					v := int32(-1)
@@ -138,11 +229,11 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					}
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (v)
 					if m.Exists((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*8)))) {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (1)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*4)) = (1)
 					} else {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*1)) = (0)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*4)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:145:48*/
+					/*line umapkernels_kernels_gen.go:236:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -153,11 +244,11 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					}
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					if m.Exists((*(*uint64)(gkunsafe.Add(gkP_ids, (i)*gkS_ids_0)))) {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (1)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (1)
 					} else {
-						*(*uint8)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
+						*(*int32)(gkunsafe.Add(gkP_found, (i)*gkS_found_0)) = (0)
 					}
-					/*line umapkernels_kernels_gen.go:160:48*/
+					/*line umapkernels_kernels_gen.go:251:48*/
 				}
 			}
 		} else {
@@ -173,7 +264,7 @@ func gkHostFind(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 				} else {
 					found.Set(i, 0)
 				}
-				/*line umapkernels_kernels_gen.go:176:47*/
+				/*line umapkernels_kernels_gen.go:267:47*/
 			}
 		}
 	}, nil
@@ -192,7 +283,7 @@ func gkHostWalk(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 			/*line kernels.go:52:2*/ if x < int(m.Capacity()) && m.ValidAt(uint32(x)) && ids.At(int(m.ValueAt(uint32(x)))) == m.KeyAt(uint32(x)) {
 				gkAcc++
 			}
-			/*line umapkernels_kernels_gen.go:195:46*/
+			/*line umapkernels_kernels_gen.go:286:46*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -221,14 +312,14 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*4))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*4)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:224:48*/
+					/*line umapkernels_kernels_gen.go:315:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:61:2*/ if s.InsertKey(Pair{(*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))), (*(*int32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)))}).Success() {
 						gkAcc++
 					}
-					/*line umapkernels_kernels_gen.go:231:48*/
+					/*line umapkernels_kernels_gen.go:322:48*/
 				}
 			}
 		} else {
@@ -236,7 +327,136 @@ func gkHostPairs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				/*line kernels.go:61:2*/ if s.InsertKey(Pair{a.At(i), b.At(i)}).Success() {
 					gkAcc++
 				}
-				/*line umapkernels_kernels_gen.go:239:47*/
+				/*line umapkernels_kernels_gen.go:330:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostMark(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Mark", "keys", gkArgs[0].(gkkokkos.View1[uint32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	s := gkArgs[1].(gkcontainers.UnorderedMap[uint32, struct{}])
+	gkP_keys := keys.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, s, gkP_keys := keys, s, gkP_keys
+		gkS_keys_0 := keys.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_keys_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:71:2*/ if s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*4)))).Existing() {
+						gkAcc++
+					}
+					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*4))) + 1)
+					/*line umapkernels_kernels_gen.go:355:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:71:2*/ if s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0)))).Existing() {
+						gkAcc++
+					}
+					s.InsertKey((*(*uint32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))) + 1)
+					/*line umapkernels_kernels_gen.go:363:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:71:2*/ if s.InsertKey(keys.At(i)).Existing() {
+					gkAcc++
+				}
+				s.InsertKey(keys.At(i) + 1)
+				/*line umapkernels_kernels_gen.go:372:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostWhere(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Where", "keys", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m := gkArgs[1].(gkcontainers.UnorderedMap[int32, float64])
+	at, gkErr2 := gkkernel.View1("umapkernels.Where", "at", gkArgs[2].(gkkokkos.View1[uint32]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_keys := keys.Base(gkL)
+	gkP_at := at.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, m, at, gkP_keys, gkP_at := keys, m, at, gkP_keys, gkP_at
+		gkS_keys_0 := keys.ByteStride(0)
+		gkS_at_0 := at.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= at.Extent(0) && gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_at_0 == 4 && gkS_keys_0 == 4 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:83:2*/ *(*uint32)(gkunsafe.Add(gkP_at, (i)*4)) = (m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*4))), float64(i)/2).Index())
+					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*4))), 0).FreedExisting() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:403:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:83:2*/ *(*uint32)(gkunsafe.Add(gkP_at, (i)*gkS_at_0)) = (m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), float64(i)/2).Index())
+					if m.Insert((*(*int32)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), 0).FreedExisting() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:411:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:83:2*/ at.Set(i, m.Insert(keys.At(i), float64(i)/2).Index())
+				if m.Insert(keys.At(i), 0).FreedExisting() {
+					gkAcc++
+				}
+				/*line umapkernels_kernels_gen.go:420:47*/
+			}
+		}
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int), error) {
+	keys, gkErr0 := gkkernel.View1("umapkernels.Count", "keys", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	m := gkArgs[1].(gkcontainers.UnorderedMap[int64, uint32])
+	gkP_keys := keys.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *int) {
+		keys, m, gkP_keys := keys, m, gkP_keys
+		gkS_keys_0 := keys.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= keys.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_keys_0 == 8 {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:94:2*/ if m.InsertOp((*(*int64)(gkunsafe.Add(gkP_keys, (i)*8))), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:444:48*/
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line kernels.go:94:2*/ if m.InsertOp((*(*int64)(gkunsafe.Add(gkP_keys, (i)*gkS_keys_0))), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+						gkAcc++
+					}
+					/*line umapkernels_kernels_gen.go:451:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line kernels.go:94:2*/ if m.InsertOp(keys.At(i), 1, gkcontainers.UnorderedMapAtomicAdd[uint32]{}).Success() {
+					gkAcc++
+				}
+				/*line umapkernels_kernels_gen.go:459:47*/
 			}
 		}
 		*gkAccP = gkAcc

@@ -6,7 +6,7 @@
 // checks every entry by a loop over the map's indices, as the exercise
 // does. Each repetition clears the map first (not timed).
 //
-//	go run ./examples/tutorials/unordered-map [-nrepeat R] [num_ids [map_capacity]]
+//	go run ./examples/tutorials/unordered-map [-cuda] [-nrepeat R] [num_ids [map_capacity]]
 //
 // num_ids (default 100000) and map_capacity (default num_ids) are
 // positional, as in the C++ program. It prints "Time Insert: num_ids
@@ -15,8 +15,8 @@
 // (the medians of R repetitions), and fails with the exercise's messages
 // when an insert fails ("exceeded UnorderedMap capacity") or an id maps
 // to the wrong index ("the UnorderedMap has incorrect values"). The loops
-// are plain Go bodies of kokkos.ParallelReduceChunks patterns on the host
-// pool: an UnorderedMap is not a Go kernel parameter, so -cuda is refused.
+// are Go kernels that take the map; with -cuda they run on a CUDA stream,
+// over ids and a map in cuda.Space.
 package main
 
 import (
@@ -36,12 +36,9 @@ import (
 )
 
 func main() {
-	gpu := flag.Bool("cuda", false, "refused: an UnorderedMap kernel runs on the host only")
+	gpu := flag.Bool("cuda", false, "run on a GPU (a CUDA stream, the ids and the map in cuda.Space)")
 	nrepeat := flag.Int("nrepeat", 1, "times the inserts and finds run (the medians are reported)")
 	flag.Parse()
-	if *gpu {
-		tut.Fatal("unordered-map", errors.New("-cuda: a kernel with a containers.UnorderedMap parameter has no device form yet; this program runs on the host only"))
-	}
 	n := 100000
 	var err error
 	if flag.NArg() > 0 {
@@ -55,7 +52,12 @@ func main() {
 			tut.Fatal("unordered-map", err)
 		}
 	}
-	if err := run(os.Stdout, n, capacity, max(*nrepeat, 1)); err != nil {
+	place, err := tut.Open(*gpu)
+	if err != nil {
+		tut.Fatal("unordered-map", err)
+	}
+	defer place.Release()
+	if err := run(os.Stdout, place, n, capacity, max(*nrepeat, 1)); err != nil {
 		tut.Fatal("unordered-map", err)
 	}
 }
@@ -67,29 +69,37 @@ var (
 )
 
 // run inserts n ids into a map made for capacity, finds them, checks the
-// map, nrepeat times, and prints the median times to w.
-func run(w io.Writer, n, capacity, nrepeat int) error {
+// map, nrepeat times, at place, and prints the median times to w.
+func run(w io.Writer, place tut.Place, n, capacity, nrepeat int) error {
 	if n < 0 {
 		return fmt.Errorf("num_ids %d is negative", n)
 	}
-	l2g, err := kokkos.NewView1[uint64]("local_2_global", n)
+	in := kokkos.InSpace(place.Mem)
+	sp := place.Space()
+	l2g, err := kokkos.NewView1[uint64]("local_2_global", n, in)
 	if err != nil {
 		return err
 	}
-	if err := kernel.For("l2g", kokkos.Range(0, n), GlobalIDs, l2g); err != nil {
+	defer l2g.Release()
+	if err := kernel.For("l2g", kokkos.Range(0, n).On(sp), GlobalIDs, l2g); err != nil {
 		return err
 	}
 	ids := l2g.ReadOnly()
-	g2l, err := containers.NewUnorderedMap[uint64, int32]("g2l", capacity)
+	var opts []kokkos.Option
+	if place.Stream != nil {
+		opts = append(opts, in) // on the host, the map's arrays are Go memory
+	}
+	g2l, err := containers.NewUnorderedMap[uint64, int32]("g2l", capacity, opts...)
 	if err != nil {
 		return err
 	}
+	defer g2l.Release()
 	var tin, tfind []float64
 	insertErrors, findErrors, valueErrors := 0, 0, 0
 	for range nrepeat {
 		g2l.Clear()
 		t0 := time.Now()
-		errs, err := kernel.Reduce("Insert", kokkos.Range(0, n), kokkos.Sum[int](), InsertIDs, ids, g2l)
+		errs, err := kernel.Reduce("Insert", kokkos.Range(0, n).On(sp), kokkos.Sum[int](), InsertIDs, ids, g2l)
 		if err != nil {
 			return err
 		}
@@ -97,14 +107,14 @@ func run(w io.Writer, n, capacity, nrepeat int) error {
 		insertErrors += errs
 
 		t0 = time.Now()
-		errs, err = kernel.Reduce("Find", kokkos.Range(0, n), kokkos.Sum[int](), FindIDs, ids, g2l)
+		errs, err = kernel.Reduce("Find", kokkos.Range(0, n).On(sp), kokkos.Sum[int](), FindIDs, ids, g2l)
 		if err != nil {
 			return err
 		}
 		tfind = append(tfind, time.Since(t0).Seconds())
 		findErrors += errs
 
-		errs, err = kernel.Reduce("Iterate", kokkos.Range(0, int(g2l.Capacity())), kokkos.Sum[int](), CheckEntries, ids, g2l)
+		errs, err = kernel.Reduce("Iterate", kokkos.Range(0, int(g2l.Capacity())).On(sp), kokkos.Sum[int](), CheckEntries, ids, g2l)
 		if err != nil {
 			return err
 		}

@@ -43,8 +43,16 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "l2g", View: true, Write: false},
 			{Name: "g2l"},
 		},
-		Host:     gkHostInsertIDs,
-		NoDevice: "no description: kernels.go:26:49: kernel InsertIDs: the UnorderedMap parameter g2l has no device form yet: the kernel runs on the host only",
+		Host: gkHostInsertIDs,
+		IR: gkIR + `(kernel InsertIDs reduce (index i)
+  (view l2g uint64 1 r)
+  (umap g2l uint64 int32)
+  (acc int)
+  (body
+    (if (uminsert g2l failed (at l2g i) (conv int32 i))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
 		Func: FindIDs, Name: "main.FindIDs", Hash: "a2730d852e54192ed87b07c6dafeef9d", Funcs: []string{"FindIDs"},
@@ -53,8 +61,17 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "l2g", View: true, Write: false},
 			{Name: "g2l"},
 		},
-		Host:     gkHostFindIDs,
-		NoDevice: "no description: kernels.go:35:47: kernel FindIDs: the UnorderedMap parameter g2l has no device form yet: the kernel runs on the host only",
+		Host: gkHostFindIDs,
+		IR: gkIR + `(kernel FindIDs reduce (index i)
+  (view l2g uint64 1 r)
+  (umap g2l uint64 int32)
+  (acc int)
+  (body
+    (assign ((new x uint32)) ((umfind g2l (at l2g i))))
+    (if (lor (not (umvalidat g2l x)) (ne int32 (umvalueat g2l int32 x) (conv int32 i)))
+      (then
+        (inc (acc))))))
+`,
 	},
 	{
 		Func: CheckEntries, Name: "main.CheckEntries", Hash: "17c1addc2c0ed62086a4c78cbbd15aac", Funcs: []string{"CheckEntries"},
@@ -63,8 +80,16 @@ var gkSpecs = []gkkernel.Spec{
 			{Name: "l2g", View: true, Write: false},
 			{Name: "g2l"},
 		},
-		Host:     gkHostCheckEntries,
-		NoDevice: "no description: kernels.go:47:52: kernel CheckEntries: the UnorderedMap parameter g2l has no device form yet: the kernel runs on the host only",
+		Host: gkHostCheckEntries,
+		IR: gkIR + `(kernel CheckEntries reduce (index x)
+  (view l2g uint64 1 r)
+  (umap g2l uint64 int32)
+  (acc int)
+  (body
+    (if (land (umvalidat g2l (conv uint32 x)) (ne uint64 (at l2g (conv int (umvalueat g2l int32 (conv uint32 x)))) (umkeyat g2l uint64 (conv uint32 x))))
+      (then
+        (inc (acc))))))
+`,
 	},
 }
 
@@ -84,7 +109,7 @@ func gkHostGlobalIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					tmp := uint64(int64(^int32(i)))
 					*(*uint64)(gkunsafe.Add(gkP_l2g, (i)*8)) = ((tmp&(b<<0))<<56 | (tmp&(b<<8))<<40 | (tmp&(b<<16))<<24 | (tmp&(b<<24))<<8 |
 						(tmp&(b<<32))>>8 | (tmp&(b<<40))>>24 | (tmp&(b<<48))>>40 | (tmp&(b<<56))>>56)
-					/*line main_kernels_gen.go:87:40*/
+					/*line main_kernels_gen.go:112:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -92,7 +117,7 @@ func gkHostGlobalIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					tmp := uint64(int64(^int32(i)))
 					*(*uint64)(gkunsafe.Add(gkP_l2g, (i)*gkS_l2g_0)) = ((tmp&(b<<0))<<56 | (tmp&(b<<8))<<40 | (tmp&(b<<16))<<24 | (tmp&(b<<24))<<8 |
 						(tmp&(b<<32))>>8 | (tmp&(b<<40))>>24 | (tmp&(b<<48))>>40 | (tmp&(b<<56))>>56)
-					/*line main_kernels_gen.go:95:40*/
+					/*line main_kernels_gen.go:120:41*/
 				}
 			}
 		} else {
@@ -101,7 +126,7 @@ func gkHostGlobalIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				tmp := uint64(int64(^int32(i)))
 				l2g.Set(i, (tmp&(b<<0))<<56|(tmp&(b<<8))<<40|(tmp&(b<<16))<<24|(tmp&(b<<24))<<8|
 					(tmp&(b<<32))>>8|(tmp&(b<<40))>>24|(tmp&(b<<48))>>40|(tmp&(b<<56))>>56)
-				/*line main_kernels_gen.go:104:40*/
+				/*line main_kernels_gen.go:129:40*/
 			}
 		}
 	}, nil
@@ -124,14 +149,14 @@ func gkHostInsertIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					/*line kernels.go:27:2*/ if g2l.Insert((*(*uint64)(gkunsafe.Add(gkP_l2g, (i)*8))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line main_kernels_gen.go:127:41*/
+					/*line main_kernels_gen.go:152:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:27:2*/ if g2l.Insert((*(*uint64)(gkunsafe.Add(gkP_l2g, (i)*gkS_l2g_0))), int32(i)).Failed() {
 						gkAcc++
 					}
-					/*line main_kernels_gen.go:134:41*/
+					/*line main_kernels_gen.go:159:41*/
 				}
 			}
 		} else {
@@ -139,7 +164,7 @@ func gkHostInsertIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				/*line kernels.go:27:2*/ if g2l.Insert(l2g.At(i), int32(i)).Failed() {
 					gkAcc++
 				}
-				/*line main_kernels_gen.go:142:40*/
+				/*line main_kernels_gen.go:167:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -164,7 +189,7 @@ func gkHostFindIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkA
 					if !g2l.ValidAt(x) || g2l.ValueAt(x) != int32(i) {
 						gkAcc++
 					}
-					/*line main_kernels_gen.go:167:41*/
+					/*line main_kernels_gen.go:192:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -172,7 +197,7 @@ func gkHostFindIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkA
 					if !g2l.ValidAt(x) || g2l.ValueAt(x) != int32(i) {
 						gkAcc++
 					}
-					/*line main_kernels_gen.go:175:41*/
+					/*line main_kernels_gen.go:200:41*/
 				}
 			}
 		} else {
@@ -181,7 +206,7 @@ func gkHostFindIDs(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkA
 				if !g2l.ValidAt(x) || g2l.ValueAt(x) != int32(i) {
 					gkAcc++
 				}
-				/*line main_kernels_gen.go:184:40*/
+				/*line main_kernels_gen.go:209:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -201,7 +226,7 @@ func gkHostCheckEntries(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			/*line kernels.go:48:2*/ if g2l.ValidAt(uint32(x)) && l2g.At(int(g2l.ValueAt(uint32(x)))) != g2l.KeyAt(uint32(x)) {
 				gkAcc++
 			}
-			/*line main_kernels_gen.go:204:39*/
+			/*line main_kernels_gen.go:229:39*/
 		}
 		*gkAccP = gkAcc
 	}, nil

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/examples/tutorials/internal/tut"
 	"github.com/gokkos/kokkos/kernel"
 	"github.com/gokkos/kokkos/kernel/kernelcheck"
 )
@@ -34,7 +36,7 @@ func TestGlobalIDs(t *testing.T) {
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, 50000, 50000, 3); err != nil {
+	if err := run(&out, tut.Place{Mem: kokkos.HostSpace}, 50000, 50000, 3); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -48,8 +50,31 @@ func TestRun(t *testing.T) {
 // capacity message.
 func TestRunOverCapacity(t *testing.T) {
 	var out bytes.Buffer
-	err := run(&out, 20000, 10000, 1)
+	err := run(&out, tut.Place{Mem: kokkos.HostSpace}, 20000, 10000, 1)
 	if !errors.Is(err, errCapacity) {
 		t.Fatalf("run over capacity: %v", err)
+	}
+}
+
+// TestRunCUDA runs the exercise on a CUDA stream, within and over the
+// map's capacity.
+func TestRunCUDA(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("CUDA unavailable: %v", err)
+	}
+	place, err := tut.Open(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer place.Release()
+	var out bytes.Buffer
+	if err := run(&out, place, 1<<20, 1<<20, 3); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.HasPrefix(out.String(), "Time Insert: 1048576 1223424 ") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	if err := run(&out, place, 20000, 10000, 1); !errors.Is(err, errCapacity) {
+		t.Fatalf("run over capacity on the GPU: %v", err)
 	}
 }
