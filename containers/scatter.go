@@ -339,16 +339,30 @@ func (s *scatterState[T]) parallel(label string, n int, body func(lo, hi int)) {
 	kokkos.ParallelForChunks(label, kokkos.Range(0, n).On(s.hostSpace()), body)
 }
 
-// resetCopies sets copies from..ndup-1 to the identity, in parallel.
+// resetCopies sets copies from..ndup-1 to the identity, in parallel over
+// their elements, as Kokkos's ResetDuplicates.
 func (s *scatterState[T]) resetCopies(from int) {
 	id := identity[T](s.op)
 	c := s.copies[from*s.cstride:]
 	s.parallel("ScatterView::ResetDuplicates", len(c), func(lo, hi int) {
-		part := c[lo:hi]
-		for i := range part {
-			part[i] = id
-		}
+		fill(c[lo:hi], id)
 	})
+}
+
+// fill sets every element of d to x: clear (memclr) for 0, otherwise
+// copies of a doubling prefix (memmove).
+func fill[T kokkos.Number](d []T, x T) {
+	if x == 0 {
+		clear(d)
+		return
+	}
+	if len(d) == 0 {
+		return
+	}
+	d[0] = x
+	for k := 1; k < len(d); k *= 2 {
+		copy(d[k:], d[:k])
+	}
 }
 
 // flat is a rank-independent host view: its elements, extents and
@@ -389,28 +403,36 @@ func (f *flat[T]) offset(e int) int {
 	return off
 }
 
-// contributeCopies combines copies from..ndup-1 into dst, in parallel.
+// contributeCopies combines copies from..ndup-1 into dst, in parallel
+// over the elements, as Kokkos's ReduceDuplicates: each chunk of a
+// destination laid out right takes the copies' slices of the chunk in
+// turn, four at a time, so that its loops run over contiguous elements
+// without bounds checks; each element is combined with the copies in
+// their order, as Kokkos does.
 func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
 	op, c, cs, nd := s.op, s.copies, s.cstride, s.ndup
-	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
-		for e := lo; e < hi; e++ {
-			p := &dst.data[dst.offset(e)]
-			x := *p
-			switch op {
-			case opSum:
-				for j := from; j < nd; j++ {
-					x += c[j*cs+e]
-				}
-			case opProd:
-				for j := from; j < nd; j++ {
-					x *= c[j*cs+e]
-				}
-			default:
+	if !dst.right {
+		s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+			for e := lo; e < hi; e++ {
+				p := &dst.data[dst.offset(e)]
+				x := *p
 				for j := from; j < nd; j++ {
 					x = join(op, x, c[j*cs+e])
 				}
+				*p = x
 			}
-			*p = x
+		})
+		return
+	}
+	data := dst.data
+	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+		d := data[lo:hi]
+		j := from
+		for ; j+4 <= nd; j += 4 {
+			joinSlices4(op, d, c[j*cs+lo:j*cs+hi], c[(j+1)*cs+lo:(j+1)*cs+hi], c[(j+2)*cs+lo:(j+2)*cs+hi], c[(j+3)*cs+lo:(j+3)*cs+hi])
+		}
+		for ; j < nd; j++ {
+			joinSlices(op, d, c[j*cs+lo:j*cs+hi])
 		}
 	})
 }
@@ -418,12 +440,78 @@ func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
 // combine joins src into dst, element by element, in parallel.
 func (s *scatterState[T]) combine(dst, src flat[T]) {
 	op := s.op
+	if dst.right && src.right {
+		dd, sd := dst.data, src.data
+		s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+			joinSlices(op, dd[lo:hi], sd[lo:hi])
+		})
+		return
+	}
 	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
 		for e := lo; e < hi; e++ {
 			p := &dst.data[dst.offset(e)]
 			*p = join(op, *p, src.data[src.offset(e)])
 		}
 	})
+}
+
+// joinSlices sets d[i] to op(d[i], a[i]) for each i of d; a is at least
+// as long.
+func joinSlices[T kokkos.Number](op opKind, d, a []T) {
+	a = a[:len(d)]
+	switch op {
+	case opSum:
+		for i := range d {
+			d[i] += a[i]
+		}
+	case opProd:
+		for i := range d {
+			d[i] *= a[i]
+		}
+	case opMin:
+		for i, x := range a {
+			if x < d[i] {
+				d[i] = x
+			}
+		}
+	default:
+		for i, x := range a {
+			if x > d[i] {
+				d[i] = x
+			}
+		}
+	}
+}
+
+// joinSlices4 sets d[i] to op(op(op(op(d[i], a[i]), b[i]), c[i]), e[i])
+// for each i of d: four copies in one pass over d.
+func joinSlices4[T kokkos.Number](op opKind, d, a, b, c, e []T) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	switch op {
+	case opSum:
+		for i := range d {
+			x := d[i]
+			x += a[i]
+			x += b[i]
+			x += c[i]
+			x += e[i]
+			d[i] = x
+		}
+	case opProd:
+		for i := range d {
+			x := d[i]
+			x *= a[i]
+			x *= b[i]
+			x *= c[i]
+			x *= e[i]
+			d[i] = x
+		}
+	default:
+		joinSlices(op, d, a)
+		joinSlices(op, d, b)
+		joinSlices(op, d, c)
+		joinSlices(op, d, e)
+	}
 }
 
 // sameExtents returns an error unless ext are the ScatterView's extents.
