@@ -206,7 +206,28 @@ type scatterState[T kokkos.Number] struct {
 	vstr [6]int
 	// released: Release was called; every method but Release panics.
 	released bool
+	// ids are the accessors' scatterIDs: ids[id+2] is that of id (-2,
+	// released; -1, none; 0 to ndup-1, a copy's).
+	ids []scatterID[T]
 }
+
+// scatterID is what an accessor's slow path takes: its state and the
+// token's id the accessor holds (-1 for none, -2 once released).
+type scatterID[T kokkos.Number] struct {
+	s  *scatterState[T]
+	id int
+}
+
+// initIDs makes s's scatterIDs; s is where the ScatterView keeps its state.
+func (s *scatterState[T]) initIDs() {
+	s.ids = make([]scatterID[T], s.ndup+2)
+	for i := range s.ids {
+		s.ids[i] = scatterID[T]{s, i - 2}
+	}
+}
+
+// idOf returns the scatterID of id.
+func (s *scatterState[T]) idOf(id int) *scatterID[T] { return &s.ids[id+2] }
 
 // The accessors' update methods, as scatterSlow1..6 take them.
 const (

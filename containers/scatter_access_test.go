@@ -1,0 +1,167 @@
+package containers
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gokkos/kokkos"
+)
+
+// TestScatterAccess1Strided updates a non-duplicated ScatterView of a
+// column of a matrix laid out right (a rank-1 view of stride 3), whose
+// updates take the accessor's slow path, with each operation, against a
+// plain loop on random data; the other columns keep their values.
+func TestScatterAccess1Strided(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 41
+	for _, op := range []opKind{opSum, opProd, opMin, opMax} {
+		for _, atomic := range []ScatterContribution{ScatterNonAtomic, ScatterAtomic} {
+			g := kokkos.Must(kokkos.NewView2[float64]("grid", n, 3))
+			ref := make([][3]float64, n)
+			for i := range n {
+				for j := range 3 {
+					ref[i][j] = scatterValue[float64](rng, op)
+					g.Set(i, j, ref[i][j])
+				}
+			}
+			col := g.Subview1(kokkos.All, 1)
+			if col.Stride(0) != 3 {
+				t.Fatalf("the column's stride is %d, want 3", col.Stride(0))
+			}
+			opts := []ScatterOption{ScatterOn(kokkos.Serial{}), ScatterNonDuplicated, atomic}
+			a, release := scatterAccess1(t, op, col, opts)
+			if p, n0 := a.Plain(); n0 != 0 {
+				t.Fatalf("%v: Plain of a strided view = %v, %d, want extent 0", op, p, n0)
+			}
+			for range 500 {
+				i := rng.IntN(n)
+				m := scatterMethod(rng, op)
+				x := scatterValue[float64](rng, op)
+				ref[i][1] = scatterRef(m, op, ref[i][1], x)
+				scatterCall1(a, m, i, x)
+			}
+			release()
+			for i := range n {
+				for j := range 3 {
+					if got := g.At(i, j); !scatterClose(got, ref[i][j]) {
+						t.Fatalf("%v %v: (%d, %d) = %v, want %v", op, atomic, i, j, got, ref[i][j])
+					}
+				}
+			}
+		}
+	}
+}
+
+// scatterAccess1 makes a ScatterView of v for op and returns an accessor
+// and a function that releases both.
+func scatterAccess1(t *testing.T, op opKind, v kokkos.View1[float64], opts []ScatterOption) (ScatterAccess1[float64], func()) {
+	t.Helper()
+	var a ScatterAccess1[float64]
+	var rel func()
+	switch op {
+	case opSum:
+		sv := kokkos.Must(NewScatterView1[ScatterSum](v, opts...))
+		a, rel = sv.Access(), sv.Release
+	case opProd:
+		sv := kokkos.Must(NewScatterView1[ScatterProd](v, opts...))
+		a, rel = sv.Access(), sv.Release
+	case opMin:
+		sv := kokkos.Must(NewScatterView1[ScatterMin](v, opts...))
+		a, rel = sv.Access(), sv.Release
+	default:
+		sv := kokkos.Must(NewScatterView1[ScatterMax](v, opts...))
+		a, rel = sv.Access(), sv.Release
+	}
+	return a, func() { a.Release(); rel() }
+}
+
+func scatterCall1(a ScatterAccess1[float64], method string, i int, x float64) {
+	switch method {
+	case "Add":
+		a.Add(i, x)
+	case "Sub":
+		a.Sub(i, x)
+	case "Mul":
+		a.Mul(i, x)
+	case "Div":
+		a.Div(i, x)
+	default:
+		a.Update(i, x)
+	}
+}
+
+// TestScatterAccess1Panics checks the panics of the rank-1 accessor's
+// methods, whose fast paths differ from the other ranks': a method that
+// does not fit the operation, an index outside the extent, a released
+// and a zero accessor; and Plain's extent for each kind of accessor.
+func TestScatterAccess1Panics(t *testing.T) {
+	v := kokkos.Must(kokkos.NewView1[float64]("bins", 5))
+	for _, opts := range [][]ScatterOption{{ScatterOn(threads8())}, {ScatterNonDuplicated, ScatterAtomic}, {ScatterOn(kokkos.Serial{})}} {
+		atomic := len(opts) == 2
+		plain := func(name string, a ScatterAccess1[float64]) {
+			t.Helper()
+			p, n0 := a.Plain()
+			switch {
+			case atomic && n0 != 0:
+				t.Fatalf("%s: Plain of an atomic accessor: extent %d, want 0", name, n0)
+			case !atomic && (n0 != 5 || p == nil):
+				t.Fatalf("%s: Plain = %v, %d, want the elements and 5", name, p, n0)
+			}
+		}
+		prod := kokkos.Must(NewScatterView1[ScatterProd](v, opts...))
+		a := prod.Access()
+		plain("prod", a)
+		mustPanic(t, "Add of a ScatterProd", func() { a.Add(0, 1) }, `"bins"`, "Add of a ScatterProd", "call Mul, Div or Update")
+		mustPanic(t, "Sub of a ScatterProd", func() { a.Sub(0, 1) }, "Sub of a ScatterProd")
+		mustPanic(t, "out of bounds", func() { a.Mul(5, 2) }, `"bins"`, "Mul(5)", "extents (5)")
+		mustPanic(t, "negative", func() { a.Div(-1, 2) }, "Div(-1)", "extents (5)")
+		mustPanic(t, "Update out of bounds", func() { a.Update(7, 2) }, "Update(7)", "extents (5)")
+		a.Release()
+		a.Release()
+		if _, n0 := a.Plain(); n0 != 0 {
+			t.Fatalf("Plain after Release: extent %d, want 0", n0)
+		}
+		mustPanic(t, "after Release", func() { a.Mul(0, 2) }, "after the accessor's Release")
+		mustPanic(t, "Update after Release", func() { a.Update(0, 2) }, "after the accessor's Release")
+		mx := kokkos.Must(NewScatterView1[ScatterMax](v, opts...))
+		b := mx.Access()
+		plain("max", b)
+		mustPanic(t, "Add of a ScatterMax", func() { b.Add(1, 1) }, "Add of a ScatterMax", "call Update")
+		mustPanic(t, "Mul of a ScatterMax", func() { b.Mul(1, 1) }, "Mul of a ScatterMax")
+		mustPanic(t, "Div of a ScatterMax", func() { b.Div(1, 1) }, "Div of a ScatterMax")
+		sum := kokkos.Must(NewScatterView1[ScatterSum](v, opts...))
+		c := sum.Access()
+		plain("sum", c)
+		mustPanic(t, "Mul of a ScatterSum", func() { c.Mul(1, 1) }, "Mul of a ScatterSum", "call Add, Sub or Update")
+		mustPanic(t, "Div of a ScatterSum", func() { c.Div(1, 1) }, "Div of a ScatterSum")
+		mustPanic(t, "Add out of bounds", func() { c.Add(5, 1) }, "Add(5)", "extents (5)")
+		mustPanic(t, "Sub out of bounds", func() { c.Sub(-3, 1) }, "Sub(-3)", "extents (5)")
+		c.Release()
+		mustPanic(t, "Add after Release", func() { c.Add(0, 1) }, "after the accessor's Release")
+		b.Release()
+		sum.Release()
+		mx.Release()
+		prod.Release()
+	}
+	var za ScatterAccess1[int32]
+	for _, m := range []string{"Add", "Sub", "Mul", "Div", "Update"} {
+		mustPanic(t, "zero accessor "+m, func() {
+			switch m {
+			case "Add":
+				za.Add(0, 1)
+			case "Sub":
+				za.Sub(0, 1)
+			case "Mul":
+				za.Mul(0, 1)
+			case "Div":
+				za.Div(0, 1)
+			default:
+				za.Update(0, 1)
+			}
+		}, "ScatterAccess1."+m+" of the zero accessor")
+	}
+	za.Release()
+	if _, n0 := za.Plain(); n0 != 0 {
+		t.Fatalf("Plain of the zero accessor: extent %d, want 0", n0)
+	}
+}
