@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
@@ -200,6 +201,12 @@ type scatterState[T kokkos.Number] struct {
 	copies  []T
 	cstride int
 	ndup    int
+	// used has bit j%64 of word j/64 set once an accessor has taken
+	// copy j since Reset last set it to the identity: Reset and
+	// Contribute touch only those copies (and the first, once Subview
+	// has handed it out: sub0), where Kokkos touches them all.
+	used []atomic.Uint64
+	sub0 bool
 	// vp and vstr are the view's base and strides, for a non-duplicated
 	// ScatterView of a view in host memory.
 	vp   *T
@@ -312,7 +319,9 @@ func newScatterState[T kokkos.Number](fn string, op opKind, label string, ext []
 	if s.dup {
 		s.tok = kokkos.NewUniqueToken(space)
 		s.ndup = s.tok.Size()
+		s.used = make([]atomic.Uint64, (s.ndup+63)/64)
 		s.allocCopies()
+		s.markAll()
 		s.resetCopies(0)
 	}
 	return s, nil
@@ -360,14 +369,54 @@ func (s *scatterState[T]) parallel(label string, n int, body func(lo, hi int)) {
 	kokkos.ParallelForChunks(label, kokkos.Range(0, n).On(s.hostSpace()), body)
 }
 
-// resetCopies sets copies from..ndup-1 to the identity, in parallel over
-// their elements, as Kokkos's ResetDuplicates.
+// markUsed records that an accessor has taken copy id: an atomic Or the
+// first time, a load afterwards.
+func (s *scatterState[T]) markUsed(id int) {
+	w, bit := &s.used[id>>6], uint64(1)<<(id&63)
+	if w.Load()&bit == 0 {
+		w.Or(bit)
+	}
+}
+
+// markAll records every copy as used.
+func (s *scatterState[T]) markAll() {
+	for j := range s.ndup {
+		s.markUsed(j)
+	}
+}
+
+// usedCopies returns the copies from..ndup-1 that an accessor has taken
+// since their last reset, in order, and the first copy, from 0, once
+// Subview has handed it out.
+func (s *scatterState[T]) usedCopies(from int) []int {
+	var list []int
+	for j := from; j < s.ndup; j++ {
+		if s.used[j>>6].Load()&(1<<(j&63)) != 0 || j == 0 && s.sub0 {
+			list = append(list, j)
+		}
+	}
+	return list
+}
+
+// resetCopies sets the used copies among from..ndup-1 to the identity, in
+// parallel over their elements, as Kokkos's ResetDuplicates (which
+// resets every copy), and records them as unused.
 func (s *scatterState[T]) resetCopies(from int) {
 	id := identity[T](s.op)
-	c := s.copies[from*s.cstride:]
-	s.parallel("ScatterView::ResetDuplicates", len(c), func(lo, hi int) {
-		fill(c[lo:hi], id)
+	list := s.usedCopies(from)
+	c, cs := s.copies, s.cstride
+	s.parallel("ScatterView::ResetDuplicates", len(list)*cs, func(lo, hi int) {
+		for lo < hi {
+			k, off := lo/cs, lo%cs
+			n := min(hi-lo, cs-off)
+			base := list[k]*cs + off
+			fill(c[base:base+n], id)
+			lo += n
+		}
 	})
+	for _, j := range list {
+		s.used[j>>6].And(^(uint64(1) << (j & 63)))
+	}
 }
 
 // fill sets every element of d to x: clear (memclr) for 0, otherwise
@@ -424,20 +473,26 @@ func (f *flat[T]) offset(e int) int {
 	return off
 }
 
-// contributeCopies combines copies from..ndup-1 into dst, in parallel
-// over the elements, as Kokkos's ReduceDuplicates: each chunk of a
+// contributeCopies combines the used copies among from..ndup-1 (the
+// others hold the identity) into dst, in parallel over the elements, as
+// Kokkos's ReduceDuplicates (which combines every copy): each chunk of a
 // destination laid out right takes the copies' slices of the chunk in
 // turn, four at a time, so that its loops run over contiguous elements
 // without bounds checks; each element is combined with the copies in
 // their order, as Kokkos does.
 func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
-	op, c, cs, nd := s.op, s.copies, s.cstride, s.ndup
+	op, c, cs := s.op, s.copies, s.cstride
+	list := s.usedCopies(from)
+	nd := len(list)
+	if nd == 0 {
+		return
+	}
 	if !dst.right {
 		s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
 			for e := lo; e < hi; e++ {
 				p := &dst.data[dst.offset(e)]
 				x := *p
-				for j := from; j < nd; j++ {
+				for _, j := range list {
 					x = join(op, x, c[j*cs+e])
 				}
 				*p = x
@@ -448,12 +503,14 @@ func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
 	data := dst.data
 	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
 		d := data[lo:hi]
-		j := from
-		for ; j+4 <= nd; j += 4 {
-			joinSlices4(op, d, c[j*cs+lo:j*cs+hi], c[(j+1)*cs+lo:(j+1)*cs+hi], c[(j+2)*cs+lo:(j+2)*cs+hi], c[(j+3)*cs+lo:(j+3)*cs+hi])
+		k := 0
+		for ; k+4 <= nd; k += 4 {
+			a, b, e, f := list[k]*cs, list[k+1]*cs, list[k+2]*cs, list[k+3]*cs
+			joinSlices4(op, d, c[a+lo:a+hi], c[b+lo:b+hi], c[e+lo:e+hi], c[f+lo:f+hi])
 		}
-		for ; j < nd; j++ {
-			joinSlices(op, d, c[j*cs+lo:j*cs+hi])
+		for ; k < nd; k++ {
+			j := list[k] * cs
+			joinSlices(op, d, c[j+lo:j+hi])
 		}
 	})
 }

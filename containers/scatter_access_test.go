@@ -165,3 +165,97 @@ func TestScatterAccess1Panics(t *testing.T) {
 		t.Fatalf("Plain of the zero accessor: extent %d, want 0", n0)
 	}
 }
+
+// TestScatterUsedCopies checks that Reset and ContributeInto of a
+// duplicated ScatterView, which touch only the copies accessors have
+// taken since their last reset, give Kokkos's results, which touch every
+// copy: random updates through a random number of accessors held at once
+// (so that some copies stay unused), through the first copy written as
+// Subview(), with ResetExcept(Subview()) and Resize, for ScatterSum and
+// ScatterProd (whose identity is not 0), against a serial reference; and
+// that Reset leaves every copy at the identity.
+func TestScatterUsedCopies(t *testing.T) {
+	testUsedCopies[ScatterSum](t)
+	testUsedCopies[ScatterProd](t)
+}
+
+func testUsedCopies[Op ScatterOp](t *testing.T) {
+	op := opOf[Op]()
+	rng := rand.New(rand.NewPCG(7, uint64(op)))
+	const n = 300
+	v := kokkos.Must(kokkos.NewView1[float64]("bins", n))
+	sv := kokkos.Must(NewScatterView1[Op](v, ScatterOn(threads8())))
+	defer sv.Release()
+	s := &sv.s.scatterState
+	if s.ndup != 8 {
+		t.Fatalf("%d copies, want 8", s.ndup)
+	}
+	atIdentity := func(what string, from int) {
+		t.Helper()
+		id := identity[float64](op)
+		for j := from; j < s.ndup; j++ {
+			for e := range n {
+				if x := s.copies[j*s.cstride+e]; x != id {
+					t.Fatalf("%v %s: copy %d (%d) = %v, want %v", op, what, j, e, x, id)
+				}
+			}
+		}
+	}
+	atIdentity("at first", 0)
+	ref := make([]float64, n)
+	for round := range 8 {
+		for i := range n {
+			ref[i] = scatterValue[float64](rng, op)
+			v.Set(i, ref[i])
+		}
+		held := make([]ScatterAccess1[float64], 1+rng.IntN(s.ndup-1))
+		for k := range held {
+			held[k] = sv.Access()
+		}
+		for _, a := range held {
+			for range 50 {
+				i := rng.IntN(n)
+				m := scatterMethod(rng, op)
+				x := scatterValue[float64](rng, op)
+				ref[i] = scatterRef(m, op, ref[i], x)
+				scatterCall1(a, m, i, x)
+			}
+		}
+		for k := range held {
+			held[k].Release()
+		}
+		if len(s.usedCopies(0)) == s.ndup {
+			t.Fatalf("round %d: %d accessors held at once used every copy", round, len(held))
+		}
+		if round >= 4 {
+			// Write the first copy directly, as Subview.
+			sub := sv.Subview()
+			i, x := rng.IntN(n), scatterValue[float64](rng, op)
+			sub.Set(i, scatterRef("Update", op, sub.At(i), x))
+			ref[i] = scatterRef("Update", op, ref[i], x)
+		}
+		if round == 6 {
+			if err := sv.Resize(n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := sv.ContributeInto(v); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if got := v.At(i); !scatterClose(got, ref[i]) {
+				t.Fatalf("%v round %d: bin %d = %v, want %v", op, round, i, got, ref[i])
+			}
+		}
+		if round%2 == 1 {
+			if err := sv.ResetExcept(sv.Subview()); err != nil {
+				t.Fatal(err)
+			}
+			atIdentity("after ResetExcept(Subview())", 1)
+		}
+		if err := sv.Reset(); err != nil {
+			t.Fatal(err)
+		}
+		atIdentity("after Reset", 0)
+	}
+}

@@ -100,6 +100,7 @@ func (sv ScatterView1[Op, T]) Access() ScatterAccess1[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		o := id * s.cstride
 		d = s.copies[o : o+s.ext[0] : o+s.ext[0]]
 	} else if !s.host {
@@ -209,6 +210,7 @@ func (sv ScatterView1[Op, T]) Subview() kokkos.View1[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView1(s.copies[:s.cstride], s.ext[0], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -252,9 +254,11 @@ func (sv ScatterView1[Op, T]) reshape(method string, ext [1]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -585,6 +589,7 @@ func (sv ScatterView2[Op, T]) Access() ScatterAccess2[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
 		a.setLimits()
@@ -693,6 +698,7 @@ func (sv ScatterView2[Op, T]) Subview() kokkos.View2[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView2(s.copies[:s.cstride], s.ext[0], s.ext[1], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -736,9 +742,11 @@ func (sv ScatterView2[Op, T]) reshape(method string, ext [2]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -1094,6 +1102,7 @@ func (sv ScatterView3[Op, T]) Access() ScatterAccess3[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
 		a.setLimits()
@@ -1203,6 +1212,7 @@ func (sv ScatterView3[Op, T]) Subview() kokkos.View3[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView3(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -1246,9 +1256,11 @@ func (sv ScatterView3[Op, T]) reshape(method string, ext [3]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -1608,6 +1620,7 @@ func (sv ScatterView4[Op, T]) Access() ScatterAccess4[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
 		a.setLimits()
@@ -1718,6 +1731,7 @@ func (sv ScatterView4[Op, T]) Subview() kokkos.View4[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView4(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -1761,9 +1775,11 @@ func (sv ScatterView4[Op, T]) reshape(method string, ext [4]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -2127,6 +2143,7 @@ func (sv ScatterView5[Op, T]) Access() ScatterAccess5[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
 		a.setLimits()
@@ -2238,6 +2255,7 @@ func (sv ScatterView5[Op, T]) Subview() kokkos.View5[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView5(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], s.ext[4], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -2281,9 +2299,11 @@ func (sv ScatterView5[Op, T]) reshape(method string, ext [5]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -2651,6 +2671,7 @@ func (sv ScatterView6[Op, T]) Access() ScatterAccess6[T] {
 	if s.dup {
 		id := s.tok.Acquire()
 		a.h = s.idOf(id)
+		s.markUsed(id)
 		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
 		a.setLimits()
@@ -2763,6 +2784,7 @@ func (sv ScatterView6[Op, T]) Subview() kokkos.View6[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView6(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], s.ext[4], s.ext[5], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -2806,9 +2828,11 @@ func (sv ScatterView6[Op, T]) reshape(method string, ext [6]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
