@@ -1,6 +1,7 @@
 package containers
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -257,5 +258,64 @@ func testUsedCopies[Op ScatterOp](t *testing.T) {
 			t.Fatal(err)
 		}
 		atIdentity("after Reset", 0)
+	}
+}
+
+// TestScatterOutOfLine checks that OutOfLine, which the generated host
+// code calls for the updates its inlined one does not take, is the
+// method it names: random updates of each operation through OutOfLine
+// and through the methods, of rank 1 and 2, atomic or not, give the same
+// views; and its panics name the method.
+func TestScatterOutOfLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const n0, n1 = 13, 3
+	for _, op := range []opKind{opSum, opProd, opMin, opMax} {
+		for _, c := range []ScatterContribution{ScatterNonAtomic, ScatterAtomic} {
+			opts := []ScatterOption{ScatterOn(kokkos.Serial{}), c}
+			v1 := [2]kokkos.View1[float64]{kokkos.Must(kokkos.NewView1[float64]("a", n0)), kokkos.Must(kokkos.NewView1[float64]("b", n0))}
+			a1, r1 := scatterAccess1(t, op, v1[0], opts)
+			b1, s1 := scatterAccess1(t, op, v1[1], opts)
+			for range 200 {
+				i, m, x := rng.IntN(n0), scatterMethod(rng, op), scatterValue[float64](rng, op)
+				scatterCall1(a1, m, i, x)
+				b1.OutOfLine(m, i, x)
+			}
+			mustPanic(t, "OutOfLine out of bounds", func() { b1.OutOfLine("Update", n0, 1) }, `"b"`, fmt.Sprintf("Update(%d)", n0))
+			r1()
+			s1()
+			for i := range n0 {
+				if x, y := v1[0].At(i), v1[1].At(i); x != y {
+					t.Fatalf("%v %v rank 1: (%d) = %v through the method, %v through OutOfLine", op, c, i, x, y)
+				}
+			}
+			v2 := kokkos.Must(kokkos.NewView2[float64]("g", n0, n1))
+			w2 := kokkos.Must(kokkos.NewView2[float64]("h", n0, n1))
+			sa := kokkos.Must(NewScatterView2[ScatterSum](v2, opts...))
+			sb := kokkos.Must(NewScatterView2[ScatterSum](w2, opts...))
+			a2, b2 := sa.Access(), sb.Access()
+			for range 200 {
+				i, j, x := rng.IntN(n0), rng.IntN(n1), scatterValue[float64](rng, opSum)
+				m := scatterMethod(rng, opSum)
+				switch m {
+				case "Add":
+					a2.Add(i, j, x)
+				case "Sub":
+					a2.Sub(i, j, x)
+				default:
+					a2.Update(i, j, x)
+				}
+				b2.OutOfLine(m, i, j, x)
+			}
+			mustPanic(t, "OutOfLine of a misfit", func() { b2.OutOfLine("Mul", 0, 0, 2) }, "Mul of a ScatterSum")
+			a2.Release()
+			b2.Release()
+			for i := range n0 {
+				for j := range n1 {
+					if x, y := v2.At(i, j), w2.At(i, j); x != y {
+						t.Fatalf("%v rank 2: (%d, %d) = %v through the method, %v through OutOfLine", c, i, j, x, y)
+					}
+				}
+			}
+		}
 	}
 }

@@ -480,6 +480,29 @@ func (a ScatterAccess1[T]) Update(i0 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess1[T]) OutOfLine(method string, i0 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, v)
+	case "Sub":
+		a.Sub(i0, v)
+	case "Mul":
+		a.Mul(i0, v)
+	case "Div":
+		a.Div(i0, v)
+	default:
+		a.Update(i0, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -988,6 +1011,29 @@ func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess2[T]) OutOfLine(method string, i0, i1 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, v)
+	case "Sub":
+		a.Sub(i0, i1, v)
+	case "Mul":
+		a.Mul(i0, i1, v)
+	case "Div":
+		a.Div(i0, i1, v)
+	default:
+		a.Update(i0, i1, v)
 	}
 }
 
@@ -1505,6 +1551,29 @@ func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess3[T]) OutOfLine(method string, i0, i1, i2 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, v)
+	case "Div":
+		a.Div(i0, i1, i2, v)
+	default:
+		a.Update(i0, i1, i2, v)
 	}
 }
 
@@ -2027,6 +2096,29 @@ func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess4[T]) OutOfLine(method string, i0, i1, i2, i3 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, v)
+	default:
+		a.Update(i0, i1, i2, i3, v)
 	}
 }
 
@@ -2554,6 +2646,29 @@ func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3, i4) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess5[T]) OutOfLine(method string, i0, i1, i2, i3, i4 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, i4, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, i4, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, i4, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, i4, v)
+	default:
+		a.Update(i0, i1, i2, i3, i4, v)
 	}
 }
 
@@ -3086,6 +3201,29 @@ func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3, i4, i5) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess6[T]) OutOfLine(method string, i0, i1, i2, i3, i4, i5 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, i4, i5, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, i4, i5, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, i4, i5, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, i4, i5, v)
+	default:
+		a.Update(i0, i1, i2, i3, i4, i5, v)
 	}
 }
 
