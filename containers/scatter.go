@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
@@ -200,13 +201,40 @@ type scatterState[T kokkos.Number] struct {
 	copies  []T
 	cstride int
 	ndup    int
+	// used has bit j%64 of word j/64 set once an accessor has taken
+	// copy j since Reset last set it to the identity: Reset and
+	// Contribute touch only those copies (and the first, once Subview
+	// has handed it out: sub0), where Kokkos touches them all.
+	used []atomic.Uint64
+	sub0 bool
 	// vp and vstr are the view's base and strides, for a non-duplicated
 	// ScatterView of a view in host memory.
 	vp   *T
 	vstr [6]int
 	// released: Release was called; every method but Release panics.
 	released bool
+	// ids are the accessors' scatterIDs: ids[id+2] is that of id (-2,
+	// released; -1, none; 0 to ndup-1, a copy's).
+	ids []scatterID[T]
 }
+
+// scatterID is what an accessor's slow path takes: its state and the
+// token's id the accessor holds (-1 for none, -2 once released).
+type scatterID[T kokkos.Number] struct {
+	s  *scatterState[T]
+	id int
+}
+
+// initIDs makes s's scatterIDs; s is where the ScatterView keeps its state.
+func (s *scatterState[T]) initIDs() {
+	s.ids = make([]scatterID[T], s.ndup+2)
+	for i := range s.ids {
+		s.ids[i] = scatterID[T]{s, i - 2}
+	}
+}
+
+// idOf returns the scatterID of id.
+func (s *scatterState[T]) idOf(id int) *scatterID[T] { return &s.ids[id+2] }
 
 // The accessors' update methods, as scatterSlow1..6 take them.
 const (
@@ -291,7 +319,9 @@ func newScatterState[T kokkos.Number](fn string, op opKind, label string, ext []
 	if s.dup {
 		s.tok = kokkos.NewUniqueToken(space)
 		s.ndup = s.tok.Size()
+		s.used = make([]atomic.Uint64, (s.ndup+63)/64)
 		s.allocCopies()
+		s.markAll()
 		s.resetCopies(0)
 	}
 	return s, nil
@@ -339,16 +369,70 @@ func (s *scatterState[T]) parallel(label string, n int, body func(lo, hi int)) {
 	kokkos.ParallelForChunks(label, kokkos.Range(0, n).On(s.hostSpace()), body)
 }
 
-// resetCopies sets copies from..ndup-1 to the identity, in parallel.
+// markUsed records that an accessor has taken copy id: an atomic Or the
+// first time, a load afterwards.
+func (s *scatterState[T]) markUsed(id int) {
+	w, bit := &s.used[id>>6], uint64(1)<<(id&63)
+	if w.Load()&bit == 0 {
+		w.Or(bit)
+	}
+}
+
+// markAll records every copy as used.
+func (s *scatterState[T]) markAll() {
+	for j := range s.ndup {
+		s.markUsed(j)
+	}
+}
+
+// usedCopies returns the copies from..ndup-1 that an accessor has taken
+// since their last reset, in order, and the first copy, from 0, once
+// Subview has handed it out.
+func (s *scatterState[T]) usedCopies(from int) []int {
+	var list []int
+	for j := from; j < s.ndup; j++ {
+		if s.used[j>>6].Load()&(1<<(j&63)) != 0 || j == 0 && s.sub0 {
+			list = append(list, j)
+		}
+	}
+	return list
+}
+
+// resetCopies sets the used copies among from..ndup-1 to the identity, in
+// parallel over their elements, as Kokkos's ResetDuplicates (which
+// resets every copy), and records them as unused.
 func (s *scatterState[T]) resetCopies(from int) {
 	id := identity[T](s.op)
-	c := s.copies[from*s.cstride:]
-	s.parallel("ScatterView::ResetDuplicates", len(c), func(lo, hi int) {
-		part := c[lo:hi]
-		for i := range part {
-			part[i] = id
+	list := s.usedCopies(from)
+	c, cs := s.copies, s.cstride
+	s.parallel("ScatterView::ResetDuplicates", len(list)*cs, func(lo, hi int) {
+		for lo < hi {
+			k, off := lo/cs, lo%cs
+			n := min(hi-lo, cs-off)
+			base := list[k]*cs + off
+			fill(c[base:base+n], id)
+			lo += n
 		}
 	})
+	for _, j := range list {
+		s.used[j>>6].And(^(uint64(1) << (j & 63)))
+	}
+}
+
+// fill sets every element of d to x: clear (memclr) for 0, otherwise
+// copies of a doubling prefix (memmove).
+func fill[T kokkos.Number](d []T, x T) {
+	if x == 0 {
+		clear(d)
+		return
+	}
+	if len(d) == 0 {
+		return
+	}
+	d[0] = x
+	for k := 1; k < len(d); k *= 2 {
+		copy(d[k:], d[:k])
+	}
 }
 
 // flat is a rank-independent host view: its elements, extents and
@@ -389,28 +473,44 @@ func (f *flat[T]) offset(e int) int {
 	return off
 }
 
-// contributeCopies combines copies from..ndup-1 into dst, in parallel.
+// contributeCopies combines the used copies among from..ndup-1 (the
+// others hold the identity) into dst, in parallel over the elements, as
+// Kokkos's ReduceDuplicates (which combines every copy): each chunk of a
+// destination laid out right takes the copies' slices of the chunk in
+// turn, four at a time, so that its loops run over contiguous elements
+// without bounds checks; each element is combined with the copies in
+// their order, as Kokkos does.
 func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
-	op, c, cs, nd := s.op, s.copies, s.cstride, s.ndup
-	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
-		for e := lo; e < hi; e++ {
-			p := &dst.data[dst.offset(e)]
-			x := *p
-			switch op {
-			case opSum:
-				for j := from; j < nd; j++ {
-					x += c[j*cs+e]
-				}
-			case opProd:
-				for j := from; j < nd; j++ {
-					x *= c[j*cs+e]
-				}
-			default:
-				for j := from; j < nd; j++ {
+	op, c, cs := s.op, s.copies, s.cstride
+	list := s.usedCopies(from)
+	nd := len(list)
+	if nd == 0 {
+		return
+	}
+	if !dst.right {
+		s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+			for e := lo; e < hi; e++ {
+				p := &dst.data[dst.offset(e)]
+				x := *p
+				for _, j := range list {
 					x = join(op, x, c[j*cs+e])
 				}
+				*p = x
 			}
-			*p = x
+		})
+		return
+	}
+	data := dst.data
+	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+		d := data[lo:hi]
+		k := 0
+		for ; k+4 <= nd; k += 4 {
+			a, b, e, f := list[k]*cs, list[k+1]*cs, list[k+2]*cs, list[k+3]*cs
+			joinSlices4(op, d, c[a+lo:a+hi], c[b+lo:b+hi], c[e+lo:e+hi], c[f+lo:f+hi])
+		}
+		for ; k < nd; k++ {
+			j := list[k] * cs
+			joinSlices(op, d, c[j+lo:j+hi])
 		}
 	})
 }
@@ -418,12 +518,78 @@ func (s *scatterState[T]) contributeCopies(dst flat[T], from int) {
 // combine joins src into dst, element by element, in parallel.
 func (s *scatterState[T]) combine(dst, src flat[T]) {
 	op := s.op
+	if dst.right && src.right {
+		dd, sd := dst.data, src.data
+		s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
+			joinSlices(op, dd[lo:hi], sd[lo:hi])
+		})
+		return
+	}
 	s.parallel("ScatterView::ReduceDuplicates", s.size, func(lo, hi int) {
 		for e := lo; e < hi; e++ {
 			p := &dst.data[dst.offset(e)]
 			*p = join(op, *p, src.data[src.offset(e)])
 		}
 	})
+}
+
+// joinSlices sets d[i] to op(d[i], a[i]) for each i of d; a is at least
+// as long.
+func joinSlices[T kokkos.Number](op opKind, d, a []T) {
+	a = a[:len(d)]
+	switch op {
+	case opSum:
+		for i := range d {
+			d[i] += a[i]
+		}
+	case opProd:
+		for i := range d {
+			d[i] *= a[i]
+		}
+	case opMin:
+		for i, x := range a {
+			if x < d[i] {
+				d[i] = x
+			}
+		}
+	default:
+		for i, x := range a {
+			if x > d[i] {
+				d[i] = x
+			}
+		}
+	}
+}
+
+// joinSlices4 sets d[i] to op(op(op(op(d[i], a[i]), b[i]), c[i]), e[i])
+// for each i of d: four copies in one pass over d.
+func joinSlices4[T kokkos.Number](op opKind, d, a, b, c, e []T) {
+	a, b, c, e = a[:len(d)], b[:len(d)], c[:len(d)], e[:len(d)]
+	switch op {
+	case opSum:
+		for i := range d {
+			x := d[i]
+			x += a[i]
+			x += b[i]
+			x += c[i]
+			x += e[i]
+			d[i] = x
+		}
+	case opProd:
+		for i := range d {
+			x := d[i]
+			x *= a[i]
+			x *= b[i]
+			x *= c[i]
+			x *= e[i]
+			d[i] = x
+		}
+	default:
+		joinSlices(op, d, a)
+		joinSlices(op, d, b)
+		joinSlices(op, d, c)
+		joinSlices(op, d, e)
+	}
 }
 
 // sameExtents returns an error unless ext are the ScatterView's extents.

@@ -47,6 +47,7 @@ func NewScatterView1[Op ScatterOp, T kokkos.Number](v kokkos.View1[T], opts ...S
 		return ScatterView1[Op, T]{}, err
 	}
 	sc := &scatter1[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView1[Op, T]{sc}, nil
 }
@@ -94,22 +95,26 @@ func (sv ScatterView1[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView1[Op, T]) Access() ScatterAccess1[T] {
 	s := sv.state("Access")
-	a := ScatterAccess1[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
-	if s.atomic {
-		a.mode |= modeAtomic
-	}
-	a.n0 = uint(s.ext[0])
+	a := ScatterAccess1[T]{h: s.idOf(-1)}
+	var d []T
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
-		a.rightStrides()
-		return a
-	}
-	if !s.host {
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		o := id * s.cstride
+		d = s.copies[o : o+s.ext[0] : o+s.ext[0]]
+	} else if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView1(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
+	} else if s.vstr[0] == 1 || s.ext[0] <= 1 {
+		d = unsafe.Slice(s.vp, s.ext[0])
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
+	switch {
+	case s.atomic:
+	case s.op == opSum:
+		a.d = d
+	default:
+		a.d = d[:0]
+	}
 	return a
 }
 
@@ -205,6 +210,7 @@ func (sv ScatterView1[Op, T]) Subview() kokkos.View1[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView1(s.copies[:s.cstride], s.ext[0], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -248,9 +254,11 @@ func (sv ScatterView1[Op, T]) reshape(method string, ext [1]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -318,110 +326,150 @@ func flat1[T kokkos.Number](v kokkos.View1[T]) flat[T] {
 // ScatterAccess1 is the accessor of a ScatterView1, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess1[T kokkos.Number] struct {
-	p    *T // the element (0, ...) of the copy, or of the view
-	n0   uint
-	s0   int // strides, in elements
-	mode uint8
-	id   int // the token's id, -1 for none, -2 once released
-	s    *scatterState[T]
+	// d is the elements that plain updates write, where they do (the
+	// accessor is not atomic, the view's stride is one element): of
+	// length n0 for ScatterSum, whose Add and Sub index it, of length 0
+	// and capacity n0 for the other operations; nil otherwise. The
+	// accessor is two words and a pointer, which the compiler keeps in
+	// registers, so that an inlined Add costs a compare and an add.
+	d []T
+	h *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
-func (a *ScatterAccess1[T]) rightStrides() {
-	a.s0 = 1
-}
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess1[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	a.d = nil
+	if a.h == nil {
+		return
 	}
-	a.id = -2
-	a.n0 = 0
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 }
 
 // scatterSlow1 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow1[T kokkos.Number](s *scatterState[T], id int, m uint8, i0 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow1[T kokkos.Number](h *scatterID[T], m uint8, i0 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess1." + method + " of the zero accessor: take one with ScatterView1.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) {
 		accessPanic(s.label, s.op, method, []int{i0}, []uint{uint(s.ext[0])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0}), v)
+}
+
+// slowAdd1 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd1(i0 int, v T) {
+	scatterSlow1(h, mAdd, i0, v)
+}
+
+// slowSub1 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub1(i0 int, v T) {
+	scatterSlow1(h, mSub, i0, v)
+}
+
+// slowMul1 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul1(i0 int, v T) {
+	scatterSlow1(h, mMul, i0, v)
+}
+
+// slowDiv1 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv1(i0 int, v T) {
+	scatterSlow1(h, mDiv, i0, v)
+}
+
+// slowUpdate1 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate1(i0 int, v T) {
+	scatterSlow1(h, mUpdate, i0, v)
 }
 
 // Add adds v to the element at (i0): Kokkos's access(i0) += v. ScatterSum only.
 func (a ScatterAccess1[T]) Add(i0 int, v T) {
-	if uint(i0) >= a.n0 || a.mode != modeSum {
-		scatterSlow1(a.s, a.id, mAdd, i0, v)
-		return
+	if uint(i0) < uint(len(a.d)) {
+		a.d[i0] += v
+	} else {
+		a.h.slowAdd1(i0, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess1[T]) Sub(i0 int, v T) {
-	if uint(i0) >= a.n0 || a.mode != modeSum {
-		scatterSlow1(a.s, a.id, mSub, i0, v)
-		return
+	if uint(i0) < uint(len(a.d)) {
+		a.d[i0] -= v
+	} else {
+		a.h.slowSub1(i0, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess1[T]) Mul(i0 int, v T) {
-	if uint(i0) >= a.n0 || a.mode != modeProd {
-		scatterSlow1(a.s, a.id, mMul, i0, v)
-		return
+	if uint(i0) < uint(cap(a.d)) && a.h.s.op == opProd {
+		a.d[:cap(a.d)][i0] *= v
+	} else {
+		a.h.slowMul1(i0, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess1[T]) Div(i0 int, v T) {
-	if uint(i0) >= a.n0 || a.mode != modeProd {
-		scatterSlow1(a.s, a.id, mDiv, i0, v)
-		return
+	if uint(i0) < uint(cap(a.d)) && a.h.s.op == opProd {
+		a.d[:cap(a.d)][i0] /= v
+	} else {
+		a.h.slowDiv1(i0, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0) with the
 // ScatterView's operation: Kokkos's access(i0).update(v).
 func (a ScatterAccess1[T]) Update(i0 int, v T) {
-	if uint(i0) >= a.n0 || a.mode >= modeAtomic {
-		scatterSlow1(a.s, a.id, mUpdate, i0, v)
+	if uint(i0) >= uint(cap(a.d)) {
+		a.h.slowUpdate1(i0, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0)*unsafe.Sizeof(v)))
-	switch a.mode {
-	case modeSum:
+	p := &a.d[:cap(a.d)][i0]
+	switch a.h.s.op {
+	case opSum:
 		*p += v
-	case modeProd:
+	case opProd:
 		*p *= v
-	case modeMin:
+	case opMin:
 		if v < *p {
 			*p = v
 		}
@@ -429,6 +477,29 @@ func (a ScatterAccess1[T]) Update(i0 int, v T) {
 		if v > *p {
 			*p = v
 		}
+	}
+}
+
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess1[T]) OutOfLine(method string, i0 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, v)
+	case "Sub":
+		a.Sub(i0, v)
+	case "Mul":
+		a.Mul(i0, v)
+	case "Div":
+		a.Div(i0, v)
+	default:
+		a.Update(i0, v)
 	}
 }
 
@@ -440,10 +511,10 @@ func (a ScatterAccess1[T]) Update(i0 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess1[T]) Plain() (p unsafe.Pointer, n0 uint) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s0 != 1 {
-		return unsafe.Pointer(a.p), 0
+	if cap(a.d) == 0 {
+		return nil, 0
 	}
-	return unsafe.Pointer(a.p), a.n0
+	return unsafe.Pointer(unsafe.SliceData(a.d)), uint(cap(a.d))
 }
 
 // ScatterView2 is a ScatterView of a rank-2 view: Kokkos's
@@ -484,6 +555,7 @@ func NewScatterView2[Op ScatterOp, T kokkos.Number](v kokkos.View2[T], opts ...S
 		return ScatterView2[Op, T]{}, err
 	}
 	sc := &scatter2[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView2[Op, T]{sc}, nil
 }
@@ -531,24 +603,29 @@ func (sv ScatterView2[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView2[Op, T]) Access() ScatterAccess2[T] {
 	s := sv.state("Access")
-	a := ScatterAccess2[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
+	a := ScatterAccess2[T]{h: s.idOf(-1), mode: uint8(s.op)}
 	if s.atomic {
 		a.mode |= modeAtomic
 	}
 	a.n0 = uint(s.ext[0])
 	a.n1 = uint(s.ext[1])
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
+		a.setLimits()
 		return a
 	}
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView2(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
-	a.s1 = s.vstr[1]
+	a.p = unsafe.Pointer(s.vp)
+	var z T
+	a.s0 = s.vstr[0] * int(unsafe.Sizeof(z))
+	a.s1 = s.vstr[1] * int(unsafe.Sizeof(z))
+	a.setLimits()
 	return a
 }
 
@@ -644,6 +721,7 @@ func (sv ScatterView2[Op, T]) Subview() kokkos.View2[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView2(s.copies[:s.cstride], s.ext[0], s.ext[1], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -687,9 +765,11 @@ func (sv ScatterView2[Op, T]) reshape(method string, ext [2]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -758,106 +838,166 @@ func flat2[T kokkos.Number](v kokkos.View2[T]) flat[T] {
 // ScatterAccess2 is the accessor of a ScatterView2, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess2[T kokkos.Number] struct {
-	p      *T // the element (0, ...) of the copy, or of the view
+	p      unsafe.Pointer // the element (0, ...) of the copy, or of the view
 	n0, n1 uint
-	s0, s1 int // strides, in elements
-	mode   uint8
-	id     int // the token's id, -1 for none, -2 once released
-	s      *scatterState[T]
+	s0, s1 int // strides, in bytes
+	// add0, mul0 and upd0 are n0 where Add and Sub, Mul and Div, and
+	// Update are plain updates, 0 where they take the slow path: the
+	// fast paths test the method's fit with the first index's bound.
+	add0, mul0, upd0 uint
+	mode             uint8
+	h                *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess2[T]) rightStrides() {
-	a.s1 = 1
-	a.s0 = a.s1 * a.s.ext[1]
+	var z T
+	a.s1 = int(unsafe.Sizeof(z))
+	a.s0 = a.s1 * a.h.s.ext[1]
+}
+
+// setLimits sets add0, mul0 and upd0 from n0 and the mode.
+func (a *ScatterAccess2[T]) setLimits() {
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
+	switch a.mode {
+	case modeSum:
+		a.add0 = a.n0
+	case modeProd:
+		a.mul0 = a.n0
+	}
+	if a.mode < modeAtomic {
+		a.upd0 = a.n0
+	}
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess2[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	if a.h == nil {
+		return
 	}
-	a.id = -2
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 	a.n0 = 0
 	a.n1 = 0
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
 }
 
 // scatterSlow2 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow2[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow2[T kokkos.Number](h *scatterID[T], m uint8, i0, i1 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess2." + method + " of the zero accessor: take one with ScatterView2.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) {
 		accessPanic(s.label, s.op, method, []int{i0, i1}, []uint{uint(s.ext[0]), uint(s.ext[1])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0, i1}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0, i1}), v)
+}
+
+// slowAdd2 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd2(i0, i1 int, v T) {
+	scatterSlow2(h, mAdd, i0, i1, v)
+}
+
+// slowSub2 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub2(i0, i1 int, v T) {
+	scatterSlow2(h, mSub, i0, i1, v)
+}
+
+// slowMul2 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul2(i0, i1 int, v T) {
+	scatterSlow2(h, mMul, i0, i1, v)
+}
+
+// slowDiv2 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv2(i0, i1 int, v T) {
+	scatterSlow2(h, mDiv, i0, i1, v)
+}
+
+// slowUpdate2 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate2(i0, i1 int, v T) {
+	scatterSlow2(h, mUpdate, i0, i1, v)
 }
 
 // Add adds v to the element at (i0, i1): Kokkos's access(i0, i1) += v. ScatterSum only.
 func (a ScatterAccess2[T]) Add(i0, i1 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeSum {
-		scatterSlow2(a.s, a.id, mAdd, i0, i1, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1)) += v
+	} else {
+		a.h.slowAdd2(i0, i1, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0, i1): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess2[T]) Sub(i0, i1 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeSum {
-		scatterSlow2(a.s, a.id, mSub, i0, i1, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1)) -= v
+	} else {
+		a.h.slowSub2(i0, i1, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0, i1) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess2[T]) Mul(i0, i1 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeProd {
-		scatterSlow2(a.s, a.id, mMul, i0, i1, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1)) *= v
+	} else {
+		a.h.slowMul2(i0, i1, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0, i1) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess2[T]) Div(i0, i1 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode != modeProd {
-		scatterSlow2(a.s, a.id, mDiv, i0, i1, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1)) /= v
+	} else {
+		a.h.slowDiv2(i0, i1, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0, i1) with the
 // ScatterView's operation: Kokkos's access(i0, i1).update(v).
 func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || a.mode >= modeAtomic {
-		scatterSlow2(a.s, a.id, mUpdate, i0, i1, v)
+	if uint(i0) >= a.upd0 || uint(i1) >= a.n1 {
+		a.h.slowUpdate2(i0, i1, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1)*unsafe.Sizeof(v)))
+	p := (*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1))
 	switch a.mode {
 	case modeSum:
 		*p += v
@@ -874,6 +1014,29 @@ func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess2[T]) OutOfLine(method string, i0, i1 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, v)
+	case "Sub":
+		a.Sub(i0, i1, v)
+	case "Mul":
+		a.Mul(i0, i1, v)
+	case "Div":
+		a.Div(i0, i1, v)
+	default:
+		a.Update(i0, i1, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -882,11 +1045,11 @@ func (a ScatterAccess2[T]) Update(i0, i1 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess2[T]) Plain() (p unsafe.Pointer, n0, n1 uint, s0 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s1 != 1 {
-		return unsafe.Pointer(a.p), 0, 0, 0
-	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.s0 * int(unsafe.Sizeof(z))
+	if a.mode&modeAtomic != 0 || a.h == nil || a.h.id == -2 || a.s1 != int(unsafe.Sizeof(z)) {
+		return a.p, 0, 0, 0
+	}
+	return a.p, a.n0, a.n1, a.s0
 }
 
 // ScatterView3 is a ScatterView of a rank-3 view: Kokkos's
@@ -927,6 +1090,7 @@ func NewScatterView3[Op ScatterOp, T kokkos.Number](v kokkos.View3[T], opts ...S
 		return ScatterView3[Op, T]{}, err
 	}
 	sc := &scatter3[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView3[Op, T]{sc}, nil
 }
@@ -974,7 +1138,7 @@ func (sv ScatterView3[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView3[Op, T]) Access() ScatterAccess3[T] {
 	s := sv.state("Access")
-	a := ScatterAccess3[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
+	a := ScatterAccess3[T]{h: s.idOf(-1), mode: uint8(s.op)}
 	if s.atomic {
 		a.mode |= modeAtomic
 	}
@@ -982,18 +1146,23 @@ func (sv ScatterView3[Op, T]) Access() ScatterAccess3[T] {
 	a.n1 = uint(s.ext[1])
 	a.n2 = uint(s.ext[2])
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
+		a.setLimits()
 		return a
 	}
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView3(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
-	a.s1 = s.vstr[1]
-	a.s2 = s.vstr[2]
+	a.p = unsafe.Pointer(s.vp)
+	var z T
+	a.s0 = s.vstr[0] * int(unsafe.Sizeof(z))
+	a.s1 = s.vstr[1] * int(unsafe.Sizeof(z))
+	a.s2 = s.vstr[2] * int(unsafe.Sizeof(z))
+	a.setLimits()
 	return a
 }
 
@@ -1089,6 +1258,7 @@ func (sv ScatterView3[Op, T]) Subview() kokkos.View3[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView3(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -1132,9 +1302,11 @@ func (sv ScatterView3[Op, T]) reshape(method string, ext [3]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -1204,108 +1376,168 @@ func flat3[T kokkos.Number](v kokkos.View3[T]) flat[T] {
 // ScatterAccess3 is the accessor of a ScatterView3, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess3[T kokkos.Number] struct {
-	p          *T // the element (0, ...) of the copy, or of the view
+	p          unsafe.Pointer // the element (0, ...) of the copy, or of the view
 	n0, n1, n2 uint
-	s0, s1, s2 int // strides, in elements
-	mode       uint8
-	id         int // the token's id, -1 for none, -2 once released
-	s          *scatterState[T]
+	s0, s1, s2 int // strides, in bytes
+	// add0, mul0 and upd0 are n0 where Add and Sub, Mul and Div, and
+	// Update are plain updates, 0 where they take the slow path: the
+	// fast paths test the method's fit with the first index's bound.
+	add0, mul0, upd0 uint
+	mode             uint8
+	h                *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess3[T]) rightStrides() {
-	a.s2 = 1
-	a.s1 = a.s2 * a.s.ext[2]
-	a.s0 = a.s1 * a.s.ext[1]
+	var z T
+	a.s2 = int(unsafe.Sizeof(z))
+	a.s1 = a.s2 * a.h.s.ext[2]
+	a.s0 = a.s1 * a.h.s.ext[1]
+}
+
+// setLimits sets add0, mul0 and upd0 from n0 and the mode.
+func (a *ScatterAccess3[T]) setLimits() {
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
+	switch a.mode {
+	case modeSum:
+		a.add0 = a.n0
+	case modeProd:
+		a.mul0 = a.n0
+	}
+	if a.mode < modeAtomic {
+		a.upd0 = a.n0
+	}
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess3[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	if a.h == nil {
+		return
 	}
-	a.id = -2
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 	a.n0 = 0
 	a.n1 = 0
 	a.n2 = 0
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
 }
 
 // scatterSlow3 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow3[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow3[T kokkos.Number](h *scatterID[T], m uint8, i0, i1, i2 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess3." + method + " of the zero accessor: take one with ScatterView3.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) {
 		accessPanic(s.label, s.op, method, []int{i0, i1, i2}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0, i1, i2}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0, i1, i2}), v)
+}
+
+// slowAdd3 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd3(i0, i1, i2 int, v T) {
+	scatterSlow3(h, mAdd, i0, i1, i2, v)
+}
+
+// slowSub3 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub3(i0, i1, i2 int, v T) {
+	scatterSlow3(h, mSub, i0, i1, i2, v)
+}
+
+// slowMul3 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul3(i0, i1, i2 int, v T) {
+	scatterSlow3(h, mMul, i0, i1, i2, v)
+}
+
+// slowDiv3 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv3(i0, i1, i2 int, v T) {
+	scatterSlow3(h, mDiv, i0, i1, i2, v)
+}
+
+// slowUpdate3 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate3(i0, i1, i2 int, v T) {
+	scatterSlow3(h, mUpdate, i0, i1, i2, v)
 }
 
 // Add adds v to the element at (i0, i1, i2): Kokkos's access(i0, i1, i2) += v. ScatterSum only.
 func (a ScatterAccess3[T]) Add(i0, i1, i2 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeSum {
-		scatterSlow3(a.s, a.id, mAdd, i0, i1, i2, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2)) += v
+	} else {
+		a.h.slowAdd3(i0, i1, i2, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0, i1, i2): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess3[T]) Sub(i0, i1, i2 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeSum {
-		scatterSlow3(a.s, a.id, mSub, i0, i1, i2, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2)) -= v
+	} else {
+		a.h.slowSub3(i0, i1, i2, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0, i1, i2) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess3[T]) Mul(i0, i1, i2 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeProd {
-		scatterSlow3(a.s, a.id, mMul, i0, i1, i2, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2)) *= v
+	} else {
+		a.h.slowMul3(i0, i1, i2, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0, i1, i2) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess3[T]) Div(i0, i1, i2 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode != modeProd {
-		scatterSlow3(a.s, a.id, mDiv, i0, i1, i2, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2)) /= v
+	} else {
+		a.h.slowDiv3(i0, i1, i2, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0, i1, i2) with the
 // ScatterView's operation: Kokkos's access(i0, i1, i2).update(v).
 func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || a.mode >= modeAtomic {
-		scatterSlow3(a.s, a.id, mUpdate, i0, i1, i2, v)
+	if uint(i0) >= a.upd0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 {
+		a.h.slowUpdate3(i0, i1, i2, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2)*unsafe.Sizeof(v)))
+	p := (*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2))
 	switch a.mode {
 	case modeSum:
 		*p += v
@@ -1322,6 +1554,29 @@ func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess3[T]) OutOfLine(method string, i0, i1, i2 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, v)
+	case "Div":
+		a.Div(i0, i1, i2, v)
+	default:
+		a.Update(i0, i1, i2, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -1330,11 +1585,11 @@ func (a ScatterAccess3[T]) Update(i0, i1, i2 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess3[T]) Plain() (p unsafe.Pointer, n0, n1, n2 uint, s0, s1 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s2 != 1 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0
-	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z))
+	if a.mode&modeAtomic != 0 || a.h == nil || a.h.id == -2 || a.s2 != int(unsafe.Sizeof(z)) {
+		return a.p, 0, 0, 0, 0, 0
+	}
+	return a.p, a.n0, a.n1, a.n2, a.s0, a.s1
 }
 
 // ScatterView4 is a ScatterView of a rank-4 view: Kokkos's
@@ -1375,6 +1630,7 @@ func NewScatterView4[Op ScatterOp, T kokkos.Number](v kokkos.View4[T], opts ...S
 		return ScatterView4[Op, T]{}, err
 	}
 	sc := &scatter4[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView4[Op, T]{sc}, nil
 }
@@ -1422,7 +1678,7 @@ func (sv ScatterView4[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView4[Op, T]) Access() ScatterAccess4[T] {
 	s := sv.state("Access")
-	a := ScatterAccess4[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
+	a := ScatterAccess4[T]{h: s.idOf(-1), mode: uint8(s.op)}
 	if s.atomic {
 		a.mode |= modeAtomic
 	}
@@ -1431,19 +1687,24 @@ func (sv ScatterView4[Op, T]) Access() ScatterAccess4[T] {
 	a.n2 = uint(s.ext[2])
 	a.n3 = uint(s.ext[3])
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
+		a.setLimits()
 		return a
 	}
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView4(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
-	a.s1 = s.vstr[1]
-	a.s2 = s.vstr[2]
-	a.s3 = s.vstr[3]
+	a.p = unsafe.Pointer(s.vp)
+	var z T
+	a.s0 = s.vstr[0] * int(unsafe.Sizeof(z))
+	a.s1 = s.vstr[1] * int(unsafe.Sizeof(z))
+	a.s2 = s.vstr[2] * int(unsafe.Sizeof(z))
+	a.s3 = s.vstr[3] * int(unsafe.Sizeof(z))
+	a.setLimits()
 	return a
 }
 
@@ -1539,6 +1800,7 @@ func (sv ScatterView4[Op, T]) Subview() kokkos.View4[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView4(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -1582,9 +1844,11 @@ func (sv ScatterView4[Op, T]) reshape(method string, ext [4]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -1655,110 +1919,170 @@ func flat4[T kokkos.Number](v kokkos.View4[T]) flat[T] {
 // ScatterAccess4 is the accessor of a ScatterView4, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess4[T kokkos.Number] struct {
-	p              *T // the element (0, ...) of the copy, or of the view
+	p              unsafe.Pointer // the element (0, ...) of the copy, or of the view
 	n0, n1, n2, n3 uint
-	s0, s1, s2, s3 int // strides, in elements
-	mode           uint8
-	id             int // the token's id, -1 for none, -2 once released
-	s              *scatterState[T]
+	s0, s1, s2, s3 int // strides, in bytes
+	// add0, mul0 and upd0 are n0 where Add and Sub, Mul and Div, and
+	// Update are plain updates, 0 where they take the slow path: the
+	// fast paths test the method's fit with the first index's bound.
+	add0, mul0, upd0 uint
+	mode             uint8
+	h                *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess4[T]) rightStrides() {
-	a.s3 = 1
-	a.s2 = a.s3 * a.s.ext[3]
-	a.s1 = a.s2 * a.s.ext[2]
-	a.s0 = a.s1 * a.s.ext[1]
+	var z T
+	a.s3 = int(unsafe.Sizeof(z))
+	a.s2 = a.s3 * a.h.s.ext[3]
+	a.s1 = a.s2 * a.h.s.ext[2]
+	a.s0 = a.s1 * a.h.s.ext[1]
+}
+
+// setLimits sets add0, mul0 and upd0 from n0 and the mode.
+func (a *ScatterAccess4[T]) setLimits() {
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
+	switch a.mode {
+	case modeSum:
+		a.add0 = a.n0
+	case modeProd:
+		a.mul0 = a.n0
+	}
+	if a.mode < modeAtomic {
+		a.upd0 = a.n0
+	}
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess4[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	if a.h == nil {
+		return
 	}
-	a.id = -2
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 	a.n0 = 0
 	a.n1 = 0
 	a.n2 = 0
 	a.n3 = 0
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
 }
 
 // scatterSlow4 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow4[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow4[T kokkos.Number](h *scatterID[T], m uint8, i0, i1, i2, i3 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess4." + method + " of the zero accessor: take one with ScatterView4.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) {
 		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0, i1, i2, i3}), v)
+}
+
+// slowAdd4 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd4(i0, i1, i2, i3 int, v T) {
+	scatterSlow4(h, mAdd, i0, i1, i2, i3, v)
+}
+
+// slowSub4 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub4(i0, i1, i2, i3 int, v T) {
+	scatterSlow4(h, mSub, i0, i1, i2, i3, v)
+}
+
+// slowMul4 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul4(i0, i1, i2, i3 int, v T) {
+	scatterSlow4(h, mMul, i0, i1, i2, i3, v)
+}
+
+// slowDiv4 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv4(i0, i1, i2, i3 int, v T) {
+	scatterSlow4(h, mDiv, i0, i1, i2, i3, v)
+}
+
+// slowUpdate4 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate4(i0, i1, i2, i3 int, v T) {
+	scatterSlow4(h, mUpdate, i0, i1, i2, i3, v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3): Kokkos's access(i0, i1, i2, i3) += v. ScatterSum only.
 func (a ScatterAccess4[T]) Add(i0, i1, i2, i3 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeSum {
-		scatterSlow4(a.s, a.id, mAdd, i0, i1, i2, i3, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)) += v
+	} else {
+		a.h.slowAdd4(i0, i1, i2, i3, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0, i1, i2, i3): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess4[T]) Sub(i0, i1, i2, i3 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeSum {
-		scatterSlow4(a.s, a.id, mSub, i0, i1, i2, i3, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)) -= v
+	} else {
+		a.h.slowSub4(i0, i1, i2, i3, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0, i1, i2, i3) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess4[T]) Mul(i0, i1, i2, i3 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeProd {
-		scatterSlow4(a.s, a.id, mMul, i0, i1, i2, i3, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)) *= v
+	} else {
+		a.h.slowMul4(i0, i1, i2, i3, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0, i1, i2, i3) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess4[T]) Div(i0, i1, i2, i3 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode != modeProd {
-		scatterSlow4(a.s, a.id, mDiv, i0, i1, i2, i3, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)) /= v
+	} else {
+		a.h.slowDiv4(i0, i1, i2, i3, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0, i1, i2, i3) with the
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3).update(v).
 func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || a.mode >= modeAtomic {
-		scatterSlow4(a.s, a.id, mUpdate, i0, i1, i2, i3, v)
+	if uint(i0) >= a.upd0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 {
+		a.h.slowUpdate4(i0, i1, i2, i3, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3)*unsafe.Sizeof(v)))
+	p := (*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3))
 	switch a.mode {
 	case modeSum:
 		*p += v
@@ -1775,6 +2099,29 @@ func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess4[T]) OutOfLine(method string, i0, i1, i2, i3 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, v)
+	default:
+		a.Update(i0, i1, i2, i3, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -1783,11 +2130,11 @@ func (a ScatterAccess4[T]) Update(i0, i1, i2, i3 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess4[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3 uint, s0, s1, s2 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s3 != 1 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0
-	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z))
+	if a.mode&modeAtomic != 0 || a.h == nil || a.h.id == -2 || a.s3 != int(unsafe.Sizeof(z)) {
+		return a.p, 0, 0, 0, 0, 0, 0, 0
+	}
+	return a.p, a.n0, a.n1, a.n2, a.n3, a.s0, a.s1, a.s2
 }
 
 // ScatterView5 is a ScatterView of a rank-5 view: Kokkos's
@@ -1828,6 +2175,7 @@ func NewScatterView5[Op ScatterOp, T kokkos.Number](v kokkos.View5[T], opts ...S
 		return ScatterView5[Op, T]{}, err
 	}
 	sc := &scatter5[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView5[Op, T]{sc}, nil
 }
@@ -1875,7 +2223,7 @@ func (sv ScatterView5[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView5[Op, T]) Access() ScatterAccess5[T] {
 	s := sv.state("Access")
-	a := ScatterAccess5[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
+	a := ScatterAccess5[T]{h: s.idOf(-1), mode: uint8(s.op)}
 	if s.atomic {
 		a.mode |= modeAtomic
 	}
@@ -1885,20 +2233,25 @@ func (sv ScatterView5[Op, T]) Access() ScatterAccess5[T] {
 	a.n3 = uint(s.ext[3])
 	a.n4 = uint(s.ext[4])
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
+		a.setLimits()
 		return a
 	}
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView5(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
-	a.s1 = s.vstr[1]
-	a.s2 = s.vstr[2]
-	a.s3 = s.vstr[3]
-	a.s4 = s.vstr[4]
+	a.p = unsafe.Pointer(s.vp)
+	var z T
+	a.s0 = s.vstr[0] * int(unsafe.Sizeof(z))
+	a.s1 = s.vstr[1] * int(unsafe.Sizeof(z))
+	a.s2 = s.vstr[2] * int(unsafe.Sizeof(z))
+	a.s3 = s.vstr[3] * int(unsafe.Sizeof(z))
+	a.s4 = s.vstr[4] * int(unsafe.Sizeof(z))
+	a.setLimits()
 	return a
 }
 
@@ -1994,6 +2347,7 @@ func (sv ScatterView5[Op, T]) Subview() kokkos.View5[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView5(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], s.ext[4], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -2037,9 +2391,11 @@ func (sv ScatterView5[Op, T]) reshape(method string, ext [5]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -2111,112 +2467,172 @@ func flat5[T kokkos.Number](v kokkos.View5[T]) flat[T] {
 // ScatterAccess5 is the accessor of a ScatterView5, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess5[T kokkos.Number] struct {
-	p                  *T // the element (0, ...) of the copy, or of the view
+	p                  unsafe.Pointer // the element (0, ...) of the copy, or of the view
 	n0, n1, n2, n3, n4 uint
-	s0, s1, s2, s3, s4 int // strides, in elements
-	mode               uint8
-	id                 int // the token's id, -1 for none, -2 once released
-	s                  *scatterState[T]
+	s0, s1, s2, s3, s4 int // strides, in bytes
+	// add0, mul0 and upd0 are n0 where Add and Sub, Mul and Div, and
+	// Update are plain updates, 0 where they take the slow path: the
+	// fast paths test the method's fit with the first index's bound.
+	add0, mul0, upd0 uint
+	mode             uint8
+	h                *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess5[T]) rightStrides() {
-	a.s4 = 1
-	a.s3 = a.s4 * a.s.ext[4]
-	a.s2 = a.s3 * a.s.ext[3]
-	a.s1 = a.s2 * a.s.ext[2]
-	a.s0 = a.s1 * a.s.ext[1]
+	var z T
+	a.s4 = int(unsafe.Sizeof(z))
+	a.s3 = a.s4 * a.h.s.ext[4]
+	a.s2 = a.s3 * a.h.s.ext[3]
+	a.s1 = a.s2 * a.h.s.ext[2]
+	a.s0 = a.s1 * a.h.s.ext[1]
+}
+
+// setLimits sets add0, mul0 and upd0 from n0 and the mode.
+func (a *ScatterAccess5[T]) setLimits() {
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
+	switch a.mode {
+	case modeSum:
+		a.add0 = a.n0
+	case modeProd:
+		a.mul0 = a.n0
+	}
+	if a.mode < modeAtomic {
+		a.upd0 = a.n0
+	}
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess5[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	if a.h == nil {
+		return
 	}
-	a.id = -2
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 	a.n0 = 0
 	a.n1 = 0
 	a.n2 = 0
 	a.n3 = 0
 	a.n4 = 0
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
 }
 
 // scatterSlow5 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow5[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3, i4 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow5[T kokkos.Number](h *scatterID[T], m uint8, i0, i1, i2, i3, i4 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess5." + method + " of the zero accessor: take one with ScatterView5.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) || uint(i4) >= uint(s.ext[4]) {
 		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3, i4}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3]), uint(s.ext[4])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3, i4}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0, i1, i2, i3, i4}), v)
+}
+
+// slowAdd5 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd5(i0, i1, i2, i3, i4 int, v T) {
+	scatterSlow5(h, mAdd, i0, i1, i2, i3, i4, v)
+}
+
+// slowSub5 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub5(i0, i1, i2, i3, i4 int, v T) {
+	scatterSlow5(h, mSub, i0, i1, i2, i3, i4, v)
+}
+
+// slowMul5 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul5(i0, i1, i2, i3, i4 int, v T) {
+	scatterSlow5(h, mMul, i0, i1, i2, i3, i4, v)
+}
+
+// slowDiv5 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv5(i0, i1, i2, i3, i4 int, v T) {
+	scatterSlow5(h, mDiv, i0, i1, i2, i3, i4, v)
+}
+
+// slowUpdate5 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate5(i0, i1, i2, i3, i4 int, v T) {
+	scatterSlow5(h, mUpdate, i0, i1, i2, i3, i4, v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3, i4): Kokkos's access(i0, i1, i2, i3, i4) += v. ScatterSum only.
 func (a ScatterAccess5[T]) Add(i0, i1, i2, i3, i4 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeSum {
-		scatterSlow5(a.s, a.id, mAdd, i0, i1, i2, i3, i4, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)) += v
+	} else {
+		a.h.slowAdd5(i0, i1, i2, i3, i4, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0, i1, i2, i3, i4): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess5[T]) Sub(i0, i1, i2, i3, i4 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeSum {
-		scatterSlow5(a.s, a.id, mSub, i0, i1, i2, i3, i4, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)) -= v
+	} else {
+		a.h.slowSub5(i0, i1, i2, i3, i4, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0, i1, i2, i3, i4) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess5[T]) Mul(i0, i1, i2, i3, i4 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeProd {
-		scatterSlow5(a.s, a.id, mMul, i0, i1, i2, i3, i4, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)) *= v
+	} else {
+		a.h.slowMul5(i0, i1, i2, i3, i4, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0, i1, i2, i3, i4) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess5[T]) Div(i0, i1, i2, i3, i4 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode != modeProd {
-		scatterSlow5(a.s, a.id, mDiv, i0, i1, i2, i3, i4, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)) /= v
+	} else {
+		a.h.slowDiv5(i0, i1, i2, i3, i4, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0, i1, i2, i3, i4) with the
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3, i4).update(v).
 func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || a.mode >= modeAtomic {
-		scatterSlow5(a.s, a.id, mUpdate, i0, i1, i2, i3, i4, v)
+	if uint(i0) >= a.upd0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 {
+		a.h.slowUpdate5(i0, i1, i2, i3, i4, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4)*unsafe.Sizeof(v)))
+	p := (*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4))
 	switch a.mode {
 	case modeSum:
 		*p += v
@@ -2233,6 +2649,29 @@ func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3, i4) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess5[T]) OutOfLine(method string, i0, i1, i2, i3, i4 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, i4, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, i4, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, i4, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, i4, v)
+	default:
+		a.Update(i0, i1, i2, i3, i4, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -2241,11 +2680,11 @@ func (a ScatterAccess5[T]) Update(i0, i1, i2, i3, i4 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess5[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4 uint, s0, s1, s2, s3 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s4 != 1 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0
-	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z))
+	if a.mode&modeAtomic != 0 || a.h == nil || a.h.id == -2 || a.s4 != int(unsafe.Sizeof(z)) {
+		return a.p, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	}
+	return a.p, a.n0, a.n1, a.n2, a.n3, a.n4, a.s0, a.s1, a.s2, a.s3
 }
 
 // ScatterView6 is a ScatterView of a rank-6 view: Kokkos's
@@ -2286,6 +2725,7 @@ func NewScatterView6[Op ScatterOp, T kokkos.Number](v kokkos.View6[T], opts ...S
 		return ScatterView6[Op, T]{}, err
 	}
 	sc := &scatter6[T]{scatterState: *st, v: v}
+	sc.initIDs()
 	sc.setView()
 	return ScatterView6[Op, T]{sc}, nil
 }
@@ -2333,7 +2773,7 @@ func (sv ScatterView6[Op, T]) Space() kokkos.ExecutionSpace { return sv.state("S
 // run in kernels on the device (package kernel).
 func (sv ScatterView6[Op, T]) Access() ScatterAccess6[T] {
 	s := sv.state("Access")
-	a := ScatterAccess6[T]{s: &s.scatterState, id: -1, mode: uint8(s.op)}
+	a := ScatterAccess6[T]{h: s.idOf(-1), mode: uint8(s.op)}
 	if s.atomic {
 		a.mode |= modeAtomic
 	}
@@ -2344,21 +2784,26 @@ func (sv ScatterView6[Op, T]) Access() ScatterAccess6[T] {
 	a.n4 = uint(s.ext[4])
 	a.n5 = uint(s.ext[5])
 	if s.dup {
-		a.id = s.tok.Acquire()
-		a.p = &s.copies[a.id*s.cstride]
+		id := s.tok.Acquire()
+		a.h = s.idOf(id)
+		s.markUsed(id)
+		a.p = unsafe.Pointer(&s.copies[id*s.cstride])
 		a.rightStrides()
+		a.setLimits()
 		return a
 	}
 	if !s.host {
 		panic(fmt.Sprintf("containers: ScatterView6(%q).Access on the host: the view is in memory the host cannot access; update it in a kernel launched on the device", s.label))
 	}
-	a.p = s.vp
-	a.s0 = s.vstr[0]
-	a.s1 = s.vstr[1]
-	a.s2 = s.vstr[2]
-	a.s3 = s.vstr[3]
-	a.s4 = s.vstr[4]
-	a.s5 = s.vstr[5]
+	a.p = unsafe.Pointer(s.vp)
+	var z T
+	a.s0 = s.vstr[0] * int(unsafe.Sizeof(z))
+	a.s1 = s.vstr[1] * int(unsafe.Sizeof(z))
+	a.s2 = s.vstr[2] * int(unsafe.Sizeof(z))
+	a.s3 = s.vstr[3] * int(unsafe.Sizeof(z))
+	a.s4 = s.vstr[4] * int(unsafe.Sizeof(z))
+	a.s5 = s.vstr[5] * int(unsafe.Sizeof(z))
+	a.setLimits()
 	return a
 }
 
@@ -2454,6 +2899,7 @@ func (sv ScatterView6[Op, T]) Subview() kokkos.View6[T] {
 	if !s.dup {
 		return s.v
 	}
+	s.sub0 = true
 	return kokkos.Must(kokkos.WrapView6(s.copies[:s.cstride], s.ext[0], s.ext[1], s.ext[2], s.ext[3], s.ext[4], s.ext[5], kokkos.WithLabel("duplicated_"+s.label)))
 }
 
@@ -2497,9 +2943,11 @@ func (sv ScatterView6[Op, T]) reshape(method string, ext [6]int, keep bool) erro
 	old := s.scatterState
 	s.setExtents(ext[:])
 	s.allocCopies()
+	s.markAll()
 	s.resetCopies(0)
 	if keep {
 		s.keepCopies(&old)
+		s.markAll()
 	}
 	return nil
 }
@@ -2572,114 +3020,174 @@ func flat6[T kokkos.Number](v kokkos.View6[T]) flat[T] {
 // ScatterAccess6 is the accessor of a ScatterView6, as Kokkos's
 // ScatterAccess: its methods update the element at (i...) with the
 // ScatterView's operation (Kokkos's access(i...) += v, -= v, *= v, /= v and
-// update(v)). Each inlines to a check of the indices and of the
-// operation, and a plain load and store into the copy the accessor holds
-// (or an atomic for an atomic ScatterView). A method that does not fit the
+// update(v)). A plain update is a check of the indices and of the
+// operation, and a plain load and store into the copy the accessor holds;
+// the rest (an atomic ScatterView's updates, a strided view's of rank 1)
+// calls a slow path, out of line. ScatterAccess1's Add and Sub inline. A
+// method that does not fit the
 // operation (Add of a ScatterProd) panics, as does an index outside the
 // extents, naming the label, the indices and the extents. The zero
 // accessor has no elements.
 type ScatterAccess6[T kokkos.Number] struct {
-	p                      *T // the element (0, ...) of the copy, or of the view
+	p                      unsafe.Pointer // the element (0, ...) of the copy, or of the view
 	n0, n1, n2, n3, n4, n5 uint
-	s0, s1, s2, s3, s4, s5 int // strides, in elements
-	mode                   uint8
-	id                     int // the token's id, -1 for none, -2 once released
-	s                      *scatterState[T]
+	s0, s1, s2, s3, s4, s5 int // strides, in bytes
+	// add0, mul0 and upd0 are n0 where Add and Sub, Mul and Div, and
+	// Update are plain updates, 0 where they take the slow path: the
+	// fast paths test the method's fit with the first index's bound.
+	add0, mul0, upd0 uint
+	mode             uint8
+	h                *scatterID[T] // the state and the token's id; nil for the zero accessor
 }
 
 // rightStrides sets the strides of a copy laid out right.
 func (a *ScatterAccess6[T]) rightStrides() {
-	a.s5 = 1
-	a.s4 = a.s5 * a.s.ext[5]
-	a.s3 = a.s4 * a.s.ext[4]
-	a.s2 = a.s3 * a.s.ext[3]
-	a.s1 = a.s2 * a.s.ext[2]
-	a.s0 = a.s1 * a.s.ext[1]
+	var z T
+	a.s5 = int(unsafe.Sizeof(z))
+	a.s4 = a.s5 * a.h.s.ext[5]
+	a.s3 = a.s4 * a.h.s.ext[4]
+	a.s2 = a.s3 * a.h.s.ext[3]
+	a.s1 = a.s2 * a.h.s.ext[2]
+	a.s0 = a.s1 * a.h.s.ext[1]
+}
+
+// setLimits sets add0, mul0 and upd0 from n0 and the mode.
+func (a *ScatterAccess6[T]) setLimits() {
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
+	switch a.mode {
+	case modeSum:
+		a.add0 = a.n0
+	case modeProd:
+		a.mul0 = a.n0
+	}
+	if a.mode < modeAtomic {
+		a.upd0 = a.n0
+	}
 }
 
 // Release gives back the id a duplicated ScatterView's Access acquired;
 // the accessor takes no updates afterwards. A second Release does
 // nothing.
 func (a *ScatterAccess6[T]) Release() {
-	if a.id >= 0 {
-		a.s.tok.Release(a.id)
+	if a.h == nil {
+		return
 	}
-	a.id = -2
+	if a.h.id >= 0 {
+		a.h.s.tok.Release(a.h.id)
+	}
+	a.h = a.h.s.idOf(-2)
 	a.n0 = 0
 	a.n1 = 0
 	a.n2 = 0
 	a.n3 = 0
 	a.n4 = 0
 	a.n5 = 0
+	a.add0, a.mul0, a.upd0 = 0, 0, 0
 }
 
 // scatterSlow6 is the accessors' path for what is not a plain update:
 // a panic for an index outside the extents, a method that does not fit
-// the operation, an accessor released or zero; an atomic update. It takes
-// the accessor's state and id, not the accessor, so that the updates
-// that call it stay within the inlining budget.
-func scatterSlow6[T kokkos.Number](s *scatterState[T], id int, m uint8, i0, i1, i2, i3, i4, i5 int, v T) {
+// the operation, an accessor released or zero; an atomic update, or one
+// of a view whose last stride is not one element.
+func scatterSlow6[T kokkos.Number](h *scatterID[T], m uint8, i0, i1, i2, i3, i4, i5 int, v T) {
 	method := methodNames[m]
-	if s == nil {
+	if h == nil {
 		panic("containers: ScatterAccess6." + method + " of the zero accessor: take one with ScatterView6.Access")
 	}
-	if id == -2 {
+	s := h.s
+	if h.id == -2 {
 		panic(fmt.Sprintf("containers: ScatterView %q: %s after the accessor's Release", s.label, method))
 	}
 	if !fitsOp(s.op, method) || uint(i0) >= uint(s.ext[0]) || uint(i1) >= uint(s.ext[1]) || uint(i2) >= uint(s.ext[2]) || uint(i3) >= uint(s.ext[3]) || uint(i4) >= uint(s.ext[4]) || uint(i5) >= uint(s.ext[5]) {
 		accessPanic(s.label, s.op, method, []int{i0, i1, i2, i3, i4, i5}, []uint{uint(s.ext[0]), uint(s.ext[1]), uint(s.ext[2]), uint(s.ext[3]), uint(s.ext[4]), uint(s.ext[5])})
 	}
-	update(s.mode(), method, s.elem(id, []int{i0, i1, i2, i3, i4, i5}), v)
+	update(s.mode(), method, s.elem(h.id, []int{i0, i1, i2, i3, i4, i5}), v)
+}
+
+// slowAdd6 is Add's slow path: a call of three arguments, so that
+// Add stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowAdd6(i0, i1, i2, i3, i4, i5 int, v T) {
+	scatterSlow6(h, mAdd, i0, i1, i2, i3, i4, i5, v)
+}
+
+// slowSub6 is Sub's slow path: a call of three arguments, so that
+// Sub stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowSub6(i0, i1, i2, i3, i4, i5 int, v T) {
+	scatterSlow6(h, mSub, i0, i1, i2, i3, i4, i5, v)
+}
+
+// slowMul6 is Mul's slow path: a call of three arguments, so that
+// Mul stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowMul6(i0, i1, i2, i3, i4, i5 int, v T) {
+	scatterSlow6(h, mMul, i0, i1, i2, i3, i4, i5, v)
+}
+
+// slowDiv6 is Div's slow path: a call of three arguments, so that
+// Div stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowDiv6(i0, i1, i2, i3, i4, i5 int, v T) {
+	scatterSlow6(h, mDiv, i0, i1, i2, i3, i4, i5, v)
+}
+
+// slowUpdate6 is Update's slow path: a call of three arguments, so that
+// Update stays within the inlining budget.
+//
+//go:noinline
+func (h *scatterID[T]) slowUpdate6(i0, i1, i2, i3, i4, i5 int, v T) {
+	scatterSlow6(h, mUpdate, i0, i1, i2, i3, i4, i5, v)
 }
 
 // Add adds v to the element at (i0, i1, i2, i3, i4, i5): Kokkos's access(i0, i1, i2, i3, i4, i5) += v. ScatterSum only.
 func (a ScatterAccess6[T]) Add(i0, i1, i2, i3, i4, i5 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeSum {
-		scatterSlow6(a.s, a.id, mAdd, i0, i1, i2, i3, i4, i5, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 && uint(i5) < a.n5 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)) += v
+	} else {
+		a.h.slowAdd6(i0, i1, i2, i3, i4, i5, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
-	*p += v
 }
 
 // Sub subtracts v from the element at (i0, i1, i2, i3, i4, i5): Kokkos's -=. ScatterSum only.
 func (a ScatterAccess6[T]) Sub(i0, i1, i2, i3, i4, i5 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeSum {
-		scatterSlow6(a.s, a.id, mSub, i0, i1, i2, i3, i4, i5, v)
-		return
+	if uint(i0) < a.add0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 && uint(i5) < a.n5 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)) -= v
+	} else {
+		a.h.slowSub6(i0, i1, i2, i3, i4, i5, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
-	*p -= v
 }
 
 // Mul multiplies the element at (i0, i1, i2, i3, i4, i5) by v: Kokkos's *=. ScatterProd only.
 func (a ScatterAccess6[T]) Mul(i0, i1, i2, i3, i4, i5 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeProd {
-		scatterSlow6(a.s, a.id, mMul, i0, i1, i2, i3, i4, i5, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 && uint(i5) < a.n5 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)) *= v
+	} else {
+		a.h.slowMul6(i0, i1, i2, i3, i4, i5, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
-	*p *= v
 }
 
 // Div divides the element at (i0, i1, i2, i3, i4, i5) by v: Kokkos's /=. ScatterProd only.
 func (a ScatterAccess6[T]) Div(i0, i1, i2, i3, i4, i5 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode != modeProd {
-		scatterSlow6(a.s, a.id, mDiv, i0, i1, i2, i3, i4, i5, v)
-		return
+	if uint(i0) < a.mul0 && uint(i1) < a.n1 && uint(i2) < a.n2 && uint(i3) < a.n3 && uint(i4) < a.n4 && uint(i5) < a.n5 {
+		*(*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)) /= v
+	} else {
+		a.h.slowDiv6(i0, i1, i2, i3, i4, i5, v)
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
-	*p /= v
 }
 
 // Update combines v into the element at (i0, i1, i2, i3, i4, i5) with the
 // ScatterView's operation: Kokkos's access(i0, i1, i2, i3, i4, i5).update(v).
 func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
-	if uint(i0) >= a.n0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 || a.mode >= modeAtomic {
-		scatterSlow6(a.s, a.id, mUpdate, i0, i1, i2, i3, i4, i5, v)
+	if uint(i0) >= a.upd0 || uint(i1) >= a.n1 || uint(i2) >= a.n2 || uint(i3) >= a.n3 || uint(i4) >= a.n4 || uint(i5) >= a.n5 {
+		a.h.slowUpdate6(i0, i1, i2, i3, i4, i5, v)
 		return
 	}
-	p := (*T)(unsafe.Add(unsafe.Pointer(a.p), uintptr(i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5)*unsafe.Sizeof(v)))
+	p := (*T)(unsafe.Add(a.p, i0*a.s0+i1*a.s1+i2*a.s2+i3*a.s3+i4*a.s4+i5*a.s5))
 	switch a.mode {
 	case modeSum:
 		*p += v
@@ -2696,6 +3204,29 @@ func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 	}
 }
 
+// OutOfLine calls the accessor's method named method (Add, Sub, Mul, Div
+// or Update) with (i0, i1, i2, i3, i4, i5) and v, in a call the compiler does not
+// inline: the host code kokkos-kernelgen generates calls it for the
+// updates its inlined plain update does not take, so that the loop around
+// it keeps its values in registers (a call in the loop takes the address
+// of the accessor, which the compiler makes without a register).
+//
+//go:noinline
+func (a *ScatterAccess6[T]) OutOfLine(method string, i0, i1, i2, i3, i4, i5 int, v T) {
+	switch method {
+	case "Add":
+		a.Add(i0, i1, i2, i3, i4, i5, v)
+	case "Sub":
+		a.Sub(i0, i1, i2, i3, i4, i5, v)
+	case "Mul":
+		a.Mul(i0, i1, i2, i3, i4, i5, v)
+	case "Div":
+		a.Div(i0, i1, i2, i3, i4, i5, v)
+	default:
+		a.Update(i0, i1, i2, i3, i4, i5, v)
+	}
+}
+
 // Plain returns, for the host code kokkos-kernelgen generates, what an
 // update that fits the ScatterView's operation writes with a plain load
 // and store: the element (0, ...)'s address, the extents and the strides
@@ -2704,9 +3235,9 @@ func (a ScatterAccess6[T]) Update(i0, i1, i2, i3, i4, i5 int, v T) {
 // view whose last stride is not 1: their updates go through the methods,
 // as do those of indices outside the extents.
 func (a ScatterAccess6[T]) Plain() (p unsafe.Pointer, n0, n1, n2, n3, n4, n5 uint, s0, s1, s2, s3, s4 int) {
-	if a.mode&modeAtomic != 0 || a.id == -2 || a.s5 != 1 {
-		return unsafe.Pointer(a.p), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-	}
 	var z T
-	return unsafe.Pointer(a.p), a.n0, a.n1, a.n2, a.n3, a.n4, a.n5, a.s0 * int(unsafe.Sizeof(z)), a.s1 * int(unsafe.Sizeof(z)), a.s2 * int(unsafe.Sizeof(z)), a.s3 * int(unsafe.Sizeof(z)), a.s4 * int(unsafe.Sizeof(z))
+	if a.mode&modeAtomic != 0 || a.h == nil || a.h.id == -2 || a.s5 != int(unsafe.Sizeof(z)) {
+		return a.p, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+	}
+	return a.p, a.n0, a.n1, a.n2, a.n3, a.n4, a.n5, a.s0, a.s1, a.s2, a.s3, a.s4
 }

@@ -25,8 +25,12 @@ import (
 //	if gkT0, ..., gkV := i0, ..., T(v); uint(gkT0) < gkSN_sv_0 && ... {
 //		*(*T)(unsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+...+gkTk*sizeof(T))) += gkV
 //	} else {
-//		a.M(gkT0, ..., gkV)
+//		a.OutOfLine("M", gkT0, ..., gkV)
 //	}
+//
+// OutOfLine is the method's call out of line, on the accessor's address:
+// a call of the method, inlined, would keep the accessor's words live
+// across its slow path's call and spill the loop's values to the stack.
 //
 // In the copy of a nocheck kernel whose accesses are all unchecked
 // (unchecked), the test is only that the accessor is plain: gkSN_sv_0 != 0.
@@ -77,7 +81,7 @@ func (p *pkgInfo) scatterEdits(k *kernelFunc, im *imports, n *ast.CallExpr, unch
 	return []edit{
 		{pos: n.Pos(), end: n.Args[0].Pos(), text: "if " + args + " := "},
 		{pos: last.Pos(), end: last.Pos(), text: elem + "("},
-		{pos: last.End(), end: n.End(), text: "); " + strings.Join(conds, " && ") + " {\n" + fast + "\n} else {\n" + recv + "." + m + "(" + args + ")\n}"},
+		{pos: last.End(), end: n.End(), text: "); " + strings.Join(conds, " && ") + " {\n" + fast + "\n} else {\n" + recv + ".OutOfLine(\"" + m + "\", " + args + ")\n}"},
 	}, true
 }
 

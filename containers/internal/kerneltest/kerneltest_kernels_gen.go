@@ -160,12 +160,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Add(gkT0, gkV)
+						a.OutOfLine("Add", gkT0, gkV)
 					}
 					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%100); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Update(gkT0, gkV)
+						a.OutOfLine("Update", gkT0, gkV)
 					}
 					if (*(*int64)(gkunsafe.Add(gkP_x, (i)*8))) < 0 {
 						continue gkNextC
@@ -173,12 +173,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkV)
+						a.OutOfLine("Sub", gkT0, gkV)
 					}
 					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						gkSA_sv.Add(gkT0, gkV)
+						gkSA_sv.OutOfLine("Add", gkT0, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:183:47*/
 				}
@@ -189,12 +189,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Add(gkT0, gkV)
+						a.OutOfLine("Add", gkT0, gkV)
 					}
 					if gkT0, gkV := i%nb, int64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%100); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Update(gkT0, gkV)
+						a.OutOfLine("Update", gkT0, gkV)
 					}
 					if (*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) < 0 {
 						continue gkNextU
@@ -202,12 +202,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkV)
+						a.OutOfLine("Sub", gkT0, gkV)
 					}
 					if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
 						*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						gkSA_sv.Add(gkT0, gkV)
+						gkSA_sv.OutOfLine("Add", gkT0, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:212:47*/
 				}
@@ -219,12 +219,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				if gkT0, gkV := Bin(x.At(i), nb), int64(1); uint(gkT0) < gkSN_sv_0 {
 					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
-					a.Add(gkT0, gkV)
+					a.OutOfLine("Add", gkT0, gkV)
 				}
 				if gkT0, gkV := i%nb, int64(x.At(i)%100); uint(gkT0) < gkSN_sv_0 {
 					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
-					a.Update(gkT0, gkV)
+					a.OutOfLine("Update", gkT0, gkV)
 				}
 				if x.At(i) < 0 {
 					continue gkNext
@@ -232,12 +232,12 @@ func gkHostScatterHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				if gkT0, gkV := Bin(x.At(i)+1, nb), int64(2); uint(gkT0) < gkSN_sv_0 {
 					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) -= gkV
 				} else {
-					a.Sub(gkT0, gkV)
+					a.OutOfLine("Sub", gkT0, gkV)
 				}
 				if gkT0, gkV := 0, int64(3); uint(gkT0) < gkSN_sv_0 {
 					*(*int64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
-					gkSA_sv.Add(gkT0, gkV)
+					gkSA_sv.OutOfLine("Add", gkT0, gkV)
 				}
 				/*line kerneltest_kernels_gen.go:242:46*/
 			}
@@ -276,13 +276,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 								} else {
-									a.Div(gkT0, gkT1, gkV)
+									a.OutOfLine("Div", gkT0, gkT1, gkV)
 								}
 							} else {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 								} else {
-									a.Mul(gkT0, gkT1, gkV)
+									a.OutOfLine("Mul", gkT0, gkT1, gkV)
 								}
 							}
 							/*line kerneltest_kernels_gen.go:288:49*/
@@ -298,13 +298,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 								} else {
-									a.Div(gkT0, gkT1, gkV)
+									a.OutOfLine("Div", gkT0, gkT1, gkV)
 								}
 							} else {
 								if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 									*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 								} else {
-									a.Mul(gkT0, gkT1, gkV)
+									a.OutOfLine("Mul", gkT0, gkT1, gkV)
 								}
 							}
 							/*line kerneltest_kernels_gen.go:310:49*/
@@ -320,13 +320,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
-								a.Div(gkT0, gkT1, gkV)
+								a.OutOfLine("Div", gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
-								a.Mul(gkT0, gkT1, gkV)
+								a.OutOfLine("Mul", gkT0, gkT1, gkV)
 							}
 						}
 						/*line kerneltest_kernels_gen.go:332:48*/
@@ -353,13 +353,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
-								a.Div(gkT0, gkT1, gkV)
+								a.OutOfLine("Div", gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
-								a.Mul(gkT0, gkT1, gkV)
+								a.OutOfLine("Mul", gkT0, gkT1, gkV)
 							}
 						}
 						/*line kerneltest_kernels_gen.go:365:48*/
@@ -375,13 +375,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 							} else {
-								a.Div(gkT0, gkT1, gkV)
+								a.OutOfLine("Div", gkT0, gkT1, gkV)
 							}
 						} else {
 							if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 								*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 							} else {
-								a.Mul(gkT0, gkT1, gkV)
+								a.OutOfLine("Mul", gkT0, gkT1, gkV)
 							}
 						}
 						/*line kerneltest_kernels_gen.go:387:48*/
@@ -397,13 +397,13 @@ func gkHostScatterProd2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(
 						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) /= gkV
 						} else {
-							a.Div(gkT0, gkT1, gkV)
+							a.OutOfLine("Div", gkT0, gkT1, gkV)
 						}
 					} else {
 						if gkT0, gkT1, gkV := i%n0, j%n1, float64(v); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 							*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) *= gkV
 						} else {
-							a.Mul(gkT0, gkT1, gkV)
+							a.OutOfLine("Mul", gkT0, gkT1, gkV)
 						}
 					}
 					/*line kerneltest_kernels_gen.go:409:47*/
@@ -462,14 +462,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 											*gkE = gkV
 										}
 									} else {
-										l.Update(gkT0, gkT1, gkT2, gkV)
+										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
-										h.Update(gkT0, gkT1, gkT2, gkV)
+										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
 								/*line kerneltest_kernels_gen.go:475:50*/
@@ -490,14 +490,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 											*gkE = gkV
 										}
 									} else {
-										l.Update(gkT0, gkT1, gkT2, gkV)
+										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
-										h.Update(gkT0, gkT1, gkT2, gkV)
+										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
 								/*line kerneltest_kernels_gen.go:503:50*/
@@ -518,14 +518,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 											*gkE = gkV
 										}
 									} else {
-										l.Update(gkT0, gkT1, gkT2, gkV)
+										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
-										h.Update(gkT0, gkT1, gkT2, gkV)
+										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
 							} else {
@@ -535,14 +535,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 											*gkE = gkV
 										}
 									} else {
-										l.Update(gkT0, gkT1, gkT2, gkV)
+										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
 									} else {
-										h.Update(gkT0, gkT1, gkT2, gkV)
+										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
 							} /*line kernels.go:58:3*/
@@ -582,14 +582,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										*gkE = gkV
 									}
 								} else {
-									l.Update(gkT0, gkT1, gkT2, gkV)
+									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
-									h.Update(gkT0, gkT1, gkT2, gkV)
+									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
 							/*line kerneltest_kernels_gen.go:595:49*/
@@ -610,14 +610,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										*gkE = gkV
 									}
 								} else {
-									l.Update(gkT0, gkT1, gkT2, gkV)
+									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
-									h.Update(gkT0, gkT1, gkT2, gkV)
+									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
 							/*line kerneltest_kernels_gen.go:623:49*/
@@ -638,14 +638,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										*gkE = gkV
 									}
 								} else {
-									l.Update(gkT0, gkT1, gkT2, gkV)
+									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
-									h.Update(gkT0, gkT1, gkT2, gkV)
+									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
 						} else {
@@ -655,14 +655,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										*gkE = gkV
 									}
 								} else {
-									l.Update(gkT0, gkT1, gkT2, gkV)
+									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
 								} else {
-									h.Update(gkT0, gkT1, gkT2, gkV)
+									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
 						} /*line kernels.go:58:3*/
@@ -699,7 +699,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*8))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*8)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Add(gkT0, gkV)
+						a.OutOfLine("Add", gkT0, gkV)
 					}
 					gkAcc += 1
 					/*line kerneltest_kernels_gen.go:705:47*/
@@ -710,7 +710,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					if gkT0, gkV := Bin((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))), nb), float64(float64((*(*int64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))%1000)/8); uint(gkT0) < gkSN_sv_0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 					} else {
-						a.Add(gkT0, gkV)
+						a.OutOfLine("Add", gkT0, gkV)
 					}
 					gkAcc += 1
 					/*line kerneltest_kernels_gen.go:716:47*/
@@ -722,7 +722,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				if gkT0, gkV := Bin(x.At(i), nb), float64(float64(x.At(i)%1000)/8); uint(gkT0) < gkSN_sv_0 {
 					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*8)) += gkV
 				} else {
-					a.Add(gkT0, gkV)
+					a.OutOfLine("Add", gkT0, gkV)
 				}
 				gkAcc += 1
 				/*line kerneltest_kernels_gen.go:728:46*/
@@ -757,12 +757,12 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))); gkSN_sv_0 != 0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
 					} else {
-						a.Add(gkT0, gkT1, gkV)
+						a.OutOfLine("Add", gkT0, gkT1, gkV)
 					}
 					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); gkSN_sv_0 != 0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkT1, gkV)
+						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:767:47*/
 				}
@@ -772,12 +772,12 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))); gkSN_sv_0 != 0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
 					} else {
-						a.Add(gkT0, gkT1, gkV)
+						a.OutOfLine("Add", gkT0, gkT1, gkV)
 					}
 					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); gkSN_sv_0 != 0 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkT1, gkV)
+						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:782:47*/
 				}
@@ -797,12 +797,12 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8)))); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
 					} else {
-						a.Add(gkT0, gkT1, gkV)
+						a.OutOfLine("Add", gkT0, gkT1, gkV)
 					}
 					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkT1, gkV)
+						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:807:47*/
 				}
@@ -812,12 +812,12 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)))); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
 					} else {
-						a.Add(gkT0, gkT1, gkV)
+						a.OutOfLine("Add", gkT0, gkT1, gkV)
 					}
 					if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 						*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
 					} else {
-						a.Sub(gkT0, gkT1, gkV)
+						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
 					/*line kerneltest_kernels_gen.go:822:47*/
 				}
@@ -828,12 +828,12 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				if gkT0, gkT1, gkV := i%n0, (i/n0)%n1, float64(x.At(i)); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) += gkV
 				} else {
-					a.Add(gkT0, gkT1, gkV)
+					a.OutOfLine("Add", gkT0, gkT1, gkV)
 				}
 				if gkT0, gkT1, gkV := i%n0, 0, float64(0.25); uint(gkT0) < gkSN_sv_0 && uint(gkT1) < gkSN_sv_1 {
 					*(*float64)(gkunsafe.Add(gkSP_sv, gkT0*gkSS_sv_0+gkT1*8)) -= gkV
 				} else {
-					a.Sub(gkT0, gkT1, gkV)
+					a.OutOfLine("Sub", gkT0, gkT1, gkV)
 				}
 				/*line kerneltest_kernels_gen.go:838:46*/
 			}

@@ -37,6 +37,14 @@ func main() {
 			}
 			return strings.Join(s, sep)
 		},
+		// list1 is list without dimension 0.
+		"list1": func(n int, format, sep string) string {
+			s := make([]string, 0, n)
+			for d := 1; d < n; d++ {
+				s = append(s, strings.ReplaceAll(format, "%d", fmt.Sprint(d)))
+			}
+			return strings.Join(s, sep)
+		},
 		"dims": func(n int) []int {
 			d := make([]int, n)
 			for i := range d {
@@ -55,6 +63,35 @@ func main() {
 			return d
 		},
 		"next": func(d int) int { return d + 1 },
+		// methods are the accessors' update methods.
+		"methods": func() []string { return []string{"Add", "Sub", "Mul", "Div", "Update"} },
+		// lim is the field of the first extent method m's fast path tests.
+		"lim": func(m string) string {
+			return map[string]string{"Add": "add0", "Sub": "add0", "Mul": "mul0", "Div": "mul0"}[m]
+		},
+		"opOf": func(m string) string {
+			return map[string]string{"Add": "+=", "Sub": "-=", "Mul": "*=", "Div": "/="}[m]
+		},
+		// doc is the doc comment of method m of the accessor of rank n,
+		// after the method's name.
+		"doc": func(m string, n int) string {
+			idx := make([]string, n)
+			for d := range n {
+				idx[d] = fmt.Sprintf("i%d", d)
+			}
+			at := strings.Join(idx, ", ")
+			switch m {
+			case "Add":
+				return fmt.Sprintf("adds v to the element at (%s): Kokkos's access(%s) += v. ScatterSum only.", at, at)
+			case "Sub":
+				return fmt.Sprintf("subtracts v from the element at (%s): Kokkos's -=. ScatterSum only.", at)
+			case "Mul":
+				return fmt.Sprintf("multiplies the element at (%s) by v: Kokkos's *=. ScatterProd only.", at)
+			case "Div":
+				return fmt.Sprintf("divides the element at (%s) by v: Kokkos's /=. ScatterProd only.", at)
+			}
+			return fmt.Sprintf("combines v into the element at (%s) with the\n// ScatterView's operation: Kokkos's access(%s).update(v).", at, at)
+		},
 	}
 	write("scatter_gen.go", "scatter.tmpl", tmpl, "import (\n\t\"fmt\"\n\t\"unsafe\"\n\n\t\"github.com/gokkos/kokkos\"\n)\n", funcs)
 	write("scatter_gen_test.go", "scatter_test.tmpl", testTmpl, "import (\n\t\"math/rand/v2\"\n\t\"testing\"\n\n\t\"github.com/gokkos/kokkos\"\n\t\"github.com/gokkos/kokkos/internal/testutil\"\n)\n", funcs)

@@ -344,7 +344,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ0+j*4)))), int32(1); uint(gkT0) < gkSN_sv_0 {
 							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 						} else {
-							a.Add(gkT0, gkV)
+							a.OutOfLine("Add", gkT0, gkV)
 						}
 					}
 				} else {
@@ -353,7 +353,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 						if gkT0, gkV := int((*(*int32)(gkunsafe.Add(gkP_v, gkQ1+j*(gkS_v_1))))), int32(1); uint(gkT0) < gkSN_sv_0 {
 							*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 						} else {
-							a.Add(gkT0, gkV)
+							a.OutOfLine("Add", gkT0, gkV)
 						}
 					}
 				}
@@ -362,7 +362,7 @@ func gkHostHistScatter(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					if gkT0, gkV := int(v.At(i, j)), int32(1); uint(gkT0) < gkSN_sv_0 {
 						*(*int32)(gkunsafe.Add(gkSP_sv, gkT0*4)) += gkV
 					} else {
-						a.Add(gkT0, gkV)
+						a.OutOfLine("Add", gkT0, gkV)
 					}
 				}
 			} /*line kernels_scatter.go:20:3*/
