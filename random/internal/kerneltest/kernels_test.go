@@ -290,6 +290,56 @@ func TestDarts(t *testing.T) {
 	}
 }
 
+// TestDartsSkip launches DartsSkip, whose chunks take a generator per
+// index, at every place: on Serial and the fake device (one state) its
+// hits are those of the state's draws in order, elsewhere the estimate is
+// near pi, and the pool is given back whole.
+func TestDartsSkip(t *testing.T) {
+	for _, w := range places(t) {
+		n, groups, skip := 4000, 5, 3
+		if w.name == "fake" {
+			n = 200
+		}
+		states := 1
+		if w.name == "host" || w.gpu() {
+			states = 4
+		}
+		pool := kokkos.Must(random.NewXorShift64PoolSize(w.space, 917, states))
+		hits, err := kernel.Reduce("darts-skip", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), DartsSkip, pool, groups, skip)
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		darts := (n - (n+skip-1)/skip) * groups
+		if pi := 4 * float64(hits) / float64(darts); math.Abs(pi-math.Pi) > 0.1 {
+			t.Errorf("%s: pi estimated %v from %d darts", w.name, pi, darts)
+		}
+		if states == 1 {
+			g := random.NewXorShift64(kokkos.Must(random.NewXorShift64PoolSize(kokkos.Serial{}, 917, 1)).GetStateAt(0).State())
+			var want int64
+			for range darts {
+				x, y := g.Drand(), g.Drand()
+				if x*x+y*y <= 1 {
+					want++
+				}
+			}
+			if hits != want {
+				t.Errorf("%s: %d hits, the serial reference %d", w.name, hits, want)
+			}
+		}
+		if w.space == nil || w.space == (kokkos.Serial{}) {
+			// Every state given back: each can be taken at once.
+			var gs []random.XorShift64
+			for range states {
+				gs = append(gs, pool.GetState())
+			}
+			for _, g := range gs {
+				pool.FreeState(g)
+			}
+		}
+		pool.Release()
+	}
+}
+
 // TestPoolArgs: the zero pool, a host pool launched on a device and a
 // device pool launched on the host are errors wrapping kernel.ErrArgs
 // that name the pool.

@@ -346,6 +346,42 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: DartsSkip, Name: "kerneltest.DartsSkip", Hash: "9cb2b8940c9753f405ed08583487c075", Funcs: []string{"DartsSkip"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "pool"},
+			{Name: "groups"},
+			{Name: "skip"},
+		},
+		Host: gkHostDartsSkip,
+		IR: gkIR + `(struct kokkosRandomXorShift64 (S uint64) (I int))
+(kernel DartsSkip reduce (index i)
+  (token gkrtok_pool)
+  (view gkrstates_pool uint64 2 w)
+  (scalar groups int)
+  (scalar skip int)
+  (acc int64)
+  (body
+    (assign ((new g kokkosRandomXorShift64)) ((call kokkosRandomLoad64 gkrstates_pool (acquire gkrtok_pool))))
+    (if (eq int (rem int i skip) (int 0))
+      (then
+        (block
+          (do (call kokkosRandomStore64 gkrstates_pool g))
+          (do (release gkrtok_pool (field g I))))
+        (return)))
+    (range _ int groups
+      (body
+        (assign ((new x float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+        (assign ((new y float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+        (if (le float64 (add float64 (mul float64 x x) (mul float64 y y)) (float64 1))
+          (then
+            (opassign add (acc) (int64 1))))))
+    (block
+      (do (call kokkosRandomStore64 gkrstates_pool g))
+      (do (release gkrtok_pool (field g I))))))
+`,
+	},
+	{
 		Func: TwoPools, Name: "kerneltest.TwoPools", Hash: "891fe5035b7ce799eabf220e1a4c3e36", Funcs: []string{"TwoPools"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -395,6 +431,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		gkS_u_1 := u.ByteStride(1)
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
+		/*line kernels.go:19:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:435:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -418,7 +456,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*96)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*96)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*96)) = (uint64(g.UrandN(1000)))
@@ -439,8 +477,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*64)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:443:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:481:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -464,7 +502,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*8)) = (uint64(g.UrandN(1000)))
@@ -485,8 +523,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:489:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:527:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -510,7 +548,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_u_0)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*gkS_u_0)) = (uint64(g.UrandN(1000)))
@@ -531,13 +569,13 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_f_0)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:535:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:573:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:19:2*/ g := pool.GetState()
+				/*line kernels.go:19:2*/ /* g is taken once per chunk */
 				u.Set(i, 0, g.Urand64())
 				u.Set(i, 1, uint64(g.Urand()))
 				u.Set(i, 2, uint64(g.UrandN(1000)))
@@ -558,10 +596,12 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				f.Set(i, 5, g.DrandRange(-1, 3))
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
-				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:562:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:600:46*/
 			}
 		}
+		/*line kernels.go:40:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:604:44*/
 	}, nil
 }
 
@@ -583,6 +623,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_u_1 := u.ByteStride(1)
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
+		/*line kernels.go:47:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:627:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -606,7 +648,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*96)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*96)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*96)) = (uint64(g.UrandN(1000)))
@@ -627,8 +669,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*64)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:631:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:673:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -652,7 +694,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*8)) = (uint64(g.UrandN(1000)))
@@ -673,8 +715,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:677:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:719:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -698,7 +740,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_u_0)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*gkS_u_0)) = (uint64(g.UrandN(1000)))
@@ -719,13 +761,13 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_f_0)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:723:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:765:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:47:2*/ g := pool.GetState()
+				/*line kernels.go:47:2*/ /* g is taken once per chunk */
 				u.Set(i, 0, g.Urand64())
 				u.Set(i, 1, uint64(g.Urand()))
 				u.Set(i, 2, uint64(g.UrandN(1000)))
@@ -746,10 +788,12 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				f.Set(i, 5, g.DrandRange(-1, 3))
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
-				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:750:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:792:46*/
 			}
 		}
+		/*line kernels.go:68:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:796:44*/
 	}, nil
 }
 
@@ -759,8 +803,40 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		pool, groups := pool, groups
 		gkAcc := *gkAccP
+		/*line kernels.go:77:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:807:44*/
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:77:2*/ g := pool.GetState()
+			/*line kernels.go:77:2*/ /* g is taken once per chunk */
+			for range groups {
+				x := g.Drand()
+				y := g.Drand()
+				if float64(x*x)+float64(y*y) <= 1 {
+					gkAcc += 1
+				}
+			}
+			/* and given back once per chunk */
+			/*line kerneltest_kernels_gen.go:818:45*/
+		}
+		/*line kernels.go:85:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:821:44*/
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostDartsSkip(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+	pool := gkArgs[0].(gkrandom.XorShift64Pool)
+	groups := gkArgs[1].(int)
+	skip := gkArgs[2].(int)
+	return func(gkLo, gkHi int, gkAccP *int64) {
+		pool, groups, skip := pool, groups, skip
+		gkAcc := *gkAccP
+	gkNext:
+		for i := gkLo; i < gkHi; i++ {
+			/*line kernels.go:95:2*/ g := pool.GetState()
+			if i%skip == 0 {
+				pool.FreeState(g)
+				continue gkNext
+			}
 			for range groups {
 				x := g.Drand()
 				y := g.Drand()
@@ -769,7 +845,7 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				}
 			}
 			pool.FreeState(g)
-			/*line kerneltest_kernels_gen.go:772:45*/
+			/*line kerneltest_kernels_gen.go:848:45*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -787,54 +863,58 @@ func gkHostTwoPools(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		a, b, out, gkP_out := a, b, out, gkP_out
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
+		/*line kernels.go:115:2*/ g := a.GetState()
+		/*line kerneltest_kernels_gen.go:867:44*/
 		if 0 >= 0 && 1 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 16 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:115:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*16)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*16)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:801:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:879:47*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:115:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:813:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:891:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:115:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:825:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:903:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:93:2*/ g := a.GetState()
+				/*line kernels.go:115:2*/ /* g is taken once per chunk */
 				h := b.GetState()
 				out.Set(i, 0, g.Urand64())
 				out.Set(i, 1, h.Urand64())
 				b.FreeState(h)
-				a.FreeState(g)
-				/*line kerneltest_kernels_gen.go:836:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:914:46*/
 			}
 		}
+		/*line kernels.go:120:2*/ a.FreeState(g)
+		/*line kerneltest_kernels_gen.go:918:44*/
 	}, nil
 }
