@@ -13,7 +13,8 @@ import (
 // (integers of 32 bits or fewer from rand or urand, 64-bit ones from
 // rand64 or urand64, floats from frand or drand). Each is a loop over a
 // generator of a concrete type, whose draws inline, rather than a call
-// per element.
+// per element. The address of element k is computed from p, so that no
+// pointer goes past the row's last element.
 type rowFiller[G any] func(g *G, p unsafe.Pointer, n int, stride uintptr)
 
 // rows64 returns the row filler of T in [begin, end) for XorShift64
@@ -23,49 +24,43 @@ func rows64[T kokkos.Number](begin, end T) rowFiller[XorShift64] {
 	case reflect.Int8, reflect.Int16, reflect.Int32:
 		b, e := int32(begin), int32(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.RandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.RandRange(b, e))
 			}
 		}
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
 		b, e := uint32(begin), uint32(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.UrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.UrandRange(b, e))
 			}
 		}
 	case reflect.Int64, reflect.Int:
 		b, e := int64(begin), int64(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.Rand64Range(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.Rand64Range(b, e))
 			}
 		}
 	case reflect.Float32:
 		b, e := float32(begin), float32(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.FrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.FrandRange(b, e))
 			}
 		}
 	case reflect.Float64:
 		b, e := float64(begin), float64(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.DrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.DrandRange(b, e))
 			}
 		}
 	default: // uint64, uint, uintptr
 		b, e := uint64(begin), uint64(end)
 		return func(g *XorShift64, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.Urand64Range(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.Urand64Range(b, e))
 			}
 		}
 	}
@@ -78,49 +73,43 @@ func rows1024[T kokkos.Number](begin, end T) rowFiller[XorShift1024] {
 	case reflect.Int8, reflect.Int16, reflect.Int32:
 		b, e := int32(begin), int32(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.RandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.RandRange(b, e))
 			}
 		}
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
 		b, e := uint32(begin), uint32(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.UrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.UrandRange(b, e))
 			}
 		}
 	case reflect.Int64, reflect.Int:
 		b, e := int64(begin), int64(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.Rand64Range(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.Rand64Range(b, e))
 			}
 		}
 	case reflect.Float32:
 		b, e := float32(begin), float32(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.FrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.FrandRange(b, e))
 			}
 		}
 	case reflect.Float64:
 		b, e := float64(begin), float64(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.DrandRange(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.DrandRange(b, e))
 			}
 		}
 	default: // uint64, uint, uintptr
 		b, e := uint64(begin), uint64(end)
 		return func(g *XorShift1024, p unsafe.Pointer, n int, stride uintptr) {
-			for range n {
-				*(*T)(p) = T(g.Urand64Range(b, e))
-				p = unsafe.Add(p, stride)
+			for k := range n {
+				*(*T)(unsafe.Add(p, uintptr(k)*stride)) = T(g.Urand64Range(b, e))
 			}
 		}
 	}
