@@ -113,10 +113,12 @@ func fillHost[T kokkos.Number](kind string, s *poolState, space kokkos.Execution
 	}
 }
 
-// fillWith runs Kokkos's fill_random_functor_begin_end over d: per chunk
-// of fillChunk indices of the first dimension, a state from get, the
-// chunk's elements drawn in index order (row by row of the last
-// dimension), the state given back with put.
+// fillWith runs Kokkos's fill_random_functor_begin_end over d: per index
+// of the launch, a chunk of fillChunk indices of the first dimension whose
+// elements are drawn in index order (row by row of the last dimension)
+// from one state. A chunk of the launch takes the state from get once and
+// gives it back with put once, rather than at each of its indices: as
+// Kokkos's OpenMP pool, whose thread draws from the state of its id.
 func fillWith[G any](space kokkos.ExecutionSpace, d backend.View, row rowFiller[G], get func() G, put func(G)) {
 	if viewSize(d) == 0 {
 		return
@@ -136,36 +138,45 @@ func fillWith[G any](space kokkos.ExecutionSpace, d backend.View, row rowFiller[
 	for r := 1; r < rank-1; r++ {
 		mids *= d.Extents[r]
 	}
-	last := rank - 1
 	chunks := (e0 + fillChunk - 1) / fillChunk
-	kokkos.ParallelFor("Kokkos::fill_random", kokkos.Range(0, chunks).On(space), func(c int) {
+	// Each chunk of the launch takes a state once and runs its indices
+	// one after the other, as it would taking the state again at each.
+	kokkos.ParallelForChunks("Kokkos::fill_random", kokkos.Range(0, chunks).On(space), func(clo, chi int) {
 		g := get()
-		lo, hi := c*fillChunk, min(e0, (c+1)*fillChunk)
-		if rank == 1 {
-			row(&g, unsafe.Add(d.Host, uintptr(lo*d.Strides[0])*size), hi-lo, uintptr(d.Strides[0])*size)
-			put(g)
-			return
-		}
-		n, stride := d.Extents[last], uintptr(d.Strides[last])*size
-		var idx [backend.MaxRank]int
-		for i := lo; i < hi; i++ {
-			idx = [backend.MaxRank]int{}
-			for range mids {
-				o := i * d.Strides[0]
-				for r := 1; r < last; r++ {
-					o += idx[r] * d.Strides[r]
-				}
-				row(&g, unsafe.Add(d.Host, uintptr(o)*size), n, stride)
-				for r := last - 1; r >= 1; r-- {
-					if idx[r]++; idx[r] < d.Extents[r] {
-						break
-					}
-					idx[r] = 0
-				}
-			}
+		for c := clo; c < chi; c++ {
+			fillIndex(d, row, &g, c, rank, mids, size)
 		}
 		put(g)
 	})
+}
+
+// fillIndex fills the elements of index c of fillWith's launch, chunk c
+// of fillChunk indices of the first dimension, with draws of g.
+func fillIndex[G any](d backend.View, row rowFiller[G], g *G, c, rank, mids int, size uintptr) {
+	last := rank - 1
+	lo, hi := c*fillChunk, min(d.Extents[0], (c+1)*fillChunk)
+	if rank == 1 {
+		row(g, unsafe.Add(d.Host, uintptr(lo*d.Strides[0])*size), hi-lo, uintptr(d.Strides[0])*size)
+		return
+	}
+	n, stride := d.Extents[last], uintptr(d.Strides[last])*size
+	var idx [backend.MaxRank]int
+	for i := lo; i < hi; i++ {
+		idx = [backend.MaxRank]int{}
+		for range mids {
+			o := i * d.Strides[0]
+			for r := 1; r < last; r++ {
+				o += idx[r] * d.Strides[r]
+			}
+			row(g, unsafe.Add(d.Host, uintptr(o)*size), n, stride)
+			for r := last - 1; r >= 1; r-- {
+				if idx[r]++; idx[r] < d.Extents[r] {
+					break
+				}
+				idx[r] = 0
+			}
+		}
+	}
 }
 
 // lendStates copies the states of s, which the host cannot reach, to a
