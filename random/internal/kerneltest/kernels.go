@@ -107,6 +107,16 @@ func DartsSkip(i int, pool random.XorShift64Pool, groups, skip int, acc *int64) 
 	pool.FreeState(g)
 }
 
+// Grid draws a(i, j) from a generator of pool over a rank-2 range: on
+// the host each tile takes the generator once.
+//
+//kokkos:kernel
+func Grid(i, j int, pool random.XorShift1024Pool, a kokkos.View2[float64]) {
+	g := pool.GetState()
+	a.Set(i, j, g.Drand())
+	pool.FreeState(g)
+}
+
 // TwoPools holds a generator of each of two pools at once and stores a
 // Urand64 of each in row i of out.
 //

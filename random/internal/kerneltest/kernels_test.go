@@ -340,6 +340,43 @@ func TestDartsSkip(t *testing.T) {
 	}
 }
 
+// TestGrid launches Grid over a rank-2 range at every place with a pool
+// of one state: the values are the state's first draws, each once,
+// whatever order the tiles take.
+func TestGrid(t *testing.T) {
+	for _, w := range places(t) {
+		n, m := 70, 9
+		if w.name == "fake" {
+			n = 12
+		}
+		pool := kokkos.Must(random.NewXorShift1024PoolSize(w.space, 31, 1))
+		a := kokkos.Must(kokkos.NewView2[float64]("a", n, m, kokkos.InSpace(w.mem)))
+		err := kernel.For("grid", kokkos.MDRange([]int{0, 0}, []int{n, m}).On(w.space), Grid, pool, a)
+		if err == nil && w.space != nil {
+			err = w.space.Fence()
+		}
+		pool.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		h := kokkos.Must(kokkos.CreateMirrorViewAndCopy(a))
+		a.Release()
+		g := kokkos.Must(random.NewXorShift1024PoolSize(kokkos.Serial{}, 31, 1)).GetStateAt(0)
+		want := map[float64]bool{}
+		for range n * m {
+			want[g.Drand()] = true
+		}
+		for i := range n {
+			for j := range m {
+				if !want[h.At(i, j)] {
+					t.Fatalf("%s: a(%d, %d) = %v is not among the state's first %d draws, or drawn twice", w.name, i, j, h.At(i, j), n*m)
+				}
+				delete(want, h.At(i, j))
+			}
+		}
+	}
+}
+
 // TestPoolArgs: the zero pool, a host pool launched on a device and a
 // device pool launched on the host are errors wrapping kernel.ErrArgs
 // that name the pool.

@@ -382,6 +382,27 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: Grid, Name: "kerneltest.Grid", Hash: "1f7dc8786352c45a17003bd68fdfc077", Funcs: []string{"Grid"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "pool"},
+			{Name: "a", View: true, Write: true},
+		},
+		Host: gkHostGrid,
+		IR: gkIR + `(struct kokkosRandomXorShift1024 (S [16]uint64) (P int32) (I int))
+(kernel Grid for (index i j)
+  (token gkrtok_pool)
+  (view gkrstates_pool uint64 2 w)
+  (view a float64 2 w)
+  (body
+    (assign ((new g kokkosRandomXorShift1024)) ((call kokkosRandomLoad1024 gkrstates_pool (acquire gkrtok_pool))))
+    (assign ((at a i j)) ((call gkm_kokkosRandomXorShift1024_Drand (addr g))))
+    (block
+      (do (call kokkosRandomStore1024 gkrstates_pool g))
+      (do (release gkrtok_pool (field g I))))))
+`,
+	},
+	{
 		Func: TwoPools, Name: "kerneltest.TwoPools", Hash: "891fe5035b7ce799eabf220e1a4c3e36", Funcs: []string{"TwoPools"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -432,7 +453,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
 		/*line kernels.go:19:2*/ g := pool.GetState()
-		/*line kerneltest_kernels_gen.go:435:44*/
+		/*line kerneltest_kernels_gen.go:456:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -478,7 +499,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:481:47*/
+					/*line kerneltest_kernels_gen.go:502:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -524,7 +545,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:527:47*/
+					/*line kerneltest_kernels_gen.go:548:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -570,7 +591,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:573:47*/
+					/*line kerneltest_kernels_gen.go:594:47*/
 				}
 			}
 		} else {
@@ -597,11 +618,11 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
 				/* and given back once per chunk */
-				/*line kerneltest_kernels_gen.go:600:46*/
+				/*line kerneltest_kernels_gen.go:621:46*/
 			}
 		}
 		/*line kernels.go:40:2*/ pool.FreeState(g)
-		/*line kerneltest_kernels_gen.go:604:44*/
+		/*line kerneltest_kernels_gen.go:625:44*/
 	}, nil
 }
 
@@ -624,7 +645,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
 		/*line kernels.go:47:2*/ g := pool.GetState()
-		/*line kerneltest_kernels_gen.go:627:44*/
+		/*line kerneltest_kernels_gen.go:648:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -670,7 +691,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:673:47*/
+					/*line kerneltest_kernels_gen.go:694:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -716,7 +737,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:719:47*/
+					/*line kerneltest_kernels_gen.go:740:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -762,7 +783,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:765:47*/
+					/*line kerneltest_kernels_gen.go:786:47*/
 				}
 			}
 		} else {
@@ -789,11 +810,11 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
 				/* and given back once per chunk */
-				/*line kerneltest_kernels_gen.go:792:46*/
+				/*line kerneltest_kernels_gen.go:813:46*/
 			}
 		}
 		/*line kernels.go:68:2*/ pool.FreeState(g)
-		/*line kerneltest_kernels_gen.go:796:44*/
+		/*line kerneltest_kernels_gen.go:817:44*/
 	}, nil
 }
 
@@ -804,7 +825,7 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 		pool, groups := pool, groups
 		gkAcc := *gkAccP
 		/*line kernels.go:77:2*/ g := pool.GetState()
-		/*line kerneltest_kernels_gen.go:807:44*/
+		/*line kerneltest_kernels_gen.go:828:44*/
 		for i := gkLo; i < gkHi; i++ {
 			/*line kernels.go:77:2*/ /* g is taken once per chunk */
 			for range groups {
@@ -815,10 +836,10 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				}
 			}
 			/* and given back once per chunk */
-			/*line kerneltest_kernels_gen.go:818:45*/
+			/*line kerneltest_kernels_gen.go:839:45*/
 		}
 		/*line kernels.go:85:2*/ pool.FreeState(g)
-		/*line kerneltest_kernels_gen.go:821:44*/
+		/*line kerneltest_kernels_gen.go:842:44*/
 		*gkAccP = gkAcc
 	}, nil
 }
@@ -845,9 +866,102 @@ func gkHostDartsSkip(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				}
 			}
 			pool.FreeState(g)
-			/*line kerneltest_kernels_gen.go:848:45*/
+			/*line kerneltest_kernels_gen.go:869:45*/
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostGrid(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	pool := gkArgs[0].(gkrandom.XorShift1024Pool)
+	a, gkErr1 := gkkernel.View2("kerneltest.Grid", "a", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_a := a.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			pool, a, gkP_a := pool, a, gkP_a
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			/*line kernels.go:115:2*/ g := pool.GetState()
+			/*line kerneltest_kernels_gen.go:888:45*/
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_a_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line kernels.go:115:2*/ /* g is taken once per chunk */
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (g.Drand())
+							/* and given back once per chunk */
+							/*line kerneltest_kernels_gen.go:897:49*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line kernels.go:115:2*/ /* g is taken once per chunk */
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)) = (g.Drand())
+							/* and given back once per chunk */
+							/*line kerneltest_kernels_gen.go:907:49*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						a.Set(i, j, g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:917:48*/
+					}
+				}
+			}
+			/*line kernels.go:117:2*/ pool.FreeState(g)
+			/*line kerneltest_kernels_gen.go:922:45*/
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		pool, a, gkP_a := pool, a, gkP_a
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		/*line kernels.go:115:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:930:44*/
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_a_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:939:48*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)) = (g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:949:48*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line kernels.go:115:2*/ /* g is taken once per chunk */
+					a.Set(i, j, g.Drand())
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:959:47*/
+				}
+			}
+		}
+		/*line kernels.go:117:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:964:44*/
 	}, nil
 }
 
@@ -863,58 +977,58 @@ func gkHostTwoPools(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		a, b, out, gkP_out := a, b, out, gkP_out
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
-		/*line kernels.go:115:2*/ g := a.GetState()
-		/*line kerneltest_kernels_gen.go:867:44*/
+		/*line kernels.go:125:2*/ g := a.GetState()
+		/*line kerneltest_kernels_gen.go:981:44*/
 		if 0 >= 0 && 1 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 16 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:115:2*/ /* g is taken once per chunk */
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*16)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*16)) = (h.Urand64())
 					b.FreeState(h)
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:879:47*/
+					/*line kerneltest_kernels_gen.go:993:47*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:115:2*/ /* g is taken once per chunk */
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (h.Urand64())
 					b.FreeState(h)
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:891:47*/
+					/*line kerneltest_kernels_gen.go:1005:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:115:2*/ /* g is taken once per chunk */
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (h.Urand64())
 					b.FreeState(h)
 					/* and given back once per chunk */
-					/*line kerneltest_kernels_gen.go:903:47*/
+					/*line kerneltest_kernels_gen.go:1017:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:115:2*/ /* g is taken once per chunk */
+				/*line kernels.go:125:2*/ /* g is taken once per chunk */
 				h := b.GetState()
 				out.Set(i, 0, g.Urand64())
 				out.Set(i, 1, h.Urand64())
 				b.FreeState(h)
 				/* and given back once per chunk */
-				/*line kerneltest_kernels_gen.go:914:46*/
+				/*line kerneltest_kernels_gen.go:1028:47*/
 			}
 		}
-		/*line kernels.go:120:2*/ a.FreeState(g)
-		/*line kerneltest_kernels_gen.go:918:44*/
+		/*line kernels.go:130:2*/ a.FreeState(g)
+		/*line kerneltest_kernels_gen.go:1032:45*/
 	}, nil
 }
