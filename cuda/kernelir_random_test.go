@@ -20,8 +20,8 @@ func TestKernelIRRandom(t *testing.T) {
 	}
 	helpers := regexp.MustCompile("(?s)const gkIR = `([^`]*)`").FindSubmatch(src)
 	kernels := regexp.MustCompile("(?s)IR: gkIR \\+ `([^`]*)`").FindAllSubmatch(src, -1)
-	if helpers == nil || len(kernels) != 4 {
-		t.Fatalf("found the helpers: %v, %d kernels, want 4", helpers != nil, len(kernels))
+	if helpers == nil || len(kernels) != 6 {
+		t.Fatalf("found the helpers: %v, %d kernels, want 6", helpers != nil, len(kernels))
 	}
 	var ks []*kernelir.Kernel
 	for _, m := range kernels {
@@ -50,7 +50,7 @@ func TestKernelIRRandom(t *testing.T) {
 			continue
 		}
 		gen := "kokkosRandomXorShift64"
-		if k.Name == "Draws1024" {
+		if k.Name == "Draws1024" || k.Name == "Grid" {
 			gen = "kokkosRandomXorShift1024"
 		}
 		for _, want := range []string{

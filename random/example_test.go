@@ -2,6 +2,7 @@ package random_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/random"
@@ -28,7 +29,9 @@ func Example() {
 			*acc++
 		}
 	})
-	fmt.Printf("pi is about %.1f\n", 4*float64(hits)/n)
+	// Which state draws for which index depends on the workers' timing:
+	// the estimate lies within 3.12 and 3.16 for this seed.
+	fmt.Println("pi within 0.05:", math.Abs(4*float64(hits)/n-math.Pi) < 0.05)
 
 	v := kokkos.Must(kokkos.NewView2[int32]("dice", 50, 4))
 	if err := random.FillRange(v, pool, 1, 7); err != nil {
@@ -49,7 +52,7 @@ func Example() {
 	fmt.Println(g.Urand64(), g.Drand())
 	small.FreeState(g)
 	// Output:
-	// pi is about 3.1
+	// pi within 0.05: true
 	// dice in [1, 6]: true
 	// 18131587140662445806 0.9699549440484673
 }

@@ -2,7 +2,6 @@ package random
 
 import (
 	"fmt"
-	"reflect"
 	"unsafe"
 
 	"github.com/gokkos/kokkos"
@@ -102,97 +101,82 @@ func viewSize(d backend.View) int {
 	return n
 }
 
-// gen is a generator type's pointer: the draws Fill makes.
-type gen[G any] interface {
-	*G
-	UrandRange(start, end uint32) uint32
-	Urand64Range(start, end uint64) uint64
-	RandRange(start, end int32) int32
-	Rand64Range(start, end int64) int64
-	FrandRange(start, end float32) float32
-	DrandRange(start, end float64) float64
-}
-
-// drawer returns the draw of an element of type T in [begin, end), as
-// Kokkos's rand<Generator, T>::draw(gen, begin, end).
-func drawer[T kokkos.Number, G any, PG gen[G]](begin, end T) func(PG) T {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int8, reflect.Int16, reflect.Int32:
-		b, e := int32(begin), int32(end)
-		return func(g PG) T { return T(g.RandRange(b, e)) }
-	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
-		b, e := uint32(begin), uint32(end)
-		return func(g PG) T { return T(g.UrandRange(b, e)) }
-	case reflect.Int64, reflect.Int:
-		b, e := int64(begin), int64(end)
-		return func(g PG) T { return T(g.Rand64Range(b, e)) }
-	case reflect.Float32:
-		b, e := float32(begin), float32(end)
-		return func(g PG) T { return T(g.FrandRange(b, e)) }
-	case reflect.Float64:
-		b, e := float64(begin), float64(end)
-		return func(g PG) T { return T(g.DrandRange(b, e)) }
-	default: // uint64, uint, uintptr
-		b, e := uint64(begin), uint64(end)
-		return func(g PG) T { return T(g.Urand64Range(b, e)) }
-	}
-}
-
 // fillHost fills the host-accessible view d from the states of s (host
 // words), in chunks of fillChunk indices of the first dimension, on space.
 func fillHost[T kokkos.Number](kind string, s *poolState, space kokkos.ExecutionSpace, d backend.View, begin, end T) {
 	if kind == pool64 {
 		p := XorShift64Pool{s}
-		fillWith(space, d, drawer[T, XorShift64](begin, end), p.GetState, p.FreeState)
+		fillWith(space, d, rows64(begin, end), p.GetState, p.FreeState)
 	} else {
 		p := XorShift1024Pool{s}
-		fillWith(space, d, drawer[T, XorShift1024](begin, end), p.GetState, p.FreeState)
+		fillWith(space, d, rows1024(begin, end), p.GetState, p.FreeState)
 	}
 }
 
-// fillWith runs Kokkos's fill_random_functor_begin_end over d: per chunk
-// of fillChunk indices of the first dimension, a state from get, the
-// chunk's elements drawn in index order, the state given back with put.
-func fillWith[T kokkos.Number, G any, PG gen[G]](space kokkos.ExecutionSpace, d backend.View, draw func(PG) T, get func() G, put func(G)) {
+// fillWith runs Kokkos's fill_random_functor_begin_end over d: per index
+// of the launch, a chunk of fillChunk indices of the first dimension whose
+// elements are drawn in index order (row by row of the last dimension)
+// from one state. A chunk of the launch takes the state from get once and
+// gives it back with put once, rather than at each of its indices: as
+// Kokkos's OpenMP pool, whose thread draws from the state of its id.
+func fillWith[G any](space kokkos.ExecutionSpace, d backend.View, row rowFiller[G], get func() G, put func(G)) {
 	if viewSize(d) == 0 {
 		return
 	}
 	rank := d.Rank
-	e0 := 1
-	if rank > 0 {
-		e0 = d.Extents[0]
-	}
-	inner := 1
-	for r := 1; r < rank; r++ {
-		inner *= d.Extents[r]
-	}
 	size := uintptr(d.ElemSize)
-	chunks := (e0 + fillChunk - 1) / fillChunk
-	kokkos.ParallelFor("Kokkos::fill_random", kokkos.Range(0, chunks).On(space), func(c int) {
+	if rank == 0 {
 		g := get()
-		var idx [backend.MaxRank]int
-		for i := c * fillChunk; i < min(e0, (c+1)*fillChunk); i++ {
-			off := 0
-			if rank > 0 {
-				off = i * d.Strides[0]
-			}
-			idx = [backend.MaxRank]int{}
-			for range inner {
-				o := off
-				for r := 1; r < rank; r++ {
-					o += idx[r] * d.Strides[r]
-				}
-				*(*T)(unsafe.Add(d.Host, uintptr(o)*size)) = draw(&g)
-				for r := rank - 1; r >= 1; r-- {
-					if idx[r]++; idx[r] < d.Extents[r] {
-						break
-					}
-					idx[r] = 0
-				}
-			}
+		row(&g, d.Host, 1, 0)
+		put(g)
+		return
+	}
+	e0 := d.Extents[0]
+	// The rows: the last dimension's, of the indices of dimensions 1 to
+	// rank-2 (none for rank 1, whose chunk is one row).
+	mids := 1
+	for r := 1; r < rank-1; r++ {
+		mids *= d.Extents[r]
+	}
+	chunks := (e0 + fillChunk - 1) / fillChunk
+	// Each chunk of the launch takes a state once and runs its indices
+	// one after the other, as it would taking the state again at each.
+	kokkos.ParallelForChunks("Kokkos::fill_random", kokkos.Range(0, chunks).On(space), func(clo, chi int) {
+		g := get()
+		for c := clo; c < chi; c++ {
+			fillIndex(d, row, &g, c, rank, mids, size)
 		}
 		put(g)
 	})
+}
+
+// fillIndex fills the elements of index c of fillWith's launch, chunk c
+// of fillChunk indices of the first dimension, with draws of g.
+func fillIndex[G any](d backend.View, row rowFiller[G], g *G, c, rank, mids int, size uintptr) {
+	last := rank - 1
+	lo, hi := c*fillChunk, min(d.Extents[0], (c+1)*fillChunk)
+	if rank == 1 {
+		row(g, unsafe.Add(d.Host, uintptr(lo*d.Strides[0])*size), hi-lo, uintptr(d.Strides[0])*size)
+		return
+	}
+	n, stride := d.Extents[last], uintptr(d.Strides[last])*size
+	var idx [backend.MaxRank]int
+	for i := lo; i < hi; i++ {
+		idx = [backend.MaxRank]int{}
+		for range mids {
+			o := i * d.Strides[0]
+			for r := 1; r < last; r++ {
+				o += idx[r] * d.Strides[r]
+			}
+			row(g, unsafe.Add(d.Host, uintptr(o)*size), n, stride)
+			for r := last - 1; r >= 1; r-- {
+				if idx[r]++; idx[r] < d.Extents[r] {
+					break
+				}
+				idx[r] = 0
+			}
+		}
+	}
 }
 
 // lendStates copies the states of s, which the host cannot reach, to a

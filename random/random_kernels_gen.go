@@ -1288,14 +1288,18 @@ func gkHostfillK64F32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(float32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:14:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1292:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:14:2*/ g := pool.GetState()
+			/*line fill_kernels.go:14:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.FrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1297:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1299:42*/
 		}
+		/*line fill_kernels.go:18:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1302:41*/
 	}, nil
 }
 
@@ -1312,8 +1316,10 @@ func gkHostfillK64F32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:23:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1320:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:23:2*/ g := pool.GetState()
+			/*line fill_kernels.go:23:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -1333,9 +1339,11 @@ func gkHostfillK64F32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:27:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1337:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1343:42*/
 		}
+		/*line fill_kernels.go:29:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1346:41*/
 	}, nil
 }
 
@@ -1353,8 +1361,10 @@ func gkHostfillK64F32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:34:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1365:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:34:2*/ g := pool.GetState()
+			/*line fill_kernels.go:34:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -1394,9 +1404,11 @@ func gkHostfillK64F32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:40:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1398:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1408:42*/
 		}
+		/*line fill_kernels.go:42:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1411:41*/
 	}, nil
 }
 
@@ -1410,14 +1422,18 @@ func gkHostfillK64F64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(float64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:47:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1426:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:47:2*/ g := pool.GetState()
+			/*line fill_kernels.go:47:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.DrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1419:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1433:42*/
 		}
+		/*line fill_kernels.go:51:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1436:41*/
 	}, nil
 }
 
@@ -1434,8 +1450,10 @@ func gkHostfillK64F64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:56:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1454:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:56:2*/ g := pool.GetState()
+			/*line fill_kernels.go:56:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -1455,9 +1473,11 @@ func gkHostfillK64F64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:60:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1459:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1477:42*/
 		}
+		/*line fill_kernels.go:62:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1480:41*/
 	}, nil
 }
 
@@ -1475,8 +1495,10 @@ func gkHostfillK64F64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:67:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1499:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:67:2*/ g := pool.GetState()
+			/*line fill_kernels.go:67:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -1516,9 +1538,11 @@ func gkHostfillK64F64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:73:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1520:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1542:42*/
 		}
+		/*line fill_kernels.go:75:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1545:41*/
 	}, nil
 }
 
@@ -1532,14 +1556,18 @@ func gkHostfillK64I32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(int32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:80:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1560:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:80:2*/ g := pool.GetState()
+			/*line fill_kernels.go:80:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.RandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1541:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1567:42*/
 		}
+		/*line fill_kernels.go:84:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1570:41*/
 	}, nil
 }
 
@@ -1556,8 +1584,10 @@ func gkHostfillK64I32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:89:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1588:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:89:2*/ g := pool.GetState()
+			/*line fill_kernels.go:89:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -1577,9 +1607,11 @@ func gkHostfillK64I32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:93:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1581:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1611:42*/
 		}
+		/*line fill_kernels.go:95:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1614:41*/
 	}, nil
 }
 
@@ -1597,8 +1629,10 @@ func gkHostfillK64I32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:100:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1633:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:100:2*/ g := pool.GetState()
+			/*line fill_kernels.go:100:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -1638,9 +1672,11 @@ func gkHostfillK64I32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:106:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1642:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1676:42*/
 		}
+		/*line fill_kernels.go:108:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1679:41*/
 	}, nil
 }
 
@@ -1654,14 +1690,18 @@ func gkHostfillK64I64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(int64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:113:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1694:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:113:2*/ g := pool.GetState()
+			/*line fill_kernels.go:113:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.Rand64Range(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1663:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1701:42*/
 		}
+		/*line fill_kernels.go:117:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1704:41*/
 	}, nil
 }
 
@@ -1678,8 +1718,10 @@ func gkHostfillK64I64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:122:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1722:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:122:2*/ g := pool.GetState()
+			/*line fill_kernels.go:122:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -1699,9 +1741,11 @@ func gkHostfillK64I64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:126:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1703:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1745:42*/
 		}
+		/*line fill_kernels.go:128:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1748:41*/
 	}, nil
 }
 
@@ -1719,8 +1763,10 @@ func gkHostfillK64I64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:133:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1767:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:133:2*/ g := pool.GetState()
+			/*line fill_kernels.go:133:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -1760,9 +1806,11 @@ func gkHostfillK64I64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:139:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1764:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1810:42*/
 		}
+		/*line fill_kernels.go:141:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1813:41*/
 	}, nil
 }
 
@@ -1776,14 +1824,18 @@ func gkHostfillK64U32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(uint32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:146:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1828:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:146:2*/ g := pool.GetState()
+			/*line fill_kernels.go:146:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.UrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1785:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1835:42*/
 		}
+		/*line fill_kernels.go:150:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1838:41*/
 	}, nil
 }
 
@@ -1800,8 +1852,10 @@ func gkHostfillK64U32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:155:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1856:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:155:2*/ g := pool.GetState()
+			/*line fill_kernels.go:155:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -1821,9 +1875,11 @@ func gkHostfillK64U32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:159:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1825:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1879:42*/
 		}
+		/*line fill_kernels.go:161:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1882:41*/
 	}, nil
 }
 
@@ -1841,8 +1897,10 @@ func gkHostfillK64U32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:166:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1901:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:166:2*/ g := pool.GetState()
+			/*line fill_kernels.go:166:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -1882,9 +1940,11 @@ func gkHostfillK64U32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:172:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1886:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1944:42*/
 		}
+		/*line fill_kernels.go:174:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1947:41*/
 	}, nil
 }
 
@@ -1898,14 +1958,18 @@ func gkHostfillK64U64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 	end := gkArgs[3].(uint64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:179:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1962:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:179:2*/ g := pool.GetState()
+			/*line fill_kernels.go:179:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.Urand64Range(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1907:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:1969:42*/
 		}
+		/*line fill_kernels.go:183:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:1972:41*/
 	}, nil
 }
 
@@ -1922,8 +1986,10 @@ func gkHostfillK64U64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:188:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:1990:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:188:2*/ g := pool.GetState()
+			/*line fill_kernels.go:188:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -1943,9 +2009,11 @@ func gkHostfillK64U64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:192:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:1947:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2013:42*/
 		}
+		/*line fill_kernels.go:194:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2016:41*/
 	}, nil
 }
 
@@ -1963,8 +2031,10 @@ func gkHostfillK64U64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:199:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2035:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:199:2*/ g := pool.GetState()
+			/*line fill_kernels.go:199:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -2004,9 +2074,11 @@ func gkHostfillK64U64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					}
 				} /*line fill_kernels.go:205:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2008:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2078:42*/
 		}
+		/*line fill_kernels.go:207:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2081:41*/
 	}, nil
 }
 
@@ -2020,14 +2092,18 @@ func gkHostfillK1024F32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(float32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:212:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2096:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:212:2*/ g := pool.GetState()
+			/*line fill_kernels.go:212:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.FrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2029:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2103:42*/
 		}
+		/*line fill_kernels.go:216:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2106:41*/
 	}, nil
 }
 
@@ -2044,8 +2120,10 @@ func gkHostfillK1024F32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:221:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2124:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:221:2*/ g := pool.GetState()
+			/*line fill_kernels.go:221:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -2065,9 +2143,11 @@ func gkHostfillK1024F32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:225:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2069:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2147:42*/
 		}
+		/*line fill_kernels.go:227:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2150:41*/
 	}, nil
 }
 
@@ -2085,8 +2165,10 @@ func gkHostfillK1024F32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:232:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2169:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:232:2*/ g := pool.GetState()
+			/*line fill_kernels.go:232:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -2126,9 +2208,11 @@ func gkHostfillK1024F32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:238:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2130:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2212:42*/
 		}
+		/*line fill_kernels.go:240:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2215:41*/
 	}, nil
 }
 
@@ -2142,14 +2226,18 @@ func gkHostfillK1024F64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(float64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:245:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2230:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:245:2*/ g := pool.GetState()
+			/*line fill_kernels.go:245:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.DrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2151:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2237:42*/
 		}
+		/*line fill_kernels.go:249:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2240:41*/
 	}, nil
 }
 
@@ -2166,8 +2254,10 @@ func gkHostfillK1024F64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:254:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2258:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:254:2*/ g := pool.GetState()
+			/*line fill_kernels.go:254:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -2187,9 +2277,11 @@ func gkHostfillK1024F64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:258:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2191:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2281:42*/
 		}
+		/*line fill_kernels.go:260:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2284:41*/
 	}, nil
 }
 
@@ -2207,8 +2299,10 @@ func gkHostfillK1024F64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:265:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2303:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:265:2*/ g := pool.GetState()
+			/*line fill_kernels.go:265:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -2248,9 +2342,11 @@ func gkHostfillK1024F64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:271:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2252:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2346:42*/
 		}
+		/*line fill_kernels.go:273:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2349:41*/
 	}, nil
 }
 
@@ -2264,14 +2360,18 @@ func gkHostfillK1024I32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(int32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:278:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2364:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:278:2*/ g := pool.GetState()
+			/*line fill_kernels.go:278:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.RandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2273:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2371:42*/
 		}
+		/*line fill_kernels.go:282:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2374:41*/
 	}, nil
 }
 
@@ -2288,8 +2388,10 @@ func gkHostfillK1024I32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:287:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2392:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:287:2*/ g := pool.GetState()
+			/*line fill_kernels.go:287:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -2309,9 +2411,11 @@ func gkHostfillK1024I32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:291:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2313:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2415:42*/
 		}
+		/*line fill_kernels.go:293:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2418:41*/
 	}, nil
 }
 
@@ -2329,8 +2433,10 @@ func gkHostfillK1024I32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:298:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2437:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:298:2*/ g := pool.GetState()
+			/*line fill_kernels.go:298:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -2370,9 +2476,11 @@ func gkHostfillK1024I32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:304:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2374:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2480:42*/
 		}
+		/*line fill_kernels.go:306:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2483:41*/
 	}, nil
 }
 
@@ -2386,14 +2494,18 @@ func gkHostfillK1024I64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(int64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:311:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2498:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:311:2*/ g := pool.GetState()
+			/*line fill_kernels.go:311:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.Rand64Range(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2395:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2505:42*/
 		}
+		/*line fill_kernels.go:315:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2508:41*/
 	}, nil
 }
 
@@ -2410,8 +2522,10 @@ func gkHostfillK1024I64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:320:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2526:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:320:2*/ g := pool.GetState()
+			/*line fill_kernels.go:320:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -2431,9 +2545,11 @@ func gkHostfillK1024I64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:324:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2435:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2549:42*/
 		}
+		/*line fill_kernels.go:326:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2552:41*/
 	}, nil
 }
 
@@ -2451,8 +2567,10 @@ func gkHostfillK1024I64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:331:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2571:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:331:2*/ g := pool.GetState()
+			/*line fill_kernels.go:331:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -2492,9 +2610,11 @@ func gkHostfillK1024I64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:337:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2496:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2614:42*/
 		}
+		/*line fill_kernels.go:339:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2617:41*/
 	}, nil
 }
 
@@ -2508,14 +2628,18 @@ func gkHostfillK1024U32R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(uint32)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:344:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2632:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:344:2*/ g := pool.GetState()
+			/*line fill_kernels.go:344:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.UrandRange(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2517:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2639:42*/
 		}
+		/*line fill_kernels.go:348:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2642:41*/
 	}, nil
 }
 
@@ -2532,8 +2656,10 @@ func gkHostfillK1024U32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:353:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2660:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:353:2*/ g := pool.GetState()
+			/*line fill_kernels.go:353:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 4 {
@@ -2553,9 +2679,11 @@ func gkHostfillK1024U32R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:357:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2557:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2683:42*/
 		}
+		/*line fill_kernels.go:359:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2686:41*/
 	}, nil
 }
 
@@ -2573,8 +2701,10 @@ func gkHostfillK1024U32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:364:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2705:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:364:2*/ g := pool.GetState()
+			/*line fill_kernels.go:364:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 4 {
@@ -2614,9 +2744,11 @@ func gkHostfillK1024U32R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:370:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2618:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2748:42*/
 		}
+		/*line fill_kernels.go:372:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2751:41*/
 	}, nil
 }
 
@@ -2630,14 +2762,18 @@ func gkHostfillK1024U64R1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 	end := gkArgs[3].(uint64)
 	return func(gkLo, gkHi int) {
 		pool, v, begin, end := pool, v, begin, end
+		/*line fill_kernels.go:377:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2766:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:377:2*/ g := pool.GetState()
+			/*line fill_kernels.go:377:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				v.Set(i, g.Urand64Range(begin, end))
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2639:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2773:42*/
 		}
+		/*line fill_kernels.go:381:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2776:41*/
 	}, nil
 }
 
@@ -2654,8 +2790,10 @@ func gkHostfillK1024U64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		pool, v, begin, end, gkP_v := pool, v, begin, end, gkP_v
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
+		/*line fill_kernels.go:386:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2794:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:386:2*/ g := pool.GetState()
+			/*line fill_kernels.go:386:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_1 == 8 {
@@ -2675,9 +2813,11 @@ func gkHostfillK1024U64R2(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:390:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2679:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2817:42*/
 		}
+		/*line fill_kernels.go:392:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2820:41*/
 	}, nil
 }
 
@@ -2695,8 +2835,10 @@ func gkHostfillK1024U64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 		gkS_v_0 := v.ByteStride(0)
 		gkS_v_1 := v.ByteStride(1)
 		gkS_v_2 := v.ByteStride(2)
+		/*line fill_kernels.go:397:2*/ g := pool.GetState()
+		/*line random_kernels_gen.go:2839:41*/
 		for c := gkLo; c < gkHi; c++ {
-			/*line fill_kernels.go:397:2*/ g := pool.GetState()
+			/*line fill_kernels.go:397:2*/ /* g is taken once per chunk */
 			for i := c * fillChunk; i < min(v.Extent(0), (c+1)*fillChunk); i++ {
 				if i < v.Extent(0) && i >= 0 && uint(i+1<<40) <= 1<<41 && uint(v.Extent(0)+1<<40) <= 1<<41 {
 					if gkS_v_2 == 8 {
@@ -2736,8 +2878,10 @@ func gkHostfillK1024U64R3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi i
 					}
 				} /*line fill_kernels.go:403:4*/
 			}
-			pool.FreeState(g)
-			/*line random_kernels_gen.go:2740:42*/
+			/* and given back once per chunk */
+			/*line random_kernels_gen.go:2882:42*/
 		}
+		/*line fill_kernels.go:405:2*/ pool.FreeState(g)
+		/*line random_kernels_gen.go:2885:41*/
 	}, nil
 }

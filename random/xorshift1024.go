@@ -167,12 +167,12 @@ func (g *XorShift1024) Rand64Range(start, end int64) int64 {
 
 // Frand draws a float32 in [0, 1]: Urand64() rounded to float32, over
 // 2^64 (a draw near 2^64 rounds to 1). It is Kokkos's frand().
-func (g *XorShift1024) Frand() float32 { return float32(g.Urand64()) / maxUrand64F32 }
+func (g *XorShift1024) Frand() float32 { return frand32(g.Urand64()) }
 
 // FrandN draws a float32 in [0, r]: r*Urand64()/2^64 in float32. It is
 // Kokkos's frand(range).
 func (g *XorShift1024) FrandN(r float32) float32 {
-	return float32(r*float32(g.Urand64())) / maxUrand64F32
+	return float32(r*u64ToF32(g.Urand64())) / maxUrand64F32
 }
 
 // FrandRange draws a float32 in [start, end]: FrandN(end-start)+start. It
@@ -183,12 +183,12 @@ func (g *XorShift1024) FrandRange(start, end float32) float32 {
 
 // Drand draws a float64 in [0, 1]: Urand64() rounded to float64, over
 // 2^64. It is Kokkos's drand().
-func (g *XorShift1024) Drand() float64 { return float64(g.Urand64()) / maxUrand64F }
+func (g *XorShift1024) Drand() float64 { return drand64(g.Urand64()) }
 
 // DrandN draws a float64 in [0, r]: r*Urand64()/2^64. It is Kokkos's
 // drand(range).
 func (g *XorShift1024) DrandN(r float64) float64 {
-	return float64(r*float64(g.Urand64())) / maxUrand64F
+	return float64(r*u64ToF64(g.Urand64())) / maxUrand64F
 }
 
 // DrandRange draws a float64 in [start, end]: DrandN(end-start)+start. It

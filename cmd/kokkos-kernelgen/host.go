@@ -305,6 +305,10 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 		return true
 	}
 	visit = func(n ast.Node) bool {
+		if text, ok := r.held(n); ok {
+			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+			return false
+		}
 		var team []edit // a nested range's edits, unless the loop is replaced
 		if k.team != nil {
 			if ed, descend, ok := p.teamEdits(k, r.im, n); ok {
@@ -717,6 +721,7 @@ func (p *pkgInfo) emitHost(k *kernelFunc, im *imports, qname string) string {
 	}
 	accs := p.accesses(k)
 	loops := p.analyzeLoops(k)
+	k.hold = p.poolHoldOf(k)
 	q := im.qualifier(p.pkg)
 	kern := im.name(kernelPath)
 	rank := len(k.index)
@@ -801,6 +806,7 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 	if k.acc != nil {
 		b.WriteString("gkAcc := *gkAccP\n")
 	}
+	b.WriteString(p.holdText(k, true))
 	newRows := func(contig bool, rows map[string]int64) *rowBases {
 		rb := &rowBases{k: k, inner: order[len(order)-1], unsafe: im.name("unsafe"), names: map[string]string{}, used: used, rows: rows}
 		if contig {
@@ -854,6 +860,7 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 			b.WriteString("}\n")
 		}
 	}
+	b.WriteString(p.holdText(k, false))
 	if k.acc != nil {
 		b.WriteString("*gkAccP = gkAcc\n")
 	}

@@ -82,6 +82,10 @@ type kernelFunc struct {
 	// fastmath (//kokkos:kernel fastmath): the host's vectorized sums
 	// may add floats in another order (host_simd.go).
 	fastmath bool
+
+	// hold: the generator that a flat kernel's host chunk takes and
+	// gives back once per chunk (host_random.go), set by emitHost.
+	hold *poolHold
 }
 
 // scratchView is a scratch view of a team kernel, declared by a statement

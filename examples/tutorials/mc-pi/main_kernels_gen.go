@@ -270,8 +270,10 @@ func gkHostDartsPool(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		pool, groups, rad := pool, groups, rad
 		gkAcc := *gkAccP
+		/*line kernels.go:20:2*/ g := pool.GetState()
+		/*line main_kernels_gen.go:274:38*/
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:20:2*/ g := pool.GetState()
+			/*line kernels.go:20:2*/ /* g is taken once per chunk */
 			for range groups {
 				x := g.Drand()
 				y := g.Drand()
@@ -279,9 +281,11 @@ func gkHostDartsPool(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					gkAcc += 1
 				}
 			}
-			pool.FreeState(g)
-			/*line main_kernels_gen.go:283:39*/
+			/* and given back once per chunk */
+			/*line main_kernels_gen.go:285:39*/
 		}
+		/*line kernels.go:28:2*/ pool.FreeState(g)
+		/*line main_kernels_gen.go:288:38*/
 		*gkAccP = gkAcc
 	}, nil
 }

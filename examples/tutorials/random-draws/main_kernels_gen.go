@@ -263,14 +263,18 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 	return func(gkLo, gkHi int, gkAccP *float64) {
 		pool, draws := pool, draws
 		gkAcc := *gkAccP
+		/*line kernels.go:15:2*/ g := pool.GetState()
+		/*line main_kernels_gen.go:267:38*/
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:15:2*/ g := pool.GetState()
+			/*line kernels.go:15:2*/ /* g is taken once per chunk */
 			for range draws {
 				gkAcc += g.Drand()
 			}
-			pool.FreeState(g)
-			/*line main_kernels_gen.go:272:39*/
+			/* and given back once per chunk */
+			/*line main_kernels_gen.go:274:39*/
 		}
+		/*line kernels.go:19:2*/ pool.FreeState(g)
+		/*line main_kernels_gen.go:277:38*/
 		*gkAccP = gkAcc
 	}, nil
 }

@@ -85,6 +85,38 @@ func Darts(i int, pool random.XorShift64Pool, groups int, acc *int64) {
 	pool.FreeState(g)
 }
 
+// DartsSkip is Darts but for the indices that skip divides, which give the
+// generator back at once and return: a body that returns takes and gives
+// back its generator at each index, also on the host (the host chunk of
+// Darts takes it once per chunk).
+//
+//kokkos:kernel
+func DartsSkip(i int, pool random.XorShift64Pool, groups, skip int, acc *int64) {
+	g := pool.GetState()
+	if i%skip == 0 {
+		pool.FreeState(g)
+		return
+	}
+	for range groups {
+		x := g.Drand()
+		y := g.Drand()
+		if x*x+y*y <= 1 {
+			*acc += 1
+		}
+	}
+	pool.FreeState(g)
+}
+
+// Grid draws a(i, j) from a generator of pool over a rank-2 range: on
+// the host each tile takes the generator once.
+//
+//kokkos:kernel
+func Grid(i, j int, pool random.XorShift1024Pool, a kokkos.View2[float64]) {
+	g := pool.GetState()
+	a.Set(i, j, g.Drand())
+	pool.FreeState(g)
+}
+
 // TwoPools holds a generator of each of two pools at once and stores a
 // Urand64 of each in row i of out.
 //

@@ -290,6 +290,93 @@ func TestDarts(t *testing.T) {
 	}
 }
 
+// TestDartsSkip launches DartsSkip, whose chunks take a generator per
+// index, at every place: on Serial and the fake device (one state) its
+// hits are those of the state's draws in order, elsewhere the estimate is
+// near pi, and the pool is given back whole.
+func TestDartsSkip(t *testing.T) {
+	for _, w := range places(t) {
+		n, groups, skip := 4000, 5, 3
+		if w.name == "fake" {
+			n = 200
+		}
+		states := 1
+		if w.name == "host" || w.gpu() {
+			states = 4
+		}
+		pool := kokkos.Must(random.NewXorShift64PoolSize(w.space, 917, states))
+		hits, err := kernel.Reduce("darts-skip", kokkos.Range(0, n).On(w.space), kokkos.Sum[int64](), DartsSkip, pool, groups, skip)
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		darts := (n - (n+skip-1)/skip) * groups
+		if pi := 4 * float64(hits) / float64(darts); math.Abs(pi-math.Pi) > 0.1 {
+			t.Errorf("%s: pi estimated %v from %d darts", w.name, pi, darts)
+		}
+		if states == 1 {
+			g := random.NewXorShift64(kokkos.Must(random.NewXorShift64PoolSize(kokkos.Serial{}, 917, 1)).GetStateAt(0).State())
+			var want int64
+			for range darts {
+				x, y := g.Drand(), g.Drand()
+				if x*x+y*y <= 1 {
+					want++
+				}
+			}
+			if hits != want {
+				t.Errorf("%s: %d hits, the serial reference %d", w.name, hits, want)
+			}
+		}
+		if w.space == nil || w.space == (kokkos.Serial{}) {
+			// Every state given back: each can be taken at once.
+			var gs []random.XorShift64
+			for range states {
+				gs = append(gs, pool.GetState())
+			}
+			for _, g := range gs {
+				pool.FreeState(g)
+			}
+		}
+		pool.Release()
+	}
+}
+
+// TestGrid launches Grid over a rank-2 range at every place with a pool
+// of one state: the values are the state's first draws, each once,
+// whatever order the tiles take.
+func TestGrid(t *testing.T) {
+	for _, w := range places(t) {
+		n, m := 70, 9
+		if w.name == "fake" {
+			n = 12
+		}
+		pool := kokkos.Must(random.NewXorShift1024PoolSize(w.space, 31, 1))
+		a := kokkos.Must(kokkos.NewView2[float64]("a", n, m, kokkos.InSpace(w.mem)))
+		err := kernel.For("grid", kokkos.MDRange([]int{0, 0}, []int{n, m}).On(w.space), Grid, pool, a)
+		if err == nil && w.space != nil {
+			err = w.space.Fence()
+		}
+		pool.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		h := kokkos.Must(kokkos.CreateMirrorViewAndCopy(a))
+		a.Release()
+		g := kokkos.Must(random.NewXorShift1024PoolSize(kokkos.Serial{}, 31, 1)).GetStateAt(0)
+		want := map[float64]bool{}
+		for range n * m {
+			want[g.Drand()] = true
+		}
+		for i := range n {
+			for j := range m {
+				if !want[h.At(i, j)] {
+					t.Fatalf("%s: a(%d, %d) = %v is not among the state's first %d draws, or drawn twice", w.name, i, j, h.At(i, j), n*m)
+				}
+				delete(want, h.At(i, j))
+			}
+		}
+	}
+}
+
 // TestPoolArgs: the zero pool, a host pool launched on a device and a
 // device pool launched on the host are errors wrapping kernel.ErrArgs
 // that name the pool.

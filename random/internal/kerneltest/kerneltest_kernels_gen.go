@@ -346,6 +346,63 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: DartsSkip, Name: "kerneltest.DartsSkip", Hash: "9cb2b8940c9753f405ed08583487c075", Funcs: []string{"DartsSkip"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "pool"},
+			{Name: "groups"},
+			{Name: "skip"},
+		},
+		Host: gkHostDartsSkip,
+		IR: gkIR + `(struct kokkosRandomXorShift64 (S uint64) (I int))
+(kernel DartsSkip reduce (index i)
+  (token gkrtok_pool)
+  (view gkrstates_pool uint64 2 w)
+  (scalar groups int)
+  (scalar skip int)
+  (acc int64)
+  (body
+    (assign ((new g kokkosRandomXorShift64)) ((call kokkosRandomLoad64 gkrstates_pool (acquire gkrtok_pool))))
+    (if (eq int (rem int i skip) (int 0))
+      (then
+        (block
+          (do (call kokkosRandomStore64 gkrstates_pool g))
+          (do (release gkrtok_pool (field g I))))
+        (return)))
+    (range _ int groups
+      (body
+        (assign ((new x float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+        (assign ((new y float64)) ((call gkm_kokkosRandomXorShift64_Drand (addr g))))
+        (if (le float64 (add float64 (mul float64 x x) (mul float64 y y)) (float64 1))
+          (then
+            (opassign add (acc) (int64 1))))))
+    (block
+      (do (call kokkosRandomStore64 gkrstates_pool g))
+      (do (release gkrtok_pool (field g I))))))
+`,
+	},
+	{
+		Func: Grid, Name: "kerneltest.Grid", Hash: "1f7dc8786352c45a17003bd68fdfc077", Funcs: []string{"Grid"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "pool"},
+			{Name: "a", View: true, Write: true},
+		},
+		Host: gkHostGrid,
+		IR: gkIR + `(struct kokkosRandomXorShift1024 (S [16]uint64) (P int32) (I int))
+(kernel Grid for (index i j)
+  (token gkrtok_pool)
+  (view gkrstates_pool uint64 2 w)
+  (view a float64 2 w)
+  (body
+    (assign ((new g kokkosRandomXorShift1024)) ((call kokkosRandomLoad1024 gkrstates_pool (acquire gkrtok_pool))))
+    (assign ((at a i j)) ((call gkm_kokkosRandomXorShift1024_Drand (addr g))))
+    (block
+      (do (call kokkosRandomStore1024 gkrstates_pool g))
+      (do (release gkrtok_pool (field g I))))))
+`,
+	},
+	{
 		Func: TwoPools, Name: "kerneltest.TwoPools", Hash: "891fe5035b7ce799eabf220e1a4c3e36", Funcs: []string{"TwoPools"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -395,6 +452,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 		gkS_u_1 := u.ByteStride(1)
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
+		/*line kernels.go:19:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:456:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -418,7 +477,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*96)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*96)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*96)) = (uint64(g.UrandN(1000)))
@@ -439,8 +498,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*64)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:443:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:502:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -464,7 +523,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*8)) = (uint64(g.UrandN(1000)))
@@ -485,8 +544,8 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:489:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:548:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -510,7 +569,7 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:19:2*/ g := pool.GetState()
+					/*line kernels.go:19:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_u_0)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*gkS_u_0)) = (uint64(g.UrandN(1000)))
@@ -531,13 +590,13 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_f_0)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:535:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:594:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:19:2*/ g := pool.GetState()
+				/*line kernels.go:19:2*/ /* g is taken once per chunk */
 				u.Set(i, 0, g.Urand64())
 				u.Set(i, 1, uint64(g.Urand()))
 				u.Set(i, 2, uint64(g.UrandN(1000)))
@@ -558,10 +617,12 @@ func gkHostDraws64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				f.Set(i, 5, g.DrandRange(-1, 3))
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
-				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:562:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:621:46*/
 			}
 		}
+		/*line kernels.go:40:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:625:44*/
 	}, nil
 }
 
@@ -583,6 +644,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 		gkS_u_1 := u.ByteStride(1)
 		gkS_f_0 := f.ByteStride(0)
 		gkS_f_1 := f.ByteStride(1)
+		/*line kernels.go:47:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:648:44*/
 		if 0 >= 0 && 11 < u.Extent(1) && 7 < f.Extent(1) && gkHi <= f.Extent(0) && gkHi <= u.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_f_0 == 64 && gkS_u_0 == 96 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -606,7 +669,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*96)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*96)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*96)) = (uint64(g.UrandN(1000)))
@@ -627,8 +690,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*64)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*64)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*64)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:631:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:694:47*/
 				}
 			} else if gkS_f_0 == 8 && gkS_u_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -652,7 +715,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*8)) = (uint64(g.UrandN(1000)))
@@ -673,8 +736,8 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:677:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:740:47*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_u, (0)*gkS_u_1)
@@ -698,7 +761,7 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				gkR18 := gkunsafe.Add(gkP_f, (6)*gkS_f_1)
 				gkR19 := gkunsafe.Add(gkP_f, (7)*gkS_f_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:47:2*/ g := pool.GetState()
+					/*line kernels.go:47:2*/ /* g is taken once per chunk */
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_u_0)) = (uint64(g.Urand()))
 					*(*uint64)(gkunsafe.Add(gkR2, (i)*gkS_u_0)) = (uint64(g.UrandN(1000)))
@@ -719,13 +782,13 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_f_0)) = (g.DrandRange(-1, 3))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_f_0)) = (g.Normal())
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_f_0)) = (g.NormalMeanStd(1.5, 2))
-					pool.FreeState(g)
-					/*line kerneltest_kernels_gen.go:723:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:786:47*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:47:2*/ g := pool.GetState()
+				/*line kernels.go:47:2*/ /* g is taken once per chunk */
 				u.Set(i, 0, g.Urand64())
 				u.Set(i, 1, uint64(g.Urand()))
 				u.Set(i, 2, uint64(g.UrandN(1000)))
@@ -746,10 +809,12 @@ func gkHostDraws1024(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				f.Set(i, 5, g.DrandRange(-1, 3))
 				f.Set(i, 6, g.Normal())
 				f.Set(i, 7, g.NormalMeanStd(1.5, 2))
-				pool.FreeState(g)
-				/*line kerneltest_kernels_gen.go:750:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:813:46*/
 			}
 		}
+		/*line kernels.go:68:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:817:44*/
 	}, nil
 }
 
@@ -759,8 +824,40 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 	return func(gkLo, gkHi int, gkAccP *int64) {
 		pool, groups := pool, groups
 		gkAcc := *gkAccP
+		/*line kernels.go:77:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:828:44*/
 		for i := gkLo; i < gkHi; i++ {
-			/*line kernels.go:77:2*/ g := pool.GetState()
+			/*line kernels.go:77:2*/ /* g is taken once per chunk */
+			for range groups {
+				x := g.Drand()
+				y := g.Drand()
+				if float64(x*x)+float64(y*y) <= 1 {
+					gkAcc += 1
+				}
+			}
+			/* and given back once per chunk */
+			/*line kerneltest_kernels_gen.go:839:45*/
+		}
+		/*line kernels.go:85:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:842:44*/
+		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostDartsSkip(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *int64), error) {
+	pool := gkArgs[0].(gkrandom.XorShift64Pool)
+	groups := gkArgs[1].(int)
+	skip := gkArgs[2].(int)
+	return func(gkLo, gkHi int, gkAccP *int64) {
+		pool, groups, skip := pool, groups, skip
+		gkAcc := *gkAccP
+	gkNext:
+		for i := gkLo; i < gkHi; i++ {
+			/*line kernels.go:95:2*/ g := pool.GetState()
+			if i%skip == 0 {
+				pool.FreeState(g)
+				continue gkNext
+			}
 			for range groups {
 				x := g.Drand()
 				y := g.Drand()
@@ -769,9 +866,102 @@ func gkHostDarts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAcc
 				}
 			}
 			pool.FreeState(g)
-			/*line kerneltest_kernels_gen.go:772:45*/
+			/*line kerneltest_kernels_gen.go:869:45*/
 		}
 		*gkAccP = gkAcc
+	}, nil
+}
+
+func gkHostGrid(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	pool := gkArgs[0].(gkrandom.XorShift1024Pool)
+	a, gkErr1 := gkkernel.View2("kerneltest.Grid", "a", gkArgs[1].(gkkokkos.View2[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_a := a.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			pool, a, gkP_a := pool, a, gkP_a
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			/*line kernels.go:115:2*/ g := pool.GetState()
+			/*line kerneltest_kernels_gen.go:888:45*/
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_a_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line kernels.go:115:2*/ /* g is taken once per chunk */
+							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (g.Drand())
+							/* and given back once per chunk */
+							/*line kerneltest_kernels_gen.go:897:49*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line kernels.go:115:2*/ /* g is taken once per chunk */
+							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)) = (g.Drand())
+							/* and given back once per chunk */
+							/*line kerneltest_kernels_gen.go:907:49*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						a.Set(i, j, g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:917:48*/
+					}
+				}
+			}
+			/*line kernels.go:117:2*/ pool.FreeState(g)
+			/*line kerneltest_kernels_gen.go:922:45*/
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		pool, a, gkP_a := pool, a, gkP_a
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		/*line kernels.go:115:2*/ g := pool.GetState()
+		/*line kerneltest_kernels_gen.go:930:44*/
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_a_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:939:48*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line kernels.go:115:2*/ /* g is taken once per chunk */
+						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)) = (g.Drand())
+						/* and given back once per chunk */
+						/*line kerneltest_kernels_gen.go:949:48*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line kernels.go:115:2*/ /* g is taken once per chunk */
+					a.Set(i, j, g.Drand())
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:959:47*/
+				}
+			}
+		}
+		/*line kernels.go:117:2*/ pool.FreeState(g)
+		/*line kerneltest_kernels_gen.go:964:44*/
 	}, nil
 }
 
@@ -787,54 +977,58 @@ func gkHostTwoPools(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 		a, b, out, gkP_out := a, b, out, gkP_out
 		gkS_out_0 := out.ByteStride(0)
 		gkS_out_1 := out.ByteStride(1)
+		/*line kernels.go:125:2*/ g := a.GetState()
+		/*line kerneltest_kernels_gen.go:981:44*/
 		if 0 >= 0 && 1 < out.Extent(1) && gkHi <= out.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_out_0 == 16 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*16)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*16)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:801:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:993:47*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*8)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*8)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:813:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:1005:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				gkR1 := gkunsafe.Add(gkP_out, (1)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:93:2*/ g := a.GetState()
+					/*line kernels.go:125:2*/ /* g is taken once per chunk */
 					h := b.GetState()
 					*(*uint64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (g.Urand64())
 					*(*uint64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (h.Urand64())
 					b.FreeState(h)
-					a.FreeState(g)
-					/*line kerneltest_kernels_gen.go:825:47*/
+					/* and given back once per chunk */
+					/*line kerneltest_kernels_gen.go:1017:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
-				/*line kernels.go:93:2*/ g := a.GetState()
+				/*line kernels.go:125:2*/ /* g is taken once per chunk */
 				h := b.GetState()
 				out.Set(i, 0, g.Urand64())
 				out.Set(i, 1, h.Urand64())
 				b.FreeState(h)
-				a.FreeState(g)
-				/*line kerneltest_kernels_gen.go:836:46*/
+				/* and given back once per chunk */
+				/*line kerneltest_kernels_gen.go:1028:47*/
 			}
 		}
+		/*line kernels.go:130:2*/ a.FreeState(g)
+		/*line kerneltest_kernels_gen.go:1032:45*/
 	}, nil
 }
