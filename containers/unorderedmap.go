@@ -376,15 +376,17 @@ func (m UnorderedMap[K, V]) atMessage(method string, i uint32) string {
 	return fmt.Sprintf("containers: UnorderedMap %q: %s(%d): index out of range [0, %d)", s.label, method, i, s.capacity)
 }
 
-// busyPanic is the panic of method for the zero map, or while a Clear or
-// Rehash runs; it returns if neither is so (the operation has ended).
+// busyPanic is the panic of method for the zero map, or when it started
+// during a Clear or Rehash (named if it still runs).
 func (s *umapState[K, V]) busyPanic(method string) {
 	if s == nil {
 		zeroMapPanic(method)
 	}
-	if op := s.busy.Load(); op != nil {
-		panic(fmt.Sprintf("containers: UnorderedMap %q: %s during %s: Clear and Rehash must not run while other goroutines use the map", s.label, method, *op))
+	op := "Clear or Rehash"
+	if p := s.busy.Load(); p != nil {
+		op = *p
 	}
+	panic(fmt.Sprintf("containers: UnorderedMap %q: %s during %s: Clear and Rehash must not run while other goroutines use the map", s.label, method, op))
 }
 
 // Find returns the index of key k, or UnorderedMapInvalidIndex when k is
