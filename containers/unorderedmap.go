@@ -1,7 +1,6 @@
 package containers
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -312,8 +311,10 @@ func (m UnorderedMap[K, V]) state(method string) *umapState[K, V] {
 	return m.s
 }
 
-func zeroMapPanic(method string) {
-	panic("containers: UnorderedMap." + method + " of the zero UnorderedMap: make one with NewUnorderedMap")
+func zeroMapPanic(method string) { panic(zeroMapMessage(method)) }
+
+func zeroMapMessage(method string) string {
+	return "containers: UnorderedMap." + method + " of the zero UnorderedMap: make one with NewUnorderedMap"
 }
 
 // Label returns the label the map was made with.
@@ -367,31 +368,33 @@ func (m UnorderedMap[K, V]) ValidAt(i uint32) bool {
 	if s == nil {
 		zeroMapPanic("ValidAt")
 	}
+	// The capacity is a multiple of 32: i is below it when its block is
+	// in used (which the compiler then knows, and checks no bounds).
+	if b := uint(i / 32); b < uint(len(s.used)) {
+		return atomic.LoadUint32(&s.used[b])&(1<<(i%32)) != 0
+	}
 	if s.device {
 		s.devicePanic("ValidAt")
 	}
-	if i >= s.capacity {
-		return false
-	}
-	return atomic.LoadUint32(&s.used[i/32])&(1<<(i%32)) != 0
+	return false
 }
 
 // KeyAt returns the key at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) KeyAt(i uint32) K {
-	if s := m.s; s != nil && i < uint32(len(s.keys)) {
+	if s := m.s; s != nil && uint(i) < uint(len(s.keys)) {
 		return s.keys[i]
 	}
-	panic(m.atMessage("KeyAt", i))
+	panic(umapAtError{m, "KeyAt", i})
 }
 
 // ValueAt returns the value at index i. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
-	if s := m.s; s != nil && i < uint32(len(s.values)) {
+	if s := m.s; s != nil && uint(i) < uint(len(s.values)) {
 		return s.values[i]
 	}
-	panic(m.atMessage("ValueAt", i))
+	panic(umapAtError{m, "ValueAt", i})
 }
 
 // ValuePtr returns a pointer to the value at index i, for changing it in
@@ -399,10 +402,10 @@ func (m UnorderedMap[K, V]) ValueAt(i uint32) V {
 // through kokkos.AtomicAdd and the like. It panics for i at or above the
 // capacity.
 func (m UnorderedMap[K, V]) ValuePtr(i uint32) *V {
-	if s := m.s; s != nil && i < uint32(len(s.values)) {
+	if s := m.s; s != nil && uint(i) < uint(len(s.values)) {
 		return &s.values[i]
 	}
-	panic(m.atMessage("ValuePtr", i))
+	panic(umapAtError{m, "ValuePtr", i})
 }
 
 // atMessage is the message of the panic of method(i), for the zero map or
@@ -411,67 +414,100 @@ func (m UnorderedMap[K, V]) atMessage(method string, i uint32) string {
 	s := m.s
 	switch {
 	case s == nil:
-		zeroMapPanic(method)
+		return zeroMapMessage(method)
 	case s.device:
-		s.devicePanic(method)
+		return s.deviceMessage(method)
 	case i == UnorderedMapInvalidIndex:
 		return fmt.Sprintf("containers: UnorderedMap %q: %s(UnorderedMapInvalidIndex): the index of an absent key or a failed insert (capacity %d)", s.label, method, s.capacity)
 	}
 	return fmt.Sprintf("containers: UnorderedMap %q: %s(%d): index out of range [0, %d)", s.label, method, i, s.capacity)
 }
 
-func (s *umapState[K, V]) checkBusy(method string) {
-	if s.busy.Load() != nil {
-		s.busyPanic(method)
+// busyPanic is the panic of method for the zero map, a map whose entries
+// the host cannot reach, or when it started during a Clear or Rehash
+// (named if it still runs).
+func (s *umapState[K, V]) busyPanic(method string) {
+	if s == nil {
+		zeroMapPanic(method)
 	}
 	if s.device {
 		s.devicePanic(method)
 	}
-}
-
-func (s *umapState[K, V]) busyPanic(method string) {
-	if op := s.busy.Load(); op != nil {
-		panic(fmt.Sprintf("containers: UnorderedMap %q: %s during %s: Clear and Rehash must not run while other goroutines use the map", s.label, method, *op))
+	op := "Clear or Rehash"
+	if p := s.busy.Load(); p != nil {
+		op = *p
 	}
+	panic(fmt.Sprintf("containers: UnorderedMap %q: %s during %s: Clear and Rehash must not run while other goroutines use the map", s.label, method, op))
 }
 
 // Find returns the index of key k, or UnorderedMapInvalidIndex when k is
 // not in the map. Between BeginErase and EndErase it may return the index
 // of an erased key, whose ValidAt is false, as Kokkos's find does.
-func (m UnorderedMap[K, V]) Find(k K) uint32 { return m.s.lookup("Find", &k) }
+func (m UnorderedMap[K, V]) Find(k K) uint32 { return m.s.lookup("Find", k) }
 
 // Exists reports whether key k is in the map.
 func (m UnorderedMap[K, V]) Exists(k K) bool {
-	i := m.s.lookup("Exists", &k)
+	i := m.s.lookup("Exists", k)
 	return i != UnorderedMapInvalidIndex && atomic.LoadUint32(&m.s.used[i/32])&(1<<(i%32)) != 0
 }
 
 // lookup returns the index of key k, or UnorderedMapInvalidIndex, for
 // method, after checking that s is a map's storage and that no Clear or
-// Rehash runs: Kokkos's find, one call from Find.
-func (s *umapState[K, V]) lookup(method string, k *K) uint32 {
-	if s == nil {
-		zeroMapPanic(method)
+// Rehash runs: Kokkos's find, one call from Find. A 4- or 8-byte key is
+// hashed inline and compared by its bits (what == and Kokkos's
+// pod_equal_to both are for such keys), in a walk of the list that checks
+// no bounds: every index in a list is below the capacity.
+func (s *umapState[K, V]) lookup(method string, k K) uint32 {
+	if s == nil || s.busy.Load() != nil || s.device {
+		s.busyPanic(method)
+		return UnorderedMapInvalidIndex // not reached: nothing is kept across the call
 	}
-	s.checkBusy(method)
+	switch unsafe.Sizeof(k) {
+	case 8:
+		w := le64(unsafe.Pointer(&k))
+		curr := atomic.LoadUint32(s.headOf(murmur64(w)))
+		for curr != UnorderedMapInvalidIndex && le64(s.keyAt(curr)) != w {
+			curr = atomic.LoadUint32(s.nextAt(curr))
+		}
+		return curr
+	case 4:
+		w := le32(unsafe.Pointer(&k))
+		curr := atomic.LoadUint32(s.headOf(murmur32(w)))
+		for curr != UnorderedMapInvalidIndex && le32(s.keyAt(curr)) != w {
+			curr = atomic.LoadUint32(s.nextAt(curr))
+		}
+		return curr
+	}
 	heads, next, keys := s.heads, s.next, s.keys
-	var h uint32
-	if unsafe.Sizeof(*k) == 8 { // hashOfKey, written out so that it inlines
-		h = murmur64(binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(k))[:]))
-	} else {
-		h = hashOfKey(k)
-	}
-	curr := atomic.LoadUint32(&heads[h%uint32(len(heads))])
+	curr := atomic.LoadUint32(&heads[hashOfKey(&k)%uint32(len(heads))])
 	if s.kbytes {
-		for curr != UnorderedMapInvalidIndex && !keyBytesEqual(&keys[curr], k) {
+		for curr != UnorderedMapInvalidIndex && !keyBytesEqual(&keys[curr], &k) {
 			curr = atomic.LoadUint32(&next[curr])
 		}
 		return curr
 	}
-	for curr != UnorderedMapInvalidIndex && keys[curr] != *k {
+	for curr != UnorderedMapInvalidIndex && keys[curr] != k {
 		curr = atomic.LoadUint32(&next[curr])
 	}
 	return curr
+}
+
+// headOf returns the head of the list of hash h.
+func (s *umapState[K, V]) headOf(h uint32) *uint32 { return s.headAt(h % uint32(len(s.heads))) }
+
+// headAt returns the head of list l, which must be below len(s.heads).
+func (s *umapState[K, V]) headAt(l uint32) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.heads)), uintptr(l)*4))
+}
+
+// keyAt and nextAt return the key and the next index of entry i, which
+// must be below the capacity (they check no bounds).
+func (s *umapState[K, V]) keyAt(i uint32) unsafe.Pointer {
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.keys)), uintptr(i)*unsafe.Sizeof(s.keys[0]))
+}
+
+func (s *umapState[K, V]) nextAt(i uint32) *uint32 {
+	return (*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.next)), uintptr(i)*4))
 }
 
 // equal reports whether keys *a and *b are the same: Kokkos's
@@ -489,23 +525,20 @@ func (s *umapState[K, V]) equal(a, b *K) bool {
 // full, or bounded and crowded near the key's place; FailedInsert then
 // reports true). Between BeginErase and EndErase every Insert fails.
 func (m UnorderedMap[K, V]) Insert(k K, v V) UnorderedMapInsertResult {
-	s := m.state("Insert")
-	return s.insert(&k, &v, nil)
+	return m.s.insert("Insert", k, v, nil)
 }
 
 // InsertOp is Insert with an op that combines v into the value of a key
 // that is in the map already, as Kokkos's insert(k, v, op) does:
 // UnorderedMapAtomicAdd adds it.
 func (m UnorderedMap[K, V]) InsertOp(k K, v V, op UnorderedMapInsertOp[V]) UnorderedMapInsertResult {
-	s := m.state("InsertOp")
-	return s.insert(&k, &v, op)
+	return m.s.insert("InsertOp", k, v, op)
 }
 
 // InsertKey adds key k with V's zero value: the insert of a set.
 func (m UnorderedMap[K, V]) InsertKey(k K) UnorderedMapInsertResult {
-	s := m.state("InsertKey")
 	var v V
-	return s.insert(&k, &v, nil)
+	return m.s.insert("InsertKey", k, v, nil)
 }
 
 // boundedAttempts is Kokkos's bounded_find_attempts: the blocks of the
@@ -519,66 +552,85 @@ const (
 	moveHintBackward = 2
 )
 
-func (s *umapState[K, V]) insert(k *K, v *V, op UnorderedMapInsertOp[V]) UnorderedMapInsertResult {
-	s.checkBusy("Insert")
-	var r UnorderedMapInsertResult
-	r.index = UnorderedMapInvalidIndex
+// insert is Kokkos's insert, one call from Insert, InsertOp and InsertKey
+// (method, for the panic of the zero map). The hash of a 4- or 8-byte key
+// is inlined, the walk of the list is a loop without calls, and the index
+// hint of an empty list (a division) is worked out only when needed.
+func (s *umapState[K, V]) insert(method string, k K, v V, op UnorderedMapInsertOp[V]) UnorderedMapInsertResult {
+	if s == nil || s.busy.Load() != nil || s.device {
+		s.insertPanic(method)
+		return UnorderedMapInsertResult{} // not reached: nothing is kept across the call
+	}
+	r := UnorderedMapInsertResult{index: UnorderedMapInvalidIndex}
 	if s.erasable.Load() {
 		return r
 	}
-	nblocks := uint32(len(s.used))
-	maxAttempts := nblocks
-	if s.bounded && boundedAttempts < nblocks {
-		maxAttempts = boundedAttempts
-	}
+	// A 4- or 8-byte key is hashed inline and compared by its bits, w,
+	// as in lookup.
 	var h uint32
-	if unsafe.Sizeof(*k) == 8 { // hashOfKey, written out so that it inlines
-		h = murmur64(binary.LittleEndian.Uint64((*[8]byte)(unsafe.Pointer(k))[:]))
-	} else {
-		h = hashOfKey(k)
+	var w uint64
+	switch unsafe.Sizeof(k) {
+	case 8:
+		w = le64(unsafe.Pointer(&k))
+		h = murmur64(w)
+	case 4:
+		w = uint64(le32(unsafe.Pointer(&k)))
+		h = murmur32(uint32(w))
+	default:
+		h = hashOfKey(&k)
 	}
-	list := h % uint32(len(s.heads))
-	currPtr := &s.heads[list]
+	nheads := uint32(len(s.heads))
+	list := h % nheads
+	currPtr := s.headAt(list)
 	newIndex := UnorderedMapInvalidIndex
-	hint := uint32(uint64(list) * uint64(s.capacity) / uint64(len(s.heads)))
+	// hint is where to look for a free index: after the list's last
+	// entry, or, for an empty list, at the list's place in the indices
+	// (UnorderedMapInvalidIndex until worked out).
+	hint := UnorderedMapInvalidIndex
 	attempts := uint32(0)
 	for {
 		curr := atomic.LoadUint32(currPtr)
-		for curr != UnorderedMapInvalidIndex && !s.equal(&s.keys[curr], k) {
+	walk:
+		for curr != UnorderedMapInvalidIndex {
+			switch unsafe.Sizeof(k) {
+			case 8:
+				if le64(s.keyAt(curr)) == w {
+					break walk
+				}
+			case 4:
+				if uint64(le32(s.keyAt(curr))) == w {
+					break walk
+				}
+			default:
+				if s.equal(&s.keys[curr], &k) {
+					break walk
+				}
+			}
 			if r.status&insertListMask < insertListMask {
 				r.status++
 			}
 			hint = curr
-			currPtr = &s.next[curr]
+			currPtr = s.nextAt(curr)
 			curr = atomic.LoadUint32(currPtr)
 		}
 		if curr != UnorderedMapInvalidIndex {
-			freed := newIndex != UnorderedMapInvalidIndex
-			if freed {
-				s.release(newIndex)
-			}
-			r.index = curr
-			r.status = insertExisting | r.status&insertListMask
-			if freed {
-				r.status |= insertFreedExisting
-			}
-			if op != nil {
-				op.Op(&s.values[curr], *v)
-			}
-			return r
+			return s.existing(r, curr, newIndex, v, op)
 		}
 		if newIndex == UnorderedMapInvalidIndex {
+			if hint == UnorderedMapInvalidIndex {
+				hint = uint32(uint64(list) * uint64(s.capacity) / uint64(nheads))
+			}
 			found, h := s.findUnsetNear(hint, list)
 			hint = h
 			if !found {
-				if attempts++; attempts >= maxAttempts {
+				if attempts++; attempts >= s.maxAttempts() {
 					s.failed.Store(1)
 					return r
 				}
 			} else if s.take(hint) {
 				newIndex = hint
-				s.keys[newIndex] = *k
-				s.values[newIndex] = *v
+				s.keys[newIndex] = k
+				s.values[newIndex] = v
 			}
 		} else if s.failed.Load() != 0 {
 			// Kokkos gives up here too, once any insert has failed, but
@@ -598,6 +650,44 @@ func (s *umapState[K, V]) insert(k *K, v *V, op UnorderedMapInsertOp[V]) Unorder
 			return r
 		}
 	}
+}
+
+// existing is insert's result for a key found at index curr, after
+// newIndex (if the insert had taken one) is given back and op (if any)
+// has combined v into the key's value.
+func (s *umapState[K, V]) existing(r UnorderedMapInsertResult, curr, newIndex uint32, v V, op UnorderedMapInsertOp[V]) UnorderedMapInsertResult {
+	freed := newIndex != UnorderedMapInvalidIndex
+	if freed {
+		s.release(newIndex)
+	}
+	r.index = curr
+	r.status = insertExisting | r.status&insertListMask
+	if freed {
+		r.status |= insertFreedExisting
+	}
+	if op != nil {
+		op.Op(&s.values[curr], v)
+	}
+	return r
+}
+
+// maxAttempts is the number of blocks of the bitset an insert looks at
+// for a free index before it fails.
+func (s *umapState[K, V]) maxAttempts() uint32 {
+	nblocks := uint32(len(s.used))
+	if s.bounded && boundedAttempts < nblocks {
+		return boundedAttempts
+	}
+	return nblocks
+}
+
+// insertPanic is insert's panic for the zero map (named by method) or
+// during a Clear or Rehash.
+func (s *umapState[K, V]) insertPanic(method string) {
+	if s == nil {
+		zeroMapPanic(method)
+	}
+	s.busyPanic("Insert")
 }
 
 // take sets bit i of used and reports whether it was clear.
@@ -723,7 +813,7 @@ func (m UnorderedMap[K, V]) Rehash(capacityHint int) error {
 		kokkos.ParallelForChunks("containers.UnorderedMap.Rehash", kokkos.Range(0, int(s.capacity)), func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if used[i/32]&(1<<(i%32)) != 0 {
-					if r := t.insert(&keys[i], &values[i], nil); r.Failed() {
+					if r := t.insert("Rehash", keys[i], values[i], nil); r.Failed() {
 						panic(fmt.Sprintf("containers: UnorderedMap %q: Rehash(%d): an entry found no index in a capacity of %d for %d entries", s.label, capacityHint, capacity, size))
 					}
 				}
@@ -757,7 +847,7 @@ func (m UnorderedMap[K, V]) Erase(k K) bool {
 	if !s.erasable.Load() {
 		return false
 	}
-	i := s.lookup("Erase", &k)
+	i := s.lookup("Erase", k)
 	return i != UnorderedMapInvalidIndex && s.release(i)
 }
 

@@ -112,6 +112,17 @@ func murmur64(w uint64) uint32 {
 	return h ^ h>>16
 }
 
+// murmur32 is MurmurHash3 of the 4 bytes of w, low byte first.
+func murmur32(w uint32) uint32 {
+	return murmurFinish(murmurBlock(0, w), 4)
+}
+
+// le64 and le32 read the 8 or 4 bytes at p, low byte first: one load on a
+// little-endian machine.
+func le64(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
+
+func le32(p unsafe.Pointer) uint32 { return binary.LittleEndian.Uint32((*[4]byte)(p)[:]) }
+
 func murmurBytes(b []byte) uint32 {
 	h := uint32(0)
 	nb := len(b) / 4

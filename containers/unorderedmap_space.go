@@ -128,10 +128,15 @@ func (s *umapState[K, V]) setViews(v *umapViews[K, V], capacity uint32) {
 // devicePanic is the panic of a host method, method, of a map whose
 // arrays the host cannot access.
 func (s *umapState[K, V]) devicePanic(method string) {
+	panic(s.deviceMessage(method))
+}
+
+// deviceMessage is the message of devicePanic.
+func (s *umapState[K, V]) deviceMessage(method string) string {
 	if s.dev == nil {
-		panic(fmt.Sprintf("containers: UnorderedMap %q: %s after Release", s.label, method))
+		return fmt.Sprintf("containers: UnorderedMap %q: %s after Release", s.label, method)
 	}
-	panic(fmt.Sprintf("containers: UnorderedMap %q: %s on the host of a map in %s: %v: call it in a kernel launched there, or copy the map to one in HostSpace with DeepCopyUnorderedMap", s.label, method, s.dev.space.Name(), kokkos.ErrNotHostAccessible))
+	return fmt.Sprintf("containers: UnorderedMap %q: %s on the host of a map in %s: %v: call it in a kernel launched there, or copy the map to one in HostSpace with DeepCopyUnorderedMap", s.label, method, s.dev.space.Name(), kokkos.ErrNotHostAccessible)
 }
 
 // viewsPanic is the panic of method for an error of a copy or fill of
