@@ -32,14 +32,21 @@ func FakeDevice(host bool) *Fake {
 }
 
 // Name returns "FakeDeviceSpace".
+// fakeAlign is the alignment of a fake device's blocks.
+const fakeAlign = 64
+
 func (f *Fake) Name() string { return "FakeDeviceSpace" }
 
 // HostAccessible reports the host flag FakeDevice was given.
 func (f *Fake) HostAccessible() bool { return f.host }
 
-// Allocate returns a block of bytes+1 bytes of Go memory.
+// Allocate returns a block of bytes+1 bytes of Go memory, aligned to 64
+// bytes as a device allocator aligns its blocks (a small []byte of the Go
+// heap may start at any byte).
 func (f *Fake) Allocate(label string, n int, zero bool) (backend.Block, error) {
-	buf := make([]byte, n+1)
+	raw := make([]byte, n+1+fakeAlign-1)
+	off := (fakeAlign - int(uintptr(unsafe.Pointer(&raw[0]))%fakeAlign)) % fakeAlign
+	buf := raw[off : off+n+1]
 	if !zero {
 		for i := range buf {
 			buf[i] = 0xAB
