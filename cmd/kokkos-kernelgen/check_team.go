@@ -52,8 +52,7 @@ type teamCheck struct {
 
 // isTeamType reports whether t is kernel.Team.
 func isTeamType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kernelPath && n.Obj().Name() == "Team"
+	return isNamedType(t, kernelPath, "Team")
 }
 
 // classifyTeam works out the shape of a team kernel k of signature sig:

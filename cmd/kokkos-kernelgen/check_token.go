@@ -14,8 +14,7 @@ import (
 
 // isTokenType reports whether t is kokkos.UniqueToken.
 func isTokenType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == kokkosPath && n.Obj().Name() == "UniqueToken"
+	return isNamedType(t, kokkosPath, "UniqueToken")
 }
 
 // isTokenMethod reports whether call is t.M(...) on a token parameter of

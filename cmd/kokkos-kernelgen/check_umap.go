@@ -25,8 +25,7 @@ const containersPath = kokkosPath + "/containers"
 
 // isUMapType reports whether t is containers.UnorderedMap[K, V].
 func isUMapType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == containersPath && n.Obj().Name() == "UnorderedMap"
+	return isNamedType(t, containersPath, "UnorderedMap")
 }
 
 // umapMethods are the map methods a kernel may call.
