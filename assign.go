@@ -125,11 +125,11 @@ func assignDesc[E any](rank int, s anyDesc) (desc[E], error) {
 	if want := src.rank - fold; rank != want {
 		switch {
 		case want < 0:
-			return fail(ErrShape, "the ranks do not match: %v folds %d extents, more than the view has", dstT, fold)
+			return fail(ErrShape, "the ranks do not match: %v folds %s, more than the view has", dstT, extentsWord(fold))
 		case fold > 0:
-			return fail(ErrShape, "the ranks do not match: %v folds the last %d extents, so the destination needs rank %d", dstT, fold, want)
+			return fail(ErrShape, "the ranks do not match: %v folds the last %s, so the destination needs rank %d", dstT, extentsWord(fold), want)
 		case fold < 0:
-			return fail(ErrShape, "the ranks do not match: %v unfolds into %d more extents, so the destination needs rank %d", s.elem, -fold, want)
+			return fail(ErrShape, "the ranks do not match: %v unfolds into %s more, so the destination needs rank %d", s.elem, extentsWord(-fold), want)
 		}
 		return fail(ErrShape, "the ranks do not match: the same element type needs the same rank %d", src.rank)
 	}
@@ -211,4 +211,12 @@ func assignDesc[E any](rank int, s anyDesc) (desc[E], error) {
 	}
 	d.flags = flags
 	return d, nil
+}
+
+// extentsWord returns "1 extent" or "n extents".
+func extentsWord(n int) string {
+	if n == 1 {
+		return "1 extent"
+	}
+	return fmt.Sprintf("%d extents", n)
 }
