@@ -317,6 +317,17 @@ func view0Of[T any](d desc[T], traits Trait) View0[T] {
 // resize functions use it.
 func (v View0[T]) fromDesc(d desc[T]) View0[T] { return view0Of(d, d.traits) }
 
+// assignFrom makes *v the rank-0 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View0[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](0, s)
+	if err != nil {
+		return err
+	}
+	*v = view0Of(d, d.traits)
+	return nil
+}
+
 // accessError0 is the panic value of a failed access by op to a View0.
 type accessError0[T any] struct {
 	v  View0[T]
@@ -680,6 +691,17 @@ func view1Of[T any](d desc[T], traits Trait) View1[T] {
 // fromDesc returns the rank-1 view that d describes; the mirror and
 // resize functions use it.
 func (v View1[T]) fromDesc(d desc[T]) View1[T] { return view1Of(d, d.traits) }
+
+// assignFrom makes *v the rank-1 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View1[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](1, s)
+	if err != nil {
+		return err
+	}
+	*v = view1Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View1, [1]int, so that their number is checked at compile time.
@@ -1182,6 +1204,17 @@ func view2Of[T any](d desc[T], traits Trait) View2[T] {
 // fromDesc returns the rank-2 view that d describes; the mirror and
 // resize functions use it.
 func (v View2[T]) fromDesc(d desc[T]) View2[T] { return view2Of(d, d.traits) }
+
+// assignFrom makes *v the rank-2 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View2[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](2, s)
+	if err != nil {
+		return err
+	}
+	*v = view2Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View2, [2]int, so that their number is checked at compile time.
@@ -1721,6 +1754,17 @@ func view3Of[T any](d desc[T], traits Trait) View3[T] {
 // fromDesc returns the rank-3 view that d describes; the mirror and
 // resize functions use it.
 func (v View3[T]) fromDesc(d desc[T]) View3[T] { return view3Of(d, d.traits) }
+
+// assignFrom makes *v the rank-3 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View3[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](3, s)
+	if err != nil {
+		return err
+	}
+	*v = view3Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View3, [3]int, so that their number is checked at compile time.
@@ -2307,6 +2351,17 @@ func view4Of[T any](d desc[T], traits Trait) View4[T] {
 // fromDesc returns the rank-4 view that d describes; the mirror and
 // resize functions use it.
 func (v View4[T]) fromDesc(d desc[T]) View4[T] { return view4Of(d, d.traits) }
+
+// assignFrom makes *v the rank-4 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View4[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](4, s)
+	if err != nil {
+		return err
+	}
+	*v = view4Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View4, [4]int, so that their number is checked at compile time.
@@ -2950,6 +3005,17 @@ func view5Of[T any](d desc[T], traits Trait) View5[T] {
 // fromDesc returns the rank-5 view that d describes; the mirror and
 // resize functions use it.
 func (v View5[T]) fromDesc(d desc[T]) View5[T] { return view5Of(d, d.traits) }
+
+// assignFrom makes *v the rank-5 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View5[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](5, s)
+	if err != nil {
+		return err
+	}
+	*v = view5Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View5, [5]int, so that their number is checked at compile time.
@@ -3660,6 +3726,17 @@ func view6Of[T any](d desc[T], traits Trait) View6[T] {
 // fromDesc returns the rank-6 view that d describes; the mirror and
 // resize functions use it.
 func (v View6[T]) fromDesc(d desc[T]) View6[T] { return view6Of(d, d.traits) }
+
+// assignFrom makes *v the rank-6 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View6[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](6, s)
+	if err != nil {
+		return err
+	}
+	*v = view6Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View6, [6]int, so that their number is checked at compile time.
@@ -4447,6 +4524,17 @@ func view7Of[T any](d desc[T], traits Trait) View7[T] {
 // fromDesc returns the rank-7 view that d describes; the mirror and
 // resize functions use it.
 func (v View7[T]) fromDesc(d desc[T]) View7[T] { return view7Of(d, d.traits) }
+
+// assignFrom makes *v the rank-7 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View7[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](7, s)
+	if err != nil {
+		return err
+	}
+	*v = view7Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View7, [7]int, so that their number is checked at compile time.
@@ -5321,6 +5409,17 @@ func view8Of[T any](d desc[T], traits Trait) View8[T] {
 // fromDesc returns the rank-8 view that d describes; the mirror and
 // resize functions use it.
 func (v View8[T]) fromDesc(d desc[T]) View8[T] { return view8Of(d, d.traits) }
+
+// assignFrom makes *v the rank-8 view of s's elements (AssignView); on
+// error *v is unchanged.
+func (v *View8[T]) assignFrom(s anyDesc) error {
+	d, err := assignDesc[T](8, s)
+	if err != nil {
+		return err
+	}
+	*v = view8Of(d, d.traits)
+	return nil
+}
 
 // extentArray gives Resize and Realloc the type of the extents of a
 // View8, [8]int, so that their number is checked at compile time.
