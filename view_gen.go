@@ -194,6 +194,14 @@ func (v *View0[T]) Layout() Layout { return v.layout }
 // Space returns the memory space of the view's elements.
 func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
 
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View0[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+
 // Traits returns the view's memory traits.
 func (v *View0[T]) Traits() Trait { return v.traits }
 
@@ -552,6 +560,14 @@ func (v *View1[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View1[T]) Traits() Trait { return v.traits }
@@ -1054,6 +1070,14 @@ func (v *View2[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View2[T]) Traits() Trait { return v.traits }
@@ -1593,6 +1617,14 @@ func (v *View3[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View3[T]) Traits() Trait { return v.traits }
@@ -2179,6 +2211,14 @@ func (v *View4[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View4[T]) Traits() Trait { return v.traits }
@@ -2822,6 +2862,14 @@ func (v *View5[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View5[T]) Traits() Trait { return v.traits }
@@ -3532,6 +3580,14 @@ func (v *View6[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View6[T]) Traits() Trait { return v.traits }
@@ -4319,6 +4375,14 @@ func (v *View7[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View7[T]) Traits() Trait { return v.traits }
@@ -5193,6 +5257,14 @@ func (v *View8[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View8[T]) Traits() Trait { return v.traits }
