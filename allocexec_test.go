@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -44,15 +45,20 @@ func (q spaceQueue) MemorySpace() MemorySpace { return q.space }
 // called; done reports whether it has ended.
 type blocker struct {
 	ch   chan struct{}
+	once sync.Once
 	done atomic.Bool
 }
 
-func (b *blocker) release() { close(b.ch) }
+func (b *blocker) release() { b.once.Do(func() { close(b.ch) }) }
 
-// block queues a blocker on exec: a Threads instance or a WorkQueue.
+// block queues a blocker on exec: a Threads instance or a WorkQueue. A
+// test that fails before releasing it releases it at its end, so that
+// closing the instance's pool (with t.Cleanup, registered earlier) does
+// not wait for ever.
 func block(t *testing.T, exec ExecutionSpace) *blocker {
 	t.Helper()
 	b := &blocker{ch: make(chan struct{})}
+	t.Cleanup(b.release)
 	switch e := exec.(type) {
 	case *Threads:
 		e.Submit("block", func() { <-b.ch; b.done.Store(true) })
@@ -105,7 +111,7 @@ func countZero[T comparable](s []T) int {
 // instance afterwards (a ParallelFor, a FillOn) sees zeros.
 func TestWithExecThreadsQueuesInit(t *testing.T) {
 	pool := NewThreads(2)
-	defer pool.Close()
+	t.Cleanup(func() { pool.Close() })
 	inst := pool.NewInstance()
 	fs := dirtyFake(true, 1)
 	const n0, n1 = 37, 29
@@ -191,7 +197,7 @@ func TestWithExecThreadsQueuesInit(t *testing.T) {
 func TestWithExecSynchronousInstances(t *testing.T) {
 	fs := dirtyFake(true, 2)
 	pool := NewThreads(2)
-	defer pool.Close()
+	t.Cleanup(func() { pool.Close() })
 	for _, exec := range []ExecutionSpace{Serial{}, DefaultExecutionSpace(), pool} {
 		v, err := NewView2[int32]("v", 13, 17, InSpace(fs), WithExec(exec))
 		if err != nil {
@@ -212,7 +218,7 @@ func TestWithExecSynchronousInstances(t *testing.T) {
 // asynchronous Threads instance, as they wait for other work on it.
 func TestWithExecFencedByCopies(t *testing.T) {
 	pool := NewThreads(2)
-	defer pool.Close()
+	t.Cleanup(func() { pool.Close() })
 	inst := pool.NewInstance()
 	fs := dirtyFake(true, 3)
 	const n = 5000
@@ -405,7 +411,7 @@ func TestWithExecMirrors(t *testing.T) {
 // view_alloc(exec) fill and copy on the instance, without a fence.
 func TestWithExecResize(t *testing.T) {
 	pool := NewThreads(2)
-	defer pool.Close()
+	t.Cleanup(func() { pool.Close() })
 	inst := pool.NewInstance()
 	fs := dirtyFake(true, 6)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -515,7 +521,7 @@ func TestWithExecResize(t *testing.T) {
 // two instances, an instance that cannot access the view's space.
 func TestWithExecErrors(t *testing.T) {
 	pool := NewThreads(2)
-	defer pool.Close()
+	t.Cleanup(func() { pool.Close() })
 	i1, i2 := pool.NewInstance(), pool.NewInstance()
 	dev := newFakeSpace(false)
 	q := spaceQueue{newTestQueue(), dev}
