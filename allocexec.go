@@ -31,7 +31,8 @@ import (
 // do CreateMirror and CreateMirrorView (the new mirror is initialized on
 // exec), CreateMirrorViewAndCopy (the copy is ordered on exec, as
 // CreateMirrorViewAndCopyOn), and Resize and Realloc (the fill and the copy
-// of the kept elements are ordered on exec; the same DynRankView methods).
+// of the kept elements are ordered on exec; the same DynRankView methods:
+// the copy reads the old view on exec, so keep that until exec's fence).
 // With WithoutInitializing nothing is filled, and WithExec only checks
 // exec. The Wrap constructors and ScratchViewN refuse it with an error
 // wrapping ErrOption, and so does every constructor when exec cannot
