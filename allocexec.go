@@ -34,8 +34,9 @@ import (
 // of the kept elements are ordered on exec; the same DynRankView methods:
 // the copy reads the old view on exec, so keep that until exec's fence).
 // With WithoutInitializing nothing is filled, and WithExec only checks
-// exec. The Wrap constructors and ScratchViewN refuse it with an error
-// wrapping ErrOption, and so does every constructor when exec cannot
+// exec. The Wrap constructors refuse it with an error wrapping ErrOption
+// (ScratchViewN panics with one, as for its other refused options), and so
+// does every constructor when exec cannot
 // access the view's memory space (a host instance and device memory, a
 // CUDA stream and HostSpace), naming both; two WithExec options naming
 // different instances conflict, with the same error. WithExec(nil) is no
