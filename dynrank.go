@@ -467,6 +467,7 @@ func selectsZero(a any) bool {
 // the old elements. As Kokkos's realloc, it refuses, with an error wrapping
 // ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, an unmanaged
 // one (over caller memory) and a released one. On error d is unchanged.
+// With WithExec(exec) the zero fill is queued on exec (see WithExec).
 func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 	w, err := d.replacement("Realloc", extents, opts)
 	if err != nil {
@@ -514,6 +515,7 @@ func (d *DynRankView[T]) optionError(op string, opts []Option) error {
 // view as it is. Other copies of d keep the old elements. It refuses the
 // views that Realloc refuses, with the same errors. On any error, the copy
 // of the overlap's included, d is unchanged and the new storage released.
+// With WithExec(exec) the zero fill and the copy are queued on exec.
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
 	if err := cmp.Or(d.replaceError("Resize"), d.optionError("Resize", opts)); err != nil {
@@ -526,7 +528,7 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("kokkos: Resize: %w", err)
 	}
-	if err := copyOverlap("Resize", w.viewDesc(), old); err != nil {
+	if err := copyOverlap("Resize", w.viewDesc(), old, makeConfig(opts).exec); err != nil {
 		w.rec.Release()
 		return err
 	}
@@ -537,7 +539,8 @@ func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 // copyOverlap copies, for Resize (op), the elements of old whose indices
 // are also in n's index range into n, indices past the smaller rank being
 // 0. It copies nothing when old is the zero view or the overlap is empty.
-func copyOverlap[T any](op string, n, old desc[T]) error {
+// With exec (WithExec) the copy is queued on it.
+func copyOverlap[T any](op string, n, old desc[T], exec ExecutionSpace) error {
 	if old.rec == nil {
 		return nil
 	}
@@ -556,7 +559,7 @@ func copyOverlap[T any](op string, n, old desc[T]) error {
 		}
 		a.ext[r], b.ext[r] = e, e
 	}
-	if err := fenced(op, &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
+	if err := copyKept(op, exec, &a, &b); err != nil {
 		return fmt.Errorf("kokkos: %s: %w", op, err)
 	}
 	return nil

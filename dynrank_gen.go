@@ -16,6 +16,14 @@ func (d *DynRankView[T]) Layout() Layout { return d.layout }
 // Space returns the memory space of the view's elements.
 func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
 
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (d *DynRankView[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(d.rec.Space()) }
+
 // Traits returns the view's memory traits.
 func (d *DynRankView[T]) Traits() Trait { return d.traits }
 

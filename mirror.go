@@ -21,7 +21,8 @@ type viewKind[V any, T any] interface {
 // LayoutRight otherwise. Memory traits are not kept. The zero view mirrors
 // to the zero view.
 //
-// The options a mirror takes are WithoutInitializing and InSpace. The
+// The options a mirror takes are WithoutInitializing, InSpace and WithExec
+// (the mirror's zero fill is queued on that instance; see WithExec). The
 // others (WithLabel, AtAddress, AllowPadding, a layout, WithStrides,
 // WithTraits) are refused with an error wrapping ErrOption, as Kokkos
 // refuses a label, a pointer or padding among create_mirror's properties:
@@ -119,7 +120,9 @@ func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 // options are refused as there.
 //
 // As DeepCopy, it waits for all outstanding work first, also when it
-// returns v, and the copy is complete when it returns.
+// returns v, and the copy is complete when it returns. With WithExec(exec)
+// among the options it is CreateMirrorViewAndCopyOn(exec, v), as Kokkos's
+// create_mirror_view_and_copy(view_alloc(space, exec), v).
 func CreateMirrorViewAndCopy[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 	return mirrorAndCopy[V, T]("CreateMirrorViewAndCopy", nil, v, opts)
 }
@@ -140,6 +143,9 @@ func mirrorAndCopy[V viewKind[V, T], T any](op string, exec ExecutionSpace, v V,
 	d := v.viewDesc()
 	cfg, err := mirrorConfig(op, &d, opts, true)
 	if err != nil {
+		return zero, err
+	}
+	if exec, err = mirrorExec(op, &d, exec, cfg.exec); err != nil {
 		return zero, err
 	}
 	if mirrorIsView(d, cfg.space) {

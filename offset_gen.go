@@ -259,6 +259,14 @@ func (o *OffsetView1[T]) Layout() Layout { return o.layout }
 // Space returns the memory space of the view's elements.
 func (o *OffsetView1[T]) Space() MemorySpace { return o.rec.Space() }
 
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+
 // Traits returns the view's memory traits.
 func (o *OffsetView1[T]) Traits() Trait { return o.traits }
 
@@ -744,6 +752,14 @@ func (o *OffsetView2[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView2[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView2[T]) Traits() Trait { return o.traits }
@@ -1256,6 +1272,14 @@ func (o *OffsetView3[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView3[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView3[T]) Traits() Trait { return o.traits }
@@ -1794,6 +1818,14 @@ func (o *OffsetView4[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView4[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView4[T]) Traits() Trait { return o.traits }
@@ -2358,6 +2390,14 @@ func (o *OffsetView5[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView5[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView5[T]) Traits() Trait { return o.traits }
@@ -2948,6 +2988,14 @@ func (o *OffsetView6[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView6[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView6[T]) Traits() Trait { return o.traits }
@@ -3564,6 +3612,14 @@ func (o *OffsetView7[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView7[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView7[T]) Traits() Trait { return o.traits }
@@ -4208,6 +4264,14 @@ func (o *OffsetView8[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
 func (o *OffsetView8[T]) Space() MemorySpace { return o.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (o *OffsetView8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (o *OffsetView8[T]) Traits() Trait { return o.traits }

@@ -27,6 +27,8 @@ type config struct {
 	wrapLabel string
 	// addr is the address a Wrap constructor wraps (AtAddress).
 	addr uintptr
+	// exec is the instance that initializes the view (WithExec), or nil.
+	exec ExecutionSpace
 	// given records options whose effect cannot be told from the
 	// fields' values (an explicit LayoutRight).
 	given optionSet
@@ -175,7 +177,7 @@ const (
 // layout and contents are the caller's (AllowPadding, WithoutInitializing).
 func optionsFor(c *config, kind int) error {
 	const (
-		keeps   = "Resize and Realloc keep the view's label, layout, memory space and traits, and take only WithoutInitializing"
+		keeps   = "Resize and Realloc keep the view's label, layout, memory space and traits, and take only WithoutInitializing and WithExec"
 		scratch = "a scratch view takes the pad's memory as it is, and only a layout (WithStrides included) and traits"
 	)
 	var bad, why string
@@ -188,6 +190,8 @@ func optionsFor(c *config, kind int) error {
 		bad, why = "AllowPadding", "a wrapped slice has the strides of its layout or of WithStrides; give padded strides with WithStrides"
 	case kind == forWrap && c.noInit:
 		bad, why = "WithoutInitializing", "a Wrap constructor never writes the caller's memory"
+	case kind == forWrap && c.exec != nil:
+		bad, why = execOptionName(c.exec), "a Wrap constructor never writes the caller's memory, so nothing runs on an execution space"
 	case kind == forResize && c.given&givenLayout != 0:
 		bad, why = c.layoutBy, keeps
 	case kind == forResize && c.given&givenSpace != 0:
@@ -208,6 +212,8 @@ func optionsFor(c *config, kind int) error {
 		bad, why = fmt.Sprintf("WithLabel(%q)", c.wrapLabel), scratch
 	case kind == forScratch && c.addr != 0:
 		bad, why = fmt.Sprintf("AtAddress(%#x)", c.addr), scratch
+	case kind == forScratch && c.exec != nil:
+		bad, why = execOptionName(c.exec), scratch
 	default:
 		return nil
 	}

@@ -74,6 +74,7 @@ func TestOptionsApplyOrErr(t *testing.T) {
 		{"WithStrides", WithStrides(1, 300), func(c string) bool { return !isMirror(c) && !isFrom(c) }, func(d desc[float64]) bool { return d.layout == LayoutStride && d.str[1] == 300 }},
 		{"AllowPadding", AllowPadding, func(c string) bool { return !isWrap(c) && !isMirror(c) }, func(d desc[float64]) bool { return d.str[0] == 200 }},
 		{"WithoutInitializing", WithoutInitializing, func(c string) bool { return !isWrap(c) }, func(desc[float64]) bool { return true }},
+		{"WithExec(Serial)", WithExec(Serial{}), func(c string) bool { return !isWrap(c) }, func(desc[float64]) bool { return true }},
 		{"InSpace(HostSpace)", InSpace(HostSpace), always, func(d desc[float64]) bool { return d.rec.Space() == HostSpace }},
 		{"WithTraits(RandomAccess)", WithTraits(RandomAccess), func(c string) bool { return !isMirror(c) }, func(d desc[float64]) bool { return d.traits&RandomAccess != 0 }},
 		// CreateMirrorViewAndCopy labels the view it makes; a host view is

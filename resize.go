@@ -26,7 +26,9 @@ type extentArray interface {
 // are unchanged it does nothing. It refuses, with an error wrapping
 // ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, one over
 // caller memory and a released one, and with ErrOption the options it
-// cannot apply; *v is left unchanged on error. The old storage is not
+// cannot apply; *v is left unchanged on error. With WithExec(exec) the
+// zero fill and the copy are queued on exec, and Resize returns without
+// waiting for them (see WithExec). The old storage is not
 // released: other views may still refer to it. (DynRankView has its own
 // Resize method.)
 func Resize[V resizable[V, T, E], T any, E extentArray](v *V, ext E, opts ...Option) error {
@@ -42,7 +44,8 @@ func Resize[V resizable[V, T, E], T any, E extentArray](v *V, ext E, opts ...Opt
 // ones are zero (unless WithoutInitializing). ext is an array of v's rank,
 // as for Resize. When the extents are unchanged it keeps the storage and
 // zero-fills it (unless WithoutInitializing). It refuses what Resize
-// refuses; *v is left unchanged on error.
+// refuses; *v is left unchanged on error. With WithExec(exec) the zero
+// fill is queued on exec, as Resize's.
 func Realloc[V resizable[V, T, E], T any, E extentArray](v *V, ext E, opts ...Option) error {
 	var e [MaxRank]int
 	for r := range len(ext) {
@@ -74,6 +77,9 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 	if cfg.err == nil && old.rec != nil {
 		cfg.err = optionsFor(&cfg, forResize)
 	}
+	if cfg.err == nil && old.rec != nil {
+		cfg.err = execError(cfg.exec, old.rec.Space())
+	}
 	if cfg.err != nil {
 		return fmt.Errorf("kokkos: %s of view %q with extents %s: %w", op, old.label(), fmtInts(old.extents()), cfg.err)
 	}
@@ -82,6 +88,9 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 			return nil
 		}
 		var zero T
+		if cfg.exec != nil {
+			return fillDescOn(cfg.exec, "kokkos.Realloc", &old, zero)
+		}
 		return fillDesc(&old, zero)
 	}
 	cfg.pad = false
@@ -117,7 +126,7 @@ func resizeView[V viewKind[V, T], T any](v *V, ext []int, keep bool, opts []Opti
 			empty = empty || e == 0
 		}
 		if !empty {
-			if err := fenced(op, &a, &b, func() error { return copyDesc(&a, &b) }); err != nil {
+			if err := copyKept(op, cfg.exec, &a, &b); err != nil {
 				n.rec.Release() // *v is unchanged: the new storage goes
 				return fmt.Errorf("kokkos: %s: %w", op, err)
 			}

@@ -85,6 +85,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if err := optionsFor(&cfg, forAlloc); err != nil {
 		return fail(err)
 	}
+	if err := execError(cfg.exec, cfg.space); err != nil {
+		return fail(err)
+	}
 	if cfg.traits&Unmanaged != 0 {
 		return fail(errorf(ErrUnmanaged, "the Unmanaged trait needs caller memory: use a WrapView constructor"))
 	}
@@ -123,7 +126,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if typeinfo.HasPointers(reflect.TypeFor[T]()) {
 		return fail(errorf(ErrElementType, "element type %v holds Go pointers and cannot live in %s, outside the Go heap", reflect.TypeFor[T](), cfg.space.Name()))
 	}
-	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit)
+	// With an instance, the zero fill is queued on it below (WithExec).
+	initExec := cfg.exec != nil && !cfg.noInit && canFill(bs)
+	rec, blk, err := newBlockAllocation(label, bs, bytes, !cfg.noInit && !initExec)
 	if err != nil {
 		return nil, nil, 0, 0, fmt.Errorf("kokkos: allocating %d bytes for view %q in %s: %w", bytes, label, bs.Name(), err)
 	}
@@ -137,6 +142,12 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 	if err := atomicDataError(flags, data); err != nil {
 		rec.Release()
 		return fail(err)
+	}
+	if initExec {
+		if err := initOn(cfg.exec, data, rec, span, flags); err != nil {
+			rec.Release()
+			return fail(err)
+		}
 	}
 	return data, rec, cfg.layout, flags, nil
 }

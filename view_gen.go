@@ -194,6 +194,14 @@ func (v *View0[T]) Layout() Layout { return v.layout }
 // Space returns the memory space of the view's elements.
 func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
 
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View0[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+
 // Traits returns the view's memory traits.
 func (v *View0[T]) Traits() Trait { return v.traits }
 
@@ -563,6 +571,14 @@ func (v *View1[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View1[T]) Traits() Trait { return v.traits }
@@ -1076,6 +1092,14 @@ func (v *View2[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View2[T]) Traits() Trait { return v.traits }
@@ -1626,6 +1650,14 @@ func (v *View3[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View3[T]) Traits() Trait { return v.traits }
@@ -2223,6 +2255,14 @@ func (v *View4[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View4[T]) Traits() Trait { return v.traits }
@@ -2877,6 +2917,14 @@ func (v *View5[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View5[T]) Traits() Trait { return v.traits }
@@ -3598,6 +3646,14 @@ func (v *View6[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View6[T]) Traits() Trait { return v.traits }
@@ -4396,6 +4452,14 @@ func (v *View7[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View7[T]) Traits() Trait { return v.traits }
@@ -5281,6 +5345,14 @@ func (v *View8[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
 func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
+
+// ExecutionSpace returns the default instance of the execution space of
+// the view's memory space, as Kokkos's View::execution_space: for
+// HostSpace and the other spaces the host can access,
+// DefaultExecutionSpace(); for a space whose backend names one (see
+// backend.SpaceExec), that instance (CUDA device and unified memory: the
+// device's default stream); nil for other spaces the host cannot access.
+func (v *View8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
 func (v *View8[T]) Traits() Trait { return v.traits }

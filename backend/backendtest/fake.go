@@ -12,8 +12,8 @@ import (
 // memory that package kokkos must treat as unreachable from the host
 // (unless it was made host-accessible), so that every device copy path can
 // be tested on any machine. Its blocks are one byte longer than asked, and
-// filled with 0xAB unless zeroed, so that reads past a block or of
-// uninitialised memory show. Endpoints must name the Fake itself (or one of
+// filled with 0xAB unless zeroed (or with what SetGarbage says), so that
+// reads past a block or of uninitialised memory show. Endpoints must name the Fake itself (or one of
 // its With2D or WithAsync variants); it panics on memory that is not its
 // own. It is safe for concurrent use; compare it by pointer.
 type Fake struct {
@@ -21,6 +21,10 @@ type Fake struct {
 	mu     sync.Mutex
 	blocks map[uintptr][]byte
 	calls  int
+	// exec is the executor ExecutionSpace returns, made on first use;
+	// garbage, if set, fills the blocks Allocate does not zero.
+	exec    *FakeExecutor
+	garbage func([]byte)
 }
 
 var _ backend.CopySpace = (*Fake)(nil)
@@ -50,6 +54,12 @@ func (f *Fake) Allocate(label string, n int, zero bool) (backend.Block, error) {
 	if !zero {
 		for i := range buf {
 			buf[i] = 0xAB
+		}
+		f.mu.Lock()
+		garbage := f.garbage
+		f.mu.Unlock()
+		if garbage != nil {
+			garbage(buf[:n])
 		}
 	}
 	addr := uintptr(unsafe.Pointer(&buf[0]))
