@@ -221,7 +221,8 @@ func (o *OffsetView1[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 1.
+// dimension r. For r in [1, 8) it returns what Kokkos's stride(r) does
+// there, as View1's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView1[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -649,7 +650,8 @@ func (o *OffsetView2[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 2.
+// dimension r. For r in [2, 8) it returns what Kokkos's stride(r) does
+// there, as View2's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView2[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -1161,7 +1163,8 @@ func (o *OffsetView3[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 3.
+// dimension r. For r in [3, 8) it returns what Kokkos's stride(r) does
+// there, as View3's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView3[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -1699,7 +1702,8 @@ func (o *OffsetView4[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 4.
+// dimension r. For r in [4, 8) it returns what Kokkos's stride(r) does
+// there, as View4's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView4[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -2263,7 +2267,8 @@ func (o *OffsetView5[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 5.
+// dimension r. For r in [5, 8) it returns what Kokkos's stride(r) does
+// there, as View5's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView5[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -2853,7 +2858,8 @@ func (o *OffsetView6[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 6.
+// dimension r. For r in [6, 8) it returns what Kokkos's stride(r) does
+// there, as View6's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView6[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -3469,7 +3475,8 @@ func (o *OffsetView7[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 7.
+// dimension r. For r in [7, 8) it returns what Kokkos's stride(r) does
+// there, as View7's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView7[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -4113,7 +4120,8 @@ func (o *OffsetView8[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8.
+// dimension r. For r in [8, 8) it returns what Kokkos's stride(r) does
+// there, as View8's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView8[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)

@@ -373,10 +373,7 @@ type dimError struct {
 }
 
 func (e dimError) Error() string {
-	if e.op == "Stride" {
-		return fmt.Sprintf("kokkos: Stride(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, e.rank)
-	}
-	return fmt.Sprintf("kokkos: Extent(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, MaxRank)
+	return fmt.Sprintf("kokkos: %s(%d) of a rank-%d view: the dimension must be in [0, %d)", e.op, e.r, e.rank, MaxRank)
 }
 
 // viewPanic panics for a whole-view operation that the view's flags forbid.

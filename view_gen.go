@@ -137,8 +137,12 @@ func (v *View0[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. A rank-0 view has no dimension: it panics.
+// dimension r. A rank-0 view has no dimension: for r in [0, 8) it
+// returns 1, what Kokkos's stride(r) does there. It panics unless 0 <= r < 8.
 func (v *View0[T]) Stride(r int) int {
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, nil, nil)
+	}
 	panic(dimError{"Stride", 0, r})
 }
 
@@ -496,10 +500,15 @@ func (v *View1[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 1.
+// dimension r. For r in [1, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View1[T]) Stride(r int) int {
 	if uint(r) < 1 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 1, r})
 }
@@ -998,10 +1007,15 @@ func (v *View2[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 2.
+// dimension r. For r in [2, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View2[T]) Stride(r int) int {
 	if uint(r) < 2 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 2, r})
 }
@@ -1537,10 +1551,15 @@ func (v *View3[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 3.
+// dimension r. For r in [3, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View3[T]) Stride(r int) int {
 	if uint(r) < 3 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 3, r})
 }
@@ -2123,10 +2142,15 @@ func (v *View4[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 4.
+// dimension r. For r in [4, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View4[T]) Stride(r int) int {
 	if uint(r) < 4 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 4, r})
 }
@@ -2766,10 +2790,15 @@ func (v *View5[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 5.
+// dimension r. For r in [5, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View5[T]) Stride(r int) int {
 	if uint(r) < 5 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 5, r})
 }
@@ -3476,10 +3505,15 @@ func (v *View6[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 6.
+// dimension r. For r in [6, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View6[T]) Stride(r int) int {
 	if uint(r) < 6 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 6, r})
 }
@@ -4263,10 +4297,15 @@ func (v *View7[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 7.
+// dimension r. For r in [7, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View7[T]) Stride(r int) int {
 	if uint(r) < 7 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 7, r})
 }
@@ -5137,10 +5176,15 @@ func (v *View8[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8.
+// dimension r. For r in [8, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View8[T]) Stride(r int) int {
 	if uint(r) < 8 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 8, r})
 }
