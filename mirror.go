@@ -94,8 +94,15 @@ func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (conf
 
 // CreateMirrorView returns v itself when it already lives where a mirror
 // would (host-accessible memory, or the space given with InSpace), and
-// CreateMirror(v, opts...) otherwise, as Kokkos's create_mirror_view. The
-// result has the same type as v; see CreateMirror, also for the options.
+// CreateMirror(v, opts...) otherwise, as Kokkos's create_mirror_view. A
+// read-only view (ReadOnly) gets a new, writable mirror unless InSpace names
+// the space it lives in: Kokkos's create_mirror_view of a View<const T>
+// returns src only when its HostMirror, whose data type is never const, is
+// of src's type (core/src/Kokkos_CopyViews.hpp:3056-3066 and
+// core/src/View/Kokkos_ViewLegacy.hpp:268-275 in Kokkos 4.6.1), while with
+// a space it returns src whenever the space is src's (MirrorViewType,
+// Kokkos_CopyViews.hpp:2872-2890). The result has the same type as v; see
+// CreateMirror, also for the options.
 func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 	d := v.viewDesc()
 	cfg, err := mirrorConfig("CreateMirrorView", &d, opts, false)
@@ -103,15 +110,18 @@ func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 		var zero V
 		return zero, err
 	}
-	if mirrorIsView(d, cfg.space) {
+	if mirrorIsView(d, cfg.space) && (d.flags&flagReadOnly == 0 || cfg.given&givenSpace != 0) {
 		return v, nil
 	}
 	return createMirror(v, d.label()+"_mirror", cfg)
 }
 
 // CreateMirrorViewAndCopy returns v itself when it already lives where a
-// mirror would (see CreateMirrorView), and otherwise a new view holding a
-// copy of v's elements, as Kokkos's create_mirror_view_and_copy. InSpace
+// mirror would (see CreateMirrorView; a read-only v too, since Kokkos's
+// create_mirror_view_and_copy always names the space and returns src when
+// it is src's, core/src/Kokkos_CopyViews.hpp:3163-3170), and otherwise a
+// new, writable view holding a copy of v's elements, as Kokkos's
+// create_mirror_view_and_copy. InSpace
 // chooses the mirror's space (HostSpace by default). The new view is
 // labelled as v, or with the label given by WithLabel (Kokkos's name
 // argument), and allocated without initialization, since the copy
