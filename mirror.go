@@ -15,11 +15,12 @@ type viewKind[V any, T any] interface {
 // returns it with the same type as v, as Kokkos's create_mirror. The
 // elements are not copied (use DeepCopy, or CreateMirrorViewAndCopy); they
 // are zero unless WithoutInitializing (which matters only outside the Go
-// heap). The mirror has v's layout, compact: a padded view or a
-// non-contiguous subview gets the compact strides of its layout, and a
-// LayoutStride view keeps its strides when it is contiguous and becomes
-// LayoutRight otherwise. Memory traits are not kept. The zero view mirrors
-// to the zero view.
+// heap). The mirror has v's layout and strides, as Kokkos's mirror made
+// from src.layout(): a padded view's mirror is padded the same way, and a
+// LayoutStride view's (a non-contiguous subview's too) has its strides, so
+// it holds v's Span elements, and DeepCopy between the two copies like
+// strides to like. Memory traits are not kept. The zero view mirrors to the
+// zero view.
 //
 // The options a mirror takes are WithoutInitializing and InSpace. The
 // others (WithLabel, AtAddress, AllowPadding, a layout, WithStrides,
@@ -46,14 +47,11 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 	if d.rec == nil {
 		return zero, nil
 	}
-	cfg.layout, cfg.strides, cfg.pad, cfg.traits, cfg.wrapLabel = d.layout, nil, false, 0, ""
-	if d.layout == LayoutStride {
-		if d.span() == d.size() {
-			cfg.strides = append([]int(nil), d.strides()...)
-		} else {
-			cfg.layout = LayoutRight
-		}
-	}
+	// The mirror has the source's mapping, padding and strides included:
+	// Kokkos makes it from src.layout(), which carries them
+	// (core/src/Kokkos_CopyViews.hpp:2916-2931 in Kokkos 4.6.1,
+	// "return dst_type(prop_copy, src.layout())").
+	cfg.layout, cfg.strides, cfg.pad, cfg.traits, cfg.wrapLabel = d.layout, mirrorStrides(&d), false, 0, ""
 	m := desc[T]{rank: d.rank, ext: d.ext}
 	var err error
 	m.data, m.rec, m.layout, m.flags, err = build[T](label, d.extents(), cfg, m.str[:d.rank])
@@ -61,6 +59,19 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 		return zero, err
 	}
 	return v.fromDesc(m), nil
+}
+
+// mirrorStrides returns the strides a mirror of d is allocated with: d's
+// own, which build accepts for every view the package makes (LayoutLeft
+// and LayoutRight views keep a padding of their layout through subviews,
+// and LayoutStride strides were checked when d was made); nil, the compact
+// strides of d's layout, for a rank-0 view and, defensively, for a
+// LayoutLeft or LayoutRight view whose strides are not of its layout.
+func mirrorStrides[T any](d *desc[T]) []int {
+	if d.rank == 0 || d.layout != LayoutStride && !isLayoutMapping(d.layout, d.extents(), d.strides()) {
+		return nil
+	}
+	return append([]int(nil), d.strides()...)
 }
 
 // mirrorConfig applies the options of op, a mirror of d, and refuses those
@@ -169,7 +180,11 @@ func mirrorAndCopy[V viewKind[V, T], T any](op string, exec ExecutionSpace, v V,
 	if err != nil {
 		return zero, err
 	}
-	if err := DeepCopyOn[T](exec, m, v); err != nil {
+	var dst, src View[T] = m, v
+	if fm, fs, ok := spanPair(m.viewDesc(), d); ok {
+		dst, src = fm, fs
+	}
+	if err := DeepCopyOn[T](exec, dst, src); err != nil {
 		if md := m.viewDesc(); md.rec != nil && md.rec.managed {
 			_ = md.rec.Release()
 		}
@@ -189,4 +204,26 @@ func mirrorIsView[T any](d desc[T], space MemorySpace) bool {
 		return d.flags&flagNoHost == 0
 	}
 	return d.rec.Space() == space
+}
+
+// spanPair returns rank-1 views over the whole spans of m, a new mirror
+// with s's strides, and of s, when copying the spans is one contiguous
+// copy where the elements alone are rows: s is a padded LayoutLeft or
+// LayoutRight view over all of its allocation, so that its gaps are
+// padding that no view addresses, and they are at most half the span.
+func spanPair[T any](m, s desc[T]) (View1[T], View1[T], bool) {
+	span, size := s.span(), s.size()
+	if s.rank < 2 || s.layout == LayoutStride || span == size || span > 2*size || s.off != 0 ||
+		s.rec.Bytes() != span*sizeOf[T]() || m.str != s.str || m.layout != s.layout {
+		return View1[T]{}, View1[T]{}, false
+	}
+	var v View1[T]
+	return v.fromDesc(flatSpan(m, span)), v.fromDesc(flatSpan(s, span)), true
+}
+
+// flatSpan returns d's span as a rank-1 desc of extent span.
+func flatSpan[T any](d desc[T], span int) desc[T] {
+	f := d
+	f.rank, f.ext, f.str, f.layout = 1, [MaxRank]int{span}, [MaxRank]int{1}, LayoutRight
+	return f
 }
