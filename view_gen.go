@@ -285,14 +285,23 @@ func (v *View0[T]) AsTraits(t Trait) (View0[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView0
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View0[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView0 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View0[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view0Of(d, d.traits)
@@ -649,14 +658,23 @@ func (v *View1[T]) AsTraits(t Trait) (View1[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView1
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View1[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView1 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View1[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view1Of(d, d.traits)
@@ -1156,14 +1174,23 @@ func (v *View2[T]) AsTraits(t Trait) (View2[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView2
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View2[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView2 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View2[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view2Of(d, d.traits)
@@ -1700,14 +1727,23 @@ func (v *View3[T]) AsTraits(t Trait) (View3[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView3
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View3[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView3 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View3[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view3Of(d, d.traits)
@@ -2291,14 +2327,23 @@ func (v *View4[T]) AsTraits(t Trait) (View4[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView4
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View4[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView4 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View4[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view4Of(d, d.traits)
@@ -2939,14 +2984,23 @@ func (v *View5[T]) AsTraits(t Trait) (View5[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView5
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View5[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView5 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View5[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view5Of(d, d.traits)
@@ -3654,14 +3708,23 @@ func (v *View6[T]) AsTraits(t Trait) (View6[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView6
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View6[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView6 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View6[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view6Of(d, d.traits)
@@ -4446,14 +4509,23 @@ func (v *View7[T]) AsTraits(t Trait) (View7[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView7
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View7[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView7 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View7[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view7Of(d, d.traits)
@@ -5325,14 +5397,23 @@ func (v *View8[T]) AsTraits(t Trait) (View8[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView8
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View8[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView8 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View8[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view8Of(d, d.traits)
