@@ -92,7 +92,7 @@ func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (conf
 	case cfg.addr != 0:
 		bad, why = "AtAddress", "a mirror allocates its own memory"
 	case cfg.pad:
-		bad, why = "AllowPadding", "a mirror is compact"
+		bad, why = "AllowPadding", "a mirror has its source's strides, padding included"
 	case cfg.given&givenLayout != 0:
 		bad, why = "a layout or WithStrides", "a mirror has its source's layout"
 	case cfg.traits != 0:
