@@ -209,11 +209,12 @@ func mirrorIsView[T any](d desc[T], space MemorySpace) bool {
 // spanPair returns rank-1 views over the whole spans of m, a new mirror
 // with s's strides, and of s, when copying the spans is one contiguous
 // copy where the elements alone are rows: s is a padded LayoutLeft or
-// LayoutRight view over all of its allocation, so that its gaps are
+// LayoutRight view over all of an allocation of its own (not caller
+// memory, whose gaps may be the caller's other data), so that its gaps are
 // padding that no view addresses, and they are at most half the span.
 func spanPair[T any](m, s desc[T]) (View1[T], View1[T], bool) {
 	span, size := s.span(), s.size()
-	if s.rank < 2 || s.layout == LayoutStride || span == size || span > 2*size || s.off != 0 ||
+	if s.rank < 2 || s.layout == LayoutStride || span == size || span > 2*size || s.off != 0 || !s.rec.managed ||
 		s.rec.Bytes() != span*sizeOf[T]() || m.str != s.str || m.layout != s.layout {
 		return View1[T]{}, View1[T]{}, false
 	}

@@ -133,6 +133,18 @@ func TestMirrorAndCopySpan(t *testing.T) {
 	if !sameElems(back, v) {
 		t.Fatal("elements through the span copy")
 	}
+	// Caller memory wrapped with the same strides: its gaps may be the
+	// caller's, so the copy goes column by column.
+	w := Must(WrapView2(slices.Clone(v.Data()), n0, n1, specOption(v.LayoutSpec())))
+	if w.Layout() != LayoutLeft || w.Stride(1) != v.Stride(1) {
+		t.Fatalf("wrapped: %+v", w.LayoutSpec())
+	}
+	fs.ResetCalls()
+	dw := Must(CreateMirrorViewAndCopy(w, InSpace(space)))
+	defer dw.Release()
+	if fs.Calls() != n1 {
+		t.Errorf("wrapped memory: %d copy calls, want %d", fs.Calls(), n1)
+	}
 	// A subview's gaps are other elements: element by element, one run
 	// per column.
 	s := v.Subview2(Pair(1, n0-1), All)
