@@ -308,10 +308,16 @@ func (d *DynRankView[T]) Extent(r int) int {
 func (d *DynRankView[T]) Extents() []int { return append([]int(nil), d.ext[:d.rank]...) }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < Rank.
+// dimension r. For r in [Rank, 8) it returns what Kokkos's stride(r) does
+// there (its DynRankView is a rank-7 View): 1 for LayoutRight and for rank
+// 0, the last stride times the last extent for LayoutLeft, 0 for
+// LayoutStride. It panics unless 0 <= r < 8.
 func (d *DynRankView[T]) Stride(r int) int {
 	if uint(r) < uint(d.rank) {
 		return d.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(d.layout, d.ext[:d.rank], d.str[:d.rank])
 	}
 	panic(dimError{"Stride", d.rank, r})
 }

@@ -90,7 +90,7 @@ func TestDynRankRankFromExtents(t *testing.T) {
 	}
 	mustPanic(t, func() { z.At0() }, "unallocated")
 	mustPanic(t, func() { d, _ := NewDynRankView[float64]("A", []int{2}); d.Extent(8) }, "Extent(8)")
-	mustPanic(t, func() { d, _ := NewDynRankView[float64]("A", []int{2}); d.Stride(1) }, "Stride(1)", "rank-1")
+	mustPanic(t, func() { d, _ := NewDynRankView[float64]("A", []int{2}); d.Stride(8) }, "Stride(8)", "rank-1")
 }
 
 // TestDynRankAccessMatchesView fills rank-typed views of each layout with

@@ -388,14 +388,15 @@ func FuzzOffsetBounds(f *testing.F) {
 		var ranges [2]IndexRange
 		valid := true
 		for r := range 2 {
-			n := in.n(5) - 1 // -1: a range that ends before it begins
+			n := in.n(5) - 1 // -1: a range that ends before it begins; 0: Bounds(b, b-1), empty
 			last := firsts[r] + n - 1
 			overflow := n > 0 && firsts[r] > math.MaxInt-(n-1)
 			if overflow {
 				last = math.MaxInt
 			}
 			ranges[r] = Bounds(firsts[r], last)
-			ok := last >= firsts[r] && uint64(last)-uint64(firsts[r]) < math.MaxInt && last < math.MaxInt
+			ok := last >= firsts[r] && uint64(last)-uint64(firsts[r]) < math.MaxInt && last < math.MaxInt ||
+				n == 0 && firsts[r] != math.MinInt
 			valid = valid && ok
 		}
 		o, err := NewOffsetView2[int64]("O", ranges[0], ranges[1])

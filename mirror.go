@@ -15,11 +15,12 @@ type viewKind[V any, T any] interface {
 // returns it with the same type as v, as Kokkos's create_mirror. The
 // elements are not copied (use DeepCopy, or CreateMirrorViewAndCopy); they
 // are zero unless WithoutInitializing (which matters only outside the Go
-// heap). The mirror has v's layout, compact: a padded view or a
-// non-contiguous subview gets the compact strides of its layout, and a
-// LayoutStride view keeps its strides when it is contiguous and becomes
-// LayoutRight otherwise. Memory traits are not kept. The zero view mirrors
-// to the zero view.
+// heap). The mirror has v's layout and strides, as Kokkos's mirror made
+// from src.layout(): a padded view's mirror is padded the same way, and a
+// LayoutStride view's (a non-contiguous subview's too) has its strides, so
+// it holds v's Span elements, and DeepCopy between the two copies like
+// strides to like. Memory traits are not kept. The zero view mirrors to the
+// zero view.
 //
 // The options a mirror takes are WithoutInitializing, InSpace and WithExec
 // (the mirror's zero fill is queued on that instance; see WithExec). The
@@ -47,14 +48,11 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 	if d.rec == nil {
 		return zero, nil
 	}
-	cfg.layout, cfg.strides, cfg.pad, cfg.traits, cfg.wrapLabel = d.layout, nil, false, 0, ""
-	if d.layout == LayoutStride {
-		if d.span() == d.size() {
-			cfg.strides = append([]int(nil), d.strides()...)
-		} else {
-			cfg.layout = LayoutRight
-		}
-	}
+	// The mirror has the source's mapping, padding and strides included:
+	// Kokkos makes it from src.layout(), which carries them
+	// (core/src/Kokkos_CopyViews.hpp:2916-2931 in Kokkos 4.6.1,
+	// "return dst_type(prop_copy, src.layout())").
+	cfg.layout, cfg.strides, cfg.pad, cfg.traits, cfg.wrapLabel = d.layout, mirrorStrides(&d), false, 0, ""
 	m := desc[T]{rank: d.rank, ext: d.ext}
 	var err error
 	m.data, m.rec, m.layout, m.flags, err = build[T](label, d.extents(), cfg, m.str[:d.rank])
@@ -62,6 +60,19 @@ func createMirror[V viewKind[V, T], T any](v V, label string, cfg config) (V, er
 		return zero, err
 	}
 	return v.fromDesc(m), nil
+}
+
+// mirrorStrides returns the strides a mirror of d is allocated with: d's
+// own, which build accepts for every view the package makes (LayoutLeft
+// and LayoutRight views keep a padding of their layout through subviews,
+// and LayoutStride strides were checked when d was made); nil, the compact
+// strides of d's layout, for a rank-0 view and, defensively, for a
+// LayoutLeft or LayoutRight view whose strides are not of its layout.
+func mirrorStrides[T any](d *desc[T]) []int {
+	if d.rank == 0 || d.layout != LayoutStride && !isLayoutMapping(d.layout, d.extents(), d.strides()) {
+		return nil
+	}
+	return append([]int(nil), d.strides()...)
 }
 
 // mirrorConfig applies the options of op, a mirror of d, and refuses those
@@ -82,7 +93,7 @@ func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (conf
 	case cfg.addr != 0:
 		bad, why = "AtAddress", "a mirror allocates its own memory"
 	case cfg.pad:
-		bad, why = "AllowPadding", "a mirror is compact"
+		bad, why = "AllowPadding", "a mirror has its source's strides, padding included"
 	case cfg.given&givenLayout != 0:
 		bad, why = "a layout or WithStrides", "a mirror has its source's layout"
 	case cfg.traits != 0:
@@ -95,8 +106,15 @@ func mirrorConfig[T any](op string, d *desc[T], opts []Option, named bool) (conf
 
 // CreateMirrorView returns v itself when it already lives where a mirror
 // would (host-accessible memory, or the space given with InSpace), and
-// CreateMirror(v, opts...) otherwise, as Kokkos's create_mirror_view. The
-// result has the same type as v; see CreateMirror, also for the options.
+// CreateMirror(v, opts...) otherwise, as Kokkos's create_mirror_view. A
+// read-only view (ReadOnly) gets a new, writable mirror unless InSpace names
+// the space it lives in: Kokkos's create_mirror_view of a View<const T>
+// returns src only when its HostMirror, whose data type is never const, is
+// of src's type (core/src/Kokkos_CopyViews.hpp:3056-3066 and
+// core/src/View/Kokkos_ViewLegacy.hpp:268-275 in Kokkos 4.6.1), while with
+// a space it returns src whenever the space is src's (MirrorViewType,
+// Kokkos_CopyViews.hpp:2872-2890). The result has the same type as v; see
+// CreateMirror, also for the options.
 func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 	d := v.viewDesc()
 	cfg, err := mirrorConfig("CreateMirrorView", &d, opts, false)
@@ -104,15 +122,18 @@ func CreateMirrorView[V viewKind[V, T], T any](v V, opts ...Option) (V, error) {
 		var zero V
 		return zero, err
 	}
-	if mirrorIsView(d, cfg.space) {
+	if mirrorIsView(d, cfg.space) && (d.flags&flagReadOnly == 0 || cfg.given&givenSpace != 0) {
 		return v, nil
 	}
 	return createMirror(v, d.label()+"_mirror", cfg)
 }
 
 // CreateMirrorViewAndCopy returns v itself when it already lives where a
-// mirror would (see CreateMirrorView), and otherwise a new view holding a
-// copy of v's elements, as Kokkos's create_mirror_view_and_copy. InSpace
+// mirror would (see CreateMirrorView; a read-only v too, since Kokkos's
+// create_mirror_view_and_copy always names the space and returns src when
+// it is src's, core/src/Kokkos_CopyViews.hpp:3163-3170), and otherwise a
+// new, writable view holding a copy of v's elements, as Kokkos's
+// create_mirror_view_and_copy. InSpace
 // chooses the mirror's space (HostSpace by default). The new view is
 // labelled as v, or with the label given by WithLabel (Kokkos's name
 // argument), and allocated without initialization, since the copy
@@ -165,7 +186,11 @@ func mirrorAndCopy[V viewKind[V, T], T any](op string, exec ExecutionSpace, v V,
 	if err != nil {
 		return zero, err
 	}
-	if err := DeepCopyOn[T](exec, m, v); err != nil {
+	var dst, src View[T] = m, v
+	if fm, fs, ok := spanPair(m.viewDesc(), d); ok {
+		dst, src = fm, fs
+	}
+	if err := DeepCopyOn[T](exec, dst, src); err != nil {
 		if md := m.viewDesc(); md.rec != nil && md.rec.managed {
 			_ = md.rec.Release()
 		}
@@ -185,4 +210,27 @@ func mirrorIsView[T any](d desc[T], space MemorySpace) bool {
 		return d.flags&flagNoHost == 0
 	}
 	return d.rec.Space() == space
+}
+
+// spanPair returns rank-1 views over the whole spans of m, a new mirror
+// with s's strides, and of s, when copying the spans is one contiguous
+// copy where the elements alone are rows: s is a padded LayoutLeft or
+// LayoutRight view over all of an allocation of its own (not caller
+// memory, whose gaps may be the caller's other data), so that its gaps are
+// padding that no view addresses, and they are at most half the span.
+func spanPair[T any](m, s desc[T]) (View1[T], View1[T], bool) {
+	span, size := s.span(), s.size()
+	if s.rank < 2 || s.layout == LayoutStride || span == size || span > 2*size || s.off != 0 || !s.rec.managed ||
+		s.rec.Bytes() != span*sizeOf[T]() || m.str != s.str || m.layout != s.layout {
+		return View1[T]{}, View1[T]{}, false
+	}
+	var v View1[T]
+	return v.fromDesc(flatSpan(m, span)), v.fromDesc(flatSpan(s, span)), true
+}
+
+// flatSpan returns d's span as a rank-1 desc of extent span.
+func flatSpan[T any](d desc[T], span int) desc[T] {
+	f := d
+	f.rank, f.ext, f.str, f.layout = 1, [MaxRank]int{span}, [MaxRank]int{1}, LayoutRight
+	return f
 }

@@ -15,7 +15,8 @@ import (
 type IndexRange struct{ First, Last int }
 
 // Bounds returns the inclusive index range [first, last], as Kokkos's
-// {min, max} pairs for OffsetView: Bounds(-1, 3) holds 5 indices, -1 to 3.
+// {min, max} pairs for OffsetView: Bounds(-1, 3) holds 5 indices, -1 to 3,
+// and Bounds(b, b-1) none, an empty dimension whose Begin and End are b.
 func Bounds(first, last int) IndexRange { return IndexRange{first, last} }
 
 func (b IndexRange) String() string { return fmt.Sprintf("Bounds(%d, %d)", b.First, b.Last) }
@@ -24,8 +25,15 @@ func (b IndexRange) String() string { return fmt.Sprintf("Bounds(%d, %d)", b.Fir
 // index ranges.
 func rangesExtents(label string, ranges []IndexRange, ext, beg []int) error {
 	for r, b := range ranges {
-		if b.Last < b.First {
-			return errorf(ErrShape, "kokkos: offset view %q: index range [%d, %d] of dimension %d ends before it begins", label, b.First, b.Last, r)
+		// Kokkos's extent is last - first + 1
+		// (containers/src/Kokkos_OffsetView.hpp:566-594 in Kokkos 4.6.1):
+		// 0 for last = first - 1, the empty range.
+		if b.Last < b.First && b.Last != b.First-1 {
+			return errorf(ErrShape, "kokkos: offset view %q: index range [%d, %d] of dimension %d ends before it begins; Bounds(%d, %d) is the empty range", label, b.First, b.Last, r, b.First, b.First-1)
+		}
+		if b.Last == b.First-1 {
+			ext[r], beg[r] = 0, b.First
+			continue
 		}
 		// Last-First+1 must be an int, and so must End = Last+1.
 		if uint64(b.Last)-uint64(b.First) >= math.MaxInt || b.Last == math.MaxInt {

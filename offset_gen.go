@@ -73,9 +73,10 @@ func (o *OffsetView1[T]) dims() (beg, ext, str [1]int) {
 
 // NewOffsetView1 allocates a rank-1 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView1.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView1. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView1[T any](label string, b0 IndexRange, opts ...Option) (OffsetView1[T], error) {
 	var ext, beg [1]int
 	if err := rangesExtents(label, []IndexRange{b0}, ext[:], beg[:]); err != nil {
@@ -221,7 +222,8 @@ func (o *OffsetView1[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 1.
+// dimension r. For r in [1, 8) it returns what Kokkos's stride(r) does
+// there, as View1's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView1[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -505,9 +507,10 @@ func (o *OffsetView2[T]) dims() (beg, ext, str [2]int) {
 
 // NewOffsetView2 allocates a rank-2 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView2.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView2. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView2[T any](label string, b0, b1 IndexRange, opts ...Option) (OffsetView2[T], error) {
 	var ext, beg [2]int
 	if err := rangesExtents(label, []IndexRange{b0, b1}, ext[:], beg[:]); err != nil {
@@ -657,7 +660,8 @@ func (o *OffsetView2[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 2.
+// dimension r. For r in [2, 8) it returns what Kokkos's stride(r) does
+// there, as View2's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView2[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -1021,9 +1025,10 @@ func (o *OffsetView3[T]) dims() (beg, ext, str [3]int) {
 
 // NewOffsetView3 allocates a rank-3 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView3.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView3. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView3[T any](label string, b0, b1, b2 IndexRange, opts ...Option) (OffsetView3[T], error) {
 	var ext, beg [3]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2}, ext[:], beg[:]); err != nil {
@@ -1177,7 +1182,8 @@ func (o *OffsetView3[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 3.
+// dimension r. For r in [3, 8) it returns what Kokkos's stride(r) does
+// there, as View3's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView3[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -1563,9 +1569,10 @@ func (o *OffsetView4[T]) dims() (beg, ext, str [4]int) {
 
 // NewOffsetView4 allocates a rank-4 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView4.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView4. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView4[T any](label string, b0, b1, b2, b3 IndexRange, opts ...Option) (OffsetView4[T], error) {
 	var ext, beg [4]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2, b3}, ext[:], beg[:]); err != nil {
@@ -1723,7 +1730,8 @@ func (o *OffsetView4[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 4.
+// dimension r. For r in [4, 8) it returns what Kokkos's stride(r) does
+// there, as View4's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView4[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -2131,9 +2139,10 @@ func (o *OffsetView5[T]) dims() (beg, ext, str [5]int) {
 
 // NewOffsetView5 allocates a rank-5 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView5.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView5. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView5[T any](label string, b0, b1, b2, b3, b4 IndexRange, opts ...Option) (OffsetView5[T], error) {
 	var ext, beg [5]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2, b3, b4}, ext[:], beg[:]); err != nil {
@@ -2295,7 +2304,8 @@ func (o *OffsetView5[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 5.
+// dimension r. For r in [5, 8) it returns what Kokkos's stride(r) does
+// there, as View5's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView5[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -2725,9 +2735,10 @@ func (o *OffsetView6[T]) dims() (beg, ext, str [6]int) {
 
 // NewOffsetView6 allocates a rank-6 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView6.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView6. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView6[T any](label string, b0, b1, b2, b3, b4, b5 IndexRange, opts ...Option) (OffsetView6[T], error) {
 	var ext, beg [6]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2, b3, b4, b5}, ext[:], beg[:]); err != nil {
@@ -2893,7 +2904,8 @@ func (o *OffsetView6[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 6.
+// dimension r. For r in [6, 8) it returns what Kokkos's stride(r) does
+// there, as View6's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView6[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -3345,9 +3357,10 @@ func (o *OffsetView7[T]) dims() (beg, ext, str [7]int) {
 
 // NewOffsetView7 allocates a rank-7 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView7.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView7. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView7[T any](label string, b0, b1, b2, b3, b4, b5, b6 IndexRange, opts ...Option) (OffsetView7[T], error) {
 	var ext, beg [7]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2, b3, b4, b5, b6}, ext[:], beg[:]); err != nil {
@@ -3517,7 +3530,8 @@ func (o *OffsetView7[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 7.
+// dimension r. For r in [7, 8) it returns what Kokkos's stride(r) does
+// there, as View7's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView7[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)
@@ -3991,9 +4005,10 @@ func (o *OffsetView8[T]) dims() (beg, ext, str [8]int) {
 
 // NewOffsetView8 allocates a rank-8 offset view labelled label whose
 // indices in dimension r run over the inclusive range br, such as
-// Bounds(-1, 3) for the indices -1 to 3. Options are those of NewView8.
-// It returns an error when a range ends before it begins, when the extents
-// overflow and when the allocation fails.
+// Bounds(-1, 3) for the indices -1 to 3; Bounds(b, b-1) is an empty
+// dimension, of extent 0, as Kokkos's {b, b-1}. Options are those of
+// NewView8. It returns an error when a range ends more than one index
+// before it begins, when the extents overflow and when the allocation fails.
 func NewOffsetView8[T any](label string, b0, b1, b2, b3, b4, b5, b6, b7 IndexRange, opts ...Option) (OffsetView8[T], error) {
 	var ext, beg [8]int
 	if err := rangesExtents(label, []IndexRange{b0, b1, b2, b3, b4, b5, b6, b7}, ext[:], beg[:]); err != nil {
@@ -4169,7 +4184,8 @@ func (o *OffsetView8[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8.
+// dimension r. For r in [8, 8) it returns what Kokkos's stride(r) does
+// there, as View8's Stride. It panics unless 0 <= r < 8.
 func (o *OffsetView8[T]) Stride(r int) int {
 	v := o.View()
 	return v.Stride(r)

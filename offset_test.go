@@ -36,8 +36,8 @@ func TestOffsetBeginsAndEnds(t *testing.T) {
 }
 
 func TestOffsetErrors(t *testing.T) {
-	_, err := NewOffsetView2[float64]("e", Bounds(0, 3), Bounds(2, 1))
-	mustErr(t, err, `offset view "e": index range [2, 1] of dimension 1 ends before it begins`)
+	_, err := NewOffsetView2[float64]("e", Bounds(0, 3), Bounds(2, 0))
+	mustErr(t, err, `offset view "e": index range [2, 0] of dimension 1 ends before it begins; Bounds(2, 1) is the empty range`)
 	_, err = NewOffsetView1[float64]("o", Bounds(math.MinInt, 0))
 	mustErr(t, err, "index range", "overflows int")
 	_, err = NewOffsetView1[float64]("o", Bounds(0, math.MaxInt))

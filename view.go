@@ -221,15 +221,19 @@ func withTraits[T any](d desc[T], t Trait) (desc[T], error) {
 	return d, nil
 }
 
-// assignData re-points d at data (AssignData).
-func assignData[T any](d *desc[T], data []T) error {
+// assignData re-points d at data, or at the address opts give
+// (AssignData).
+func assignData[T any](d *desc[T], data []T, opts []Option) error {
+	if len(opts) > 0 {
+		return assignAddress(d, data, opts)
+	}
 	span := d.span()
 	fail := func(err error) error {
 		return fmt.Errorf("kokkos: AssignData of view %q with extents %s: %w", d.label(), fmtInts(d.extents()), err)
 	}
 	switch {
 	case d.flags&flagNoHost != 0:
-		return fail(errorf(ErrNotHostAccessible, "the view lives in %s, which the host cannot access: wrap memory there with a WrapView constructor and AtAddress", d.rec.Space().Name()))
+		return fail(errorf(ErrNotHostAccessible, "the view lives in %s, which the host cannot access: give an address there, AssignData(nil, AtAddress(p))", d.rec.Space().Name()))
 	case len(data) < span:
 		return fail(errorf(ErrShape, "the slice holds %d elements, the view needs %d", len(data), span))
 	}
@@ -384,10 +388,7 @@ type dimError struct {
 }
 
 func (e dimError) Error() string {
-	if e.op == "Stride" {
-		return fmt.Sprintf("kokkos: Stride(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, e.rank)
-	}
-	return fmt.Sprintf("kokkos: Extent(%d) of a rank-%d view: the dimension must be in [0, %d)", e.r, e.rank, MaxRank)
+	return fmt.Sprintf("kokkos: %s(%d) of a rank-%d view: the dimension must be in [0, %d)", e.op, e.r, e.rank, MaxRank)
 }
 
 // viewPanic panics for a whole-view operation that the view's flags forbid.

@@ -137,8 +137,12 @@ func (v *View0[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. A rank-0 view has no dimension: it panics.
+// dimension r. A rank-0 view has no dimension: for r in [0, 8) it
+// returns 1, what Kokkos's stride(r) does there. It panics unless 0 <= r < 8.
 func (v *View0[T]) Stride(r int) int {
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, nil, nil)
+	}
 	panic(dimError{"Stride", 0, r})
 }
 
@@ -289,14 +293,23 @@ func (v *View0[T]) AsTraits(t Trait) (View0[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView0
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View0[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView0 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View0[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view0Of(d, d.traits)
@@ -515,10 +528,15 @@ func (v *View1[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 1.
+// dimension r. For r in [1, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View1[T]) Stride(r int) int {
 	if uint(r) < 1 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 1, r})
 }
@@ -667,14 +685,23 @@ func (v *View1[T]) AsTraits(t Trait) (View1[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView1
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View1[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView1 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View1[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view1Of(d, d.traits)
@@ -1036,10 +1063,15 @@ func (v *View2[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 2.
+// dimension r. For r in [2, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View2[T]) Stride(r int) int {
 	if uint(r) < 2 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 2, r})
 }
@@ -1188,14 +1220,23 @@ func (v *View2[T]) AsTraits(t Trait) (View2[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView2
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View2[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView2 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View2[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view2Of(d, d.traits)
@@ -1594,10 +1635,15 @@ func (v *View3[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 3.
+// dimension r. For r in [3, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View3[T]) Stride(r int) int {
 	if uint(r) < 3 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 3, r})
 }
@@ -1746,14 +1792,23 @@ func (v *View3[T]) AsTraits(t Trait) (View3[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView3
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View3[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView3 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View3[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view3Of(d, d.traits)
@@ -2199,10 +2254,15 @@ func (v *View4[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 4.
+// dimension r. For r in [4, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View4[T]) Stride(r int) int {
 	if uint(r) < 4 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 4, r})
 }
@@ -2351,14 +2411,23 @@ func (v *View4[T]) AsTraits(t Trait) (View4[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView4
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View4[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView4 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View4[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view4Of(d, d.traits)
@@ -2861,10 +2930,15 @@ func (v *View5[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 5.
+// dimension r. For r in [5, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View5[T]) Stride(r int) int {
 	if uint(r) < 5 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 5, r})
 }
@@ -3013,14 +3087,23 @@ func (v *View5[T]) AsTraits(t Trait) (View5[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView5
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View5[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView5 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View5[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view5Of(d, d.traits)
@@ -3590,10 +3673,15 @@ func (v *View6[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 6.
+// dimension r. For r in [6, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View6[T]) Stride(r int) int {
 	if uint(r) < 6 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 6, r})
 }
@@ -3742,14 +3830,23 @@ func (v *View6[T]) AsTraits(t Trait) (View6[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView6
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View6[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView6 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View6[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view6Of(d, d.traits)
@@ -4396,10 +4493,15 @@ func (v *View7[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 7.
+// dimension r. For r in [7, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View7[T]) Stride(r int) int {
 	if uint(r) < 7 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 7, r})
 }
@@ -4548,14 +4650,23 @@ func (v *View7[T]) AsTraits(t Trait) (View7[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView7
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View7[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView7 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View7[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view7Of(d, d.traits)
@@ -5289,10 +5400,15 @@ func (v *View8[T]) Extent(r int) int {
 }
 
 // Stride returns the distance, in elements, between consecutive indices of
-// dimension r. It panics unless 0 <= r < 8.
+// dimension r. For r in [8, 8) it returns what Kokkos's stride(r) does
+// there: 1 for LayoutRight, the last stride times the last extent for
+// LayoutLeft and 0 for LayoutStride. It panics unless 0 <= r < 8.
 func (v *View8[T]) Stride(r int) int {
 	if uint(r) < 8 {
 		return v.str[r]
+	}
+	if uint(r) < MaxRank {
+		return stridePastRank(v.layout, v.ext[:], v.str[:])
 	}
 	panic(dimError{"Stride", 8, r})
 }
@@ -5441,14 +5557,23 @@ func (v *View8[T]) AsTraits(t Trait) (View8[T], error) {
 // AssignData re-points v at the elements of data, as Kokkos's assign_data:
 // v keeps its extents, strides, layout, label, space and traits and becomes
 // unmanaged, over memory the caller owns; other views of its old memory
-// are not affected. data must hold at least v's span. It returns an error
-// wrapping ErrShape when data is too short, ErrNotHostAccessible when v's
-// space is one the host cannot access (wrap such memory with WrapView8
-// and AtAddress), and ErrElementType when v has the Atomic trait and data
-// is misaligned; v is unchanged then.
-func (v *View8[T]) AssignData(data []T) error {
+// are not affected. data must hold at least v's span.
+//
+// A view in a space the host cannot access (device memory) is re-pointed at
+// an address in that space, given as WrapView8 takes it: pass a nil
+// slice and AtAddress(p), v.AssignData(nil, AtAddress(p)). The caller keeps
+// at least v's Span elements there alive while v, and work queued on it,
+// are in use. AtAddress is the only option AssignData takes.
+//
+// It returns an error wrapping ErrShape when data is too short,
+// ErrNotHostAccessible when v's space is one the host cannot access and no
+// address is given, ErrNoCopySpace when an address is given for a view the
+// host can access, ErrOption for other options, and ErrElementType when v
+// has the Atomic trait and data (or the address) is misaligned; v is
+// unchanged then.
+func (v *View8[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
-	if err := assignData(&d, data); err != nil {
+	if err := assignData(&d, data, opts); err != nil {
 		return err
 	}
 	*v = view8Of(d, d.traits)

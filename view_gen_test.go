@@ -56,6 +56,17 @@ func TestView0Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 0; r < MaxRank; r++ {
+			past := 1
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 0 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-0 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-0 view", func() { v.Stride(-1) })
 		if v.Extent(0) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[0] != v.Span() ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 0 %v: size, span or data", l)
@@ -201,6 +212,24 @@ func TestView1Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 1; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 1 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-1 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-1 view", func() { v.Stride(-1) })
 		if v.Extent(1) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[1] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 1 %v: size, span or data", l)
@@ -359,6 +388,24 @@ func TestView2Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 2; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 2 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-2 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-2 view", func() { v.Stride(-1) })
 		if v.Extent(2) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[2] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 2 %v: size, span or data", l)
@@ -535,6 +582,24 @@ func TestView3Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 3; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 3 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-3 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-3 view", func() { v.Stride(-1) })
 		if v.Extent(3) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[3] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 3 %v: size, span or data", l)
@@ -711,6 +776,24 @@ func TestView4Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 4; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 4 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-4 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-4 view", func() { v.Stride(-1) })
 		if v.Extent(4) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[4] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 4 %v: size, span or data", l)
@@ -887,6 +970,24 @@ func TestView5Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 5; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 5 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-5 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-5 view", func() { v.Stride(-1) })
 		if v.Extent(5) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[5] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 5 %v: size, span or data", l)
@@ -1063,6 +1164,24 @@ func TestView6Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 6; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 6 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-6 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-6 view", func() { v.Stride(-1) })
 		if v.Extent(6) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[6] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 6 %v: size, span or data", l)
@@ -1239,6 +1358,24 @@ func TestView7Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 7; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 7 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-7 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-7 view", func() { v.Stride(-1) })
 		if v.Extent(7) != 1 || v.Size() != size || v.Span() != d.span() || v.Strides()[7] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 7 %v: size, span or data", l)
@@ -1415,6 +1552,24 @@ func TestView8Methods(t *testing.T) {
 				best = r
 			}
 		}
+		// Past the rank, Stride is Kokkos's default build's stride(r): 1
+		// for LayoutRight and rank 0, the last stride times the last extent
+		// for LayoutLeft, 0 for LayoutStride.
+		for r := 8; r < MaxRank; r++ {
+			past := 1
+			switch l {
+			case LayoutLeft:
+				last := len(want) - 1
+				past = want[last] * ext[last]
+			case LayoutStride:
+				past = 0
+			}
+			if got := v.Stride(r); got != past {
+				t.Fatalf("rank 8 %v: Stride(%d) = %d, want %d", l, r, got, past)
+			}
+		}
+		expectPanic(t, "Stride(8) of a rank-8 view: the dimension must be in [0, 8)", func() { v.Stride(8) })
+		expectPanic(t, "Stride(-1) of a rank-8 view", func() { v.Stride(-1) })
 		if v.Size() != size || v.Span() != d.span() || v.Strides()[8] != d.str[best]*ext[best] ||
 			v.SpanIsContiguous() != (v.Span() == size) || len(v.Data()) != v.Span() {
 			t.Fatalf("rank 8 %v: size, span or data", l)

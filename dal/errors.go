@@ -42,8 +42,6 @@ var (
 	// alignment, Go pointers), or a view cannot start where a cast left the
 	// array, inside an element.
 	ErrCast = errors.New("dal: cannot reinterpret the elements")
-	// ErrEmptyOwner: ResetAlias with an owner that holds no block.
-	ErrEmptyOwner = errors.New("dal: the owner holds no block")
 	// ErrOption: options that conflict (two InSpace naming different
 	// spaces, two WithLabel naming different labels). It wraps
 	// kokkos.ErrOption, so errors.Is finds either.

@@ -496,11 +496,17 @@ func (r *ownershipRun) step() {
 		case r.released(owner):
 			r.wantErr(err, dal.ErrReleased, "ResetAlias with a released owner")
 			return
-		case owner.hold < 0:
-			r.wantErr(err, dal.ErrEmptyOwner, "ResetAlias with an empty owner")
-			return
 		}
 		r.wantErr(err, nil, "ResetAlias")
+		if owner.hold < 0 {
+			// An empty owner: the handle wraps part (nil here) without
+			// owning it, as Wrap.
+			id := r.newBlock(&mBlock{vals: slices.Clone(part), caller: part})
+			r.learn(id, r.arrs[d])
+			r.end(r.slots[d].hold)
+			r.slots[d] = mSlot{hold: r.newHold(r.arrs[d], id), block: id, count: len(part), mutable: mutable}
+			return
+		}
 		if owner.count == 0 {
 			first, last = 0, 0
 		}

@@ -237,10 +237,15 @@ func (a *Array[T]) ResetMutableWithDeleter(data []T, deleter func()) error {
 // ownership of owner's block, whatever owner's element type, as oneDAL's
 // reset(ref, data, count): the handle counts as a holder of owner's block,
 // so the block outlives it. data should lie in memory that owner's block
-// keeps valid, typically part of it. The handle ends its old hold, as Reset
-// does. It returns an error, and leaves the handle unchanged, when owner is
-// released (wrapping ErrReleased), empty (ErrEmptyOwner) or lives where the
-// host cannot access it (kokkos.ErrNotHostAccessible).
+// keeps valid, typically part of it. An empty owner (the zero Array, or one
+// after Reset) has no block to share: the handle then refers to data without
+// owning it, as Wrap (WrapMutable for ResetAliasMutable) makes it, since
+// oneDAL's reset with an empty ref aliases an empty shared_ptr, which owns
+// nothing (array_impl::reset(const array_impl<Y>& ref, const T* data,
+// count): data_owned_ = cshared(ref.get_cshared(), data)). The handle ends
+// its old hold, as Reset does. It returns an error, and leaves the handle
+// unchanged, when owner is released (wrapping ErrReleased) or lives where
+// the host cannot access it (kokkos.ErrNotHostAccessible).
 func (a *Array[T]) ResetAlias(owner Owner, data []T) error {
 	return a.resetAlias(owner, data, false)
 }
@@ -256,7 +261,7 @@ func (a *Array[T]) resetAlias(owner Owner, data []T, mutable bool) error {
 	case released:
 		return fmt.Errorf("dal: ResetAlias with an owner that was released: %w", ErrReleased)
 	case rec == nil:
-		return errorf(ErrEmptyOwner, "dal: ResetAlias with an empty owner: it has no block to share; use Wrap")
+		return a.replace(wrap(data, mutable, nil))
 	case !rec.Space().HostAccessible():
 		return errorf(kokkos.ErrNotHostAccessible, "dal: ResetAlias with an owner in %s, which the host cannot access", rec.Space().Name())
 	}

@@ -382,8 +382,9 @@ func TestResetAlias(t *testing.T) {
 	must(t, m.Release())
 	d.want(t, 1, "after the last alias's release")
 
-	var empty dal.Array[int]
-	wantErr(t, alias.ResetAlias(empty, nil), dal.ErrEmptyOwner)
+	released := dal.Wrap([]int{1})
+	must(t, released.Release())
+	wantErr(t, alias.ResetAlias(released, nil), dal.ErrReleased)
 	if !alias.Released() {
 		t.Fatal("a failed ResetAlias changed the handle")
 	}
