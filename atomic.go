@@ -70,7 +70,7 @@ func AtomicFetchAdd[T Number | Complex](p *T, v T) T {
 			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(p)), u) - u))
 		}
 	}
-	return fetchOp(p, v, opAdd[T])
+	return fetchArith(p, v, opAdd[T], c128Add)
 }
 
 // AtomicAddFetch adds v to *p and returns the new value.
@@ -82,7 +82,7 @@ func AtomicSub[T Number | Complex](p *T, v T) { AtomicFetchSub(p, v) }
 // AtomicFetchSub subtracts v from *p and returns the old value.
 func AtomicFetchSub[T Number | Complex](p *T, v T) T {
 	if !isInteger[T]() {
-		return fetchOp(p, v, opSub[T])
+		return fetchArith(p, v, opSub[T], c128Sub)
 	}
 	return AtomicFetchAdd(p, -v)
 }
@@ -109,13 +109,13 @@ func AtomicFetchDec[T Number](p *T) T { return AtomicFetchSub(p, 1) }
 func AtomicDecFetch[T Number](p *T) T { return AtomicFetchSub(p, 1) - 1 }
 
 // AtomicMul multiplies *p by v.
-func AtomicMul[T Number | Complex](p *T, v T) { fetchOp(p, v, opMul[T]) }
+func AtomicMul[T Number | Complex](p *T, v T) { fetchArith(p, v, opMul[T], c128Mul) }
 
 // AtomicFetchMul multiplies *p by v and returns the old value.
-func AtomicFetchMul[T Number | Complex](p *T, v T) T { return fetchOp(p, v, opMul[T]) }
+func AtomicFetchMul[T Number | Complex](p *T, v T) T { return fetchArith(p, v, opMul[T], c128Mul) }
 
 // AtomicMulFetch multiplies *p by v and returns the new value.
-func AtomicMulFetch[T Number | Complex](p *T, v T) T { return fetchOp(p, v, opMul[T]) * v }
+func AtomicMulFetch[T Number | Complex](p *T, v T) T { return fetchArith(p, v, opMul[T], c128Mul) * v }
 
 // AtomicDiv divides *p by v; an integer v of 0 panics.
 func AtomicDiv[T Number | Complex](p *T, v T) { AtomicFetchDiv(p, v) }
@@ -124,7 +124,7 @@ func AtomicDiv[T Number | Complex](p *T, v T) { AtomicFetchDiv(p, v) }
 // of 0 panics.
 func AtomicFetchDiv[T Number | Complex](p *T, v T) T {
 	checkDivisor("AtomicFetchDiv", v)
-	return fetchOp(p, v, opDiv[T])
+	return fetchArith(p, v, opDiv[T], c128Div)
 }
 
 // AtomicDivFetch divides *p by v and returns the new value; an integer v
@@ -322,13 +322,17 @@ func fetchOp[T any](p *T, v T, op func(o, v T) T) T {
 // checkDivisor panics when v, the divisor of op, is an integer 0, before
 // the element is touched.
 func checkDivisor[T Number | Complex](op string, v T) {
-	if isInteger[T]() && v == 0 {
+	if v == 0 && isInteger[T]() {
 		panic("kokkos: " + op + " by an integer zero")
 	}
 }
 
-// isInteger reports whether T is an integer type.
-func isInteger[T Number | Complex]() bool { return T(1)/T(2) == 0 }
+// isInteger reports whether T is an integer type. The compiler folds it
+// for integer and floating-point types, but computes a complex division at
+// run time, which the size test spares complex128.
+func isInteger[T Number | Complex]() bool {
+	return unsafe.Sizeof(*new(T)) != 16 && T(1)/T(2) == 0
+}
 
 // The helpers below act on the bits of any T of 1, 2, 4, 8 or 16 bytes
 // (bitsOf and fromBits of 1 to 8), so that Ref serves element types that

@@ -27,7 +27,27 @@ func load16CX(p unsafe.Pointer) (lo, hi uint64)
 func store16CX(p unsafe.Pointer, lo, hi uint64)
 
 // cas16CX stores n0, n1 at p, 16-byte aligned, if it holds o0, o1, by
-// LOCK CMPXCHG16B, and reports whether it did.
+// LOCK CMPXCHG16B, and reports whether it did; c0, c1 is the value it
+// found there (o0, o1 when it stored).
 //
 //go:noescape
-func cas16CX(p unsafe.Pointer, o0, o1, n0, n1 uint64) bool
+func cas16CX(p unsafe.Pointer, o0, o1, n0, n1 uint64) (c0, c1 uint64, ok bool)
+
+// peek16CX returns the two words at p by two plain loads: a value that may
+// be torn, as the first guess of a compare-and-swap loop, which the first
+// failed compare-and-swap corrects at no extra cost.
+//
+//go:noescape
+func peek16CX(p unsafe.Pointer) (lo, hi uint64)
+
+// addC128CX adds re + im i to the complex128 at p, 16-byte aligned, by a
+// LOCK CMPXCHG16B loop, and returns the value it held before: Add without
+// the calls of fetchC128's loop, which took twice the time.
+//
+//go:noescape
+func addC128CX(p unsafe.Pointer, re, im float64) (ore, oim float64)
+
+// subC128CX is addC128CX for Sub.
+//
+//go:noescape
+func subC128CX(p unsafe.Pointer, re, im float64) (ore, oim float64)

@@ -84,6 +84,9 @@ func (r Ref[T]) Update(f func(old T) T) (old T) {
 }
 
 func update[T any](p *T, f func(T) T) T {
+	if unsafe.Sizeof(*p) == 16 {
+		return update16(p, f)
+	}
 	for {
 		old := atomicLoad(p)
 		if atomicCAS(p, old, f(old)) {
@@ -121,7 +124,7 @@ func (r Ref[T]) Add(x T) (old T) {
 		}
 		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
 	case kindComplex:
-		return byComplex(r.p, x, AtomicFetchAdd[complex64], AtomicFetchAdd[complex128])
+		return byComplex(r.p, x, AtomicFetchAdd[complex64], c128Add)
 	}
 	panic(r.typeMessage("Add", "an integer, floating-point or complex"))
 }
@@ -134,7 +137,7 @@ func (r Ref[T]) Sub(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchSub[float32], AtomicFetchSub[float64])
 	case kindComplex:
-		return byComplex(r.p, x, AtomicFetchSub[complex64], AtomicFetchSub[complex128])
+		return byComplex(r.p, x, AtomicFetchSub[complex64], c128Sub)
 	}
 	panic(r.typeMessage("Sub", "an integer, floating-point or complex"))
 }
@@ -211,7 +214,7 @@ func (r Ref[T]) Mul(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchMul[float32], AtomicFetchMul[float64])
 	case kindComplex:
-		return byComplex(r.p, x, AtomicFetchMul[complex64], AtomicFetchMul[complex128])
+		return byComplex(r.p, x, AtomicFetchMul[complex64], c128Mul)
 	}
 	panic(r.typeMessage("Mul", "an integer, floating-point or complex"))
 }
@@ -227,7 +230,7 @@ func (r Ref[T]) Div(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchDiv[float32], AtomicFetchDiv[float64])
 	case kindComplex:
-		return byComplex(r.p, x, AtomicFetchDiv[complex64], AtomicFetchDiv[complex128])
+		return byComplex(r.p, x, AtomicFetchDiv[complex64], c128Div)
 	}
 	panic(r.typeMessage("Div", "an integer, floating-point or complex"))
 }
@@ -463,10 +466,11 @@ func byInt[T any](p *T, x T, f8 func(*int8, int8) int8, f16 func(*int16, int16) 
 	return fromBits[T](uint64(uint8(f8((*int8)(unsafe.Pointer(p)), int8(bitsOf(x))))))
 }
 
-// byComplex is byUint for complex64 and complex128.
-func byComplex[T any](p *T, x T, f64 func(*complex64, complex64) complex64, f128 func(*complex128, complex128) complex128) T {
+// byComplex is byUint for complex64 and complex128, with the arithmetic of
+// complex128 named by c (fetchC128), which saves a call.
+func byComplex[T any](p *T, x T, f64 func(*complex64, complex64) complex64, c opC128) T {
 	if unsafe.Sizeof(x) == 16 {
-		return bitcast[T](f128((*complex128)(unsafe.Pointer(p)), bitcast[complex128](x)))
+		return bitcast[T](fetchC128((*complex128)(unsafe.Pointer(p)), bitcast[complex128](x), c))
 	}
 	return bitcast[T](f64((*complex64)(unsafe.Pointer(p)), bitcast[complex64](x)))
 }
