@@ -471,3 +471,53 @@ func TestAtomic16LockTable(t *testing.T) {
 		t.Errorf("%d neighbouring elements share %d of %d locks", len(x), len(used), lockCount)
 	}
 }
+
+// TestAtomic16SpecialValues checks Add, Sub, Mul and Div of complex128
+// against Go's operators on signed zeros, infinities and NaNs, through the
+// Atomic functions and Ref, on both paths: the bit patterns match, except
+// that a NaN result only needs to be a NaN (Go's own + may take either
+// operand's NaN).
+func TestAtomic16SpecialValues(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	inf, nan := math.Inf(1), math.NaN()
+	parts := []float64{0, negZero, 1.5, -2, inf, -inf, nan, 1e-310}
+	var vals []complex128
+	for _, re := range parts {
+		for _, im := range parts {
+			vals = append(vals, complex(re, im))
+		}
+	}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	ops := []struct {
+		name string
+		go_  func(o, v complex128) complex128
+		fn   func(p *complex128, v complex128) complex128
+		ref  func(r Ref[complex128], v complex128) complex128
+	}{
+		{"add", func(o, v complex128) complex128 { return o + v }, AtomicFetchAdd[complex128], Ref[complex128].Add},
+		{"sub", func(o, v complex128) complex128 { return o - v }, AtomicFetchSub[complex128], Ref[complex128].Sub},
+		{"mul", func(o, v complex128) complex128 { return o * v }, AtomicFetchMul[complex128], Ref[complex128].Mul},
+		{"div", func(o, v complex128) complex128 { return o / v }, AtomicFetchDiv[complex128], Ref[complex128].Div},
+	}
+	paths16(t, func(t *testing.T) {
+		x := heap16(1)
+		a := Must(NewView1[complex128]("a", 1, WithTraits(Atomic)))
+		for _, op := range ops {
+			for _, o := range vals {
+				for _, v := range vals {
+					want := op.go_(o, v)
+					x[0] = o
+					a.Ref(0).Store(o)
+					old, rold := op.fn(&x[0], v), op.ref(a.Ref(0), v)
+					got, rgot := x[0], a.Ref(0).Load()
+					if !same(real(got), real(want)) || !same(imag(got), imag(want)) || !same(real(rgot), real(want)) || !same(imag(rgot), imag(want)) ||
+						bitcast[[16]byte](old) != bitcast[[16]byte](o) || bitcast[[16]byte](rold) != bitcast[[16]byte](o) {
+						t.Fatalf("%s of %v by %v: Atomic function %v (returned %v), Ref %v (returned %v); want %v", op.name, o, v, got, old, rgot, rold, want)
+					}
+				}
+			}
+		}
+	})
+}
