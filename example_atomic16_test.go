@@ -12,7 +12,7 @@ import (
 func ExampleRef_Add_complex128() {
 	sums := kokkos.Must(kokkos.NewView1[complex128]("sums", 2, kokkos.WithTraits(kokkos.Atomic)))
 	kokkos.ParallelFor("accumulate", kokkos.Range(0, 1000), func(i int) {
-		sums.Ref(i%2).Add(complex(1, float64(i)))
+		sums.Ref(i % 2).Add(complex(1, float64(i)))
 	})
 	pair := kokkos.Must(kokkos.NewView1[[2]float64]("pair", 1, kokkos.WithTraits(kokkos.Atomic)))
 	kokkos.ParallelFor("pairs", kokkos.Range(0, 100), func(i int) {

@@ -26,21 +26,27 @@ import (
 //
 // The element type must have 1, 2, 4, 8 or 16 bytes and hold no Go
 // pointers (the Atomic trait checks this when the view is made; on other
-// views the methods panic for other types). An element of 16 bytes
-// (complex128, [2]float64, struct{ a, b float64 }) is updated by LOCK
-// CMPXCHG16B on amd64 where it is 16-byte aligned (the allocating
-// constructors align an Atomic view's elements so), and otherwise under a
-// lock from a table indexed by its address: other platforms, misaligned
-// elements and the race detector take that path, which is not lock-free.
-// With either, a plain 16-byte load or store of the element (At, Set, a
-// slice from Data) is not atomic with respect to a Ref's operations, only
-// the Ref methods and the Atomic functions are with respect to each other.
-// An element of 1 or 2 bytes is updated by
-// a compare-and-swap on the aligned 4-byte word that holds it, as AtomicAdd
-// does: a plain write to a neighbouring byte of that word, outside the view
-// or through a view without the Atomic trait, races with it. (The
-// allocating constructors give an Atomic view of such elements whole words,
-// so only wrapped slices and views without the trait have such neighbours.)
+// views the methods panic for other types). An element of 1 or 2 bytes is
+// updated by a compare-and-swap on the aligned 4-byte word that holds it,
+// as AtomicAdd does: a plain write to a neighbouring byte of that word,
+// outside the view or through a view without the Atomic trait, races with
+// it. (The allocating constructors give an Atomic view of such elements
+// whole words, so only wrapped slices and views without the trait have such
+// neighbours.)
+//
+// An element of 16 bytes (complex128, [2]float64, struct{ a, b float64 })
+// is updated on amd64, where it is 16-byte aligned, by LOCK CMPXCHG16B,
+// lock-free; a Load there is a compare-and-swap too, which needs writable
+// memory. The allocating constructors align an Atomic view's 16-byte
+// elements so, as Go's allocator aligns any slice of them on the heap.
+// Elsewhere (other GOARCH, a misaligned element, such as one in a wrapped
+// slice of a struct or on the stack, and every build with the race
+// detector) each operation holds one of 256 locks, chosen by the element's
+// address, for the time of one read or update: not lock-free, but atomic
+// all the same. On either path a Ref's operations are atomic only with
+// respect to each other and to the Atomic functions: a plain load of a
+// 16-byte element (At, a slice from Data, on a view without the trait) can
+// see half of an update, and a plain store can tear one.
 //
 // Load, Store and Update take any such type. T is not constrained to
 // numbers, so the arithmetic methods check the type when called and panic
