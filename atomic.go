@@ -70,7 +70,10 @@ func AtomicFetchAdd[T Number | Complex](p *T, v T) T {
 			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(p)), u) - u))
 		}
 	}
-	return fetchArith(p, v, opAdd[T], c128Add)
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Add)
+	}
+	return fetchOp(p, v, opAdd[T])
 }
 
 // AtomicAddFetch adds v to *p and returns the new value.
@@ -82,7 +85,10 @@ func AtomicSub[T Number | Complex](p *T, v T) { AtomicFetchSub(p, v) }
 // AtomicFetchSub subtracts v from *p and returns the old value.
 func AtomicFetchSub[T Number | Complex](p *T, v T) T {
 	if !isInteger[T]() {
-		return fetchArith(p, v, opSub[T], c128Sub)
+		if unsafe.Sizeof(v) == 16 {
+			return fetchArith16(p, v, c128Sub)
+		}
+		return fetchOp(p, v, opSub[T])
 	}
 	return AtomicFetchAdd(p, -v)
 }
@@ -109,13 +115,18 @@ func AtomicFetchDec[T Number](p *T) T { return AtomicFetchSub(p, 1) }
 func AtomicDecFetch[T Number](p *T) T { return AtomicFetchSub(p, 1) - 1 }
 
 // AtomicMul multiplies *p by v.
-func AtomicMul[T Number | Complex](p *T, v T) { fetchArith(p, v, opMul[T], c128Mul) }
+func AtomicMul[T Number | Complex](p *T, v T) { AtomicFetchMul(p, v) }
 
 // AtomicFetchMul multiplies *p by v and returns the old value.
-func AtomicFetchMul[T Number | Complex](p *T, v T) T { return fetchArith(p, v, opMul[T], c128Mul) }
+func AtomicFetchMul[T Number | Complex](p *T, v T) T {
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Mul)
+	}
+	return fetchOp(p, v, opMul[T])
+}
 
 // AtomicMulFetch multiplies *p by v and returns the new value.
-func AtomicMulFetch[T Number | Complex](p *T, v T) T { return fetchArith(p, v, opMul[T], c128Mul) * v }
+func AtomicMulFetch[T Number | Complex](p *T, v T) T { return AtomicFetchMul(p, v) * v }
 
 // AtomicDiv divides *p by v; an integer v of 0 panics.
 func AtomicDiv[T Number | Complex](p *T, v T) { AtomicFetchDiv(p, v) }
@@ -124,7 +135,10 @@ func AtomicDiv[T Number | Complex](p *T, v T) { AtomicFetchDiv(p, v) }
 // of 0 panics.
 func AtomicFetchDiv[T Number | Complex](p *T, v T) T {
 	checkDivisor("AtomicFetchDiv", v)
-	return fetchArith(p, v, opDiv[T], c128Div)
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Div)
+	}
+	return fetchOp(p, v, opDiv[T])
 }
 
 // AtomicDivFetch divides *p by v and returns the new value; an integer v
