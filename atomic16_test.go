@@ -521,3 +521,36 @@ func TestAtomic16SpecialValues(t *testing.T) {
 		}
 	})
 }
+
+// TestAtomicComplexFunctions checks the Atomic functions on complex64 and on
+// named complex types against Go's operators on random values: the forms
+// that the widened constraint admits for complex numbers.
+func TestAtomicComplexFunctions(t *testing.T) {
+	type phasor complex128
+	type small complex64
+	rng := rand.New(rand.NewPCG(16, 4))
+	for range 100 {
+		a := complex(float64(rng.IntN(200)-100)/8, float64(rng.IntN(200)-100)/8)
+		b := complex(float64(rng.IntN(200)-100)/8+0.5, float64(rng.IntN(200)-100)/8)
+		p := phasor(a)
+		if o := AtomicFetchMul(&p, phasor(b)); o != phasor(a) || p != phasor(a*b) {
+			t.Fatalf("AtomicFetchMul of phasor %v by %v: %v, returned %v", a, b, p, o)
+		}
+		if n := AtomicDivFetch(&p, phasor(b)); n != p || p != phasor(a*b/b) {
+			t.Fatalf("AtomicDivFetch of phasor: %v", p)
+		}
+		s := small(complex64(a))
+		if o := AtomicExchange(&s, small(complex64(b))); o != small(complex64(a)) || s != small(complex64(b)) {
+			t.Fatalf("AtomicExchange of complex64: %v, returned %v", s, o)
+		}
+		if AtomicSubFetch(&s, small(complex64(a))) != small(complex64(b)-complex64(a)) || AtomicLoad(&s) != small(complex64(b)-complex64(a)) {
+			t.Fatalf("AtomicSubFetch of complex64: %v", s)
+		}
+		if got := AtomicCompareExchange(&s, 0, 1); got == 0 && s != 1 || got != 0 && s != got {
+			t.Fatalf("AtomicCompareExchange of complex64: %v, returned %v", s, got)
+		}
+		if AtomicAddFetch(&s, 2i) != s || AtomicFetchDiv(&s, 2) != 2*s {
+			t.Fatalf("AtomicAddFetch, AtomicFetchDiv of complex64: %v", s)
+		}
+	}
+}
