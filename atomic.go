@@ -29,12 +29,20 @@ type Number interface {
 // Floating-point operations run as a compare-and-swap loop on the bits;
 // CompareExchange compares bit patterns (so -0 != +0 and a NaN equals
 // itself). 64-bit values must be 8-byte aligned, as sync/atomic requires.
+// complex128 values take a 16-byte compare-and-swap (LOCK CMPXCHG16B) on
+// amd64 where they are 16-byte aligned, as Go's allocator aligns every
+// slice of them, and otherwise a lock from a table of locks indexed by the
+// address, which is not lock-free; a plain load of a complex128 is not
+// atomic with respect to either. complex64 values are updated as 8-byte
+// ones.
 //
 // Each update op comes in Kokkos's three forms: AtomicOp (atomic_op)
 // returns nothing, AtomicFetchOp (atomic_fetch_op) returns the value *p
 // held before, and AtomicOpFetch (atomic_op_fetch) the value it holds
-// after. The ops are Add, Sub, Mul, Div, Min, Max and Inc, Dec (all
-// numbers) and Mod, And, Or, Xor, Nand, Lshift, Rshift (integers).
+// after. The ops are Add, Sub, Mul, Div (numbers and complex numbers),
+// Min, Max and Inc, Dec (numbers) and Mod, And, Or, Xor, Nand, Lshift,
+// Rshift (integers). Load, Store, Exchange and CompareExchange take
+// numbers and complex numbers.
 // Integers wrap around on overflow as Go's operators do; integer Div and
 // Mod by zero panic, as Go's / and % do, before *p is touched; a
 // floating-point division by zero gives an infinity or NaN. Min and Max
@@ -42,43 +50,51 @@ type Number interface {
 // Kokkos does: a NaN v replaces *p, and a NaN in *p is replaced by v.
 
 // AtomicLoad returns *p, read atomically (atomic_load).
-func AtomicLoad[T Number](p *T) T { return atomicLoad(p) }
+func AtomicLoad[T Number | Complex](p *T) T { return atomicLoad(p) }
 
 // AtomicStore stores v in *p atomically (atomic_store).
-func AtomicStore[T Number](p *T, v T) { atomicStore(p, v) }
+func AtomicStore[T Number | Complex](p *T, v T) { atomicStore(p, v) }
 
 // AtomicAdd adds v to *p.
-func AtomicAdd[T Number](p *T, v T) { AtomicFetchAdd(p, v) }
+func AtomicAdd[T Number | Complex](p *T, v T) { AtomicFetchAdd(p, v) }
 
 // AtomicFetchAdd adds v to *p and returns the old value.
-func AtomicFetchAdd[T Number](p *T, v T) T {
-	if !isFloat[T]() {
+func AtomicFetchAdd[T Number | Complex](p *T, v T) T {
+	if isInteger[T]() {
 		switch unsafe.Sizeof(v) {
 		case 8:
-			return T(atomic.AddUint64((*uint64)(unsafe.Pointer(p)), uint64(v)) - uint64(v))
+			u := bitsOf(v)
+			return fromBits[T](atomic.AddUint64((*uint64)(unsafe.Pointer(p)), u) - u)
 		case 4:
-			return T(atomic.AddUint32((*uint32)(unsafe.Pointer(p)), uint32(v)) - uint32(v))
+			u := uint32(bitsOf(v))
+			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(p)), u) - u))
 		}
+	}
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Add)
 	}
 	return fetchOp(p, v, opAdd[T])
 }
 
 // AtomicAddFetch adds v to *p and returns the new value.
-func AtomicAddFetch[T Number](p *T, v T) T { return AtomicFetchAdd(p, v) + v }
+func AtomicAddFetch[T Number | Complex](p *T, v T) T { return AtomicFetchAdd(p, v) + v }
 
 // AtomicSub subtracts v from *p.
-func AtomicSub[T Number](p *T, v T) { AtomicFetchSub(p, v) }
+func AtomicSub[T Number | Complex](p *T, v T) { AtomicFetchSub(p, v) }
 
 // AtomicFetchSub subtracts v from *p and returns the old value.
-func AtomicFetchSub[T Number](p *T, v T) T {
-	if isFloat[T]() {
+func AtomicFetchSub[T Number | Complex](p *T, v T) T {
+	if !isInteger[T]() {
+		if unsafe.Sizeof(v) == 16 {
+			return fetchArith16(p, v, c128Sub)
+		}
 		return fetchOp(p, v, opSub[T])
 	}
 	return AtomicFetchAdd(p, -v)
 }
 
 // AtomicSubFetch subtracts v from *p and returns the new value.
-func AtomicSubFetch[T Number](p *T, v T) T { return AtomicFetchSub(p, v) - v }
+func AtomicSubFetch[T Number | Complex](p *T, v T) T { return AtomicFetchSub(p, v) - v }
 
 // AtomicInc adds 1 to *p.
 func AtomicInc[T Number](p *T) { AtomicFetchAdd(p, 1) }
@@ -99,27 +115,35 @@ func AtomicFetchDec[T Number](p *T) T { return AtomicFetchSub(p, 1) }
 func AtomicDecFetch[T Number](p *T) T { return AtomicFetchSub(p, 1) - 1 }
 
 // AtomicMul multiplies *p by v.
-func AtomicMul[T Number](p *T, v T) { fetchOp(p, v, opMul[T]) }
+func AtomicMul[T Number | Complex](p *T, v T) { AtomicFetchMul(p, v) }
 
 // AtomicFetchMul multiplies *p by v and returns the old value.
-func AtomicFetchMul[T Number](p *T, v T) T { return fetchOp(p, v, opMul[T]) }
+func AtomicFetchMul[T Number | Complex](p *T, v T) T {
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Mul)
+	}
+	return fetchOp(p, v, opMul[T])
+}
 
 // AtomicMulFetch multiplies *p by v and returns the new value.
-func AtomicMulFetch[T Number](p *T, v T) T { return fetchOp(p, v, opMul[T]) * v }
+func AtomicMulFetch[T Number | Complex](p *T, v T) T { return AtomicFetchMul(p, v) * v }
 
 // AtomicDiv divides *p by v; an integer v of 0 panics.
-func AtomicDiv[T Number](p *T, v T) { AtomicFetchDiv(p, v) }
+func AtomicDiv[T Number | Complex](p *T, v T) { AtomicFetchDiv(p, v) }
 
 // AtomicFetchDiv divides *p by v and returns the old value; an integer v
 // of 0 panics.
-func AtomicFetchDiv[T Number](p *T, v T) T {
+func AtomicFetchDiv[T Number | Complex](p *T, v T) T {
 	checkDivisor("AtomicFetchDiv", v)
+	if unsafe.Sizeof(v) == 16 {
+		return fetchArith16(p, v, c128Div)
+	}
 	return fetchOp(p, v, opDiv[T])
 }
 
 // AtomicDivFetch divides *p by v and returns the new value; an integer v
 // of 0 panics.
-func AtomicDivFetch[T Number](p *T, v T) T { return AtomicFetchDiv(p, v) / v }
+func AtomicDivFetch[T Number | Complex](p *T, v T) T { return AtomicFetchDiv(p, v) / v }
 
 // AtomicMod sets *p to *p % v; a v of 0 panics.
 func AtomicMod[T Integer](p *T, v T) { AtomicFetchMod(p, v) }
@@ -247,7 +271,7 @@ func AtomicFetchRshift[T Integer](p *T, n uint) T {
 func AtomicRshiftFetch[T Integer](p *T, n uint) T { return AtomicFetchRshift(p, n) >> n }
 
 // AtomicExchange stores v in *p and returns the old value.
-func AtomicExchange[T Number](p *T, v T) T {
+func AtomicExchange[T Number | Complex](p *T, v T) T {
 	switch unsafe.Sizeof(v) {
 	case 8:
 		return fromBits[T](atomic.SwapUint64((*uint64)(unsafe.Pointer(p)), bitsOf(v)))
@@ -260,10 +284,10 @@ func AtomicExchange[T Number](p *T, v T) T {
 // AtomicCompareExchange stores desired in *p if *p holds expected, and
 // returns the value *p held: the swap happened if that equals expected
 // (bit for bit).
-func AtomicCompareExchange[T Number](p *T, expected, desired T) T {
+func AtomicCompareExchange[T Number | Complex](p *T, expected, desired T) T {
 	for {
 		old := atomicLoad(p)
-		if bitsOf(old) != bitsOf(expected) {
+		if !sameBits(old, expected) {
 			return old
 		}
 		if atomicCAS(p, old, desired) {
@@ -275,16 +299,16 @@ func AtomicCompareExchange[T Number](p *T, expected, desired T) T {
 // The binary operations of the updates: each returns the new value of an
 // element that holds o, updated with v.
 
-func opAdd[T Number](o, v T) T    { return o + v }
-func opSub[T Number](o, v T) T    { return o - v }
-func opMul[T Number](o, v T) T    { return o * v }
-func opDiv[T Number](o, v T) T    { return o / v }
-func opMod[T Integer](o, v T) T   { return o % v }
-func opXor[T Integer](o, v T) T   { return o ^ v }
-func opAnd[T Integer](o, v T) T   { return o & v }
-func opOr[T Integer](o, v T) T    { return o | v }
-func opNand[T Integer](o, v T) T  { return ^(o & v) }
-func opSecond[T Number](_, v T) T { return v }
+func opAdd[T Number | Complex](o, v T) T    { return o + v }
+func opSub[T Number | Complex](o, v T) T    { return o - v }
+func opMul[T Number | Complex](o, v T) T    { return o * v }
+func opDiv[T Number | Complex](o, v T) T    { return o / v }
+func opMod[T Integer](o, v T) T             { return o % v }
+func opXor[T Integer](o, v T) T             { return o ^ v }
+func opAnd[T Integer](o, v T) T             { return o & v }
+func opOr[T Integer](o, v T) T              { return o | v }
+func opNand[T Integer](o, v T) T            { return ^(o & v) }
+func opSecond[T Number | Complex](_, v T) T { return v }
 
 func opMin[T Number](o, v T) T {
 	if o < v {
@@ -302,20 +326,31 @@ func opMax[T Number](o, v T) T {
 
 // fetchOp replaces *p, holding o, by op(o, v) atomically, by a
 // compare-and-swap loop, and returns o.
-func fetchOp[T Number](p *T, v T, op func(o, v T) T) T {
+func fetchOp[T any](p *T, v T, op func(o, v T) T) T {
+	if unsafe.Sizeof(v) == 16 {
+		return fetchOp16(p, v, op)
+	}
 	return update(p, func(o T) T { return op(o, v) })
 }
 
 // checkDivisor panics when v, the divisor of op, is an integer 0, before
 // the element is touched.
-func checkDivisor[T Number](op string, v T) {
-	if !isFloat[T]() && v == 0 {
+func checkDivisor[T Number | Complex](op string, v T) {
+	if v == 0 && isInteger[T]() {
 		panic("kokkos: " + op + " by an integer zero")
 	}
 }
 
-// The helpers below act on the bits of any T of 1, 2, 4 or 8 bytes, so
-// that Ref serves element types that are not Numbers too.
+// isInteger reports whether T is an integer type. The compiler folds it
+// for integer and floating-point types, but computes a complex division at
+// run time, which the size test spares complex128.
+func isInteger[T Number | Complex]() bool {
+	return unsafe.Sizeof(*new(T)) != 16 && T(1)/T(2) == 0
+}
+
+// The helpers below act on the bits of any T of 1, 2, 4, 8 or 16 bytes
+// (bitsOf and fromBits of 1 to 8), so that Ref serves element types that
+// are not Numbers too.
 
 // bitsOf returns v's bit pattern, zero-extended.
 func bitsOf[T any](v T) uint64 {
@@ -349,6 +384,8 @@ func fromBits[T any](u uint64) T {
 // atomicLoad returns *p, read atomically.
 func atomicLoad[T any](p *T) T {
 	switch unsafe.Sizeof(*p) {
+	case 16:
+		return load16(p)
 	case 8:
 		return fromBits[T](atomic.LoadUint64((*uint64)(unsafe.Pointer(p))))
 	case 4:
@@ -361,6 +398,9 @@ func atomicLoad[T any](p *T) T {
 // atomicStore stores v in *p atomically.
 func atomicStore[T any](p *T, v T) {
 	switch unsafe.Sizeof(v) {
+	case 16:
+		store16(p, v)
+		return
 	case 8:
 		atomic.StoreUint64((*uint64)(unsafe.Pointer(p)), bitsOf(v))
 		return
@@ -378,6 +418,8 @@ func atomicStore[T any](p *T, v T) {
 // atomicCAS stores n in *p if *p holds old's bit pattern.
 func atomicCAS[T any](p *T, old, n T) bool {
 	switch unsafe.Sizeof(old) {
+	case 16:
+		return cas16(p, old, n)
 	case 8:
 		return atomic.CompareAndSwapUint64((*uint64)(unsafe.Pointer(p)), bitsOf(old), bitsOf(n))
 	case 4:

@@ -24,19 +24,34 @@ import (
 // to each other: a plain access of the same element at the same time, by At,
 // Set, Ptr or a slice from Data, is a data race.
 //
-// The element type must have 1, 2, 4 or 8 bytes and hold no Go pointers
-// (the Atomic trait checks this when the view is made; on other views the
-// methods panic for other types). An element of 1 or 2 bytes is updated by
-// a compare-and-swap on the aligned 4-byte word that holds it, as AtomicAdd
-// does: a plain write to a neighbouring byte of that word, outside the view
-// or through a view without the Atomic trait, races with it. (The
-// allocating constructors give an Atomic view of such elements whole words,
-// so only wrapped slices and views without the trait have such neighbours.)
+// The element type must have 1, 2, 4, 8 or 16 bytes and hold no Go
+// pointers (the Atomic trait checks this when the view is made; on other
+// views the methods panic for other types). An element of 1 or 2 bytes is
+// updated by a compare-and-swap on the aligned 4-byte word that holds it,
+// as AtomicAdd does: a plain write to a neighbouring byte of that word,
+// outside the view or through a view without the Atomic trait, races with
+// it. (The allocating constructors give an Atomic view of such elements
+// whole words, so only wrapped slices and views without the trait have such
+// neighbours.)
+//
+// An element of 16 bytes (complex128, [2]float64, struct{ a, b float64 })
+// is updated on amd64, where it is 16-byte aligned, by LOCK CMPXCHG16B,
+// lock-free; a Load there is a compare-and-swap too, which needs writable
+// memory. The allocating constructors align an Atomic view's 16-byte
+// elements so, as Go's allocator aligns any slice of them on the heap.
+// Elsewhere (other GOARCH, a misaligned element, such as one in a wrapped
+// slice of a struct or on the stack, and every build with the race
+// detector) each operation holds one of 256 locks, chosen by the element's
+// address, for the time of one read or update: not lock-free, but atomic
+// all the same. On either path a Ref's operations are atomic only with
+// respect to each other and to the Atomic functions: a plain load of a
+// 16-byte element (At, a slice from Data, on a view without the trait) can
+// see half of an update, and a plain store can tear one.
 //
 // Load, Store and Update take any such type. T is not constrained to
 // numbers, so the arithmetic methods check the type when called and panic
 // for a type they do not fit: Add, Sub, Mul, Div, Inc and Dec need an
-// integer, floating-point or complex64 type; Min and Max an integer or
+// integer, floating-point or complex type; Min and Max an integer or
 // floating-point one; Mod, And, Or, Xor, Nand, Lshift and Rshift an integer
 // one. They compute as the AtomicFetch functions of the same name do
 // (integer division and Mod by zero panic).
@@ -75,6 +90,9 @@ func (r Ref[T]) Update(f func(old T) T) (old T) {
 }
 
 func update[T any](p *T, f func(T) T) T {
+	if unsafe.Sizeof(*p) == 16 {
+		return update16(p, f)
+	}
 	for {
 		old := atomicLoad(p)
 		if atomicCAS(p, old, f(old)) {
@@ -112,9 +130,9 @@ func (r Ref[T]) Add(x T) (old T) {
 		}
 		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) + bitcast[complex64](x)) })
+		return byComplex(r.p, x, AtomicFetchAdd[complex64], c128Add)
 	}
-	panic(r.typeMessage("Add", "an integer, floating-point or complex64"))
+	panic(r.typeMessage("Add", "an integer, floating-point or complex"))
 }
 
 // Sub subtracts x from the element and returns the value it held before.
@@ -125,9 +143,9 @@ func (r Ref[T]) Sub(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchSub[float32], AtomicFetchSub[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) - bitcast[complex64](x)) })
+		return byComplex(r.p, x, AtomicFetchSub[complex64], c128Sub)
 	}
-	panic(r.typeMessage("Sub", "an integer, floating-point or complex64"))
+	panic(r.typeMessage("Sub", "an integer, floating-point or complex"))
 }
 
 // Min sets the element to the smaller of its value and x, and returns the
@@ -202,9 +220,9 @@ func (r Ref[T]) Mul(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchMul[float32], AtomicFetchMul[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) * bitcast[complex64](x)) })
+		return byComplex(r.p, x, AtomicFetchMul[complex64], c128Mul)
 	}
-	panic(r.typeMessage("Mul", "an integer, floating-point or complex64"))
+	panic(r.typeMessage("Mul", "an integer, floating-point or complex"))
 }
 
 // Div divides the element by x and returns the value it held before. An
@@ -218,9 +236,9 @@ func (r Ref[T]) Div(x T) (old T) {
 	case kindFloat:
 		return byFloat(r.p, x, AtomicFetchDiv[float32], AtomicFetchDiv[float64])
 	case kindComplex:
-		return update(r.p, func(o T) T { return bitcast[T](bitcast[complex64](o) / bitcast[complex64](x)) })
+		return byComplex(r.p, x, AtomicFetchDiv[complex64], c128Div)
 	}
-	panic(r.typeMessage("Div", "an integer, floating-point or complex64"))
+	panic(r.typeMessage("Div", "an integer, floating-point or complex"))
 }
 
 // Mod sets the element to its value % x and returns the value it held
@@ -291,9 +309,12 @@ func (r Ref[T]) one(op string) T {
 		}
 		return fromBits[T](uint64(math.Float32bits(1)))
 	case kindComplex:
+		if unsafe.Sizeof(*r.p) == 16 {
+			return bitcast[T](complex128(1))
+		}
 		return bitcast[T](complex64(1))
 	}
-	panic(r.typeMessage(op, "an integer, floating-point or complex64"))
+	panic(r.typeMessage(op, "an integer, floating-point or complex"))
 }
 
 // elemKind says what the Ref methods can do with an element type. A view
@@ -303,12 +324,12 @@ type elemKind uint8
 
 const (
 	kindUnknown elemKind = iota // not recorded: ask elemKindOf
-	kindNone                    // nothing: a size other than 1, 2, 4, 8 bytes, or Go pointers
+	kindNone                    // nothing: a size other than 1, 2, 4, 8, 16 bytes, or Go pointers
 	kindBits                    // Load, Store and Update: bool, arrays and structs
 	kindInt                     // all methods, signed
 	kindUint                    // all methods, unsigned
 	kindFloat                   // all but the integer ones (Mod and the bit operations)
-	kindComplex                 // complex64: Load, Store, Update, Add, Sub, Mul, Div, Inc and Dec
+	kindComplex                 // complex64, complex128: Load, Store, Update, Add, Sub, Mul, Div, Inc and Dec
 )
 
 // elemKindOf returns the elemKind of T, through reflect; it walks the
@@ -322,10 +343,10 @@ func elemKindOf[T any]() elemKind {
 		return kindUint
 	case reflect.Float32, reflect.Float64:
 		return kindFloat
-	case reflect.Complex64:
+	case reflect.Complex64, reflect.Complex128:
 		return kindComplex
 	}
-	if s := t.Size(); (s == 1 || s == 2 || s == 4 || s == 8) && !typeinfo.HasPointers(t) {
+	if s := t.Size(); (s == 1 || s == 2 || s == 4 || s == 8 || s == 16) && !typeinfo.HasPointers(t) {
 		return kindBits
 	}
 	return kindNone
@@ -334,14 +355,15 @@ func elemKindOf[T any]() elemKind {
 // atomicTypeProblem returns "" when Ref can update elements of type T
 // atomically, and otherwise why not: T holds Go pointers, which an atomic
 // store would write without the garbage collector's write barrier, or T's
-// size is not one of 1, 2, 4 and 8 bytes, the sizes Go updates atomically.
+// size is not one of 1, 2, 4, 8 and 16 bytes, the sizes Ref updates
+// atomically.
 func atomicTypeProblem[T any]() string {
 	t := reflect.TypeFor[T]()
 	if typeinfo.HasPointers(t) {
 		return fmt.Sprintf("element type %v holds Go pointers, which an atomic store would write without the garbage collector's write barrier", t)
 	}
-	if s := t.Size(); s != 1 && s != 2 && s != 4 && s != 8 {
-		return fmt.Sprintf("atomic operations need an element type of 1, 2, 4 or 8 bytes, %v has %d", t, s)
+	if s := t.Size(); s != 1 && s != 2 && s != 4 && s != 8 && s != 16 {
+		return fmt.Sprintf("atomic operations need an element type of 1, 2, 4, 8 or 16 bytes, %v has %d", t, s)
 	}
 	return ""
 }
@@ -361,10 +383,12 @@ func atomicTypeError[T any]() error {
 // a multiple of the element size: every element would then be misaligned,
 // which the atomic instructions do not allow (64-bit ones on 32-bit
 // platforms, all of them on some others). Go's allocator aligns the slices
-// it makes; a slice of a wrapped array of structs need not be.
+// it makes; a slice of a wrapped array of structs need not be. 16-byte
+// elements may lie anywhere: those not aligned to 16 bytes take the lock
+// path (see load16).
 func atomicDataError[T any](flags viewFlags, data []T) error {
 	s := unsafe.Sizeof(*new(T))
-	if flags&flagAtomic == 0 || len(data) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(data)))%s == 0 {
+	if flags&flagAtomic == 0 || len(data) == 0 || s == 16 || uintptr(unsafe.Pointer(unsafe.SliceData(data)))%s == 0 {
 		return nil
 	}
 	return errorf(ErrElementType, "the Atomic trait needs elements aligned to their size: the first %d-byte element of type %v lies at %p",
@@ -378,7 +402,7 @@ func atomicDataError[T any](flags viewFlags, data []T) error {
 // the Go heap was freed by its allocation's final Release.
 func (r Ref[T]) kind(op string, write bool) elemKind {
 	k := elemKind(r.flags >> flagKindShift)
-	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || uintptr(unsafe.Pointer(r.p))%unsafe.Sizeof(*r.p) != 0 {
+	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || misaligned(r.p) {
 		return r.check(op, write)
 	}
 	return k
@@ -403,8 +427,8 @@ func (r Ref[T]) check(op string, write bool) elemKind {
 	if k == kindNone {
 		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q: %s", op, r.rec.Label(), atomicTypeProblem[T]()))
 	}
-	if s := unsafe.Sizeof(*r.p); uintptr(unsafe.Pointer(r.p))%s != 0 {
-		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q: the %d-byte element at %p is not aligned to its size, as atomic instructions need", op, r.rec.Label(), s, r.p))
+	if misaligned(r.p) {
+		panic(fmt.Sprintf("kokkos: %s through a Ref of view %q: the %d-byte element at %p is not aligned to its size, as atomic instructions need", op, r.rec.Label(), unsafe.Sizeof(*r.p), r.p))
 	}
 	return k
 }
@@ -446,6 +470,15 @@ func byInt[T any](p *T, x T, f8 func(*int8, int8) int8, f16 func(*int16, int16) 
 		return fromBits[T](uint64(uint16(f16((*int16)(unsafe.Pointer(p)), int16(bitsOf(x))))))
 	}
 	return fromBits[T](uint64(uint8(f8((*int8)(unsafe.Pointer(p)), int8(bitsOf(x))))))
+}
+
+// byComplex is byUint for complex64 and complex128, with the arithmetic of
+// complex128 named by c (fetchC128), which saves a call.
+func byComplex[T any](p *T, x T, f64 func(*complex64, complex64) complex64, c opC128) T {
+	if unsafe.Sizeof(x) == 16 {
+		return bitcast[T](fetchC128((*complex128)(unsafe.Pointer(p)), bitcast[complex128](x), c))
+	}
+	return bitcast[T](f64((*complex64)(unsafe.Pointer(p)), bitcast[complex64](x)))
 }
 
 // byFloat is byUint for float32 and float64.

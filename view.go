@@ -117,6 +117,9 @@ func build[T any](label string, ext []int, cfg config, str []int) ([]T, *Allocat
 			n = (span*size + 3) / 4 * 4 / size
 		}
 		data := make([]T, n)[:span:span]
+		if flags&flagAtomic != 0 {
+			data = alignAtomic16(data)
+		}
 		rec := newAllocation(label, cfg.space, bytes, nil)
 		if prof.On() {
 			profileAlloc(rec, sliceAddr(data))

@@ -52,10 +52,10 @@ func errorf(k Kind, format string, a ...any) error {
 }
 
 // MulBytes returns n elements of size bytes in bytes, or a Shape error when
-// that exceeds 2⁶².
+// that exceeds maxSpan (2⁶² on 64-bit platforms).
 func MulBytes(n, size int) (int, error) {
 	hi, lo := bits.Mul64(uint64(n), uint64(size))
-	if hi != 0 || lo > 1<<62 {
+	if hi != 0 || lo > maxSpan {
 		return 0, errorf(Shape, "%d elements of %d bytes overflow", n, size)
 	}
 	return int(lo), nil
@@ -71,7 +71,7 @@ func Product(ext []int) (int, error) {
 	}
 	for _, e := range ext {
 		hi, lo := bits.Mul64(uint64(n), uint64(e))
-		if hi != 0 || lo > 1<<62 {
+		if hi != 0 || lo > maxSpan {
 			return 0, errorf(Shape, "extents %s overflow", FormatInts(ext))
 		}
 		n = int(lo)
@@ -208,12 +208,16 @@ func name(l Layout) string {
 	return fmt.Sprintf("Layout(%d)", uint8(l))
 }
 
+// maxSpan bounds element counts, spans and byte sizes: 2⁶² on 64-bit
+// platforms, 2³⁰ on 32-bit ones, so that sums of two stay in an int.
+const maxSpan = 1 << (bits.UintSize - 2)
+
 // mulClamp multiplies, saturating instead of overflowing; Span reports
 // the overflow.
 func mulClamp(a, b int) int {
 	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > 1<<62 {
-		return 1 << 62
+	if hi != 0 || lo > maxSpan {
+		return maxSpan
 	}
 	return int(lo)
 }
@@ -227,11 +231,11 @@ func Span(ext, str []int) (int, error) {
 			return 0, nil
 		}
 		hi, lo := bits.Mul64(uint64(e-1), uint64(str[r]))
-		if hi != 0 || lo > 1<<62 {
+		if hi != 0 || lo > maxSpan {
 			return 0, errorf(Shape, "extents %s with strides %s overflow", FormatInts(ext), FormatInts(str))
 		}
 		span += int(lo)
-		if span > 1<<62 {
+		if span > maxSpan {
 			return 0, errorf(Shape, "extents %s with strides %s overflow", FormatInts(ext), FormatInts(str))
 		}
 	}
