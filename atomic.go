@@ -348,9 +348,11 @@ func isInteger[T Number | Complex]() bool {
 	return unsafe.Sizeof(*new(T)) != 16 && T(1)/T(2) == 0
 }
 
-// The helpers below act on the bits of any T of 1, 2, 4, 8 or 16 bytes
-// (bitsOf and fromBits of 1 to 8), so that Ref serves element types that
-// are not Numbers too.
+// The helpers below act on the bits of any T (bitsOf and fromBits of 1 to
+// 8 bytes), so that Ref serves element types that are not Numbers too:
+// elements of 1, 2, 4 and 8 bytes by the processor's atomics, of 16 bytes
+// by a 16-byte compare-and-swap where there is one, and of any other size
+// under a lock of the table (see locked).
 
 // bitsOf returns v's bit pattern, zero-extended.
 func bitsOf[T any](v T) uint64 {
@@ -390,6 +392,9 @@ func atomicLoad[T any](p *T) T {
 		return fromBits[T](atomic.LoadUint64((*uint64)(unsafe.Pointer(p))))
 	case 4:
 		return fromBits[T](uint64(atomic.LoadUint32((*uint32)(unsafe.Pointer(p)))))
+	case 1, 2:
+	default:
+		return loadLocked(p)
 	}
 	w, shift, mask := subword(p)
 	return fromBits[T](uint64(atomic.LoadUint32(w) >> shift & mask))
@@ -406,6 +411,10 @@ func atomicStore[T any](p *T, v T) {
 		return
 	case 4:
 		atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(v)))
+		return
+	case 1, 2:
+	default:
+		storeLocked(p, v)
 		return
 	}
 	for {
@@ -424,6 +433,9 @@ func atomicCAS[T any](p *T, old, n T) bool {
 		return atomic.CompareAndSwapUint64((*uint64)(unsafe.Pointer(p)), bitsOf(old), bitsOf(n))
 	case 4:
 		return atomic.CompareAndSwapUint32((*uint32)(unsafe.Pointer(p)), uint32(bitsOf(old)), uint32(bitsOf(n)))
+	case 1, 2:
+	default:
+		return casLocked(p, old, n)
 	}
 	w, shift, mask := subword(p)
 	for {

@@ -209,18 +209,62 @@ func arithC128(o, v complex128, c opC128) complex128 {
 
 // sameBits reports whether a and b have the same bit pattern.
 func sameBits[T any](a, b T) bool {
-	if unsafe.Sizeof(a) == 16 {
+	switch s := unsafe.Sizeof(a); s {
+	case 1, 2, 4, 8:
+		return bitsOf(a) == bitsOf(b)
+	case 16:
 		return bitcast[[16]byte](a) == bitcast[[16]byte](b)
+	default:
+		return string(unsafe.Slice((*byte)(unsafe.Pointer(&a)), s)) == string(unsafe.Slice((*byte)(unsafe.Pointer(&b)), s))
 	}
-	return bitsOf(a) == bitsOf(b)
+}
+
+// Elements of a size the processor has no atomics for (3, 12, 24 bytes
+// and more; Kokkos's desul serves them from a table of locks too) take the
+// lock of the table that their address picks, for one read, one write or
+// one compare-and-swap. Every atomic operation on one element takes the
+// same lock, so they are atomic with respect to each other; the path is
+// not lock-free, and a plain access of the element races with it.
+
+// loadLocked returns *p, read under its lock.
+func loadLocked[T any](p *T) T {
+	l := lockOf(unsafe.Pointer(p))
+	l.Lock()
+	v := *p
+	l.Unlock()
+	return v
+}
+
+// storeLocked stores v in *p under its lock.
+func storeLocked[T any](p *T, v T) {
+	l := lockOf(unsafe.Pointer(p))
+	l.Lock()
+	*p = v
+	l.Unlock()
+}
+
+// casLocked stores n in *p, under its lock, if *p holds old's bit pattern.
+func casLocked[T any](p *T, old, n T) bool {
+	l := lockOf(unsafe.Pointer(p))
+	l.Lock()
+	ok := sameBits(*p, old)
+	if ok {
+		*p = n
+	}
+	l.Unlock()
+	return ok
 }
 
 // misaligned reports whether the element at p is not aligned as the atomic
 // instructions for its size need: a multiple of its size for 2, 4 and 8
-// bytes; 16-byte elements at any address take the lock path instead.
+// bytes; 16-byte elements at any address take the lock path instead, and
+// elements of other sizes always do.
 func misaligned[T any](p *T) bool {
-	s := unsafe.Sizeof(*p)
-	return s != 16 && uintptr(unsafe.Pointer(p))%s != 0
+	switch s := unsafe.Sizeof(*p); s {
+	case 2, 4, 8:
+		return uintptr(unsafe.Pointer(p))%s != 0
+	}
+	return false
 }
 
 // alignAtomic16 returns data, or a zeroed copy of its length at a 16-byte

@@ -554,3 +554,92 @@ func TestAtomicComplexFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestAtomicAnySize checks elements of sizes without a machine atomic (3,
+// 12, 24 and 40 bytes): concurrent Updates of an Atomic view lose nothing
+// and tear nothing, and Store, Load and the compare-and-swap agree with a
+// serial model, as desul's lock-based atomics for such types
+// (tpls/desul/include/desul/atomics/Lock_Based_Fetch_Op.hpp).
+func TestAtomicAnySize(t *testing.T) {
+	type rgb [3]byte
+	type vec3 struct{ X, Y, Z float64 }
+	type five [5]float64
+	rng := rand.New(rand.NewPCG(3, 35))
+	v := Must(NewView1[vec3]("V", 4, WithTraits(Atomic)))
+	c := Must(NewView1[rgb]("C", 7, WithTraits(Atomic)))
+	f := Must(NewView1[five]("F", 3, WithTraits(Atomic)))
+	q := Must(NewView1[[3]float32]("Q", 5, WithTraits(Atomic)))
+	const n = 4000
+	ParallelFor("upd", Range(0, n).WithChunk(1), func(i int) {
+		v.Ref(i%4).Update(func(o vec3) vec3 { return vec3{o.X + 1, o.Y + 2, o.Z + 3} })
+		c.Ref(i%7).Update(func(o rgb) rgb { return rgb{o[0] + 1, o[1] + 2, o[2] + 3} })
+		f.Ref(i%3).Update(func(o five) five {
+			for k := range o {
+				o[k] += float64(k)
+			}
+			return o
+		})
+	})
+	for i := range 4 {
+		if got, want := v.Ref(i).Load(), (vec3{n / 4, 2 * n / 4, 3 * n / 4}); got != want {
+			t.Errorf("vec3 %d: %v, want %v", i, got, want)
+		}
+	}
+	for i := range 7 {
+		k := n / 7
+		if i < n%7 {
+			k++
+		}
+		if got, want := c.Ref(i).Load(), (rgb{byte(k), byte(2 * k), byte(3 * k)}); got != want {
+			t.Errorf("rgb %d: %v, want %v", i, got, want)
+		}
+	}
+	for i := range 3 {
+		m := float64(n / 3)
+		if i < n%3 {
+			m++
+		}
+		got := f.Ref(i).Load()
+		for k := range got {
+			if got[k] != m*float64(k) {
+				t.Errorf("five %d[%d]: %v, want %v", i, k, got[k], m*float64(k))
+			}
+		}
+	}
+	// Store, Load and the compare-and-swap against a serial model.
+	model := make([][3]float32, 5)
+	for range 2000 {
+		i := rng.IntN(5)
+		x := [3]float32{rng.Float32(), rng.Float32(), float32(rng.IntN(3))}
+		switch rng.IntN(3) {
+		case 0:
+			q.Ref(i).Store(x)
+			model[i] = x
+		case 1:
+			old := q.Ref(i).Update(func(o [3]float32) [3]float32 { return [3]float32{o[1], o[0], o[2] + x[2]} })
+			if old != model[i] {
+				t.Fatalf("Update returned %v, model %v", old, model[i])
+			}
+			model[i] = [3]float32{model[i][1], model[i][0], model[i][2] + x[2]}
+		default:
+			guess := model[i]
+			if rng.IntN(2) == 0 {
+				guess = x
+			}
+			ok := casLocked(q.Ref(i).p, guess, x)
+			if ok != (guess == model[i]) {
+				t.Fatalf("compare-and-swap of %v on %v: %v", guess, model[i], ok)
+			}
+			if ok {
+				model[i] = x
+			}
+		}
+		if got := q.Ref(i).Load(); got != model[i] {
+			t.Fatalf("element %d: %v, model %v", i, got, model[i])
+		}
+	}
+	// Add on a type it does not fit still panics, pointing to Update.
+	if msg := panicMessage(func() { v.Ref(0).Add(vec3{}) }); !strings.Contains(msg, "Update takes any function") {
+		t.Errorf("Add on a struct: %q", msg)
+	}
+}

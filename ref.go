@@ -24,9 +24,9 @@ import (
 // to each other: a plain access of the same element at the same time, by At,
 // Set, Ptr or a slice from Data, is a data race.
 //
-// The element type must have 1, 2, 4, 8 or 16 bytes and hold no Go
-// pointers (the Atomic trait checks this when the view is made; on other
-// views the methods panic for other types). An element of 1 or 2 bytes is
+// The element type must hold no Go pointers and have a non-zero size (the
+// Atomic trait checks this when the view is made; on other views the
+// methods panic for other types). An element of 1 or 2 bytes is
 // updated by a compare-and-swap on the aligned 4-byte word that holds it,
 // as AtomicAdd does: a plain write to a neighbouring byte of that word,
 // outside the view or through a view without the Atomic trait, races with
@@ -46,7 +46,10 @@ import (
 // all the same. On either path a Ref's operations are atomic only with
 // respect to each other and to the Atomic functions: a plain load of a
 // 16-byte element (At, a slice from Data, on a view without the trait) can
-// see half of an update, and a plain store can tear one.
+// see half of an update, and a plain store can tear one. Elements of other
+// sizes ([3]float64, a struct of 24 bytes, [3]byte) take the lock path
+// always, as Kokkos's desul does for types it has no instruction for: Load,
+// Store and Update serve them, and the Atomic trait takes them.
 //
 // Load, Store and Update take any such type. T is not constrained to
 // numbers, so the arithmetic methods check the type when called and panic
@@ -324,7 +327,7 @@ type elemKind uint8
 
 const (
 	kindUnknown elemKind = iota // not recorded: ask elemKindOf
-	kindNone                    // nothing: a size other than 1, 2, 4, 8, 16 bytes, or Go pointers
+	kindNone                    // nothing: no bytes, or Go pointers
 	kindBits                    // Load, Store and Update: bool, arrays and structs
 	kindInt                     // all methods, signed
 	kindUint                    // all methods, unsigned
@@ -346,7 +349,7 @@ func elemKindOf[T any]() elemKind {
 	case reflect.Complex64, reflect.Complex128:
 		return kindComplex
 	}
-	if s := t.Size(); (s == 1 || s == 2 || s == 4 || s == 8 || s == 16) && !typeinfo.HasPointers(t) {
+	if t.Size() > 0 && !typeinfo.HasPointers(t) {
 		return kindBits
 	}
 	return kindNone
@@ -354,16 +357,15 @@ func elemKindOf[T any]() elemKind {
 
 // atomicTypeProblem returns "" when Ref can update elements of type T
 // atomically, and otherwise why not: T holds Go pointers, which an atomic
-// store would write without the garbage collector's write barrier, or T's
-// size is not one of 1, 2, 4, 8 and 16 bytes, the sizes Ref updates
-// atomically.
+// store would write without the garbage collector's write barrier, or T
+// has no bytes.
 func atomicTypeProblem[T any]() string {
 	t := reflect.TypeFor[T]()
 	if typeinfo.HasPointers(t) {
 		return fmt.Sprintf("element type %v holds Go pointers, which an atomic store would write without the garbage collector's write barrier", t)
 	}
-	if s := t.Size(); s != 1 && s != 2 && s != 4 && s != 8 && s != 16 {
-		return fmt.Sprintf("atomic operations need an element type of 1, 2, 4, 8 or 16 bytes, %v has %d", t, s)
+	if t.Size() == 0 {
+		return fmt.Sprintf("element type %v has no bytes to update", t)
 	}
 	return ""
 }
@@ -388,7 +390,7 @@ func atomicTypeError[T any]() error {
 // path (see load16).
 func atomicDataError[T any](flags viewFlags, data []T) error {
 	s := unsafe.Sizeof(*new(T))
-	if flags&flagAtomic == 0 || len(data) == 0 || s == 16 || uintptr(unsafe.Pointer(unsafe.SliceData(data)))%s == 0 {
+	if flags&flagAtomic == 0 || len(data) == 0 || (s != 2 && s != 4 && s != 8) || uintptr(unsafe.Pointer(unsafe.SliceData(data)))%s == 0 {
 		return nil
 	}
 	return errorf(ErrElementType, "the Atomic trait needs elements aligned to their size: the first %d-byte element of type %v lies at %p",

@@ -391,7 +391,7 @@ func TestConstructorErrors(t *testing.T) {
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(1)); return err }, `LayoutStride needs 2 strides, got 1`},
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(1, 2)); return err }, `strides (1, 2) overlap for extents (3, 3)`},
 		{func() error { _, err := NewView2[float64]("S", 3, 3, WithStrides(-1, 3)); return err }, `stride -1 of dimension 0 is negative`},
-		{func() error { _, err := NewView1[[3]float64]("T", 3, WithTraits(Atomic)); return err }, `atomic operations need an element type of 1, 2, 4, 8 or 16 bytes, [3]float64 has 24`},
+		{func() error { _, err := NewView1[struct{}]("T", 3, WithTraits(Atomic)); return err }, `element type struct {} has no bytes to update`},
 		{func() error { _, err := NewView1[int]("U", 3, WithTraits(Unmanaged)); return err }, `the Unmanaged trait needs caller memory`},
 		{func() error { _, err := NewView1[*int]("P", 3, InSpace(countingSpace{})); return err }, `element type *int holds Go pointers and cannot live in FakeDevice`},
 	}
