@@ -571,9 +571,9 @@ func TestAtomicAnySize(t *testing.T) {
 	q := Must(NewView1[[3]float32]("Q", 5, WithTraits(Atomic)))
 	const n = 4000
 	ParallelFor("upd", Range(0, n).WithChunk(1), func(i int) {
-		v.Ref(i%4).Update(func(o vec3) vec3 { return vec3{o.X + 1, o.Y + 2, o.Z + 3} })
-		c.Ref(i%7).Update(func(o rgb) rgb { return rgb{o[0] + 1, o[1] + 2, o[2] + 3} })
-		f.Ref(i%3).Update(func(o five) five {
+		v.Ref(i % 4).Update(func(o vec3) vec3 { return vec3{o.X + 1, o.Y + 2, o.Z + 3} })
+		c.Ref(i % 7).Update(func(o rgb) rgb { return rgb{o[0] + 1, o[1] + 2, o[2] + 3} })
+		f.Ref(i % 3).Update(func(o five) five {
 			for k := range o {
 				o[k] += float64(k)
 			}
