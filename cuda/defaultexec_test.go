@@ -66,11 +66,16 @@ func TestWithExecStream(t *testing.T) {
 				}
 			}
 		}
-		// Resize on the stream keeps the elements and zero-fills the rest.
+		// Resize on the stream keeps the elements and zero-fills the rest;
+		// the old view is left to its holder, released after the copy.
+		old := v
 		if err := kokkos.Resize(&v, [2]int{n0 + 5, n1 + 2}, kokkos.WithExec(s)); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Fence(); err != nil {
+			t.Fatal(err)
+		}
+		if err := old.Release(); err != nil {
 			t.Fatal(err)
 		}
 		h2, _ := kokkos.CreateMirrorViewAndCopy(v)
