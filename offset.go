@@ -28,10 +28,13 @@ func rangesExtents(label string, ranges []IndexRange, ext, beg []int) error {
 		// Kokkos's extent is last - first + 1
 		// (containers/src/Kokkos_OffsetView.hpp:566-594 in Kokkos 4.6.1):
 		// 0 for last = first - 1, the empty range.
-		if b.Last < b.First && b.Last != b.First-1 {
+		// First-1 wraps for First = MinInt, whose empty range has no
+		// Bounds: Bounds(MinInt, MaxInt) is the overflowing full range.
+		empty := b.First != math.MinInt && b.Last == b.First-1
+		if b.Last < b.First && !empty {
 			return errorf(ErrShape, "kokkos: offset view %q: index range [%d, %d] of dimension %d ends before it begins; Bounds(%d, %d) is the empty range", label, b.First, b.Last, r, b.First, b.First-1)
 		}
-		if b.Last == b.First-1 {
+		if empty {
 			ext[r], beg[r] = 0, b.First
 			continue
 		}
@@ -154,7 +157,8 @@ func offsetSubArgs(op string, rec *Allocation, ext, beg []int, args []any, obeg 
 			}
 			args[r] = Pair(a.Begin-beg[r], a.End-beg[r])
 		case IndexRange:
-			if a.First < beg[r] || a.Last < a.First-1 || a.Last >= beg[r]+ext[r] {
+			emptyOK := a.First != math.MinInt && a.Last == a.First-1 // First-1 wraps for MinInt
+			if a.First < beg[r] || a.Last < a.First && !emptyOK || a.Last >= beg[r]+ext[r] {
 				offsetSubPanic(op, rec, ext, beg, r, fmt.Sprintf("range [%d, %d]", a.First, a.Last))
 			}
 			args[r] = Pair(a.First-beg[r], a.Last+1-beg[r])
