@@ -70,11 +70,7 @@ func load16[T any](p *T) T {
 		lo, hi := load16CX(unsafe.Pointer(p))
 		return bitcast[T]([2]uint64{lo, hi})
 	}
-	l := lockOf(unsafe.Pointer(p))
-	l.Lock()
-	v := *p
-	l.Unlock()
-	return v
+	return loadLocked(p)
 }
 
 // store16 stores v in the 16-byte *p atomically.
@@ -84,10 +80,7 @@ func store16[T any](p *T, v T) {
 		store16CX(unsafe.Pointer(p), w[0], w[1])
 		return
 	}
-	l := lockOf(unsafe.Pointer(p))
-	l.Lock()
-	*p = v
-	l.Unlock()
+	storeLocked(p, v)
 }
 
 // cas16 stores n in the 16-byte *p if *p holds old's bit pattern.
@@ -97,14 +90,7 @@ func cas16[T any](p *T, old, n T) bool {
 		_, _, ok := cas16CX(unsafe.Pointer(p), o[0], o[1], w[0], w[1])
 		return ok
 	}
-	l := lockOf(unsafe.Pointer(p))
-	l.Lock()
-	ok := sameBits(*p, old)
-	if ok {
-		*p = n
-	}
-	l.Unlock()
-	return ok
+	return casLocked(p, old, n)
 }
 
 // update16 replaces the 16-byte *p, holding old, by f(old) atomically and
@@ -224,7 +210,8 @@ func sameBits[T any](a, b T) bool {
 // lock of the table that their address picks, for one read, one write or
 // one compare-and-swap. Every atomic operation on one element takes the
 // same lock, so they are atomic with respect to each other; the path is
-// not lock-free, and a plain access of the element races with it.
+// not lock-free, and a plain access of the element races with it. The
+// lock path of 16-byte elements is these functions too.
 
 // loadLocked returns *p, read under its lock.
 func loadLocked[T any](p *T) T {
