@@ -18,7 +18,7 @@ func assignAddress[T any](d *desc[T], data []T, opts []Option) error {
 	switch {
 	case cfg.err != nil:
 		return fail(cfg.err)
-	case cfg.given != 0 || cfg.strides != nil || cfg.noInit || cfg.pad || cfg.traits != 0 || cfg.wrapLabel != "":
+	case cfg.given != 0 || cfg.strides != nil || cfg.noInit || cfg.pad || cfg.traits != 0 || cfg.wrapLabel != "" || cfg.exec != nil:
 		return fail(errorf(ErrOption, "AssignData takes AtAddress only: the view keeps its layout, space, label and traits"))
 	case cfg.addr == 0:
 		return fail(errorf(ErrOption, "AtAddress(0): give the address of the memory"))
