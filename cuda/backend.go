@@ -203,6 +203,9 @@ func fillBytesOn(s *Stream, dst uintptr, pattern []byte, count int) error {
 		return err
 	}
 	defer end()
+	if err := checkFillDevice(s, e); err != nil {
+		return err
+	}
 	d := dev.drv
 	// Seed the first elements one byte column at a time, then double the
 	// filled prefix.

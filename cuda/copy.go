@@ -35,10 +35,15 @@ func copyOn(s *Stream, dst, src uintptr, n int) error {
 	if err != nil {
 		return err
 	}
-	if _, err := lookup(src, n); err != nil {
+	se, err := lookup(src, n)
+	if err != nil {
 		return err
 	}
-	c, h, dev, end, err := s.begin(de.dev)
+	run, done, err := copyPeer(s, dst, src, de, se, n)
+	if done {
+		return err
+	}
+	c, h, dev, end, err := s.begin(run)
 	if err != nil {
 		return err
 	}
@@ -158,6 +163,13 @@ func copy2DOn(s *Stream, dst uintptr, dstPitch int, dstGo []byte, src uintptr, s
 		}
 		m.srcMemoryType, m.srcDevice = memUnified, src
 	}
+	if dstGo == nil && srcGo == nil {
+		run, done, err := copy2DPeer(s, dst, dstPitch, src, srcPitch, width, height)
+		if done {
+			return err
+		}
+		dev = run
+	}
 	c, h, dev, end, err := s.begin(dev)
 	if err != nil {
 		return err
@@ -212,6 +224,10 @@ func fillOn(s *Stream, dst uintptr, pitch, es int, pat uint64, w, rows int) erro
 	}
 	e, c, h, dev, end, err := s.beginAt(dst, span2D(pitch, w*es, rows))
 	if err != nil {
+		return err
+	}
+	if err := checkFillDevice(s, e); err != nil {
+		end()
 		return err
 	}
 	defer end()

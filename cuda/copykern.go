@@ -378,10 +378,11 @@ func checkStrided(s *backend.Strided) error {
 // same index, as one kernel on the device of both views (see
 // backend.StridedCopySpace): with exec nil it runs after the work queued
 // earlier on the device and returns when the copy is complete; with a
-// *Stream it is queued on the stream and returns at once. It returns false
-// and copies nothing for another exec, views of different devices (or of
-// a device other than the stream's), or memory outside this package's
-// live blocks.
+// *Stream it is queued on the stream and returns at once. Views of two
+// devices, or device memory of another device than the stream's, are
+// copied as peer.go describes (directly with peer access, else staged
+// through the host). It returns false and copies nothing for another
+// exec, or memory outside this package's live blocks.
 func (ops) CopyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	return copyStrided(exec, dst, src)
 }
@@ -430,9 +431,6 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	if de.dev != se.dev || st != nil && st.dev != de.dev {
-		return false, nil
-	}
 	w := 1
 	for _, x := range copyWords {
 		if dst.ElemSize%x == 0 && dst.Addr%uintptr(x) == 0 && src.Addr%uintptr(x) == 0 {
@@ -444,14 +442,22 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	if k.rank > 8 {
 		return false, nil
 	}
+	// The device that runs the copy, peer access enabled (peer.go).
+	dev, staged, err := peerRoute(st, de, se)
+	if err != nil || staged {
+		if err == nil {
+			err = stridedStaged(st, dst, src, de, se)
+		}
+		return true, err
+	}
 	label := de.Label
 	if k.rank == 1 && k.ds[0] == 1 && k.ss[0] == 1 {
-		return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
+		return true, launchOn(st, dev, label, func(c ctxCall, h uintptr) error {
 			return c.do("cuMemcpyAsync", label, c.dev.drv.cuMemcpyAsync, dst.Addr, src.Addr, uintptr(k.ext[0]*w), h)
 		})
 	}
 	wide := k.wide()
-	prog, err := de.dev.rawProgram(kernLabel(false, w, wide), kernSource(false, w, wide), copyKernNames)
+	prog, err := dev.rawProgram(kernLabel(false, w, wide), kernSource(false, w, wide), copyKernNames)
 	if err != nil {
 		return true, err
 	}
@@ -490,11 +496,11 @@ func copyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 		}
 		putIdxs(p, wide, f)
 		grid := [3]int{min(ceilDiv(k.ext[0]+ash, 32)*ceilDiv(k.ext[b]+bsh, 32), 1<<31-1), 1, min(nz, 65535)}
-		return true, launchOn(st, de.dev, label, func(c ctxCall, h uintptr) error {
+		return true, launchOn(st, dev, label, func(c ctxCall, h uintptr) error {
 			return c.launch(label, prog.fns[1], grid, [3]int{32, 8, 1}, h, p)
 		})
 	}
-	return true, launchStrided(st, de.dev, prog, label, p, &k, wide, true)
+	return true, launchStrided(st, dev, prog, label, p, &k, wide, true)
 }
 
 // transposeGroup is the width, in tiles, of the bands in which the
@@ -557,6 +563,9 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 		return false, nil
 	}
 	if st != nil && st.dev != e.dev {
+		if err := checkFillDevice(st, e); err != nil {
+			return true, err
+		}
 		return false, nil
 	}
 	label := e.Label

@@ -73,6 +73,7 @@ type driver struct {
 	cuInit, cuDriverGetVersion, cuGetErrorName, cuGetErrorString                 uintptr
 	cuDeviceGetCount, cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute         uintptr
 	cuDeviceTotalMem, cuDevicePrimaryCtxRetain, cuCtxSetCurrent, cuCtxGetCurrent uintptr
+	cuDeviceCanAccessPeer, cuCtxEnablePeerAccess, cuMemcpyPeer                   uintptr
 	cuCtxSynchronize, cuMemGetInfo, cuMemAlloc, cuMemFree, cuMemAllocManaged     uintptr
 	cuMemAllocHost, cuMemFreeHost, cuMemHostRegister, cuMemHostUnregister        uintptr
 	cuMemcpy, cuMemcpyAsync, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD            uintptr
@@ -104,6 +105,8 @@ func (d *driver) symbols() []struct {
 		{"cuDeviceGetName", &d.cuDeviceGetName}, {"cuDeviceGetAttribute", &d.cuDeviceGetAttribute},
 		{"cuDeviceTotalMem_v2", &d.cuDeviceTotalMem}, {"cuDevicePrimaryCtxRetain", &d.cuDevicePrimaryCtxRetain},
 		{"cuCtxSetCurrent", &d.cuCtxSetCurrent}, {"cuCtxGetCurrent", &d.cuCtxGetCurrent},
+		{"cuDeviceCanAccessPeer", &d.cuDeviceCanAccessPeer}, {"cuCtxEnablePeerAccess", &d.cuCtxEnablePeerAccess},
+		{"cuMemcpyPeer", &d.cuMemcpyPeer},
 		{"cuCtxSynchronize", &d.cuCtxSynchronize}, {"cuMemGetInfo_v2", &d.cuMemGetInfo},
 		{"cuMemAlloc_v2", &d.cuMemAlloc}, {"cuMemFree_v2", &d.cuMemFree},
 		{"cuMemAllocManaged", &d.cuMemAllocManaged}, {"cuMemAllocHost_v2", &d.cuMemAllocHost},
