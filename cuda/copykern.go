@@ -547,6 +547,9 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 	if !ok {
 		return false, nil
 	}
+	if err := checkFillStrided(st, &dst); err != nil {
+		return true, err
+	}
 	es := len(pattern)
 	if es != dst.ElemSize || (es != 1 && es != 2 && es != 4 && es != 8 && es != 16) || dst.Addr%uintptr(es) != 0 {
 		return false, nil
@@ -563,9 +566,6 @@ func fillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, 
 		return false, nil
 	}
 	if st != nil && st.dev != e.dev {
-		if err := checkFillDevice(st, e); err != nil {
-			return true, err
-		}
 		return false, nil
 	}
 	label := e.Label

@@ -439,3 +439,39 @@ func (s *argSet) firstLabel() string {
 	}
 	return s.views[0].d.Label
 }
+
+// hostSide returns the stream on which a copy between Go memory and the n
+// bytes at addr runs: s itself when s's device reaches that memory (peer
+// access enabled where needed), else nil, the memory's own device
+// synchronously, after the work queued on s. A nil s stays nil.
+func hostSide(s *Stream, addr uintptr, n int) (*Stream, error) {
+	if s == nil {
+		return nil, nil
+	}
+	e, err := lookup(addr, n)
+	if err != nil || !crosses(s.dev, e) {
+		return s, nil // beginAt reports a bad range
+	}
+	ok, err := reachable(s.dev, e)
+	if err != nil || ok {
+		return s, err
+	}
+	return nil, s.sync()
+}
+
+// checkFillStrided refuses a strided fill of device memory on a stream of
+// another device; memory outside the live blocks is left to the caller.
+func checkFillStrided(s *Stream, dst *backend.Strided) error {
+	if s == nil || checkStrided(dst) != nil {
+		return nil
+	}
+	n := spanBytes(dst)
+	if n == 0 {
+		return nil
+	}
+	e, err := lookup(dst.Addr, n)
+	if err != nil {
+		return nil
+	}
+	return checkFillDevice(s, e)
+}

@@ -150,6 +150,13 @@ func copyFromHostMode(s *Stream, dst uintptr, src []byte, async bool) error {
 	if n == 0 {
 		return nil
 	}
+	s2, err := hostSide(s, dst, n)
+	if err != nil {
+		return err
+	}
+	if s2 != s {
+		s, async = s2, false
+	}
 	e, c, h, dev, end, err := s.beginAt(dst, n)
 	if err != nil {
 		return err
@@ -197,6 +204,10 @@ func copyToHost(s *Stream, dst []byte, src uintptr) error {
 	n := len(dst)
 	if n == 0 {
 		return nil
+	}
+	s, err := hostSide(s, src, n)
+	if err != nil {
+		return err
 	}
 	e, c, h, dev, end, err := s.beginAt(src, n)
 	if err != nil {
