@@ -132,7 +132,6 @@ func TestPeerCopyLayouts(t *testing.T) {
 			})
 		}
 	})
-	cudatest.CheckLeaksOn(t, devOrdinals(devs)...)
 }
 
 // TestPeerCopySizes copies elements of 1, 2, 4, 8, 16 and 12 bytes

@@ -202,6 +202,10 @@ func stagedCopy(s *Stream, dst, src uintptr, de, se *entry, n int) error {
 		return err
 	}
 	defer func() {
+		// On an error, transfers from the buffers may still be queued.
+		if c, err := pinCtx(dd); err == nil {
+			_ = c.do("cuStreamSynchronize", label, dd.drv.cuStreamSynchronize, 0)
+		}
 		if c, err := pinCtx(sd); err == nil {
 			sd.putStager(c, st)
 		}
