@@ -687,3 +687,118 @@ func TestMultiDeviceLeaks(t *testing.T) {
 	}
 	cudatest.CheckLeaksOn(t, devOrdinals(devs)...)
 }
+
+// TestPeerRawCopies runs the package's own copies between blocks of two
+// devices (Copy, Copy2D, on streams of either device and synchronously)
+// and between Go memory and a block of another device than the stream's
+// (CopyFromHost, CopyToHost), peer and staged, against host references.
+func TestPeerRawCopies(t *testing.T) {
+	devs := cudatest.RequireDevices(t, 2)
+	cudatest.LeakCheckOn(t, 0, 1)
+	peerPaths(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(14, 15))
+		streams := streamsOf(t, devs[0], devs[1])
+		for _, p := range [][2]int{{0, 1}, {1, 0}} {
+			for si, st := range streams {
+				const n = 3<<20 + 123
+				what := fmt.Sprintf("%d<-%d, stream %d", p[0], p[1], si)
+				src, srcData := randBlock(t, rng, cuda.SpaceOn(p[1]), "raw src", n)
+				dst, dstData := randBlock(t, rng, cuda.SpaceOn(p[0]), "raw dst", n)
+				sync := func() {
+					t.Helper()
+					if st != nil {
+						if err := st.Fence(); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				// A contiguous copy at odd offsets.
+				lo, m := 1+rng.IntN(100), n/2+rng.IntN(n/4)
+				if err := copyRaw(st, dst.Addr+uintptr(lo), src.Addr+3, m); err != nil {
+					t.Fatal(err)
+				}
+				sync()
+				copy(dstData[lo:lo+m], srcData[3:3+m])
+				checkBlock(t, what+": Copy", dst.Addr, dstData)
+				// A 2-D copy: rows of width bytes, pitches differ.
+				width, height, dp, sp := 1000+rng.IntN(24), 700, 1100, 1300
+				if err := copy2DRaw(st, dst.Addr+7, dp, src.Addr+5, sp, width, height); err != nil {
+					t.Fatal(err)
+				}
+				sync()
+				for r := range height {
+					copy(dstData[7+r*dp:7+r*dp+width], srcData[5+r*sp:5+r*sp+width])
+				}
+				checkBlock(t, what+": Copy2D", dst.Addr, dstData)
+				// Go memory to and from the other device's block, on st.
+				if st != nil {
+					other := src
+					in := make([]byte, n)
+					for i := range in {
+						in[i] = byte(rng.IntN(256))
+					}
+					if err := st.CopyFromHost(other.Addr, in); err != nil {
+						t.Fatal(err)
+					}
+					out := make([]byte, n)
+					if err := st.CopyToHost(out, other.Addr); err != nil {
+						t.Fatal(err)
+					}
+					sync()
+					if string(out) != string(in) {
+						t.Errorf("%s: CopyFromHost then CopyToHost on a stream of another device: the bytes differ", what)
+					}
+				}
+				_ = src.Free()
+				_ = dst.Free()
+			}
+		}
+	})
+}
+
+func copyRaw(st *cuda.Stream, dst, src uintptr, n int) error {
+	if st == nil {
+		return cuda.Copy(dst, src, n)
+	}
+	return st.Copy(dst, src, n)
+}
+
+func copy2DRaw(st *cuda.Stream, dst uintptr, dp int, src uintptr, sp, width, height int) error {
+	if st == nil {
+		return cuda.Copy2D(dst, dp, src, sp, width, height)
+	}
+	return st.Copy2D(dst, dp, src, sp, width, height)
+}
+
+// randBlock allocates n bytes in space filled with random bytes, and
+// returns the block and its bytes.
+func randBlock(t *testing.T, rng *rand.Rand, space backend.BlockSpace, label string, n int) (backend.Block, []byte) {
+	t.Helper()
+	b, err := space.Allocate(label, n, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(rng.IntN(256))
+	}
+	if err := cuda.CopyFromHost(b.Addr, data); err != nil {
+		t.Fatal(err)
+	}
+	return b, data
+}
+
+// checkBlock compares the bytes at addr with want.
+func checkBlock(t *testing.T, what string, addr uintptr, want []byte) {
+	t.Helper()
+	got := make([]byte, len(want))
+	if err := cuda.CopyToHost(got, addr); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: byte %d = %d, want %d", what, i, got[i], want[i])
+			return
+		}
+	}
+}
