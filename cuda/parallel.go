@@ -256,7 +256,7 @@ func planBound(lb *launchBuf, label string, pattern patternKind, sh *backend.Sha
 	case *Stream:
 		lp.stream = s
 		if devNo >= 0 && devNo != s.dev.ordinal {
-			return nil, fmt.Errorf("%w: %q: the views are on device %d (view %q), the stream on device %d", ErrBinding, label, devNo, a.firstLabel(), s.dev.ordinal)
+			return nil, fmt.Errorf("%w: %q: the views are on device %d (view %s), the stream on device %d", ErrBinding, label, devNo, a.firstView(), s.dev.ordinal)
 		}
 		devNo = s.dev.ordinal
 	default:

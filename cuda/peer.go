@@ -436,12 +436,17 @@ func checkFillDevice(s *Stream, e *entry) error {
 	return nil
 }
 
-// firstLabel returns the label of the first bound view, for errors.
-func (s *argSet) firstLabel() string {
+// firstView names the first bound view, for errors: its name in the
+// body and its label.
+func (s *argSet) firstView() string {
 	if len(s.views) == 0 {
-		return ""
+		return "none"
 	}
-	return s.views[0].d.Label
+	v := &s.views[0]
+	if v.d.Label == "" {
+		return v.name
+	}
+	return fmt.Sprintf("%s (label %q)", v.name, v.d.Label)
 }
 
 // hostSide returns the stream on which a copy between Go memory and the n

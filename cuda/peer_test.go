@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	kokkos "github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/backend"
+	"github.com/gokkos/kokkos/backend/backendtest"
 )
 
 // These tests of the routing of copies between devices run without a GPU:
@@ -150,6 +152,80 @@ func TestPeerPlanBoundNamesView(t *testing.T) {
 	for _, w := range []string{`"axpy"`, `"y on 1"`, "device 1", "stream on device 0"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("%q lacks %s", err, w)
+		}
+	}
+}
+
+// TestPeerKernelRefusals launches a Go kernel and a team kernel over a
+// view of device 1 on a stream of device 0, and checks the refusal, which
+// comes before any driver call.
+func TestPeerKernelRefusals(t *testing.T) {
+	d := fakeDevices(2)
+	s := &Stream{dev: d[0]}
+	v := &backend.View{Label: "field on 1", Space: SpaceOn(1), Addr: 4096, Rank: 1,
+		Extents: [backend.MaxRank]int{8}, Strides: [backend.MaxRank]int{1}, Elem: backend.KindFloat64, ElemSize: 8}
+	axpy := &backend.Kernel{Name: "peer.Axpy", Pattern: backend.PatternFor, Rank: 1,
+		Params: []backend.Param{{Name: "y", View: true, Rank: 1, Elem: backend.KindFloat64, Write: true}, {Name: "x", View: true, Rank: 1, Elem: backend.KindFloat64}, {Name: "a", Elem: backend.KindFloat64}},
+		IR: `kernelir 1
+(kernel Axpy for (index i) (view y float64 1 w) (view x float64 1 r) (scalar a float64)
+  (body (assign ((at y i)) ((add float64 (mul float64 a (at x i)) (at y i))))))`}
+	sh := backend.Shape{Rank: 1}
+	sh.Upper[0] = 8
+	team := backendtest.TeamKernels()[1] // RowsVec: y, a, x, n, per
+	for _, c := range []struct {
+		name string
+		l    *backend.Launch
+	}{
+		{"Go kernel", &backend.Launch{Label: "axpy", Kernel: axpy, Shape: sh,
+			Args: []backend.Arg{{View: v, Kind: backend.KindFloat64}, {View: v, Kind: backend.KindFloat64}, {Kind: backend.KindFloat64, Bits: 0x4000000000000000}}}},
+		{"team kernel", &backend.Launch{Label: "team", Kernel: team, Shape: backend.Shape{Team: backend.TeamShape{League: 2, Size: 4, Vector: 1}},
+			Args: []backend.Arg{{View: v, Kind: backend.KindFloat64}, {View: v, Kind: backend.KindFloat64}, {View: v, Kind: backend.KindFloat64}, {Kind: backend.KindInt, Bits: 2}, {Kind: backend.KindInt, Bits: 1}}}},
+	} {
+		err := s.For(c.l)
+		if !errors.Is(err, ErrBinding) {
+			t.Errorf("%s: %v, want ErrBinding", c.name, err)
+			continue
+		}
+		for _, w := range []string{fmt.Sprintf("%q", c.l.Label), `"field on 1"`, "device 1", "stream on device 0"} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %s", c.name, err, w)
+			}
+		}
+	}
+}
+
+// TestPeerBodyRefusals launches CUDA C bodies (ParallelFor,
+// ParallelReduce) over a view of device 1 on a stream of device 0, and
+// views of two devices together, and checks the refusals.
+func TestPeerBodyRefusals(t *testing.T) {
+	d := fakeDevices(2)
+	s := &Stream{dev: d[0]}
+	y1, err := kokkos.WrapView1[float64](nil, 8, kokkos.InSpace(SpaceOn(1)), kokkos.AtAddress(4096))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x0, err := kokkos.WrapView1[float64](nil, 8, kokkos.InSpace(SpaceOn(0)), kokkos.AtAddress(8192))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rerr := ParallelReduce("sum", kokkos.Range(0, 8).On(s), Sum[float64](), "acc += y(i);", Bind("y", y1))
+	for _, c := range []struct {
+		name string
+		err  error
+		says []string
+	}{
+		{"ParallelFor", ParallelFor("set", kokkos.Range(0, 8).On(s), "y(i) = 1;", Bind("y", y1)), []string{`"set"`, "view y", "on device 1", "stream on device 0"}},
+		{"ParallelReduce", rerr, []string{`"sum"`, "view y", "on device 1", "stream on device 0"}},
+		{"two devices", ParallelFor("mix", kokkos.Range(0, 8), "y(i) = x(i);", Bind("x", x0), Bind("y", y1)), []string{`"mix"`, "on device 1", "on device 0"}},
+	} {
+		if !errors.Is(c.err, ErrBinding) {
+			t.Errorf("%s: %v, want ErrBinding", c.name, c.err)
+			continue
+		}
+		for _, w := range c.says {
+			if !strings.Contains(c.err.Error(), w) {
+				t.Errorf("%s: %q lacks %s", c.name, c.err, w)
+			}
 		}
 	}
 }
