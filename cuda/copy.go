@@ -20,6 +20,11 @@ import (
 // Stream of the device, and return when the copy is complete. The Stream
 // methods queue the work on the stream and return at once, except where Go
 // memory is involved: those return once the Go memory is no longer needed.
+//
+// Between device memory of two devices a copy runs on the stream's device
+// (without a stream, the destination's), with peer access enabled on first
+// use; where the two devices are not peers it is staged through pinned host
+// memory and returns when complete, on a stream too.
 
 // Copy copies n bytes from src to dst and waits for the copy.
 func Copy(dst, src uintptr, n int) error { return copyOn(nil, dst, src, n) }

@@ -375,21 +375,24 @@ func checkStrided(s *backend.Strided) error {
 }
 
 // CopyStrided copies every element of src to the element of dst at the
-// same index, as one kernel on the device of both views (see
-// backend.StridedCopySpace): with exec nil it runs after the work queued
-// earlier on the device and returns when the copy is complete; with a
-// *Stream it is queued on the stream and returns at once. Views of two
-// devices, or device memory of another device than the stream's, are
-// copied as peer.go describes (directly with peer access, else staged
-// through the host). It returns false and copies nothing for another
-// exec, or memory outside this package's live blocks.
+// same index, as one kernel (see backend.StridedCopySpace): with exec nil
+// it runs on the destination's device (the source's when only the source
+// is device memory) after the work queued earlier there and returns when
+// the copy is complete; with a *Stream it is queued on the stream and
+// returns at once. Device memory of another device than the one running
+// the kernel is reached through peer access, enabled on first use; where
+// the devices are not peers the copy is staged through pinned host memory
+// and returns when complete, on a stream too. It returns false and copies
+// nothing for another exec, or memory outside this package's live blocks.
 func (ops) CopyStrided(exec backend.Exec, dst, src backend.Strided) (bool, error) {
 	return copyStrided(exec, dst, src)
 }
 
 // FillStrided stores pattern in every element of dst (1, 2, 4, 8 or 16
 // bytes, dst aligned to them), as one kernel or memset on dst's device;
-// exec is as for CopyStrided. It returns false and fills nothing for
+// exec is as for CopyStrided. Device memory on a stream of another device
+// is an error matching ErrBinding that names the view's label and both
+// devices. It returns false and fills nothing for
 // another exec or element size, a misaligned dst, or memory outside this
 // package's live blocks.
 func (ops) FillStrided(exec backend.Exec, dst backend.Strided, pattern []byte) (bool, error) {
