@@ -5,7 +5,9 @@
 // CheckLeaks and LeakCheck read package cuda's registry of every block it
 // allocated (views, staging buffers, direct Allocate calls), and Checked
 // wraps one space in a backendtest.CheckedSpace, which records the blocks
-// of that space alone with the stacks that allocated them.
+// of that space alone with the stacks that allocated them. CheckLeaksOn and
+// LeakCheckOn check the blocks of the devices named, and RequireDevices
+// skips a test that needs more devices than the machine has.
 package cudatest
 
 import (
