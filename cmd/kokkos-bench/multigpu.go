@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -20,6 +21,9 @@ func init() {
 		desc: "peer copy device 0 → 1 vs cuMemcpyPeer, and the heat stencil's speed-up from 1 GPU to 2 and 4 (-space cuda only)"})
 }
 
+// multigpuLog receives the lines that say which measures are left out.
+var multigpuLog io.Writer = os.Stderr
+
 // runMultiGPU times a DeepCopy from device 0 to device 1 against the
 // driver's peer copy of the same bytes, and the stencil of
 // examples/multigpu on 1, 2 and 4 devices. Measures that need more
@@ -33,7 +37,7 @@ func runMultiGPU(cfg config, add func(measure)) error {
 		return err
 	}
 	if ndev < 2 {
-		fmt.Fprintf(os.Stderr, "suite multigpu: 1 device: the peer copy is left out\n")
+		fmt.Fprintf(multigpuLog, "suite multigpu: 1 device: the peer copy is left out\n")
 	} else if err := peerCopy(cfg, add); err != nil {
 		return err
 	}
@@ -127,7 +131,7 @@ func stencilSpeedup(cfg config, ndev int, add func(measure)) error {
 		goal float64
 	}{{2, 1.8}, {4, 3.4}} {
 		if c.d > ndev {
-			fmt.Fprintf(os.Stderr, "suite multigpu: %d device(s): the stencil on %d GPUs is left out\n", ndev, c.d)
+			fmt.Fprintf(multigpuLog, "suite multigpu: %d device(s): the stencil on %d GPUs is left out\n", ndev, c.d)
 			continue
 		}
 		r, err := rate(c.d)
