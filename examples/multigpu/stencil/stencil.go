@@ -11,8 +11,8 @@
 //  1. the compute stream updates the band's first and last rows (kernel
 //     Rows) and records the event "boundary rows of this step done";
 //  2. it updates the other rows, the interior of the band (Rows again);
-//  3. meanwhile the copy stream waits for its own device's boundary event
-//     and its neighbours' ones, copies the neighbours' boundary rows into
+//  3. meanwhile the copy stream waits for its neighbours' boundary
+//     events, copies the neighbours' boundary rows into
 //     next's halo rows (kokkos.DeepCopyOn of row subviews, peer to peer),
 //     and records "halos of this step copied", for which the compute
 //     stream waits before the next step.
@@ -138,86 +138,87 @@ func halos(u *kokkos.View2[float64], rows int, above *kokkos.View2[float64], abo
 	return dst, src
 }
 
-// part is one device's band, buffers, streams and events.
+// part is one device's band: its buffers, the arguments of its kernels
+// and copies, and the queue they go to.
 type part struct {
 	Band
-	k          int
-	dev        *cuda.Device
-	comp, copy *cuda.Stream
-	bnd        [2]*cuda.Event // boundary rows done, by step parity
-	cpy        *cuda.Event    // halos copied
-	buf        [2]kokkos.View2[float64]
+	k   int
+	buf [2]kokkos.View2[float64]
+	q   queue
+	cu  *cudaQueue // q on a GPU
 
 	// Per buffer parity p (step s reads buf[p], writes buf[1-p], p = s%2):
-	// the Rows policies and arguments, and the halo copies into buf[1-p].
-	polB, polI         kokkos.MDRangePolicy
+	// the Rows arguments, and the halo copies into buf[1-p].
 	argsB, argsI       [2][]any
 	hasI               bool
 	haloDst, haloSrc   [2][]kokkos.View1[float64]
 	fromAbove, fromBel chan struct{} // a neighbour recorded its boundary event
 }
 
-// A Grid is an N×N field split by rows across devices.
-type Grid struct {
-	n     int
-	parts []*part
-	step  int // steps run so far
+// A queue is where a part's steps go: the part's CUDA streams and events
+// (cudaQueue), or, in the tests, a host emulation of them.
+type queue interface {
+	// rows queues Rows on the compute stream over the band's boundary
+	// rows (interior false) or its other rows, reading buffer par.
+	rows(p *part, par int, interior bool) error
+	// recordBoundary records the boundary event of parity par on the
+	// compute stream.
+	recordBoundary(par int) error
+	// waitBoundary makes the copy stream wait for the boundary event of
+	// parity par of q, a neighbour's queue.
+	waitBoundary(q queue, par int) error
+	// halo queues halo copy h of parity par on the copy stream.
+	halo(p *part, par, h int) error
+	// copied records the halo event on the copy stream and makes the
+	// compute stream wait for it.
+	copied() error
 }
 
-// New allocates an n×n field split across devices 0 to d-1 and sets it to
-// the initial field. Release frees it.
-func New(n, d int) (g *Grid, err error) {
-	if d < 1 {
-		return nil, fmt.Errorf("%w: %d devices", ErrSize, d)
+// cudaQueue is a part's queue on a GPU.
+type cudaQueue struct {
+	comp, copy *cuda.Stream
+	bnd        [2]*cuda.Event // boundary rows done, by step parity
+	cpy        *cuda.Event    // halos copied
+	polB, polI kokkos.MDRangePolicy
+}
+
+func (c *cudaQueue) rows(p *part, par int, interior bool) error {
+	if interior {
+		return kernel.For("stencil.Rows", c.polI, Rows, p.argsI[par]...)
 	}
-	if n < 3 || n < d {
-		return nil, fmt.Errorf("%w: a %d×%d grid across %d devices: want 3 or more points a side and a row per device", ErrSize, n, n, d)
+	return kernel.For("stencil.Rows", c.polB, Rows, p.argsB[par]...)
+}
+
+func (c *cudaQueue) recordBoundary(par int) error { return c.comp.Record(c.bnd[par]) }
+
+func (c *cudaQueue) waitBoundary(q queue, par int) error {
+	return c.copy.WaitEvent(q.(*cudaQueue).bnd[par])
+}
+
+func (c *cudaQueue) halo(p *part, par, h int) error {
+	return kokkos.DeepCopyOn[float64](c.copy, &p.haloDst[par][h], &p.haloSrc[par][h])
+}
+
+func (c *cudaQueue) copied() error {
+	if err := c.copy.Record(c.cpy); err != nil {
+		return err
 	}
-	g = &Grid{n: n}
-	defer func() {
-		if err != nil {
-			g.Release()
-		}
-	}()
-	for k, b := range Bands(n, d) {
-		p := &part{Band: b, k: k}
-		g.parts = append(g.parts, p)
-		if p.dev, err = cuda.GetDevice(k); err != nil {
-			return g, err
-		}
-		if p.comp, err = p.dev.NewStream(); err != nil {
-			return g, err
-		}
-		if p.copy, err = p.dev.NewStream(); err != nil {
-			return g, err
-		}
-		for i := range p.bnd {
-			if p.bnd[i], err = p.dev.NewEvent(); err != nil {
-				return g, err
-			}
-		}
-		if p.cpy, err = p.dev.NewEvent(); err != nil {
-			return g, err
-		}
-		for i := range p.buf {
-			if p.buf[i], err = kokkos.NewView2[float64](fmt.Sprintf("band %d buffer %d", k, i), b.Rows+2, n, kokkos.InSpace(cuda.SpaceOn(k))); err != nil {
-				return g, err
-			}
-		}
-		p.fromAbove, p.fromBel = make(chan struct{}, 2), make(chan struct{}, 2)
-	}
-	for k, p := range g.parts {
+	return c.comp.WaitEvent(c.cpy)
+}
+
+// link sets the kernels' arguments and the halo copies of every part, and
+// their channels, once the parts have their buffers.
+func link(parts []*part, n int) {
+	for k, p := range parts {
 		var above, below *part
 		if k > 0 {
-			above = g.parts[k-1]
+			above = parts[k-1]
 		}
-		if k < d-1 {
-			below = g.parts[k+1]
+		if k < len(parts)-1 {
+			below = parts[k+1]
 		}
-		nb, bi0, bdi := p.boundary()
+		_, bi0, bdi := p.boundary()
 		ni, ii0, idi := p.interior()
-		p.polB = kokkos.MDRange([]int{0, 0}, []int{nb, n}).On(p.comp)
-		p.polI = kokkos.MDRange([]int{0, 0}, []int{max(ni, 1), n}).On(p.comp)
 		p.hasI = ni > 0
 		for par := range 2 {
 			cur, next := p.buf[par], &p.buf[1-par]
@@ -233,11 +234,68 @@ func New(n, d int) (g *Grid, err error) {
 			}
 			p.haloDst[par], p.haloSrc[par] = halos(next, p.Rows, a, ar, b)
 		}
+		p.fromAbove, p.fromBel = make(chan struct{}, 2), make(chan struct{}, 2)
 	}
-	if err := g.Reset(); err != nil {
-		return g, err
+}
+
+// A Grid is an N×N field split by rows across devices.
+type Grid struct {
+	n     int
+	parts []*part
+	step  int // steps run so far
+}
+
+// New allocates an n×n field split across devices 0 to d-1 and sets it to
+// the initial field. Release frees it. A device number the driver does not
+// have is an error matching cuda.ErrInvalidDevice.
+func New(n, d int) (g *Grid, err error) {
+	if d < 1 {
+		return nil, fmt.Errorf("%w: %d devices", ErrSize, d)
 	}
-	return g, nil
+	if n < 3 || n < d {
+		return nil, fmt.Errorf("%w: a %d×%d grid across %d devices: want 3 or more points a side and a row per device", ErrSize, n, n, d)
+	}
+	g = &Grid{n: n}
+	defer func() {
+		if err != nil {
+			g.Release()
+			g = nil
+		}
+	}()
+	for k, b := range Bands(n, d) {
+		c := &cudaQueue{}
+		p := &part{Band: b, k: k, q: c, cu: c}
+		g.parts = append(g.parts, p)
+		var dev *cuda.Device
+		if dev, err = cuda.GetDevice(k); err != nil {
+			return g, err
+		}
+		if c.comp, err = dev.NewStream(); err != nil {
+			return g, err
+		}
+		if c.copy, err = dev.NewStream(); err != nil {
+			return g, err
+		}
+		for i := range c.bnd {
+			if c.bnd[i], err = dev.NewEvent(); err != nil {
+				return g, err
+			}
+		}
+		if c.cpy, err = dev.NewEvent(); err != nil {
+			return g, err
+		}
+		for i := range p.buf {
+			if p.buf[i], err = kokkos.NewView2[float64](fmt.Sprintf("band %d buffer %d", k, i), b.Rows+2, n, kokkos.InSpace(cuda.SpaceOn(k))); err != nil {
+				return g, err
+			}
+		}
+		nb, _, _ := p.boundary()
+		ni, _, _ := p.interior()
+		c.polB = kokkos.MDRange([]int{0, 0}, []int{nb, n}).On(c.comp)
+		c.polI = kokkos.MDRange([]int{0, 0}, []int{max(ni, 1), n}).On(c.comp)
+	}
+	link(g.parts, n)
+	return g, g.Reset()
 }
 
 // Devices returns the number of devices the field is split across.
@@ -251,7 +309,7 @@ func (g *Grid) N() int { return g.n }
 func (g *Grid) Reset() error {
 	g.step = 0
 	for _, p := range g.parts {
-		pol := kokkos.MDRange([]int{0, 0}, []int{p.Rows + 2, g.n}).On(p.comp)
+		pol := kokkos.MDRange([]int{0, 0}, []int{p.Rows + 2, g.n}).On(p.cu.comp)
 		if err := kernel.For("stencil.Init", pol, Init, p.buf[0], p.First, g.n); err != nil {
 			return err
 		}
@@ -262,7 +320,7 @@ func (g *Grid) Reset() error {
 func (g *Grid) fence() error {
 	var errs []error
 	for _, p := range g.parts {
-		for _, s := range []*cuda.Stream{p.comp, p.copy} {
+		for _, s := range []*cuda.Stream{p.cu.comp, p.cu.copy} {
 			if s != nil {
 				errs = append(errs, s.Fence())
 			}
@@ -279,28 +337,7 @@ func (g *Grid) Run(steps int) (time.Duration, error) {
 		return 0, err
 	}
 	start := time.Now()
-	stop := make(chan struct{})
-	var once sync.Once
-	errs := make([]error, len(g.parts))
-	var wg sync.WaitGroup
-	for k, p := range g.parts {
-		var above, below *part
-		if k > 0 {
-			above = g.parts[k-1]
-		}
-		if k < len(g.parts)-1 {
-			below = g.parts[k+1]
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if errs[k] = p.run(g.step, steps, above, below, stop); errs[k] != nil {
-				once.Do(func() { close(stop) })
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := runParts(g.parts, g.step, steps); err != nil {
 		_ = g.fence()
 		return 0, err
 	}
@@ -309,9 +346,42 @@ func (g *Grid) Run(steps int) (time.Duration, error) {
 	return time.Since(start), err
 }
 
+// runParts queues steps steps from step first on, one goroutine per part.
+func runParts(parts []*part, first, steps int) error {
+	stop := make(chan struct{})
+	var once sync.Once
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for k, p := range parts {
+		var above, below *part
+		if k > 0 {
+			above = parts[k-1]
+		}
+		if k < len(parts)-1 {
+			below = parts[k+1]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if errs[k] = p.run(first, steps, above, below, stop); errs[k] != nil {
+				once.Do(func() { close(stop) })
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 var errStopped = errors.New("stencil: stopped: another device failed")
 
-// run queues steps steps on p from step first on.
+// run queues steps steps on p from step first on: per step, the boundary
+// rows, their event (and the news of it to the neighbours' goroutines),
+// the interior rows; on the copy stream, after this step's boundary
+// events of its neighbours, the neighbours' boundary rows into
+// p's halo rows, and the event the next step's compute waits for. A
+// WaitEvent is called only after the Record it means, and before the same
+// event's Record two steps later (which needs this goroutine's news of the
+// next step), so that each waits for exactly its step.
 func (p *part) run(first, steps int, above, below *part, stop <-chan struct{}) error {
 	wait := func(ch <-chan struct{}) error {
 		select {
@@ -329,12 +399,21 @@ func (p *part) run(first, steps int, above, below *part, stop <-chan struct{}) e
 			return errStopped
 		}
 	}
+	q := p.q
 	for s := first; s < first+steps; s++ {
 		par := s % 2
-		if err := kernel.For("stencil.Rows", p.polB, Rows, p.argsB[par]...); err != nil {
+		if err := q.rows(p, par, false); err != nil {
 			return err
 		}
-		if err := p.comp.Record(p.bnd[par]); err != nil {
+		if above == nil && below == nil {
+			if p.hasI {
+				if err := q.rows(p, par, true); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := q.recordBoundary(par); err != nil {
 			return err
 		}
 		if above != nil {
@@ -348,18 +427,14 @@ func (p *part) run(first, steps int, above, below *part, stop <-chan struct{}) e
 			}
 		}
 		if p.hasI {
-			if err := kernel.For("stencil.Rows", p.polI, Rows, p.argsI[par]...); err != nil {
+			if err := q.rows(p, par, true); err != nil {
 				return err
 			}
 		}
-		if above == nil && below == nil {
-			continue
-		}
-		// The halo rows of next were last read by the previous step,
-		// which the boundary event follows.
-		if err := p.copy.WaitEvent(p.bnd[par]); err != nil {
-			return err
-		}
+		// The halo rows of next were last read by this part's previous
+		// step; a neighbour's boundary event of this step follows it, as
+		// the neighbour's compute waited for its halos, which waited for
+		// this part's boundary event of the previous step.
 		h := 0
 		for _, nb := range []struct {
 			q  *part
@@ -371,18 +446,15 @@ func (p *part) run(first, steps int, above, below *part, stop <-chan struct{}) e
 			if err := wait(nb.ch); err != nil {
 				return err
 			}
-			if err := p.copy.WaitEvent(nb.q.bnd[par]); err != nil {
+			if err := q.waitBoundary(nb.q.q, par); err != nil {
 				return err
 			}
-			if err := kokkos.DeepCopyOn[float64](p.copy, &p.haloDst[par][h], &p.haloSrc[par][h]); err != nil {
+			if err := q.halo(p, par, h); err != nil {
 				return err
 			}
 			h++
 		}
-		if err := p.copy.Record(p.cpy); err != nil {
-			return err
-		}
-		if err := p.comp.WaitEvent(p.cpy); err != nil {
+		if err := q.copied(); err != nil {
 			return err
 		}
 	}
@@ -418,12 +490,12 @@ func (g *Grid) Release() {
 				_ = p.buf[i].Release()
 			}
 		}
-		for _, ev := range append(p.bnd[:], p.cpy) {
+		for _, ev := range append(p.cu.bnd[:], p.cu.cpy) {
 			if ev != nil {
 				_ = ev.Release()
 			}
 		}
-		for _, s := range []*cuda.Stream{p.comp, p.copy} {
+		for _, s := range []*cuda.Stream{p.cu.comp, p.cu.copy} {
 			if s != nil {
 				_ = s.Release()
 			}
