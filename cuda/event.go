@@ -140,6 +140,9 @@ func (ev *Event) Device() *Device { return ev.dev }
 // A second Release returns an error matching ErrEventReleased.
 func (ev *Event) Release() error { return ev.st.destroy() }
 
+// Close is Release, for io.Closer.
+func (ev *Event) Close() error { return ev.Release() }
+
 func (ev *Event) String() string {
 	return fmt.Sprintf("Event(device %d, %#x)", ev.dev.ordinal, ev.st.h)
 }

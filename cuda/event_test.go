@@ -73,7 +73,7 @@ func TestEventOrdersStreams(t *testing.T) {
 	y := kokkos.Must(kokkos.NewView1[float64]("y", n, kokkos.InSpace(Space)))
 	defer y.Release()
 	for round := range 3 {
-		if err := ParallelFor("slow", kokkos.Range(0, n).On(a), slowScale, Bind("x", x)); err != nil {
+		if err := ParallelFor("slow", kokkos.Range(0, n).On(a), slowScale, Bind("x", x), FMAD(false)); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.Record(ev); err != nil {
@@ -133,7 +133,7 @@ func TestEventAcrossDevices(t *testing.T) {
 	defer x.Release()
 	y := kokkos.Must(kokkos.NewView1[float64]("y1", n, kokkos.InSpace(SpaceOn(1))))
 	defer y.Release()
-	if err := ParallelFor("slow", kokkos.Range(0, n).On(a), slowScale, Bind("x", x)); err != nil {
+	if err := ParallelFor("slow", kokkos.Range(0, n).On(a), slowScale, Bind("x", x), FMAD(false)); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Record(ev); err != nil {
@@ -223,4 +223,26 @@ func TestDroppedEventIsDestroyed(t *testing.T) {
 		runtime.Gosched()
 	}
 	t.Fatalf("%d events live after dropping 10 (%d before)", liveEvents.Load(), before)
+}
+
+// TestEventBodiesCompile compiles with NVRTC the CUDA C bodies that the
+// event tests and Example_multiGPU run on the GPU.
+func TestEventBodiesCompile(t *testing.T) {
+	requireNVRTC(t)
+	x := viewSig{name: "x", elem: elemFloat64, rank: 1, unit: 0}
+	for _, c := range []struct {
+		name string
+		sig  kernelSig
+		body string
+	}{
+		{"slowScale", kernelSig{pattern: patFor, rank: 1, views: []viewSig{x}}, slowScale},
+		{"example fill", kernelSig{pattern: patFor, rank: 1, views: []viewSig{x}, scalars: []scalarSig{{"lo", elemInt64}}},
+			`double k = lo + i + 1; x(i) = 1.0 / (k * k);`},
+		{"example sum", kernelSig{pattern: patReduce, rank: 1, views: []viewSig{{name: "x", elem: elemFloat64, rank: 1, unit: 0, readOnly: true}},
+			value: Sum[float64]().value}, `acc += x(i);`},
+	} {
+		if err := compileOnly(t, &c.sig, c.body); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
 }
