@@ -240,9 +240,10 @@ func link(parts []*part, n int) {
 
 // A Grid is an N×N field split by rows across devices.
 type Grid struct {
-	n     int
-	parts []*part
-	step  int // steps run so far
+	n      int
+	parts  []*part
+	step   int           // steps run so far
+	queued time.Duration // the last Run's time to queue its steps
 }
 
 // New allocates an n×n field split across devices 0 to d-1 and sets it to
@@ -341,10 +342,16 @@ func (g *Grid) Run(steps int) (time.Duration, error) {
 		_ = g.fence()
 		return 0, err
 	}
+	g.queued = time.Since(start)
 	err := g.fence()
 	g.step += steps
 	return time.Since(start), err
 }
+
+// Queued returns the time the last Run took to queue its steps, on the
+// host; when it is near Run's time, the host, not the devices, sets the
+// pace.
+func (g *Grid) Queued() time.Duration { return g.queued }
 
 // runParts queues steps steps from step first on, one goroutine per part.
 func runParts(parts []*part, first, steps int) error {
