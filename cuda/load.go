@@ -82,6 +82,7 @@ type driver struct {
 	cuMemsetD2D8Async, cuMemsetD2D16Async, cuMemsetD2D32Async                    uintptr
 	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                         uintptr
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy             uintptr
+	cuStreamWaitEvent                                                            uintptr
 	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel        uintptr
 	cuFuncGetAttribute, cuEventElapsedTime, cuMemsetD2D32                        uintptr
 	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiate, cuGraphLaunch  uintptr
@@ -123,6 +124,7 @@ func (d *driver) symbols() []struct {
 		{"cuStreamSynchronize", &d.cuStreamSynchronize},
 		{"cuEventCreate", &d.cuEventCreate}, {"cuEventRecord", &d.cuEventRecord},
 		{"cuEventSynchronize", &d.cuEventSynchronize}, {"cuEventDestroy_v2", &d.cuEventDestroy},
+		{"cuStreamWaitEvent", &d.cuStreamWaitEvent},
 		{"cuModuleLoadData", &d.cuModuleLoadData}, {"cuModuleUnload", &d.cuModuleUnload},
 		{"cuModuleGetFunction", &d.cuModuleGetFunction}, {"cuLaunchKernel", &d.cuLaunchKernel},
 		{"cuFuncGetAttribute", &d.cuFuncGetAttribute}, {"cuEventElapsedTime", &d.cuEventElapsedTime},

@@ -1,0 +1,249 @@
+package stencil
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/kernel"
+)
+
+// The tests below run runParts, the code that queues the steps on the
+// GPUs, on a host emulation of streams and events: each stream is a
+// goroutine that runs its operations in order, after a random pause; an
+// event counts its Records and its completions, and a WaitEvent waits for
+// the Record made before it was queued, as CUDA's do. A dependency that
+// run forgets shows as a wrong field, or, under go test -race, as a data
+// race between two streams' goroutines.
+
+// emuStream runs the functions put on it in order, on its own goroutine.
+type emuStream struct {
+	ops  chan func()
+	done chan struct{}
+}
+
+func newEmuStream(seed uint64, maxPause time.Duration) *emuStream {
+	s := &emuStream{ops: make(chan func(), 1024), done: make(chan struct{})}
+	rng := rand.New(rand.NewPCG(seed, 17))
+	go func() {
+		defer close(s.done)
+		for op := range s.ops {
+			if maxPause > 0 {
+				time.Sleep(time.Duration(rng.Int64N(int64(maxPause))))
+			}
+			op()
+		}
+	}()
+	return s
+}
+
+// fence waits for the work put on s so far.
+func (s *emuStream) fence() {
+	ch := make(chan struct{})
+	s.ops <- func() { close(ch) }
+	<-ch
+}
+
+func (s *emuStream) close() {
+	close(s.ops)
+	<-s.done
+}
+
+// emuEvent is a CUDA event: recorded counts the Records queued, done the
+// ones the streams have reached.
+type emuEvent struct {
+	mu             sync.Mutex
+	cond           *sync.Cond
+	recorded, done int
+}
+
+func newEmuEvent() *emuEvent {
+	e := &emuEvent{}
+	e.cond = sync.NewCond(&e.mu)
+	return e
+}
+
+func (e *emuEvent) record(s *emuStream) {
+	e.mu.Lock()
+	e.recorded++
+	v := e.recorded
+	e.mu.Unlock()
+	s.ops <- func() {
+		e.mu.Lock()
+		e.done = max(e.done, v)
+		e.cond.Broadcast()
+		e.mu.Unlock()
+	}
+}
+
+func (e *emuEvent) waitOn(s *emuStream) {
+	e.mu.Lock()
+	v := e.recorded
+	e.mu.Unlock()
+	s.ops <- func() {
+		e.mu.Lock()
+		for e.done < v {
+			e.cond.Wait()
+		}
+		e.mu.Unlock()
+	}
+}
+
+// emuQueue is a part's queue on the emulation: Rows runs on the compute
+// stream's goroutine (kokkos.Serial), halo copies on the copy stream's.
+type emuQueue struct {
+	comp, copy *emuStream
+	bnd        [2]*emuEvent
+	cpy        *emuEvent
+	polB, polI kokkos.MDRangePolicy
+	errs       chan error
+	// noWait drops the copy stream's waits for the neighbours' boundary
+	// events (TestEmulationCatchesMissingWait).
+	noWait bool
+}
+
+func (e *emuQueue) fail(err error) {
+	if err != nil {
+		select {
+		case e.errs <- err:
+		default:
+		}
+	}
+}
+
+func (e *emuQueue) rows(p *part, par int, interior bool) error {
+	pol, args := e.polB, p.argsB[par]
+	if interior {
+		pol, args = e.polI, p.argsI[par]
+	}
+	e.comp.ops <- func() { e.fail(kernel.For("stencil.Rows", pol, Rows, args...)) }
+	return nil
+}
+
+func (e *emuQueue) recordBoundary(par int) error {
+	e.bnd[par].record(e.comp)
+	return nil
+}
+
+func (e *emuQueue) waitBoundary(q queue, par int) error {
+	if e.noWait {
+		return nil
+	}
+	q.(*emuQueue).bnd[par].waitOn(e.copy)
+	return nil
+}
+
+func (e *emuQueue) halo(p *part, par, h int) error {
+	dst, src := p.haloDst[par][h], p.haloSrc[par][h]
+	e.copy.ops <- func() { e.fail(kokkos.DeepCopyOn[float64](kokkos.Serial{}, &dst, &src)) }
+	return nil
+}
+
+func (e *emuQueue) copied() error {
+	e.cpy.record(e.copy)
+	e.cpy.waitOn(e.comp)
+	return nil
+}
+
+// emulate runs steps steps of an n×n field split in d bands on the
+// emulation, in calls of at most chunk steps, and returns the field.
+func emulate(t *testing.T, n, d, steps, chunk int, seed uint64, maxPause time.Duration, noWait bool) [][]float64 {
+	t.Helper()
+	errs := make(chan error, 1)
+	var parts []*part
+	serial := kokkos.Serial{}
+	for k, b := range Bands(n, d) {
+		e := &emuQueue{comp: newEmuStream(seed+uint64(2*k), maxPause), copy: newEmuStream(seed+uint64(2*k+1), maxPause),
+			bnd: [2]*emuEvent{newEmuEvent(), newEmuEvent()}, cpy: newEmuEvent(), errs: errs, noWait: noWait}
+		defer e.comp.close()
+		defer e.copy.close()
+		nb, _, _ := b.boundary()
+		ni, _, _ := b.interior()
+		e.polB = kokkos.MDRange([]int{0, 0}, []int{nb, n}).On(serial)
+		e.polI = kokkos.MDRange([]int{0, 0}, []int{max(ni, 1), n}).On(serial)
+		p := &part{Band: b, k: k, q: e}
+		for i := range p.buf {
+			p.buf[i] = kokkos.Must(kokkos.NewView2[float64]("band", b.Rows+2, n))
+		}
+		if err := kernel.For("stencil.Init", kokkos.MDRange([]int{0, 0}, []int{b.Rows + 2, n}).On(serial), Init, p.buf[0], b.First, n); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	link(parts, n)
+	for s := 0; s < steps; s += chunk {
+		if err := runParts(parts, s, min(chunk, steps-s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range parts {
+		e := p.q.(*emuQueue)
+		e.comp.fence()
+		e.copy.fence()
+	}
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	f := make([][]float64, 0, n)
+	for _, p := range parts {
+		u := p.buf[steps%2]
+		for i := 1; i <= p.Rows; i++ {
+			row := make([]float64, n)
+			for j := range row {
+				row[j] = u.At(i, j)
+			}
+			f = append(f, row)
+		}
+	}
+	return f
+}
+
+// TestEmulatedStreams runs the queued steps on emulated streams with
+// random pauses, for 1 to 5 bands (bands of 1 and 2 rows among them),
+// against the whole-field stencil, bit for bit.
+func TestEmulatedStreams(t *testing.T) {
+	for _, c := range []struct{ n, d, steps, chunk int }{
+		{17, 1, 9, 9}, {17, 2, 12, 5}, {17, 3, 11, 11}, {9, 4, 10, 3}, {10, 5, 13, 13}, {5, 5, 7, 2},
+	} {
+		want := serial(c.n, c.steps)
+		for seed := range uint64(3) {
+			got := emulate(t, c.n, c.d, c.steps, c.chunk, 100*seed+1, 200*time.Microsecond, false)
+			for i := range want {
+				for j := range want[i] {
+					if got[i][j] != want[i][j] {
+						t.Fatalf("n %d, %d bands, %d steps, seed %d: (%d, %d) = %v, want %v", c.n, c.d, c.steps, seed, i, j, got[i][j], want[i][j])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEmulationCatchesMissingWait checks the emulation itself: without
+// the copy stream's waits for the neighbours' boundary events, halo rows
+// are copied before the neighbours have computed them, and some run gives
+// a wrong field.
+func TestEmulationCatchesMissingWait(t *testing.T) {
+	if testing.Short() {
+		t.Skip("several runs with pauses")
+	}
+	if raceEnabled {
+		t.Skip("the race detector reports the race this test makes on purpose")
+	}
+	want := serial(12, 16)
+	for seed := range uint64(20) {
+		got := emulate(t, 12, 3, 16, 16, seed+7, 300*time.Microsecond, true)
+		for i := range want {
+			for j := range want[i] {
+				if got[i][j] != want[i][j] {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("20 runs without the wait gave the right field: the emulation does not reorder enough to test run")
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package stencil
+
+const raceEnabled = true
