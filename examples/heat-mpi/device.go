@@ -307,8 +307,9 @@ func (s *strip) exchange(p *place, w *mpi.Comm, u *kokkos.View2[float64]) error 
 // strip without neighbours is one kernel, queued without waiting.
 // Otherwise Edge updates the first and last rows on the edge stream (and
 // the copies to the send buffers follow it there), Step the rows between
-// on the inner stream, while the edge rows travel; the step returns when
-// both streams are done and the halo has arrived.
+// on the inner stream while the edge rows travel; the step returns when
+// both streams are done and the halo has arrived (the next step's Edge
+// reads rows the interior wrote).
 func (s *strip) step(p *place, w *mpi.Comm, n int) error {
 	defer func() { s.cur, s.next = s.next, s.cur }()
 	ro := s.cur.ReadOnly()
@@ -320,9 +321,6 @@ func (s *strip) step(p *place, w *mpi.Comm, n int) error {
 	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
 		return err
 	}
-	if err := s.pack(p, &s.next); err != nil {
-		return err
-	}
 	interior := func() error {
 		if s.ni <= 2 {
 			return nil
@@ -330,13 +328,19 @@ func (s *strip) step(p *place, w *mpi.Comm, n int) error {
 		in := kokkos.MDRange([]int{2, 1}, []int{s.ni, n + 1}).On(p.inner)
 		return kernel.For("heat-mpi.Step", in, Step, s.next, ro, s.gi, 0, n, alpha)
 	}
-	// Package mpi stages device memory with copies that wait for every
-	// stream's work: then the interior starts once the sends are posted.
+	// Edge, launched first, has its few blocks scheduled before the
+	// interior's; the copies to the send buffers follow it on the copy
+	// engine. Package mpi stages device memory itself with copies that
+	// wait for every stream's work: then the interior starts once the
+	// sends are posted.
 	early := p.stage || p.name != "cuda" || mpi.CUDAAware()
 	if early {
 		if err := interior(); err != nil {
 			return err
 		}
+	}
+	if err := s.pack(p, &s.next); err != nil {
+		return err
 	}
 	if err := p.edge.Fence(); err != nil {
 		return err
