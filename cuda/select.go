@@ -99,6 +99,10 @@ func ChooseDevice(id int) (Selection, error) {
 	pick := func(k int, reason string) (Selection, error) {
 		return Selection{Ordinal: visible[k], Visible: visible, Reason: reason}, nil
 	}
+	by, set := os.LookupEnv(EnvMapDeviceIDBy)
+	if set && by != "mpi_rank" && by != "random" {
+		return Selection{}, fmt.Errorf("%w: %s=%q: want mpi_rank or random", ErrInvalidDevice, EnvMapDeviceIDBy, by)
+	}
 	if id != AutoDevice {
 		if id < 0 || id >= n {
 			return Selection{}, fmt.Errorf("%w: device id %d set in code: want 0 to %d, an index among the %s", ErrInvalidDevice, id, n-1, of)
@@ -112,17 +116,10 @@ func ChooseDevice(id int) (Selection, error) {
 		}
 		return pick(k, fmt.Sprintf("%s=%s, %s", EnvDeviceID, v, of))
 	}
-	by, set := os.LookupEnv(EnvMapDeviceIDBy)
-	switch by {
-	case "random":
+	if by == "random" {
 		pid := os.Getpid()
 		k := rand.New(rand.NewPCG(uint64(pid), 0)).IntN(n)
 		return pick(k, fmt.Sprintf("%s=random, process %d, %s", EnvMapDeviceIDBy, pid, of))
-	case "mpi_rank":
-	default:
-		if set {
-			return Selection{}, fmt.Errorf("%w: %s=%q: want mpi_rank or random", ErrInvalidDevice, EnvMapDeviceIDBy, by)
-		}
 	}
 	for _, name := range localRankVars {
 		v, ok := os.LookupEnv(name)

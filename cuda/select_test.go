@@ -111,6 +111,9 @@ func TestChooseDeviceInvalid(t *testing.T) {
 		{2, []string{EnvVisibleDevices, ""}, AutoDevice, []string{`KOKKOS_VISIBLE_DEVICES=""`}},
 		{2, []string{EnvVisibleDevices, "0,,1"}, AutoDevice, []string{`KOKKOS_VISIBLE_DEVICES="0,,1"`, `entry ""`}},
 		{2, []string{EnvMapDeviceIDBy, "node"}, AutoDevice, []string{`KOKKOS_MAP_DEVICE_ID_BY="node"`, "mpi_rank or random"}},
+		// As Kokkos, an unknown mapping is refused even where an id decides.
+		{2, []string{EnvMapDeviceIDBy, "", EnvDeviceID, "0"}, AutoDevice, []string{`KOKKOS_MAP_DEVICE_ID_BY=""`}},
+		{2, []string{EnvMapDeviceIDBy, "rank"}, 1, []string{`KOKKOS_MAP_DEVICE_ID_BY="rank"`}},
 		{2, []string{"SLURM_LOCALID", "x"}, AutoDevice, []string{`SLURM_LOCALID="x"`, "local rank"}},
 		{2, []string{"OMPI_COMM_WORLD_LOCAL_RANK", "-3"}, AutoDevice, []string{`OMPI_COMM_WORLD_LOCAL_RANK="-3"`}},
 	}
