@@ -45,13 +45,19 @@ func toHost[T any](t *testing.T, d kokkos.DynRankView[T]) kokkos.DynRankView[T] 
 
 var _ = rankTest("DeviceViews", func(t *testing.T) { deviceViews(t, fake) })
 
-// On a GPU, cuda.Space views are staged through pinned host memory of
-// their device (or passed directly where the library is CUDA-aware).
+// On a GPU, views in the memory of each rank's device (cuda.SelectDevice:
+// one rank per GPU where there are enough) are staged through pinned host
+// memory of their device (or passed directly where the library is
+// CUDA-aware).
 var _ = rankTest("CUDAViews", func(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skipf("CUDA unavailable: %v", err)
 	}
-	deviceViews(t, cuda.Space)
+	dev, err := cuda.SelectDevice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deviceViews(t, cuda.SpaceOn(dev.Ordinal()))
 })
 
 // deviceViews sends whole views and strided subviews in space ring-wise,

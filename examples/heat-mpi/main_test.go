@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/mpi/mpitest"
 )
 
@@ -77,6 +80,91 @@ func TestHeatUnderMPI(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "heat-mpi.png")); err != nil {
 				t.Errorf("%s -np %d: %v", l.Name, np, err)
+			}
+		}
+	}
+}
+
+// runHeat builds the command once per test and runs it under l on np
+// processes with args, returning its output and the checksum it printed.
+func runHeat(t *testing.T, bin string, l mpitest.Launcher, np int, args ...string) (string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	env := []string{"GOKKOS_MPI_LIB=" + l.Lib}
+	cmd := exec.CommandContext(ctx, l.Path, l.Args(np, env, bin, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s -np %d %v: %v\n%s", l.Name, np, args, err, out)
+	}
+	m := regexp.MustCompile(`checksum ([0-9a-f]{16})`).FindSubmatch(out)
+	if m == nil || !regexp.MustCompile(`bit-identical to the single-process run`).Match(out) || !regexp.MustCompile(`time per step [0-9.]+ ms`).Match(out) {
+		t.Fatalf("%s -np %d %v:\n%s", l.Name, np, args, out)
+	}
+	return string(out), string(m[1])
+}
+
+func buildHeat(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "heat-mpi")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The Go kernels of -space pool, in strips with the halo rows sent
+// directly or through separate buffers, on 1 to 5 processes (strips of one
+// and two rows among them): the field is the host loops' field, bit for
+// bit, and the one-strip run's.
+func TestHeatPoolUnderMPI(t *testing.T) {
+	ls := mpitest.Launchers()
+	if len(ls) == 0 {
+		t.Skip("MPI unavailable: no mpirun of Open MPI or MPICH in PATH; install openmpi-bin or mpich")
+	}
+	bin := buildHeat(t)
+	for _, size := range []struct{ n, steps int }{{61, 40}, {9, 7}} {
+		grid := []string{"-n", fmt.Sprint(size.n), "-steps", fmt.Sprint(size.steps), "-out", ""}
+		_, want := runHeat(t, bin, ls[0], 1, grid...)
+		for _, l := range ls {
+			for _, np := range []int{1, 2, 4, 5} {
+				if testing.Short() && np != 4 {
+					continue
+				}
+				for _, halo := range []string{"device", "pinned"} {
+					out, got := runHeat(t, bin, l, np, append([]string{"-space", "pool", "-halo", halo}, grid...)...)
+					if got != want || !strings.Contains(out, "bit-identical to the one-process run on the pool") {
+						t.Errorf("%s -np %d -halo %s -n %d: checksum %s, the host loops' %s\n%s", l.Name, np, halo, size.n, got, want, out)
+					}
+				}
+			}
+		}
+	}
+}
+
+// On GPUs: each rank on its cuda.SelectDevice device (more ranks than
+// GPUs share them), the field bit-identical to the one-GPU run's and the
+// host's.
+func TestHeatCUDAUnderMPI(t *testing.T) {
+	if err := cuda.Available(); err != nil {
+		t.Skipf("CUDA unavailable: %v", err)
+	}
+	ls := mpitest.Launchers()
+	if len(ls) == 0 {
+		t.Skip("MPI unavailable: no mpirun of Open MPI or MPICH in PATH; install openmpi-bin or mpich")
+	}
+	bin := buildHeat(t)
+	grid := []string{"-n", "301", "-steps", "50", "-out", ""}
+	_, want := runHeat(t, bin, ls[0], 1, grid...)
+	for _, l := range ls {
+		for _, np := range []int{1, 2, 3, 4} {
+			for _, halo := range []string{"auto", "device", "pinned"} {
+				out, got := runHeat(t, bin, l, np, append([]string{"-space", "cuda", "-halo", halo}, grid...)...)
+				if got != want || !strings.Contains(out, "bit-identical to the one-GPU run") || !strings.Contains(out, "rank 0 → GPU") {
+					t.Errorf("%s -np %d -halo %s: checksum %s, the host's %s\n%s", l.Name, np, halo, got, want, out)
+				}
+				t.Logf("%s -np %d -halo %s:\n%s", l.Name, np, halo, out)
 			}
 		}
 	}

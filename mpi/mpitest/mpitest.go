@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 )
 
@@ -53,7 +54,7 @@ func Launchers() []Launcher {
 			p = says("mpirun", "Open MPI")
 		}
 		if p != "" {
-			ls = append(ls, Launcher{Name: "openmpi", Impl: "Open MPI", Lib: "libmpi.so.40", Path: p})
+			ls = append(ls, Launcher{Name: "openmpi", Impl: "Open MPI", Lib: libFor("libmpi.so.40"), Path: p})
 		}
 	}
 	if want == "" || want == "mpich" {
@@ -62,10 +63,20 @@ func Launchers() []Launcher {
 			p = says("mpiexec", "HYDRA")
 		}
 		if p != "" {
-			ls = append(ls, Launcher{Name: "mpich", Impl: "MPICH", Lib: "libmpich.so.12", Path: p})
+			ls = append(ls, Launcher{Name: "mpich", Impl: "MPICH", Lib: libFor("libmpich.so.12"), Path: p})
 		}
 	}
 	return ls
+}
+
+// libFor returns GOKKOS_MPI_LIB where it is a path to a file named
+// soname (a library unpacked outside the system's directories), else
+// soname.
+func libFor(soname string) string {
+	if p := os.Getenv("GOKKOS_MPI_LIB"); filepath.Base(p) == soname {
+		return p
+	}
+	return soname
 }
 
 // Args returns the launcher's arguments that run np processes of prog

@@ -1,0 +1,457 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/kernel"
+	"github.com/gokkos/kokkos/mpi"
+)
+
+//go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
+
+// With -space cuda each process runs its block on the GPU that
+// cuda.SelectDevice picks for it (its local rank modulo the visible
+// devices: one rank per GPU, or several sharing one), with the Go kernels
+// below, compiled by go generate into host loops and CUDA C without fused
+// multiply-adds (main_kernels_gen.go), so that the field is bit-identical
+// to the host's. With -space pool the same kernels and the same schedule
+// run on the host pool, over host memory. The blocks are strips of whole
+// rows, so that the halos are contiguous rows.
+//
+// Each step updates the block's first and last rows (Edge) on one stream,
+// starts the halo exchange of those rows with Isend and Irecv, and
+// updates the rows between (Step) on a second stream meanwhile.
+
+// Init sets the block's point (i, j), 1 ≤ i, j, to the initial field at
+// (gi+i-1, gj+j-1) of an n×n grid: the values of initial.
+//
+//kokkos:kernel
+func Init(i, j int, u kokkos.View2[float64], gi, gj, n int) {
+	a, b := gi+i-1, gj+j-1
+	r1, r2 := max(n/8, 1), max(n/10, 1)
+	d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
+	d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+	v := 0.0
+	if d1 <= r1*r1 {
+		v = 1
+	} else if d2 <= r2*r2 {
+		v = 0.75
+	}
+	u.Set(i, j, v)
+}
+
+// Step updates the block's point (i, j), global (gi+i-1, gj+j-1), into
+// next: update's stencil of cur inside the n×n grid, cur on its boundary.
+//
+//kokkos:kernel
+func Step(i, j int, next, cur kokkos.View2[float64], gi, gj, n int, alpha float64) {
+	a, b := gi+i-1, gj+j-1
+	if a == 0 || b == 0 || a == n-1 || b == n-1 {
+		next.Set(i, j, cur.At(i, j))
+		return
+	}
+	c := cur.At(i, j)
+	s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
+	// The conversions round each product before it is added, as update.
+	next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
+}
+
+// Edge is Step on the block's first row (k 0) and its last row, last (k
+// 1), in one launch.
+//
+//kokkos:kernel
+func Edge(k, j int, next, cur kokkos.View2[float64], gi, gj, n, last int, alpha float64) {
+	i := 1 + k*(last-1)
+	a, b := gi+i-1, gj+j-1
+	if a == 0 || b == 0 || a == n-1 || b == n-1 {
+		next.Set(i, j, cur.At(i, j))
+		return
+	}
+	c := cur.At(i, j)
+	s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
+	next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
+}
+
+// A place is where -space cuda or pool runs a block.
+type place struct {
+	name        string        // "cuda" or "pool"
+	what        string        // "GPU 1 (OMPI_COMM_WORLD_LOCAL_RANK=1, 2 visible devices): NVIDIA H200"
+	mem, pinned kokkos.Option // the block's memory, and host memory for halos
+	edge, inner kokkos.ExecutionSpace
+	// stage: the halo rows go through host buffers (pinned) copied on the
+	// edge stream, because the library would stage device memory itself
+	// with copies that wait for the interior's kernel.
+	stage bool
+	how   string // how the halos travel, for the report
+}
+
+// newPlace returns the place of space ("cuda" or "pool") with halo
+// exchange halo ("auto", "device" or "pinned"), and the function that
+// releases its streams.
+func newPlace(space, halo string) (*place, func(), error) {
+	if halo != "auto" && halo != "device" && halo != "pinned" {
+		return nil, nil, fmt.Errorf("-halo %q: want auto, device or pinned", halo)
+	}
+	p := &place{name: space}
+	switch space {
+	case "pool":
+		p.what = "the host pool"
+		p.mem, p.pinned = kokkos.InSpace(kokkos.HostSpace), kokkos.InSpace(kokkos.HostSpace)
+		p.edge, p.inner = kokkos.NewThreads(1), kokkos.DefaultHostExecutionSpace()
+		p.stage = halo == "pinned"
+		p.how = "host memory, directly"
+		if p.stage {
+			p.how = "copied through separate host buffers"
+		}
+		return p, func() {}, nil
+	case "cuda":
+	default:
+		return nil, nil, fmt.Errorf("-space %q: want host, pool or cuda", space)
+	}
+	sel, err := cuda.ChooseDevice(cuda.AutoDevice)
+	if err != nil {
+		return nil, nil, err
+	}
+	dev, err := sel.Device()
+	if err != nil {
+		return nil, nil, err
+	}
+	p.what = fmt.Sprintf("%v: %s", sel, dev.Name())
+	p.mem = kokkos.InSpace(cuda.SpaceOn(dev.Ordinal()))
+	p.pinned = kokkos.InSpace(cuda.HostPinnedSpaceOn(dev.Ordinal()))
+	edge, err := dev.NewStream()
+	if err != nil {
+		return nil, nil, err
+	}
+	inner, err := dev.NewStream()
+	if err != nil {
+		edge.Release()
+		return nil, nil, err
+	}
+	p.edge, p.inner = edge, inner
+	p.stage = halo == "pinned" || halo == "auto" && !mpi.CUDAAware()
+	switch {
+	case p.stage:
+		p.how = "device rows copied on a stream to pinned host buffers, sent from there"
+	case mpi.CUDAAware():
+		p.how = "device rows, to the CUDA-aware library directly"
+	default:
+		p.how = "device rows, staged by package mpi"
+	}
+	return p, func() { edge.Release(); inner.Release() }, nil
+}
+
+// A strip is one process's rows of the field, in the place's memory.
+type strip struct {
+	gi, ni, nj   int                   // first global row, rows, columns (all n)
+	cur, next    kokkos.View2[float64] // (ni+2)×(nj+2), with the halo
+	north, south int                   // neighbour ranks, -1 at the boundary
+	send, recv   [2]kokkos.View1[float64]
+}
+
+// newStrip returns rank's strip of an n×n grid cut into size strips, its
+// interior set by Init.
+func newStrip(p *place, n, rank, size int) (*strip, error) {
+	s := &strip{nj: n, north: -1, south: -1}
+	s.gi, s.ni = split(n, size, rank)
+	if s.ni == 0 {
+		return nil, fmt.Errorf("a %d×%d grid has no rows for process %d of %d", n, n, rank, size)
+	}
+	if rank > 0 {
+		s.north = rank - 1
+	}
+	if rank < size-1 {
+		s.south = rank + 1
+	}
+	var err error
+	if s.cur, err = kokkos.NewView2[float64]("cur", s.ni+2, n+2, p.mem); err != nil {
+		return nil, err
+	}
+	if s.next, err = kokkos.NewView2[float64]("next", s.ni+2, n+2, p.mem); err != nil {
+		s.release()
+		return nil, err
+	}
+	if p.stage {
+		for k := range 2 {
+			if s.send[k], err = kokkos.NewView1[float64]("halo out", n, p.pinned); err != nil {
+				s.release()
+				return nil, err
+			}
+			if s.recv[k], err = kokkos.NewView1[float64]("halo in", n, p.pinned); err != nil {
+				s.release()
+				return nil, err
+			}
+		}
+	}
+	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
+	if err := kernel.For("heat-mpi.Init", all, Init, s.cur, s.gi, 0, n); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, p.inner.Fence()
+}
+
+func (s *strip) release() {
+	for _, v := range []*kokkos.View2[float64]{&s.cur, &s.next} {
+		if v.Extent(0) > 0 {
+			v.Release()
+		}
+	}
+	for k := range 2 {
+		for _, v := range []*kokkos.View1[float64]{&s.send[k], &s.recv[k]} {
+			if v.Extent(0) > 0 {
+				v.Release()
+			}
+		}
+	}
+}
+
+// A halo message: the neighbour, the row of u sent and the halo row
+// received, and their tags (the direction the message travels).
+type halo struct {
+	peer, row, haloRow, sendTag, recvTag int
+}
+
+func (s *strip) halos() []halo {
+	var hs []halo
+	if s.north >= 0 {
+		hs = append(hs, halo{s.north, 1, 0, tagNorth, tagSouth})
+	}
+	if s.south >= 0 {
+		hs = append(hs, halo{s.south, s.ni, s.ni + 1, tagSouth, tagNorth})
+	}
+	return hs
+}
+
+func row(u *kokkos.View2[float64], i int) kokkos.View1[float64] {
+	return u.Subview1(i, kokkos.Pair(1, u.Extent(1)-1))
+}
+
+// pack queues the copies of u's edge rows into the send buffers on the
+// edge stream, when the halos are staged.
+func (s *strip) pack(p *place, u *kokkos.View2[float64]) error {
+	if !p.stage {
+		return nil
+	}
+	for k, h := range s.halos() {
+		r := row(u, h.row)
+		if err := kokkos.DeepCopyOn[float64](p.edge, &s.send[k], &r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// post starts the exchange of u's edge rows (or the send buffers) with
+// the neighbours, into u's halo rows (or the receive buffers).
+func (s *strip) post(p *place, w *mpi.Comm, u *kokkos.View2[float64]) ([]*mpi.Request, error) {
+	var reqs []*mpi.Request
+	for k, h := range s.halos() {
+		send, recv := row(u, h.row), row(u, h.haloRow)
+		if p.stage {
+			send, recv = s.send[k], s.recv[k]
+		}
+		r, err := mpi.Irecv[float64](w, &recv, h.peer, h.recvTag)
+		if err != nil {
+			return reqs, err
+		}
+		reqs = append(reqs, r)
+		if r, err = mpi.Isend[float64](w, &send, h.peer, h.sendTag); err != nil {
+			return reqs, err
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, nil
+}
+
+// unpack queues the copies of the receive buffers into u's halo rows on
+// the edge stream, when the halos are staged.
+func (s *strip) unpack(p *place, u *kokkos.View2[float64]) error {
+	if !p.stage {
+		return nil
+	}
+	for k, h := range s.halos() {
+		r := row(u, h.haloRow)
+		if err := kokkos.DeepCopyOn[float64](p.edge, &r, &s.recv[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exchange fills u's halo rows from the neighbours, and waits.
+func (s *strip) exchange(p *place, w *mpi.Comm, u *kokkos.View2[float64]) error {
+	if err := s.pack(p, u); err != nil {
+		return err
+	}
+	if err := p.edge.Fence(); err != nil {
+		return err
+	}
+	reqs, err := s.post(p, w, u)
+	if err == nil {
+		err = mpi.WaitAll(reqs...)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.unpack(p, u); err != nil {
+		return err
+	}
+	return p.edge.Fence()
+}
+
+// step advances the strip by one step, next from cur, and swaps them. A
+// strip without neighbours is one kernel, queued without waiting.
+// Otherwise Edge updates the first and last rows on the edge stream (and
+// the copies to the send buffers follow it there), Step the rows between
+// on the inner stream while the edge rows travel; the step returns when
+// both streams are done and the halo has arrived (the next step's Edge
+// reads rows the interior wrote).
+func (s *strip) step(p *place, w *mpi.Comm, n int) error {
+	defer func() { s.cur, s.next = s.next, s.cur }()
+	ro := s.cur.ReadOnly()
+	if s.north < 0 && s.south < 0 {
+		all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
+		return kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha)
+	}
+	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
+	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
+		return err
+	}
+	interior := func() error {
+		if s.ni <= 2 {
+			return nil
+		}
+		in := kokkos.MDRange([]int{2, 1}, []int{s.ni, n + 1}).On(p.inner)
+		return kernel.For("heat-mpi.Step", in, Step, s.next, ro, s.gi, 0, n, alpha)
+	}
+	// Edge, launched first, has its few blocks scheduled before the
+	// interior's; the copies to the send buffers follow it on the copy
+	// engine. Package mpi stages device memory itself with copies that
+	// wait for every stream's work: then the interior starts once the
+	// sends are posted.
+	early := p.stage || p.name != "cuda" || mpi.CUDAAware()
+	if early {
+		if err := interior(); err != nil {
+			return err
+		}
+	}
+	if err := s.pack(p, &s.next); err != nil {
+		return err
+	}
+	if err := p.edge.Fence(); err != nil {
+		return err
+	}
+	reqs, err := s.post(p, w, &s.next)
+	if err != nil {
+		return err
+	}
+	if !early {
+		if err := interior(); err != nil {
+			return err
+		}
+	}
+	if err := mpi.WaitAll(reqs...); err != nil {
+		return err
+	}
+	if err := s.unpack(p, &s.next); err != nil {
+		return err
+	}
+	if err := p.edge.Fence(); err != nil {
+		return err
+	}
+	return p.inner.Fence()
+}
+
+// warm launches Step and Edge once into next, which the first step
+// overwrites, so that their compilation (NVRTC, on first use) is not
+// timed.
+func (s *strip) warm(p *place, n int) error {
+	ro := s.cur.ReadOnly()
+	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
+	if err := kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha); err != nil {
+		return err
+	}
+	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
+	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
+		return err
+	}
+	if err := p.edge.Fence(); err != nil {
+		return err
+	}
+	return p.inner.Fence()
+}
+
+// hostInterior returns a host copy of the strip's interior.
+func (s *strip) hostInterior() (kokkos.View2[float64], error) {
+	h, err := kokkos.NewView2[float64]("interior", s.ni, s.nj)
+	if err != nil {
+		return h, err
+	}
+	in := s.cur.Subview2(kokkos.Pair(1, s.ni+1), kokkos.Pair(1, s.nj+1))
+	m, err := kokkos.CreateMirrorViewAndCopy(in)
+	if err != nil {
+		return h, err
+	}
+	return h, kokkos.DeepCopy[float64](&h, &m)
+}
+
+// runPlace is run for -space cuda and pool: every process's strip, the
+// time per step, then the gathered field checked against one strip of the
+// whole grid run on rank 0's device (and, for small runs, against the
+// single-process host stencil).
+func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode string) error {
+	p, done, err := newPlace(space, haloMode)
+	if err != nil {
+		return err
+	}
+	defer done()
+	fmt.Fprintf(out, "rank %d → %s\n", w.Rank(), p.what)
+	s, err := newStrip(p, n, w.Rank(), w.Size())
+	if err != nil {
+		return err
+	}
+	defer s.release()
+	if err := s.exchange(p, w, &s.cur); err != nil {
+		return err
+	}
+	if err := s.warm(p, n); err != nil {
+		return err
+	}
+	per, err := timeSteps(w, steps, func() error { return s.step(p, w, n) }, p.inner.Fence)
+	if err != nil {
+		return err
+	}
+	interior, err := s.hostInterior()
+	if err != nil {
+		return err
+	}
+	if w.Rank() == 0 {
+		fmt.Fprintf(out, "halos: %s\n", p.how)
+	}
+	ref := func() (kokkos.View2[float64], string, error) {
+		one, err := newStrip(p, n, 0, 1)
+		if err != nil {
+			return kokkos.View2[float64]{}, "", err
+		}
+		defer one.release()
+		for range steps {
+			if err := one.step(p, w, n); err != nil {
+				return kokkos.View2[float64]{}, "", err
+			}
+		}
+		if err := p.inner.Fence(); err != nil {
+			return kokkos.View2[float64]{}, "", err
+		}
+		h, err := one.hostInterior()
+		what := "the one-GPU run"
+		if space != "cuda" {
+			what = "the one-process run on the pool"
+		}
+		return h, what, err
+	}
+	return gather(out, w, n, steps, dir, interior, w.Size(), 1, per, ref)
+}
