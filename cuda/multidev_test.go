@@ -416,7 +416,7 @@ func orderTranspose(t *testing.T, rng *rand.Rand, s *cuda.Stream, on int) {
 		if err := kokkos.DeepCopyOn(s, dst, src); err != nil {
 			t.Fatal(err)
 		}
-		if err := kokkos.FillOn(s, dst.Subview2(kokkos.All, 0), 5.0); err != nil {
+		if err := kokkos.FillOn(s, dst.Subview1(kokkos.All, 0), 5.0); err != nil {
 			t.Fatal(err)
 		}
 	}

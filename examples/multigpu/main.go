@@ -26,6 +26,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/gokkos/kokkos"
@@ -42,9 +43,22 @@ func main() {
 	steps := flag.Int("steps", 100, "time steps")
 	gpus := flag.Int("gpus", 0, "devices to split the grid across (0: all)")
 	check := flag.Bool("check", true, "also run on one GPU, compare the fields bit for bit and print the speed-up")
+	cpuprofile := flag.String("cpuprofile", "", "write the host's CPU profile to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "multigpu:", err)
+			os.Exit(1)
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	if err := run(os.Stdout, *n, *steps, *gpus, *check); err != nil {
 		fmt.Fprintln(os.Stderr, "multigpu:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
