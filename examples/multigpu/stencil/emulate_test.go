@@ -57,6 +57,8 @@ type emuEvent struct {
 	mu             sync.Mutex
 	cond           *sync.Cond
 	recorded, done int
+	// captured: the last Record was made in a capture (emuWorld).
+	captured bool
 }
 
 func newEmuEvent() *emuEvent {
@@ -94,6 +96,7 @@ func (e *emuEvent) waitOn(s *emuStream) {
 // emuQueue is a part's queue on the emulation: Rows runs on the compute
 // stream's goroutine (kokkos.Serial), halo copies on the copy stream's.
 type emuQueue struct {
+	w          *emuWorld
 	comp, copy *emuStream
 	bnd        [2]*emuEvent
 	cpy        *emuEvent
@@ -118,45 +121,62 @@ func (e *emuQueue) rows(p *part, par int, interior bool) error {
 	if interior {
 		pol, args = e.polI, p.argsI[par]
 	}
-	e.comp.ops <- func() { e.fail(kernel.For("stencil.Rows", pol, Rows, args...)) }
-	return nil
+	return e.w.put(e.comp, func() { e.fail(kernel.For("stencil.Rows", pol, Rows, args...)) })
 }
 
 func (e *emuQueue) recordBoundary(par int) error {
-	e.bnd[par].record(e.comp)
-	return nil
+	return e.w.record(e.comp, e.bnd[par])
 }
 
 func (e *emuQueue) waitBoundary(q queue, par int) error {
 	if e.noWait {
 		return nil
 	}
-	q.(*emuQueue).bnd[par].waitOn(e.copy)
-	return nil
+	return e.w.wait(e.copy, q.(*emuQueue).bnd[par])
 }
 
 func (e *emuQueue) halo(p *part, par, h int) error {
 	dst, src := p.haloDst[par][h], p.haloSrc[par][h]
-	e.copy.ops <- func() { e.fail(kokkos.DeepCopyOn[float64](kokkos.Serial{}, &dst, &src)) }
-	return nil
+	return e.w.put(e.copy, func() { e.fail(kokkos.DeepCopyOn[float64](kokkos.Serial{}, &dst, &src)) })
 }
 
 func (e *emuQueue) copied() error {
-	e.cpy.record(e.copy)
-	e.cpy.waitOn(e.comp)
-	return nil
+	if err := e.w.record(e.copy, e.cpy); err != nil {
+		return err
+	}
+	return e.w.wait(e.comp, e.cpy)
 }
 
-// emulate runs steps steps of an n×n field split in d bands on the
-// emulation, in calls of at most chunk steps, and returns the field.
-func emulate(t *testing.T, n, d, steps, chunk int, seed uint64, maxPause time.Duration, noWait bool) [][]float64 {
+// An emuCase is one emulated run: an n×n field split in d bands, steps
+// steps in calls of Run of at most chunk steps, with random pauses up to
+// pause. graphSteps > 0 replays graphs of that many steps (Grid.Graph).
+// noWait, noJoin and noFork leave out dependencies on purpose: the
+// copy streams' waits for the neighbours, the join before a graph's
+// launches and the fork after them. slowLast makes the last band's
+// streams pause up to ten times longer.
+type emuCase struct {
+	n, d, steps, chunk, graphSteps   int
+	seed                             uint64
+	pause                            time.Duration
+	noWait, noJoin, noFork, slowLast bool
+}
+
+// emulate runs c on the emulation, through Grid's plan and queue as Run
+// does, and returns the field.
+func emulate(t *testing.T, c emuCase) [][]float64 {
 	t.Helper()
+	n := c.n
 	errs := make(chan error, 1)
+	w := &emuWorld{seed: c.seed + 1000, pause: c.pause}
 	var parts []*part
 	serial := kokkos.Serial{}
-	for k, b := range Bands(n, d) {
-		e := &emuQueue{comp: newEmuStream(seed+uint64(2*k), maxPause), copy: newEmuStream(seed+uint64(2*k+1), maxPause),
-			bnd: [2]*emuEvent{newEmuEvent(), newEmuEvent()}, cpy: newEmuEvent(), errs: errs, noWait: noWait}
+	for k, b := range Bands(n, c.d) {
+		pause := c.pause
+		if c.slowLast && k == c.d-1 {
+			pause *= 10
+		}
+		e := &emuQueue{w: w, comp: newEmuStream(c.seed+uint64(2*k), pause), copy: newEmuStream(c.seed+uint64(2*k+1), pause),
+			bnd: [2]*emuEvent{newEmuEvent(), newEmuEvent()}, cpy: newEmuEvent(), errs: errs, noWait: c.noWait}
 		defer e.comp.close()
 		defer e.copy.close()
 		nb, _, _ := b.boundary()
@@ -173,9 +193,26 @@ func emulate(t *testing.T, n, d, steps, chunk int, seed uint64, maxPause time.Du
 		parts = append(parts, p)
 	}
 	link(parts, n)
-	for s := 0; s < steps; s += chunk {
-		if err := runParts(parts, s, min(chunk, steps-s)); err != nil {
+	cond := newEmuConductor(w, parts)
+	cond.noJoin, cond.noFork = c.noJoin, c.noFork
+	g := &Grid{n: n, parts: parts, cond: cond, Graph: c.graphSteps > 0, GraphSteps: c.graphSteps}
+	defer func() {
+		if err := g.releaseGraphs(); err != nil {
+			t.Error(err)
+		}
+	}()
+	for s := 0; s < c.steps; s += c.chunk {
+		steps := min(c.chunk, c.steps-s)
+		launches, r, err := g.plan(steps)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if err := g.queue(steps, launches, r); err != nil {
+			t.Fatal(err)
+		}
+		g.step += steps
+		if c.graphSteps > 0 && steps >= c.graphSteps && launches != steps/c.graphSteps {
+			t.Fatalf("%d steps: %d launches of %d steps", steps, launches, c.graphSteps)
 		}
 	}
 	for _, p := range parts {
@@ -188,9 +225,12 @@ func emulate(t *testing.T, n, d, steps, chunk int, seed uint64, maxPause time.Du
 		t.Fatal(err)
 	default:
 	}
+	if len(g.graphs) > 2 || w.captures != len(g.graphs) {
+		t.Fatalf("%d captures, %d graphs cached, want one per starting parity", w.captures, len(g.graphs))
+	}
 	f := make([][]float64, 0, n)
 	for _, p := range parts {
-		u := p.buf[steps%2]
+		u := p.buf[c.steps%2]
 		for i := 1; i <= p.Rows; i++ {
 			row := make([]float64, n)
 			for j := range row {
@@ -211,7 +251,7 @@ func TestEmulatedStreams(t *testing.T) {
 	} {
 		want := serial(c.n, c.steps)
 		for seed := range uint64(3) {
-			got := emulate(t, c.n, c.d, c.steps, c.chunk, 100*seed+1, 200*time.Microsecond, false)
+			got := emulate(t, emuCase{n: c.n, d: c.d, steps: c.steps, chunk: c.chunk, seed: 100*seed + 1, pause: 200 * time.Microsecond})
 			for i := range want {
 				for j := range want[i] {
 					if got[i][j] != want[i][j] {
@@ -236,7 +276,7 @@ func TestEmulationCatchesMissingWait(t *testing.T) {
 	}
 	want := serial(12, 16)
 	for seed := range uint64(20) {
-		got := emulate(t, 12, 3, 16, 16, seed+7, 300*time.Microsecond, true)
+		got := emulate(t, emuCase{n: 12, d: 3, steps: 16, chunk: 16, seed: seed + 7, pause: 300 * time.Microsecond, noWait: true})
 		for i := range want {
 			for j := range want[i] {
 				if got[i][j] != want[i][j] {

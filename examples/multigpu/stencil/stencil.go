@@ -240,10 +240,21 @@ func link(parts []*part, n int) {
 
 // A Grid is an N×N field split by rows across devices.
 type Grid struct {
-	n      int
-	parts  []*part
-	step   int           // steps run so far
-	queued time.Duration // the last Run's time to queue its steps
+	// Graph makes Run replay the steps as a CUDA graph of GraphSteps
+	// steps of every device (graph.go), launched steps/GraphSteps times,
+	// and queue only the rest on the streams; false queues every step on
+	// the streams. New sets it, and GraphSteps to DefaultGraphSteps;
+	// GraphSteps must be even and positive.
+	Graph      bool
+	GraphSteps int
+
+	n        int
+	parts    []*part
+	step     int           // steps run so far
+	queued   time.Duration // the last Run's time to queue its steps
+	cond     conductor
+	graphs   map[graphKey]replay
+	graphErr error // why Graph was turned off
 }
 
 // New allocates an n×n field split across devices 0 to d-1 and sets it to
@@ -296,6 +307,20 @@ func New(n, d int) (g *Grid, err error) {
 		c.polI = kokkos.MDRange([]int{0, 0}, []int{max(ni, 1), n}).On(c.comp)
 	}
 	link(g.parts, n)
+	cond, err := newCUDAConductor(g.parts)
+	g.cond = cond
+	if err != nil {
+		return g, err
+	}
+	g.Graph, g.GraphSteps = true, DefaultGraphSteps
+	// One step on the streams, undone by Reset, loads the kernels and
+	// enables peer access, which a capture cannot do.
+	if err = g.Reset(); err != nil {
+		return g, err
+	}
+	if _, err = g.Run(1); err != nil {
+		return g, err
+	}
 	return g, g.Reset()
 }
 
@@ -332,18 +357,32 @@ func (g *Grid) fence() error {
 
 // Run advances the field by steps steps and returns the time they took,
 // from the first step queued to the last one done. The host queues every
-// step without waiting for the devices, one goroutine per device.
+// step without waiting for the devices: with Graph, as launches of a
+// graph of GraphSteps steps, captured before the clock starts on the
+// first Run that needs it, and the rest of the steps on the streams; the
+// steps on the streams are queued by one goroutine per device. When the
+// driver cannot capture the steps (cuda.ErrCapture: a copy between
+// devices that are not peers goes through the host), Run turns Graph off
+// and says why in GraphErr.
 func (g *Grid) Run(steps int) (time.Duration, error) {
 	if err := g.fence(); err != nil {
 		return 0, err
 	}
+	launches, r, err := g.plan(steps)
+	if errors.Is(err, cuda.ErrCapture) {
+		g.Graph, g.graphErr, launches = false, err, 0
+		err = g.fence()
+	}
+	if err != nil {
+		return 0, err
+	}
 	start := time.Now()
-	if err := runParts(g.parts, g.step, steps); err != nil {
+	if err := g.queue(steps, launches, r); err != nil {
 		_ = g.fence()
 		return 0, err
 	}
 	g.queued = time.Since(start)
-	err := g.fence()
+	err = g.fence()
 	g.step += steps
 	return time.Since(start), err
 }
@@ -352,6 +391,9 @@ func (g *Grid) Run(steps int) (time.Duration, error) {
 // host; when it is near Run's time, the host, not the devices, sets the
 // pace.
 func (g *Grid) Queued() time.Duration { return g.queued }
+
+// GraphErr returns why Run turned Graph off (nil when it did not).
+func (g *Grid) GraphErr() error { return g.graphErr }
 
 // runParts queues steps steps from step first on, one goroutine per part.
 func runParts(parts []*part, first, steps int) error {
@@ -491,6 +533,10 @@ func (g *Grid) Gather() (kokkos.View2[float64], error) {
 // Release frees the views, events and streams, after their work.
 func (g *Grid) Release() {
 	_ = g.fence()
+	_ = g.releaseGraphs()
+	if c, ok := g.cond.(*cudaConductor); ok {
+		c.release()
+	}
 	for _, p := range g.parts {
 		for i := range p.buf {
 			if p.buf[i].IsAllocated() {
