@@ -15,6 +15,14 @@
 // GPU, prints its time and the speed-up, and exits with status 1 when the
 // two fields differ in any bit (-check=false skips the one-GPU run).
 //
+// The steps are replayed as a CUDA graph of -graph-steps steps of every
+// device (20 by default), launched once per -graph-steps steps, the rest
+// queued on the streams: queueing each step's nine driver calls per
+// device costs the host as long as the step takes 4 GPUs, a graph launch
+// one call for all of them. -graph=false queues every step on the
+// streams. The one-GPU run does as the split run. Each time line gives
+// the host's time to queue a step next to the time per step.
+//
 // -gpus 0 (the default) uses every device; -gpus 1 runs on one. Without a
 // GPU the command says that CUDA is unavailable and does nothing else.
 package main
@@ -44,6 +52,9 @@ func main() {
 	gpus := flag.Int("gpus", 0, "devices to split the grid across (0: all)")
 	check := flag.Bool("check", true, "also run on one GPU, compare the fields bit for bit and print the speed-up")
 	cpuprofile := flag.String("cpuprofile", "", "write the host's CPU profile to this file")
+	var gr graphOpt
+	flag.BoolVar(&gr.on, "graph", true, "replay the steps as a CUDA graph (false: queue every step on the streams)")
+	flag.IntVar(&gr.steps, "graph-steps", stencil.DefaultGraphSteps, "steps in one graph (even)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -56,7 +67,7 @@ func main() {
 		}
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
-	if err := run(os.Stdout, *n, *steps, *gpus, *check); err != nil {
+	if err := run(os.Stdout, *n, *steps, *gpus, *check, gr); err != nil {
 		fmt.Fprintln(os.Stderr, "multigpu:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -67,18 +78,28 @@ func main() {
 // the one-GPU field.
 var errDiffer = errors.New("the field differs from the one-GPU run")
 
+// graphOpt is -graph and -graph-steps.
+type graphOpt struct {
+	on    bool
+	steps int
+}
+
 // A result is one timed run.
 type result struct {
 	gpus     int
 	perStep  time.Duration
 	queued   time.Duration // per step, the host's time to queue the steps
+	graph    string        // how the steps were queued
 	checksum uint64
 	field    kokkos.View2[float64]
 }
 
-func run(w io.Writer, n, steps, gpus int, check bool) error {
+func run(w io.Writer, n, steps, gpus int, check bool, gr graphOpt) error {
 	if n < 3 || steps < 1 || gpus < 0 {
 		return fmt.Errorf("want -n of 3 or more, -steps of 1 or more and -gpus of 0 or more, got %d, %d and %d", n, steps, gpus)
+	}
+	if gr.on && (gr.steps < 2 || gr.steps%2 != 0) {
+		return fmt.Errorf("want an even -graph-steps of 2 or more, got %d", gr.steps)
 	}
 	if err := cuda.Available(); err != nil {
 		fmt.Fprintf(w, "multigpu: CUDA unavailable: %v\n", err)
@@ -102,7 +123,7 @@ func run(w io.Writer, n, steps, gpus int, check bool) error {
 	for k, b := range stencil.Bands(n, gpus) {
 		fmt.Fprintf(w, "  GPU %d: rows [%d, %d)\n", k, b.First, b.First+b.Rows)
 	}
-	split, err := simulate(n, steps, gpus)
+	split, err := simulate(n, steps, gpus, gr)
 	if err != nil {
 		return err
 	}
@@ -115,7 +136,7 @@ func run(w io.Writer, n, steps, gpus int, check bool) error {
 		fmt.Fprintln(w, "one GPU: nothing to compare with")
 		return nil
 	}
-	one, err := simulate(n, steps, 1)
+	one, err := simulate(n, steps, 1, gr)
 	if err != nil {
 		return err
 	}
@@ -145,20 +166,24 @@ func firstDiff(a, b *kokkos.View2[float64]) (int, int) {
 }
 
 func report(w io.Writer, r result) {
-	fmt.Fprintf(w, "%d GPU(s): %.4f ms/step (queued by the host in %.4f ms/step), checksum %016x\n",
-		r.gpus, float64(r.perStep.Nanoseconds())/1e6, float64(r.queued.Nanoseconds())/1e6, r.checksum)
+	fmt.Fprintf(w, "%d GPU(s), %s: %.4f ms/step (queued by the host in %.4f ms/step), checksum %016x\n",
+		r.gpus, r.graph, float64(r.perStep.Nanoseconds())/1e6, float64(r.queued.Nanoseconds())/1e6, r.checksum)
 }
 
 // simulate runs steps steps split across d devices, after one untimed step
 // that loads the kernels, and returns the time per step and the gathered
 // field.
-func simulate(n, steps, d int) (result, error) {
+func simulate(n, steps, d int, gr graphOpt) (result, error) {
 	r := result{gpus: d}
 	g, err := stencil.New(n, d)
 	if err != nil {
 		return r, err
 	}
 	defer g.Release()
+	g.Graph = gr.on
+	if gr.on {
+		g.GraphSteps = gr.steps
+	}
 	if _, err := g.Run(1); err != nil {
 		return r, err
 	}
@@ -170,6 +195,14 @@ func simulate(n, steps, d int) (result, error) {
 		return r, err
 	}
 	r.perStep = t / time.Duration(steps)
+	switch {
+	case g.GraphErr() != nil:
+		r.graph = fmt.Sprintf("on the streams (no graph: %v)", g.GraphErr())
+	case g.Graph && steps >= g.GraphSteps:
+		r.graph = fmt.Sprintf("graphs of %d steps (%d launches, %d steps on the streams)", g.GraphSteps, steps/g.GraphSteps, steps%g.GraphSteps)
+	default:
+		r.graph = "on the streams"
+	}
 	r.queued = g.Queued() / time.Duration(steps)
 	if r.field, err = g.Gather(); err != nil {
 		return r, err

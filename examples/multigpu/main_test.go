@@ -12,9 +12,15 @@ import (
 // TestRunRefuses checks the flags' bounds, on any machine.
 func TestRunRefuses(t *testing.T) {
 	for _, c := range [][3]int{{2, 10, 1}, {16, 0, 1}, {16, 10, -1}} {
-		err := run(&bytes.Buffer{}, c[0], c[1], c[2], true)
+		err := run(&bytes.Buffer{}, c[0], c[1], c[2], true, graphOpt{true, 20})
 		if err == nil || !strings.Contains(err.Error(), "want -n of 3 or more") {
 			t.Errorf("run(n %d, steps %d, gpus %d): %v", c[0], c[1], c[2], err)
+		}
+	}
+	for _, k := range []int{0, 3, -2} {
+		err := run(&bytes.Buffer{}, 16, 10, 1, true, graphOpt{true, k})
+		if err == nil || !strings.Contains(err.Error(), "want an even -graph-steps of 2 or more") {
+			t.Errorf("-graph-steps %d: %v", k, err)
 		}
 	}
 }
@@ -53,16 +59,22 @@ func TestRun(t *testing.T) {
 		t.Skipf("CUDA unavailable: %v", err)
 	}
 	var out bytes.Buffer
-	if err := run(&out, 130, 20, 0, true); err != nil {
+	if err := run(&out, 130, 20, 0, true, graphOpt{true, 6}); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	n, _ := cuda.DeviceCount()
 	if n > 1 && !strings.Contains(out.String(), "bit-identical to the one-GPU run") {
 		t.Fatalf("no comparison in the output:\n%s", out.String())
 	}
+	if !strings.Contains(out.String(), "graphs of 6 steps (3 launches, 2 steps on the streams)") {
+		t.Fatalf("the steps were not replayed as graphs:\n%s", out.String())
+	}
 	t.Log(out.String())
 	out.Reset()
-	if err := run(&out, 65, 7, 1, true); err != nil {
+	if err := run(&out, 65, 7, 1, true, graphOpt{}); err != nil {
 		t.Fatalf("-gpus 1: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "1 GPU(s), on the streams:") {
+		t.Fatalf("-graph=false: the steps not on the streams:\n%s", out.String())
 	}
 }

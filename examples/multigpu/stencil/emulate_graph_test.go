@@ -43,10 +43,9 @@ type emuCapture struct {
 	origin *emuStream
 	calls  []emuCall
 	in     map[*emuStream]bool
-	ops    map[*emuStream]int      // calls on each stream so far
-	recAt  map[*emuEvent]emuMark   // where each event was last recorded
-	joined map[*emuStream]int      // calls of each stream the origin has waited for
-	names  map[*emuStream]struct{} // streams used, for the join check
+	ops    map[*emuStream]int    // calls on each stream so far
+	recAt  map[*emuEvent]emuMark // where each event was last recorded
+	joined map[*emuStream]int    // calls of each stream the origin has waited for
 }
 
 type emuMark struct {

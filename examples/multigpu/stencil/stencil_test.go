@@ -2,6 +2,7 @@ package stencil
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -139,8 +140,9 @@ func TestNewRefuses(t *testing.T) {
 }
 
 // TestGrid runs the split on the GPUs, every device count the machine
-// has, twice in a row (Run continues where it stopped), against the
-// whole-field stencil.
+// has, on the streams and as graphs of 4 steps (two launches and a step
+// on the streams, then graphs of the other parity), twice in a row (Run
+// continues where it stopped), against the whole-field stencil.
 func TestGrid(t *testing.T) {
 	if err := cuda.Available(); err != nil {
 		t.Skipf("CUDA unavailable: %v", err)
@@ -152,20 +154,32 @@ func TestGrid(t *testing.T) {
 	const n, steps = 67, 9
 	want := serial(n, 2*steps)
 	for d := 1; d <= ndev; d++ {
-		g, err := New(n, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 2 {
-			if _, err := g.Run(steps); err != nil {
+		for _, graph := range []bool{false, true} {
+			g, err := New(n, d)
+			if err != nil {
 				t.Fatal(err)
 			}
+			g.Graph, g.GraphSteps = graph, 4
+			for range 2 {
+				if _, err := g.Run(steps); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := g.GraphErr(); err != nil {
+				t.Errorf("%d devices: graph turned off: %v", d, err)
+			}
+			if want := map[bool]int{false: 0, true: 2}[graph]; len(g.graphs) != want {
+				t.Errorf("%d devices, graph %v: %d graphs cached, want %d", d, graph, len(g.graphs), want)
+			}
+			f, err := g.Gather()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameBits(t, fmt.Sprintf("Grid on %d devices, graph %v", d, graph), &f, want)
+			g.Release()
+			if len(g.graphs) != 0 {
+				t.Errorf("Release left %d graphs", len(g.graphs))
+			}
 		}
-		f, err := g.Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameBits(t, "Grid", &f, want)
-		g.Release()
 	}
 }
