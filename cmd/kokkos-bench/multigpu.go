@@ -90,10 +90,14 @@ func peerCopy(cfg config, add func(measure)) error {
 // examples/multigpu/stencil) on an 8192×8192 grid (at -scale 1; the side
 // scales with its square root), 100 steps, on 1 device and then on 2 and
 // 4 where the machine has them: steps per second, with the one-device
-// rate as the baseline, so that the ratio is the speed-up.
+// rate as the baseline, so that the ratio is the speed-up. The steps are
+// replayed as CUDA graphs of stencil.DefaultGraphSteps steps of every
+// device (stencil.Grid.Graph, on by default), on one device as on
+// several; the notes say so, or why the graphs were turned off.
 func stencilSpeedup(cfg config, ndev int, add func(measure)) error {
 	n := max(64, int(8192*math.Sqrt(cfg.scale)))
 	const steps = 100
+	graphNote := fmt.Sprintf("graphs of %d steps", stencil.DefaultGraphSteps)
 	// rate returns the steps per second on d devices (the median of the
 	// repetitions) and the host's time to queue a step (their median).
 	rate := func(d int) (float64, float64, error) {
@@ -105,6 +109,7 @@ func stencilSpeedup(cfg config, ndev int, add func(measure)) error {
 		if _, err := g.Run(1); err != nil { // loads the kernels
 			return 0, 0, err
 		}
+		g.Graph, g.GraphSteps = true, stencil.DefaultGraphSteps
 		var ts, qs []float64
 		for range cfg.reps {
 			if err := g.Reset(); err != nil {
@@ -117,6 +122,9 @@ func stencilSpeedup(cfg config, ndev int, add func(measure)) error {
 			ts = append(ts, t.Seconds())
 			qs = append(qs, g.Queued().Seconds()/steps)
 		}
+		if err := g.GraphErr(); err != nil {
+			graphNote = fmt.Sprintf("on the streams, no graph: %v", err)
+		}
 		return steps / median(ts), median(qs), nil
 	}
 	one, q1, err := rate(1)
@@ -125,7 +133,7 @@ func stencilSpeedup(cfg config, ndev int, add func(measure)) error {
 	}
 	name := func(d int) string { return fmt.Sprintf("heat stencil %d² on %d GPU(s)", n, d) }
 	perStep := func(r, q float64) string {
-		return fmt.Sprintf("%.4f ms/step, queued by the host in %.4f", 1e3/r, 1e3*q)
+		return fmt.Sprintf("%.4f ms/step, queued by the host in %.4f (%s)", 1e3/r, 1e3*q, graphNote)
 	}
 	add(measure{Name: name(1), Unit: "steps/s", Value: one, Note: perStep(one, q1) + "; examples/multigpu/stencil, 100 steps"})
 	for _, c := range []struct {
