@@ -170,6 +170,7 @@ type emuConductor struct {
 	forkEv         *emuEvent
 	joinEv         []*emuEvent
 	noJoin, noFork bool
+	fail           bool // every capture fails
 }
 
 func newEmuConductor(w *emuWorld, parts []*part) *emuConductor {
@@ -222,6 +223,9 @@ func (c *emuConductor) capture(fn func() error) (replay, error) {
 		return nil, err
 	}
 	err := c.fork()
+	if c.fail {
+		err = errors.Join(err, fmt.Errorf("%w: failing on purpose", errEmuCapture))
+	}
 	if err == nil {
 		err = errors.Join(fn(), c.join())
 	}
@@ -280,6 +284,7 @@ func TestEmulatedGraphs(t *testing.T) {
 		{n: 9, d: 4, steps: 10, chunk: 10, graphSteps: 10},
 		{n: 10, d: 5, steps: 16, chunk: 7, graphSteps: 6},
 		{n: 5, d: 5, steps: 7, chunk: 3, graphSteps: 2},
+		{n: 13, d: 3, steps: 11, chunk: 5, graphSteps: 2, failCapture: true},
 	} {
 		want := serial(c.n, c.steps)
 		for seed := range uint64(2) {

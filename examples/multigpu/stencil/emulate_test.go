@@ -1,6 +1,7 @@
 package stencil
 
 import (
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -153,12 +154,13 @@ func (e *emuQueue) copied() error {
 // noWait, noJoin and noFork leave out dependencies on purpose: the
 // copy streams' waits for the neighbours, the join before a graph's
 // launches and the fork after them. slowLast makes the last band's
-// streams pause up to ten times longer.
+// streams pause up to ten times longer. failCapture makes every capture
+// fail; the steps then go through Grid.Run, which must turn Graph off.
 type emuCase struct {
-	n, d, steps, chunk, graphSteps   int
-	seed                             uint64
-	pause                            time.Duration
-	noWait, noJoin, noFork, slowLast bool
+	n, d, steps, chunk, graphSteps                int
+	seed                                          uint64
+	pause                                         time.Duration
+	noWait, noJoin, noFork, slowLast, failCapture bool
 }
 
 // emulate runs c on the emulation, through Grid's plan and queue as Run
@@ -194,7 +196,7 @@ func emulate(t *testing.T, c emuCase) [][]float64 {
 	}
 	link(parts, n)
 	cond := newEmuConductor(w, parts)
-	cond.noJoin, cond.noFork = c.noJoin, c.noFork
+	cond.noJoin, cond.noFork, cond.fail = c.noJoin, c.noFork, c.failCapture
 	g := &Grid{n: n, parts: parts, cond: cond, Graph: c.graphSteps > 0, GraphSteps: c.graphSteps}
 	defer func() {
 		if err := g.releaseGraphs(); err != nil {
@@ -203,6 +205,15 @@ func emulate(t *testing.T, c emuCase) [][]float64 {
 	}()
 	for s := 0; s < c.steps; s += c.chunk {
 		steps := min(c.chunk, c.steps-s)
+		if c.failCapture {
+			if _, err := g.Run(steps); err != nil {
+				t.Fatal(err)
+			}
+			if g.Graph || !errors.Is(g.GraphErr(), errEmuCapture) {
+				t.Fatalf("Run after a failed capture: Graph %v, GraphErr %v", g.Graph, g.GraphErr())
+			}
+			continue
+		}
 		launches, r, err := g.plan(steps)
 		if err != nil {
 			t.Fatal(err)
@@ -225,7 +236,7 @@ func emulate(t *testing.T, c emuCase) [][]float64 {
 		t.Fatal(err)
 	default:
 	}
-	if len(g.graphs) > 2 || w.captures != len(g.graphs) {
+	if len(g.graphs) > 2 || !c.failCapture && w.captures != len(g.graphs) {
 		t.Fatalf("%d captures, %d graphs cached, want one per starting parity", w.captures, len(g.graphs))
 	}
 	f := make([][]float64, 0, n)
