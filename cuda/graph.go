@@ -38,6 +38,14 @@ const streamCaptureModeRelaxed = 2
 // synchronous DeepCopy or a Fence inside fn makes Capture fail with an
 // error matching ErrCapture. Other goroutines must not use the legacy
 // default stream of the device meanwhile.
+//
+// Another stream, of this device or of another, takes part in the
+// capture once it waits (WaitEvent) for an event recorded during the
+// capture on s or on a stream taking part; its later work then goes into
+// the graph instead of running (a fork). Before fn returns, every such
+// stream must be joined back: s waits for an event recorded on it after
+// its last work, else the capture fails. examples/multigpu/stencil
+// captures the steps of several devices so.
 func Capture(s *Stream, fn func() error) (*Graph, error) {
 	if s == nil {
 		return nil, fmt.Errorf("%w: the legacy default stream cannot be captured; use a Stream", ErrCapture)
