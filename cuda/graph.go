@@ -19,6 +19,9 @@ type Graph struct {
 	graph  uintptr // CUgraph
 	exec   uintptr // CUgraphExec
 	freed  bool
+	// cleanup destroys a graph dropped without Release; Release stops it,
+	// so that the handles are destroyed once.
+	cleanup runtime.Cleanup
 }
 
 // ErrCapture is matched (errors.Is) by the error of Capture when the work
@@ -84,7 +87,7 @@ func Capture(s *Stream, fn func() error) (*Graph, error) {
 		_ = dev.call("cuGraphDestroy", "", dev.drv.cuGraphDestroy, graph)
 		return nil, err
 	}
-	runtime.AddCleanup(g, func(h [2]uintptr) { destroyGraph(dev, h[0], h[1]) }, [2]uintptr{g.graph, g.exec})
+	g.cleanup = runtime.AddCleanup(g, func(h [2]uintptr) { destroyGraph(dev, h[0], h[1]) }, [2]uintptr{g.graph, g.exec})
 	return g, nil
 }
 
@@ -138,6 +141,7 @@ func (g *Graph) Release() error {
 		return ErrReleased
 	}
 	g.freed = true
+	g.cleanup.Stop()
 	destroyGraph(g.stream.dev, g.graph, g.exec)
 	g.graph, g.exec = 0, 0
 	return nil
