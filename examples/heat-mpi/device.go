@@ -86,12 +86,17 @@ type place struct {
 	// with copies that wait for the interior's kernel.
 	stage bool
 	how   string // how the halos travel, for the report
+	// events: steps ordered by events (order.go), newEvent making them
+	// (nil: host events).
+	events   bool
+	newEvent func() (event, error)
 }
 
 // newPlace returns the place of space ("cuda" or "pool") with halo
-// exchange halo ("auto", "device" or "pinned"), and the function that
-// releases its streams.
-func newPlace(space, halo string) (*place, func(), error) {
+// exchange halo ("auto", "device" or "pinned") and steps ordered as order
+// says ("auto", "events" or "fences"), and the function that releases its
+// streams.
+func newPlace(space, halo, order string) (*place, func(), error) {
 	if halo != "auto" && halo != "device" && halo != "pinned" {
 		return nil, nil, fmt.Errorf("-halo %q: want auto, device or pinned", halo)
 	}
@@ -106,7 +111,19 @@ func newPlace(space, halo string) (*place, func(), error) {
 		if p.stage {
 			p.how = "copied through separate host buffers"
 		}
-		return p, func() {}, nil
+		var err error
+		if p.events, err = useEvents(space, order, p.stage); err != nil {
+			return nil, nil, err
+		}
+		if !p.events {
+			return p, func() {}, nil
+		}
+		// Asynchronous instances, each on a pool of its own, so that the
+		// order comes from the events alone.
+		edge, inner := kokkos.NewThreads(1).NewInstance(), kokkos.DefaultHostExecutionSpace().NewInstance()
+		p.edge, p.inner = edge, inner
+		p.how += ", steps ordered by events"
+		return p, func() { _ = edge.Close(); _ = inner.Close() }, nil
 	case "cuda":
 	default:
 		return nil, nil, fmt.Errorf("-space %q: want host, pool or cuda", space)
@@ -141,6 +158,21 @@ func newPlace(space, halo string) (*place, func(), error) {
 	default:
 		p.how = "device rows, staged by package mpi"
 	}
+	if p.events, err = useEvents(space, order, p.stage); err != nil {
+		edge.Release()
+		inner.Release()
+		return nil, nil, err
+	}
+	if p.events {
+		p.how += "; steps ordered by events"
+		p.newEvent = func() (event, error) {
+			ev, err := dev.NewEvent()
+			if err != nil {
+				return nil, err
+			}
+			return cudaEvent{ev}, nil
+		}
+	}
 	return p, func() { edge.Release(); inner.Release() }, nil
 }
 
@@ -150,6 +182,7 @@ type strip struct {
 	cur, next    kokkos.View2[float64] // (ni+2)×(nj+2), with the halo
 	north, south int                   // neighbour ranks, -1 at the boundary
 	send, recv   [2]kokkos.View1[float64]
+	pipe         pipe // the event-ordered step's events and state
 }
 
 // newStrip returns rank's strip of an n×n grid cut into size strips, its
@@ -186,6 +219,12 @@ func newStrip(p *place, n, rank, size int) (*strip, error) {
 			}
 		}
 	}
+	if p.events {
+		if s.pipe.ev, err = p.newEvents(); err != nil {
+			s.release()
+			return nil, err
+		}
+	}
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
 	if err := kernel.For("heat-mpi.Init", all, Init, s.cur, s.gi, 0, n); err != nil {
 		s.release()
@@ -195,6 +234,7 @@ func newStrip(p *place, n, rank, size int) (*strip, error) {
 }
 
 func (s *strip) release() {
+	releaseEvents(&s.pipe.ev)
 	for _, v := range []*kokkos.View2[float64]{&s.cur, &s.next} {
 		if v.Extent(0) > 0 {
 			v.Release()
@@ -309,8 +349,13 @@ func (s *strip) exchange(p *place, w *mpi.Comm, u *kokkos.View2[float64]) error 
 // the copies to the send buffers follow it there), Step the rows between
 // on the inner stream while the edge rows travel; the step returns when
 // both streams are done and the halo has arrived (the next step's Edge
-// reads rows the interior wrote).
-func (s *strip) step(p *place, w *mpi.Comm, n int) error {
+// reads rows the interior wrote). On a place ordered by events the step
+// is stepEvents (order.go), which waits for the edge stream only; last
+// says that no step follows.
+func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
+	if p.events && (s.north >= 0 || s.south >= 0) {
+		return s.stepEvents(p, w, n, last)
+	}
 	defer func() { s.cur, s.next = s.next, s.cur }()
 	ro := s.cur.ReadOnly()
 	if s.north < 0 && s.south < 0 {
@@ -403,8 +448,8 @@ func (s *strip) hostInterior() (kokkos.View2[float64], error) {
 // time per step, then the gathered field checked against one strip of the
 // whole grid run on rank 0's device (and, for small runs, against the
 // single-process host stencil).
-func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode string) error {
-	p, done, err := newPlace(space, haloMode)
+func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode, order string) error {
+	p, done, err := newPlace(space, haloMode, order)
 	if err != nil {
 		return err
 	}
@@ -421,7 +466,14 @@ func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode str
 	if err := s.warm(p, n); err != nil {
 		return err
 	}
-	per, err := timeSteps(w, steps, func() error { return s.step(p, w, n) }, p.inner.Fence)
+	fence := func() error {
+		if err := p.edge.Fence(); err != nil {
+			return err
+		}
+		return p.inner.Fence()
+	}
+	k := 0
+	per, err := timeSteps(w, steps, func() error { k++; return s.step(p, w, n, k == steps) }, fence)
 	if err != nil {
 		return err
 	}
@@ -438,12 +490,12 @@ func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode str
 			return kokkos.View2[float64]{}, "", err
 		}
 		defer one.release()
-		for range steps {
-			if err := one.step(p, w, n); err != nil {
+		for k := range steps {
+			if err := one.step(p, w, n, k == steps-1); err != nil {
 				return kokkos.View2[float64]{}, "", err
 			}
 		}
-		if err := p.inner.Fence(); err != nil {
+		if err := fence(); err != nil {
 			return kokkos.View2[float64]{}, "", err
 		}
 		h, err := one.hostInterior()
