@@ -413,11 +413,15 @@ func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
 
 // warm launches Step and Edge once into next, which the first step
 // overwrites, so that their compilation (NVRTC, on first use) is not
-// timed.
+// timed. Both write next's edge rows: the edge stream's launch follows
+// the inner stream's fence.
 func (s *strip) warm(p *place, n int) error {
 	ro := s.cur.ReadOnly()
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
 	if err := kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha); err != nil {
+		return err
+	}
+	if err := p.inner.Fence(); err != nil {
 		return err
 	}
 	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
