@@ -183,6 +183,8 @@ type strip struct {
 	north, south int                   // neighbour ranks, -1 at the boundary
 	send, recv   [2]kokkos.View1[float64]
 	pipe         pipe // the event-ordered step's events and state
+	hs           []halo
+	reqs         []*mpi.Request // post's, reused
 }
 
 // newStrip returns rank's strip of an n×n grid cut into size strips, its
@@ -255,14 +257,20 @@ type halo struct {
 	peer, row, haloRow, sendTag, recvTag int
 }
 
+// halos returns the strip's messages, made once (the step allocates
+// nothing of its own but the requests).
 func (s *strip) halos() []halo {
-	var hs []halo
+	if s.hs != nil {
+		return s.hs
+	}
+	hs := make([]halo, 0, 2)
 	if s.north >= 0 {
 		hs = append(hs, halo{s.north, 1, 0, tagNorth, tagSouth})
 	}
 	if s.south >= 0 {
 		hs = append(hs, halo{s.south, s.ni, s.ni + 1, tagSouth, tagNorth})
 	}
+	s.hs = hs
 	return hs
 }
 
@@ -288,7 +296,8 @@ func (s *strip) pack(p *place, u *kokkos.View2[float64]) error {
 // post starts the exchange of u's edge rows (or the send buffers) with
 // the neighbours, into u's halo rows (or the receive buffers).
 func (s *strip) post(p *place, w *mpi.Comm, u *kokkos.View2[float64]) ([]*mpi.Request, error) {
-	var reqs []*mpi.Request
+	reqs := s.reqs[:0]
+	defer func() { s.reqs = reqs[:0] }()
 	for k, h := range s.halos() {
 		send, recv := row(u, h.row), row(u, h.haloRow)
 		if p.stage {
