@@ -23,7 +23,11 @@ import (
 //
 // Each step updates the block's first and last rows (Edge) on one stream,
 // starts the halo exchange of those rows with Isend and Irecv, and
-// updates the rows between (Step) on a second stream meanwhile.
+// updates the rows between (Step) on a second stream meanwhile. On a GPU
+// (-order auto or events) the streams wait for each other's events and
+// the host waits for the edge rows only, so that the next step's interior
+// is queued while the halos travel (order.go); otherwise (-order fences)
+// the host waits for the whole step.
 
 // Init sets the block's point (i, j), 1 ≤ i, j, to the initial field at
 // (gi+i-1, gj+j-1) of an n×n grid: the values of initial.

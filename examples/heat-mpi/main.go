@@ -29,8 +29,14 @@
 // says how the rows travel: device subviews given to MPI (staged through
 // pinned memory by package mpi unless the library is CUDA-aware), or
 // pinned host buffers the program fills on the stream (auto: the first
-// where the library is CUDA-aware, else the second). -space pool runs the
-// same kernels and schedule on the host pool:
+// where the library is CUDA-aware, else the second). -order says how a
+// step's work is ordered: by events between the two streams, the host
+// waiting only for the edge rows it sends, so that the next step's
+// interior runs while the halos travel (events; auto's choice on a GPU
+// unless package mpi stages the rows), or by fences of both streams at
+// the end of each step (fences). -space pool runs the same kernels and
+// schedule on the host pool (-order events there uses two asynchronous
+// instances):
 //
 //	mpirun -np 4 ./heat-mpi -space cuda -n 8192 -steps 100 -out ""
 package main
