@@ -23,7 +23,11 @@ import (
 //
 // Each step updates the block's first and last rows (Edge) on one stream,
 // starts the halo exchange of those rows with Isend and Irecv, and
-// updates the rows between (Step) on a second stream meanwhile.
+// updates the rows between (Step) on a second stream meanwhile. On a GPU
+// (-order auto or events) the streams wait for each other's events and
+// the host waits for the edge rows only, so that the next step's interior
+// is queued while the halos travel (order.go); otherwise (-order fences)
+// the host waits for the whole step.
 
 // Init sets the block's point (i, j), 1 ≤ i, j, to the initial field at
 // (gi+i-1, gj+j-1) of an n×n grid: the values of initial.
@@ -86,12 +90,17 @@ type place struct {
 	// with copies that wait for the interior's kernel.
 	stage bool
 	how   string // how the halos travel, for the report
+	// events: steps ordered by events (order.go), newEvent making them
+	// (nil: host events).
+	events   bool
+	newEvent func() (event, error)
 }
 
 // newPlace returns the place of space ("cuda" or "pool") with halo
-// exchange halo ("auto", "device" or "pinned"), and the function that
-// releases its streams.
-func newPlace(space, halo string) (*place, func(), error) {
+// exchange halo ("auto", "device" or "pinned") and steps ordered as order
+// says ("auto", "events" or "fences"), and the function that releases its
+// streams.
+func newPlace(space, halo, order string) (*place, func(), error) {
 	if halo != "auto" && halo != "device" && halo != "pinned" {
 		return nil, nil, fmt.Errorf("-halo %q: want auto, device or pinned", halo)
 	}
@@ -106,7 +115,19 @@ func newPlace(space, halo string) (*place, func(), error) {
 		if p.stage {
 			p.how = "copied through separate host buffers"
 		}
-		return p, func() {}, nil
+		var err error
+		if p.events, err = useEvents(space, order, p.stage); err != nil {
+			return nil, nil, err
+		}
+		if !p.events {
+			return p, func() {}, nil
+		}
+		// Asynchronous instances, each on a pool of its own, so that the
+		// order comes from the events alone.
+		edge, inner := kokkos.NewThreads(1).NewInstance(), kokkos.DefaultHostExecutionSpace().NewInstance()
+		p.edge, p.inner = edge, inner
+		p.how += ", steps ordered by events"
+		return p, func() { _ = edge.Close(); _ = inner.Close() }, nil
 	case "cuda":
 	default:
 		return nil, nil, fmt.Errorf("-space %q: want host, pool or cuda", space)
@@ -141,6 +162,21 @@ func newPlace(space, halo string) (*place, func(), error) {
 	default:
 		p.how = "device rows, staged by package mpi"
 	}
+	if p.events, err = useEvents(space, order, p.stage); err != nil {
+		edge.Release()
+		inner.Release()
+		return nil, nil, err
+	}
+	if p.events {
+		p.how += "; steps ordered by events"
+		p.newEvent = func() (event, error) {
+			ev, err := dev.NewEvent()
+			if err != nil {
+				return nil, err
+			}
+			return cudaEvent{ev}, nil
+		}
+	}
 	return p, func() { edge.Release(); inner.Release() }, nil
 }
 
@@ -150,6 +186,9 @@ type strip struct {
 	cur, next    kokkos.View2[float64] // (ni+2)×(nj+2), with the halo
 	north, south int                   // neighbour ranks, -1 at the boundary
 	send, recv   [2]kokkos.View1[float64]
+	pipe         pipe // the event-ordered step's events and state
+	hs           []halo
+	reqs         []*mpi.Request // post's, reused
 }
 
 // newStrip returns rank's strip of an n×n grid cut into size strips, its
@@ -186,6 +225,12 @@ func newStrip(p *place, n, rank, size int) (*strip, error) {
 			}
 		}
 	}
+	if p.events {
+		if s.pipe.ev, err = p.newEvents(); err != nil {
+			s.release()
+			return nil, err
+		}
+	}
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
 	if err := kernel.For("heat-mpi.Init", all, Init, s.cur, s.gi, 0, n); err != nil {
 		s.release()
@@ -195,6 +240,7 @@ func newStrip(p *place, n, rank, size int) (*strip, error) {
 }
 
 func (s *strip) release() {
+	releaseEvents(&s.pipe.ev)
 	for _, v := range []*kokkos.View2[float64]{&s.cur, &s.next} {
 		if v.Extent(0) > 0 {
 			v.Release()
@@ -215,14 +261,20 @@ type halo struct {
 	peer, row, haloRow, sendTag, recvTag int
 }
 
+// halos returns the strip's messages, made once (the step allocates
+// nothing of its own but the requests).
 func (s *strip) halos() []halo {
-	var hs []halo
+	if s.hs != nil {
+		return s.hs
+	}
+	hs := make([]halo, 0, 2)
 	if s.north >= 0 {
 		hs = append(hs, halo{s.north, 1, 0, tagNorth, tagSouth})
 	}
 	if s.south >= 0 {
 		hs = append(hs, halo{s.south, s.ni, s.ni + 1, tagSouth, tagNorth})
 	}
+	s.hs = hs
 	return hs
 }
 
@@ -248,7 +300,8 @@ func (s *strip) pack(p *place, u *kokkos.View2[float64]) error {
 // post starts the exchange of u's edge rows (or the send buffers) with
 // the neighbours, into u's halo rows (or the receive buffers).
 func (s *strip) post(p *place, w *mpi.Comm, u *kokkos.View2[float64]) ([]*mpi.Request, error) {
-	var reqs []*mpi.Request
+	reqs := s.reqs[:0]
+	defer func() { s.reqs = reqs[:0] }()
 	for k, h := range s.halos() {
 		send, recv := row(u, h.row), row(u, h.haloRow)
 		if p.stage {
@@ -309,8 +362,13 @@ func (s *strip) exchange(p *place, w *mpi.Comm, u *kokkos.View2[float64]) error 
 // the copies to the send buffers follow it there), Step the rows between
 // on the inner stream while the edge rows travel; the step returns when
 // both streams are done and the halo has arrived (the next step's Edge
-// reads rows the interior wrote).
-func (s *strip) step(p *place, w *mpi.Comm, n int) error {
+// reads rows the interior wrote). On a place ordered by events the step
+// is stepEvents (order.go), which waits for the edge stream only; last
+// says that no step follows.
+func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
+	if p.events && (s.north >= 0 || s.south >= 0) {
+		return s.stepEvents(p, w, n, last)
+	}
 	defer func() { s.cur, s.next = s.next, s.cur }()
 	ro := s.cur.ReadOnly()
 	if s.north < 0 && s.south < 0 {
@@ -368,11 +426,15 @@ func (s *strip) step(p *place, w *mpi.Comm, n int) error {
 
 // warm launches Step and Edge once into next, which the first step
 // overwrites, so that their compilation (NVRTC, on first use) is not
-// timed.
+// timed. Both write next's edge rows: the edge stream's launch follows
+// the inner stream's fence.
 func (s *strip) warm(p *place, n int) error {
 	ro := s.cur.ReadOnly()
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
 	if err := kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha); err != nil {
+		return err
+	}
+	if err := p.inner.Fence(); err != nil {
 		return err
 	}
 	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
@@ -403,8 +465,8 @@ func (s *strip) hostInterior() (kokkos.View2[float64], error) {
 // time per step, then the gathered field checked against one strip of the
 // whole grid run on rank 0's device (and, for small runs, against the
 // single-process host stencil).
-func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode string) error {
-	p, done, err := newPlace(space, haloMode)
+func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode, order string) error {
+	p, done, err := newPlace(space, haloMode, order)
 	if err != nil {
 		return err
 	}
@@ -421,7 +483,14 @@ func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode str
 	if err := s.warm(p, n); err != nil {
 		return err
 	}
-	per, err := timeSteps(w, steps, func() error { return s.step(p, w, n) }, p.inner.Fence)
+	fence := func() error {
+		if err := p.edge.Fence(); err != nil {
+			return err
+		}
+		return p.inner.Fence()
+	}
+	k := 0
+	per, err := timeSteps(w, steps, func() error { k++; return s.step(p, w, n, k == steps) }, fence)
 	if err != nil {
 		return err
 	}
@@ -438,12 +507,12 @@ func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode str
 			return kokkos.View2[float64]{}, "", err
 		}
 		defer one.release()
-		for range steps {
-			if err := one.step(p, w, n); err != nil {
+		for k := range steps {
+			if err := one.step(p, w, n, k == steps-1); err != nil {
 				return kokkos.View2[float64]{}, "", err
 			}
 		}
-		if err := p.inner.Fence(); err != nil {
+		if err := fence(); err != nil {
 			return kokkos.View2[float64]{}, "", err
 		}
 		h, err := one.hostInterior()

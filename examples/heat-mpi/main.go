@@ -29,8 +29,14 @@
 // says how the rows travel: device subviews given to MPI (staged through
 // pinned memory by package mpi unless the library is CUDA-aware), or
 // pinned host buffers the program fills on the stream (auto: the first
-// where the library is CUDA-aware, else the second). -space pool runs the
-// same kernels and schedule on the host pool:
+// where the library is CUDA-aware, else the second). -order says how a
+// step's work is ordered: by events between the two streams, the host
+// waiting only for the edge rows it sends, so that the next step's
+// interior runs while the halos travel (events; auto's choice on a GPU
+// unless package mpi stages the rows), or by fences of both streams at
+// the end of each step (fences). -space pool runs the same kernels and
+// schedule on the host pool (-order events there uses two asynchronous
+// instances):
 //
 //	mpirun -np 4 ./heat-mpi -space cuda -n 8192 -steps 100 -out ""
 package main
@@ -61,13 +67,14 @@ func main() {
 	out := flag.String("out", ".", "directory of heat-mpi.png (empty: no image)")
 	space := flag.String("space", "host", "where each block runs: host (loops over host views), pool (the Go kernels on the host pool) or cuda (the Go kernels on the process's GPU, cuda.SelectDevice)")
 	halo := flag.String("halo", "auto", "with -space cuda or pool, how halo rows travel: device (Isend/Irecv of the device rows), pinned (copied on a stream to pinned host buffers, sent from there) or auto (device where the library is CUDA-aware, else pinned)")
+	order := flag.String("order", "auto", "with -space cuda or pool, how a step's kernels and copies are ordered: events (streams wait for one another's events; the host waits for the edge rows only), fences (the host waits for the whole step) or auto (events on a GPU whose halos are staged by the program or read by a CUDA-aware library, else fences)")
 	flag.Parse()
 	if err := mpi.Init(); err != nil {
 		fmt.Fprintln(os.Stderr, "heat-mpi:", err)
 		os.Exit(1)
 	}
 	code := 0
-	if err := run(os.Stdout, *n, *steps, *out, *space, *halo); err != nil {
+	if err := run(os.Stdout, *n, *steps, *out, *space, *halo, *order); err != nil {
 		fmt.Fprintf(os.Stderr, "heat-mpi: rank %d: %v\n", mpi.World().Rank(), err)
 		code = 1
 	}
@@ -255,10 +262,10 @@ func serial(n, steps int) kokkos.View2[float64] {
 	return u
 }
 
-func run(out io.Writer, n, steps int, dir, space, halo string) error {
+func run(out io.Writer, n, steps int, dir, space, halo, order string) error {
 	w := mpi.World()
 	if space != "host" {
-		return runPlace(out, w, n, steps, dir, space, halo)
+		return runPlace(out, w, n, steps, dir, space, halo, order)
 	}
 	b, err := newBlock(w, n)
 	if err != nil {
