@@ -83,6 +83,7 @@ type driver struct {
 	cuStreamCreate, cuStreamDestroy, cuStreamSynchronize                         uintptr
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy             uintptr
 	cuStreamWaitEvent                                                            uintptr
+	cuStreamCreateWithPriority, cuCtxGetStreamPriorityRange, cuStreamGetPriority uintptr
 	cuModuleLoadData, cuModuleUnload, cuModuleGetFunction, cuLaunchKernel        uintptr
 	cuFuncGetAttribute, cuEventElapsedTime, cuMemsetD2D32                        uintptr
 	cuStreamBeginCapture, cuStreamEndCapture, cuGraphInstantiate, cuGraphLaunch  uintptr
@@ -122,6 +123,9 @@ func (d *driver) symbols() []struct {
 		{"cuMemsetD2D16Async", &d.cuMemsetD2D16Async}, {"cuMemsetD2D32Async", &d.cuMemsetD2D32Async},
 		{"cuStreamCreate", &d.cuStreamCreate}, {"cuStreamDestroy_v2", &d.cuStreamDestroy},
 		{"cuStreamSynchronize", &d.cuStreamSynchronize},
+		{"cuStreamCreateWithPriority", &d.cuStreamCreateWithPriority},
+		{"cuCtxGetStreamPriorityRange", &d.cuCtxGetStreamPriorityRange},
+		{"cuStreamGetPriority", &d.cuStreamGetPriority},
 		{"cuEventCreate", &d.cuEventCreate}, {"cuEventRecord", &d.cuEventRecord},
 		{"cuEventSynchronize", &d.cuEventSynchronize}, {"cuEventDestroy_v2", &d.cuEventDestroy},
 		{"cuStreamWaitEvent", &d.cuStreamWaitEvent},

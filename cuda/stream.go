@@ -55,10 +55,24 @@ func NewStream() (*Stream, error) {
 	return dev.NewStream()
 }
 
-// NewStream returns a new stream on the device.
-func (dev *Device) NewStream() (*Stream, error) {
+// NewStream returns a new stream on the device, of the default priority,
+// or of the highest one with HighPriority.
+func (dev *Device) NewStream(opts ...StreamOption) (*Stream, error) {
 	st := &streamState{dev: dev}
-	if err := dev.call("cuStreamCreate", "", dev.drv.cuStreamCreate, uintptr(unsafe.Pointer(&st.h)), 0); err != nil {
+	high := false
+	for _, o := range opts {
+		switch o {
+		case HighPriority:
+			high = true
+		default:
+			return nil, fmt.Errorf("cuda: NewStream: unknown option %d", o)
+		}
+	}
+	if high {
+		if err := dev.newPriorityStream(st); err != nil {
+			return nil, err
+		}
+	} else if err := dev.call("cuStreamCreate", "", dev.drv.cuStreamCreate, uintptr(unsafe.Pointer(&st.h)), 0); err != nil {
 		return nil, err
 	}
 	s := &Stream{dev: dev, st: st}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -96,6 +97,10 @@ type place struct {
 	newEvent func() (event, error)
 }
 
+// edgePriority gives the edge stream of -space cuda the device's highest
+// priority.
+var edgePriority = flag.Bool("priority", true, "-space cuda: run the edge rows on a stream of the highest priority")
+
 // newPlace returns the place of space ("cuda" or "pool") with halo
 // exchange halo ("auto", "device" or "pinned") and steps ordered as order
 // says ("auto", "events" or "fences"), and the function that releases its
@@ -143,7 +148,15 @@ func newPlace(space, halo, order string) (*place, func(), error) {
 	p.what = fmt.Sprintf("%v: %s", sel, dev.Name())
 	p.mem = kokkos.InSpace(cuda.SpaceOn(dev.Ordinal()))
 	p.pinned = kokkos.InSpace(cuda.HostPinnedSpaceOn(dev.Ordinal()))
-	edge, err := dev.NewStream()
+	// The edge stream has the device's highest priority: its small
+	// kernel, on which the halo exchange waits, becomes ready when the
+	// interior before it ends, together with the next interior, and must
+	// not wait behind that interior's blocks.
+	var opts []cuda.StreamOption
+	if *edgePriority {
+		opts = append(opts, cuda.HighPriority)
+	}
+	edge, err := dev.NewStream(opts...)
 	if err != nil {
 		return nil, nil, err
 	}
