@@ -53,5 +53,4 @@ func TestRequireDevicesSkips(t *testing.T) {
 	if !strings.HasPrefix(s.reason, "CUDA unavailable") {
 		t.Errorf("skip reason %q does not begin with \"CUDA unavailable\"", s.reason)
 	}
-	t.Log(s.reason)
 }
