@@ -13,9 +13,9 @@ import (
 // halos the program stages, or sends directly to a CUDA-aware library).
 //
 // With X_t the field that step t reads (cur and next alternate), Edge(t)
-// writes rows 1 and ni of X_{t+1} and reads rows 0..2 and ni-1..ni+1 of
-// X_t; Interior(t), heatStep on rows 2..ni-1, writes those rows of X_{t+1} and
-// reads rows 1..ni of X_t; pack(t) copies rows 1 and ni of X_{t+1} to the
+// (heatEdge) writes rows 1 and ni of X_{t+1} and reads rows 0..2 and
+// ni-1..ni+1 of X_t; Interior(t), heatStep on rows 2..ni-1, writes those
+// rows of X_{t+1} and reads rows 1..ni of X_t; pack(t) copies rows 1 and ni of X_{t+1} to the
 // send buffers, unpack(t) the receive buffers to its halo rows 0 and ni+1.
 // The true dependencies are then
 //
