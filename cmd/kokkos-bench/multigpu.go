@@ -17,7 +17,7 @@ import (
 
 func init() {
 	register(suite{name: "multigpu", space: "cuda", run: runMultiGPU,
-		desc: "peer copy device 0 → 1 vs cuMemcpyPeer, and the heat stencil's speed-up from 1 GPU to 2 and 4 (-space cuda only)"})
+		desc: "peer copy device 0 → 1 vs cuMemcpyPeer, and the heat stencil's speed-up from 1 GPU to 2 and 4 (-space cuda only); under mpirun, examples/heat-mpi's from 1 rank to 2 and 4"})
 }
 
 // multigpuLog receives the lines that say which measures are left out.
@@ -26,11 +26,24 @@ var multigpuLog io.Writer = os.Stderr
 // runMultiGPU times a DeepCopy from device 0 to device 1 against the
 // driver's peer copy of the same bytes, and the stencil of
 // examples/multigpu on 1, 2 and 4 devices. Measures that need more
-// devices than the machine has are left out, with a line on stderr.
+// devices than the machine has are left out, with a line on stderr. Under
+// an MPI launcher it also times examples/heat-mpi on 1, 2 and 4 ranks
+// (multigpu_mpi.go); outside one, a line on stderr says how to get those
+// rows.
 func runMultiGPU(cfg config, add func(measure)) error {
 	if err := cuda.Available(); err != nil {
 		return err
 	}
+	if underMPIRun() {
+		return runMultiGPUMPI(cfg, add)
+	}
+	fmt.Fprintf(multigpuLog, "suite multigpu: not under mpirun: for the rows of examples/heat-mpi on 1, 2 and 4 ranks, run %s\n", mpiStencilCommand)
+	return multiGPURows(cfg, add)
+}
+
+// multiGPURows measures the rows of one process: the peer copy and the
+// stencil of examples/multigpu.
+func multiGPURows(cfg config, add func(measure)) error {
 	ndev, err := cuda.DeviceCount()
 	if err != nil {
 		return err

@@ -41,6 +41,14 @@ func TestMultiGPUSuite(t *testing.T) {
 			t.Errorf("%s: value %v", m.Name, m.Value)
 		}
 	}
+	for _, m := range ms {
+		if strings.Contains(m.Name, "rank") {
+			t.Errorf("not under mpirun, a row of examples/heat-mpi: %+v", m)
+		}
+	}
+	if !strings.Contains(log.String(), "not under mpirun: for the rows of examples/heat-mpi on 1, 2 and 4 ranks, run mpirun -np 4 kokkos-bench -space cuda -suite multigpu") {
+		t.Errorf("no line says how to get the rows of examples/heat-mpi:\n%s", log.String())
+	}
 	if n < 4 && !strings.Contains(log.String(), "left out") {
 		t.Errorf("no line says what was left out on %d devices:\n%s", n, log.String())
 	}

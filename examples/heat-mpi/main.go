@@ -18,9 +18,9 @@
 // With -space cuda each process runs its block on its own GPU, the one
 // cuda.SelectDevice picks (the launcher's local rank modulo the visible
 // devices; more processes than GPUs share them), with the //kokkos:kernel
-// functions Init, Edge and Step of device.go, which go generate compiles
-// into host loops and CUDA C without fused multiply-adds
-// (main_kernels_gen.go): the field is bit-identical to the host's. The
+// functions of package strip (examples/heat-mpi/strip), which go generate
+// compiles into host loops and CUDA C without fused multiply-adds
+// (strip_kernels_gen.go): the field is bit-identical to the host's. The
 // blocks are then strips of rows; each step updates a strip's first and
 // last rows on one stream, sends them to the neighbours with Isend and
 // Irecv while the rows between are updated on a second stream, and rank 0

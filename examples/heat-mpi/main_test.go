@@ -206,24 +206,3 @@ func TestHeatEventsRace(t *testing.T) {
 		}
 	}
 }
-
-// -order takes auto, events or fences; the cuda place's default is events
-// with staged halos.
-func TestUseEvents(t *testing.T) {
-	for _, c := range []struct {
-		space, order string
-		stage, want  bool
-	}{
-		{"cuda", "auto", true, true},
-		{"pool", "auto", true, false},
-		{"pool", "events", false, true},
-		{"cuda", "fences", true, false},
-	} {
-		if got, err := useEvents(c.space, c.order, c.stage); err != nil || got != c.want {
-			t.Errorf("useEvents(%q, %q, %v) = %v, %v; want %v", c.space, c.order, c.stage, got, err, c.want)
-		}
-	}
-	if _, err := useEvents("cuda", "streams", true); err == nil || !strings.Contains(err.Error(), `-order "streams": want auto, events or fences`) {
-		t.Errorf("useEvents(-order streams): %v", err)
-	}
-}

@@ -1,4 +1,4 @@
-package main
+package strip
 
 import (
 	"fmt"
@@ -9,13 +9,13 @@ import (
 	"github.com/gokkos/kokkos/mpi"
 )
 
-// The event-ordered step (-order events; the default of -space cuda with
+// The event-ordered step (Order "events"; the default of Space "cuda" with
 // halos the program stages, or sends directly to a CUDA-aware library).
 //
 // With X_t the field that step t reads (cur and next alternate), Edge(t)
-// writes rows 1 and ni of X_{t+1} and reads rows 0..2 and ni-1..ni+1 of
-// X_t; Interior(t), Step on rows 2..ni-1, writes those rows of X_{t+1} and
-// reads rows 1..ni of X_t; pack(t) copies rows 1 and ni of X_{t+1} to the
+// (heatEdge) writes rows 1 and ni of X_{t+1} and reads rows 0..2 and
+// ni-1..ni+1 of X_t; Interior(t), heatStep on rows 2..ni-1, writes those
+// rows of X_{t+1} and reads rows 1..ni of X_t; pack(t) copies rows 1 and ni of X_{t+1} to the
 // send buffers, unpack(t) the receive buffers to its halo rows 0 and ni+1.
 // The true dependencies are then
 //
@@ -152,7 +152,7 @@ func (s *strip) interiorAt(p *place, t int, dst, src *kokkos.View2[float64], n i
 	}
 	if s.ni > 2 {
 		in := kokkos.MDRange([]int{2, 1}, []int{s.ni, n + 1}).On(p.inner)
-		if err := kernel.For("heat-mpi.Step", in, Step, *dst, src.ReadOnly(), s.gi, 0, n, alpha); err != nil {
+		if err := kernel.For("heat-mpi.Step", in, heatStep, *dst, src.ReadOnly(), s.gi, 0, n, alpha); err != nil {
 			return err
 		}
 	}
@@ -175,7 +175,7 @@ func (s *strip) stepEvents(p *place, w *mpi.Comm, n int, last bool) error {
 		return err
 	}
 	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
-	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, s.cur.ReadOnly(), s.gi, 0, n, s.ni, alpha); err != nil {
+	if err := kernel.For("heat-mpi.Edge", edge, heatEdge, s.next, s.cur.ReadOnly(), s.gi, 0, n, s.ni, alpha); err != nil {
 		return err
 	}
 	if err := s.pipe.ev[evEdge][t%2].record(p.edge); err != nil {

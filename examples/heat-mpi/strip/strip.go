@@ -1,9 +1,31 @@
-package main
+// Package strip is the strip stencil of examples/heat-mpi: the 2-D heat
+// equation of examples/heat (an explicit 5-point stencil on an n×n grid,
+// two hot spots, a fixed boundary) cut into strips of whole rows, one per
+// MPI process of a communicator, run with Go kernels on each process's GPU
+// (-space cuda) or on the host pool (-space pool). examples/heat-mpi runs
+// it and checks the field; cmd/kokkos-bench's multigpu suite times it on
+// 1, 2 and 4 ranks.
+//
+// With Space "cuda" each process runs its strip on the GPU that
+// cuda.SelectDevice picks for it (its local rank modulo the visible
+// devices: one rank per GPU, or several sharing one), with the Go kernels
+// below, compiled by go generate into host loops and CUDA C without fused
+// multiply-adds (strip_kernels_gen.go), so that the field is bit-identical
+// to the host's. With Space "pool" the same kernels and the same schedule
+// run on the host pool, over host memory. The blocks are strips of whole
+// rows, so that the halos are contiguous rows.
+//
+// Each step updates the strip's first and last rows (heatEdge) on one
+// stream, starts the halo exchange of those rows with Isend and Irecv, and
+// updates the rows between (heatStep) on a second stream meanwhile. On a
+// GPU (Order "auto" or "events") the streams wait for each other's events
+// and the host waits for the edge rows only, so that the next step's
+// interior is queued while the halos travel (order.go); otherwise (Order
+// "fences") the host waits for the whole step.
+package strip
 
 import (
-	"flag"
 	"fmt"
-	"io"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
@@ -13,28 +35,16 @@ import (
 
 //go:generate go run github.com/gokkos/kokkos/cmd/kokkos-kernelgen
 
-// With -space cuda each process runs its block on the GPU that
-// cuda.SelectDevice picks for it (its local rank modulo the visible
-// devices: one rank per GPU, or several sharing one), with the Go kernels
-// below, compiled by go generate into host loops and CUDA C without fused
-// multiply-adds (main_kernels_gen.go), so that the field is bit-identical
-// to the host's. With -space pool the same kernels and the same schedule
-// run on the host pool, over host memory. The blocks are strips of whole
-// rows, so that the halos are contiguous rows.
-//
-// Each step updates the block's first and last rows (Edge) on one stream,
-// starts the halo exchange of those rows with Isend and Irecv, and
-// updates the rows between (Step) on a second stream meanwhile. On a GPU
-// (-order auto or events) the streams wait for each other's events and
-// the host waits for the edge rows only, so that the next step's interior
-// is queued while the halos travel (order.go); otherwise (-order fences)
-// the host waits for the whole step.
+// alpha is the diffusion number dt*k/h², as in examples/heat and
+// examples/heat-mpi's host stencil.
+const alpha = 0.2
 
-// Init sets the block's point (i, j), 1 ≤ i, j, to the initial field at
-// (gi+i-1, gj+j-1) of an n×n grid: the values of initial.
+// heatInit sets the block's point (i, j), 1 ≤ i, j, to the initial field
+// at (gi+i-1, gj+j-1) of an n×n grid: the values of examples/heat-mpi's
+// initial.
 //
 //kokkos:kernel
-func Init(i, j int, u kokkos.View2[float64], gi, gj, n int) {
+func heatInit(i, j int, u kokkos.View2[float64], gi, gj, n int) {
 	a, b := gi+i-1, gj+j-1
 	r1, r2 := max(n/8, 1), max(n/10, 1)
 	d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
@@ -48,11 +58,12 @@ func Init(i, j int, u kokkos.View2[float64], gi, gj, n int) {
 	u.Set(i, j, v)
 }
 
-// Step updates the block's point (i, j), global (gi+i-1, gj+j-1), into
-// next: update's stencil of cur inside the n×n grid, cur on its boundary.
+// heatStep updates the block's point (i, j), global (gi+i-1, gj+j-1),
+// into next: the stencil of examples/heat-mpi's update of cur inside the
+// n×n grid, cur on its boundary.
 //
 //kokkos:kernel
-func Step(i, j int, next, cur kokkos.View2[float64], gi, gj, n int, alpha float64) {
+func heatStep(i, j int, next, cur kokkos.View2[float64], gi, gj, n int, alpha float64) {
 	a, b := gi+i-1, gj+j-1
 	if a == 0 || b == 0 || a == n-1 || b == n-1 {
 		next.Set(i, j, cur.At(i, j))
@@ -64,11 +75,11 @@ func Step(i, j int, next, cur kokkos.View2[float64], gi, gj, n int, alpha float6
 	next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
 }
 
-// Edge is Step on the block's first row (k 0) and its last row, last (k
-// 1), in one launch.
+// heatEdge is heatStep on the block's first row (k 0) and its last row,
+// last (k 1), in one launch.
 //
 //kokkos:kernel
-func Edge(k, j int, next, cur kokkos.View2[float64], gi, gj, n, last int, alpha float64) {
+func heatEdge(k, j int, next, cur kokkos.View2[float64], gi, gj, n, last int, alpha float64) {
 	i := 1 + k*(last-1)
 	a, b := gi+i-1, gj+j-1
 	if a == 0 || b == 0 || a == n-1 || b == n-1 {
@@ -80,7 +91,7 @@ func Edge(k, j int, next, cur kokkos.View2[float64], gi, gj, n, last int, alpha 
 	next.Set(i, j, c+float64(alpha*(s-float64(4*c))))
 }
 
-// A place is where -space cuda or pool runs a block.
+// A place is where Space "cuda" or "pool" runs a strip.
 type place struct {
 	name        string        // "cuda" or "pool"
 	what        string        // "GPU 1 (OMPI_COMM_WORLD_LOCAL_RANK=1, 2 visible devices): NVIDIA H200"
@@ -97,15 +108,11 @@ type place struct {
 	newEvent func() (event, error)
 }
 
-// edgePriority gives the edge stream of -space cuda the device's highest
-// priority.
-var edgePriority = flag.Bool("priority", true, "-space cuda: run the edge rows on a stream of the highest priority")
-
 // newPlace returns the place of space ("cuda" or "pool") with halo
 // exchange halo ("auto", "device" or "pinned") and steps ordered as order
 // says ("auto", "events" or "fences"), and the function that releases its
 // streams.
-func newPlace(space, halo, order string) (*place, func(), error) {
+func newPlace(space, halo, order string, priority bool) (*place, func(), error) {
 	if halo != "auto" && halo != "device" && halo != "pinned" {
 		return nil, nil, fmt.Errorf("-halo %q: want auto, device or pinned", halo)
 	}
@@ -153,7 +160,7 @@ func newPlace(space, halo, order string) (*place, func(), error) {
 	// interior before it ends, together with the next interior, and must
 	// not wait behind that interior's blocks.
 	var opts []cuda.StreamOption
-	if *edgePriority {
+	if priority {
 		opts = append(opts, cuda.HighPriority)
 	}
 	edge, err := dev.NewStream(opts...)
@@ -205,7 +212,7 @@ type strip struct {
 }
 
 // newStrip returns rank's strip of an n×n grid cut into size strips, its
-// interior set by Init.
+// interior set by heatInit.
 func newStrip(p *place, n, rank, size int) (*strip, error) {
 	s := &strip{nj: n, north: -1, south: -1}
 	s.gi, s.ni = split(n, size, rank)
@@ -245,7 +252,7 @@ func newStrip(p *place, n, rank, size int) (*strip, error) {
 		}
 	}
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
-	if err := kernel.For("heat-mpi.Init", all, Init, s.cur, s.gi, 0, n); err != nil {
+	if err := kernel.For("heat-mpi.Init", all, heatInit, s.cur, s.gi, 0, n); err != nil {
 		s.release()
 		return nil, err
 	}
@@ -371,8 +378,9 @@ func (s *strip) exchange(p *place, w *mpi.Comm, u *kokkos.View2[float64]) error 
 
 // step advances the strip by one step, next from cur, and swaps them. A
 // strip without neighbours is one kernel, queued without waiting.
-// Otherwise Edge updates the first and last rows on the edge stream (and
-// the copies to the send buffers follow it there), Step the rows between
+// Otherwise heatEdge updates the first and last rows on the edge stream
+// (and the copies to the send buffers follow it there), heatStep the rows
+// between
 // on the inner stream while the edge rows travel; the step returns when
 // both streams are done and the halo has arrived (the next step's Edge
 // reads rows the interior wrote). On a place ordered by events the step
@@ -386,10 +394,10 @@ func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
 	ro := s.cur.ReadOnly()
 	if s.north < 0 && s.south < 0 {
 		all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
-		return kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha)
+		return kernel.For("heat-mpi.Step", all, heatStep, s.next, ro, s.gi, 0, n, alpha)
 	}
 	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
-	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
+	if err := kernel.For("heat-mpi.Edge", edge, heatEdge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
 		return err
 	}
 	interior := func() error {
@@ -397,9 +405,9 @@ func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
 			return nil
 		}
 		in := kokkos.MDRange([]int{2, 1}, []int{s.ni, n + 1}).On(p.inner)
-		return kernel.For("heat-mpi.Step", in, Step, s.next, ro, s.gi, 0, n, alpha)
+		return kernel.For("heat-mpi.Step", in, heatStep, s.next, ro, s.gi, 0, n, alpha)
 	}
-	// Edge, launched first, has its few blocks scheduled before the
+	// heatEdge, launched first, has its few blocks scheduled before the
 	// interior's; the copies to the send buffers follow it on the copy
 	// engine. Package mpi stages device memory itself with copies that
 	// wait for every stream's work: then the interior starts once the
@@ -437,21 +445,21 @@ func (s *strip) step(p *place, w *mpi.Comm, n int, last bool) error {
 	return p.inner.Fence()
 }
 
-// warm launches Step and Edge once into next, which the first step
+// warm launches heatStep and heatEdge once into next, which the first step
 // overwrites, so that their compilation (NVRTC, on first use) is not
 // timed. Both write next's edge rows: the edge stream's launch follows
 // the inner stream's fence.
 func (s *strip) warm(p *place, n int) error {
 	ro := s.cur.ReadOnly()
 	all := kokkos.MDRange([]int{1, 1}, []int{s.ni + 1, n + 1}).On(p.inner)
-	if err := kernel.For("heat-mpi.Step", all, Step, s.next, ro, s.gi, 0, n, alpha); err != nil {
+	if err := kernel.For("heat-mpi.Step", all, heatStep, s.next, ro, s.gi, 0, n, alpha); err != nil {
 		return err
 	}
 	if err := p.inner.Fence(); err != nil {
 		return err
 	}
 	edge := kokkos.MDRange([]int{0, 1}, []int{2, n + 1}).On(p.edge)
-	if err := kernel.For("heat-mpi.Edge", edge, Edge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
+	if err := kernel.For("heat-mpi.Edge", edge, heatEdge, s.next, ro, s.gi, 0, n, s.ni, alpha); err != nil {
 		return err
 	}
 	if err := p.edge.Fence(); err != nil {
@@ -472,68 +480,4 @@ func (s *strip) hostInterior() (kokkos.View2[float64], error) {
 		return h, err
 	}
 	return h, kokkos.DeepCopy[float64](&h, &m)
-}
-
-// runPlace is run for -space cuda and pool: every process's strip, the
-// time per step, then the gathered field checked against one strip of the
-// whole grid run on rank 0's device (and, for small runs, against the
-// single-process host stencil).
-func runPlace(out io.Writer, w *mpi.Comm, n, steps int, dir, space, haloMode, order string) error {
-	p, done, err := newPlace(space, haloMode, order)
-	if err != nil {
-		return err
-	}
-	defer done()
-	fmt.Fprintf(out, "rank %d → %s\n", w.Rank(), p.what)
-	s, err := newStrip(p, n, w.Rank(), w.Size())
-	if err != nil {
-		return err
-	}
-	defer s.release()
-	if err := s.exchange(p, w, &s.cur); err != nil {
-		return err
-	}
-	if err := s.warm(p, n); err != nil {
-		return err
-	}
-	fence := func() error {
-		if err := p.edge.Fence(); err != nil {
-			return err
-		}
-		return p.inner.Fence()
-	}
-	k := 0
-	per, err := timeSteps(w, steps, func() error { k++; return s.step(p, w, n, k == steps) }, fence)
-	if err != nil {
-		return err
-	}
-	interior, err := s.hostInterior()
-	if err != nil {
-		return err
-	}
-	if w.Rank() == 0 {
-		fmt.Fprintf(out, "halos: %s\n", p.how)
-	}
-	ref := func() (kokkos.View2[float64], string, error) {
-		one, err := newStrip(p, n, 0, 1)
-		if err != nil {
-			return kokkos.View2[float64]{}, "", err
-		}
-		defer one.release()
-		for k := range steps {
-			if err := one.step(p, w, n, k == steps-1); err != nil {
-				return kokkos.View2[float64]{}, "", err
-			}
-		}
-		if err := fence(); err != nil {
-			return kokkos.View2[float64]{}, "", err
-		}
-		h, err := one.hostInterior()
-		what := "the one-GPU run"
-		if space != "cuda" {
-			what = "the one-process run on the pool"
-		}
-		return h, what, err
-	}
-	return gather(out, w, n, steps, dir, interior, w.Size(), 1, per, ref)
 }
