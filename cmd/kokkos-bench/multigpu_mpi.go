@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gokkos/kokkos"
+	"github.com/gokkos/kokkos/cuda"
 	"github.com/gokkos/kokkos/examples/heat-mpi/strip"
 	"github.com/gokkos/kokkos/mpi"
 )
@@ -82,6 +83,29 @@ func agree(w *mpi.Comm, err error) error {
 	return err
 }
 
+// fewestDevices returns the fewest GPUs any rank of w sees (for space
+// "cuda"; a count no row reaches for the host pool), so that every rank
+// leaves out the same rows: ranks sharing a GPU measure no speed-up.
+func fewestDevices(w *mpi.Comm, space string) (int, error) {
+	if space != "cuda" {
+		return math.MaxInt32, nil
+	}
+	n, err := cuda.DeviceCount()
+	if err != nil {
+		n = 0
+	}
+	v, e := kokkos.NewView0[int32]("devices")
+	if e != nil {
+		return 0, errors.Join(err, e)
+	}
+	defer v.Release()
+	v.Set(int32(n))
+	if e := mpi.Allreduce[int32](w, &v, &v, mpi.Min); e != nil {
+		return 0, e
+	}
+	return int(v.At()), nil
+}
+
 // heatMPIRows times the strip stencil of examples/heat-mpi (package
 // examples/heat-mpi/strip; 8192² at -scale 1, the side scaling with the
 // square root, 100 steps) on the first 1, 2 and 4 ranks of w, each rank on
@@ -96,6 +120,10 @@ func heatMPIRows(cfg config, w *mpi.Comm, space string, add func(measure)) error
 	n := max(64, int(8192*math.Sqrt(cfg.scale)))
 	const steps = 100
 	rank0 := w.Rank() == 0
+	devices, err := fewestDevices(w, space)
+	if err != nil {
+		return err
+	}
 	var one float64
 	for _, c := range []struct {
 		ranks int
@@ -104,6 +132,12 @@ func heatMPIRows(cfg config, w *mpi.Comm, space string, add func(measure)) error
 		if c.ranks > w.Size() {
 			if rank0 {
 				fmt.Fprintf(multigpuLog, "suite multigpu: %d MPI process(es): examples/heat-mpi on %d ranks is left out (%s)\n", w.Size(), c.ranks, mpiStencilCommand)
+			}
+			continue
+		}
+		if c.ranks > devices {
+			if rank0 {
+				fmt.Fprintf(multigpuLog, "suite multigpu: %d device(s) on a host: examples/heat-mpi on %d ranks is left out (ranks sharing a GPU measure no speed-up)\n", devices, c.ranks)
 			}
 			continue
 		}
