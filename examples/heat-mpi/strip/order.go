@@ -2,6 +2,7 @@ package strip
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gokkos/kokkos"
 	"github.com/gokkos/kokkos/cuda"
@@ -111,6 +112,10 @@ type pipe struct {
 	ev    [2][2]event // [evEdge or evInner][step parity]
 	t     int         // the next step
 	ahead bool        // Interior(t) is queued already
+	// wait and mpi add up the host's time per step waiting for the edge
+	// rows (the edge stream's fence) and in the MPI exchange, measured
+	// since the last reset (Run's timed steps).
+	wait, mpi time.Duration
 }
 
 // newEvents returns the place's four events.
@@ -191,9 +196,11 @@ func (s *strip) stepEvents(p *place, w *mpi.Comm, n int, last bool) error {
 		}
 		s.pipe.ahead = true
 	}
+	t0 := time.Now()
 	if err := p.edge.Fence(); err != nil {
 		return err
 	}
+	t1 := time.Now()
 	reqs, err := s.post(p, w, &s.next)
 	if err == nil {
 		err = mpi.WaitAll(reqs...)
@@ -201,6 +208,8 @@ func (s *strip) stepEvents(p *place, w *mpi.Comm, n int, last bool) error {
 	if err != nil {
 		return err
 	}
+	s.pipe.wait += t1.Sub(t0)
+	s.pipe.mpi += time.Since(t1)
 	return s.unpack(p, &s.next)
 }
 

@@ -39,6 +39,12 @@ type Result struct {
 	// PerStep is the time per step: steps steps between two barriers of
 	// the communicator, and the fences of both streams, divided by steps.
 	PerStep time.Duration
+	// EdgeWait and Exchange are, per timed step of the event-ordered
+	// step (zero for the fenced one), the host's time waiting for the
+	// edge rows and their copies to the send buffers, and in the MPI
+	// exchange of the halos: the interior runs meanwhile, so the exchange
+	// is hidden while their sum stays below the interior's time.
+	EdgeWait, Exchange time.Duration
 	// Where is the place the strip ran ("GPU 1 (OMPI_COMM_WORLD_LOCAL_RANK=1,
 	// 4 visible devices): NVIDIA H200", "the host pool"), How how its
 	// halos travelled and its steps were ordered.
@@ -88,10 +94,12 @@ func Run(comm *mpi.Comm, n, steps int, opts Options) (Result, error) {
 		return p.inner.Fence()
 	}
 	k := 0
+	s.pipe.wait, s.pipe.mpi = 0, 0
 	res.PerStep, err = timeSteps(comm, steps, func() error { k++; return s.step(p, comm, n, k == steps) }, fence)
 	if err != nil {
 		return res, err
 	}
+	res.EdgeWait, res.Exchange = s.pipe.wait/time.Duration(steps), s.pipe.mpi/time.Duration(steps)
 	if opts.Out != nil && comm.Rank() == 0 {
 		fmt.Fprintf(opts.Out, "halos: %s\n", p.how)
 	}
