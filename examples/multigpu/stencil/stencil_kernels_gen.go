@@ -102,7 +102,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line stencil.go:54:2*/ g := first + i - 1
+							/*line stencil.go:57:2*/ g := first + i - 1
 							r1, r2 := max(n/8, 1), max(n/10, 1)
 							d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 							d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -120,7 +120,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
-							/*line stencil.go:54:2*/ g := first + i - 1
+							/*line stencil.go:57:2*/ g := first + i - 1
 							r1, r2 := max(n/8, 1), max(n/10, 1)
 							d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 							d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -138,7 +138,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
-						/*line stencil.go:54:2*/ g := first + i - 1
+						/*line stencil.go:57:2*/ g := first + i - 1
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -164,7 +164,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line stencil.go:54:2*/ g := first + i - 1
+						/*line stencil.go:57:2*/ g := first + i - 1
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -182,7 +182,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line stencil.go:54:2*/ g := first + i - 1
+						/*line stencil.go:57:2*/ g := first + i - 1
 						r1, r2 := max(n/8, 1), max(n/10, 1)
 						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -200,7 +200,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
-					/*line stencil.go:54:2*/ g := first + i - 1
+					/*line stencil.go:57:2*/ g := first + i - 1
 					r1, r2 := max(n/8, 1), max(n/10, 1)
 					d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
 					d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
@@ -238,7 +238,7 @@ func gkHostRows(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for r := gkLo[0]; r < gkHi[0]; r++ {
 			gkNext:
 				for j := gkLo[1]; j < gkHi[1]; j++ {
-					/*line stencil.go:74:2*/ i := i0 + r*di
+					/*line stencil.go:77:2*/ i := i0 + r*di
 					g := first + i - 1
 					if g == 0 || j == 0 || g == n-1 || j == n-1 {
 						next.Set(i, j, cur.At(i, j))
@@ -260,7 +260,7 @@ func gkHostRows(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 		for j := gkLo[1]; j < gkHi[1]; j++ {
 		gkNext:
 			for r := gkLo[0]; r < gkHi[0]; r++ {
-				/*line stencil.go:74:2*/ i := i0 + r*di
+				/*line stencil.go:77:2*/ i := i0 + r*di
 				g := first + i - 1
 				if g == 0 || j == 0 || g == n-1 || j == n-1 {
 					next.Set(i, j, cur.At(i, j))
