@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -59,7 +58,7 @@ func (p *pkgInfo) randomDesc() (*randomIR, error) {
 	for _, g := range [][2]string{{"kokkosRandomXorShift64", "2685821657736338717"}, {"kokkosRandomXorShift1024", "1181783497276652981"}} {
 		src += strings.NewReplacer("GEN", g[0], "MUL", g[1]).Replace(randomDraws)
 	}
-	fset := token.NewFileSet()
+	fset := sourceSet()
 	f, err := parser.ParseFile(fset, "kokkosrandom.go", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		return nil, fmt.Errorf("the generators' description: %w", err)
@@ -68,7 +67,7 @@ func (p *pkgInfo) randomDesc() (*randomIR, error) {
 		Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{}, Implicits: map[ast.Node]types.Object{}, Scopes: map[ast.Node]*types.Scope{},
 	}
-	conf := types.Config{Importer: reachedImporter{p.pkg, importer.ForCompiler(fset, "source", nil)}}
+	conf := types.Config{Importer: reachedImporter{p.pkg, sourceImporter()}}
 	pkg, err := conf.Check("kokkosrandom", fset, []*ast.File{f}, info)
 	if err != nil {
 		return nil, fmt.Errorf("the generators' description: %w", err)

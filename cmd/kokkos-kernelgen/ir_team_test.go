@@ -2,9 +2,7 @@ package main
 
 import (
 	"go/ast"
-	"go/importer"
 	"go/parser"
-	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -36,7 +34,7 @@ func loadTeamSource(t *testing.T, src string) *pkgInfo {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	fset := token.NewFileSet()
+	fset := sourceSet()
 	path := filepath.Join(tmp, "k.go")
 	text, _ := os.ReadFile(path)
 	f, err := parser.ParseFile(fset, path, text, parser.ParseComments|parser.SkipObjectResolution)
@@ -45,7 +43,7 @@ func loadTeamSource(t *testing.T, src string) *pkgInfo {
 	}
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{}, Implicits: map[ast.Node]types.Object{}, Scopes: map[ast.Node]*types.Scope{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	conf := types.Config{Importer: sourceImporter()}
 	pkg, err := conf.Check("k", fset, []*ast.File{f}, info)
 	if err != nil {
 		t.Fatal(err)

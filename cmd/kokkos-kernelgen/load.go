@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -28,7 +27,7 @@ func loadDir(dir string) (*pkgInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fset := token.NewFileSet()
+	fset := sourceSet()
 	var files []*ast.File
 	text := map[string][]byte{}
 	for _, n := range names {
@@ -95,7 +94,7 @@ func check(fset *token.FileSet, dir string, files []*ast.File) (*pkgInfo, error)
 	}
 	var errs []string
 	conf := types.Config{
-		Importer: importer.ForCompiler(fset, "source", nil),
+		Importer: sourceImporter(),
 		Error: func(err error) {
 			if len(errs) < 10 {
 				errs = append(errs, err.Error())
