@@ -1,3 +1,5 @@
+//go:build longtest
+
 package kokkos
 
 import (
@@ -561,17 +563,3 @@ func TestRefEdgeCases(t *testing.T) {
 	}
 }
 
-// panicMessage runs f and returns the message of its panic, "" if none.
-func panicMessage(f func()) (msg string) {
-	defer func() {
-		switch r := recover().(type) {
-		case nil:
-		case error:
-			msg = r.Error()
-		default:
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
-}

@@ -548,8 +548,9 @@ func TestZeroExtentViews(t *testing.T) {
 }
 
 func TestLargeView64Bit(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("allocates 4 GiB; skipped in -short and -race runs")
+	testutil.SkipUnlessLong(t, "allocates 4 GiB")
+	if raceEnabled {
+		t.Skip("allocates 4 GiB; skipped in -race runs")
 	}
 	const n0, n1 = 1<<16 + 1, 1 << 16 // more than 2^32 elements
 	v, err := NewView2[uint8]("big", n0, n1)

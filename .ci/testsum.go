@@ -4,16 +4,21 @@
 // want of a GPU, with the reason they gave. It exits non-zero when a
 // package or test failed, when a test skipped for a reason that names a GPU
 // or CUDA without the words "CUDA unavailable" (so that the count would
-// miss it), or when the input held no package result. It warns, naming
+// miss it), when the long tests should have run (GOKKOS_LONG_TESTS=1 in
+// -long, as .ci/run passes with -tags longtest) and one skipped as long, or when the input held no
+// package result. It counts the long tests and parts that skipped
+// (internal/testutil.SkipUnlessLong, LongPart). It warns, naming
 // them, of the tests that passed while their output says that a GPU part
 // did not run: such a part should skip, as a subtest, to be counted.
 //
 //	go test -json ./... | go run .ci/testsum.go
+//	go test -tags longtest -json ./... | go run .ci/testsum.go -long
 package main
 
 import (
 	"bufio"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -31,6 +36,10 @@ type event struct {
 
 // gpuSkip is how every test that needs a GPU says why it skipped.
 const gpuSkip = "CUDA unavailable"
+
+// longSkip begins the reason of every long test or part left out
+// (internal/testutil.LongSkipMessage).
+const longSkip = "long test: -tags longtest runs it"
 
 var (
 	// gpuWord finds a skip reason that is about a GPU.
@@ -55,10 +64,13 @@ func message(out []string) []string {
 }
 
 func main() {
+	long := flag.Bool("long", false, "the tests ran with -tags longtest: a long test that skipped fails")
+	flag.Parse()
 	type key struct{ pkg, test string }
 	out := map[key][]string{}
 	var (
 		failed, pkgs, skipped, gpuSkipped int
+		longSkipped                       []string
 		gpuReason                         string
 		unmarked, dropped                 []string // "package test: line"
 		counted                           = map[string]bool{}
@@ -95,6 +107,13 @@ func main() {
 						if gpuReason == "" {
 							gpuReason, _, _ = strings.Cut(o[i:], " (")
 						}
+						break
+					}
+				}
+				for _, o := range message(out[k]) {
+					if strings.Contains(o, longSkip) {
+						marked = true
+						longSkipped = append(longSkipped, e.Package+" "+e.Test)
 						break
 					}
 				}
@@ -144,6 +163,18 @@ func main() {
 	default:
 		fmt.Printf("no test skipped for want of a GPU; %d skipped in all\n", skipped)
 	}
+	longWanted := *long
+	switch {
+	case len(longSkipped) > 0 && longWanted:
+		fmt.Printf("FAIL: %d long tests and parts skipped although built with -tags longtest (-short?):\n", len(longSkipped))
+		for _, l := range longSkipped {
+			fmt.Println("\t" + l)
+		}
+	case len(longSkipped) > 0:
+		fmt.Printf("%d long tests and parts skipped (go test -tags longtest runs them, as .ci/run does)\n", len(longSkipped))
+	case longWanted:
+		fmt.Println("the long tests ran (-tags longtest)")
+	}
 	if len(dropped) > 0 {
 		fmt.Printf("WARNING: %d tests passed without running their GPU part, and no skip counts it:\n", len(dropped))
 		for _, d := range dropped {
@@ -156,7 +187,7 @@ func main() {
 			fmt.Println("\t" + u)
 		}
 	}
-	if failed > 0 || pkgs == 0 || len(unmarked) > 0 {
+	if failed > 0 || pkgs == 0 || len(unmarked) > 0 || len(longSkipped) > 0 && longWanted {
 		os.Exit(1)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gokkos/kokkos/cuda"
+	"github.com/gokkos/kokkos/internal/testutil"
 	"github.com/gokkos/kokkos/mpi/mpitest"
 )
 
@@ -54,9 +55,10 @@ func TestHeatUnderMPI(t *testing.T) {
 	}
 	sum := regexp.MustCompile(`checksum ([0-9a-f]{16})`)
 	var first string
+	long := testutil.LongPart(t, "np=1,3", "the runs on 1 and 3 processes")
 	for _, l := range ls {
 		for _, np := range []int{4, 1, 3} {
-			if testing.Short() && np != 4 {
+			if !long && np != 4 {
 				continue
 			}
 			dir := t.TempDir()
@@ -124,12 +126,16 @@ func TestHeatPoolUnderMPI(t *testing.T) {
 		t.Skip("MPI unavailable: no mpirun of Open MPI or MPICH in PATH; install openmpi-bin or mpich")
 	}
 	bin := buildHeat(t)
+	long := testutil.LongPart(t, "np=1,2,5", "the runs on 1, 2 and 5 processes, and the 9-row grid")
 	for _, size := range []struct{ n, steps int }{{61, 40}, {9, 7}} {
+		if !long && size.n == 9 {
+			continue
+		}
 		grid := []string{"-n", fmt.Sprint(size.n), "-steps", fmt.Sprint(size.steps), "-out", ""}
 		_, want := runHeat(t, bin, ls[0], 1, grid...)
 		for _, l := range ls {
 			for _, np := range []int{1, 2, 4, 5} {
-				if testing.Short() && np != 4 {
+				if !long && np != 4 {
 					continue
 				}
 				for _, halo := range []string{"device", "pinned"} {
@@ -183,6 +189,7 @@ func TestHeatCUDAUnderMPI(t *testing.T) {
 // field's rows, which the detector reports (as it did for each of the two
 // waits taken out), and the field stays bit-identical.
 func TestHeatEventsRace(t *testing.T) {
+	testutil.SkipUnlessLong(t, "builds the example with -race")
 	ls := mpitest.Launchers()
 	if len(ls) == 0 {
 		t.Skip("MPI unavailable: no mpirun of Open MPI or MPICH in PATH; install openmpi-bin or mpich")

@@ -1,0 +1,5 @@
+//go:build longtest
+
+package testutil
+
+const longTests = true
