@@ -562,4 +562,3 @@ func TestRefEdgeCases(t *testing.T) {
 		}
 	}
 }
-
