@@ -39,8 +39,16 @@ func TestSummary(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
 		}
 	}
+	if strings.Contains(s, "noise floor") {
+		t.Errorf("no row within noise, yet the summary speaks of the noise floor:\n%s", s)
+	}
+	noisy := append(ms, measure{Suite: "access", Name: "rank-1 At sum", Unit: "GB/s", Value: 1, Baseline: 1, Goal: 1, GoalOp: ">="})
+	judge(&noisy[len(noisy)-1], 0.02)
+	if s := summary(noisy); !strings.Contains(s, "The run's noise floor was ±2.0% (the control row)") {
+		t.Errorf("a row within noise, and the summary does not give the noise floor:\n%s", s)
+	}
 	// Claims whose rows are absent are left out.
-	for _, absent := range []string{"DeepCopy", "View At", "GPU", "control", "mpi"} {
+	for _, absent := range []string{"DeepCopy", "View At", "GPU", "mpi"} {
 		if strings.Contains(s, absent) {
 			t.Errorf("summary speaks of %s without its rows:\n%s", absent, s)
 		}

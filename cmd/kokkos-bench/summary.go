@@ -71,8 +71,9 @@ func num(x float64) string {
 }
 
 // summary sums the run up in words, from its rows only: how fast each
-// kind of loop ran against the plain one, what to avoid, and how many rows
-// missed their goals. A kind without rows in the run is left out.
+// kind of loop ran against the plain one, what to avoid, how many rows
+// missed their goals, and the noise floor where rows were within noise. A
+// kind without rows in the run is left out.
 func summary(ms []measure) string {
 	var out []string
 	var fast []string
@@ -119,6 +120,10 @@ func summary(ms []measure) string {
 			miss = fmt.Sprintf("%d missed it clearly", len(missed))
 		}
 		out = append(out, fmt.Sprintf("Of the %d rows with a goal, %d passed, %d were within noise of it and %s.", goals, pass, noise, miss))
+	}
+	if i := slices.IndexFunc(ms, func(m measure) bool { return m.Suite == "control" && m.NotRun == "" }); i >= 0 && noise > 0 {
+		out = append(out, fmt.Sprintf("The run's noise floor was ±%.1f%% (the control row): on a quieter machine, or with more -reps, rows within noise may settle either way.",
+			100*noiseFloor(ms[i])))
 	}
 	return strings.Join(out, " ")
 }
