@@ -204,11 +204,14 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 		start := time.Now()
 		fmt.Fprintf(progress, "suite %s: %s...\n", s.name, s.desc)
 		resetTimings()
+		notRun := ""
 		err = s.run(cfg, func(m measure) {
 			m.Suite = s.name
 			if m.NotRun == "" {
 				attachSamples(&m)
 				judge(&m, floor)
+			} else {
+				notRun = m.NotRun
 			}
 			ms = append(ms, m)
 		})
@@ -216,7 +219,11 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 			err = fmt.Errorf("suite %s: %w", s.name, err)
 			break
 		}
-		fmt.Fprintf(progress, "suite %s: done in %.1fs\n", s.name, time.Since(start).Seconds())
+		if notRun != "" {
+			fmt.Fprintf(progress, "suite %s: not run: %s\n", s.name, notRun)
+		} else {
+			fmt.Fprintf(progress, "suite %s: done in %.1fs\n", s.name, time.Since(start).Seconds())
+		}
 	}
 	if ctl != nil {
 		// The control again, and every row judged against the floor of
