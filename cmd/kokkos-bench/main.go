@@ -84,6 +84,7 @@ type measure struct {
 	// run, and why: not a row of the table or of -json.
 	NotRun string `json:"-"`
 }
+
 type config struct {
 	reps    int
 	scale   float64 // multiplies default problem sizes

@@ -85,6 +85,9 @@ func TestTinySuites(t *testing.T) {
 			t.Errorf("suite %s of space %s: not listed as not run", s.name, s.space)
 		}
 	}
+	if c := ms[0]; c.Suite != "control" || len(c.KernelSec) != 14 || len(c.BaselineSec) != 14 || c.Verdict != verdictInfo {
+		t.Errorf("control %+v: want 7 repetition pairs before the suites and 7 after", c)
+	}
 	if !strings.Contains(notRun["mpi"], "mpirun -np 2") {
 		t.Errorf("outside mpirun, the mpi suite says %q", notRun["mpi"])
 	}
