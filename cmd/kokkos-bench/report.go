@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -24,7 +25,8 @@ const legend = `columns:
 
 // printTable prints the header with the noise floor, the table of the
 // measured rows, one line on the suites that did not run, the legend, the
-// count of verdicts and a summary of the run in words.
+// count of verdicts and a summary of the run in words; without measured
+// rows, only the header and the line on the suites that did not run.
 func printTable(w io.Writer, ms []measure, cfg config) {
 	fmt.Fprintf(w, "gokkos benchmark: %s, GOMAXPROCS=%d, %d repetitions, medians", runtime.GOARCH, runtime.GOMAXPROCS(0), cfg.reps)
 	for _, m := range ms {
@@ -34,6 +36,13 @@ func printTable(w io.Writer, ms []measure, cfg config) {
 		}
 	}
 	fmt.Fprint(w, "\n\n")
+	if !slices.ContainsFunc(ms, func(m measure) bool { return m.NotRun == "" }) {
+		fmt.Fprintln(w, "nothing measured")
+		if line := notRunLine(ms); line != "" {
+			fmt.Fprintln(w, line)
+		}
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "suite\tmeasure\tvalue\tbaseline\tspeed\tband\tgoal\tverdict")
 	for _, m := range ms {

@@ -124,6 +124,15 @@ func TestPrintTable(t *testing.T) {
 	}
 }
 
+func TestPrintTableNothingMeasured(t *testing.T) {
+	var b bytes.Buffer
+	printTable(&b, []measure{{Suite: "cuda", NotRun: "needs -space cuda"}}, config{reps: 7})
+	out := b.String()
+	if !strings.Contains(out, "nothing measured\nnot run: cuda (needs -space cuda)\n") || strings.Contains(out, "columns:") || strings.Contains(out, "noise floor") {
+		t.Errorf("table of nothing:\n%s", out)
+	}
+}
+
 func TestWrap(t *testing.T) {
 	s := wrap("aaa bbb× ccc ddd", 8)
 	if s != "aaa bbb×\nccc ddd" {
