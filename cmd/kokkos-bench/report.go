@@ -16,8 +16,8 @@ const legend = `columns:
   baseline  the same work in plain Go (or a bare library call), timed alternately in this run
   speed     × the baseline's speed: higher is better, 1 is as fast (a time such as ns/elem
             is inverted: baseline ÷ value; a rate such as GB/s is not: value ÷ baseline)
-  band      the noise of speed: a 90% confidence interval of the median speed ratio of
-            the repetition pairs (kernel, baseline), at least the noise floor either side
+  band      the noise of speed: a 90% confidence interval (from 5 repetitions up) of the
+            median speed ratio of the repetition pairs, at least the noise floor either side
   goal      the speed the measure is meant to reach (without a baseline, a bound on the value)
   verdict   pass: the whole band meets the goal; MISS: the whole band misses it;
             within noise: the band straddles the goal; info: no goal
