@@ -11,7 +11,7 @@ import (
 // and those per something, as ns/elem) or a rate (higher is better: any
 // unit per second, as GB/s or Gidx/s); a count such as allocs/op is
 // neither.
-func unitKind(unit string) (time, rate bool) {
+func unitKind(unit string) (isTime, isRate bool) {
 	if strings.HasSuffix(unit, "/s") {
 		return false, true
 	}
@@ -26,10 +26,10 @@ func unitKind(unit string) (time, rate bool) {
 // judge sets m's Ratio, Speed, noise band, speed goal and verdict. The
 // band is a confidence interval of the median of the speed ratios of the
 // repetition pairs (KernelSec, BaselineSec), widened to floor (a relative
-// half-width, the control's) either side of Speed at least. A measure without a
-// baseline compares its value with its goal, with no band. It panics on a
-// baseline in a unit that is neither a time nor a rate, which has no
-// direction.
+// half-width, the control's) either side of Speed at least. A measure
+// without a baseline compares its value with its goal, with no band. It
+// panics on a baseline in a unit that is neither a time nor a rate, which
+// has no direction.
 func judge(m *measure, floor float64) {
 	m.Ratio, m.Speed, m.SpeedLo, m.SpeedHi, m.SpeedGoal, m.SpeedGoalOp = 0, 0, 0, 0, 0, ""
 	x, lo, hi := m.Value, m.Value, m.Value
