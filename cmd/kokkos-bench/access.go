@@ -1,8 +1,6 @@
 package main
 
 import (
-	"runtime"
-
 	"github.com/gokkos/kokkos"
 )
 
@@ -91,12 +89,6 @@ func runAccess(cfg config, add func(measure)) error {
 	k, b = timeAlternating(cfg.reps, func() { sinkF = sumRows(&v) }, func() { sinkF = sliceSumRows(d, n, n) })
 	add(measure{Name: "rank-2 Row-slice sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.02, GoalOp: "<="})
 
-	// A control: the row-slice baseline against an identical copy of
-	// itself. Its distance from 1 is the noise of the machine in this run.
-	k, b = timeAlternating(cfg.reps, func() { sinkF = sliceSumRowsCopy(d, n, n) }, func() { sinkF = sliceSumRows(d, n, n) })
-	runtime.KeepAlive(sinkF)
-	add(measure{Name: "control: slice loop vs an identical copy", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n),
-		Note: "the noise floor of this run's ratios"})
 	return nil
 }
 
@@ -211,7 +203,8 @@ func sliceSumRows(d []float64, n0, n1 int) float64 {
 	return s
 }
 
-// sliceSumRowsCopy is sliceSumRows, repeated for the control measure.
+// sliceSumRowsCopy is sliceSumRows, repeated for the control measure
+// (runControl).
 //
 //go:noinline
 func sliceSumRowsCopy(d []float64, n0, n1 int) float64 {

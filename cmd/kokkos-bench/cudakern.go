@@ -350,6 +350,7 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 			ks, bs = append(ks, k), append(bs, b)
 		}
 	}
+	recordTiming(ks, bs)
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
 	add(measure{Name: "launch, empty body, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
 		Note: fmt.Sprintf("per launch, %d launches in batches of %d, the wait after each batch not timed; baseline: bare cuLaunchKernel of an equivalent hand-written kernel, same grid, block, 2 int arguments, legacy default stream", latencyLaunches, latencyBatch)})
@@ -481,6 +482,7 @@ func goKernelLaunch(cfg config, add func(measure), empty *rawKernels, grid [3]in
 			ks, bs = append(ks, k), append(bs, b)
 		}
 	}
+	recordTiming(ks, bs)
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
 	add(measure{Name: "launch, empty Go kernel, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
 		Note: fmt.Sprintf("kernel.For of a Go kernel (a View1[float64] and an int; its one store guarded off), per launch, %d launches in batches of %d, the wait after each batch not timed; "+

@@ -40,6 +40,8 @@ func runDispatch(cfg config, add func(measure)) error {
 		ss = append(ss, spawn())
 		rs = append(rs, pr())
 	}
+	recordTiming(fs, ss)
+	recordTiming(rs, ss)
 	sinkInt += x[0][0]
 	runtime.KeepAlive(sinkInt)
 	add(measure{Name: "ParallelFor over 2 indices, fenced", Unit: "ns", Value: median(fs), Baseline: median(ss), Goal: 0.5, GoalOp: "<=",

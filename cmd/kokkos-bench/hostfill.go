@@ -79,7 +79,8 @@ func parCopy[T any](d, s []T) {
 }
 
 // timeAll runs the functions in turn reps times after a warm-up of each
-// and returns the median seconds of each.
+// and returns the median seconds of each. It records the seconds of each
+// repetition, the first function's as the kernel's, for attachSamples.
 func timeAll(reps int, fs ...func()) []float64 {
 	for _, f := range fs {
 		f()
@@ -92,6 +93,7 @@ func timeAll(reps int, fs ...func()) []float64 {
 			ts[i] = append(ts[i], time.Since(t).Seconds())
 		}
 	}
+	recordTiming(ts...)
 	med := make([]float64, len(fs))
 	for i := range ts {
 		med[i] = median(ts[i])

@@ -8,7 +8,28 @@
 //	go run ./cmd/kokkos-bench -suite stream -plot stream.svg  # also a chart (.svg or .png)
 //
 // Kernel and baseline alternate, several repetitions each, and the table
-// reports medians. A measure that misses its goal says so.
+// reports medians. Each row's speed is a multiple of its baseline's speed,
+// higher better whatever the unit (a time such as ns/elem is inverted, a
+// rate such as GB/s is not), with a noise band: a 90% confidence interval
+// of the median of the speed ratios of the repetition pairs (kernel and
+// baseline alternate), from their order statistics. A control row, timed
+// before the suites and after them, is a plain loop against an identical
+// copy of itself: the half-width of its band, the run's noise floor, heads
+// the table, and every band is at least that wide. The verdict is "pass"
+// when the whole band meets the goal, "MISS" when the whole band misses it,
+// "within noise" when the band straddles it.
+// A legend, one line on the suites that did not run and a paragraph that
+// sums the run up in words follow the table.
+//
+// With -json, one object per measure: the fields of the table (suite, name,
+// unit, value, baseline, speed, speed_lo, speed_hi, speed_goal,
+// speed_goal_op, verdict, note) and, as before, ratio (value ÷ baseline),
+// goal and goal_op (the goal as a bound on ratio, or on value without a
+// baseline) and pass (false only when the verdict is MISS).
+//
+// Exit status: 0 when the run completed, whatever the verdicts (a MISS is
+// information, not a failure); 1 when a suite or the output failed; 2 for
+// a bad flag.
 package main
 
 import (
@@ -20,7 +41,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
 
@@ -33,12 +53,36 @@ type measure struct {
 	Baseline float64 `json:"baseline"`
 	// Ratio is Value/Baseline; 0 when the measure has no baseline.
 	Ratio float64 `json:"ratio"`
+	// Speed is the measure's speed as a multiple of its baseline's: Ratio
+	// for a rate (GB/s, Gidx/s...), 1/Ratio for a time (ns/elem, µs...);
+	// higher is better; 0 without a baseline.
+	Speed float64 `json:"speed"`
+	// SpeedLo and SpeedHi bound the noise band of Speed (see judge); 0
+	// without a baseline.
+	SpeedLo float64 `json:"speed_lo"`
+	SpeedHi float64 `json:"speed_hi"`
 	// Goal bounds Ratio (or Value, for measures without a baseline) from
 	// below when GoalOp is ">=", from above when "<=".
 	Goal   float64 `json:"goal"`
 	GoalOp string  `json:"goal_op"`
-	Pass   bool    `json:"pass"`
-	Note   string  `json:"note,omitempty"`
+	// SpeedGoal and SpeedGoalOp are Goal and GoalOp as a bound on Speed
+	// (a time's "<= 1.25" is ">= 0.8"); empty without a baseline.
+	SpeedGoal   float64 `json:"speed_goal"`
+	SpeedGoalOp string  `json:"speed_goal_op"`
+	// Verdict is "pass", "MISS", "within noise" or, without a goal, "info".
+	Verdict string `json:"verdict"`
+	// Pass is false only when Verdict is "MISS".
+	Pass bool   `json:"pass"`
+	Note string `json:"note,omitempty"`
+
+	// KernelSec and BaselineSec are the times (seconds, or any one time
+	// unit) of each repetition of the kernel and of the baseline, in the
+	// order they ran; attachSamples fills them from the timings that
+	// produced Value and Baseline. Nil where they are unknown.
+	KernelSec, BaselineSec []float64 `json:"-"`
+	// NotRun, when set, makes the measure a note that its suite did not
+	// run, and why: not a row of the table or of -json.
+	NotRun string `json:"-"`
 }
 
 type config struct {
@@ -106,6 +150,9 @@ func main() {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetEscapeHTML(false)
 		for _, m := range ms {
+			if m.NotRun != "" {
+				continue
+			}
 			if err := enc.Encode(m); err != nil {
 				fmt.Fprintln(os.Stderr, "kokkos-bench:", err)
 				os.Exit(1)
@@ -116,7 +163,11 @@ func main() {
 	}
 }
 
-// runSuites runs the selected suites, reporting progress on progress.
+// runSuites runs the selected suites, reporting progress on progress. The
+// control measure, timed before the first suite and after the last, comes
+// first and sets the noise floor, the least half-width of the bands of the
+// rows after it; a selected suite that did not run leaves a measure with
+// NotRun set.
 func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 	want := map[string]bool{}
 	for _, s := range strings.Split(only, ",") {
@@ -133,73 +184,66 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 		return nil, fmt.Errorf("unknown -space %q: use host or cuda", cfg.space)
 	}
 	var ms []measure
+	var ctl *control
+	floor := 0.0
+	var err error
 	for _, s := range suites {
-		if len(want) > 0 && !want[s.name] || s.space != "" && s.space != cfg.space {
+		if len(want) > 0 && !want[s.name] {
 			continue
+		}
+		if s.space != "" && s.space != cfg.space {
+			ms = append(ms, measure{Suite: s.name, NotRun: "needs -space " + s.space})
+			continue
+		}
+		if ctl == nil {
+			fmt.Fprintf(progress, "control: a plain loop against an identical copy of itself...\n")
+			ctl = newControl(cfg)
+			ctl.time()
+			ms = append([]measure{ctl.measure()}, ms...)
+			floor = noiseFloor(ms[0])
 		}
 		start := time.Now()
 		fmt.Fprintf(progress, "suite %s: %s...\n", s.name, s.desc)
-		err := s.run(cfg, func(m measure) {
+		resetTimings()
+		notRun := ""
+		err = s.run(cfg, func(m measure) {
 			m.Suite = s.name
-			judge(&m)
+			if m.NotRun == "" {
+				attachSamples(&m)
+				judge(&m, floor)
+			} else {
+				notRun = m.NotRun
+			}
 			ms = append(ms, m)
 		})
 		if err != nil {
-			return ms, fmt.Errorf("suite %s: %w", s.name, err)
+			err = fmt.Errorf("suite %s: %w", s.name, err)
+			break
 		}
-		fmt.Fprintf(progress, "suite %s: done in %.1fs\n", s.name, time.Since(start).Seconds())
-	}
-	return ms, nil
-}
-
-func judge(m *measure) {
-	x := m.Value
-	if m.Baseline != 0 {
-		m.Ratio = m.Value / m.Baseline
-		x = m.Ratio
-	}
-	switch m.GoalOp {
-	case ">=":
-		m.Pass = x >= m.Goal
-	case "<=":
-		m.Pass = x <= m.Goal
-	default:
-		m.Pass = true
-	}
-}
-
-func printTable(w io.Writer, ms []measure, cfg config) {
-	fmt.Fprintf(w, "gokkos benchmark: %s, GOMAXPROCS=%d, %d repetitions, medians\n\n", runtime.GOARCH, runtime.GOMAXPROCS(0), cfg.reps)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "suite\tmeasure\tvalue\tbaseline\tratio\tgoal\tresult\t")
-	for _, m := range ms {
-		base, ratio := "-", "-"
-		if m.Baseline != 0 {
-			base = fmt.Sprintf("%.4g %s", m.Baseline, m.Unit)
-			ratio = fmt.Sprintf("%.3f", m.Ratio)
+		if notRun != "" {
+			fmt.Fprintf(progress, "suite %s: not run: %s\n", s.name, notRun)
+		} else {
+			fmt.Fprintf(progress, "suite %s: done in %.1fs\n", s.name, time.Since(start).Seconds())
 		}
-		goal, res := "-", "info"
-		if m.GoalOp != "" {
-			goal = fmt.Sprintf("%s %.3g", m.GoalOp, m.Goal)
-			res = "pass"
-			if !m.Pass {
-				res = "MISS"
+	}
+	if ctl != nil {
+		// The control again, and every row judged against the floor of
+		// the whole run.
+		ctl.time()
+		ms[0] = ctl.measure()
+		floor = noiseFloor(ms[0])
+		for i := range ms[1:] {
+			if ms[1+i].NotRun == "" {
+				judge(&ms[1+i], floor)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.4g %s\t%s\t%s\t%s\t%s\t\n", m.Suite, m.Name, m.Value, m.Unit, base, ratio, goal, res)
 	}
-	tw.Flush()
-	miss := 0
-	for _, m := range ms {
-		if !m.Pass {
-			miss++
-		}
-	}
-	fmt.Fprintf(w, "\n%d measures, %d miss their goal\n", len(ms), miss)
+	return ms, err
 }
 
 // timeAlternating runs kernel and baseline alternately reps times after a
-// warm-up of each, and returns the median seconds of each.
+// warm-up of each, and returns the median seconds of each. It records the
+// seconds of each repetition for attachSamples.
 func timeAlternating(reps int, kernel, baseline func()) (k, b float64) {
 	kernel()
 	if baseline != nil {
@@ -215,6 +259,9 @@ func timeAlternating(reps int, kernel, baseline func()) (k, b float64) {
 			baseline()
 			bs = append(bs, time.Since(t).Seconds())
 		}
+	}
+	if baseline != nil {
+		recordTiming(ks, bs)
 	}
 	return median(ks), median(bs)
 }

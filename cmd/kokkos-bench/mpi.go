@@ -24,10 +24,10 @@ func underMPIRun() bool {
 // runMPI measures on ranks 0 and 1 of MPI_COMM_WORLD; rank 0 reports, the
 // other ranks finalise MPI and exit when the suite ends, so that only rank
 // 0 goes on to the next suites and prints the table. Outside mpirun it
-// reports that it did not measure.
+// reports that it did not run.
 func runMPI(cfg config, add func(measure)) error {
 	if !underMPIRun() {
-		add(measure{Name: "not measured: run under mpirun -np 2 ... -suite mpi", Unit: "processes", Value: 1})
+		add(measure{NotRun: "needs 2 processes: mpirun -np 2 kokkos-bench -suite mpi"})
 		return nil
 	}
 	if err := mpi.Init(); err != nil {

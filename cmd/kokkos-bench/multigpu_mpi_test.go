@@ -87,7 +87,7 @@ func heatMPIChild(t *testing.T, np string) {
 	multigpuLog = &log
 	defer func() { multigpuLog = os.Stderr }()
 	var ms []measure
-	add := func(m measure) { judge(&m); ms = append(ms, m) }
+	add := func(m measure) { judge(&m, 0); ms = append(ms, m) }
 	alone := 0
 	inProcess := func(cfg config, add func(measure)) error {
 		alone++

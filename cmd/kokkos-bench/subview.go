@@ -20,8 +20,9 @@ func runSubview(cfg config, add func(measure)) error {
 		return err
 	}
 	const count = 1 << 20
+	var ts []float64 // the last perOp's times
 	perOp := func(f func(i int)) (ns, allocs float64) {
-		var ts []float64
+		ts = nil
 		for range cfg.reps {
 			t := time.Now()
 			for i := range count {
@@ -41,6 +42,7 @@ func runSubview(cfg config, add func(measure)) error {
 	d := a.Data()
 	rec := new(int)
 	floor, _ := perOp(func(i int) { w := makeViewSized(d, i&63, 64, rec); sinkInt += w.ext })
+	floorTs := ts
 	runtime.KeepAlive(sinkInt)
 	add(measure{Name: "return of a View1-sized struct", Unit: "ns", Value: floor,
 		Note: "the floor for a call returning a view: the caller copies the result"})
@@ -48,10 +50,12 @@ func runSubview(cfg config, add func(measure)) error {
 	// Each subview goes to a local variable and its extent is read, as in
 	// code that goes on to use the subview; the baseline is the floor.
 	ns, allocs := perOp(func(i int) { w := a.Subview1(i&63, 3, kokkos.All); sinkInt += w.Extent(0) })
+	recordTiming(ts, floorTs)
 	add(measure{Name: "Subview1(i, j, All) time", Unit: "ns", Value: ns, Baseline: floor, Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: the return of a View1-sized struct; Kokkos 4.6: 36.6 ns"})
 	add(measure{Name: "Subview1(i, j, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})
 	ns, allocs = perOp(func(i int) { w := a.Subview2(kokkos.Pair(1, 9), i&63, kokkos.All); sinkInt += w.Extent(1) })
+	recordTiming(ts, floorTs)
 	add(measure{Name: "Subview2(Pair, i, All) time", Unit: "ns", Value: ns, Baseline: floor, Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: the return of a View1-sized struct"})
 	add(measure{Name: "Subview2(Pair, i, All) allocations", Unit: "allocs/op", Value: allocs, Goal: 0, GoalOp: "<="})

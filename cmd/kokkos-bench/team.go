@@ -87,6 +87,7 @@ func runTeam(cfg config, add func(measure)) error {
 		ts = append(ts, team())
 		fs = append(fs, pf())
 	}
+	recordTiming(ts, fs)
 	add(measure{Name: "ParallelForTeam of 1 team, empty body, fenced", Unit: "ns", Value: median(ts), Baseline: median(fs), Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: fenced ParallelFor over 2 indices"})
 	sinkTeam += yd[n/2] + float64(cell[0][0])
