@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gokkos/kokkos/internal/testutil"
 	"github.com/gokkos/kokkos/mpi"
 	"github.com/gokkos/kokkos/mpi/mpitest"
 )
@@ -38,9 +39,10 @@ func TestHeatMPIRows(t *testing.T) {
 	if len(ls) == 0 {
 		t.Skip("MPI unavailable: no mpirun of Open MPI or MPICH in PATH; install openmpi-bin or mpich")
 	}
+	long := testutil.LongPart(t, "np3,np5", "the runs on 3 and 5 processes")
 	for i, l := range ls {
 		for _, np := range []int{4, 3, 5} {
-			if np != 4 && (i > 0 || testing.Short()) {
+			if np != 4 && (i > 0 || !long) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/np%d", l.Name, np), func(t *testing.T) {

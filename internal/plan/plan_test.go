@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/testutil"
 )
 
 // serial runs body over [0, n) in chunks of grain, in order.
@@ -302,9 +304,7 @@ func testLongFill[T comparable](t *testing.T, name string, rnd func() T) {
 type triple struct{ a, b, c int64 }
 
 func TestLongFillMatchesNaive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fills of tens of megabytes")
-	}
+	testutil.SkipUnlessLong(t, "fills of tens of megabytes")
 	rng := rand.New(rand.NewPCG(5, 6))
 	testLongFill(t, "int8", func() int8 { return int8(rng.IntN(255) + 1) })
 	testLongFill(t, "float32", func() float32 { return rng.Float32() + 1 })
