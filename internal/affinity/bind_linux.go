@@ -107,3 +107,6 @@ func ThreadCPU() (int, error) {
 	}
 	return strconv.Atoi(f[36])
 }
+
+// ThreadID returns the calling thread's id (gettid).
+func ThreadID() int { return syscall.Gettid() }

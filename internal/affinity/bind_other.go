@@ -23,3 +23,6 @@ func ReadMachine() (Machine, error) { return Machine{}, errOS }
 
 // ThreadCPU returns an error wrapping ErrUnsupported.
 func ThreadCPU() (int, error) { return 0, errOS }
+
+// ThreadID returns 0.
+func ThreadID() int { return 0 }
