@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gokkos/kokkos/internal/errkind"
 )
 
 var (
@@ -125,12 +127,12 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	s.Policy = Spread
 	if bind != "" {
 		if s.Policy, err = parsePolicy(bind); err != nil {
-			return Settings{}, fmt.Errorf("%w: %s=%q: %v", ErrSetting, bindVar, bind, err)
+			return Settings{}, errkind.Errorf(ErrSetting, "%s=%q: %v", bindVar, bind, err)
 		}
 	}
 	if places != "" {
 		if s.Unit, s.Limit, err = parsePlaces(places); err != nil {
-			return Settings{}, fmt.Errorf("%w: %s=%q: %v", ErrSetting, placesVar, places, err)
+			return Settings{}, errkind.Errorf(ErrSetting, "%s=%q: %v", placesVar, places, err)
 		}
 	}
 	return s, nil
@@ -271,15 +273,15 @@ func (m Machine) Places(u Unit, limit int) []CPUSet {
 // participant 0 is the pool's caller, which keeps its entry free (the
 // pool does not bind it), and participants 1 to n-1 are its workers. With
 // fewer places than participants, or no allowed CPU, it returns an error
-// wrapping ErrUnsupported that names the variables.
+// wrapping ErrUnsupported.
 func Assign(s Settings, m Machine, n int) ([]CPUSet, error) {
 	if !s.Bound() || n <= 0 {
 		return nil, nil
 	}
 	places := m.Places(s.Unit, s.Limit)
 	if len(places) < n {
-		return nil, fmt.Errorf("%w: %s: %d participants but %d %s places on the allowed CPUs %s; use at most %d threads (KOKKOS_NUM_THREADS) or allow more CPUs",
-			ErrUnsupported, s.Variables(), n, len(places), s.Unit, m.Allowed, len(places))
+		return nil, errkind.Errorf(ErrUnsupported, "%d participants but %d %s places on the allowed CPUs %s; use at most %d threads (KOKKOS_NUM_THREADS) or allow more CPUs",
+			n, len(places), s.Unit, m.Allowed, len(places))
 	}
 	out := make([]CPUSet, n)
 	switch s.Policy {

@@ -120,8 +120,11 @@ func TestAssign(t *testing.T) {
 		}
 	}
 	s, _ := FromEnv(env("KOKKOS_PROC_BIND", "spread", "KOKKOS_PLACES", "cores"))
+	if s.Variables() != "KOKKOS_PROC_BIND=spread KOKKOS_PLACES=cores" {
+		t.Errorf("Variables %q", s.Variables())
+	}
 	_, err := Assign(s, htMachine(0, 1, 4), 3)
-	want := "KOKKOS_PROC_BIND=spread KOKKOS_PLACES=cores: 3 participants but 2 cores places on the allowed CPUs 0-1,4"
+	want := "3 participants but 2 cores places on the allowed CPUs 0-1,4; use at most 2 threads"
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), want) {
 		t.Errorf("3 participants on 2 cores: %v, want ErrUnsupported containing %q", err, want)
 	}

@@ -1,10 +1,12 @@
 package sched
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 
 	"github.com/gokkos/kokkos/internal/affinity"
+	"github.com/gokkos/kokkos/internal/errkind"
 )
 
 // A bound pool runs each worker on an OS thread of its own, locked to the
@@ -146,4 +148,35 @@ func (p *Pool) participateStatic(k int) {
 			}
 		}
 	}
+}
+
+// BoundPoolFromEnv returns a pool of n participants bound as the settings
+// read through getenv ask (affinity.FromEnv), on the machine that machine
+// returns (affinity.ReadMachine). It returns nil and:
+//   - no error when the settings ask for no binding;
+//   - an error wrapping affinity.ErrSetting, naming the variable, for an
+//     invalid value;
+//   - an error wrapping affinity.ErrUnsupported, naming the variables and
+//     saying why, when the binding cannot be made (not Linux, fewer places
+//     than participants, a refused system call).
+func BoundPoolFromEnv(n int, getenv func(string) string, machine func() (affinity.Machine, error)) (*Pool, error) {
+	s, err := affinity.FromEnv(getenv)
+	if err != nil || !s.Bound() {
+		return nil, err
+	}
+	p, err := func() (*Pool, error) {
+		m, err := machine()
+		if err != nil {
+			return nil, err
+		}
+		places, err := affinity.Assign(s, m, n)
+		if err != nil {
+			return nil, err
+		}
+		return NewBoundPool(places)
+	}()
+	if err != nil {
+		return nil, errkind.Wrap(affinity.ErrUnsupported, fmt.Errorf("%s is ignored: %w", s.Variables(), err))
+	}
+	return p, nil
 }

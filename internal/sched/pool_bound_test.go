@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -329,4 +330,65 @@ func TestBoundPoolPanic(t *testing.T) {
 			t.Fatalf("after a panic: %v, %d units", err, units.Load())
 		}
 	}
+}
+
+// TestBoundPoolFromEnv: the settings that bind, that do not, that are
+// invalid, and that cannot be met, on fake machines.
+func TestBoundPoolFromEnv(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	machine := func(cpus ...int) func() (affinity.Machine, error) {
+		return func() (affinity.Machine, error) { return affinity.Machine{Allowed: cpus}, nil }
+	}
+	noMachine := func() (affinity.Machine, error) {
+		return affinity.Machine{}, errors.New("no sched_setaffinity here")
+	}
+	for _, tc := range []struct {
+		env     []string
+		machine func() (affinity.Machine, error)
+		n       int
+		kind    error // nil: no error
+		errHas  string
+	}{
+		{nil, noMachine, 4, nil, ""},
+		{[]string{"KOKKOS_PROC_BIND", "false", "OMP_PROC_BIND", "spread"}, noMachine, 4, nil, ""},
+		{[]string{"KOKKOS_PROC_BIND", "spraed"}, noMachine, 4, affinity.ErrSetting, `KOKKOS_PROC_BIND="spraed": "spraed" is not one of`},
+		{[]string{"OMP_PLACES", "{0:4}"}, noMachine, 4, affinity.ErrSetting, `OMP_PLACES="{0:4}": explicit place lists are not supported`},
+		{[]string{"KOKKOS_PROC_BIND", "spread"}, noMachine, 4, affinity.ErrUnsupported, "KOKKOS_PROC_BIND=spread is ignored: no sched_setaffinity here"},
+		{[]string{"OMP_PROC_BIND", "close", "OMP_PLACES", "threads"}, machine(0, 1), 3, affinity.ErrUnsupported,
+			"OMP_PROC_BIND=close OMP_PLACES=threads is ignored: 3 participants but 2 threads places on the allowed CPUs 0-1; use at most 2 threads"},
+	} {
+		p, err := BoundPoolFromEnv(tc.n, env(tc.env...), tc.machine)
+		if p != nil {
+			t.Errorf("%v: a pool", tc.env)
+			p.Close()
+		}
+		if tc.kind == nil && err != nil || tc.kind != nil && (!errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.errHas)) {
+			t.Errorf("%v: error %v, want %v containing %q", tc.env, err, tc.kind, tc.errHas)
+		}
+	}
+	if !affinity.Supported {
+		t.Skip("binding threads needs Linux")
+	}
+	allowed, err := affinity.Allowed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(allowed)
+	p, err := BoundPoolFromEnv(n, env("KOKKOS_PROC_BIND", "close"), affinity.ReadMachine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	m, _ := affinity.ReadMachine()
+	places, _ := affinity.Assign(affinity.Settings{Policy: affinity.Close}, m, n)
+	checkWorkers(t, p, places)
 }
