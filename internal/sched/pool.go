@@ -149,6 +149,7 @@ type worker struct {
 	state atomic.Int32
 	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
+	id    int      // the worker's participant number, from 1
 	bind  *binding // the worker's place in a bound pool, or nil
 	_     cacheLine
 }
@@ -182,7 +183,7 @@ func NewPool(n int) *Pool {
 	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget}
 	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1)}
+		w := &worker{wake: make(chan struct{}, 1), id: i}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}
@@ -426,7 +427,7 @@ func (p *Pool) join(w *worker, last *signals) {
 		// a signal seen from now on is of this region or a later one.
 		*last = p.signals(w)
 		if p.static {
-			p.participateStatic(w.bind.id)
+			p.participateStatic(w.id)
 		} else {
 			p.participate(nil)
 		}

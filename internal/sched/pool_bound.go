@@ -29,7 +29,6 @@ import (
 
 // A binding is a worker's place in a bound pool.
 type binding struct {
-	id    int // the worker's participant number, from 1
 	place affinity.CPUSet
 	// started receives the result of the worker's first binding; the
 	// worker clears it then.
@@ -72,7 +71,7 @@ func NewBoundPool(places []affinity.CPUSet) (*Pool, error) {
 	p.joined.Store(closedRegion)
 	started := make(chan error, n)
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1), bind: &binding{id: i, place: places[i], started: started}}
+		w := &worker{wake: make(chan struct{}, 1), id: i, bind: &binding{place: places[i], started: started}}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}

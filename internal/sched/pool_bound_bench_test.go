@@ -10,19 +10,21 @@ import (
 // BenchmarkTriadPool: STREAM Triad (a = b + s*c, 24 bytes a unit) over 4
 // Mi float64 (three 32 MiB arrays, beyond the caches) on a pool of
 // GOMAXPROCS participants, in four chunks per participant as the kokkos
-// package's default chunk size gives: unbound (dynamic hand-out of
-// chunks), and bound by spread to the allowed hardware threads (static
-// blocks). The arrays are first written by the same pool, so that each
-// participant's pages are those it first touched.
+// package's default chunk size gives: unbound (chunks handed out through
+// one counter), and bound by spread to the allowed hardware threads
+// (static blocks); and, to tell the two changes apart, unbound with static
+// blocks and bound with one counter. The arrays are first written by the
+// same pool, so that, with static blocks, each participant's pages are
+// those it first touched.
 func BenchmarkTriadPool(b *testing.B) {
 	const n = 1 << 22
 	size := runtime.GOMAXPROCS(0)
-	for _, bound := range []bool{false, true} {
-		name := "unbound"
-		if bound {
-			name = "spread"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, v := range []struct {
+		name          string
+		bound, static bool
+	}{{"unbound", false, false}, {"spread", true, true}, {"unbound-static", false, true}, {"spread-counter", true, false}} {
+		bound := v.bound
+		b.Run(v.name, func(b *testing.B) {
 			var p *Pool
 			if bound {
 				m, err := affinity.ReadMachine()
@@ -40,6 +42,11 @@ func BenchmarkTriadPool(b *testing.B) {
 				p = NewPool(size)
 			}
 			defer p.Close()
+			if v.static && !bound {
+				p.blocks = make([]block, size)
+			} else if !v.static && bound {
+				p.blocks = nil
+			}
 			chunk := (n + 4*size - 1) / (4 * size)
 			a, x, y := make([]float64, n), make([]float64, n), make([]float64, n)
 			if err := run(p, 0, n, chunk, func(lo, hi int) {
