@@ -128,8 +128,9 @@ type Pool struct {
 	index  func(i int)
 	owner  *Queue // the asynchronous queue whose work the region is
 	stop   atomic.Bool
-	// begin and static: a region of a bound pool split into blocks (see
-	// pool_bound.go).
+	// bound: the workers are bound to places; begin, static and blocks:
+	// a region split into blocks (see pool_bound.go).
+	bound  bool
 	begin  int
 	static bool
 	blocks []block

@@ -14,8 +14,8 @@ import (
 // OMP_PROC_BIND binds OpenMP threads. The caller of a region, a goroutine
 // of the program's own, is not bound.
 //
-// A region of a bound pool of more chunks than participants is split
-// statically: participant k (the caller 0, worker i participant i+1) owns
+// A pool made with split set cuts a region of more chunks than
+// participants statically: participant k (the caller 0, worker i participant i+1) owns
 // the k-th of as many contiguous blocks of chunks as there are
 // participants, runs its own block's chunks first, and then takes chunks
 // left in the blocks of the others, in turn from the next participant's.
@@ -26,6 +26,13 @@ import (
 // own caches and, on a machine of several NUMA nodes, from its own node's
 // memory. Regions of no more chunks than participants are handed out as
 // in an unbound pool.
+//
+// BoundPoolFromEnv does not split (splitBound): on the 2-core
+// development machine (one NUMA node) the static blocks ran the STREAM
+// Triad of BenchmarkTriadPool at 0.82-0.99 times the speed of the shared
+// counter on the same bound pool (medians of 6, 12 and 16 alternating
+// rounds); see docs/internals/performance.md.
+const splitBound = false
 
 // A binding is a worker's place in a bound pool.
 type binding struct {
@@ -62,12 +69,17 @@ type block struct {
 
 // NewBoundPool starts a pool of len(places) participants whose worker i
 // (participant i, from 1) runs on an OS thread bound to places[i];
-// places[0] is the caller's place, which is not bound. It returns once
+// places[0] is the caller's place, which is not bound. With split, regions
+// of more chunks than participants are split into static blocks. It
+// returns once
 // every worker has bound its thread, or, if one could not, closes the pool
 // and returns the error (wrapping affinity.ErrUnsupported).
-func NewBoundPool(places []affinity.CPUSet) (*Pool, error) {
+func NewBoundPool(places []affinity.CPUSet, split bool) (*Pool, error) {
 	n := len(places)
-	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget, blocks: make([]block, n)}
+	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget, bound: true}
+	if split {
+		p.blocks = make([]block, n)
+	}
 	p.joined.Store(closedRegion)
 	started := make(chan error, n)
 	for i := 1; i < n; i++ {
@@ -89,7 +101,7 @@ func NewBoundPool(places []affinity.CPUSet) (*Pool, error) {
 }
 
 // Bound reports whether p's workers are bound to places.
-func (p *Pool) Bound() bool { return p.blocks != nil }
+func (p *Pool) Bound() bool { return p.bound }
 
 // split divides the chunks of the region that begins at begin among the
 // participants' blocks, participant k owning [k*chunks/n, (k+1)*chunks/n).
@@ -172,7 +184,7 @@ func BoundPoolFromEnv(n int, getenv func(string) string, machine func() (affinit
 		if err != nil {
 			return nil, err
 		}
-		return NewBoundPool(places)
+		return NewBoundPool(places, splitBound)
 	}()
 	if err != nil {
 		return nil, errkind.Wrap(affinity.ErrUnsupported, fmt.Errorf("%s is ignored: %w", s.Variables(), err))

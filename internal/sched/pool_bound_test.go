@@ -35,9 +35,11 @@ func boundPlaces(t testing.TB, n int) []affinity.CPUSet {
 	return places
 }
 
+// newBound returns a bound pool of n participants that splits regions
+// into static blocks.
 func newBound(t testing.TB, n int) *Pool {
 	t.Helper()
-	p, err := NewBoundPool(boundPlaces(t, n))
+	p, err := NewBoundPool(boundPlaces(t, n), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +56,14 @@ func TestBoundPoolCovers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	for _, n := range []int{1, 2, 3, 5} {
 		p := newBound(t, n)
+		if n == 3 {
+			// Bound, one counter.
+			p.Close()
+			var err error
+			if p, err = NewBoundPool(boundPlaces(t, n), false); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for range 50 {
 			begin := rng.IntN(100) - 20
 			end := begin + rng.IntN(2000)
@@ -155,7 +165,7 @@ func TestBoundPoolPlaces(t *testing.T) {
 	places := boundPlaces(t, n)
 	// Reverse, so that worker i is not on CPU i by chance.
 	slices.Reverse(places)
-	p, err := NewBoundPool(places)
+	p, err := NewBoundPool(places, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +307,7 @@ func TestBoundPoolRefused(t *testing.T) {
 	places := boundPlaces(t, 3)
 	before := runtime.NumGoroutine()
 	places[2] = affinity.CPUSet{1<<14 - 1}
-	p, err := NewBoundPool(places)
+	p, err := NewBoundPool(places, false)
 	if p != nil || !errors.Is(err, affinity.ErrUnsupported) {
 		t.Fatalf("%v, %v", p, err)
 	}
