@@ -29,9 +29,9 @@ import (
 //
 // BoundPoolFromEnv does not split (splitBound): on the 2-core
 // development machine (one NUMA node) the static blocks ran the STREAM
-// Triad of BenchmarkTriadPool at 0.82-0.99 times the speed of the shared
-// counter on the same bound pool (medians of 6, 12 and 16 alternating
-// rounds); see docs/internals/performance.md.
+// Triad of BenchmarkTriadPool at 0.98 times the speed of the shared
+// counter on the same bound pool (median of 46 alternating rounds,
+// quartiles 0.73 and 1.18); see docs/internals/performance.md.
 const splitBound = false
 
 // A binding is a worker's place in a bound pool.
