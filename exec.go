@@ -209,7 +209,7 @@ func defaultThreads() int {
 }
 
 var defaultThreadsSpace = sync.OnceValue(func() *Threads {
-	t := NewThreads(0)
+	t := newDefaultThreads(defaultThreads())
 	t.isDefault = true
 	return t
 })
@@ -217,7 +217,10 @@ var defaultThreadsSpace = sync.OnceValue(func() *Threads {
 // DefaultExecutionSpace returns the default execution space: the
 // synchronous instance of a process-wide Threads pool, sized from
 // KOKKOS_NUM_THREADS or GOMAXPROCS when first used. Policies that name no
-// space run on it.
+// space run on it. Its workers are bound to CPUs when KOKKOS_PROC_BIND or
+// KOKKOS_PLACES is set (else OMP_PROC_BIND or OMP_PLACES), with OpenMP's
+// values: see docs/guide/parallel.md; an invalid value panics with an
+// error wrapping ErrOption.
 func DefaultExecutionSpace() HostExecutionSpace { return defaultThreadsSpace() }
 
 // DefaultHostExecutionSpace returns the same pool as DefaultExecutionSpace,

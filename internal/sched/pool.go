@@ -128,6 +128,12 @@ type Pool struct {
 	index  func(i int)
 	owner  *Queue // the asynchronous queue whose work the region is
 	stop   atomic.Bool
+	// bound: the workers are bound to places; begin, static and blocks:
+	// a region split into blocks (see pool_bound.go).
+	bound  bool
+	begin  int
+	static bool
+	blocks []block
 
 	_           cacheLine
 	callerState atomic.Int32
@@ -144,6 +150,8 @@ type worker struct {
 	state atomic.Int32
 	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
+	id    int      // the worker's participant number, from 1
+	bind  *binding // the worker's place in a bound pool, or nil
 	_     cacheLine
 }
 
@@ -176,7 +184,7 @@ func NewPool(n int) *Pool {
 	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget}
 	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1)}
+		w := &worker{wake: make(chan struct{}, 1), id: i}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}
@@ -217,16 +225,24 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	defer p.finish(&pv)
 	// panicked is nil: finish cleared it.
 	p.end, p.chunk, p.body, p.index, p.owner = end, chunk, body, index, owner
+	chunks := (end - begin + chunk - 1) / chunk
+	p.static = p.blocks != nil && chunks > p.n
+	if p.static {
+		p.split(begin, chunks)
+	}
 	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
 	// Open by adding, not storing: a late worker's failed join may be
 	// in flight, and its undo must balance.
 	p.joined.Add(-closedRegion)
 	p.seq++
-	chunks := (end - begin + chunk - 1) / chunk
 	if chunks > p.n {
 		p.ask(len(p.workers))
-		p.participate(nil)
+		if p.static {
+			p.participateStatic(0)
+		} else {
+			p.participate(nil)
+		}
 		return nil
 	}
 	// No more chunks than participants: ask no more workers than there
@@ -368,6 +384,9 @@ func (p *Pool) participate(c *callerRun) {
 
 func (p *Pool) work(w *worker) {
 	w.gid.Store(goid())
+	if w.bind != nil && !w.bind.lock() {
+		return
+	}
 	var last signals
 	for {
 		last = p.waitRegion(w, last)
@@ -394,7 +413,7 @@ func (p *Pool) join(w *worker, last *signals) {
 		if goexit {
 			// A body called runtime.Goexit, which ends this goroutine:
 			// report it and put a new goroutine in its place.
-			p.next.Store(int64(p.end))
+			p.stopChunks()
 			p.panicked.CompareAndSwap(nil, &Panic{Value: GoexitValue})
 			go p.work(w)
 		}
@@ -408,7 +427,11 @@ func (p *Pool) join(w *worker, last *signals) {
 		// Joined: the region cannot change until this worker leaves, and
 		// a signal seen from now on is of this region or a later one.
 		*last = p.signals(w)
-		p.participate(nil)
+		if p.static {
+			p.participateStatic(w.id)
+		} else {
+			p.participate(nil)
+		}
 	}
 	goexit = false
 }
