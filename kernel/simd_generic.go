@@ -9,7 +9,8 @@ import "unsafe"
 // stream.go's AVX2 assembly where the processor has it (each element is
 // one rounded operation, as in the loop), the loops otherwise.
 
-// SIMD reports whether the host's vectorized loops run as vectors.
+// SIMD reports whether the sums and dot products of the host's vectorized
+// loops run as vectors (the maps do on any amd64 processor with AVX2).
 const SIMD = false
 
 // SumFloat64 returns s plus the n float64s from p, in order.
