@@ -10,10 +10,11 @@ import "unsafe"
 //	s += a.At(.., j)                      s = SumT(s, &a[..][lo], n)
 //	c.Set(.., j, a.At(.., j) op b.At(j))  OpT(&c[..][lo], &a[..][lo], &b[lo], n)
 //
-// for T float64, float32, int32 or int64 and op +, - or *. Built with
-// GOEXPERIMENT=simd on amd64 the helpers run as 256-bit vectors
-// (simd_amd64.go); otherwise they are the scalar loops (simd_generic.go),
-// and the results are the loop's own. The vector sums of integers are
+// for T float64, float32, int32 or int64 and op +, - or *. The maps run
+// stream.go's AVX2 assembly on amd64 in every build (the loops elsewhere);
+// built with GOEXPERIMENT=simd on amd64 the sums and dot products run as
+// 256-bit vectors (simd_amd64.go); otherwise they are the scalar loops
+// (simd_generic.go), and the results are the loop's own. The vector sums of integers are
 // exact (they wrap as the loop does); those of floats add in another
 // order, so the generator writes them only for kernels marked fastmath.
 // The maps give the loop's results in either build.

@@ -272,20 +272,19 @@ func gkHostkCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_a_0 := a.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_c_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:23:49*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line main_kernels_gen.go:277:41*/
+				if gkLo < gkHi {
+					gkkernel.Copy[float64](gkunsafe.Add(gkP_c, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:23:49*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line main_kernels_gen.go:282:41*/
+					/*line main_kernels_gen.go:281:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:23:49*/ c.Set(i, a.At(i))
-				/*line main_kernels_gen.go:288:40*/
+				/*line main_kernels_gen.go:287:40*/
 			}
 		}
 	}, nil
@@ -309,20 +308,19 @@ func gkHostkMul(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_b_0 == 8 && gkS_c_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:26:59*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*8)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line main_kernels_gen.go:314:41*/
+				if gkLo < gkHi {
+					gkkernel.ScaleFloat64(gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:26:59*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line main_kernels_gen.go:319:41*/
+					/*line main_kernels_gen.go:317:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:26:59*/ b.Set(i, float64(s*c.At(i)))
-				/*line main_kernels_gen.go:325:40*/
+				/*line main_kernels_gen.go:323:40*/
 			}
 		}
 	}, nil
@@ -351,20 +349,19 @@ func gkHostkAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 		gkS_b_0 := b.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:29:51*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line main_kernels_gen.go:356:41*/
+				if gkLo < gkHi {
+					gkkernel.AddFloat64(gkunsafe.Add(gkP_c, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:29:51*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line main_kernels_gen.go:361:41*/
+					/*line main_kernels_gen.go:358:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:29:51*/ c.Set(i, a.At(i)+b.At(i))
-				/*line main_kernels_gen.go:367:40*/
+				/*line main_kernels_gen.go:364:40*/
 			}
 		}
 	}, nil
@@ -394,20 +391,19 @@ func gkHostkTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:32:64*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line main_kernels_gen.go:399:41*/
+				if gkLo < gkHi {
+					gkkernel.TriadFloat64(gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:32:64*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line main_kernels_gen.go:404:41*/
+					/*line main_kernels_gen.go:400:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:32:64*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line main_kernels_gen.go:410:40*/
+				/*line main_kernels_gen.go:406:40*/
 			}
 		}
 	}, nil
@@ -433,18 +429,18 @@ func gkHostkDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line main_kernels_gen.go:436:41*/
+					/*line main_kernels_gen.go:432:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line main_kernels_gen.go:441:41*/
+					/*line main_kernels_gen.go:437:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:35:62*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line main_kernels_gen.go:447:40*/
+				/*line main_kernels_gen.go:443:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -481,7 +477,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line main_kernels_gen.go:484:43*/
+							/*line main_kernels_gen.go:480:43*/
 						}
 					}
 				} else {
@@ -490,7 +486,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line main_kernels_gen.go:493:43*/
+							/*line main_kernels_gen.go:489:43*/
 						}
 					}
 				}
@@ -498,7 +494,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line main_kernels_gen.go:501:42*/
+						/*line main_kernels_gen.go:497:42*/
 					}
 				}
 			}
@@ -517,7 +513,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line main_kernels_gen.go:520:42*/
+						/*line main_kernels_gen.go:516:42*/
 					}
 				}
 			} else {
@@ -526,7 +522,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line main_kernels_gen.go:529:42*/
+						/*line main_kernels_gen.go:525:42*/
 					}
 				}
 			}
@@ -534,7 +530,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line main_kernels_gen.go:537:41*/
+					/*line main_kernels_gen.go:533:41*/
 				}
 			}
 		}
@@ -575,7 +571,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line main_kernels_gen.go:578:44*/
+								/*line main_kernels_gen.go:574:44*/
 							}
 						}
 					}
@@ -591,7 +587,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line main_kernels_gen.go:594:44*/
+								/*line main_kernels_gen.go:590:44*/
 							}
 						}
 					}
@@ -602,7 +598,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line main_kernels_gen.go:605:43*/
+							/*line main_kernels_gen.go:601:43*/
 						}
 					}
 				}
@@ -630,7 +626,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line main_kernels_gen.go:633:43*/
+							/*line main_kernels_gen.go:629:43*/
 						}
 					}
 				}
@@ -646,7 +642,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line main_kernels_gen.go:649:43*/
+							/*line main_kernels_gen.go:645:43*/
 						}
 					}
 				}
@@ -657,7 +653,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line main_kernels_gen.go:660:42*/
+						/*line main_kernels_gen.go:656:42*/
 					}
 				}
 			}
@@ -682,7 +678,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64(i + j))
-							/*line main_kernels_gen.go:685:43*/
+							/*line main_kernels_gen.go:681:43*/
 						}
 					}
 				} else {
@@ -690,7 +686,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_b_1)) = (float64(i + j))
-							/*line main_kernels_gen.go:693:43*/
+							/*line main_kernels_gen.go:689:43*/
 						}
 					}
 				}
@@ -698,7 +694,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
-						/*line main_kernels_gen.go:701:42*/
+						/*line main_kernels_gen.go:697:42*/
 					}
 				}
 			}
@@ -714,7 +710,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(i + j))
-						/*line main_kernels_gen.go:717:42*/
+						/*line main_kernels_gen.go:713:42*/
 					}
 				}
 			} else {
@@ -722,7 +718,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_b_0)) = (float64(i + j))
-						/*line main_kernels_gen.go:725:42*/
+						/*line main_kernels_gen.go:721:42*/
 					}
 				}
 			}
@@ -730,7 +726,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
-					/*line main_kernels_gen.go:733:41*/
+					/*line main_kernels_gen.go:729:41*/
 				}
 			}
 		}
@@ -765,7 +761,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*8)))-float64(4*c))))
-							/*line main_kernels_gen.go:768:43*/
+							/*line main_kernels_gen.go:764:43*/
 						}
 					}
 				} else {
@@ -777,7 +773,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_b_1)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*gkS_a_1)))-float64(4*c))))
-							/*line main_kernels_gen.go:780:43*/
+							/*line main_kernels_gen.go:776:43*/
 						}
 					}
 				}
@@ -786,7 +782,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:55:2*/ c := a.At(i, j)
 						b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
-						/*line main_kernels_gen.go:789:42*/
+						/*line main_kernels_gen.go:785:42*/
 					}
 				}
 			}
@@ -808,7 +804,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*8)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))-float64(4*c))))
-						/*line main_kernels_gen.go:811:42*/
+						/*line main_kernels_gen.go:807:42*/
 					}
 				}
 			} else {
@@ -820,7 +816,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_b_0)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_a_0)))-float64(4*c))))
-						/*line main_kernels_gen.go:823:42*/
+						/*line main_kernels_gen.go:819:42*/
 					}
 				}
 			}
@@ -829,7 +825,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:55:2*/ c := a.At(i, j)
 					b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
-					/*line main_kernels_gen.go:832:41*/
+					/*line main_kernels_gen.go:828:41*/
 				}
 			}
 		}
@@ -852,14 +848,14 @@ func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*8)) = (0)
 					}
-					/*line main_kernels_gen.go:855:41*/
+					/*line main_kernels_gen.go:851:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)) = (0)
 					}
-					/*line main_kernels_gen.go:862:41*/
+					/*line main_kernels_gen.go:858:41*/
 				}
 			}
 		} else {
@@ -867,7 +863,7 @@ func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				/*line kernels.go:65:2*/ if i < n {
 					x.Set(i, 0)
 				}
-				/*line main_kernels_gen.go:870:40*/
+				/*line main_kernels_gen.go:866:40*/
 			}
 		}
 	}, nil

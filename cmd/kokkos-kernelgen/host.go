@@ -842,7 +842,11 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 		if len(contig.folded) > 0 {
 			conds := slices.Sorted(maps.Keys(contig.folded))
 			fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
-			writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
+			if call, ok := p.streamChunk(k, im, accs, contig); ok {
+				b.WriteString(call) // host_stream.go
+			} else {
+				writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
+			}
 			b.WriteString("} else {\n")
 			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
 			b.WriteString("}\n")

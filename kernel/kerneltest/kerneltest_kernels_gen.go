@@ -976,6 +976,175 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: StreamCopy, Name: "kerneltest.StreamCopy", Hash: "18063a32f984fa8eb31d567aca455af1", Funcs: []string{"StreamCopy"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "c", View: true, Write: true},
+		},
+		Host: gkHostStreamCopy,
+		IR: gkIR + `(kernel StreamCopy for (index i)
+  (view a float64 1 r)
+  (view c float64 1 w)
+  (body
+    (assign ((at c i)) ((at a i)))))
+`,
+	},
+	{
+		Func: StreamShift, Name: "kerneltest.StreamShift", Hash: "dc619e92a77353a479904f3c89f6b935", Funcs: []string{"StreamShift"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "c", View: true, Write: true},
+		},
+		Host: gkHostStreamShift,
+		IR: gkIR + `(kernel StreamShift for (index i)
+  (view a int32 1 r)
+  (view c int32 1 w)
+  (body
+    (assign ((at c i)) ((at a (add int i (int 1)))))))
+`,
+	},
+	{
+		Func: StreamScale, Name: "kerneltest.StreamScale", Hash: "6c46cf646dc590f8d89297a48a922fe2", Funcs: []string{"StreamScale"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "b", View: true, Write: true},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostStreamScale,
+		IR: gkIR + `(kernel StreamScale for (index i)
+  (view b float64 1 w)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (assign ((at b i)) ((mul float64 s (at c i))))))
+`,
+	},
+	{
+		Func: StreamScale32, Name: "kerneltest.StreamScale32", Hash: "138572fb97ab6b17e9ba120a2eaae00d", Funcs: []string{"StreamScale32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "b", View: true, Write: true},
+			{Name: "c", View: true, Write: false},
+		},
+		Host: gkHostStreamScale32,
+		IR: gkIR + `(kernel StreamScale32 for (index i)
+  (view b float32 1 w)
+  (view c float32 1 r)
+  (body
+    (assign ((at b i)) ((mul float32 (at c i) (float32 3))))))
+`,
+	},
+	{
+		Func: StreamAdd, Name: "kerneltest.StreamAdd", Hash: "468b0d4189a79a204d8017e55958110c", Funcs: []string{"StreamAdd"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: true},
+		},
+		Host: gkHostStreamAdd,
+		IR: gkIR + `(kernel StreamAdd for (index i)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (view c float64 1 w)
+  (body
+    (assign ((at c i)) ((add float64 (at a i) (at b i))))))
+`,
+	},
+	{
+		Func: StreamSubInt, Name: "kerneltest.StreamSubInt", Hash: "9723cdd3ce900896a73c07ed9f402d44", Funcs: []string{"StreamSubInt"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: true},
+		},
+		Host: gkHostStreamSubInt,
+		IR: gkIR + `(kernel StreamSubInt for (index i)
+  (view a int64 1 r)
+  (view b int64 1 r)
+  (view c int64 1 w)
+  (body
+    (assign ((at c i)) ((sub int64 (at a i) (at b i))))))
+`,
+	},
+	{
+		Func: StreamTriad, Name: "kerneltest.StreamTriad", Hash: "1af4f2b10628ddd939c1e2777116947b", Funcs: []string{"StreamTriad"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: true},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostStreamTriad,
+		IR: gkIR + `(kernel StreamTriad for (index i)
+  (view a float64 1 w)
+  (view b float64 1 r)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (assign ((at a i)) ((add float64 (at b i) (mul float64 s (at c i)))))))
+`,
+	},
+	{
+		Func: StreamTriad32, Name: "kerneltest.StreamTriad32", Hash: "b85e8c5b3aa31624238b71bf125b5e7c", Funcs: []string{"StreamTriad32"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: true},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostStreamTriad32,
+		IR: gkIR + `(kernel StreamTriad32 for (index i)
+  (view a float32 1 w)
+  (view b float32 1 r)
+  (view c float32 1 r)
+  (scalar s float32)
+  (body
+    (assign ((at a i)) ((add float32 (mul float32 s (at c i)) (at b i))))))
+`,
+	},
+	{
+		Func: StreamNstream, Name: "kerneltest.StreamNstream", Hash: "3a1231f94301a6755410c28ad9e8c6a9", Funcs: []string{"StreamNstream"},
+		Pattern: gkkernel.PatternFor, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: true},
+			{Name: "b", View: true, Write: false},
+			{Name: "c", View: true, Write: false},
+			{Name: "s"},
+		},
+		Host: gkHostStreamNstream,
+		IR: gkIR + `(kernel StreamNstream for (index i)
+  (view a float64 1 w)
+  (view b float64 1 r)
+  (view c float64 1 r)
+  (scalar s float64)
+  (body
+    (opassign add (at a i) (add float64 (at b i) (mul float64 s (at c i))))))
+`,
+	},
+	{
+		Func: StreamDotFast, Name: "kerneltest.StreamDotFast", Hash: "80658e87662e73fec4ee896064919e4a", Funcs: []string{"StreamDotFast"},
+		Pattern: gkkernel.PatternReduce, Rank: 1,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "b", View: true, Write: false},
+		},
+		Host: gkHostStreamDotFast,
+		IR: gkIR + `(kernel StreamDotFast reduce (index i)
+  (view a float64 1 r)
+  (view b float64 1 r)
+  (acc float64)
+  (body
+    (opassign add (acc) (mul float64 (at a i) (at b i)))))
+`,
+	},
+	{
 		Func: WrapNarrow, Name: "kerneltest.WrapNarrow", Hash: "94bdfc283a574bc68cbe87aa0867d4ea", Funcs: []string{"WrapNarrow"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2744,7 +2913,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2747:48*/
+					/*line kerneltest_kernels_gen.go:2916:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2767,7 +2936,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2770:48*/
+					/*line kerneltest_kernels_gen.go:2939:48*/
 				}
 			}
 		} else {
@@ -2791,7 +2960,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2794:47*/
+				/*line kerneltest_kernels_gen.go:2963:47*/
 			}
 		}
 	}, nil
@@ -2841,7 +3010,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2844:48*/
+					/*line kerneltest_kernels_gen.go:3013:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2864,7 +3033,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2867:48*/
+					/*line kerneltest_kernels_gen.go:3036:48*/
 				}
 			}
 		} else {
@@ -2888,7 +3057,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2891:47*/
+				/*line kerneltest_kernels_gen.go:3060:47*/
 			}
 		}
 	}, nil
@@ -3019,7 +3188,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:3022:48*/
+					/*line kerneltest_kernels_gen.go:3191:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -3120,7 +3289,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3123:48*/
+					/*line kerneltest_kernels_gen.go:3292:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -3221,7 +3390,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3224:48*/
+					/*line kerneltest_kernels_gen.go:3393:48*/
 				}
 			}
 		} else {
@@ -3319,7 +3488,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:3322:47*/
+				/*line kerneltest_kernels_gen.go:3491:47*/
 			}
 		}
 	}, nil
@@ -3348,7 +3517,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:3351:48*/
+					/*line kerneltest_kernels_gen.go:3520:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3356,7 +3525,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:3359:48*/
+					/*line kerneltest_kernels_gen.go:3528:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3364,13 +3533,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:3367:48*/
+					/*line kerneltest_kernels_gen.go:3536:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:3373:47*/
+				/*line kerneltest_kernels_gen.go:3542:47*/
 			}
 		}
 	}, nil
@@ -3463,7 +3632,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3466:48*/
+					/*line kerneltest_kernels_gen.go:3635:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3525,7 +3694,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3528:48*/
+					/*line kerneltest_kernels_gen.go:3697:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3587,7 +3756,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3590:48*/
+					/*line kerneltest_kernels_gen.go:3759:48*/
 				}
 			}
 		} else {
@@ -3644,7 +3813,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3647:47*/
+				/*line kerneltest_kernels_gen.go:3816:47*/
 			}
 		}
 	}, nil
@@ -3721,7 +3890,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3724:48*/
+					/*line kerneltest_kernels_gen.go:3893:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3767,7 +3936,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3770:48*/
+					/*line kerneltest_kernels_gen.go:3939:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3813,7 +3982,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3816:48*/
+					/*line kerneltest_kernels_gen.go:3985:48*/
 				}
 			}
 		}, nil
@@ -3887,7 +4056,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3890:48*/
+					/*line kerneltest_kernels_gen.go:4059:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3949,7 +4118,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3952:48*/
+					/*line kerneltest_kernels_gen.go:4121:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -4011,7 +4180,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:4014:48*/
+					/*line kerneltest_kernels_gen.go:4183:48*/
 				}
 			}
 		} else {
@@ -4068,7 +4237,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:4071:47*/
+				/*line kerneltest_kernels_gen.go:4240:47*/
 			}
 		}
 	}, nil
@@ -4120,7 +4289,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4123:48*/
+					/*line kerneltest_kernels_gen.go:4292:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4144,7 +4313,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4147:48*/
+					/*line kerneltest_kernels_gen.go:4316:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -4184,7 +4353,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4187:48*/
+					/*line kerneltest_kernels_gen.go:4356:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4214,7 +4383,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4217:48*/
+					/*line kerneltest_kernels_gen.go:4386:48*/
 				}
 			}
 		} else {
@@ -4244,7 +4413,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				idx.Set(i, 0, idx.At(i, 0))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:4247:47*/
+				/*line kerneltest_kernels_gen.go:4416:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4282,7 +4451,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4285:50*/
+							/*line kerneltest_kernels_gen.go:4454:50*/
 						}
 					}
 				} else {
@@ -4291,7 +4460,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4294:50*/
+							/*line kerneltest_kernels_gen.go:4463:50*/
 						}
 					}
 				}
@@ -4310,7 +4479,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4313:49*/
+						/*line kerneltest_kernels_gen.go:4482:49*/
 					}
 				}
 			} else {
@@ -4319,7 +4488,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4322:49*/
+						/*line kerneltest_kernels_gen.go:4491:49*/
 					}
 				}
 			}
@@ -4339,7 +4508,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:4342:50*/
+							/*line kerneltest_kernels_gen.go:4511:50*/
 						}
 					}
 				} else {
@@ -4348,7 +4517,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:4351:50*/
+							/*line kerneltest_kernels_gen.go:4520:50*/
 						}
 					}
 				}
@@ -4356,7 +4525,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:4359:49*/
+						/*line kerneltest_kernels_gen.go:4528:49*/
 					}
 				}
 			}
@@ -4375,7 +4544,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:4378:49*/
+						/*line kerneltest_kernels_gen.go:4547:49*/
 					}
 				}
 			} else {
@@ -4384,7 +4553,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:4387:49*/
+						/*line kerneltest_kernels_gen.go:4556:49*/
 					}
 				}
 			}
@@ -4392,7 +4561,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:4395:48*/
+					/*line kerneltest_kernels_gen.go:4564:48*/
 				}
 			}
 		}
@@ -4425,7 +4594,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:4428:48*/
+					/*line kerneltest_kernels_gen.go:4597:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4434,7 +4603,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4437:48*/
+					/*line kerneltest_kernels_gen.go:4606:48*/
 				}
 			}
 		} else {
@@ -4444,7 +4613,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4447:47*/
+				/*line kerneltest_kernels_gen.go:4616:47*/
 			}
 		}
 	}, nil
@@ -4480,7 +4649,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4483:48*/
+					/*line kerneltest_kernels_gen.go:4652:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4493,7 +4662,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4496:48*/
+					/*line kerneltest_kernels_gen.go:4665:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4506,7 +4675,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4509:48*/
+					/*line kerneltest_kernels_gen.go:4678:48*/
 				}
 			}
 		} else {
@@ -4514,7 +4683,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:176:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4517:47*/
+				/*line kerneltest_kernels_gen.go:4686:47*/
 			}
 		}
 	}, nil
@@ -4559,7 +4728,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:187:3*/
-			/*line kerneltest_kernels_gen.go:4562:46*/
+			/*line kerneltest_kernels_gen.go:4731:46*/
 		}
 	}, nil
 }
@@ -4615,7 +4784,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4618:50*/
+							/*line kerneltest_kernels_gen.go:4787:50*/
 						}
 					}
 				} else {
@@ -4643,7 +4812,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4646:50*/
+							/*line kerneltest_kernels_gen.go:4815:50*/
 						}
 					}
 				}
@@ -4671,7 +4840,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4674:49*/
+						/*line kerneltest_kernels_gen.go:4843:49*/
 					}
 				}
 			}
@@ -4711,7 +4880,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4714:49*/
+						/*line kerneltest_kernels_gen.go:4883:49*/
 					}
 				}
 			} else {
@@ -4739,7 +4908,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4742:49*/
+						/*line kerneltest_kernels_gen.go:4911:49*/
 					}
 				}
 			}
@@ -4767,7 +4936,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:198:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4770:48*/
+					/*line kerneltest_kernels_gen.go:4939:48*/
 				}
 			}
 		}
@@ -4825,7 +4994,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4828:46*/
+			/*line kerneltest_kernels_gen.go:4997:46*/
 		}
 	}, nil
 }
@@ -4854,20 +5023,19 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 		gkS_c_0 := c.ByteStride(0)
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*8))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4859:48*/
+				if gkLo < gkHi {
+					gkkernel.TriadFloat64(gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:4864:48*/
+					/*line kerneltest_kernels_gen.go:5032:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:4870:47*/
+				/*line kerneltest_kernels_gen.go:5038:47*/
 			}
 		}
 	}, nil
@@ -4893,18 +5061,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:4896:48*/
+					/*line kerneltest_kernels_gen.go:5064:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:4901:48*/
+					/*line kerneltest_kernels_gen.go:5069:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:4907:47*/
+				/*line kerneltest_kernels_gen.go:5075:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4941,7 +5109,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:4944:50*/
+							/*line kerneltest_kernels_gen.go:5112:50*/
 						}
 					}
 				} else {
@@ -4950,7 +5118,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:4953:50*/
+							/*line kerneltest_kernels_gen.go:5121:50*/
 						}
 					}
 				}
@@ -4958,7 +5126,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:4961:49*/
+						/*line kerneltest_kernels_gen.go:5129:49*/
 					}
 				}
 			}
@@ -4977,7 +5145,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4980:49*/
+						/*line kerneltest_kernels_gen.go:5148:49*/
 					}
 				}
 			} else {
@@ -4986,7 +5154,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:4989:49*/
+						/*line kerneltest_kernels_gen.go:5157:49*/
 					}
 				}
 			}
@@ -4994,7 +5162,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:4997:48*/
+					/*line kerneltest_kernels_gen.go:5165:48*/
 				}
 			}
 		}
@@ -5024,7 +5192,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5027:48*/
+					/*line kerneltest_kernels_gen.go:5195:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5032,7 +5200,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5035:48*/
+					/*line kerneltest_kernels_gen.go:5203:48*/
 				}
 			}
 		} else {
@@ -5041,7 +5209,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5044:47*/
+				/*line kerneltest_kernels_gen.go:5212:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5087,7 +5255,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5090:51*/
+								/*line kerneltest_kernels_gen.go:5258:51*/
 							}
 						}
 					}
@@ -5108,7 +5276,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5111:51*/
+								/*line kerneltest_kernels_gen.go:5279:51*/
 							}
 						}
 					}
@@ -5124,7 +5292,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5127:50*/
+							/*line kerneltest_kernels_gen.go:5295:50*/
 						}
 					}
 				}
@@ -5157,7 +5325,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5160:50*/
+							/*line kerneltest_kernels_gen.go:5328:50*/
 						}
 					}
 				}
@@ -5178,7 +5346,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5181:50*/
+							/*line kerneltest_kernels_gen.go:5349:50*/
 						}
 					}
 				}
@@ -5194,7 +5362,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5197:49*/
+						/*line kerneltest_kernels_gen.go:5365:49*/
 					}
 				}
 			}
@@ -5231,7 +5399,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5234:48*/
+					/*line kerneltest_kernels_gen.go:5402:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5245,7 +5413,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5248:48*/
+					/*line kerneltest_kernels_gen.go:5416:48*/
 				}
 			}
 		} else {
@@ -5260,7 +5428,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5263:47*/
+				/*line kerneltest_kernels_gen.go:5431:47*/
 			}
 		}
 	}, nil
@@ -5286,14 +5454,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5289:48*/
+					/*line kerneltest_kernels_gen.go:5457:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5296:48*/
+					/*line kerneltest_kernels_gen.go:5464:48*/
 				}
 			}
 		} else {
@@ -5301,7 +5469,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5304:47*/
+				/*line kerneltest_kernels_gen.go:5472:47*/
 			}
 		}
 	}, nil
@@ -5325,7 +5493,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5328:50*/
+							/*line kerneltest_kernels_gen.go:5496:50*/
 						}
 					}
 				} else {
@@ -5333,7 +5501,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5336:50*/
+							/*line kerneltest_kernels_gen.go:5504:50*/
 						}
 					}
 				}
@@ -5341,7 +5509,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5344:49*/
+						/*line kerneltest_kernels_gen.go:5512:49*/
 					}
 				}
 			}
@@ -5359,7 +5527,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5362:49*/
+						/*line kerneltest_kernels_gen.go:5530:49*/
 					}
 				}
 			} else {
@@ -5367,7 +5535,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5370:49*/
+						/*line kerneltest_kernels_gen.go:5538:49*/
 					}
 				}
 			}
@@ -5375,7 +5543,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5378:48*/
+					/*line kerneltest_kernels_gen.go:5546:48*/
 				}
 			}
 		}
@@ -5417,7 +5585,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5420:51*/
+								/*line kerneltest_kernels_gen.go:5588:51*/
 							}
 						}
 					}
@@ -5433,7 +5601,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5436:51*/
+								/*line kerneltest_kernels_gen.go:5604:51*/
 							}
 						}
 					}
@@ -5444,7 +5612,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5447:50*/
+							/*line kerneltest_kernels_gen.go:5615:50*/
 						}
 					}
 				}
@@ -5472,7 +5640,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5475:50*/
+							/*line kerneltest_kernels_gen.go:5643:50*/
 						}
 					}
 				}
@@ -5488,7 +5656,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5491:50*/
+							/*line kerneltest_kernels_gen.go:5659:50*/
 						}
 					}
 				}
@@ -5499,7 +5667,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5502:49*/
+						/*line kerneltest_kernels_gen.go:5670:49*/
 					}
 				}
 			}
@@ -5562,7 +5730,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5565:48*/
+					/*line kerneltest_kernels_gen.go:5733:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5598,7 +5766,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5601:48*/
+					/*line kerneltest_kernels_gen.go:5769:48*/
 				}
 			}
 		} else {
@@ -5635,7 +5803,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5638:47*/
+				/*line kerneltest_kernels_gen.go:5806:47*/
 			}
 		}
 	}, nil
@@ -5702,7 +5870,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5705:48*/
+					/*line kerneltest_kernels_gen.go:5873:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5746,7 +5914,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5749:48*/
+					/*line kerneltest_kernels_gen.go:5917:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5801,7 +5969,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5804:48*/
+					/*line kerneltest_kernels_gen.go:5972:48*/
 				}
 			}
 		} else {
@@ -5854,7 +6022,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:5857:47*/
+				/*line kerneltest_kernels_gen.go:6025:47*/
 			}
 		}
 	}, nil
@@ -5925,7 +6093,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5928:48*/
+					/*line kerneltest_kernels_gen.go:6096:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -5973,7 +6141,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:5976:48*/
+					/*line kerneltest_kernels_gen.go:6144:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6021,7 +6189,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6024:48*/
+					/*line kerneltest_kernels_gen.go:6192:48*/
 				}
 			}
 		} else {
@@ -6067,7 +6235,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:6070:47*/
+				/*line kerneltest_kernels_gen.go:6238:47*/
 			}
 		}
 	}, nil
@@ -6098,7 +6266,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6101:48*/
+					/*line kerneltest_kernels_gen.go:6269:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6109,7 +6277,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6112:48*/
+					/*line kerneltest_kernels_gen.go:6280:48*/
 				}
 			}
 		} else {
@@ -6121,7 +6289,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:6124:47*/
+				/*line kerneltest_kernels_gen.go:6292:47*/
 			}
 		}
 	}, nil
@@ -6159,21 +6327,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:6162:48*/
+					/*line kerneltest_kernels_gen.go:6330:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6169:48*/
+					/*line kerneltest_kernels_gen.go:6337:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6176:47*/
+				/*line kerneltest_kernels_gen.go:6344:47*/
 			}
 		}
 	}, nil
@@ -6212,7 +6380,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6215:48*/
+					/*line kerneltest_kernels_gen.go:6383:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6235,7 +6403,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6238:48*/
+					/*line kerneltest_kernels_gen.go:6406:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6258,7 +6426,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6261:48*/
+					/*line kerneltest_kernels_gen.go:6429:48*/
 				}
 			}
 		} else {
@@ -6281,7 +6449,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6284:47*/
+				/*line kerneltest_kernels_gen.go:6452:47*/
 			}
 		}
 	}, nil
@@ -6304,7 +6472,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6307:48*/
+					/*line kerneltest_kernels_gen.go:6475:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6313,7 +6481,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6316:48*/
+					/*line kerneltest_kernels_gen.go:6484:48*/
 				}
 			}
 		} else {
@@ -6323,7 +6491,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					a[(k+1)%3] += v
 				}
 				out.Set(i, a[0]*100+a[1]*10+a[2])
-				/*line kerneltest_kernels_gen.go:6326:47*/
+				/*line kerneltest_kernels_gen.go:6494:47*/
 			}
 		}
 	}, nil
@@ -6375,7 +6543,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:6378:48*/
+					/*line kerneltest_kernels_gen.go:6546:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6398,7 +6566,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6401:48*/
+					/*line kerneltest_kernels_gen.go:6569:48*/
 				}
 			}
 		} else {
@@ -6422,7 +6590,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 				} /*line simd.go:19:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6425:47*/
+				/*line kerneltest_kernels_gen.go:6593:47*/
 			}
 		}
 	}, nil
@@ -6467,7 +6635,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6470:48*/
+					/*line kerneltest_kernels_gen.go:6638:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6490,7 +6658,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6493:48*/
+					/*line kerneltest_kernels_gen.go:6661:48*/
 				}
 			}
 		} else {
@@ -6514,7 +6682,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:31:3*/
 				out.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6517:47*/
+				/*line kerneltest_kernels_gen.go:6685:47*/
 			}
 		}
 	}, nil
@@ -6565,7 +6733,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6568:48*/
+					/*line kerneltest_kernels_gen.go:6736:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6588,7 +6756,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6591:48*/
+					/*line kerneltest_kernels_gen.go:6759:48*/
 				}
 			}
 		} else {
@@ -6612,7 +6780,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:42:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6615:47*/
+				/*line kerneltest_kernels_gen.go:6783:47*/
 			}
 		}
 	}, nil
@@ -6744,7 +6912,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
-					/*line kerneltest_kernels_gen.go:6747:48*/
+					/*line kerneltest_kernels_gen.go:6915:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6832,7 +7000,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
-					/*line kerneltest_kernels_gen.go:6835:48*/
+					/*line kerneltest_kernels_gen.go:7003:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -6920,7 +7088,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
-					/*line kerneltest_kernels_gen.go:6923:48*/
+					/*line kerneltest_kernels_gen.go:7091:48*/
 				}
 			}
 		} else {
@@ -7005,7 +7173,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 1, int64(p))
 				out.Set(i, 2, q)
 				out.Set(i, 3, r)
-				/*line kerneltest_kernels_gen.go:7008:47*/
+				/*line kerneltest_kernels_gen.go:7176:47*/
 			}
 		}
 	}, nil
@@ -7125,7 +7293,7 @@ func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					c.Set(i, j, c.At(i, j)-b.At(i, j))
 				}
 			} /*line simd.go:95:3*/
-			/*line kerneltest_kernels_gen.go:7128:46*/
+			/*line kerneltest_kernels_gen.go:7296:46*/
 		}
 	}, nil
 }
@@ -7238,7 +7406,7 @@ func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					f.Set(i, j, f.At(i, j)+d.At(i, j))
 				}
 			} /*line simd.go:111:3*/
-			/*line kerneltest_kernels_gen.go:7241:46*/
+			/*line kerneltest_kernels_gen.go:7409:46*/
 		}
 	}, nil
 }
@@ -7290,8 +7458,412 @@ func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					c.Set(i, j, a.At(i, j)+b.At(i, j))
 				}
 			} /*line simd.go:120:3*/
-			/*line kerneltest_kernels_gen.go:7293:46*/
+			/*line kerneltest_kernels_gen.go:7461:46*/
 		}
+	}, nil
+}
+
+func gkHostStreamCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamCopy", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	c, gkErr1 := gkkernel.View1("kerneltest.StreamCopy", "c", gkArgs[1].(gkkokkos.View1[float64]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_a := a.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, c, gkP_a, gkP_c := a, c, gkP_a, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.Copy[float64](gkunsafe.Add(gkP_c, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:14:54*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
+					/*line kerneltest_kernels_gen.go:7489:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:14:54*/ c.Set(i, a.At(i))
+				/*line kerneltest_kernels_gen.go:7495:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamShift", "a", gkArgs[0].(gkkokkos.View1[int32]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	c, gkErr1 := gkkernel.View1("kerneltest.StreamShift", "c", gkArgs[1].(gkkokkos.View1[int32]), true)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_a := a.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, c, gkP_a, gkP_c := a, c, gkP_a, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= c.Extent(0) && gkHi+1 <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 && gkLo+1 >= 0 {
+			if gkS_a_0 == 4 && gkS_c_0 == 4 {
+				if gkLo < gkHi {
+					gkkernel.Copy[int32](gkunsafe.Add(gkP_c, (gkLo)*4), gkunsafe.Add(gkP_a, (gkLo+1)*4), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:19:53*/ *(*int32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*int32)(gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)))
+					/*line kerneltest_kernels_gen.go:7524:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:19:53*/ c.Set(i, a.At(i+1))
+				/*line kerneltest_kernels_gen.go:7530:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamScale(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	b, gkErr0 := gkkernel.View1("kerneltest.StreamScale", "b", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	c, gkErr1 := gkkernel.View1("kerneltest.StreamScale", "c", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	s := gkArgs[2].(float64)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		b, c, s, gkP_b, gkP_c := b, c, s, gkP_b, gkP_c
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_b_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.ScaleFloat64(gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:24:66*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kerneltest_kernels_gen.go:7560:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:24:66*/ b.Set(i, float64(s*c.At(i)))
+				/*line kerneltest_kernels_gen.go:7566:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamScale32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	b, gkErr0 := gkkernel.View1("kerneltest.StreamScale32", "b", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	c, gkErr1 := gkkernel.View1("kerneltest.StreamScale32", "c", gkArgs[1].(gkkokkos.View1[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		b, c, gkP_b, gkP_c := b, c, gkP_b, gkP_c
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_b_0 == 4 && gkS_c_0 == 4 {
+				if gkLo < gkHi {
+					gkkernel.ScaleFloat32(gkunsafe.Add(gkP_b, (gkLo)*4), gkunsafe.Add(gkP_c, (gkLo)*4), float32(3), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:29:57*/ *(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float32((*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))) * 3))
+					/*line kerneltest_kernels_gen.go:7595:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:29:57*/ b.Set(i, float32(c.At(i)*3))
+				/*line kerneltest_kernels_gen.go:7601:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamAdd", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamAdd", "b", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	c, gkErr2 := gkkernel.View1("kerneltest.StreamAdd", "c", gkArgs[2].(gkkokkos.View1[float64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, b, c, gkP_a, gkP_b, gkP_c := a, b, c, gkP_a, gkP_b, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.AddFloat64(gkunsafe.Add(gkP_c, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:34:56*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:7636:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:34:56*/ c.Set(i, a.At(i)+b.At(i))
+				/*line kerneltest_kernels_gen.go:7642:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamSubInt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamSubInt", "a", gkArgs[0].(gkkokkos.View1[int64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamSubInt", "b", gkArgs[1].(gkkokkos.View1[int64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	c, gkErr2 := gkkernel.View1("kerneltest.StreamSubInt", "c", gkArgs[2].(gkkokkos.View1[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, b, c, gkP_a, gkP_b, gkP_c := a, b, c, gkP_a, gkP_b, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.SubInt64(gkunsafe.Add(gkP_c, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:39:57*/ *(*int64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) - (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:7677:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:39:57*/ c.Set(i, a.At(i)-b.At(i))
+				/*line kerneltest_kernels_gen.go:7683:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamTriad", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamTriad", "b", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	c, gkErr2 := gkkernel.View1("kerneltest.StreamTriad", "c", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	s := gkArgs[3].(float64)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.TriadFloat64(gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:44:69*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
+					/*line kerneltest_kernels_gen.go:7719:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:44:69*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
+				/*line kerneltest_kernels_gen.go:7725:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamTriad32", "a", gkArgs[0].(gkkokkos.View1[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamTriad32", "b", gkArgs[1].(gkkokkos.View1[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	c, gkErr2 := gkkernel.View1("kerneltest.StreamTriad32", "c", gkArgs[2].(gkkokkos.View1[float32]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	s := gkArgs[3].(float32)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	if !gkL.Checks() {
+		return func(gkLo, gkHi int) {
+			a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
+			gkS_a_0 := a.ByteStride(0)
+			gkS_b_0 := b.ByteStride(0)
+			gkS_c_0 := c.ByteStride(0)
+			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_c_0 == 4 {
+				if gkLo < gkHi {
+					gkkernel.TriadFloat32(gkunsafe.Add(gkP_a, (gkLo)*4), gkunsafe.Add(gkP_b, (gkLo)*4), gkunsafe.Add(gkP_c, (gkLo)*4), s, gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:7761:48*/
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi int) {
+		a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_c_0 == 4 {
+				if gkLo < gkHi {
+					gkkernel.TriadFloat32(gkunsafe.Add(gkP_a, (gkLo)*4), gkunsafe.Add(gkP_b, (gkLo)*4), gkunsafe.Add(gkP_c, (gkLo)*4), s, gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:7779:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:49:71*/ a.Set(i, float32(s*c.At(i))+b.At(i))
+				/*line kerneltest_kernels_gen.go:7785:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamNstream(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamNstream", "a", gkArgs[0].(gkkokkos.View1[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamNstream", "b", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	c, gkErr2 := gkkernel.View1("kerneltest.StreamNstream", "c", gkArgs[2].(gkkokkos.View1[float64]), false)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	s := gkArgs[3].(float64)
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	gkP_c := c.Base(gkL)
+	return func(gkLo, gkHi int) {
+		a, b, c, s, gkP_a, gkP_b, gkP_c := a, b, c, s, gkP_a, gkP_b, gkP_c
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkS_c_0 := c.ByteStride(0)
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkHi <= c.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_c_0 == 8 {
+				if gkLo < gkHi {
+					gkkernel.NstreamFloat64(gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkunsafe.Add(gkP_c, (gkLo)*8), s, gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:54:71*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) += (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
+					/*line kerneltest_kernels_gen.go:7821:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:54:71*/ *a.Ptr(i) += b.At(i) + float64(s*c.At(i))
+				/*line kerneltest_kernels_gen.go:7827:47*/
+			}
+		}
+	}, nil
+}
+
+func gkHostStreamDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP *float64), error) {
+	a, gkErr0 := gkkernel.View1("kerneltest.StreamDotFast", "a", gkArgs[0].(gkkokkos.View1[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	b, gkErr1 := gkkernel.View1("kerneltest.StreamDotFast", "b", gkArgs[1].(gkkokkos.View1[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	gkP_a := a.Base(gkL)
+	gkP_b := b.Base(gkL)
+	return func(gkLo, gkHi int, gkAccP *float64) {
+		a, b, gkP_a, gkP_b := a, b, gkP_a, gkP_b
+		gkS_a_0 := a.ByteStride(0)
+		gkS_b_0 := b.ByteStride(0)
+		gkAcc := *gkAccP
+		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
+			if gkS_a_0 == 8 && gkS_b_0 == 8 {
+				if gkLo < gkHi {
+					gkAcc = gkkernel.DotFloat64(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
+				}
+			} else {
+				for i := gkLo; i < gkHi; i++ {
+					/*line stream.go:59:71*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
+					/*line kerneltest_kernels_gen.go:7857:48*/
+				}
+			}
+		} else {
+			for i := gkLo; i < gkHi; i++ {
+				/*line stream.go:59:71*/ gkAcc += float64(a.At(i) * b.At(i))
+				/*line kerneltest_kernels_gen.go:7863:47*/
+			}
+		}
+		*gkAccP = gkAcc
 	}, nil
 }
 
@@ -7334,7 +7906,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7337:48*/
+					/*line kerneltest_kernels_gen.go:7909:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7346,7 +7918,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7349:48*/
+					/*line kerneltest_kernels_gen.go:7921:48*/
 				}
 			}
 		} else {
@@ -7359,7 +7931,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:7362:47*/
+				/*line kerneltest_kernels_gen.go:7934:47*/
 			}
 		}
 	}, nil
@@ -7407,7 +7979,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7410:48*/
+					/*line kerneltest_kernels_gen.go:7982:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7422,7 +7994,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7425:48*/
+					/*line kerneltest_kernels_gen.go:7997:48*/
 				}
 			}
 		} else {
@@ -7438,7 +8010,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:7441:47*/
+				/*line kerneltest_kernels_gen.go:8013:47*/
 			}
 		}
 	}, nil
@@ -7507,7 +8079,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:7510:48*/
+					/*line kerneltest_kernels_gen.go:8082:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7549,7 +8121,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:7552:48*/
+					/*line kerneltest_kernels_gen.go:8124:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7591,7 +8163,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:7594:48*/
+					/*line kerneltest_kernels_gen.go:8166:48*/
 				}
 			}
 		} else {
@@ -7619,7 +8191,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:7622:47*/
+				/*line kerneltest_kernels_gen.go:8194:47*/
 			}
 		}
 	}, nil
@@ -7692,7 +8264,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:7695:48*/
+					/*line kerneltest_kernels_gen.go:8267:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7738,7 +8310,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:7741:48*/
+					/*line kerneltest_kernels_gen.go:8313:48*/
 				}
 			}
 		} else {
@@ -7768,7 +8340,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:7771:47*/
+				/*line kerneltest_kernels_gen.go:8343:47*/
 			}
 		}
 	}, nil
@@ -7856,7 +8428,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:7859:48*/
+					/*line kerneltest_kernels_gen.go:8431:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -7898,7 +8470,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:7901:48*/
+					/*line kerneltest_kernels_gen.go:8473:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -7940,7 +8512,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:7943:48*/
+					/*line kerneltest_kernels_gen.go:8515:48*/
 				}
 			}
 		} else {
@@ -7968,7 +8540,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:7971:47*/
+				/*line kerneltest_kernels_gen.go:8543:47*/
 			}
 		}
 	}, nil
@@ -8063,7 +8635,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8066:48*/
+					/*line kerneltest_kernels_gen.go:8638:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8124,7 +8696,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8127:48*/
+					/*line kerneltest_kernels_gen.go:8699:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8185,7 +8757,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8188:48*/
+					/*line kerneltest_kernels_gen.go:8760:48*/
 				}
 			}
 		} else {
@@ -8219,7 +8791,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:8222:47*/
+				/*line kerneltest_kernels_gen.go:8794:47*/
 			}
 		}
 	}, nil
@@ -8275,7 +8847,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:8278:48*/
+					/*line kerneltest_kernels_gen.go:8850:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8311,7 +8883,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:8314:48*/
+					/*line kerneltest_kernels_gen.go:8886:48*/
 				}
 			}
 		} else {
@@ -8348,7 +8920,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:8351:47*/
+				/*line kerneltest_kernels_gen.go:8923:47*/
 			}
 		}
 	}, nil
@@ -8387,7 +8959,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:8390:48*/
+					/*line kerneltest_kernels_gen.go:8962:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8405,7 +8977,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:8408:48*/
+					/*line kerneltest_kernels_gen.go:8980:48*/
 				}
 			}
 		} else {
@@ -8424,7 +8996,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:8427:47*/
+				/*line kerneltest_kernels_gen.go:8999:47*/
 			}
 		}
 	}, nil
@@ -8505,7 +9077,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:8508:48*/
+					/*line kerneltest_kernels_gen.go:9080:48*/
 				}
 			} else {
 			gkNextU:
@@ -8563,7 +9135,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:8566:48*/
+					/*line kerneltest_kernels_gen.go:9138:48*/
 				}
 			}
 		} else {
@@ -8622,7 +9194,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:8625:47*/
+				/*line kerneltest_kernels_gen.go:9197:47*/
 			}
 		}
 	}, nil
@@ -8699,7 +9271,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:8702:48*/
+					/*line kerneltest_kernels_gen.go:9274:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8754,7 +9326,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:8757:48*/
+					/*line kerneltest_kernels_gen.go:9329:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8809,7 +9381,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:8812:48*/
+					/*line kerneltest_kernels_gen.go:9384:48*/
 				}
 			}
 		} else {
@@ -8861,7 +9433,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:8864:47*/
+				/*line kerneltest_kernels_gen.go:9436:47*/
 			}
 		}
 	}, nil
@@ -8906,7 +9478,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:8909:48*/
+					/*line kerneltest_kernels_gen.go:9481:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8918,7 +9490,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:8921:48*/
+					/*line kerneltest_kernels_gen.go:9493:48*/
 				}
 			}
 		} else {
@@ -8931,7 +9503,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:8934:47*/
+				/*line kerneltest_kernels_gen.go:9506:47*/
 			}
 		}
 	}, nil
@@ -9018,7 +9590,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9021:48*/
+					/*line kerneltest_kernels_gen.go:9593:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9084,7 +9656,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9087:48*/
+					/*line kerneltest_kernels_gen.go:9659:48*/
 				}
 			}
 		} else {
@@ -9121,7 +9693,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:9124:47*/
+				/*line kerneltest_kernels_gen.go:9696:47*/
 			}
 		}
 	}, nil
@@ -9187,7 +9759,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9190:48*/
+					/*line kerneltest_kernels_gen.go:9762:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9220,7 +9792,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9223:48*/
+					/*line kerneltest_kernels_gen.go:9795:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9253,7 +9825,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9256:48*/
+					/*line kerneltest_kernels_gen.go:9828:48*/
 				}
 			}
 		} else {
@@ -9273,7 +9845,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:9276:47*/
+				/*line kerneltest_kernels_gen.go:9848:47*/
 			}
 		}
 	}, nil
@@ -9371,7 +9943,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9374:48*/
+					/*line kerneltest_kernels_gen.go:9946:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9442,7 +10014,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9445:48*/
+					/*line kerneltest_kernels_gen.go:10017:49*/
 				}
 			}
 		} else {
@@ -9494,7 +10066,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:9497:47*/
+				/*line kerneltest_kernels_gen.go:10069:48*/
 			}
 		}
 	}, nil
@@ -9568,7 +10140,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9571:48*/
+					/*line kerneltest_kernels_gen.go:10143:49*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -9596,7 +10168,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9599:48*/
+					/*line kerneltest_kernels_gen.go:10171:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -9624,7 +10196,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:9627:48*/
+					/*line kerneltest_kernels_gen.go:10199:49*/
 				}
 			}
 		} else {
@@ -9642,7 +10214,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:9645:47*/
+				/*line kerneltest_kernels_gen.go:10217:48*/
 			}
 		}
 	}, nil
@@ -9704,7 +10276,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:9707:48*/
+					/*line kerneltest_kernels_gen.go:10279:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9735,7 +10307,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:9738:48*/
+					/*line kerneltest_kernels_gen.go:10310:49*/
 				}
 			}
 		} else {
@@ -9767,7 +10339,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:9770:47*/
+				/*line kerneltest_kernels_gen.go:10342:48*/
 			}
 		}
 	}, nil
@@ -9807,7 +10379,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:9810:48*/
+					/*line kerneltest_kernels_gen.go:10382:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9824,7 +10396,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:9827:48*/
+					/*line kerneltest_kernels_gen.go:10399:49*/
 				}
 			}
 		} else {
@@ -9842,7 +10414,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:9845:47*/
+				/*line kerneltest_kernels_gen.go:10417:48*/
 			}
 		}
 	}, nil
@@ -9860,20 +10432,19 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:9865:48*/
+				if gkLo < gkHi {
+					gkAcc = gkkernel.DotInt64(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_a, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:9870:48*/
+					/*line kerneltest_kernels_gen.go:10441:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:9876:47*/
+				/*line kerneltest_kernels_gen.go:10447:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9894,18 +10465,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:9897:48*/
+					/*line kerneltest_kernels_gen.go:10468:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:9902:48*/
+					/*line kerneltest_kernels_gen.go:10473:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:9908:47*/
+				/*line kerneltest_kernels_gen.go:10479:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9926,18 +10497,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:9929:48*/
+					/*line kerneltest_kernels_gen.go:10500:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:9934:48*/
+					/*line kerneltest_kernels_gen.go:10505:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:9940:47*/
+				/*line kerneltest_kernels_gen.go:10511:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9960,14 +10531,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:9963:48*/
+					/*line kerneltest_kernels_gen.go:10534:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:9970:48*/
+					/*line kerneltest_kernels_gen.go:10541:49*/
 				}
 			}
 		} else {
@@ -9975,7 +10546,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:9978:47*/
+				/*line kerneltest_kernels_gen.go:10549:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -9996,18 +10567,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:9999:48*/
+					/*line kerneltest_kernels_gen.go:10570:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:10004:49*/
+					/*line kerneltest_kernels_gen.go:10575:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:10010:48*/
+				/*line kerneltest_kernels_gen.go:10581:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10028,18 +10599,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10031:49*/
+					/*line kerneltest_kernels_gen.go:10602:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10036:49*/
+					/*line kerneltest_kernels_gen.go:10607:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:10042:48*/
+				/*line kerneltest_kernels_gen.go:10613:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10061,18 +10632,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:10064:49*/
+					/*line kerneltest_kernels_gen.go:10635:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:10069:49*/
+					/*line kerneltest_kernels_gen.go:10640:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:10075:48*/
+				/*line kerneltest_kernels_gen.go:10646:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10094,18 +10665,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:10097:49*/
+					/*line kerneltest_kernels_gen.go:10668:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:10102:49*/
+					/*line kerneltest_kernels_gen.go:10673:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:10108:48*/
+				/*line kerneltest_kernels_gen.go:10679:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10132,7 +10703,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10135:52*/
+								/*line kerneltest_kernels_gen.go:10706:52*/
 							}
 						}
 					}
@@ -10142,7 +10713,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10145:52*/
+								/*line kerneltest_kernels_gen.go:10716:52*/
 							}
 						}
 					}
@@ -10152,7 +10723,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10155:51*/
+							/*line kerneltest_kernels_gen.go:10726:51*/
 						}
 					}
 				}
@@ -10173,7 +10744,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10176:51*/
+							/*line kerneltest_kernels_gen.go:10747:51*/
 						}
 					}
 				}
@@ -10183,7 +10754,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10186:51*/
+							/*line kerneltest_kernels_gen.go:10757:51*/
 						}
 					}
 				}
@@ -10193,7 +10764,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:10196:50*/
+						/*line kerneltest_kernels_gen.go:10767:50*/
 					}
 				}
 			}
@@ -10224,7 +10795,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10227:53*/
+									/*line kerneltest_kernels_gen.go:10798:53*/
 								}
 							}
 						}
@@ -10236,7 +10807,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10239:53*/
+									/*line kerneltest_kernels_gen.go:10810:53*/
 								}
 							}
 						}
@@ -10248,7 +10819,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10251:52*/
+								/*line kerneltest_kernels_gen.go:10822:52*/
 							}
 						}
 					}
@@ -10272,7 +10843,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10275:52*/
+								/*line kerneltest_kernels_gen.go:10846:52*/
 							}
 						}
 					}
@@ -10284,7 +10855,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10287:52*/
+								/*line kerneltest_kernels_gen.go:10858:52*/
 							}
 						}
 					}
@@ -10296,7 +10867,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:10299:51*/
+							/*line kerneltest_kernels_gen.go:10870:51*/
 						}
 					}
 				}
@@ -10330,7 +10901,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10333:54*/
+										/*line kerneltest_kernels_gen.go:10904:54*/
 									}
 								}
 							}
@@ -10344,7 +10915,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10347:54*/
+										/*line kerneltest_kernels_gen.go:10918:54*/
 									}
 								}
 							}
@@ -10358,7 +10929,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10361:53*/
+									/*line kerneltest_kernels_gen.go:10932:53*/
 								}
 							}
 						}
@@ -10385,7 +10956,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10388:53*/
+									/*line kerneltest_kernels_gen.go:10959:53*/
 								}
 							}
 						}
@@ -10399,7 +10970,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10402:53*/
+									/*line kerneltest_kernels_gen.go:10973:53*/
 								}
 							}
 						}
@@ -10413,7 +10984,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:10416:52*/
+								/*line kerneltest_kernels_gen.go:10987:52*/
 							}
 						}
 					}
@@ -10450,7 +11021,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:10453:55*/
+											/*line kerneltest_kernels_gen.go:11024:55*/
 										}
 									}
 								}
@@ -10466,7 +11037,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:10469:55*/
+											/*line kerneltest_kernels_gen.go:11040:55*/
 										}
 									}
 								}
@@ -10482,7 +11053,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:10485:54*/
+										/*line kerneltest_kernels_gen.go:11056:54*/
 									}
 								}
 							}
@@ -10512,7 +11083,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:10515:54*/
+										/*line kerneltest_kernels_gen.go:11086:54*/
 									}
 								}
 							}
@@ -10528,7 +11099,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:10531:54*/
+										/*line kerneltest_kernels_gen.go:11102:54*/
 									}
 								}
 							}
@@ -10544,7 +11115,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:10547:53*/
+									/*line kerneltest_kernels_gen.go:11118:53*/
 								}
 							}
 						}
@@ -10582,7 +11153,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:10585:55*/
+											/*line kerneltest_kernels_gen.go:11156:55*/
 										}
 									}
 								}
@@ -10598,7 +11169,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:10601:55*/
+											/*line kerneltest_kernels_gen.go:11172:55*/
 										}
 									}
 								}
@@ -10614,7 +11185,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:10617:54*/
+										/*line kerneltest_kernels_gen.go:11188:54*/
 									}
 								}
 							}
@@ -10644,7 +11215,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:10647:54*/
+										/*line kerneltest_kernels_gen.go:11218:54*/
 									}
 								}
 							}
@@ -10660,7 +11231,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:10663:54*/
+										/*line kerneltest_kernels_gen.go:11234:54*/
 									}
 								}
 							}
@@ -10676,7 +11247,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:10679:53*/
+									/*line kerneltest_kernels_gen.go:11250:53*/
 								}
 							}
 						}
@@ -10711,7 +11282,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:10714:49*/
+					/*line kerneltest_kernels_gen.go:11285:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10719,7 +11290,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:10722:49*/
+					/*line kerneltest_kernels_gen.go:11293:49*/
 				}
 			}
 		} else {
@@ -10728,7 +11299,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:10731:48*/
+				/*line kerneltest_kernels_gen.go:11302:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10758,7 +11329,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10761:49*/
+					/*line kerneltest_kernels_gen.go:11332:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10766,7 +11337,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:10769:49*/
+					/*line kerneltest_kernels_gen.go:11340:49*/
 				}
 			}
 		} else {
@@ -10775,7 +11346,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:10778:48*/
+				/*line kerneltest_kernels_gen.go:11349:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10808,7 +11379,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:10811:51*/
+							/*line kerneltest_kernels_gen.go:11382:51*/
 						}
 					}
 				} else {
@@ -10817,7 +11388,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:10820:51*/
+							/*line kerneltest_kernels_gen.go:11391:51*/
 						}
 					}
 				}
@@ -10825,7 +11396,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:10828:50*/
+						/*line kerneltest_kernels_gen.go:11399:50*/
 					}
 				}
 			}
@@ -10844,7 +11415,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:10847:50*/
+						/*line kerneltest_kernels_gen.go:11418:50*/
 					}
 				}
 			} else {
@@ -10853,7 +11424,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:10856:50*/
+						/*line kerneltest_kernels_gen.go:11427:50*/
 					}
 				}
 			}
@@ -10861,7 +11432,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:10864:49*/
+					/*line kerneltest_kernels_gen.go:11435:49*/
 				}
 			}
 		}
@@ -10882,18 +11453,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:10885:49*/
+					/*line kerneltest_kernels_gen.go:11456:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:10890:49*/
+					/*line kerneltest_kernels_gen.go:11461:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:10896:48*/
+				/*line kerneltest_kernels_gen.go:11467:48*/
 			}
 		}
 	}, nil
@@ -10929,7 +11500,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:10932:49*/
+					/*line kerneltest_kernels_gen.go:11503:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10939,7 +11510,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:10942:49*/
+					/*line kerneltest_kernels_gen.go:11513:49*/
 				}
 			}
 		} else {
@@ -10950,7 +11521,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:10953:48*/
+				/*line kerneltest_kernels_gen.go:11524:48*/
 			}
 		}
 	}, nil
@@ -10989,7 +11560,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:10992:51*/
+							/*line kerneltest_kernels_gen.go:11563:51*/
 						}
 					}
 				} else {
@@ -10999,7 +11570,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:11002:51*/
+							/*line kerneltest_kernels_gen.go:11573:51*/
 						}
 					}
 				}
@@ -11007,7 +11578,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:11010:50*/
+						/*line kerneltest_kernels_gen.go:11581:50*/
 					}
 				}
 			}
@@ -11029,7 +11600,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11032:50*/
+						/*line kerneltest_kernels_gen.go:11603:50*/
 					}
 				}
 			} else {
@@ -11039,7 +11610,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11042:50*/
+						/*line kerneltest_kernels_gen.go:11613:50*/
 					}
 				}
 			}
@@ -11047,7 +11618,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:11050:49*/
+					/*line kerneltest_kernels_gen.go:11621:49*/
 				}
 			}
 		}
@@ -11082,7 +11653,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11085:52*/
+								/*line kerneltest_kernels_gen.go:11656:52*/
 							}
 						}
 					}
@@ -11093,7 +11664,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11096:52*/
+								/*line kerneltest_kernels_gen.go:11667:52*/
 							}
 						}
 					}
@@ -11103,7 +11674,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11106:51*/
+							/*line kerneltest_kernels_gen.go:11677:51*/
 						}
 					}
 				}
@@ -11126,7 +11697,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11129:51*/
+							/*line kerneltest_kernels_gen.go:11700:51*/
 						}
 					}
 				}
@@ -11137,7 +11708,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11140:51*/
+							/*line kerneltest_kernels_gen.go:11711:51*/
 						}
 					}
 				}
@@ -11147,7 +11718,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:11150:50*/
+						/*line kerneltest_kernels_gen.go:11721:50*/
 					}
 				}
 			}
@@ -11187,7 +11758,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11190:53*/
+									/*line kerneltest_kernels_gen.go:11761:53*/
 								}
 							}
 						}
@@ -11200,7 +11771,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11203:53*/
+									/*line kerneltest_kernels_gen.go:11774:53*/
 								}
 							}
 						}
@@ -11212,7 +11783,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11215:52*/
+								/*line kerneltest_kernels_gen.go:11786:52*/
 							}
 						}
 					}
@@ -11239,7 +11810,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11242:52*/
+								/*line kerneltest_kernels_gen.go:11813:52*/
 							}
 						}
 					}
@@ -11252,7 +11823,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11255:52*/
+								/*line kerneltest_kernels_gen.go:11826:52*/
 							}
 						}
 					}
@@ -11264,7 +11835,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:11267:51*/
+							/*line kerneltest_kernels_gen.go:11838:51*/
 						}
 					}
 				}
@@ -11311,7 +11882,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11314:54*/
+										/*line kerneltest_kernels_gen.go:11885:54*/
 									}
 								}
 							}
@@ -11330,7 +11901,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11333:54*/
+										/*line kerneltest_kernels_gen.go:11904:54*/
 									}
 								}
 							}
@@ -11348,7 +11919,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11351:53*/
+									/*line kerneltest_kernels_gen.go:11922:53*/
 								}
 							}
 						}
@@ -11383,7 +11954,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11386:53*/
+									/*line kerneltest_kernels_gen.go:11957:53*/
 								}
 							}
 						}
@@ -11402,7 +11973,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11405:53*/
+									/*line kerneltest_kernels_gen.go:11976:53*/
 								}
 							}
 						}
@@ -11420,7 +11991,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:11423:52*/
+								/*line kerneltest_kernels_gen.go:11994:52*/
 							}
 						}
 					}
@@ -11468,7 +12039,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:11471:55*/
+											/*line kerneltest_kernels_gen.go:12042:55*/
 										}
 									}
 								}
@@ -11486,7 +12057,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:11489:55*/
+											/*line kerneltest_kernels_gen.go:12060:55*/
 										}
 									}
 								}
@@ -11503,7 +12074,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11506:54*/
+										/*line kerneltest_kernels_gen.go:12077:54*/
 									}
 								}
 							}
@@ -11539,7 +12110,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11542:54*/
+										/*line kerneltest_kernels_gen.go:12113:54*/
 									}
 								}
 							}
@@ -11557,7 +12128,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:11560:54*/
+										/*line kerneltest_kernels_gen.go:12131:54*/
 									}
 								}
 							}
@@ -11574,7 +12145,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:11577:53*/
+									/*line kerneltest_kernels_gen.go:12148:53*/
 								}
 							}
 						}
@@ -11629,7 +12200,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:11632:46*/
+		/*line kerneltest_kernels_gen.go:12203:46*/
 	}, nil
 }
 
@@ -11678,7 +12249,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:11681:49*/
+					/*line kerneltest_kernels_gen.go:12252:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11701,7 +12272,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:11704:49*/
+					/*line kerneltest_kernels_gen.go:12275:49*/
 				}
 			}
 		} else {
@@ -11725,7 +12296,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:11728:48*/
+				/*line kerneltest_kernels_gen.go:12299:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11815,7 +12386,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:11818:46*/
+		/*line kerneltest_kernels_gen.go:12389:46*/
 	}, nil
 }
 
@@ -11901,7 +12472,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:11904:46*/
+		/*line kerneltest_kernels_gen.go:12475:46*/
 	}, nil
 }
 
@@ -11966,7 +12537,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:11969:46*/
+		/*line kerneltest_kernels_gen.go:12540:46*/
 	}, nil
 }
 
@@ -11997,7 +12568,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:12000:46*/
+		/*line kerneltest_kernels_gen.go:12571:46*/
 	}, nil
 }
 
@@ -12075,7 +12646,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:12078:46*/
+		/*line kerneltest_kernels_gen.go:12649:46*/
 	}, nil
 }
 
@@ -12102,7 +12673,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:12105:46*/
+		/*line kerneltest_kernels_gen.go:12676:46*/
 	}, nil
 }
 
@@ -12129,7 +12700,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12132:46*/
+		/*line kerneltest_kernels_gen.go:12703:46*/
 	}, nil
 }
 
@@ -12174,7 +12745,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:12177:47*/
+			/*line kerneltest_kernels_gen.go:12748:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -12203,7 +12774,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12206:46*/
+		/*line kerneltest_kernels_gen.go:12777:46*/
 	}, nil
 }
 
@@ -12246,7 +12817,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:12249:46*/
+		/*line kerneltest_kernels_gen.go:12820:46*/
 	}, nil
 }
 
@@ -12284,7 +12855,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:12287:47*/
+			/*line kerneltest_kernels_gen.go:12858:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12310,7 +12881,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:12313:46*/
+		/*line kerneltest_kernels_gen.go:12884:46*/
 	}, nil
 }
 
@@ -12420,7 +12991,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12423:46*/
+		/*line kerneltest_kernels_gen.go:12994:46*/
 	}, nil
 }
 
@@ -12497,7 +13068,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:12500:47*/
+			/*line kerneltest_kernels_gen.go:13071:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12590,7 +13161,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12593:46*/
+		/*line kerneltest_kernels_gen.go:13164:46*/
 	}, nil
 }
 
@@ -12672,7 +13243,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:12675:46*/
+		/*line kerneltest_kernels_gen.go:13246:46*/
 	}, nil
 }
 
@@ -12726,7 +13297,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:12729:46*/
+		/*line kerneltest_kernels_gen.go:13300:46*/
 	}, nil
 }
 
@@ -12836,7 +13407,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:12839:46*/
+		/*line kerneltest_kernels_gen.go:13410:46*/
 	}, nil
 }
 
@@ -12891,7 +13462,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:12894:46*/
+		/*line kerneltest_kernels_gen.go:13465:46*/
 	}, nil
 }
 
@@ -13021,7 +13592,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:13024:46*/
+		/*line kerneltest_kernels_gen.go:13595:46*/
 	}, nil
 }
 
@@ -13073,7 +13644,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13076:49*/
+					/*line kerneltest_kernels_gen.go:13647:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -13098,7 +13669,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13101:49*/
+					/*line kerneltest_kernels_gen.go:13672:49*/
 				}
 			}
 		} else {
@@ -13122,7 +13693,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13125:48*/
+				/*line kerneltest_kernels_gen.go:13696:48*/
 			}
 		}
 	}, nil
@@ -13149,7 +13720,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13152:49*/
+					/*line kerneltest_kernels_gen.go:13723:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -13157,7 +13728,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13160:49*/
+					/*line kerneltest_kernels_gen.go:13731:49*/
 				}
 			}
 		} else {
@@ -13166,7 +13737,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13169:48*/
+				/*line kerneltest_kernels_gen.go:13740:48*/
 			}
 		}
 	}, nil
@@ -13183,7 +13754,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:13186:47*/
+			/*line kerneltest_kernels_gen.go:13757:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -13216,7 +13787,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13219:51*/
+							/*line kerneltest_kernels_gen.go:13790:51*/
 						}
 					}
 				} else {
@@ -13229,7 +13800,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13232:51*/
+							/*line kerneltest_kernels_gen.go:13803:51*/
 						}
 					}
 				}
@@ -13242,7 +13813,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13245:50*/
+						/*line kerneltest_kernels_gen.go:13816:50*/
 					}
 				}
 			}
@@ -13263,7 +13834,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13266:50*/
+						/*line kerneltest_kernels_gen.go:13837:50*/
 					}
 				}
 			} else {
@@ -13276,7 +13847,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13279:50*/
+						/*line kerneltest_kernels_gen.go:13850:50*/
 					}
 				}
 			}
@@ -13289,7 +13860,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13292:49*/
+					/*line kerneltest_kernels_gen.go:13863:49*/
 				}
 			}
 		}
@@ -13303,11 +13874,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:13306:45*/
+	/*line kerneltest_kernels_gen.go:13877:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:13312:45*/
+	/*line kerneltest_kernels_gen.go:13883:45*/
 }

@@ -133,20 +133,19 @@ func gkHostComputeInternalEnergy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo,
 		gkS_temperature_0 := temperature.ByteStride(0)
 		if gkHi <= energy.Extent(0) && gkHi <= temperature.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_energy_0 == 8 && gkS_temperature_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:25:2*/ *(*float64)(gkunsafe.Add(gkP_energy, (i)*8)) = (float64(cV * (*(*float64)(gkunsafe.Add(gkP_temperature, (i)*8)))))
-					/*line main_kernels_gen.go:138:41*/
+				if gkLo < gkHi {
+					gkkernel.ScaleFloat64(gkunsafe.Add(gkP_energy, (gkLo)*8), gkunsafe.Add(gkP_temperature, (gkLo)*8), float64(1), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:25:2*/ *(*float64)(gkunsafe.Add(gkP_energy, (i)*gkS_energy_0)) = (float64(cV * (*(*float64)(gkunsafe.Add(gkP_temperature, (i)*gkS_temperature_0)))))
-					/*line main_kernels_gen.go:143:41*/
+					/*line main_kernels_gen.go:142:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:25:2*/ energy.Set(i, float64(cV*temperature.At(i)))
-				/*line main_kernels_gen.go:149:40*/
+				/*line main_kernels_gen.go:148:40*/
 			}
 		}
 	}, nil
@@ -183,18 +182,18 @@ func gkHostComputeEnthalpy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 			if gkS_density_0 == 8 && gkS_energy_0 == 8 && gkS_enthalpy_0 == 8 && gkS_pressure_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:32:2*/ *(*float64)(gkunsafe.Add(gkP_enthalpy, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkP_energy, (i)*8))) + (*(*float64)(gkunsafe.Add(gkP_pressure, (i)*8)))/(*(*float64)(gkunsafe.Add(gkP_density, (i)*8))))
-					/*line main_kernels_gen.go:186:41*/
+					/*line main_kernels_gen.go:185:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:32:2*/ *(*float64)(gkunsafe.Add(gkP_enthalpy, (i)*gkS_enthalpy_0)) = ((*(*float64)(gkunsafe.Add(gkP_energy, (i)*gkS_energy_0))) + (*(*float64)(gkunsafe.Add(gkP_pressure, (i)*gkS_pressure_0)))/(*(*float64)(gkunsafe.Add(gkP_density, (i)*gkS_density_0))))
-					/*line main_kernels_gen.go:191:41*/
+					/*line main_kernels_gen.go:190:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:32:2*/ enthalpy.Set(i, energy.At(i)+pressure.At(i)/density.At(i))
-				/*line main_kernels_gen.go:197:40*/
+				/*line main_kernels_gen.go:196:40*/
 			}
 		}
 	}, nil

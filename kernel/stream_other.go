@@ -1,0 +1,29 @@
+//go:build !amd64
+
+package kernel
+
+import "unsafe"
+
+// useAVX2 is false off amd64: the helpers of stream.go are the scalar
+// loops, and the vector forms below are never called.
+var useAVX2 = false
+
+func noVector() { panic("kernel: no vector form on this architecture") }
+
+func addFloat64AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func addFloat32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func addInt64AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                  { noVector() }
+func addInt32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                  { noVector() }
+func subFloat64AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func subFloat32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func subInt64AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                  { noVector() }
+func subInt32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                  { noVector() }
+func mulFloat64AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func mulFloat32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                { noVector() }
+func mulInt32AVX2(dst, p, q unsafe.Pointer, n int, stream bool)                  { noVector() }
+func scaleFloat64AVX2(dst, p unsafe.Pointer, s float64, n int, stream bool)      { noVector() }
+func scaleFloat32AVX2(dst, p unsafe.Pointer, s float32, n int, stream bool)      { noVector() }
+func triadFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool)   { noVector() }
+func triadFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool)   { noVector() }
+func nstreamFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool) { noVector() }
+func nstreamFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool) { noVector() }
