@@ -181,3 +181,30 @@ func TestRowColLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestLineOffsetView1 checks OffsetView1.Line against At on random values,
+// and its panic for a strided view.
+func TestLineOffsetView1(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	o := Must(NewOffsetView1[float64]("O", Bounds(-3, 4)))
+	for i := o.Begin(0); i < o.End(0); i++ {
+		o.Set(i, r.Float64())
+	}
+	line := o.Line()
+	if len(line) != 8 {
+		t.Fatalf("Line has %d elements, want 8", len(line))
+	}
+	for k, x := range line {
+		if x != o.At(o.Begin(0)+k) {
+			t.Fatalf("Line()[%d] = %v, want At(%d) = %v", k, x, o.Begin(0)+k, o.At(o.Begin(0)+k))
+		}
+	}
+	o2 := Must(NewOffsetView2[float64]("O2", Bounds(1, 3), Bounds(-2, 2)))
+	col := o2.Subview1(All, 0) // stride 5
+	msg := fmt.Sprint(catchPanic(func() { col.Line() }))
+	for _, part := range []string{`Line() of view "O2"`, "extents (3)", "dimension 0 has stride 5"} {
+		if !strings.Contains(msg, part) {
+			t.Errorf("panic %q lacks %q", msg, part)
+		}
+	}
+}

@@ -254,6 +254,15 @@ func (o *OffsetView1[T]) Data() []T {
 	return v.Data()
 }
 
+// Line returns the elements o(Begin(0):End(0)) as a slice that shares the
+// view's memory, as View1.Line: its element k is o(Begin(0)+k), and it has
+// exactly Extent(0) elements. It panics like View1.Line, for a view that
+// is not contiguous among others.
+func (o *OffsetView1[T]) Line() []T {
+	v := o.View()
+	return v.Line()
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
 func (o OffsetView1[T]) Label() string { return o.rec.Label() }
