@@ -27,8 +27,12 @@ const MaxDynRank = 7
 // only through Ref (see View1).
 //
 // Copying a DynRankView copies the reference, not the elements. The zero
-// value is an unallocated view of rank 0. Methods take pointer receivers so
-// that access inlines; call them on a variable.
+// value is an unallocated view of rank 0. The element accessors and shape
+// queries take pointer receivers so that access inlines, and so do Realloc
+// and Resize, which replace the view itself: call them on a variable (d :=
+// Must(NewDynRankView[float64]("d", []int{2, 3})); d.Resize([]int{4, 3})).
+// ReadOnly, AsLayout, Subview, Equal, LayoutSpec, Label and the other
+// allocation queries take value receivers and work on a Must result too.
 type DynRankView[T any] struct {
 	data []T
 	rank int
@@ -372,15 +376,15 @@ func (d *DynRankView[T]) Data() []T {
 // LayoutSpec returns the view's layout object, from which
 // NewDynRankViewFrom, or NewViewNFrom for its rank, makes views of the same
 // shape.
-func (d *DynRankView[T]) LayoutSpec() LayoutSpec {
+func (d DynRankView[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: d.layout, Extents: d.Extents(), Strides: append([]int(nil), d.str[:d.rank]...)}
 }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's DynRankView<const T>. No call, conversions included, turns it
 // back into a writable view.
-func (d *DynRankView[T]) ReadOnly() DynRankView[T] {
-	w := *d
+func (d DynRankView[T]) ReadOnly() DynRankView[T] {
+	w := d
 	w.flags |= flagReadOnly
 	return w
 }
@@ -390,11 +394,11 @@ func (d *DynRankView[T]) ReadOnly() DynRankView[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (d *DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
+func (d DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
 	if err := convertLayout(d.rec, d.layout, l, d.ext[:d.rank], d.str[:d.rank]); err != nil {
 		return DynRankView[T]{}, err
 	}
-	w := *d
+	w := d
 	w.layout = l
 	return w, nil
 }
@@ -403,7 +407,7 @@ func (d *DynRankView[T]) AsLayout(l Layout) (DynRankView[T], error) {
 // same rank, layout and space, the same first element (two views wrapping
 // the same slice are equal), extents and strides. w may be any view kind of
 // T, such as the View2 that d was made from.
-func (d *DynRankView[T]) Equal(w View[T]) bool { return sameView(d.viewDesc(), w.viewDesc()) }
+func (d DynRankView[T]) Equal(w View[T]) bool { return sameView(d.viewDesc(), w.viewDesc()) }
 
 // Subview returns the view of the elements that the arguments select,
 // sharing d's memory, allocation and label, as Kokkos's subdynrankview.
@@ -415,7 +419,7 @@ func (d *DynRankView[T]) Equal(w View[T]) bool { return sameView(d.viewDesc(), w
 // result's rank is the number of ranges before the rank and its layout is
 // LayoutStride. It panics on out-of-bounds arguments, naming the label, the
 // argument and the extents.
-func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
+func (d DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	if len(args) > MaxDynRank {
 		panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with %d arguments: give at most %d", d.rank, d.rec.Label(), len(args), MaxDynRank))
 	}
@@ -474,6 +478,9 @@ func selectsZero(a any) bool {
 // ErrReadOnly, ErrUnmanaged or ErrReleased, a read-only view, an unmanaged
 // one (over caller memory) and a released one. On error d is unchanged.
 // With WithExec(exec) the zero fill is queued on exec (see WithExec).
+// Realloc replaces the handle it is called on, so call it on a variable,
+// not on a Must result: d := Must(NewDynRankView[float64]("d", []int{2}));
+// d.Realloc([]int{5}).
 func (d *DynRankView[T]) Realloc(extents []int, opts ...Option) error {
 	w, err := d.replacement("Realloc", extents, opts)
 	if err != nil {
@@ -522,6 +529,8 @@ func (d *DynRankView[T]) optionError(op string, opts []Option) error {
 // views that Realloc refuses, with the same errors. On any error, the copy
 // of the overlap's included, d is unchanged and the new storage released.
 // With WithExec(exec) the zero fill and the copy are queued on exec.
+// Resize replaces the handle it is called on, so call it on a variable:
+// d := Must(NewDynRankView[float64]("d", []int{2})); d.Resize([]int{5}).
 func (d *DynRankView[T]) Resize(extents []int, opts ...Option) error {
 	old := d.viewDesc()
 	if err := cmp.Or(d.replaceError("Resize"), d.optionError("Resize", opts)); err != nil {

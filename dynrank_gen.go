@@ -8,13 +8,13 @@ import "unsafe"
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (d *DynRankView[T]) Label() string { return d.rec.Label() }
+func (d DynRankView[T]) Label() string { return d.rec.Label() }
 
 // Layout returns the view's layout.
-func (d *DynRankView[T]) Layout() Layout { return d.layout }
+func (d DynRankView[T]) Layout() Layout { return d.layout }
 
 // Space returns the memory space of the view's elements.
-func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
+func (d DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -22,19 +22,19 @@ func (d *DynRankView[T]) Space() MemorySpace { return d.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (d *DynRankView[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(d.rec.Space()) }
+func (d DynRankView[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(d.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (d *DynRankView[T]) Traits() Trait { return d.traits }
+func (d DynRankView[T]) Traits() Trait { return d.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (d *DynRankView[T]) Allocation() *Allocation { return d.rec }
+func (d DynRankView[T]) Allocation() *Allocation { return d.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (d *DynRankView[T]) UseCount() int {
+func (d DynRankView[T]) UseCount() int {
 	if d.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -43,7 +43,7 @@ func (d *DynRankView[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (d *DynRankView[T]) Retain() {
+func (d DynRankView[T]) Retain() {
 	if d.traits&Unmanaged == 0 {
 		d.rec.Retain()
 	}
@@ -52,7 +52,7 @@ func (d *DynRankView[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (d *DynRankView[T]) Release() error {
+func (d DynRankView[T]) Release() error {
 	if d.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -62,16 +62,16 @@ func (d *DynRankView[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (d *DynRankView[T]) IsAllocated() bool {
+func (d DynRankView[T]) IsAllocated() bool {
 	return d.rec != nil && !d.rec.Released() && (d.data != nil || d.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (d *DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
+func (d DynRankView[T]) IsReadOnly() bool { return d.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (d *DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
+func (d DynRankView[T]) SpanIsContiguous() bool { return d.Span() == d.Size() }
 
 // At0 returns the element at the only position of a view of rank at most 0; the
 // indices past the rank must be 0, as for Kokkos's operator(). It panics

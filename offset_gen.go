@@ -9,9 +9,12 @@ import "unsafe"
 // View1 (see View) and shares its memory; copying an OffsetView1 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View1.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView1[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View1's. A view
+// with the Atomic trait is accessed only through Ref, as a View1.
 type OffsetView1[T any] struct {
 	// The underlying View1's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -251,15 +254,24 @@ func (o *OffsetView1[T]) Data() []T {
 	return v.Data()
 }
 
+// Line returns the elements o(Begin(0):End(0)) as a slice that shares the
+// view's memory, as View1.Line: its element k is o(Begin(0)+k), and it has
+// exactly Extent(0) elements. It panics like View1.Line, for a view that
+// is not contiguous among others.
+func (o *OffsetView1[T]) Line() []T {
+	v := o.View()
+	return v.Line()
+}
+
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView1[T]) Label() string { return o.rec.Label() }
+func (o OffsetView1[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView1[T]) Layout() Layout { return o.layout }
+func (o OffsetView1[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView1[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView1[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -267,19 +279,19 @@ func (o *OffsetView1[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView1[T]) Traits() Trait { return o.traits }
+func (o OffsetView1[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView1[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView1[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView1[T]) UseCount() int {
+func (o OffsetView1[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -288,7 +300,7 @@ func (o *OffsetView1[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView1[T]) Retain() {
+func (o OffsetView1[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -297,7 +309,7 @@ func (o *OffsetView1[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView1[T]) Release() error {
+func (o OffsetView1[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -307,16 +319,16 @@ func (o *OffsetView1[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView1[T]) IsAllocated() bool {
+func (o OffsetView1[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView1[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView1[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView1[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView1[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 1 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -328,14 +340,14 @@ func (o *OffsetView1[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView1From makes views of the
 // same shape.
-func (o *OffsetView1[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView1[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View1.AsLayout.
-func (o *OffsetView1[T]) AsLayout(l Layout) (OffsetView1[T], error) {
+func (o OffsetView1[T]) AsLayout(l Layout) (OffsetView1[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -359,8 +371,8 @@ func (o *OffsetView1[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
-	w := *o
+func (o OffsetView1[T]) ReadOnly() OffsetView1[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -368,7 +380,7 @@ func (o *OffsetView1[T]) ReadOnly() OffsetView1[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView1[T]) View() View1[T] {
+func (o OffsetView1[T]) View() View1[T] {
 	_, ext, str := o.dims()
 	v := View1[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -381,7 +393,7 @@ func (o *OffsetView1[T]) View() View1[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView1[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView1[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView1[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -408,7 +420,7 @@ func (e offsetAccessError1[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView1[T]) Subview0(a0 any) View0[T] {
+func (o OffsetView1[T]) Subview0(a0 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [1]any{a0}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -422,7 +434,7 @@ func (o *OffsetView1[T]) Subview0(a0 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
+func (o OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -441,9 +453,12 @@ func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 // View2 (see View) and shares its memory; copying an OffsetView2 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View2.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView2[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View2's. A view
+// with the Atomic trait is accessed only through Ref, as a View2.
 type OffsetView2[T any] struct {
 	// The underlying View2's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -749,13 +764,13 @@ func (o *OffsetView2[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView2[T]) Label() string { return o.rec.Label() }
+func (o OffsetView2[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView2[T]) Layout() Layout { return o.layout }
+func (o OffsetView2[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView2[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView2[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -763,19 +778,19 @@ func (o *OffsetView2[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView2[T]) Traits() Trait { return o.traits }
+func (o OffsetView2[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView2[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView2[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView2[T]) UseCount() int {
+func (o OffsetView2[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -784,7 +799,7 @@ func (o *OffsetView2[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView2[T]) Retain() {
+func (o OffsetView2[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -793,7 +808,7 @@ func (o *OffsetView2[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView2[T]) Release() error {
+func (o OffsetView2[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -803,16 +818,16 @@ func (o *OffsetView2[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView2[T]) IsAllocated() bool {
+func (o OffsetView2[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView2[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView2[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView2[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView2[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 2 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -824,14 +839,14 @@ func (o *OffsetView2[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView2From makes views of the
 // same shape.
-func (o *OffsetView2[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView2[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View2.AsLayout.
-func (o *OffsetView2[T]) AsLayout(l Layout) (OffsetView2[T], error) {
+func (o OffsetView2[T]) AsLayout(l Layout) (OffsetView2[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -855,8 +870,8 @@ func (o *OffsetView2[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
-	w := *o
+func (o OffsetView2[T]) ReadOnly() OffsetView2[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -864,7 +879,7 @@ func (o *OffsetView2[T]) ReadOnly() OffsetView2[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView2[T]) View() View2[T] {
+func (o OffsetView2[T]) View() View2[T] {
 	_, ext, str := o.dims()
 	v := View2[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -877,7 +892,7 @@ func (o *OffsetView2[T]) View() View2[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView2[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView2[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView2[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -904,7 +919,7 @@ func (e offsetAccessError2[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
+func (o OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [2]any{a0, a1}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -918,7 +933,7 @@ func (o *OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
+func (o OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -938,7 +953,7 @@ func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
+func (o OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -957,9 +972,12 @@ func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 // View3 (see View) and shares its memory; copying an OffsetView3 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View3.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView3[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View3's. A view
+// with the Atomic trait is accessed only through Ref, as a View3.
 type OffsetView3[T any] struct {
 	// The underlying View3's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -1271,13 +1289,13 @@ func (o *OffsetView3[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView3[T]) Label() string { return o.rec.Label() }
+func (o OffsetView3[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView3[T]) Layout() Layout { return o.layout }
+func (o OffsetView3[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView3[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView3[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -1285,19 +1303,19 @@ func (o *OffsetView3[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView3[T]) Traits() Trait { return o.traits }
+func (o OffsetView3[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView3[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView3[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView3[T]) UseCount() int {
+func (o OffsetView3[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -1306,7 +1324,7 @@ func (o *OffsetView3[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView3[T]) Retain() {
+func (o OffsetView3[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -1315,7 +1333,7 @@ func (o *OffsetView3[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView3[T]) Release() error {
+func (o OffsetView3[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -1325,16 +1343,16 @@ func (o *OffsetView3[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView3[T]) IsAllocated() bool {
+func (o OffsetView3[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView3[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView3[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView3[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView3[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 3 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -1346,14 +1364,14 @@ func (o *OffsetView3[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView3From makes views of the
 // same shape.
-func (o *OffsetView3[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView3[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View3.AsLayout.
-func (o *OffsetView3[T]) AsLayout(l Layout) (OffsetView3[T], error) {
+func (o OffsetView3[T]) AsLayout(l Layout) (OffsetView3[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -1377,8 +1395,8 @@ func (o *OffsetView3[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
-	w := *o
+func (o OffsetView3[T]) ReadOnly() OffsetView3[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -1386,7 +1404,7 @@ func (o *OffsetView3[T]) ReadOnly() OffsetView3[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView3[T]) View() View3[T] {
+func (o OffsetView3[T]) View() View3[T] {
 	_, ext, str := o.dims()
 	v := View3[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -1399,7 +1417,7 @@ func (o *OffsetView3[T]) View() View3[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView3[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView3[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView3[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -1426,7 +1444,7 @@ func (e offsetAccessError3[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
+func (o OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [3]any{a0, a1, a2}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -1440,7 +1458,7 @@ func (o *OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
+func (o OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -1460,7 +1478,7 @@ func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
+func (o OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -1480,7 +1498,7 @@ func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
+func (o OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -1499,9 +1517,12 @@ func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 // View4 (see View) and shares its memory; copying an OffsetView4 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View4.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView4[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View4's. A view
+// with the Atomic trait is accessed only through Ref, as a View4.
 type OffsetView4[T any] struct {
 	// The underlying View4's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -1819,13 +1840,13 @@ func (o *OffsetView4[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView4[T]) Label() string { return o.rec.Label() }
+func (o OffsetView4[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView4[T]) Layout() Layout { return o.layout }
+func (o OffsetView4[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView4[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView4[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -1833,19 +1854,19 @@ func (o *OffsetView4[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView4[T]) Traits() Trait { return o.traits }
+func (o OffsetView4[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView4[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView4[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView4[T]) UseCount() int {
+func (o OffsetView4[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -1854,7 +1875,7 @@ func (o *OffsetView4[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView4[T]) Retain() {
+func (o OffsetView4[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -1863,7 +1884,7 @@ func (o *OffsetView4[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView4[T]) Release() error {
+func (o OffsetView4[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -1873,16 +1894,16 @@ func (o *OffsetView4[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView4[T]) IsAllocated() bool {
+func (o OffsetView4[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView4[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView4[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView4[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView4[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 4 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -1894,14 +1915,14 @@ func (o *OffsetView4[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView4From makes views of the
 // same shape.
-func (o *OffsetView4[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView4[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View4.AsLayout.
-func (o *OffsetView4[T]) AsLayout(l Layout) (OffsetView4[T], error) {
+func (o OffsetView4[T]) AsLayout(l Layout) (OffsetView4[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -1925,8 +1946,8 @@ func (o *OffsetView4[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
-	w := *o
+func (o OffsetView4[T]) ReadOnly() OffsetView4[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -1934,7 +1955,7 @@ func (o *OffsetView4[T]) ReadOnly() OffsetView4[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView4[T]) View() View4[T] {
+func (o OffsetView4[T]) View() View4[T] {
 	_, ext, str := o.dims()
 	v := View4[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -1947,7 +1968,7 @@ func (o *OffsetView4[T]) View() View4[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView4[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView4[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView4[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -1974,7 +1995,7 @@ func (e offsetAccessError4[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+func (o OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [4]any{a0, a1, a2, a3}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -1988,7 +2009,7 @@ func (o *OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
+func (o OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -2008,7 +2029,7 @@ func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
+func (o OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -2028,7 +2049,7 @@ func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
+func (o OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -2048,7 +2069,7 @@ func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
+func (o OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -2067,9 +2088,12 @@ func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 // View5 (see View) and shares its memory; copying an OffsetView5 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View5.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView5[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View5's. A view
+// with the Atomic trait is accessed only through Ref, as a View5.
 type OffsetView5[T any] struct {
 	// The underlying View5's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -2393,13 +2417,13 @@ func (o *OffsetView5[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView5[T]) Label() string { return o.rec.Label() }
+func (o OffsetView5[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView5[T]) Layout() Layout { return o.layout }
+func (o OffsetView5[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView5[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView5[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -2407,19 +2431,19 @@ func (o *OffsetView5[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView5[T]) Traits() Trait { return o.traits }
+func (o OffsetView5[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView5[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView5[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView5[T]) UseCount() int {
+func (o OffsetView5[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -2428,7 +2452,7 @@ func (o *OffsetView5[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView5[T]) Retain() {
+func (o OffsetView5[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -2437,7 +2461,7 @@ func (o *OffsetView5[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView5[T]) Release() error {
+func (o OffsetView5[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -2447,16 +2471,16 @@ func (o *OffsetView5[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView5[T]) IsAllocated() bool {
+func (o OffsetView5[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView5[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView5[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView5[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView5[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 5 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -2468,14 +2492,14 @@ func (o *OffsetView5[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView5From makes views of the
 // same shape.
-func (o *OffsetView5[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView5[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View5.AsLayout.
-func (o *OffsetView5[T]) AsLayout(l Layout) (OffsetView5[T], error) {
+func (o OffsetView5[T]) AsLayout(l Layout) (OffsetView5[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -2499,8 +2523,8 @@ func (o *OffsetView5[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
-	w := *o
+func (o OffsetView5[T]) ReadOnly() OffsetView5[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -2508,7 +2532,7 @@ func (o *OffsetView5[T]) ReadOnly() OffsetView5[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView5[T]) View() View5[T] {
+func (o OffsetView5[T]) View() View5[T] {
 	_, ext, str := o.dims()
 	v := View5[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -2521,7 +2545,7 @@ func (o *OffsetView5[T]) View() View5[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView5[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView5[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView5[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -2548,7 +2572,7 @@ func (e offsetAccessError5[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+func (o OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -2562,7 +2586,7 @@ func (o *OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
+func (o OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -2582,7 +2606,7 @@ func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
+func (o OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -2602,7 +2626,7 @@ func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
+func (o OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -2622,7 +2646,7 @@ func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
+func (o OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -2642,7 +2666,7 @@ func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
+func (o OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -2661,9 +2685,12 @@ func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 // View6 (see View) and shares its memory; copying an OffsetView6 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View6.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView6[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View6's. A view
+// with the Atomic trait is accessed only through Ref, as a View6.
 type OffsetView6[T any] struct {
 	// The underlying View6's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -2993,13 +3020,13 @@ func (o *OffsetView6[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView6[T]) Label() string { return o.rec.Label() }
+func (o OffsetView6[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView6[T]) Layout() Layout { return o.layout }
+func (o OffsetView6[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView6[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView6[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -3007,19 +3034,19 @@ func (o *OffsetView6[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView6[T]) Traits() Trait { return o.traits }
+func (o OffsetView6[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView6[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView6[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView6[T]) UseCount() int {
+func (o OffsetView6[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -3028,7 +3055,7 @@ func (o *OffsetView6[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView6[T]) Retain() {
+func (o OffsetView6[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -3037,7 +3064,7 @@ func (o *OffsetView6[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView6[T]) Release() error {
+func (o OffsetView6[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -3047,16 +3074,16 @@ func (o *OffsetView6[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView6[T]) IsAllocated() bool {
+func (o OffsetView6[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView6[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView6[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView6[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView6[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 6 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -3068,14 +3095,14 @@ func (o *OffsetView6[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView6From makes views of the
 // same shape.
-func (o *OffsetView6[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView6[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View6.AsLayout.
-func (o *OffsetView6[T]) AsLayout(l Layout) (OffsetView6[T], error) {
+func (o OffsetView6[T]) AsLayout(l Layout) (OffsetView6[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -3099,8 +3126,8 @@ func (o *OffsetView6[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
-	w := *o
+func (o OffsetView6[T]) ReadOnly() OffsetView6[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -3108,7 +3135,7 @@ func (o *OffsetView6[T]) ReadOnly() OffsetView6[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView6[T]) View() View6[T] {
+func (o OffsetView6[T]) View() View6[T] {
 	_, ext, str := o.dims()
 	v := View6[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -3121,7 +3148,7 @@ func (o *OffsetView6[T]) View() View6[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView6[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView6[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView6[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -3148,7 +3175,7 @@ func (e offsetAccessError6[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+func (o OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -3162,7 +3189,7 @@ func (o *OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
+func (o OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -3182,7 +3209,7 @@ func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
+func (o OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -3202,7 +3229,7 @@ func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
+func (o OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -3222,7 +3249,7 @@ func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
+func (o OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -3242,7 +3269,7 @@ func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
+func (o OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -3262,7 +3289,7 @@ func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
+func (o OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -3281,9 +3308,12 @@ func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 // View7 (see View) and shares its memory; copying an OffsetView7 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View7.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView7[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View7's. A view
+// with the Atomic trait is accessed only through Ref, as a View7.
 type OffsetView7[T any] struct {
 	// The underlying View7's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -3619,13 +3649,13 @@ func (o *OffsetView7[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView7[T]) Label() string { return o.rec.Label() }
+func (o OffsetView7[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView7[T]) Layout() Layout { return o.layout }
+func (o OffsetView7[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView7[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView7[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -3633,19 +3663,19 @@ func (o *OffsetView7[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView7[T]) Traits() Trait { return o.traits }
+func (o OffsetView7[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView7[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView7[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView7[T]) UseCount() int {
+func (o OffsetView7[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -3654,7 +3684,7 @@ func (o *OffsetView7[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView7[T]) Retain() {
+func (o OffsetView7[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -3663,7 +3693,7 @@ func (o *OffsetView7[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView7[T]) Release() error {
+func (o OffsetView7[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -3673,16 +3703,16 @@ func (o *OffsetView7[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView7[T]) IsAllocated() bool {
+func (o OffsetView7[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView7[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView7[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView7[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView7[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 7 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -3694,14 +3724,14 @@ func (o *OffsetView7[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView7From makes views of the
 // same shape.
-func (o *OffsetView7[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView7[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View7.AsLayout.
-func (o *OffsetView7[T]) AsLayout(l Layout) (OffsetView7[T], error) {
+func (o OffsetView7[T]) AsLayout(l Layout) (OffsetView7[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -3725,8 +3755,8 @@ func (o *OffsetView7[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
-	w := *o
+func (o OffsetView7[T]) ReadOnly() OffsetView7[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -3734,7 +3764,7 @@ func (o *OffsetView7[T]) ReadOnly() OffsetView7[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView7[T]) View() View7[T] {
+func (o OffsetView7[T]) View() View7[T] {
 	_, ext, str := o.dims()
 	v := View7[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -3747,7 +3777,7 @@ func (o *OffsetView7[T]) View() View7[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView7[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView7[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView7[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -3774,7 +3804,7 @@ func (e offsetAccessError7[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+func (o OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -3788,7 +3818,7 @@ func (o *OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] {
+func (o OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -3808,7 +3838,7 @@ func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] {
+func (o OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -3828,7 +3858,7 @@ func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] {
+func (o OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -3848,7 +3878,7 @@ func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] {
+func (o OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -3868,7 +3898,7 @@ func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] {
+func (o OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -3888,7 +3918,7 @@ func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] {
+func (o OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -3908,7 +3938,7 @@ func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T]
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 7 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] {
+func (o OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] {
 	var w OffsetView7[T]
 	var wbeg, wext, wstr [7]int
 	beg, ext, str := o.dims()
@@ -3927,9 +3957,12 @@ func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T]
 // View8 (see View) and shares its memory; copying an OffsetView8 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its methods take pointer receivers so that element access inlines; call
-// them on a variable. A view with the Atomic trait is accessed only
-// through Ref, as a View8.
+// Its element accessors and shape queries take pointer receivers so that
+// element access inlines: call them on a variable (o :=
+// Must(NewOffsetView8[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
+// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// take value receivers and work on a Must result too, as View8's. A view
+// with the Atomic trait is accessed only through Ref, as a View8.
 type OffsetView8[T any] struct {
 	// The underlying View8's elements, and the offset of the index
 	// (0, ..., 0) from the first: -(b0*s0 + ...), modulo 2⁶⁴.
@@ -4273,13 +4306,13 @@ func (o *OffsetView8[T]) linePanic(op string, idx []int, line int) {
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (o *OffsetView8[T]) Label() string { return o.rec.Label() }
+func (o OffsetView8[T]) Label() string { return o.rec.Label() }
 
 // Layout returns the view's layout.
-func (o *OffsetView8[T]) Layout() Layout { return o.layout }
+func (o OffsetView8[T]) Layout() Layout { return o.layout }
 
 // Space returns the memory space of the view's elements.
-func (o *OffsetView8[T]) Space() MemorySpace { return o.rec.Space() }
+func (o OffsetView8[T]) Space() MemorySpace { return o.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -4287,19 +4320,19 @@ func (o *OffsetView8[T]) Space() MemorySpace { return o.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (o *OffsetView8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
+func (o OffsetView8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(o.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (o *OffsetView8[T]) Traits() Trait { return o.traits }
+func (o OffsetView8[T]) Traits() Trait { return o.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (o *OffsetView8[T]) Allocation() *Allocation { return o.rec }
+func (o OffsetView8[T]) Allocation() *Allocation { return o.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (o *OffsetView8[T]) UseCount() int {
+func (o OffsetView8[T]) UseCount() int {
 	if o.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -4308,7 +4341,7 @@ func (o *OffsetView8[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (o *OffsetView8[T]) Retain() {
+func (o OffsetView8[T]) Retain() {
 	if o.traits&Unmanaged == 0 {
 		o.rec.Retain()
 	}
@@ -4317,7 +4350,7 @@ func (o *OffsetView8[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (o *OffsetView8[T]) Release() error {
+func (o OffsetView8[T]) Release() error {
 	if o.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -4327,16 +4360,16 @@ func (o *OffsetView8[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (o *OffsetView8[T]) IsAllocated() bool {
+func (o OffsetView8[T]) IsAllocated() bool {
 	return o.rec != nil && !o.rec.Released() && (o.data != nil || o.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (o *OffsetView8[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
+func (o OffsetView8[T]) IsReadOnly() bool { return o.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (o *OffsetView8[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
+func (o OffsetView8[T]) SpanIsContiguous() bool { return o.Span() == o.Size() }
 
 // Strides returns the 8 strides followed by the span, as Kokkos's
 // stride(int*).
@@ -4348,14 +4381,14 @@ func (o *OffsetView8[T]) Strides() []int {
 // LayoutSpec returns the layout object of the underlying view (the begins
 // are not part of it), from which NewOffsetView8From makes views of the
 // same shape.
-func (o *OffsetView8[T]) LayoutSpec() LayoutSpec {
+func (o OffsetView8[T]) LayoutSpec() LayoutSpec {
 	v := o.View()
 	return v.LayoutSpec()
 }
 
 // AsLayout returns the same elements, with the same begins, as an offset
 // view of layout l, under the rules of View8.AsLayout.
-func (o *OffsetView8[T]) AsLayout(l Layout) (OffsetView8[T], error) {
+func (o OffsetView8[T]) AsLayout(l Layout) (OffsetView8[T], error) {
 	v := o.View()
 	w, err := v.AsLayout(l)
 	if err != nil {
@@ -4379,8 +4412,8 @@ func (o *OffsetView8[T]) Access(idx ...int) T {
 
 // ReadOnly returns an offset view of the same elements, with the same
 // begins, whose writes panic.
-func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
-	w := *o
+func (o OffsetView8[T]) ReadOnly() OffsetView8[T] {
+	w := o
 	w.flags |= flagReadOnly
 	w.setAccess()
 	return w
@@ -4388,7 +4421,7 @@ func (o *OffsetView8[T]) ReadOnly() OffsetView8[T] {
 
 // View returns the underlying view: the same elements and label, indexed
 // from 0, as Kokkos's OffsetView::view().
-func (o *OffsetView8[T]) View() View8[T] {
+func (o OffsetView8[T]) View() View8[T] {
 	_, ext, str := o.dims()
 	v := View8[T]{data: o.data, ext: ext, str: str, rec: o.rec, off: o.off, layout: o.layout, flags: o.flags, traits: o.traits}
 	v.lim0, v.hlim = hostLimits(o.data, o.flags, ext[0])
@@ -4401,7 +4434,7 @@ func (o *OffsetView8[T]) View() View8[T] {
 // w may be any view kind of T: the begins are compared when w is an
 // OffsetView, and not when it is a View or a DynRankView, as Kokkos
 // compares an OffsetView with a View.
-func (o *OffsetView8[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
+func (o OffsetView8[T]) Equal(w View[T]) bool { return equalViews[T](o, w) }
 
 func (o OffsetView8[T]) viewDesc() desc[T] { return o.View().viewDesc() }
 
@@ -4428,7 +4461,7 @@ func (e offsetAccessError8[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o *OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+func (o OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -4442,7 +4475,7 @@ func (o *OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1[T] {
+func (o OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -4462,7 +4495,7 @@ func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2[T] {
+func (o OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -4482,7 +4515,7 @@ func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3[T] {
+func (o OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -4502,7 +4535,7 @@ func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4[T] {
+func (o OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -4522,7 +4555,7 @@ func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5[T] {
+func (o OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -4542,7 +4575,7 @@ func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6[T] {
+func (o OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -4562,7 +4595,7 @@ func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 7 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7[T] {
+func (o OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7[T] {
 	var w OffsetView7[T]
 	var wbeg, wext, wstr [7]int
 	beg, ext, str := o.dims()
@@ -4582,7 +4615,7 @@ func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 8 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView8[T] {
+func (o OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView8[T] {
 	var w OffsetView8[T]
 	var wbeg, wext, wstr [8]int
 	beg, ext, str := o.dims()

@@ -107,6 +107,16 @@ func update[T any](p *T, f func(T) T) T {
 // Add adds x to the element and returns the value it held before. Integers
 // wrap around on overflow, as Go's + does.
 func (r Ref[T]) Add(x T) (old T) {
+	// The fast path, as Inc's.
+	if unsafe.Sizeof(x) == 8 && r.intWord() {
+		u := bitcast[uint64](x)
+		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), u) - u)
+	}
+	return r.add(x)
+}
+
+// add is Add's general path.
+func (r Ref[T]) add(x T) (old T) {
 	switch r.kind("Add", true) {
 	case kindInt, kindUint:
 		// The common sizes call the sync/atomic intrinsics directly: Add
@@ -210,10 +220,46 @@ func (r Ref[T]) Xor(x T) (old T) {
 }
 
 // Inc adds 1 to the element and returns the value it held before.
-func (r Ref[T]) Inc() (old T) { return r.Add(r.one("Inc")) }
+func (r Ref[T]) Inc() (old T) {
+	// The fast path, for an 8-byte integer, checks the flags and the
+	// alignment (intWord) and runs the atomic instruction, without the
+	// calls of one, Add and kind that the general path makes: on a 2-core
+	// EPYC it measured 3.5 times as fast as that path, and 1.2 to 1.45
+	// times the time of AtomicAdd(v.Ptr(i), 1) (BenchmarkRefIncInt64
+	// against BenchmarkAtomicAddPtrIncInt64), whose callee is a leaf. The
+	// rest is Inc's frame: Inc cannot inline, as the call of the general
+	// path alone takes most of the inlining budget. Every other case, and
+	// every failure, takes the general path, which checks and panics as
+	// before.
+	if unsafe.Sizeof(old) == 8 && r.intWord() {
+		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), 1) - 1)
+	}
+	return r.inc()
+}
 
 // Dec subtracts 1 from the element and returns the value it held before.
-func (r Ref[T]) Dec() (old T) { return r.Sub(r.one("Dec")) }
+func (r Ref[T]) Dec() (old T) {
+	if unsafe.Sizeof(old) == 8 && r.intWord() {
+		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), ^uint64(0)) + 1)
+	}
+	return r.dec()
+}
+
+// inc and dec are the general paths of Inc and Dec: they add or subtract
+// 1 of T, checking as Add and Sub do.
+func (r Ref[T]) inc() T { return r.add(r.one("Inc")) }
+func (r Ref[T]) dec() T { return r.Sub(r.one("Dec")) }
+
+// intWord reports whether r may update its element as an 8-byte integer
+// without further checks: the view recorded an integer element kind, it is
+// writable, and the element lies at an 8-byte aligned address. It checks
+// what kind checks for a write, for those kinds, so that where it reports
+// false kind finds the reason (or the kind); callers check the size.
+func (r Ref[T]) intWord() bool {
+	k := elemKind(r.flags >> flagKindShift)
+	// The zero Ref, whose p is nil, has no kind recorded.
+	return k-kindInt <= kindUint-kindInt && r.flags&flagReadOnly == 0 && uintptr(unsafe.Pointer(r.p))%8 == 0
+}
 
 // Mul multiplies the element by x and returns the value it held before.
 func (r Ref[T]) Mul(x T) (old T) {

@@ -53,3 +53,23 @@ func BenchmarkRefLoadFloat64(b *testing.B) {
 		sinkF = s
 	}
 }
+
+// BenchmarkRefIncInt64 times Ref(i).Inc(), against its baseline
+// BenchmarkAtomicAddPtrIncInt64, AtomicAdd(v.Ptr(i), 1).
+func BenchmarkRefIncInt64(b *testing.B) {
+	v := Must(NewView1[int64]("ref", smallN*smallN, WithTraits(Atomic)))
+	for b.Loop() {
+		for i := 0; i < v.Extent(0); i++ {
+			v.Ref(i).Inc()
+		}
+	}
+}
+
+func BenchmarkAtomicAddPtrIncInt64(b *testing.B) {
+	v := Must(NewView1[int64]("ref", smallN*smallN))
+	for b.Loop() {
+		for i := 0; i < v.Extent(0); i++ {
+			AtomicAdd(v.Ptr(i), 1)
+		}
+	}
+}

@@ -574,6 +574,18 @@ func errSpecRank(label string, spec LayoutSpec, rank int) error {
 	return errorf(ErrShape, "kokkos: view %q: layout spec of rank %d (extents %s) given to a rank-%d constructor", label, spec.Rank(), fmtInts(spec.Extents), rank)
 }
 
+// lineHint says what to use instead of op (Row, Col or Line) where its
+// line, along dimension dim, is not contiguous.
+func lineHint(op string, dim int) string {
+	switch op {
+	case "Row":
+		return "Line gives the contiguous lines of any layout (Col of a LayoutLeft view); or use At, or DeepCopy into a LayoutRight view"
+	case "Col":
+		return "Line gives the contiguous lines of any layout (Row of a LayoutRight view); or use At, or DeepCopy into a LayoutLeft view"
+	}
+	return fmt.Sprintf("use At, or a view whose dimension %d is contiguous (DeepCopy into a new view)", dim)
+}
+
 // lineCheck is the cold path of Row and Col at indices idx, which index
 // the dimensions from first on: it returns where the only reason is
 // flagForeign and the memory is still there, and otherwise panics with the
@@ -587,7 +599,8 @@ func lineCheck(op string, rec *Allocation, flags viewFlags, idx, ext []int, stri
 	case flags&(flagReadOnly|flagNoHost|flagAtomic) != 0:
 		viewPanic(op, rec, flags)
 	case stride != 1 && ext[dim] > 1:
-		panic(fmt.Sprintf("kokkos: %s%s of view %q: dimension %d has stride %d, not 1; use At, or a view whose dimension %d is contiguous", op, fmtInts(idx), rec.Label(), dim, stride, dim))
+		panic(fmt.Sprintf("kokkos: %s%s of view %q with extents %s: dimension %d has stride %d, not 1, so that line is not contiguous; %s",
+			op, fmtInts(idx), rec.Label(), fmtInts(ext), dim, stride, lineHint(op, dim)))
 	case !inBounds:
 		panic(fmt.Sprintf("kokkos: %s%s out of bounds for view %q with extents %s", op, fmtInts(idx), rec.Label(), fmtInts(ext)))
 	case released(rec, flags):
@@ -599,6 +612,15 @@ func lineCheck(op string, rec *Allocation, flags viewFlags, idx, ext []int, stri
 // constructors where a failure is a bug:
 //
 //	a := kokkos.Must(kokkos.NewView2[float64]("A", n0, n1))
+//
+// Its result is a value, which Go does not let a pointer-receiver method
+// take: store it in a variable before element access (At, Set, Ptr, Ref,
+// Row, Line, Data ...), shape queries (Extent, Size ...) and the methods
+// that replace the view itself (AssignData, DynRankView's Resize and
+// Realloc); a.Set(0, 0, 1), not Must(...).Set(0, 0, 1). The methods that
+// return another view or describe it take value receivers and chain:
+//
+//	r := kokkos.Must(kokkos.NewView2[float64]("R", n0, n1)).ReadOnly()
 func Must[V any](v V, err error) V {
 	if err != nil {
 		panic(err)

@@ -9,8 +9,18 @@ import "unsafe"
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView0[float64]("v")); v.At()). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View0 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView0[float64]("r")).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -184,19 +194,19 @@ func (v *View0[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView0From makes
 // views of the same shape.
-func (v *View0[T]) LayoutSpec() LayoutSpec {
+func (v View0[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View0[T]) Label() string { return v.rec.Label() }
+func (v View0[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View0[T]) Layout() Layout { return v.layout }
+func (v View0[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View0[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -204,19 +214,19 @@ func (v *View0[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View0[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View0[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View0[T]) Traits() Trait { return v.traits }
+func (v View0[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View0[T]) Allocation() *Allocation { return v.rec }
+func (v View0[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View0[T]) UseCount() int {
+func (v View0[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -225,7 +235,7 @@ func (v *View0[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View0[T]) Retain() {
+func (v View0[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -234,7 +244,7 @@ func (v *View0[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View0[T]) Release() error {
+func (v View0[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -244,21 +254,21 @@ func (v *View0[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View0[T]) IsAllocated() bool {
+func (v View0[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View0[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View0[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View0[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View0[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View0[T]) ReadOnly() View0[T] {
-	w := *v
+func (v View0[T]) ReadOnly() View0[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -268,11 +278,11 @@ func (v *View0[T]) ReadOnly() View0[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View0[T]) AsLayout(l Layout) (View0[T], error) {
+func (v View0[T]) AsLayout(l Layout) (View0[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, nil, nil); err != nil {
 		return View0[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -282,7 +292,7 @@ func (v *View0[T]) AsLayout(l Layout) (View0[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View0[T]) AsTraits(t Trait) (View0[T], error) {
+func (v View0[T]) AsTraits(t Trait) (View0[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View0[T]{}, err
@@ -307,6 +317,10 @@ func (v *View0[T]) AsTraits(t Trait) (View0[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView0[float64]("v"));
+// v.AssignData(buf).
 func (v *View0[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -321,7 +335,7 @@ func (v *View0[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View0[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View0[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View0[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 0, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -364,8 +378,18 @@ func (e accessError0[T]) Error() string {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Line, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView1[float64]("v", n0)); v.At(0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View1 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView1[float64]("r", n0)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -512,6 +536,25 @@ func (v *View1[T]) Access(idx ...int) T {
 	return v.data[accessOffset(v.rec, v.ext[:], v.str[:], idx)]
 }
 
+// Line returns the view's elements v(0:n), n = Extent(0), as a slice that
+// shares the view's memory, for fast loops: the one line of a rank-1 view,
+// as Line of a rank-2 view returns one of its lines. Unlike Data, which
+// returns the span, it has exactly Extent(0) elements. The view must be
+// contiguous (stride 1, as every View1 but a subview that steps); it panics
+// otherwise, naming the view, its extent and its stride, and for a
+// read-only view, for a view with the Atomic trait, and where the host
+// cannot access the view.
+func (v *View1[T]) Line() []T {
+	if (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
+		lineCheck("Line", v.rec, v.flags, nil, v.ext[:], v.str[0], 0, 0)
+	}
+	n := v.ext[0]
+	if n == 0 {
+		return v.data[:0:0]
+	}
+	return v.data[:n:n]
+}
+
 // Rank returns 1.
 func (v *View1[T]) Rank() int { return 1 }
 
@@ -576,19 +619,19 @@ func (v *View1[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView1From makes
 // views of the same shape.
-func (v *View1[T]) LayoutSpec() LayoutSpec {
+func (v View1[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View1[T]) Label() string { return v.rec.Label() }
+func (v View1[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View1[T]) Layout() Layout { return v.layout }
+func (v View1[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View1[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -596,19 +639,19 @@ func (v *View1[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View1[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View1[T]) Traits() Trait { return v.traits }
+func (v View1[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View1[T]) Allocation() *Allocation { return v.rec }
+func (v View1[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View1[T]) UseCount() int {
+func (v View1[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -617,7 +660,7 @@ func (v *View1[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View1[T]) Retain() {
+func (v View1[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -626,7 +669,7 @@ func (v *View1[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View1[T]) Release() error {
+func (v View1[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -636,21 +679,21 @@ func (v *View1[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View1[T]) IsAllocated() bool {
+func (v View1[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View1[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View1[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View1[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View1[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View1[T]) ReadOnly() View1[T] {
-	w := *v
+func (v View1[T]) ReadOnly() View1[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -660,11 +703,11 @@ func (v *View1[T]) ReadOnly() View1[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View1[T]) AsLayout(l Layout) (View1[T], error) {
+func (v View1[T]) AsLayout(l Layout) (View1[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View1[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -674,7 +717,7 @@ func (v *View1[T]) AsLayout(l Layout) (View1[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View1[T]) AsTraits(t Trait) (View1[T], error) {
+func (v View1[T]) AsTraits(t Trait) (View1[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View1[T]{}, err
@@ -699,6 +742,10 @@ func (v *View1[T]) AsTraits(t Trait) (View1[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView1[float64]("v", n0));
+// v.AssignData(buf).
 func (v *View1[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -713,7 +760,7 @@ func (v *View1[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View1[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View1[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View1[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 1, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -767,7 +814,7 @@ func (e accessError1[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View1[T]) Subview0(a0 any) (w View0[T]) {
+func (v View1[T]) Subview0(a0 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 0 {
 		args := [1]any{a0}
@@ -788,7 +835,7 @@ func (v *View1[T]) Subview0(a0 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
+func (v View1[T]) Subview1(a0 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 1 {
 		args := [1]any{a0}
@@ -813,8 +860,18 @@ func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView2[float64]("v", n0, n1)); v.At(0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View2 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView2[float64]("r", n0, n1)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -962,10 +1019,13 @@ func (v *View2[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, 0:n), n = Extent(1), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View2[T]) Row(i0 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || (v.str[1] != 1 && v.ext[1] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0}, v.ext[:], v.str[1], 1, 0)
@@ -979,10 +1039,12 @@ func (v *View2[T]) Row(i0 int) []T {
 }
 
 // Col returns the elements v(0:n, i1), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View2[T]) Col(i1 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1}, v.ext[:], v.str[0], 0, 1)
@@ -1015,9 +1077,20 @@ func (v *View2[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, in order,
-// as a slice that shares the view's memory: Row(j0) for a
-// LayoutRight view, Col(j0) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0) = Row(j0), the elements
+//     v(j0, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0) = Col(j0), the elements
+//     v(0:n, j0), along the first dimension. On a LayoutLeft
+//     matrix Line(j) is column j, not row j.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -1111,19 +1184,19 @@ func (v *View2[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView2From makes
 // views of the same shape.
-func (v *View2[T]) LayoutSpec() LayoutSpec {
+func (v View2[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View2[T]) Label() string { return v.rec.Label() }
+func (v View2[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View2[T]) Layout() Layout { return v.layout }
+func (v View2[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View2[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -1131,19 +1204,19 @@ func (v *View2[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View2[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View2[T]) Traits() Trait { return v.traits }
+func (v View2[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View2[T]) Allocation() *Allocation { return v.rec }
+func (v View2[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View2[T]) UseCount() int {
+func (v View2[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -1152,7 +1225,7 @@ func (v *View2[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View2[T]) Retain() {
+func (v View2[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -1161,7 +1234,7 @@ func (v *View2[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View2[T]) Release() error {
+func (v View2[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -1171,21 +1244,21 @@ func (v *View2[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View2[T]) IsAllocated() bool {
+func (v View2[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View2[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View2[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View2[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View2[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View2[T]) ReadOnly() View2[T] {
-	w := *v
+func (v View2[T]) ReadOnly() View2[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -1195,11 +1268,11 @@ func (v *View2[T]) ReadOnly() View2[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View2[T]) AsLayout(l Layout) (View2[T], error) {
+func (v View2[T]) AsLayout(l Layout) (View2[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View2[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -1209,7 +1282,7 @@ func (v *View2[T]) AsLayout(l Layout) (View2[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View2[T]) AsTraits(t Trait) (View2[T], error) {
+func (v View2[T]) AsTraits(t Trait) (View2[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View2[T]{}, err
@@ -1234,6 +1307,10 @@ func (v *View2[T]) AsTraits(t Trait) (View2[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView2[float64]("v", n0, n1));
+// v.AssignData(buf).
 func (v *View2[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -1248,7 +1325,7 @@ func (v *View2[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View2[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View2[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View2[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 2, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -1302,7 +1379,7 @@ func (e accessError2[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview0(a0, a1 any) (w View0[T]) {
+func (v View2[T]) Subview0(a0, a1 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 0 {
@@ -1324,7 +1401,7 @@ func (v *View2[T]) Subview0(a0, a1 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
+func (v View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 1 {
@@ -1355,7 +1432,7 @@ func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
+func (v View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 2 {
@@ -1385,8 +1462,18 @@ func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView3[float64]("v", n0, n1, n2)); v.At(0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View3 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView3[float64]("r", n0, n1, n2)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -1534,10 +1621,13 @@ func (v *View3[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, 0:n), n = Extent(2), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View3[T]) Row(i0, i1 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || (v.str[2] != 1 && v.ext[2] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1}, v.ext[:], v.str[2], 2, 0)
@@ -1551,10 +1641,12 @@ func (v *View3[T]) Row(i0, i1 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View3[T]) Col(i1, i2 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2}, v.ext[:], v.str[0], 0, 1)
@@ -1587,9 +1679,19 @@ func (v *View3[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, in order,
-// as a slice that shares the view's memory: Row(j0, j1) for a
-// LayoutRight view, Col(j0, j1) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1) = Row(j0, j1), the elements
+//     v(j0, j1, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1) = Col(j0, j1), the elements
+//     v(0:n, j0, j1), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -1683,19 +1785,19 @@ func (v *View3[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView3From makes
 // views of the same shape.
-func (v *View3[T]) LayoutSpec() LayoutSpec {
+func (v View3[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View3[T]) Label() string { return v.rec.Label() }
+func (v View3[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View3[T]) Layout() Layout { return v.layout }
+func (v View3[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View3[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -1703,19 +1805,19 @@ func (v *View3[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View3[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View3[T]) Traits() Trait { return v.traits }
+func (v View3[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View3[T]) Allocation() *Allocation { return v.rec }
+func (v View3[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View3[T]) UseCount() int {
+func (v View3[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -1724,7 +1826,7 @@ func (v *View3[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View3[T]) Retain() {
+func (v View3[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -1733,7 +1835,7 @@ func (v *View3[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View3[T]) Release() error {
+func (v View3[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -1743,21 +1845,21 @@ func (v *View3[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View3[T]) IsAllocated() bool {
+func (v View3[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View3[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View3[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View3[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View3[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View3[T]) ReadOnly() View3[T] {
-	w := *v
+func (v View3[T]) ReadOnly() View3[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -1767,11 +1869,11 @@ func (v *View3[T]) ReadOnly() View3[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View3[T]) AsLayout(l Layout) (View3[T], error) {
+func (v View3[T]) AsLayout(l Layout) (View3[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View3[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -1781,7 +1883,7 @@ func (v *View3[T]) AsLayout(l Layout) (View3[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View3[T]) AsTraits(t Trait) (View3[T], error) {
+func (v View3[T]) AsTraits(t Trait) (View3[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View3[T]{}, err
@@ -1806,6 +1908,10 @@ func (v *View3[T]) AsTraits(t Trait) (View3[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView3[float64]("v", n0, n1, n2));
+// v.AssignData(buf).
 func (v *View3[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -1820,7 +1926,7 @@ func (v *View3[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View3[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View3[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View3[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 3, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -1874,7 +1980,7 @@ func (e accessError3[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
+func (v View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -1897,7 +2003,7 @@ func (v *View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
+func (v View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1933,7 +2039,7 @@ func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
+func (v View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -1969,7 +2075,7 @@ func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
+func (v View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2004,8 +2110,18 @@ func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView4[float64]("v", n0, n1, n2, n3)); v.At(0, 0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View4 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView4[float64]("r", n0, n1, n2, n3)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -2153,10 +2269,13 @@ func (v *View4[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, i2, 0:n), n = Extent(3), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View4[T]) Row(i0, i1, i2 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || (v.str[3] != 1 && v.ext[3] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2}, v.ext[:], v.str[3], 3, 0)
@@ -2170,10 +2289,12 @@ func (v *View4[T]) Row(i0, i1, i2 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2, i3), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View4[T]) Col(i1, i2, i3 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3}, v.ext[:], v.str[0], 0, 1)
@@ -2206,9 +2327,19 @@ func (v *View4[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, j2, in order,
-// as a slice that shares the view's memory: Row(j0, j1, j2) for a
-// LayoutRight view, Col(j0, j1, j2) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1, j2) = Row(j0, j1, j2), the elements
+//     v(j0, j1, j2, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1, j2) = Col(j0, j1, j2), the elements
+//     v(0:n, j0, j1, j2), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -2302,19 +2433,19 @@ func (v *View4[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView4From makes
 // views of the same shape.
-func (v *View4[T]) LayoutSpec() LayoutSpec {
+func (v View4[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View4[T]) Label() string { return v.rec.Label() }
+func (v View4[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View4[T]) Layout() Layout { return v.layout }
+func (v View4[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View4[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -2322,19 +2453,19 @@ func (v *View4[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View4[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View4[T]) Traits() Trait { return v.traits }
+func (v View4[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View4[T]) Allocation() *Allocation { return v.rec }
+func (v View4[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View4[T]) UseCount() int {
+func (v View4[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -2343,7 +2474,7 @@ func (v *View4[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View4[T]) Retain() {
+func (v View4[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -2352,7 +2483,7 @@ func (v *View4[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View4[T]) Release() error {
+func (v View4[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -2362,21 +2493,21 @@ func (v *View4[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View4[T]) IsAllocated() bool {
+func (v View4[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View4[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View4[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View4[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View4[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View4[T]) ReadOnly() View4[T] {
-	w := *v
+func (v View4[T]) ReadOnly() View4[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -2386,11 +2517,11 @@ func (v *View4[T]) ReadOnly() View4[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View4[T]) AsLayout(l Layout) (View4[T], error) {
+func (v View4[T]) AsLayout(l Layout) (View4[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View4[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -2400,7 +2531,7 @@ func (v *View4[T]) AsLayout(l Layout) (View4[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View4[T]) AsTraits(t Trait) (View4[T], error) {
+func (v View4[T]) AsTraits(t Trait) (View4[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View4[T]{}, err
@@ -2425,6 +2556,10 @@ func (v *View4[T]) AsTraits(t Trait) (View4[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView4[float64]("v", n0, n1, n2, n3));
+// v.AssignData(buf).
 func (v *View4[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -2439,7 +2574,7 @@ func (v *View4[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View4[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View4[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View4[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 4, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -2493,7 +2628,7 @@ func (e accessError4[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
+func (v View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -2517,7 +2652,7 @@ func (v *View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
+func (v View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2558,7 +2693,7 @@ func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
+func (v View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2599,7 +2734,7 @@ func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
+func (v View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2640,7 +2775,7 @@ func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
+func (v View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2680,8 +2815,18 @@ func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView5[float64]("v", n0, n1, n2, n3, n4)); v.At(0, 0, 0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View5 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView5[float64]("r", n0, n1, n2, n3, n4)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -2829,10 +2974,13 @@ func (v *View5[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, i2, i3, 0:n), n = Extent(4), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || (v.str[4] != 1 && v.ext[4] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3}, v.ext[:], v.str[4], 4, 0)
@@ -2846,10 +2994,12 @@ func (v *View5[T]) Row(i0, i1, i2, i3 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View5[T]) Col(i1, i2, i3, i4 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4}, v.ext[:], v.str[0], 0, 1)
@@ -2882,9 +3032,19 @@ func (v *View5[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, j2, j3, in order,
-// as a slice that shares the view's memory: Row(j0, j1, j2, j3) for a
-// LayoutRight view, Col(j0, j1, j2, j3) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1, j2, j3) = Row(j0, j1, j2, j3), the elements
+//     v(j0, j1, j2, j3, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1, j2, j3) = Col(j0, j1, j2, j3), the elements
+//     v(0:n, j0, j1, j2, j3), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -2978,19 +3138,19 @@ func (v *View5[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView5From makes
 // views of the same shape.
-func (v *View5[T]) LayoutSpec() LayoutSpec {
+func (v View5[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View5[T]) Label() string { return v.rec.Label() }
+func (v View5[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View5[T]) Layout() Layout { return v.layout }
+func (v View5[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View5[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -2998,19 +3158,19 @@ func (v *View5[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View5[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View5[T]) Traits() Trait { return v.traits }
+func (v View5[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View5[T]) Allocation() *Allocation { return v.rec }
+func (v View5[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View5[T]) UseCount() int {
+func (v View5[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -3019,7 +3179,7 @@ func (v *View5[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View5[T]) Retain() {
+func (v View5[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -3028,7 +3188,7 @@ func (v *View5[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View5[T]) Release() error {
+func (v View5[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -3038,21 +3198,21 @@ func (v *View5[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View5[T]) IsAllocated() bool {
+func (v View5[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View5[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View5[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View5[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View5[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View5[T]) ReadOnly() View5[T] {
-	w := *v
+func (v View5[T]) ReadOnly() View5[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -3062,11 +3222,11 @@ func (v *View5[T]) ReadOnly() View5[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View5[T]) AsLayout(l Layout) (View5[T], error) {
+func (v View5[T]) AsLayout(l Layout) (View5[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View5[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -3076,7 +3236,7 @@ func (v *View5[T]) AsLayout(l Layout) (View5[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View5[T]) AsTraits(t Trait) (View5[T], error) {
+func (v View5[T]) AsTraits(t Trait) (View5[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View5[T]{}, err
@@ -3101,6 +3261,10 @@ func (v *View5[T]) AsTraits(t Trait) (View5[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView5[float64]("v", n0, n1, n2, n3, n4));
+// v.AssignData(buf).
 func (v *View5[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -3115,7 +3279,7 @@ func (v *View5[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View5[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View5[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View5[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 5, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -3169,7 +3333,7 @@ func (e accessError5[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
+func (v View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -3194,7 +3358,7 @@ func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
+func (v View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3240,7 +3404,7 @@ func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
+func (v View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3286,7 +3450,7 @@ func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
+func (v View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3332,7 +3496,7 @@ func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
+func (v View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3378,7 +3542,7 @@ func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
+func (v View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3423,8 +3587,18 @@ func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView6[float64]("v", n0, n1, n2, n3, n4, n5)); v.At(0, 0, 0, 0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View6 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView6[float64]("r", n0, n1, n2, n3, n4, n5)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -3572,10 +3746,13 @@ func (v *View6[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, i2, i3, i4, 0:n), n = Extent(5), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || (v.str[5] != 1 && v.ext[5] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4}, v.ext[:], v.str[5], 5, 0)
@@ -3589,10 +3766,12 @@ func (v *View6[T]) Row(i0, i1, i2, i3, i4 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View6[T]) Col(i1, i2, i3, i4, i5 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5}, v.ext[:], v.str[0], 0, 1)
@@ -3625,9 +3804,19 @@ func (v *View6[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, j2, j3, j4, in order,
-// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4) for a
-// LayoutRight view, Col(j0, j1, j2, j3, j4) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1, j2, j3, j4) = Row(j0, j1, j2, j3, j4), the elements
+//     v(j0, j1, j2, j3, j4, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1, j2, j3, j4) = Col(j0, j1, j2, j3, j4), the elements
+//     v(0:n, j0, j1, j2, j3, j4), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -3721,19 +3910,19 @@ func (v *View6[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView6From makes
 // views of the same shape.
-func (v *View6[T]) LayoutSpec() LayoutSpec {
+func (v View6[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View6[T]) Label() string { return v.rec.Label() }
+func (v View6[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View6[T]) Layout() Layout { return v.layout }
+func (v View6[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View6[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -3741,19 +3930,19 @@ func (v *View6[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View6[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View6[T]) Traits() Trait { return v.traits }
+func (v View6[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View6[T]) Allocation() *Allocation { return v.rec }
+func (v View6[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View6[T]) UseCount() int {
+func (v View6[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -3762,7 +3951,7 @@ func (v *View6[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View6[T]) Retain() {
+func (v View6[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -3771,7 +3960,7 @@ func (v *View6[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View6[T]) Release() error {
+func (v View6[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -3781,21 +3970,21 @@ func (v *View6[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View6[T]) IsAllocated() bool {
+func (v View6[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View6[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View6[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View6[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View6[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View6[T]) ReadOnly() View6[T] {
-	w := *v
+func (v View6[T]) ReadOnly() View6[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -3805,11 +3994,11 @@ func (v *View6[T]) ReadOnly() View6[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View6[T]) AsLayout(l Layout) (View6[T], error) {
+func (v View6[T]) AsLayout(l Layout) (View6[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View6[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -3819,7 +4008,7 @@ func (v *View6[T]) AsLayout(l Layout) (View6[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View6[T]) AsTraits(t Trait) (View6[T], error) {
+func (v View6[T]) AsTraits(t Trait) (View6[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View6[T]{}, err
@@ -3844,6 +4033,10 @@ func (v *View6[T]) AsTraits(t Trait) (View6[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView6[float64]("v", n0, n1, n2, n3, n4, n5));
+// v.AssignData(buf).
 func (v *View6[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -3858,7 +4051,7 @@ func (v *View6[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View6[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View6[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View6[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 6, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -3912,7 +4105,7 @@ func (e accessError6[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
+func (v View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -3938,7 +4131,7 @@ func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
+func (v View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3989,7 +4182,7 @@ func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
+func (v View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4040,7 +4233,7 @@ func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
+func (v View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4091,7 +4284,7 @@ func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
+func (v View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4142,7 +4335,7 @@ func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
+func (v View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4193,7 +4386,7 @@ func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
+func (v View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4243,8 +4436,18 @@ func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView7[float64]("v", n0, n1, n2, n3, n4, n5, n6)); v.At(0, 0, 0, 0, 0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View7 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView7[float64]("r", n0, n1, n2, n3, n4, n5, n6)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -4392,10 +4595,13 @@ func (v *View7[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, i2, i3, i4, i5, 0:n), n = Extent(6), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || (v.str[6] != 1 && v.ext[6] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5}, v.ext[:], v.str[6], 6, 0)
@@ -4409,10 +4615,12 @@ func (v *View7[T]) Row(i0, i1, i2, i3, i4, i5 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View7[T]) Col(i1, i2, i3, i4, i5, i6 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[0], 0, 1)
@@ -4445,9 +4653,19 @@ func (v *View7[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, j2, j3, j4, j5, in order,
-// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4, j5) for a
-// LayoutRight view, Col(j0, j1, j2, j3, j4, j5) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1, j2, j3, j4, j5) = Row(j0, j1, j2, j3, j4, j5), the elements
+//     v(j0, j1, j2, j3, j4, j5, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1, j2, j3, j4, j5) = Col(j0, j1, j2, j3, j4, j5), the elements
+//     v(0:n, j0, j1, j2, j3, j4, j5), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -4541,19 +4759,19 @@ func (v *View7[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView7From makes
 // views of the same shape.
-func (v *View7[T]) LayoutSpec() LayoutSpec {
+func (v View7[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View7[T]) Label() string { return v.rec.Label() }
+func (v View7[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View7[T]) Layout() Layout { return v.layout }
+func (v View7[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View7[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -4561,19 +4779,19 @@ func (v *View7[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View7[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View7[T]) Traits() Trait { return v.traits }
+func (v View7[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View7[T]) Allocation() *Allocation { return v.rec }
+func (v View7[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View7[T]) UseCount() int {
+func (v View7[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -4582,7 +4800,7 @@ func (v *View7[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View7[T]) Retain() {
+func (v View7[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -4591,7 +4809,7 @@ func (v *View7[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View7[T]) Release() error {
+func (v View7[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -4601,21 +4819,21 @@ func (v *View7[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View7[T]) IsAllocated() bool {
+func (v View7[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View7[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View7[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View7[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View7[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View7[T]) ReadOnly() View7[T] {
-	w := *v
+func (v View7[T]) ReadOnly() View7[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -4625,11 +4843,11 @@ func (v *View7[T]) ReadOnly() View7[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View7[T]) AsLayout(l Layout) (View7[T], error) {
+func (v View7[T]) AsLayout(l Layout) (View7[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View7[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -4639,7 +4857,7 @@ func (v *View7[T]) AsLayout(l Layout) (View7[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View7[T]) AsTraits(t Trait) (View7[T], error) {
+func (v View7[T]) AsTraits(t Trait) (View7[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View7[T]{}, err
@@ -4664,6 +4882,10 @@ func (v *View7[T]) AsTraits(t Trait) (View7[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView7[float64]("v", n0, n1, n2, n3, n4, n5, n6));
+// v.AssignData(buf).
 func (v *View7[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -4678,7 +4900,7 @@ func (v *View7[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View7[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View7[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View7[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 7, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -4732,7 +4954,7 @@ func (e accessError7[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
+func (v View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -4759,7 +4981,7 @@ func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
+func (v View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4815,7 +5037,7 @@ func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
+func (v View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4871,7 +5093,7 @@ func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
+func (v View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4927,7 +5149,7 @@ func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
+func (v View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4983,7 +5205,7 @@ func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
+func (v View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5039,7 +5261,7 @@ func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
+func (v View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5095,7 +5317,7 @@ func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
+func (v View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5150,8 +5372,18 @@ func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 // copies the reference, not the elements (use DeepCopy for that). The zero
 // value is an unallocated view with all extents 0.
 //
-// Its methods take pointer receivers so that element access inlines to index
-// arithmetic; call them on a variable.
+// The element accessors and shape queries take pointer receivers, so that
+// element access inlines to index arithmetic without copying the view:
+// At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
+// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// view itself. Call them on a variable, such as the result of Must stored
+// first (v := Must(NewView8[float64]("v", n0, n1, n2, n3, n4, n5, n6, n7)); v.At(0, 0, 0, 0, 0, 0, 0, 0)). The
+// methods that return another view or describe the handle (ReadOnly,
+// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// Space, Traits and the other allocation queries) take value receivers and
+// work on any View8 value, a Must result included:
+//
+//	r := kokkos.Must(kokkos.NewView8[float64]("r", n0, n1, n2, n3, n4, n5, n6, n7)).ReadOnly()
 //
 // A view with the Atomic trait is accessed only through Ref: Ref(i...).Load,
 // Store, Add, Update and the other Ref methods are atomic, and At, Set, Ptr,
@@ -5299,10 +5531,13 @@ func (v *View8[T]) Access(idx ...int) T {
 }
 
 // Row returns the elements v(i0, i1, i2, i3, i4, i5, i6, 0:n), n = Extent(7), as a slice
-// that shares the view's memory, for fast inner loops. The last dimension
-// must have stride 1 (LayoutRight, or a subview that keeps it); it panics
-// otherwise, for a read-only view, for a view with the Atomic trait, and
-// where the host cannot access the view.
+// that shares the view's memory, for fast inner loops: the line along the
+// last dimension, whatever the layout. That dimension must have stride 1
+// (LayoutRight, the default, or a subview that keeps it): on a LayoutLeft
+// view, whose rows are not contiguous, it panics, naming the view, the
+// indices and the extents, rather than return another line (Line returns a
+// column there). It panics too for a read-only view, for a view with the
+// Atomic trait, and where the host cannot access the view.
 func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
 	if uint(i0) >= uint(v.ext[0]) || uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || (v.str[7] != 1 && v.ext[7] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Row", v.rec, v.flags, []int{i0, i1, i2, i3, i4, i5, i6}, v.ext[:], v.str[7], 7, 0)
@@ -5316,10 +5551,12 @@ func (v *View8[T]) Row(i0, i1, i2, i3, i4, i5, i6 int) []T {
 }
 
 // Col returns the elements v(0:n, i1, i2, i3, i4, i5, i6, i7), n = Extent(0), as a slice that
-// shares the view's memory. The first dimension must have stride 1
-// (LayoutLeft, or a subview that keeps it); it panics otherwise, for a
-// read-only view, for a view with the Atomic trait, and where the host
-// cannot access the view.
+// shares the view's memory: the line along the first dimension, whatever
+// the layout. That dimension must have stride 1 (LayoutLeft, or a subview
+// that keeps it): on a LayoutRight view it panics, naming the view, the
+// indices and the extents, rather than return another line. It panics too
+// for a read-only view, for a view with the Atomic trait, and where the
+// host cannot access the view.
 func (v *View8[T]) Col(i1, i2, i3, i4, i5, i6, i7 int) []T {
 	if uint(i1) >= uint(v.ext[1]) || uint(i2) >= uint(v.ext[2]) || uint(i3) >= uint(v.ext[3]) || uint(i4) >= uint(v.ext[4]) || uint(i5) >= uint(v.ext[5]) || uint(i6) >= uint(v.ext[6]) || uint(i7) >= uint(v.ext[7]) || (v.str[0] != 1 && v.ext[0] > 1) || v.flags&(flagReadOnly|flagNoHost|flagAtomic|flagForeign) != 0 {
 		lineCheck("Col", v.rec, v.flags, []int{i1, i2, i3, i4, i5, i6, i7}, v.ext[:], v.str[0], 0, 1)
@@ -5352,9 +5589,19 @@ func (v *View8[T]) LineDim() int {
 
 // Line returns the line of elements along dimension LineDim() (the
 // contiguous one) whose other indices are j0, j1, j2, j3, j4, j5, j6, in order,
-// as a slice that shares the view's memory: Row(j0, j1, j2, j3, j4, j5, j6) for a
-// LayoutRight view, Col(j0, j1, j2, j3, j4, j5, j6) for a LayoutLeft one. An inner
-// loop over Line stays a plain slice loop whatever the layout:
+// as a slice that shares the view's memory. Which indices it fixes depends
+// on the layout:
+//
+//   - LayoutRight (the default): Line(j0, j1, j2, j3, j4, j5, j6) = Row(j0, j1, j2, j3, j4, j5, j6), the elements
+//     v(j0, j1, j2, j3, j4, j5, j6, 0:n), along the last dimension.
+//   - LayoutLeft: Line(j0, j1, j2, j3, j4, j5, j6) = Col(j0, j1, j2, j3, j4, j5, j6), the elements
+//     v(0:n, j0, j1, j2, j3, j4, j5, j6), along the first dimension.
+//
+// Code that means a row (a port of C++ that loops over v(i, ...)) calls
+// Row, and code that means a column calls Col: each panics on a layout
+// where that line is not contiguous instead of returning another one.
+// Line is for loops that only need some contiguous line, whatever the
+// layout; its inner loop stays a plain slice loop:
 //
 //	for j := range v.Extent(1 - v.LineDim()) { for k, x := range v.Line(j) { ... } }
 //
@@ -5448,19 +5695,19 @@ func (v *View8[T]) Data() []T {
 
 // LayoutSpec returns the view's layout object, from which NewView8From makes
 // views of the same shape.
-func (v *View8[T]) LayoutSpec() LayoutSpec {
+func (v View8[T]) LayoutSpec() LayoutSpec {
 	return LayoutSpec{Layout: v.layout, Extents: append([]int(nil), v.ext[:]...), Strides: append([]int(nil), v.str[:]...)}
 }
 
 // Label returns the label given at allocation; subviews and conversions
 // keep their parent's.
-func (v *View8[T]) Label() string { return v.rec.Label() }
+func (v View8[T]) Label() string { return v.rec.Label() }
 
 // Layout returns the view's layout.
-func (v *View8[T]) Layout() Layout { return v.layout }
+func (v View8[T]) Layout() Layout { return v.layout }
 
 // Space returns the memory space of the view's elements.
-func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
+func (v View8[T]) Space() MemorySpace { return v.rec.Space() }
 
 // ExecutionSpace returns the default instance of the execution space of
 // the view's memory space, as Kokkos's View::execution_space: for
@@ -5468,19 +5715,19 @@ func (v *View8[T]) Space() MemorySpace { return v.rec.Space() }
 // DefaultExecutionSpace(); for a space whose backend names one (see
 // backend.SpaceExec), that instance (CUDA device and unified memory: the
 // device's default stream); nil for other spaces the host cannot access.
-func (v *View8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
+func (v View8[T]) ExecutionSpace() ExecutionSpace { return execSpaceOf(v.rec.Space()) }
 
 // Traits returns the view's memory traits.
-func (v *View8[T]) Traits() Trait { return v.traits }
+func (v View8[T]) Traits() Trait { return v.traits }
 
 // Allocation returns the allocation record the view shares with its
 // parent, its subviews and the views it converts to and from, or nil for
 // the zero view.
-func (v *View8[T]) Allocation() *Allocation { return v.rec }
+func (v View8[T]) Allocation() *Allocation { return v.rec }
 
 // UseCount returns the number of holders of the view's allocation (see
 // Allocation); it is 0 for views with the Unmanaged trait.
-func (v *View8[T]) UseCount() int {
+func (v View8[T]) UseCount() int {
 	if v.traits&Unmanaged != 0 {
 		return 0
 	}
@@ -5489,7 +5736,7 @@ func (v *View8[T]) UseCount() int {
 
 // Retain adds a holder to the view's allocation; it does nothing for a
 // view with the Unmanaged trait.
-func (v *View8[T]) Retain() {
+func (v View8[T]) Retain() {
 	if v.traits&Unmanaged == 0 {
 		v.rec.Retain()
 	}
@@ -5498,7 +5745,7 @@ func (v *View8[T]) Retain() {
 // Release removes a holder from the view's allocation; the last release
 // frees memory outside the Go heap. It does nothing for a view with the
 // Unmanaged trait.
-func (v *View8[T]) Release() error {
+func (v View8[T]) Release() error {
 	if v.traits&Unmanaged != 0 {
 		return nil
 	}
@@ -5508,21 +5755,21 @@ func (v *View8[T]) Release() error {
 // IsAllocated reports whether the view refers to memory, as Kokkos's
 // is_allocated (data() != nullptr): false for the zero view, for a view
 // wrapped over a nil slice, and after the final Release of its allocation.
-func (v *View8[T]) IsAllocated() bool {
+func (v View8[T]) IsAllocated() bool {
 	return v.rec != nil && !v.rec.Released() && (v.data != nil || v.flags&flagNoHost != 0)
 }
 
 // IsReadOnly reports whether writes through the view panic.
-func (v *View8[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
+func (v View8[T]) IsReadOnly() bool { return v.flags&flagReadOnly != 0 }
 
 // SpanIsContiguous reports whether every element in the span belongs to the
 // view, so that Data holds exactly the view's elements.
-func (v *View8[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
+func (v View8[T]) SpanIsContiguous() bool { return v.Span() == v.Size() }
 
 // ReadOnly returns a view of the same elements whose writes panic, as
 // Kokkos's View<const T>. No call turns it back into a writable view.
-func (v *View8[T]) ReadOnly() View8[T] {
-	w := *v
+func (v View8[T]) ReadOnly() View8[T] {
+	w := v
 	w.flags |= flagReadOnly
 	return w
 }
@@ -5532,11 +5779,11 @@ func (v *View8[T]) ReadOnly() View8[T] {
 // becomes LayoutLeft or LayoutRight only when its strides are that layout's;
 // LayoutLeft and LayoutRight convert into each other only at rank 0 or 1.
 // The error names the rule that failed.
-func (v *View8[T]) AsLayout(l Layout) (View8[T], error) {
+func (v View8[T]) AsLayout(l Layout) (View8[T], error) {
 	if err := convertLayout(v.rec, v.layout, l, v.ext[:], v.str[:]); err != nil {
 		return View8[T]{}, err
 	}
-	w := *v
+	w := v
 	w.layout = l
 	return w, nil
 }
@@ -5546,7 +5793,7 @@ func (v *View8[T]) AsLayout(l Layout) (View8[T], error) {
 // (View<T*, MemoryTraits<Atomic>> xa = x). The result shares v's
 // allocation and label; see [Trait] for what each trait does. It returns
 // an error wrapping ErrElementType when T cannot take the Atomic trait.
-func (v *View8[T]) AsTraits(t Trait) (View8[T], error) {
+func (v View8[T]) AsTraits(t Trait) (View8[T], error) {
 	d, err := withTraits(v.viewDesc(), t)
 	if err != nil {
 		return View8[T]{}, err
@@ -5571,6 +5818,10 @@ func (v *View8[T]) AsTraits(t Trait) (View8[T], error) {
 // host can access, ErrOption for other options, and ErrElementType when v
 // has the Atomic trait and data (or the address) is misaligned; v is
 // unchanged then.
+//
+// AssignData re-points the handle it is called on, so call it on a
+// variable, not on a Must result: v := Must(NewView8[float64]("v", n0, n1, n2, n3, n4, n5, n6, n7));
+// v.AssignData(buf).
 func (v *View8[T]) AssignData(data []T, opts ...Option) error {
 	d := v.viewDesc()
 	if err := assignData(&d, data, opts); err != nil {
@@ -5585,7 +5836,7 @@ func (v *View8[T]) AssignData(data []T, opts ...Option) error {
 // extents and strides. w may be any view kind of T, such as a DynRankView
 // of v's elements, or an OffsetView (whose begins are not compared, as
 // Kokkos compares an OffsetView with a View).
-func (v *View8[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
+func (v View8[T]) Equal(w View[T]) bool { return sameView(v.viewDesc(), w.viewDesc()) }
 
 func (v View8[T]) viewDesc() desc[T] {
 	d := desc[T]{data: v.data, rank: 8, rec: v.rec, off: v.off, layout: v.layout, flags: v.flags, traits: v.traits}
@@ -5639,7 +5890,7 @@ func (e accessError8[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
+func (v View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -5667,7 +5918,7 @@ func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
+func (v View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5728,7 +5979,7 @@ func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
+func (v View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5789,7 +6040,7 @@ func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
+func (v View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5850,7 +6101,7 @@ func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
+func (v View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5911,7 +6162,7 @@ func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
+func (v View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5972,7 +6223,7 @@ func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
+func (v View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6033,7 +6284,7 @@ func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
+func (v View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6094,7 +6345,7 @@ func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 // is kept, re-based to 0); exactly 8 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
+func (v View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])

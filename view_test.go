@@ -264,7 +264,7 @@ func TestAccessPanics(t *testing.T) {
 	if z.IsAllocated() || z.Label() != "" || z.Size() != 0 || z.Span() != 0 || z0.Size() != 0 {
 		t.Fatal("zero view must be empty and unallocated")
 	}
-	expectPanic(t, `Row(1) of view "A": dimension 1 has stride 3`, func() {
+	expectPanic(t, `Row(1) of view "A" with extents (3, 4): dimension 1 has stride 3`, func() {
 		l, _ := NewView2[float64]("A", 3, 4, LayoutLeft)
 		l.Row(1)
 	})
