@@ -14,8 +14,8 @@ import (
 // Binding the default pool's workers to CPUs, as OMP_PROC_BIND and
 // OMP_PLACES bind an OpenMP program's threads (see package
 // internal/affinity and docs/guide/parallel.md): the default pool reads
-// KOKKOS_PROC_BIND and KOKKOS_PLACES, or OMP_PROC_BIND and OMP_PLACES when
-// neither is set, when it starts. Pools of NewThreads and PartitionSpace
+// KOKKOS_PROC_BIND and KOKKOS_PLACES (not OpenMP's variables) when it
+// starts. Pools of NewThreads and PartitionSpace
 // are not bound, so that two pools never share places.
 
 // newDefaultThreads starts the default pool of n participants, its workers

@@ -5,9 +5,11 @@
 // cgroup cpusets and MPI launchers restrict), and a binding policy, spread
 // or close, gives each participant of the pool one place.
 //
-// Settings come from KOKKOS_PROC_BIND and KOKKOS_PLACES, or, when neither
-// is set, from OMP_PROC_BIND and OMP_PLACES, which Kokkos users set for
-// Kokkos's OpenMP backend; they take OpenMP's values (see FromEnv).
+// Settings come from KOKKOS_PROC_BIND and KOKKOS_PLACES, which take
+// OpenMP's values (see FromEnv). OMP_PROC_BIND and OMP_PLACES are not
+// read: job scripts set them for other code (often to values such as
+// master, which the pool refuses), and binding is opt-in: on the 16-core
+// host measured it made the pool slower.
 // Binding a thread needs Linux (sched_setaffinity); elsewhere Bind returns
 // an error wrapping ErrUnsupported.
 package affinity
@@ -83,17 +85,14 @@ func (s Settings) Variables() string {
 	return strings.TrimSpace(s.BindVar + " " + s.PlacesVar)
 }
 
-// The variables FromEnv reads, gokkos's pair first.
+// The variables FromEnv reads.
 const (
-	BindVar      = "KOKKOS_PROC_BIND"
-	PlacesVar    = "KOKKOS_PLACES"
-	OMPBindVar   = "OMP_PROC_BIND"
-	OMPPlacesVar = "OMP_PLACES"
+	BindVar   = "KOKKOS_PROC_BIND"
+	PlacesVar = "KOKKOS_PLACES"
 )
 
-// FromEnv reads the settings through getenv (os.Getenv). It reads
-// KOKKOS_PROC_BIND and KOKKOS_PLACES if either is set to a non-empty
-// value, and OMP_PROC_BIND and OMP_PLACES otherwise.
+// FromEnv reads the settings through getenv (os.Getenv): KOKKOS_PROC_BIND
+// and KOKKOS_PLACES.
 //
 // The binding variable takes OpenMP's values, in any case: false (no
 // binding), true or spread, and close; a comma-separated list (OpenMP's
@@ -109,9 +108,6 @@ const (
 // An invalid value is an error wrapping ErrSetting that names the variable.
 func FromEnv(getenv func(string) string) (Settings, error) {
 	bindVar, placesVar := BindVar, PlacesVar
-	if getenv(BindVar) == "" && getenv(PlacesVar) == "" {
-		bindVar, placesVar = OMPBindVar, OMPPlacesVar
-	}
 	bind, places := getenv(bindVar), getenv(placesVar)
 	var s Settings
 	if bind != "" {

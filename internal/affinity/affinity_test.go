@@ -33,10 +33,11 @@ func TestFromEnv(t *testing.T) {
 		{env: []string{"KOKKOS_PROC_BIND", "close", "KOKKOS_PLACES", "threads(4)"}, want: Settings{Policy: Close, Limit: 4, BindVar: "KOKKOS_PROC_BIND=close", PlacesVar: "KOKKOS_PLACES=threads(4)"}},
 		{env: []string{"KOKKOS_PLACES", "cores( 2 )"}, want: Settings{Policy: Spread, Unit: Cores, Limit: 2, PlacesVar: "KOKKOS_PLACES=cores( 2 )"}},
 		// OpenMP's pair, read only when gokkos's is unset.
-		{env: []string{"OMP_PROC_BIND", "spread", "OMP_PLACES", "threads"}, want: Settings{Policy: Spread, BindVar: "OMP_PROC_BIND=spread", PlacesVar: "OMP_PLACES=threads"}},
+		{env: []string{"OMP_PROC_BIND", "spread", "OMP_PLACES", "threads"}, want: Settings{}}, // OpenMP's variables are not read
+		{env: []string{"OMP_PROC_BIND", "master", "OMP_PLACES", "{0:4}"}, want: Settings{}},
 		{env: []string{"OMP_PROC_BIND", "spread", "KOKKOS_PROC_BIND", "false"}, want: Settings{BindVar: "KOKKOS_PROC_BIND=false"}},
 		{env: []string{"OMP_PLACES", "cores", "KOKKOS_PROC_BIND", "close"}, want: Settings{Policy: Close, BindVar: "KOKKOS_PROC_BIND=close"}},
-		{env: []string{"OMP_PROC_BIND", "sprd"}, errHas: `OMP_PROC_BIND="sprd": "sprd" is not one of false, true, spread, close`},
+		{env: []string{"KOKKOS_PROC_BIND", "sprd"}, errHas: `KOKKOS_PROC_BIND="sprd": "sprd" is not one of false, true, spread, close`},
 		{env: []string{"KOKKOS_PROC_BIND", "sprd"}, errHas: `KOKKOS_PROC_BIND="sprd": "sprd" is not one of`},
 		{env: []string{"KOKKOS_PROC_BIND", "primary"}, errHas: `KOKKOS_PROC_BIND="primary": primary binds every thread to the caller's place`},
 		{env: []string{"KOKKOS_PROC_BIND", "master"}, errHas: `KOKKOS_PROC_BIND="master": master binds`},
@@ -45,7 +46,7 @@ func TestFromEnv(t *testing.T) {
 		{env: []string{"KOKKOS_PROC_BIND", "spread", "KOKKOS_PLACES", "sockets"}, errHas: `KOKKOS_PLACES="sockets": sockets places are not supported`},
 		{env: []string{"KOKKOS_PLACES", "numa_domains"}, errHas: `KOKKOS_PLACES="numa_domains": numa_domains places are not supported`},
 		{env: []string{"KOKKOS_PLACES", "{0,1},{2,3}"}, errHas: `KOKKOS_PLACES="{0,1},{2,3}": explicit place lists are not supported`},
-		{env: []string{"OMP_PLACES", "0,1"}, errHas: `OMP_PLACES="0,1": explicit place lists`},
+		{env: []string{"KOKKOS_PLACES", "0,1"}, errHas: `KOKKOS_PLACES="0,1": explicit place lists`},
 		{env: []string{"KOKKOS_PLACES", "threads(0)"}, errHas: `KOKKOS_PLACES="threads(0)": the count "0" is not a positive integer`},
 		{env: []string{"KOKKOS_PLACES", "threads(x)"}, errHas: `the count "x"`},
 		{env: []string{"KOKKOS_PLACES", "threads(4"}, errHas: `KOKKOS_PLACES="threads(4": unbalanced parenthesis`},

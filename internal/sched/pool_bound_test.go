@@ -370,11 +370,12 @@ func TestBoundPoolFromEnv(t *testing.T) {
 	}{
 		{nil, noMachine, 4, nil, ""},
 		{[]string{"KOKKOS_PROC_BIND", "false", "OMP_PROC_BIND", "spread"}, noMachine, 4, nil, ""},
+		{[]string{"OMP_PROC_BIND", "master", "OMP_PLACES", "{0:4}"}, noMachine, 4, nil, ""}, // not read
 		{[]string{"KOKKOS_PROC_BIND", "spraed"}, noMachine, 4, affinity.ErrSetting, `KOKKOS_PROC_BIND="spraed": "spraed" is not one of`},
-		{[]string{"OMP_PLACES", "{0:4}"}, noMachine, 4, affinity.ErrSetting, `OMP_PLACES="{0:4}": explicit place lists are not supported`},
+		{[]string{"KOKKOS_PLACES", "{0:4}"}, noMachine, 4, affinity.ErrSetting, `KOKKOS_PLACES="{0:4}": explicit place lists are not supported`},
 		{[]string{"KOKKOS_PROC_BIND", "spread"}, noMachine, 4, affinity.ErrUnsupported, "KOKKOS_PROC_BIND=spread is ignored: no sched_setaffinity here"},
-		{[]string{"OMP_PROC_BIND", "close", "OMP_PLACES", "threads"}, machine(0, 1), 3, affinity.ErrUnsupported,
-			"OMP_PROC_BIND=close OMP_PLACES=threads is ignored: 3 participants but 2 threads places on the allowed CPUs 0-1; use at most 2 threads"},
+		{[]string{"KOKKOS_PROC_BIND", "close", "KOKKOS_PLACES", "threads"}, machine(0, 1), 3, affinity.ErrUnsupported,
+			"KOKKOS_PROC_BIND=close KOKKOS_PLACES=threads is ignored: 3 participants but 2 threads places on the allowed CPUs 0-1; use at most 2 threads"},
 	} {
 		p, err := BoundPoolFromEnv(tc.n, env(tc.env...), tc.machine)
 		if p != nil {
