@@ -28,10 +28,10 @@ const MaxDynRank = 7
 //
 // Copying a DynRankView copies the reference, not the elements. The zero
 // value is an unallocated view of rank 0. The element accessors and shape
-// queries take pointer receivers so that access inlines, and so do Realloc
+// queries and Subview take pointer receivers so that access inlines, and so do Realloc
 // and Resize, which replace the view itself: call them on a variable (d :=
 // Must(NewDynRankView[float64]("d", []int{2, 3})); d.Resize([]int{4, 3})).
-// ReadOnly, AsLayout, Subview, Equal, LayoutSpec, Label and the other
+// ReadOnly, AsLayout, Equal, LayoutSpec, Label and the other
 // allocation queries take value receivers and work on a Must result too.
 type DynRankView[T any] struct {
 	data []T
@@ -419,7 +419,7 @@ func (d DynRankView[T]) Equal(w View[T]) bool { return sameView(d.viewDesc(), w.
 // result's rank is the number of ranges before the rank and its layout is
 // LayoutStride. It panics on out-of-bounds arguments, naming the label, the
 // argument and the extents.
-func (d DynRankView[T]) Subview(args ...any) DynRankView[T] {
+func (d *DynRankView[T]) Subview(args ...any) DynRankView[T] {
 	if len(args) > MaxDynRank {
 		panic(fmt.Sprintf("kokkos: Subview of rank-%d DynRankView %q with %d arguments: give at most %d", d.rank, d.rec.Label(), len(args), MaxDynRank))
 	}

@@ -9,10 +9,10 @@ import "unsafe"
 // View1 (see View) and shares its memory; copying an OffsetView1 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView1[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View1's. A view
 // with the Atomic trait is accessed only through Ref, as a View1.
 type OffsetView1[T any] struct {
@@ -420,7 +420,7 @@ func (e offsetAccessError1[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView1[T]) Subview0(a0 any) View0[T] {
+func (o *OffsetView1[T]) Subview0(a0 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [1]any{a0}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -434,7 +434,7 @@ func (o OffsetView1[T]) Subview0(a0 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
+func (o *OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -453,10 +453,10 @@ func (o OffsetView1[T]) Subview1(a0 any) OffsetView1[T] {
 // View2 (see View) and shares its memory; copying an OffsetView2 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView2[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View2's. A view
 // with the Atomic trait is accessed only through Ref, as a View2.
 type OffsetView2[T any] struct {
@@ -919,7 +919,7 @@ func (e offsetAccessError2[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
+func (o *OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [2]any{a0, a1}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -933,7 +933,7 @@ func (o OffsetView2[T]) Subview0(a0, a1 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
+func (o *OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -953,7 +953,7 @@ func (o OffsetView2[T]) Subview1(a0, a1 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
+func (o *OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -972,10 +972,10 @@ func (o OffsetView2[T]) Subview2(a0, a1 any) OffsetView2[T] {
 // View3 (see View) and shares its memory; copying an OffsetView3 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView3[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View3's. A view
 // with the Atomic trait is accessed only through Ref, as a View3.
 type OffsetView3[T any] struct {
@@ -1444,7 +1444,7 @@ func (e offsetAccessError3[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
+func (o *OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [3]any{a0, a1, a2}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -1458,7 +1458,7 @@ func (o OffsetView3[T]) Subview0(a0, a1, a2 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
+func (o *OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -1478,7 +1478,7 @@ func (o OffsetView3[T]) Subview1(a0, a1, a2 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
+func (o *OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -1498,7 +1498,7 @@ func (o OffsetView3[T]) Subview2(a0, a1, a2 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
+func (o *OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -1517,10 +1517,10 @@ func (o OffsetView3[T]) Subview3(a0, a1, a2 any) OffsetView3[T] {
 // View4 (see View) and shares its memory; copying an OffsetView4 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView4[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View4's. A view
 // with the Atomic trait is accessed only through Ref, as a View4.
 type OffsetView4[T any] struct {
@@ -1995,7 +1995,7 @@ func (e offsetAccessError4[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
+func (o *OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [4]any{a0, a1, a2, a3}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -2009,7 +2009,7 @@ func (o OffsetView4[T]) Subview0(a0, a1, a2, a3 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
+func (o *OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -2029,7 +2029,7 @@ func (o OffsetView4[T]) Subview1(a0, a1, a2, a3 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
+func (o *OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -2049,7 +2049,7 @@ func (o OffsetView4[T]) Subview2(a0, a1, a2, a3 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
+func (o *OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -2069,7 +2069,7 @@ func (o OffsetView4[T]) Subview3(a0, a1, a2, a3 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
+func (o *OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -2088,10 +2088,10 @@ func (o OffsetView4[T]) Subview4(a0, a1, a2, a3 any) OffsetView4[T] {
 // View5 (see View) and shares its memory; copying an OffsetView5 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView5[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View5's. A view
 // with the Atomic trait is accessed only through Ref, as a View5.
 type OffsetView5[T any] struct {
@@ -2572,7 +2572,7 @@ func (e offsetAccessError5[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
+func (o *OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [5]any{a0, a1, a2, a3, a4}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -2586,7 +2586,7 @@ func (o OffsetView5[T]) Subview0(a0, a1, a2, a3, a4 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
+func (o *OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -2606,7 +2606,7 @@ func (o OffsetView5[T]) Subview1(a0, a1, a2, a3, a4 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
+func (o *OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -2626,7 +2626,7 @@ func (o OffsetView5[T]) Subview2(a0, a1, a2, a3, a4 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
+func (o *OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -2646,7 +2646,7 @@ func (o OffsetView5[T]) Subview3(a0, a1, a2, a3, a4 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
+func (o *OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -2666,7 +2666,7 @@ func (o OffsetView5[T]) Subview4(a0, a1, a2, a3, a4 any) OffsetView4[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
+func (o *OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -2685,10 +2685,10 @@ func (o OffsetView5[T]) Subview5(a0, a1, a2, a3, a4 any) OffsetView5[T] {
 // View6 (see View) and shares its memory; copying an OffsetView6 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView6[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View6's. A view
 // with the Atomic trait is accessed only through Ref, as a View6.
 type OffsetView6[T any] struct {
@@ -3175,7 +3175,7 @@ func (e offsetAccessError6[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
+func (o *OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [6]any{a0, a1, a2, a3, a4, a5}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -3189,7 +3189,7 @@ func (o OffsetView6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
+func (o *OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -3209,7 +3209,7 @@ func (o OffsetView6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) OffsetView1[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
+func (o *OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -3229,7 +3229,7 @@ func (o OffsetView6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) OffsetView2[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
+func (o *OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -3249,7 +3249,7 @@ func (o OffsetView6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) OffsetView3[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
+func (o *OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -3269,7 +3269,7 @@ func (o OffsetView6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) OffsetView4[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
+func (o *OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -3289,7 +3289,7 @@ func (o OffsetView6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) OffsetView5[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
+func (o *OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -3308,10 +3308,10 @@ func (o OffsetView6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) OffsetView6[T] {
 // View7 (see View) and shares its memory; copying an OffsetView7 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView7[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View7's. A view
 // with the Atomic trait is accessed only through Ref, as a View7.
 type OffsetView7[T any] struct {
@@ -3804,7 +3804,7 @@ func (e offsetAccessError7[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
+func (o *OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [7]any{a0, a1, a2, a3, a4, a5, a6}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -3818,7 +3818,7 @@ func (o OffsetView7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] {
+func (o *OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -3838,7 +3838,7 @@ func (o OffsetView7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) OffsetView1[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] {
+func (o *OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -3858,7 +3858,7 @@ func (o OffsetView7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) OffsetView2[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] {
+func (o *OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -3878,7 +3878,7 @@ func (o OffsetView7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) OffsetView3[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] {
+func (o *OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -3898,7 +3898,7 @@ func (o OffsetView7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) OffsetView4[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] {
+func (o *OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -3918,7 +3918,7 @@ func (o OffsetView7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) OffsetView5[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] {
+func (o *OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -3938,7 +3938,7 @@ func (o OffsetView7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) OffsetView6[T] 
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 7 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] {
+func (o *OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] {
 	var w OffsetView7[T]
 	var wbeg, wext, wstr [7]int
 	beg, ext, str := o.dims()
@@ -3957,10 +3957,10 @@ func (o OffsetView7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) OffsetView7[T] 
 // View8 (see View) and shares its memory; copying an OffsetView8 copies
 // the reference, not the elements. The zero value is an unallocated view.
 //
-// Its element accessors and shape queries take pointer receivers so that
+// Its element accessors, shape queries and subviews take pointer receivers so that
 // element access inlines: call them on a variable (o :=
 // Must(NewOffsetView8[float64](...)); o.At(...)). ReadOnly, AsLayout, View,
-// the Subviews, Equal, LayoutSpec, Label and the other allocation queries
+// Equal, LayoutSpec, Label and the other allocation queries
 // take value receivers and work on a Must result too, as View8's. A view
 // with the Atomic trait is accessed only through Ref, as a View8.
 type OffsetView8[T any] struct {
@@ -4461,7 +4461,7 @@ func (e offsetAccessError8[T]) Error() string {
 // label: Kokkos's subview of an OffsetView with only indices, which is an
 // offset view of rank 0, that is a View0. It panics on an argument that is
 // not an index or is outside its dimension's index range.
-func (o OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
+func (o *OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 	beg, ext, _ := o.dims()
 	args := [8]any{a0, a1, a2, a3, a4, a5, a6, a7}
 	offsetSubArgs("Subview0", o.rec, ext[:], beg[:], args[:], nil)
@@ -4475,7 +4475,7 @@ func (o OffsetView8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) View0[T] {
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 1 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1[T] {
+func (o *OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1[T] {
 	var w OffsetView1[T]
 	var wbeg, wext, wstr [1]int
 	beg, ext, str := o.dims()
@@ -4495,7 +4495,7 @@ func (o OffsetView8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView1
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 2 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2[T] {
+func (o *OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2[T] {
 	var w OffsetView2[T]
 	var wbeg, wext, wstr [2]int
 	beg, ext, str := o.dims()
@@ -4515,7 +4515,7 @@ func (o OffsetView8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView2
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 3 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3[T] {
+func (o *OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3[T] {
 	var w OffsetView3[T]
 	var wbeg, wext, wstr [3]int
 	beg, ext, str := o.dims()
@@ -4535,7 +4535,7 @@ func (o OffsetView8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView3
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 4 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4[T] {
+func (o *OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4[T] {
 	var w OffsetView4[T]
 	var wbeg, wext, wstr [4]int
 	beg, ext, str := o.dims()
@@ -4555,7 +4555,7 @@ func (o OffsetView8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView4
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 5 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5[T] {
+func (o *OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5[T] {
 	var w OffsetView5[T]
 	var wbeg, wext, wstr [5]int
 	beg, ext, str := o.dims()
@@ -4575,7 +4575,7 @@ func (o OffsetView8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView5
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 6 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6[T] {
+func (o *OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6[T] {
 	var w OffsetView6[T]
 	var wbeg, wext, wstr [6]int
 	beg, ext, str := o.dims()
@@ -4595,7 +4595,7 @@ func (o OffsetView8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView6
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 7 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7[T] {
+func (o *OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7[T] {
 	var w OffsetView7[T]
 	var wbeg, wext, wstr [7]int
 	beg, ext, str := o.dims()
@@ -4615,7 +4615,7 @@ func (o OffsetView8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView7
 // dimension is kept with its begin), or Pair(begin, end) or Bounds(first,
 // last) (the dimension is kept and its indices start at 0). Exactly 8 of
 // them must be ranges. It panics on arguments outside the index ranges.
-func (o OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView8[T] {
+func (o *OffsetView8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) OffsetView8[T] {
 	var w OffsetView8[T]
 	var wbeg, wext, wstr [8]int
 	beg, ext, str := o.dims()

@@ -12,11 +12,12 @@ import "unsafe"
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView0[float64]("v")); v.At()). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View0 value, a Must result included:
 //
@@ -381,11 +382,12 @@ func (e accessError0[T]) Error() string {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Line, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView1[float64]("v", n0)); v.At(0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View1 value, a Must result included:
 //
@@ -814,7 +816,7 @@ func (e accessError1[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View1[T]) Subview0(a0 any) (w View0[T]) {
+func (v *View1[T]) Subview0(a0 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 0 {
 		args := [1]any{a0}
@@ -835,7 +837,7 @@ func (v View1[T]) Subview0(a0 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View1[T]) Subview1(a0 any) (w View1[T]) {
+func (v *View1[T]) Subview1(a0 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	if k0 == 3 || (k0+1)>>1 != 1 {
 		args := [1]any{a0}
@@ -863,11 +865,12 @@ func (v View1[T]) Subview1(a0 any) (w View1[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView2[float64]("v", n0, n1)); v.At(0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View2 value, a Must result included:
 //
@@ -1379,7 +1382,7 @@ func (e accessError2[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View2[T]) Subview0(a0, a1 any) (w View0[T]) {
+func (v *View2[T]) Subview0(a0, a1 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 0 {
@@ -1401,7 +1404,7 @@ func (v View2[T]) Subview0(a0, a1 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View2[T]) Subview1(a0, a1 any) (w View1[T]) {
+func (v *View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 1 {
@@ -1432,7 +1435,7 @@ func (v View2[T]) Subview1(a0, a1 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View2[T]) Subview2(a0, a1 any) (w View2[T]) {
+func (v *View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	if k0 == 3 || k1 == 3 || (k0+1)>>1+(k1+1)>>1 != 2 {
@@ -1465,11 +1468,12 @@ func (v View2[T]) Subview2(a0, a1 any) (w View2[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView3[float64]("v", n0, n1, n2)); v.At(0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View3 value, a Must result included:
 //
@@ -1980,7 +1984,7 @@ func (e accessError3[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
+func (v *View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -2003,7 +2007,7 @@ func (v View3[T]) Subview0(a0, a1, a2 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
+func (v *View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2039,7 +2043,7 @@ func (v View3[T]) Subview1(a0, a1, a2 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
+func (v *View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2075,7 +2079,7 @@ func (v View3[T]) Subview2(a0, a1, a2 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
+func (v *View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2113,11 +2117,12 @@ func (v View3[T]) Subview3(a0, a1, a2 any) (w View3[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView4[float64]("v", n0, n1, n2, n3)); v.At(0, 0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View4 value, a Must result included:
 //
@@ -2628,7 +2633,7 @@ func (e accessError4[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
+func (v *View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -2652,7 +2657,7 @@ func (v View4[T]) Subview0(a0, a1, a2, a3 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
+func (v *View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2693,7 +2698,7 @@ func (v View4[T]) Subview1(a0, a1, a2, a3 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
+func (v *View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2734,7 +2739,7 @@ func (v View4[T]) Subview2(a0, a1, a2, a3 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
+func (v *View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2775,7 +2780,7 @@ func (v View4[T]) Subview3(a0, a1, a2, a3 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
+func (v *View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -2818,11 +2823,12 @@ func (v View4[T]) Subview4(a0, a1, a2, a3 any) (w View4[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView5[float64]("v", n0, n1, n2, n3, n4)); v.At(0, 0, 0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View5 value, a Must result included:
 //
@@ -3333,7 +3339,7 @@ func (e accessError5[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
+func (v *View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -3358,7 +3364,7 @@ func (v View5[T]) Subview0(a0, a1, a2, a3, a4 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
+func (v *View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3404,7 +3410,7 @@ func (v View5[T]) Subview1(a0, a1, a2, a3, a4 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
+func (v *View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3450,7 +3456,7 @@ func (v View5[T]) Subview2(a0, a1, a2, a3, a4 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
+func (v *View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3496,7 +3502,7 @@ func (v View5[T]) Subview3(a0, a1, a2, a3, a4 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
+func (v *View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3542,7 +3548,7 @@ func (v View5[T]) Subview4(a0, a1, a2, a3, a4 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
+func (v *View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -3590,11 +3596,12 @@ func (v View5[T]) Subview5(a0, a1, a2, a3, a4 any) (w View5[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView6[float64]("v", n0, n1, n2, n3, n4, n5)); v.At(0, 0, 0, 0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View6 value, a Must result included:
 //
@@ -4105,7 +4112,7 @@ func (e accessError6[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
+func (v *View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -4131,7 +4138,7 @@ func (v View6[T]) Subview0(a0, a1, a2, a3, a4, a5 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
+func (v *View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4182,7 +4189,7 @@ func (v View6[T]) Subview1(a0, a1, a2, a3, a4, a5 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
+func (v *View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4233,7 +4240,7 @@ func (v View6[T]) Subview2(a0, a1, a2, a3, a4, a5 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
+func (v *View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4284,7 +4291,7 @@ func (v View6[T]) Subview3(a0, a1, a2, a3, a4, a5 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
+func (v *View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4335,7 +4342,7 @@ func (v View6[T]) Subview4(a0, a1, a2, a3, a4, a5 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
+func (v *View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4386,7 +4393,7 @@ func (v View6[T]) Subview5(a0, a1, a2, a3, a4, a5 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
+func (v *View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -4439,11 +4446,12 @@ func (v View6[T]) Subview6(a0, a1, a2, a3, a4, a5 any) (w View6[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView7[float64]("v", n0, n1, n2, n3, n4, n5, n6)); v.At(0, 0, 0, 0, 0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View7 value, a Must result included:
 //
@@ -4954,7 +4962,7 @@ func (e accessError7[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
+func (v *View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -4981,7 +4989,7 @@ func (v View7[T]) Subview0(a0, a1, a2, a3, a4, a5, a6 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
+func (v *View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5037,7 +5045,7 @@ func (v View7[T]) Subview1(a0, a1, a2, a3, a4, a5, a6 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
+func (v *View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5093,7 +5101,7 @@ func (v View7[T]) Subview2(a0, a1, a2, a3, a4, a5, a6 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
+func (v *View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5149,7 +5157,7 @@ func (v View7[T]) Subview3(a0, a1, a2, a3, a4, a5, a6 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
+func (v *View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5205,7 +5213,7 @@ func (v View7[T]) Subview4(a0, a1, a2, a3, a4, a5, a6 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
+func (v *View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5261,7 +5269,7 @@ func (v View7[T]) Subview5(a0, a1, a2, a3, a4, a5, a6 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
+func (v *View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5317,7 +5325,7 @@ func (v View7[T]) Subview6(a0, a1, a2, a3, a4, a5, a6 any) (w View6[T]) {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
+func (v *View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5375,11 +5383,12 @@ func (v View7[T]) Subview7(a0, a1, a2, a3, a4, a5, a6 any) (w View7[T]) {
 // The element accessors and shape queries take pointer receivers, so that
 // element access inlines to index arithmetic without copying the view:
 // At, Set, Ptr, Ref, Access, Data, Row, Col, Line, LineDim, Rank, Extent,
-// Stride, Strides, Span and Size. So does AssignData, which re-points the
+// Stride, Strides, Span and Size, and the Subviews, which run in loops
+// too (a value receiver costs a subview 10–25%). So does AssignData, which re-points the
 // view itself. Call them on a variable, such as the result of Must stored
 // first (v := Must(NewView8[float64]("v", n0, n1, n2, n3, n4, n5, n6, n7)); v.At(0, 0, 0, 0, 0, 0, 0, 0)). The
 // methods that return another view or describe the handle (ReadOnly,
-// AsLayout, AsTraits, the Subviews, Equal, LayoutSpec, Label, Layout,
+// AsLayout, AsTraits, Equal, LayoutSpec, Label, Layout,
 // Space, Traits and the other allocation queries) take value receivers and
 // work on any View8 value, a Must result included:
 //
@@ -5890,7 +5899,7 @@ func (e accessError8[T]) Error() string {
 // is kept, re-based to 0); exactly 0 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
+func (v *View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
 	b0, _, k0 := subArg(a0, v.ext[0])
 	b1, _, k1 := subArg(a1, v.ext[1])
 	b2, _, k2 := subArg(a2, v.ext[2])
@@ -5918,7 +5927,7 @@ func (v View8[T]) Subview0(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View0[T]) {
 // is kept, re-based to 0); exactly 1 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
+func (v *View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -5979,7 +5988,7 @@ func (v View8[T]) Subview1(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View1[T]) {
 // is kept, re-based to 0); exactly 2 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
+func (v *View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6040,7 +6049,7 @@ func (v View8[T]) Subview2(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View2[T]) {
 // is kept, re-based to 0); exactly 3 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
+func (v *View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6101,7 +6110,7 @@ func (v View8[T]) Subview3(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View3[T]) {
 // is kept, re-based to 0); exactly 4 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
+func (v *View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6162,7 +6171,7 @@ func (v View8[T]) Subview4(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View4[T]) {
 // is kept, re-based to 0); exactly 5 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
+func (v *View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6223,7 +6232,7 @@ func (v View8[T]) Subview5(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View5[T]) {
 // is kept, re-based to 0); exactly 6 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
+func (v *View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6284,7 +6293,7 @@ func (v View8[T]) Subview6(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View6[T]) {
 // is kept, re-based to 0); exactly 7 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
+func (v *View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
@@ -6345,7 +6354,7 @@ func (v View8[T]) Subview7(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View7[T]) {
 // is kept, re-based to 0); exactly 8 of them must be ranges. The result
 // keeps v's layout where Kokkos's rules allow it, and is LayoutStride
 // otherwise. It panics on out-of-bounds arguments. It allocates nothing.
-func (v View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
+func (v *View8[T]) Subview8(a0, a1, a2, a3, a4, a5, a6, a7 any) (w View8[T]) {
 	b0, n0, k0 := subArg(a0, v.ext[0])
 	b1, n1, k1 := subArg(a1, v.ext[1])
 	b2, n2, k2 := subArg(a2, v.ext[2])
