@@ -25,10 +25,12 @@ import (
 // contribution must be the same both times. The scan works in the fixed
 // blocks of ParallelReduce, each scanned in index order from the join of
 // the blocks before it, so floating-point results are the same bit for bit
-// for any number of workers and any p.Chunk (which the scan ignores). Both
-// calls of an index run on one goroutine, a few blocks apart, so the
-// second finds what the first read in cache. It returns when the scan is done, also on an asynchronous
-// instance. A panic in body reaches the caller as a *PanicError.
+// for any number of workers and any p.Chunk (which the scan ignores). All
+// blocks are reduced (final false), then all are scanned (final true), as
+// Kokkos's host backends do, so that no goroutine waits for another's
+// chunk before the second pass. It returns when the scan is done, also on
+// an asynchronous instance. A panic in body reaches the caller as a
+// *PanicError.
 func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
 	return scanRange("ParallelScan", label, p, r, body)
 }
@@ -199,10 +201,19 @@ const scanPipeWorkers = 4
 // copy, against 1.55–1.84 with 16 and 1.76–1.88 with 32).
 const scanBodyBlocks = 16
 
-// scanRange is ParallelScan: scanChunks with a body per index.
+// scanRange is ParallelScan: the blocks of scanChunks with a body per
+// index, in the two passes of scanTwoPass.
 func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
-	return scanChunks(pattern, label, p, r, func(lo, hi int, acc *T, final bool) {
-		for i := lo; i < hi; i++ {
+	s := p.check(pattern, label)
+	n := p.End - p.Begin
+	nb := (n + reduceBlock - 1) / reduceBlock
+	if nb == 0 {
+		launchEmpty(s, label, kindScan)
+		return r.Identity()
+	}
+	return scanTwoPass(s, label, nb, r, func(b int, acc *T, final bool) {
+		lo := p.Begin + b*reduceBlock
+		for i, hi := lo, min(lo+reduceBlock, p.End); i < hi; i++ {
 			body(i, acc, final)
 		}
 	})

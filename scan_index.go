@@ -1,0 +1,128 @@
+package kokkos
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ParallelScan with a per-index body runs in two passes over the same
+// fixed blocks as scanBlocks, as Kokkos's host backends do: all chunks of
+// blocks are reduced, then all are scanned. The chained scan of
+// scanBlocks, where each chunk waits for the one before it, suits fast
+// bodies whose input comes from memory (a chunk's second pass finds it in
+// cache); a per-index body pays an indirect call per index in each pass,
+// so the cache matters less than the chain's waits, which cost the most
+// where a goroutine's thread is descheduled: on 2 loaded cores the chain
+// ran at a quarter of one goroutine's speed, every chunk waiting for a
+// thread that was not running.
+//
+// The goroutines take tasks from one counter: the reductions of chunks 0,
+// 1, ..., nc-1, then their scans. The scan of chunk c needs the join of the
+// blocks before it and its own blocks' sums, which need the reductions of
+// chunks 0 to c only: those were taken nc tasks earlier, so that in practice no scan waits,
+// and the one goroutine of a nested pattern runs all reductions and then
+// all scans without waiting. The prefixes are folded in block order from
+// the identity, as scanBlocks folds them, so both give the same bits.
+
+// scanIndexChunks is the number of blocks of one chunk of scanTwoPass: a
+// task of 32 Ki indices, many more tasks than goroutines.
+const scanIndexChunks = 16
+
+// scanTwoPass scans nb blocks on s and returns the join of all of them:
+// run(b, acc, final) runs block b's indices in order on *acc, with final
+// false for the reduction (from the identity) and true for the scan (from
+// the join of the blocks before b).
+func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T], run func(b int, acc *T, final bool)) T {
+	workers := max(1, s.Concurrency())
+	per := max(1, min(scanIndexChunks, nb/(4*workers)))
+	nc := (nb + per - 1) / per
+	sums := make([]T, nb)
+	reduced := make([]atomic.Bool, nc)
+	var abort atomic.Bool
+	// pre[c] is the join of the blocks of chunks before c, for c <= front;
+	// fold is pre[front]. Both are guarded by mu.
+	var (
+		mu    sync.Mutex
+		pre   = make([]T, nc+1)
+		front int
+		fold  = r.Identity()
+	)
+	pre[0] = fold
+	// advance folds the reduced chunks from front on, up to chunk c, and
+	// reports whether pre[c] is known. Called with mu held.
+	advance := func(c int) bool {
+		for front < c && reduced[front].Load() {
+			for b := front * per; b < min((front+1)*per, nb); b++ {
+				fold = r.Join(fold, sums[b])
+			}
+			front++
+			pre[front] = fold
+		}
+		return front >= c
+	}
+	// prefix returns pre[c], waiting for the reductions of chunks 0 to c
+	// (the scan of chunk c reads its own blocks' sums too); ok is false
+	// when another goroutine's body panicked.
+	prefix := func(c int) (p T, ok bool) {
+		for spin := 0; ; spin++ {
+			mu.Lock()
+			if advance(c + 1) {
+				p = pre[c]
+				mu.Unlock()
+				return p, true
+			}
+			mu.Unlock()
+			if abort.Load() {
+				return p, false
+			}
+			if spin >= 64 {
+				runtime.Gosched()
+			}
+		}
+	}
+	var next atomic.Int64
+	body := func(int, int) {
+		finished := false
+		defer func() {
+			if !finished {
+				abort.Store(true)
+			}
+		}()
+		// One accumulator per goroutine: the blocks of one goroutine run
+		// one after the other.
+		acc := new(T)
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= 2*nc {
+				break
+			}
+			c := t % nc
+			b0, b1 := c*per, min((c+1)*per, nb)
+			if t < nc {
+				for b := b0; b < b1; b++ {
+					*acc = r.Identity()
+					run(b, acc, false)
+					sums[b] = *acc
+				}
+				reduced[c].Store(true)
+				continue
+			}
+			p, ok := prefix(c)
+			if !ok {
+				break
+			}
+			for b := b0; b < b1; b++ {
+				*acc = p
+				run(b, acc, true)
+				p = r.Join(p, sums[b])
+			}
+		}
+		finished = true
+	}
+	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: min(workers, nc), Chunk: 1, Body: body}, true)
+	mu.Lock()
+	defer mu.Unlock()
+	advance(nc)
+	return fold
+}
