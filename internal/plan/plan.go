@@ -39,12 +39,9 @@ const (
 	// above memmove's non-temporal threshold (1 MiB), small enough to be
 	// read back from cache.
 	fillBlockBytes = 1280 << 10
-	// StreamFillBytes is the size from which a fill streams its
-	// contiguous runs (as Go's clear, from 32 MiB: a smaller fill may
-	// still be read from the caches); streamRunBytes the shortest run
-	// that streams.
-	StreamFillBytes = 32 << 20
-	streamRunBytes  = 256
+	// streamRunBytes is the shortest run that streams (see
+	// StreamFillBytes for the size of a fill that streams).
+	streamRunBytes = 256
 	// fillSeedBytes is what a fill stores with a loop before it doubles
 	// by copies.
 	fillSeedBytes = 256
@@ -357,7 +354,7 @@ func tileAny[T any](d, s []T, do, so, na, nb, dsa, dsb, ssa, ssb int) {
 }
 
 // Fill stores x in the elements of extents ext and strides ds of d. Its
-// parallel work runs through par. A fill of StreamFillBytes and more
+// parallel work runs through par. A fill of StreamFillBytes() and more
 // writes its contiguous runs with non-temporal stores where the platform
 // has them (amd64, elements of 1, 2, 4, 8 or 16 bytes): the filled memory
 // is not read first and does not evict the caches, which a fill too large
@@ -375,7 +372,7 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 	in := nt.N - 1
 	L, dst := nt.Ext[in], nt.DS[in]
 	rows := nt.Count(in)
-	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes && dst == 1}
+	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes() && dst == 1}
 	if rows == 1 {
 		// One run: split it into pieces of at most FillChunkBytes, and
 		// into at least fillPieces of them, so that every worker of a
