@@ -39,6 +39,10 @@ const (
 	// above memmove's non-temporal threshold (1 MiB), small enough to be
 	// read back from cache.
 	fillBlockBytes = 1280 << 10
+	// fillCachedBlockBytes is the block of a fill that does not stream:
+	// below memmove's non-temporal threshold, so that the filled memory
+	// stays in the caches.
+	fillCachedBlockBytes = 512 << 10
 	// streamRunBytes is the shortest run that streams (see
 	// StreamFillBytes for the size of a fill that streams).
 	streamRunBytes = 256
@@ -409,9 +413,10 @@ type filler[T any] struct {
 // run stores x at r[0], r[st], r[2*st], ...; r ends at its last element.
 // A contiguous run streams when f.stream and its platform allow it;
 // otherwise it stores its first elements with a loop and doubles them with
-// copies up to fillBlockBytes, then copies that block over the rest:
-// copies of a megabyte and more take memmove's non-temporal stores, and
-// memmove stores wider than a loop of small elements.
+// copies up to a block, then copies that block over the rest: memmove
+// stores wider than a loop of small elements. The block is fillBlockBytes
+// when the fill streams (copies of a megabyte and more take memmove's
+// non-temporal stores) and fillCachedBlockBytes when it does not.
 func (f *filler[T]) run(r []T, st int) {
 	x := f.x
 	if st != 1 {
@@ -424,13 +429,20 @@ func (f *filler[T]) run(r []T, st int) {
 	if f.stream && len(r)*size >= streamRunBytes && fillStream(r, x) {
 		return
 	}
-	if f.zero && len(r)*size < 2*fillBlockBytes || size == 0 {
+	// A fill that does not stream keeps to regular stores: clear's below
+	// 32 MiB, and copies of a block smaller than memmove's non-temporal
+	// threshold.
+	block := fillBlockBytes
+	if !f.stream {
+		block = fillCachedBlockBytes
+	}
+	if f.zero && (!f.stream || len(r)*size < 2*block) || size == 0 {
 		clear(r)
 		return
 	}
 	k := len(r)
-	if len(r)*size >= 2*fillBlockBytes {
-		k = fillBlockBytes / size
+	if len(r)*size >= 2*block {
+		k = block / size
 	}
 	head := r[:k]
 	if f.zero {

@@ -279,7 +279,8 @@ func testLongFill[T comparable](t *testing.T, name string, rnd func() T) {
 	size := sizeOf[T]()
 	blk := fillBlockBytes / size
 	chunk := FillChunkBytes / size
-	for _, n := range []int{1, 2*blk - 1, 2 * blk, 2*blk + 1, 3*blk + 7, chunk + blk/2 + 3, 2*chunk + 5, minStreamFillBytes/size + 5} {
+	cblk := fillCachedBlockBytes / size
+	for _, n := range []int{1, 2*blk - 1, 2 * blk, 2*blk + 1, 3*blk + 7, 2*cblk - 1, 2*cblk + 1, 3*cblk + 5, chunk + blk/2 + 3, 2*chunk + 5, minStreamFillBytes/size + 5} {
 		for _, st := range []int{1, 2} {
 			for _, par := range []Parallel{serial, concurrent} {
 				const off = 3
