@@ -159,11 +159,9 @@ func copyAsync[T any](exec ExecutionSpace, d, s *desc[T]) (bool, error) {
 // touching nothing outside the view (a subview's parent keeps its other
 // elements). A read-only or released dst is an error; an empty one is left
 // alone. It waits for all outstanding work first, as DeepCopy does. On the
-// host a fill larger than three quarters of the last-level caches (and of
-// at least 32 MiB) writes its contiguous runs with non-temporal stores
-// where the platform has them (amd64): dst's memory is not read first, and
-// the fill does not flush the caches; a smaller fill stays in them for the
-// code that reads dst next.
+// host a fill of 32 MiB and more writes its contiguous runs with
+// non-temporal stores where the platform has them (amd64): dst's memory is
+// not read first, and the fill does not evict the caches.
 func Fill[T any](dst View[T], x T) error {
 	d := dst.viewDesc()
 	skip, err := checkFill("Fill", &d)

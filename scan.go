@@ -85,7 +85,7 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 	// Large scans store their output with non-temporal stores, as large
 	// fills do: it is not read again soon, and the stores need not read
 	// dst's lines first.
-	stream := n*sizeOf[T]() >= plan.StreamFillBytes()
+	stream := n*sizeOf[T]() >= plan.StreamFillBytes
 	return scanBlocks(s, label, nb, per, Sum[T](), stream,
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock

@@ -39,13 +39,12 @@ const (
 	// above memmove's non-temporal threshold (1 MiB), small enough to be
 	// read back from cache.
 	fillBlockBytes = 1280 << 10
-	// fillCachedBlockBytes is the block of a fill that does not stream:
-	// below memmove's non-temporal threshold, so that the filled memory
-	// stays in the caches.
-	fillCachedBlockBytes = 512 << 10
-	// streamRunBytes is the shortest run that streams (see
-	// StreamFillBytes for the size of a fill that streams).
-	streamRunBytes = 256
+	// StreamFillBytes is the size from which a fill streams its
+	// contiguous runs (as Go's clear, from 32 MiB: a smaller fill may
+	// still be read from the caches); streamRunBytes the shortest run
+	// that streams.
+	StreamFillBytes = 32 << 20
+	streamRunBytes  = 256
 	// fillSeedBytes is what a fill stores with a loop before it doubles
 	// by copies.
 	fillSeedBytes = 256
@@ -358,7 +357,7 @@ func tileAny[T any](d, s []T, do, so, na, nb, dsa, dsb, ssa, ssb int) {
 }
 
 // Fill stores x in the elements of extents ext and strides ds of d. Its
-// parallel work runs through par. A fill of StreamFillBytes() and more
+// parallel work runs through par. A fill of StreamFillBytes and more
 // writes its contiguous runs with non-temporal stores where the platform
 // has them (amd64, elements of 1, 2, 4, 8 or 16 bytes): the filled memory
 // is not read first and does not evict the caches, which a fill too large
@@ -376,7 +375,7 @@ func Fill[T any](par Parallel, d []T, ds []int, ext []int, x T) {
 	in := nt.N - 1
 	L, dst := nt.Ext[in], nt.DS[in]
 	rows := nt.Count(in)
-	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes() && dst == 1}
+	f := filler[T]{x: x, zero: isZero(&x), stream: rows*L*size >= StreamFillBytes && dst == 1}
 	if rows == 1 {
 		// One run: split it into pieces of at most FillChunkBytes, and
 		// into at least fillPieces of them, so that every worker of a
@@ -413,10 +412,9 @@ type filler[T any] struct {
 // run stores x at r[0], r[st], r[2*st], ...; r ends at its last element.
 // A contiguous run streams when f.stream and its platform allow it;
 // otherwise it stores its first elements with a loop and doubles them with
-// copies up to a block, then copies that block over the rest: memmove
-// stores wider than a loop of small elements. The block is fillBlockBytes
-// when the fill streams (copies of a megabyte and more take memmove's
-// non-temporal stores) and fillCachedBlockBytes when it does not.
+// copies up to fillBlockBytes, then copies that block over the rest:
+// copies of a megabyte and more take memmove's non-temporal stores, and
+// memmove stores wider than a loop of small elements.
 func (f *filler[T]) run(r []T, st int) {
 	x := f.x
 	if st != 1 {
@@ -429,20 +427,13 @@ func (f *filler[T]) run(r []T, st int) {
 	if f.stream && len(r)*size >= streamRunBytes && fillStream(r, x) {
 		return
 	}
-	// A fill that does not stream keeps to regular stores: clear's below
-	// 32 MiB, and copies of a block smaller than memmove's non-temporal
-	// threshold.
-	block := fillBlockBytes
-	if !f.stream {
-		block = fillCachedBlockBytes
-	}
-	if f.zero && (!f.stream || len(r)*size < 2*block) || size == 0 {
+	if f.zero && len(r)*size < 2*fillBlockBytes || size == 0 {
 		clear(r)
 		return
 	}
 	k := len(r)
-	if len(r)*size >= 2*block {
-		k = block / size
+	if len(r)*size >= 2*fillBlockBytes {
+		k = fillBlockBytes / size
 	}
 	head := r[:k]
 	if f.zero {

@@ -273,14 +273,10 @@ func TestConvertMatchesNaive(t *testing.T) {
 // contiguous and with stride 2, offset from a random-filled buffer, and
 // checks every element against a naive loop, the ones outside included.
 func testLongFill[T comparable](t *testing.T, name string, rnd func() T) {
-	// The longest run streams whatever this machine's caches.
-	defer func(f func() int) { streamFillBytes = f }(streamFillBytes)
-	streamFillBytes = func() int { return minStreamFillBytes }
 	size := sizeOf[T]()
 	blk := fillBlockBytes / size
 	chunk := FillChunkBytes / size
-	cblk := fillCachedBlockBytes / size
-	for _, n := range []int{1, 2*blk - 1, 2 * blk, 2*blk + 1, 3*blk + 7, 2*cblk - 1, 2*cblk + 1, 3*cblk + 5, chunk + blk/2 + 3, 2*chunk + 5, minStreamFillBytes/size + 5} {
+	for _, n := range []int{1, 2*blk - 1, 2 * blk, 2*blk + 1, 3*blk + 7, chunk + blk/2 + 3, 2*chunk + 5, StreamFillBytes/size + 5} {
 		for _, st := range []int{1, 2} {
 			for _, par := range []Parallel{serial, concurrent} {
 				const off = 3
