@@ -13,15 +13,11 @@ func parallelFor2(label string, p MDRangePolicy, body func(i0, i1 int)) {
 				t.box(id, &b, &e)
 				if t.innerRight {
 					for i0 := b[0]; i0 < e[0]; i0++ {
-						for i1 := b[1]; i1 < e[1]; i1++ {
-							body(i0, i1)
-						}
+						mdLineFor2R(body, i0, b[1], e[1])
 					}
 				} else {
 					for i1 := b[1]; i1 < e[1]; i1++ {
-						for i0 := b[0]; i0 < e[0]; i0++ {
-							body(i0, i1)
-						}
+						mdLineFor2L(body, i1, b[0], e[0])
 					}
 				}
 			}
@@ -47,15 +43,11 @@ func parallelReduce2[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 				*acc = r.Identity()
 				if t.innerRight {
 					for i0 := b[0]; i0 < e[0]; i0++ {
-						for i1 := b[1]; i1 < e[1]; i1++ {
-							body(i0, i1, acc)
-						}
+						mdLineReduce2R(body, acc, i0, b[1], e[1])
 					}
 				} else {
 					for i1 := b[1]; i1 < e[1]; i1++ {
-						for i0 := b[0]; i0 < e[0]; i0++ {
-							body(i0, i1, acc)
-						}
+						mdLineReduce2L(body, acc, i1, b[0], e[0])
 					}
 				}
 				partial[id] = *acc
@@ -104,6 +96,71 @@ func parallelReduceTiles2[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
+// mdLineFor2R calls body for i1 = lo, ..., hi-1 and the other
+// indices given, in order, four calls a step.
+//
+//go:noinline
+func mdLineFor2R(body func(i0, i1 int), i0, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, k)
+		body(i0, k+1)
+		body(i0, k+2)
+		body(i0, k+3)
+	}
+	for ; k < hi; k++ {
+		body(i0, k)
+	}
+}
+
+// mdLineFor2L is mdLineFor2R over i0.
+//
+//go:noinline
+func mdLineFor2L(body func(i0, i1 int), i1, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1)
+		body(k+1, i1)
+		body(k+2, i1)
+		body(k+3, i1)
+	}
+	for ; k < hi; k++ {
+		body(k, i1)
+	}
+}
+
+// mdLineReduce2R is mdLineFor2R for a reduction's body.
+//
+//go:noinline
+func mdLineReduce2R[T any](body func(i0, i1 int, acc *T), acc *T, i0, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, k, acc)
+		body(i0, k+1, acc)
+		body(i0, k+2, acc)
+		body(i0, k+3, acc)
+	}
+	for ; k < hi; k++ {
+		body(i0, k, acc)
+	}
+}
+
+// mdLineReduce2L is mdLineReduce2R over i0.
+//
+//go:noinline
+func mdLineReduce2L[T any](body func(i0, i1 int, acc *T), acc *T, i1, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, acc)
+		body(k+1, i1, acc)
+		body(k+2, i1, acc)
+		body(k+3, i1, acc)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, acc)
+	}
+}
+
 // parallelFor3 is ParallelForMD at rank 3.
 func parallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 	t := p.check("ParallelForMD", label, 3)
@@ -116,17 +173,13 @@ func parallelFor3(label string, p MDRangePolicy, body func(i0, i1, i2 int)) {
 				if t.innerRight {
 					for i0 := b[0]; i0 < e[0]; i0++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
-							for i2 := b[2]; i2 < e[2]; i2++ {
-								body(i0, i1, i2)
-							}
+							mdLineFor3R(body, i0, i1, b[2], e[2])
 						}
 					}
 				} else {
 					for i2 := b[2]; i2 < e[2]; i2++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
-							for i0 := b[0]; i0 < e[0]; i0++ {
-								body(i0, i1, i2)
-							}
+							mdLineFor3L(body, i1, i2, b[0], e[0])
 						}
 					}
 				}
@@ -154,17 +207,13 @@ func parallelReduce3[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 				if t.innerRight {
 					for i0 := b[0]; i0 < e[0]; i0++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
-							for i2 := b[2]; i2 < e[2]; i2++ {
-								body(i0, i1, i2, acc)
-							}
+							mdLineReduce3R(body, acc, i0, i1, b[2], e[2])
 						}
 					}
 				} else {
 					for i2 := b[2]; i2 < e[2]; i2++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
-							for i0 := b[0]; i0 < e[0]; i0++ {
-								body(i0, i1, i2, acc)
-							}
+							mdLineReduce3L(body, acc, i1, i2, b[0], e[0])
 						}
 					}
 				}
@@ -214,6 +263,71 @@ func parallelReduceTiles3[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
+// mdLineFor3R calls body for i2 = lo, ..., hi-1 and the other
+// indices given, in order, four calls a step.
+//
+//go:noinline
+func mdLineFor3R(body func(i0, i1, i2 int), i0, i1, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, k)
+		body(i0, i1, k+1)
+		body(i0, i1, k+2)
+		body(i0, i1, k+3)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, k)
+	}
+}
+
+// mdLineFor3L is mdLineFor3R over i0.
+//
+//go:noinline
+func mdLineFor3L(body func(i0, i1, i2 int), i1, i2, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2)
+		body(k+1, i1, i2)
+		body(k+2, i1, i2)
+		body(k+3, i1, i2)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2)
+	}
+}
+
+// mdLineReduce3R is mdLineFor3R for a reduction's body.
+//
+//go:noinline
+func mdLineReduce3R[T any](body func(i0, i1, i2 int, acc *T), acc *T, i0, i1, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, k, acc)
+		body(i0, i1, k+1, acc)
+		body(i0, i1, k+2, acc)
+		body(i0, i1, k+3, acc)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, k, acc)
+	}
+}
+
+// mdLineReduce3L is mdLineReduce3R over i0.
+//
+//go:noinline
+func mdLineReduce3L[T any](body func(i0, i1, i2 int, acc *T), acc *T, i1, i2, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, acc)
+		body(k+1, i1, i2, acc)
+		body(k+2, i1, i2, acc)
+		body(k+3, i1, i2, acc)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, acc)
+	}
+}
+
 // parallelFor4 is ParallelForMD at rank 4.
 func parallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) {
 	t := p.check("ParallelForMD", label, 4)
@@ -227,9 +341,7 @@ func parallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) 
 					for i0 := b[0]; i0 < e[0]; i0++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
-								for i3 := b[3]; i3 < e[3]; i3++ {
-									body(i0, i1, i2, i3)
-								}
+								mdLineFor4R(body, i0, i1, i2, b[3], e[3])
 							}
 						}
 					}
@@ -237,9 +349,7 @@ func parallelFor4(label string, p MDRangePolicy, body func(i0, i1, i2, i3 int)) 
 					for i3 := b[3]; i3 < e[3]; i3++ {
 						for i2 := b[2]; i2 < e[2]; i2++ {
 							for i1 := b[1]; i1 < e[1]; i1++ {
-								for i0 := b[0]; i0 < e[0]; i0++ {
-									body(i0, i1, i2, i3)
-								}
+								mdLineFor4L(body, i1, i2, i3, b[0], e[0])
 							}
 						}
 					}
@@ -269,9 +379,7 @@ func parallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 					for i0 := b[0]; i0 < e[0]; i0++ {
 						for i1 := b[1]; i1 < e[1]; i1++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
-								for i3 := b[3]; i3 < e[3]; i3++ {
-									body(i0, i1, i2, i3, acc)
-								}
+								mdLineReduce4R(body, acc, i0, i1, i2, b[3], e[3])
 							}
 						}
 					}
@@ -279,9 +387,7 @@ func parallelReduce4[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 					for i3 := b[3]; i3 < e[3]; i3++ {
 						for i2 := b[2]; i2 < e[2]; i2++ {
 							for i1 := b[1]; i1 < e[1]; i1++ {
-								for i0 := b[0]; i0 < e[0]; i0++ {
-									body(i0, i1, i2, i3, acc)
-								}
+								mdLineReduce4L(body, acc, i1, i2, i3, b[0], e[0])
 							}
 						}
 					}
@@ -332,6 +438,71 @@ func parallelReduceTiles4[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
+// mdLineFor4R calls body for i3 = lo, ..., hi-1 and the other
+// indices given, in order, four calls a step.
+//
+//go:noinline
+func mdLineFor4R(body func(i0, i1, i2, i3 int), i0, i1, i2, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, k)
+		body(i0, i1, i2, k+1)
+		body(i0, i1, i2, k+2)
+		body(i0, i1, i2, k+3)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, k)
+	}
+}
+
+// mdLineFor4L is mdLineFor4R over i0.
+//
+//go:noinline
+func mdLineFor4L(body func(i0, i1, i2, i3 int), i1, i2, i3, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3)
+		body(k+1, i1, i2, i3)
+		body(k+2, i1, i2, i3)
+		body(k+3, i1, i2, i3)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3)
+	}
+}
+
+// mdLineReduce4R is mdLineFor4R for a reduction's body.
+//
+//go:noinline
+func mdLineReduce4R[T any](body func(i0, i1, i2, i3 int, acc *T), acc *T, i0, i1, i2, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, k, acc)
+		body(i0, i1, i2, k+1, acc)
+		body(i0, i1, i2, k+2, acc)
+		body(i0, i1, i2, k+3, acc)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, k, acc)
+	}
+}
+
+// mdLineReduce4L is mdLineReduce4R over i0.
+//
+//go:noinline
+func mdLineReduce4L[T any](body func(i0, i1, i2, i3 int, acc *T), acc *T, i1, i2, i3, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3, acc)
+		body(k+1, i1, i2, i3, acc)
+		body(k+2, i1, i2, i3, acc)
+		body(k+3, i1, i2, i3, acc)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3, acc)
+	}
+}
+
 // parallelFor5 is ParallelForMD at rank 5.
 func parallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 int)) {
 	t := p.check("ParallelForMD", label, 5)
@@ -346,9 +517,7 @@ func parallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 in
 						for i1 := b[1]; i1 < e[1]; i1++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i3 := b[3]; i3 < e[3]; i3++ {
-									for i4 := b[4]; i4 < e[4]; i4++ {
-										body(i0, i1, i2, i3, i4)
-									}
+									mdLineFor5R(body, i0, i1, i2, i3, b[4], e[4])
 								}
 							}
 						}
@@ -358,9 +527,7 @@ func parallelFor5(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4 in
 						for i3 := b[3]; i3 < e[3]; i3++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i1 := b[1]; i1 < e[1]; i1++ {
-									for i0 := b[0]; i0 < e[0]; i0++ {
-										body(i0, i1, i2, i3, i4)
-									}
+									mdLineFor5L(body, i1, i2, i3, i4, b[0], e[0])
 								}
 							}
 						}
@@ -392,9 +559,7 @@ func parallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						for i1 := b[1]; i1 < e[1]; i1++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i3 := b[3]; i3 < e[3]; i3++ {
-									for i4 := b[4]; i4 < e[4]; i4++ {
-										body(i0, i1, i2, i3, i4, acc)
-									}
+									mdLineReduce5R(body, acc, i0, i1, i2, i3, b[4], e[4])
 								}
 							}
 						}
@@ -404,9 +569,7 @@ func parallelReduce5[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 						for i3 := b[3]; i3 < e[3]; i3++ {
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i1 := b[1]; i1 < e[1]; i1++ {
-									for i0 := b[0]; i0 < e[0]; i0++ {
-										body(i0, i1, i2, i3, i4, acc)
-									}
+									mdLineReduce5L(body, acc, i1, i2, i3, i4, b[0], e[0])
 								}
 							}
 						}
@@ -458,6 +621,71 @@ func parallelReduceTiles5[T any](label string, p MDRangePolicy, r Reducer[T], bo
 	return combine(r.Join, partial)
 }
 
+// mdLineFor5R calls body for i4 = lo, ..., hi-1 and the other
+// indices given, in order, four calls a step.
+//
+//go:noinline
+func mdLineFor5R(body func(i0, i1, i2, i3, i4 int), i0, i1, i2, i3, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, i3, k)
+		body(i0, i1, i2, i3, k+1)
+		body(i0, i1, i2, i3, k+2)
+		body(i0, i1, i2, i3, k+3)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, i3, k)
+	}
+}
+
+// mdLineFor5L is mdLineFor5R over i0.
+//
+//go:noinline
+func mdLineFor5L(body func(i0, i1, i2, i3, i4 int), i1, i2, i3, i4, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3, i4)
+		body(k+1, i1, i2, i3, i4)
+		body(k+2, i1, i2, i3, i4)
+		body(k+3, i1, i2, i3, i4)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3, i4)
+	}
+}
+
+// mdLineReduce5R is mdLineFor5R for a reduction's body.
+//
+//go:noinline
+func mdLineReduce5R[T any](body func(i0, i1, i2, i3, i4 int, acc *T), acc *T, i0, i1, i2, i3, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, i3, k, acc)
+		body(i0, i1, i2, i3, k+1, acc)
+		body(i0, i1, i2, i3, k+2, acc)
+		body(i0, i1, i2, i3, k+3, acc)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, i3, k, acc)
+	}
+}
+
+// mdLineReduce5L is mdLineReduce5R over i0.
+//
+//go:noinline
+func mdLineReduce5L[T any](body func(i0, i1, i2, i3, i4 int, acc *T), acc *T, i1, i2, i3, i4, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3, i4, acc)
+		body(k+1, i1, i2, i3, i4, acc)
+		body(k+2, i1, i2, i3, i4, acc)
+		body(k+3, i1, i2, i3, i4, acc)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3, i4, acc)
+	}
+}
+
 // parallelFor6 is ParallelForMD at rank 6.
 func parallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i5 int)) {
 	t := p.check("ParallelForMD", label, 6)
@@ -473,9 +701,7 @@ func parallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i3 := b[3]; i3 < e[3]; i3++ {
 									for i4 := b[4]; i4 < e[4]; i4++ {
-										for i5 := b[5]; i5 < e[5]; i5++ {
-											body(i0, i1, i2, i3, i4, i5)
-										}
+										mdLineFor6R(body, i0, i1, i2, i3, i4, b[5], e[5])
 									}
 								}
 							}
@@ -487,9 +713,7 @@ func parallelFor6(label string, p MDRangePolicy, body func(i0, i1, i2, i3, i4, i
 							for i3 := b[3]; i3 < e[3]; i3++ {
 								for i2 := b[2]; i2 < e[2]; i2++ {
 									for i1 := b[1]; i1 < e[1]; i1++ {
-										for i0 := b[0]; i0 < e[0]; i0++ {
-											body(i0, i1, i2, i3, i4, i5)
-										}
+										mdLineFor6L(body, i1, i2, i3, i4, i5, b[0], e[0])
 									}
 								}
 							}
@@ -523,9 +747,7 @@ func parallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 							for i2 := b[2]; i2 < e[2]; i2++ {
 								for i3 := b[3]; i3 < e[3]; i3++ {
 									for i4 := b[4]; i4 < e[4]; i4++ {
-										for i5 := b[5]; i5 < e[5]; i5++ {
-											body(i0, i1, i2, i3, i4, i5, acc)
-										}
+										mdLineReduce6R(body, acc, i0, i1, i2, i3, i4, b[5], e[5])
 									}
 								}
 							}
@@ -537,9 +759,7 @@ func parallelReduce6[T any](label string, p MDRangePolicy, r Reducer[T], body fu
 							for i3 := b[3]; i3 < e[3]; i3++ {
 								for i2 := b[2]; i2 < e[2]; i2++ {
 									for i1 := b[1]; i1 < e[1]; i1++ {
-										for i0 := b[0]; i0 < e[0]; i0++ {
-											body(i0, i1, i2, i3, i4, i5, acc)
-										}
+										mdLineReduce6L(body, acc, i1, i2, i3, i4, i5, b[0], e[0])
 									}
 								}
 							}
@@ -590,4 +810,69 @@ func parallelReduceTiles6[T any](label string, p MDRangePolicy, r Reducer[T], bo
 		},
 	}, true)
 	return combine(r.Join, partial)
+}
+
+// mdLineFor6R calls body for i5 = lo, ..., hi-1 and the other
+// indices given, in order, four calls a step.
+//
+//go:noinline
+func mdLineFor6R(body func(i0, i1, i2, i3, i4, i5 int), i0, i1, i2, i3, i4, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, i3, i4, k)
+		body(i0, i1, i2, i3, i4, k+1)
+		body(i0, i1, i2, i3, i4, k+2)
+		body(i0, i1, i2, i3, i4, k+3)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, i3, i4, k)
+	}
+}
+
+// mdLineFor6L is mdLineFor6R over i0.
+//
+//go:noinline
+func mdLineFor6L(body func(i0, i1, i2, i3, i4, i5 int), i1, i2, i3, i4, i5, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3, i4, i5)
+		body(k+1, i1, i2, i3, i4, i5)
+		body(k+2, i1, i2, i3, i4, i5)
+		body(k+3, i1, i2, i3, i4, i5)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3, i4, i5)
+	}
+}
+
+// mdLineReduce6R is mdLineFor6R for a reduction's body.
+//
+//go:noinline
+func mdLineReduce6R[T any](body func(i0, i1, i2, i3, i4, i5 int, acc *T), acc *T, i0, i1, i2, i3, i4, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(i0, i1, i2, i3, i4, k, acc)
+		body(i0, i1, i2, i3, i4, k+1, acc)
+		body(i0, i1, i2, i3, i4, k+2, acc)
+		body(i0, i1, i2, i3, i4, k+3, acc)
+	}
+	for ; k < hi; k++ {
+		body(i0, i1, i2, i3, i4, k, acc)
+	}
+}
+
+// mdLineReduce6L is mdLineReduce6R over i0.
+//
+//go:noinline
+func mdLineReduce6L[T any](body func(i0, i1, i2, i3, i4, i5 int, acc *T), acc *T, i1, i2, i3, i4, i5, lo, hi int) {
+	k := lo
+	for ; hi-k >= 4; k += 4 {
+		body(k, i1, i2, i3, i4, i5, acc)
+		body(k+1, i1, i2, i3, i4, i5, acc)
+		body(k+2, i1, i2, i3, i4, i5, acc)
+		body(k+3, i1, i2, i3, i4, i5, acc)
+	}
+	for ; k < hi; k++ {
+		body(k, i1, i2, i3, i4, i5, acc)
+	}
 }

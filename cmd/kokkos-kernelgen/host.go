@@ -227,6 +227,7 @@ type bodyCopy struct {
 	loops *loopAnalysis             // non-nil: loops check their accesses once (host_loops.go)
 	next  string                    // the label a return continues
 	used  map[string]bool           // the gkP_ and gkS_ names the copy writes
+	md    *mdHoist                  // non-nil: values the innermost index loop does not change go before it (host_md.go)
 }
 
 // hostBody returns k's body, as the statements inside its braces, with the
@@ -307,6 +308,10 @@ func (r *bodyRender) render(root ast.Node, from, to token.Pos, covered map[*ast.
 	visit = func(n ast.Node) bool {
 		if text, ok := r.held(n); ok {
 			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: text})
+			return false
+		}
+		if name, ok := r.mdValue(n, covered); ok {
+			edits = append(edits, edit{pos: n.Pos(), end: n.End(), text: name})
 			return false
 		}
 		var team []edit // a nested range's edits, unless the loop is replaced
@@ -826,17 +831,19 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 		// any strides; and, for views of small rows indexed by
 		// constants, a third, whose rows are laid out right.
 		contig, rows := newRows(true, nil), newRows(false, nil)
-		cbody, returns := p.hostBody(k, im, &bodyCopy{acc: accs, rows: contig, all: unchecked, loops: loops, next: "gkNextC", used: used})
-		fast, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: rows, all: unchecked, loops: loops, next: "gkNextU", used: used})
+		mdC, mdU := newMDHoist(k, order, loops), newMDHoist(k, order, loops)
+		cbody, returns := p.hostBody(k, im, &bodyCopy{acc: accs, rows: contig, all: unchecked, loops: loops, next: "gkNextC", used: used, md: mdC})
+		fast, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: rows, all: unchecked, loops: loops, next: "gkNextU", used: used, md: mdU})
 		if !unchecked {
 			fmt.Fprintf(&b, "if %s {\n", test)
 		}
 		if rs := rowStrides(accs, order[len(order)-1]); len(rs) > 0 {
 			right := newRows(true, rs)
-			rbody, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: right, all: unchecked, loops: loops, next: "gkNextR", used: used})
+			mdR := newMDHoist(k, order, loops)
+			rbody, _ := p.hostBody(k, im, &bodyCopy{acc: accs, rows: right, all: unchecked, loops: loops, next: "gkNextR", used: used, md: mdR})
 			conds := slices.Sorted(maps.Keys(right.folded))
 			fmt.Fprintf(&b, "if %s {\n", strings.Join(conds, " && "))
-			writeLoops(&b, k, order, rbody, returns, "gkNextR", right.decls)
+			writeLoops(&b, k, order, rbody, returns, "gkNextR", mdR.pre(right.decls, rbody))
 			b.WriteString("} else ")
 		}
 		if len(contig.folded) > 0 {
@@ -845,21 +852,22 @@ func (p *pkgInfo) hostChunk(k *kernelFunc, im *imports, chunk string, order []in
 			if call, ok := p.streamChunk(k, im, accs, contig); ok {
 				b.WriteString(call) // host_stream.go
 			} else {
-				writeLoops(&b, k, order, cbody, returns, "gkNextC", contig.decls)
+				writeLoops(&b, k, order, cbody, returns, "gkNextC", mdC.pre(contig.decls, cbody))
 			}
 			b.WriteString("} else {\n")
-			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
+			writeLoops(&b, k, order, fast, returns, "gkNextU", mdU.pre(rows.decls, fast))
 			b.WriteString("}\n")
 		} else {
-			writeLoops(&b, k, order, fast, returns, "gkNextU", rows.decls)
+			writeLoops(&b, k, order, fast, returns, "gkNextU", mdU.pre(rows.decls, fast))
 		}
 		if !unchecked {
 			b.WriteString("} else {\n")
 		}
 	}
 	if !unchecked {
-		body, returns := p.hostBody(k, im, &bodyCopy{acc: accs, loops: loops, next: "gkNext", used: used})
-		writeLoops(&b, k, order, body, returns, "gkNext", nil)
+		md := newMDHoist(k, order, loops)
+		body, returns := p.hostBody(k, im, &bodyCopy{acc: accs, loops: loops, next: "gkNext", used: used, md: md})
+		writeLoops(&b, k, order, body, returns, "gkNext", md.pre(nil, body))
 		if test != "" {
 			b.WriteString("}\n")
 		}

@@ -55,34 +55,67 @@ func (r rank) names() []string {
 // Args returns "i0, i1, ..., i(N-1)".
 func (r rank) Args() string { return strings.Join(r.names(), ", ") }
 
-// loops nests one loop per dimension, in the order given, around call.
-func (r rank) loops(order []int, call string) string {
+// The per-index MDRange patterns run the innermost loop of a tile in a
+// line function of their own (mdLine...), four calls a step: the loop
+// around a call keeps fewer values on the stack than the nest does.
+
+// lineLoops nests one loop per dimension of order but the last, around
+// call, whose %s is given the indices of those loops (in dimension order)
+// and the bounds b[d], e[d] of the last dimension d of order.
+func (r rank) lineLoops(order []int, call string) string {
 	var sb strings.Builder
-	for _, d := range order {
+	outer := order[:len(order)-1]
+	for _, d := range outer {
 		fmt.Fprintf(&sb, "for i%d := b[%d]; i%d < e[%d]; i%d++ {\n", d, d, d, d, d)
 	}
-	fmt.Fprintf(&sb, call+"\n", r.Args())
-	for range order {
+	last := order[len(order)-1]
+	var args []string
+	for d := range r.N {
+		if d != last {
+			args = append(args, fmt.Sprintf("i%d", d))
+		}
+	}
+	args = append(args, fmt.Sprintf("b[%d], e[%d]", last, last))
+	fmt.Fprintf(&sb, call+"\n", strings.Join(args, ", "))
+	for range outer {
 		sb.WriteString("}\n")
 	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
 
-// Right nests the loops of an MDRange tile so that the last index runs
-// fastest.
-func (r rank) Right(call string) string {
+// RightLines nests the loops of a tile, the last index fastest, around a
+// call of the line function whose text is call.
+func (r rank) RightLines(call string) string {
 	order := make([]int, r.N)
 	for d := range order {
 		order[d] = d
 	}
-	return r.loops(order, call)
+	return r.lineLoops(order, call)
 }
 
-// Left nests them so that the first index runs fastest.
-func (r rank) Left(call string) string {
+// LeftLines is RightLines with the first index fastest.
+func (r rank) LeftLines(call string) string {
 	order := make([]int, r.N)
 	for d := range order {
 		order[d] = r.N - 1 - d
 	}
-	return r.loops(order, call)
+	return r.lineLoops(order, call)
+}
+
+// Fixed returns the indices but the d-th: "i0, ..., i(N-1)" without id.
+func (r rank) Fixed(d int) string {
+	var s []string
+	for k, n := range r.names() {
+		if k != d {
+			s = append(s, n)
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// ArgsWith returns "i0, ..., i(N-1)" with the d-th index written v.
+func (r rank) ArgsWith(d int, v string) string {
+	s := r.names()
+	s[d] = v
+	return strings.Join(s, ", ")
 }

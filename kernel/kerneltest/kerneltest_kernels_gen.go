@@ -775,6 +775,124 @@ var gkSpecs = []gkkernel.Spec{
 `,
 	},
 	{
+		Func: MDWrite, Name: "kerneltest.MDWrite", Hash: "40663eeb21467515fa13f14280b81e08", Funcs: []string{"MDWrite"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: true},
+		},
+		Host: gkHostMDWrite,
+		IR: gkIR + `(kernel MDWrite for (index i j)
+  (view a float64 2 w)
+  (body
+    (assign ((at a i j)) ((add float64 (mul float64 (conv float64 i) (float64 0.5)) (conv float64 j))))))
+`,
+	},
+	{
+		Func: MDRowMix, Name: "kerneltest.MDRowMix", Hash: "f404702ceb41c8abcfb9141f51f881be", Funcs: []string{"MDRowMix"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "cnt", View: true, Write: true},
+			{Name: "s"},
+			{Name: "n"},
+			{Name: "m"},
+		},
+		Host: gkHostMDRowMix,
+		IR: gkIR + `(kernel MDRowMix for (index i j)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (view cnt int64 2 w)
+  (scalar s float64)
+  (scalar n int)
+  (scalar m int32)
+  (body
+    (if (eq int j n)
+      (then
+        (return)))
+    (assign ((new x float64)) ((add float64 (mul float64 (conv float64 i) s) (div float64 (conv float64 (sub int n i)) s))))
+    (assign ((new y float64)) ((at in i j)))
+    (if (eq int (rem int j (int 3)) (int 0))
+      (then
+        (assign ((at out i j)) ((sub float64 (mul float64 x y) (div float64 (conv float64 (mul int i n)) (float64 3))))))
+      (else (block
+        (range (new k int) int (int 3)
+          (body
+            (opassign add y (div float64 (mul float64 (conv float64 (add int32 (mul int32 (conv int32 i) m) (conv int32 k))) s) (float64 7)))))
+        (assign ((at out i j)) ((add float64 y (conv float64 (conv int64 (mul float64 (mul float64 (conv float64 i) s) (float64 1e+17))))))))))
+    (assign ((at cnt i j)) ((sub int64 (add int64 (xor int64 (shl int64 (conv int64 (add int (div int (mul int i n) (int 5)) (rem int i (int 7)))) (uint64 3)) (mul int64 (mul int64 (conv int64 m) (conv int64 i)) (int64 140737488355327))) (conv int64 j)) (conv int64 (shr int (neg int i) (uint64 2))))))))
+`,
+	},
+	{
+		Func: MDRowMixNoCheck, Name: "kerneltest.MDRowMixNoCheck", Hash: "295aa804b175de407e0bb225a1a6ef04", Funcs: []string{"MDRowMixNoCheck"},
+		Pattern: gkkernel.PatternFor, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "cnt", View: true, Write: true},
+			{Name: "s"},
+			{Name: "n"},
+			{Name: "m"},
+		},
+		Host: gkHostMDRowMixNoCheck,
+		IR: gkIR + `(kernel MDRowMixNoCheck for (index i j)
+  (view out float64 2 w)
+  (view in float64 2 r)
+  (view cnt int64 2 w)
+  (scalar s float64)
+  (scalar n int)
+  (scalar m int32)
+  (body
+    (if (eq int j n)
+      (then
+        (return)))
+    (assign ((new x float64)) ((add float64 (mul float64 (conv float64 i) s) (div float64 (conv float64 (sub int n i)) s))))
+    (assign ((new y float64)) ((at in i j)))
+    (if (eq int (rem int j (int 3)) (int 0))
+      (then
+        (assign ((at out i j)) ((sub float64 (mul float64 x y) (div float64 (conv float64 (mul int i n)) (float64 3))))))
+      (else (block
+        (range (new k int) int (int 3)
+          (body
+            (opassign add y (div float64 (mul float64 (conv float64 (add int32 (mul int32 (conv int32 i) m) (conv int32 k))) s) (float64 7)))))
+        (assign ((at out i j)) ((add float64 y (conv float64 (conv int64 (mul float64 (mul float64 (conv float64 i) s) (float64 1e+17))))))))))
+    (assign ((at cnt i j)) ((sub int64 (add int64 (xor int64 (shl int64 (conv int64 (add int (div int (mul int i n) (int 5)) (rem int i (int 7)))) (uint64 3)) (mul int64 (mul int64 (conv int64 m) (conv int64 i)) (int64 140737488355327))) (conv int64 j)) (conv int64 (shr int (neg int i) (uint64 2))))))))
+`,
+	},
+	{
+		Func: MDPlane, Name: "kerneltest.MDPlane", Hash: "a4227c04b77c5662f6eab9f67cb53b61", Funcs: []string{"MDPlane"},
+		Pattern: gkkernel.PatternFor, Rank: 3,
+		Params: []gkkernel.Param{
+			{Name: "out", View: true, Write: true},
+			{Name: "in", View: true, Write: false},
+			{Name: "h"},
+		},
+		Host: gkHostMDPlane,
+		IR: gkIR + `(kernel MDPlane for (index i j k)
+  (view out float32 3 w)
+  (view in float32 3 r)
+  (scalar h float32)
+  (body
+    (assign ((at out i j k)) ((add float32 (sub float32 (mul float32 (at in i j k) (add float32 (mul float32 (conv float32 i) h) (div float32 (conv float32 j) h))) (mul float32 (mul float32 (conv float32 k) h) h)) (conv float32 (conv uint8 (add int i j))))))))
+`,
+	},
+	{
+		Func: MDRowSum, Name: "kerneltest.MDRowSum", Hash: "77c8c0ae812b59352955b51ea5f22a39", Funcs: []string{"MDRowSum"},
+		Pattern: gkkernel.PatternReduce, Rank: 2,
+		Params: []gkkernel.Param{
+			{Name: "a", View: true, Write: false},
+			{Name: "w"},
+		},
+		Host: gkHostMDRowSum,
+		IR: gkIR + `(kernel MDRowSum reduce (index i j)
+  (view a float64 2 r)
+  (scalar w float64)
+  (acc float64)
+  (body
+    (opassign add (acc) (mul float64 (at a i j) (sub float64 (mul float64 (conv float64 i) w) (div float64 (conv float64 j) w))))))
+`,
+	},
+	{
 		Func: DotFast, Name: "kerneltest.DotFast", Hash: "bca806142b9700656939d83e31d1d407", Funcs: []string{"DotFast"},
 		Pattern: gkkernel.PatternFor, Rank: 1,
 		Params: []gkkernel.Param{
@@ -2913,7 +3031,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:2916:48*/
+					/*line kerneltest_kernels_gen.go:3034:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -2936,7 +3054,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 						}
 					} /*line checks.go:23:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:2939:48*/
+					/*line kerneltest_kernels_gen.go:3057:48*/
 				}
 			}
 		} else {
@@ -2960,7 +3078,7 @@ func gkHostYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error)
 					}
 				} /*line checks.go:23:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:2963:47*/
+				/*line kerneltest_kernels_gen.go:3081:47*/
 			}
 		}
 	}, nil
@@ -3010,7 +3128,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:3013:48*/
+					/*line kerneltest_kernels_gen.go:3131:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -3033,7 +3151,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						}
 					} /*line checks.go:34:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:3036:48*/
+					/*line kerneltest_kernels_gen.go:3154:48*/
 				}
 			}
 		} else {
@@ -3057,7 +3175,7 @@ func gkHostYAxExt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					}
 				} /*line checks.go:34:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:3060:47*/
+				/*line kerneltest_kernels_gen.go:3178:47*/
 			}
 		}
 	}, nil
@@ -3188,7 +3306,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*64)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*64)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*64)) = (s3)
-					/*line kerneltest_kernels_gen.go:3191:48*/
+					/*line kerneltest_kernels_gen.go:3309:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -3289,7 +3407,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:3292:48*/
+					/*line kerneltest_kernels_gen.go:3410:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (4)*gkS_out_1)
@@ -3390,7 +3508,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:3393:48*/
+					/*line kerneltest_kernels_gen.go:3511:48*/
 				}
 			}
 		} else {
@@ -3488,7 +3606,7 @@ func gkHostLoopForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 5, s1)
 				out.Set(i, 6, s2)
 				out.Set(i, 7, s3)
-				/*line kerneltest_kernels_gen.go:3491:47*/
+				/*line kerneltest_kernels_gen.go:3609:47*/
 			}
 		}
 	}, nil
@@ -3517,7 +3635,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*24)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*24))))))
-					/*line kerneltest_kernels_gen.go:3520:48*/
+					/*line kerneltest_kernels_gen.go:3638:48*/
 				}
 			} else if gkS_r_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3525,7 +3643,7 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*8)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*8)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*8))))))
-					/*line kerneltest_kernels_gen.go:3528:48*/
+					/*line kerneltest_kernels_gen.go:3646:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3533,13 +3651,13 @@ func gkHostNorm3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				gkR2 := gkunsafe.Add(gkP_x, (2)*gkS_x_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line checks.go:80:2*/ *(*float64)(gkunsafe.Add(gkP_r, (i)*gkS_r_0)) = (gkmath.Sqrt(float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))) + float64((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0)))*(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_x_0))))))
-					/*line kerneltest_kernels_gen.go:3536:48*/
+					/*line kerneltest_kernels_gen.go:3654:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line checks.go:80:2*/ r.Set(i, gkmath.Sqrt(float64(x.At(i, 0)*x.At(i, 0))+float64(x.At(i, 1)*x.At(i, 1))+float64(x.At(i, 2)*x.At(i, 2))))
-				/*line kerneltest_kernels_gen.go:3542:47*/
+				/*line kerneltest_kernels_gen.go:3660:47*/
 			}
 		}
 	}, nil
@@ -3632,7 +3750,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3635:48*/
+					/*line kerneltest_kernels_gen.go:3753:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3694,7 +3812,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3697:48*/
+					/*line kerneltest_kernels_gen.go:3815:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3756,7 +3874,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3759:48*/
+					/*line kerneltest_kernels_gen.go:3877:48*/
 				}
 			}
 		} else {
@@ -3813,7 +3931,7 @@ func gkHostForce(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:3816:47*/
+				/*line kerneltest_kernels_gen.go:3934:47*/
 			}
 		}
 	}, nil
@@ -3890,7 +4008,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:3893:48*/
+					/*line kerneltest_kernels_gen.go:4011:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3936,7 +4054,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:3939:48*/
+					/*line kerneltest_kernels_gen.go:4057:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -3982,7 +4100,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:3985:48*/
+					/*line kerneltest_kernels_gen.go:4103:48*/
 				}
 			}
 		}, nil
@@ -4056,7 +4174,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*24)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*24)) = (fz)
-					/*line kerneltest_kernels_gen.go:4059:48*/
+					/*line kerneltest_kernels_gen.go:4177:48*/
 				}
 			} else if gkS_f_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -4118,7 +4236,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*8)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (fz)
-					/*line kerneltest_kernels_gen.go:4121:48*/
+					/*line kerneltest_kernels_gen.go:4239:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_x, (0)*gkS_x_1)
@@ -4180,7 +4298,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_f_0)) = (fx)
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_f_0)) = (fy)
 					*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_f_0)) = (fz)
-					/*line kerneltest_kernels_gen.go:4183:48*/
+					/*line kerneltest_kernels_gen.go:4301:48*/
 				}
 			}
 		} else {
@@ -4237,7 +4355,7 @@ func gkHostForceNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				f.Set(i, 0, fx)
 				f.Set(i, 1, fy)
 				f.Set(i, 2, fz)
-				/*line kerneltest_kernels_gen.go:4240:47*/
+				/*line kerneltest_kernels_gen.go:4358:47*/
 			}
 		}
 	}, nil
@@ -4289,7 +4407,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*4)))))*gkS_out_0)), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4292:48*/
+					/*line kerneltest_kernels_gen.go:4410:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4313,7 +4431,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd((*float64)(gkunsafe.Add(gkP_out, (int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))))*gkS_out_0)), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4316:48*/
+					/*line kerneltest_kernels_gen.go:4434:48*/
 				}
 			}
 			*gkAccP = gkAcc
@@ -4353,7 +4471,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*4))))), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4356:48*/
+					/*line kerneltest_kernels_gen.go:4474:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_idx, (0)*gkS_idx_1)
@@ -4383,7 +4501,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 					gkkokkos.AtomicAdd(out.Ptr(int((*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0))))), s)
 					*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)) = (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_idx_0)))
 					gkAcc += s
-					/*line kerneltest_kernels_gen.go:4386:48*/
+					/*line kerneltest_kernels_gen.go:4504:48*/
 				}
 			}
 		} else {
@@ -4413,7 +4531,7 @@ func gkHostGatherNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 				gkkokkos.AtomicAdd(out.Ptr(int(idx.At(i, 0))), s)
 				idx.Set(i, 0, idx.At(i, 0))
 				gkAcc += s
-				/*line kerneltest_kernels_gen.go:4416:47*/
+				/*line kerneltest_kernels_gen.go:4534:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -4451,7 +4569,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*4)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4454:50*/
+							/*line kerneltest_kernels_gen.go:4572:50*/
 						}
 					}
 				} else {
@@ -4460,7 +4578,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1)))))*gkS_x_0)))
-							/*line kerneltest_kernels_gen.go:4463:50*/
+							/*line kerneltest_kernels_gen.go:4581:50*/
 						}
 					}
 				}
@@ -4479,7 +4597,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4482:49*/
+						/*line kerneltest_kernels_gen.go:4600:49*/
 					}
 				}
 			} else {
@@ -4488,7 +4606,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (*(*float32)(gkunsafe.Add(gkP_x, (int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0)))))*gkS_x_0)))
-						/*line kerneltest_kernels_gen.go:4491:49*/
+						/*line kerneltest_kernels_gen.go:4609:49*/
 					}
 				}
 			}
@@ -4508,7 +4626,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*4))))))
-							/*line kerneltest_kernels_gen.go:4511:50*/
+							/*line kerneltest_kernels_gen.go:4629:50*/
 						}
 					}
 				} else {
@@ -4517,7 +4635,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						gkR1 := gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (j)*gkS_idx_1))))))
-							/*line kerneltest_kernels_gen.go:4520:50*/
+							/*line kerneltest_kernels_gen.go:4638:50*/
 						}
 					}
 				}
@@ -4525,7 +4643,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-						/*line kerneltest_kernels_gen.go:4528:49*/
+						/*line kerneltest_kernels_gen.go:4646:49*/
 					}
 				}
 			}
@@ -4544,7 +4662,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*4))))))
-						/*line kerneltest_kernels_gen.go:4547:49*/
+						/*line kerneltest_kernels_gen.go:4665:49*/
 					}
 				}
 			} else {
@@ -4553,7 +4671,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					gkR1 := gkunsafe.Add(gkP_idx, (j)*gkS_idx_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line checks.go:156:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (x.At(int((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_idx_0))))))
-						/*line kerneltest_kernels_gen.go:4556:49*/
+						/*line kerneltest_kernels_gen.go:4674:49*/
 					}
 				}
 			}
@@ -4561,7 +4679,7 @@ func gkHostGatherNocheck2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line checks.go:156:2*/ out.Set(i, j, x.At(int(idx.At(i, j))))
-					/*line kerneltest_kernels_gen.go:4564:48*/
+					/*line kerneltest_kernels_gen.go:4682:48*/
 				}
 			}
 		}
@@ -4594,7 +4712,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:4597:48*/
+					/*line kerneltest_kernels_gen.go:4715:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -4603,7 +4721,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						s += float64(A.At(i, j) * x.At(j))
 					}
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:4606:48*/
+					/*line kerneltest_kernels_gen.go:4724:48*/
 				}
 			}
 		} else {
@@ -4613,7 +4731,7 @@ func gkHostYAxEach(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					s += float64(A.At(i, j) * x.At(j))
 				}
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:4616:47*/
+				/*line kerneltest_kernels_gen.go:4734:47*/
 			}
 		}
 	}, nil
@@ -4649,7 +4767,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*24)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*24)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*24))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*24)))))
-					/*line kerneltest_kernels_gen.go:4652:48*/
+					/*line kerneltest_kernels_gen.go:4770:48*/
 				}
 			} else if gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4662,7 +4780,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*8)))))
-					/*line kerneltest_kernels_gen.go:4665:48*/
+					/*line kerneltest_kernels_gen.go:4783:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_y, (0)*gkS_y_1)
@@ -4675,7 +4793,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					/*line checks.go:176:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_x_0)))))
 					*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_x_0)))))
-					/*line kerneltest_kernels_gen.go:4678:48*/
+					/*line kerneltest_kernels_gen.go:4796:48*/
 				}
 			}
 		} else {
@@ -4683,7 +4801,7 @@ func gkHostAxpy3(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				/*line checks.go:176:2*/ y.Set(i, 0, y.At(i, 0)+float64(a*x.At(i, 0)))
 				y.Set(i, 1, y.At(i, 1)+float64(a*x.At(i, 1)))
 				y.Set(i, 2, y.At(i, 2)+float64(a*x.At(i, 2)))
-				/*line kerneltest_kernels_gen.go:4686:47*/
+				/*line kerneltest_kernels_gen.go:4804:47*/
 			}
 		}
 	}, nil
@@ -4728,7 +4846,7 @@ func gkHostScaleRows(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					y.Set(i, j, float64(a*x.At(i, j)))
 				}
 			} /*line checks.go:187:3*/
-			/*line kerneltest_kernels_gen.go:4731:46*/
+			/*line kerneltest_kernels_gen.go:4849:46*/
 		}
 	}, nil
 }
@@ -4784,7 +4902,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (s)
-							/*line kerneltest_kernels_gen.go:4787:50*/
+							/*line kerneltest_kernels_gen.go:4905:50*/
 						}
 					}
 				} else {
@@ -4812,7 +4930,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 								}
 							} /*line checks.go:198:3*/
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (s)
-							/*line kerneltest_kernels_gen.go:4815:50*/
+							/*line kerneltest_kernels_gen.go:4933:50*/
 						}
 					}
 				}
@@ -4840,7 +4958,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						c.Set(i, j, s)
-						/*line kerneltest_kernels_gen.go:4843:49*/
+						/*line kerneltest_kernels_gen.go:4961:49*/
 					}
 				}
 			}
@@ -4880,7 +4998,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (s)
-						/*line kerneltest_kernels_gen.go:4883:49*/
+						/*line kerneltest_kernels_gen.go:5001:49*/
 					}
 				}
 			} else {
@@ -4908,7 +5026,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 							}
 						} /*line checks.go:198:3*/
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (s)
-						/*line kerneltest_kernels_gen.go:4911:49*/
+						/*line kerneltest_kernels_gen.go:5029:49*/
 					}
 				}
 			}
@@ -4936,7 +5054,7 @@ func gkHostMatMul(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						}
 					} /*line checks.go:198:3*/
 					c.Set(i, j, s)
-					/*line kerneltest_kernels_gen.go:4939:48*/
+					/*line kerneltest_kernels_gen.go:5057:48*/
 				}
 			}
 		}
@@ -4994,7 +5112,7 @@ func gkHostHisto(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			for k := 0; k < x.Extent(1); k += 2 {
 				gkkokkos.AtomicAdd(cnt.Ptr(i, x.Extent(1)/2+k/2), 1)
 			}
-			/*line kerneltest_kernels_gen.go:4997:46*/
+			/*line kerneltest_kernels_gen.go:5115:46*/
 		}
 	}, nil
 }
@@ -5029,13 +5147,13 @@ func gkHostTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:16:2*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:5032:48*/
+					/*line kerneltest_kernels_gen.go:5150:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:16:2*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:5038:47*/
+				/*line kerneltest_kernels_gen.go:5156:47*/
 			}
 		}
 	}, nil
@@ -5061,18 +5179,18 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5064:48*/
+					/*line kerneltest_kernels_gen.go:5182:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:5069:48*/
+					/*line kerneltest_kernels_gen.go:5187:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:5075:47*/
+				/*line kerneltest_kernels_gen.go:5193:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5109,7 +5227,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5112:50*/
+							/*line kerneltest_kernels_gen.go:5230:50*/
 						}
 					}
 				} else {
@@ -5118,7 +5236,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:5121:50*/
+							/*line kerneltest_kernels_gen.go:5239:50*/
 						}
 					}
 				}
@@ -5126,7 +5244,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:5129:49*/
+						/*line kerneltest_kernels_gen.go:5247:49*/
 					}
 				}
 			}
@@ -5145,7 +5263,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5148:49*/
+						/*line kerneltest_kernels_gen.go:5266:49*/
 					}
 				}
 			} else {
@@ -5154,7 +5272,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5157:49*/
+						/*line kerneltest_kernels_gen.go:5275:49*/
 					}
 				}
 			}
@@ -5162,7 +5280,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:5165:48*/
+					/*line kerneltest_kernels_gen.go:5283:48*/
 				}
 			}
 		}
@@ -5192,7 +5310,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5195:48*/
+					/*line kerneltest_kernels_gen.go:5313:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5200,7 +5318,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5203:48*/
+					/*line kerneltest_kernels_gen.go:5321:48*/
 				}
 			}
 		} else {
@@ -5209,7 +5327,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5212:47*/
+				/*line kerneltest_kernels_gen.go:5330:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5255,7 +5373,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5258:51*/
+								/*line kerneltest_kernels_gen.go:5376:51*/
 							}
 						}
 					}
@@ -5276,7 +5394,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5279:51*/
+								/*line kerneltest_kernels_gen.go:5397:51*/
 							}
 						}
 					}
@@ -5292,7 +5410,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5295:50*/
+							/*line kerneltest_kernels_gen.go:5413:50*/
 						}
 					}
 				}
@@ -5325,7 +5443,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5328:50*/
+							/*line kerneltest_kernels_gen.go:5446:50*/
 						}
 					}
 				}
@@ -5346,7 +5464,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5349:50*/
+							/*line kerneltest_kernels_gen.go:5467:50*/
 						}
 					}
 				}
@@ -5362,7 +5480,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5365:49*/
+						/*line kerneltest_kernels_gen.go:5483:49*/
 					}
 				}
 			}
@@ -5399,7 +5517,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5402:48*/
+					/*line kerneltest_kernels_gen.go:5520:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5413,7 +5531,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5416:48*/
+					/*line kerneltest_kernels_gen.go:5534:48*/
 				}
 			}
 		} else {
@@ -5428,7 +5546,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5431:47*/
+				/*line kerneltest_kernels_gen.go:5549:47*/
 			}
 		}
 	}, nil
@@ -5454,14 +5572,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5457:48*/
+					/*line kerneltest_kernels_gen.go:5575:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5464:48*/
+					/*line kerneltest_kernels_gen.go:5582:48*/
 				}
 			}
 		} else {
@@ -5469,7 +5587,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5472:47*/
+				/*line kerneltest_kernels_gen.go:5590:47*/
 			}
 		}
 	}, nil
@@ -5493,7 +5611,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5496:50*/
+							/*line kerneltest_kernels_gen.go:5614:50*/
 						}
 					}
 				} else {
@@ -5501,7 +5619,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5504:50*/
+							/*line kerneltest_kernels_gen.go:5622:50*/
 						}
 					}
 				}
@@ -5509,7 +5627,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5512:49*/
+						/*line kerneltest_kernels_gen.go:5630:49*/
 					}
 				}
 			}
@@ -5527,7 +5645,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5530:49*/
+						/*line kerneltest_kernels_gen.go:5648:49*/
 					}
 				}
 			} else {
@@ -5535,7 +5653,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5538:49*/
+						/*line kerneltest_kernels_gen.go:5656:49*/
 					}
 				}
 			}
@@ -5543,7 +5661,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5546:48*/
+					/*line kerneltest_kernels_gen.go:5664:48*/
 				}
 			}
 		}
@@ -5585,7 +5703,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5588:51*/
+								/*line kerneltest_kernels_gen.go:5706:51*/
 							}
 						}
 					}
@@ -5601,7 +5719,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5604:51*/
+								/*line kerneltest_kernels_gen.go:5722:51*/
 							}
 						}
 					}
@@ -5612,7 +5730,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5615:50*/
+							/*line kerneltest_kernels_gen.go:5733:50*/
 						}
 					}
 				}
@@ -5640,7 +5758,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5643:50*/
+							/*line kerneltest_kernels_gen.go:5761:50*/
 						}
 					}
 				}
@@ -5656,7 +5774,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5659:50*/
+							/*line kerneltest_kernels_gen.go:5777:50*/
 						}
 					}
 				}
@@ -5667,7 +5785,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5670:49*/
+						/*line kerneltest_kernels_gen.go:5788:49*/
 					}
 				}
 			}
@@ -5730,7 +5848,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5733:48*/
+					/*line kerneltest_kernels_gen.go:5851:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5766,7 +5884,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5769:48*/
+					/*line kerneltest_kernels_gen.go:5887:48*/
 				}
 			}
 		} else {
@@ -5803,7 +5921,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5806:47*/
+				/*line kerneltest_kernels_gen.go:5924:47*/
 			}
 		}
 	}, nil
@@ -5870,7 +5988,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5873:48*/
+					/*line kerneltest_kernels_gen.go:5991:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5914,7 +6032,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5917:48*/
+					/*line kerneltest_kernels_gen.go:6035:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5969,7 +6087,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5972:48*/
+					/*line kerneltest_kernels_gen.go:6090:48*/
 				}
 			}
 		} else {
@@ -6022,7 +6140,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:6025:47*/
+				/*line kerneltest_kernels_gen.go:6143:47*/
 			}
 		}
 	}, nil
@@ -6093,7 +6211,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6096:48*/
+					/*line kerneltest_kernels_gen.go:6214:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6141,7 +6259,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6144:48*/
+					/*line kerneltest_kernels_gen.go:6262:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6189,7 +6307,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6192:48*/
+					/*line kerneltest_kernels_gen.go:6310:48*/
 				}
 			}
 		} else {
@@ -6235,7 +6353,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:6238:47*/
+				/*line kerneltest_kernels_gen.go:6356:47*/
 			}
 		}
 	}, nil
@@ -6266,7 +6384,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6269:48*/
+					/*line kerneltest_kernels_gen.go:6387:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6277,7 +6395,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6280:48*/
+					/*line kerneltest_kernels_gen.go:6398:48*/
 				}
 			}
 		} else {
@@ -6289,7 +6407,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:6292:47*/
+				/*line kerneltest_kernels_gen.go:6410:47*/
 			}
 		}
 	}, nil
@@ -6327,21 +6445,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:6330:48*/
+					/*line kerneltest_kernels_gen.go:6448:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6337:48*/
+					/*line kerneltest_kernels_gen.go:6455:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6344:47*/
+				/*line kerneltest_kernels_gen.go:6462:47*/
 			}
 		}
 	}, nil
@@ -6380,7 +6498,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6383:48*/
+					/*line kerneltest_kernels_gen.go:6501:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6403,7 +6521,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6406:48*/
+					/*line kerneltest_kernels_gen.go:6524:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6426,7 +6544,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6429:48*/
+					/*line kerneltest_kernels_gen.go:6547:48*/
 				}
 			}
 		} else {
@@ -6449,7 +6567,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6452:47*/
+				/*line kerneltest_kernels_gen.go:6570:47*/
 			}
 		}
 	}, nil
@@ -6472,7 +6590,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6475:48*/
+					/*line kerneltest_kernels_gen.go:6593:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6481,7 +6599,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6484:48*/
+					/*line kerneltest_kernels_gen.go:6602:48*/
 				}
 			}
 		} else {
@@ -6491,9 +6609,846 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					a[(k+1)%3] += v
 				}
 				out.Set(i, a[0]*100+a[1]*10+a[2])
-				/*line kerneltest_kernels_gen.go:6494:47*/
+				/*line kerneltest_kernels_gen.go:6612:47*/
 			}
 		}
+	}, nil
+}
+
+func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	a, gkErr0 := gkkernel.View2("kerneltest.MDWrite", "a", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	gkP_a := a.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			a, gkP_a := a, gkP_a
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_a_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkV0 := float64(float64(i) * 0.5)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (gkV0 + float64(j))
+							/*line kerneltest_kernels_gen.go:6636:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkV0 := float64(float64(i) * 0.5)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)) = (gkV0 + float64(j))
+							/*line kerneltest_kernels_gen.go:6645:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := float64(float64(i) * 0.5)
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line mdhoist.go:14:2*/ a.Set(i, j, gkV0+float64(j))
+						/*line kerneltest_kernels_gen.go:6654:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		a, gkP_a := a, gkP_a
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_a_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkV0 := float64(j)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(float64(i)*0.5) + gkV0)
+						/*line kerneltest_kernels_gen.go:6671:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkV0 := float64(j)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)) = (float64(float64(i)*0.5) + gkV0)
+						/*line kerneltest_kernels_gen.go:6680:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := float64(j)
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line mdhoist.go:14:2*/ a.Set(i, j, float64(float64(i)*0.5)+gkV0)
+					/*line kerneltest_kernels_gen.go:6689:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.MDRowMix", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.MDRowMix", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	cnt, gkErr2 := gkkernel.View2("kerneltest.MDRowMix", "cnt", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	s := gkArgs[3].(float64)
+	n := gkArgs[4].(int)
+	m := gkArgs[5].(int32)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
+	gkP_cnt := cnt.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_cnt_0 := cnt.ByteStride(0)
+			gkS_cnt_1 := cnt.ByteStride(1)
+			if gkHi[0] <= cnt.Extent(0) && gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= cnt.Extent(1) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_cnt_1 == 8 && gkS_in_1 == 8 && gkS_out_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextC:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:24:2*/ if j == n {
+								continue gkNextC
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:6752:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextU:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:24:2*/ if j == n {
+								continue gkNextU
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_in_1)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:6782:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := float64(float64(i)*s) + float64(n-i)/s
+					gkV1 := float64(i*n) / 3
+					gkV2 := int32(i) * m
+					gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+					gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+					gkV5 := int64(-i >> 2)
+				gkNext:
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line mdhoist.go:24:2*/ if j == n {
+							continue gkNext
+						}
+						x := gkV0
+						y := in.At(i, j)
+						if j%3 == 0 {
+							out.Set(i, j, float64(x*y)-gkV1)
+						} else {
+							for k := range 3 {
+								y += float64(float64(gkV2+int32(k))*s) / 7
+							}
+							out.Set(i, j, y+gkV3)
+						}
+						cnt.Set(i, j, gkV4+int64(j)-gkV5)
+						/*line kerneltest_kernels_gen.go:6810:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_cnt_0 := cnt.ByteStride(0)
+		gkS_cnt_1 := cnt.ByteStride(1)
+		if gkHi[0] <= cnt.Extent(0) && gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= cnt.Extent(1) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_cnt_0 == 8 && gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextC:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:24:2*/ if j == n {
+							continue gkNextC
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:6849:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextU:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:24:2*/ if j == n {
+							continue gkNextU
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:6876:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := j % 3
+				gkV1 := int64(m)
+				gkV2 := int64(j)
+			gkNext:
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line mdhoist.go:24:2*/ if j == n {
+						continue gkNext
+					}
+					x := float64(float64(i)*s) + float64(n-i)/s
+					y := in.At(i, j)
+					if gkV0 == 0 {
+						out.Set(i, j, float64(x*y)-float64(i*n)/3)
+					} else {
+						for k := range 3 {
+							y += float64(float64(int32(i)*m+int32(k))*s) / 7
+						}
+						out.Set(i, j, y+float64(int64(float64(float64(float64(i)*s)*1e17))))
+					}
+					cnt.Set(i, j, int64(i*n/5+i%7)<<3^gkV1*int64(i)*0x7FFF_FFFF_FFFF+gkV2-int64(-i>>2))
+					/*line kerneltest_kernels_gen.go:6901:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int), error) {
+	out, gkErr0 := gkkernel.View2("kerneltest.MDRowMixNoCheck", "out", gkArgs[0].(gkkokkos.View2[float64]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View2("kerneltest.MDRowMixNoCheck", "in", gkArgs[1].(gkkokkos.View2[float64]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	cnt, gkErr2 := gkkernel.View2("kerneltest.MDRowMixNoCheck", "cnt", gkArgs[2].(gkkokkos.View2[int64]), true)
+	if gkErr2 != nil {
+		return nil, gkErr2
+	}
+	s := gkArgs[3].(float64)
+	n := gkArgs[4].(int)
+	m := gkArgs[5].(int32)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
+	gkP_cnt := cnt.Base(gkL)
+	if !gkL.Checks() {
+		if gkRight {
+			return func(gkLo, gkHi [2]int) {
+				out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+				gkS_out_0 := out.ByteStride(0)
+				gkS_out_1 := out.ByteStride(1)
+				gkS_in_0 := in.ByteStride(0)
+				gkS_in_1 := in.ByteStride(1)
+				gkS_cnt_0 := cnt.ByteStride(0)
+				gkS_cnt_1 := cnt.ByteStride(1)
+				if gkS_cnt_1 == 8 && gkS_in_1 == 8 && gkS_out_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextC:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:44:2*/ if j == n {
+								continue gkNextC
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:6964:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextU:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:44:2*/ if j == n {
+								continue gkNextU
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_in_1)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:6994:50*/
+						}
+					}
+				}
+			}, nil
+		}
+		return func(gkLo, gkHi [2]int) {
+			out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_cnt_0 := cnt.ByteStride(0)
+			gkS_cnt_1 := cnt.ByteStride(1)
+			if gkS_cnt_0 == 8 && gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextC:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:44:2*/ if j == n {
+							continue gkNextC
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:7032:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextU:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:44:2*/ if j == n {
+							continue gkNextU
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:7059:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	if gkRight {
+		return func(gkLo, gkHi [2]int) {
+			out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_cnt_0 := cnt.ByteStride(0)
+			gkS_cnt_1 := cnt.ByteStride(1)
+			if gkHi[0] <= cnt.Extent(0) && gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= cnt.Extent(1) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_cnt_1 == 8 && gkS_in_1 == 8 && gkS_out_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextC:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:44:2*/ if j == n {
+								continue gkNextC
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:7102:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_in, (i)*gkS_in_0)
+						gkR1 := gkunsafe.Add(gkP_out, (i)*gkS_out_0)
+						gkR2 := gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)
+						gkV0 := float64(float64(i)*s) + float64(n-i)/s
+						gkV1 := float64(i*n) / 3
+						gkV2 := int32(i) * m
+						gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+						gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+						gkV5 := int64(-i >> 2)
+					gkNextU:
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:44:2*/ if j == n {
+								continue gkNextU
+							}
+							x := gkV0
+							y := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_in_1)))
+							if j%3 == 0 {
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (float64(x*y) - gkV1)
+							} else {
+								for k := range 3 {
+									y += float64(float64(gkV2+int32(k))*s) / 7
+								}
+								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
+							}
+							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
+							/*line kerneltest_kernels_gen.go:7132:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := float64(float64(i)*s) + float64(n-i)/s
+					gkV1 := float64(i*n) / 3
+					gkV2 := int32(i) * m
+					gkV3 := float64(int64(float64(float64(float64(i)*s) * 1e17)))
+					gkV4 := int64(i*n/5+i%7)<<3 ^ int64(m)*int64(i)*0x7FFF_FFFF_FFFF
+					gkV5 := int64(-i >> 2)
+				gkNext:
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line mdhoist.go:44:2*/ if j == n {
+							continue gkNext
+						}
+						x := gkV0
+						y := in.At(i, j)
+						if j%3 == 0 {
+							out.Set(i, j, float64(x*y)-gkV1)
+						} else {
+							for k := range 3 {
+								y += float64(float64(gkV2+int32(k))*s) / 7
+							}
+							out.Set(i, j, y+gkV3)
+						}
+						cnt.Set(i, j, gkV4+int64(j)-gkV5)
+						/*line kerneltest_kernels_gen.go:7160:49*/
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int) {
+		out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt := out, in, cnt, s, n, m, gkP_out, gkP_in, gkP_cnt
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_cnt_0 := cnt.ByteStride(0)
+		gkS_cnt_1 := cnt.ByteStride(1)
+		if gkHi[0] <= cnt.Extent(0) && gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= cnt.Extent(1) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_cnt_0 == 8 && gkS_in_0 == 8 && gkS_out_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextC:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:44:2*/ if j == n {
+							continue gkNextC
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:7199:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_in, (j)*gkS_in_1)
+					gkR1 := gkunsafe.Add(gkP_out, (j)*gkS_out_1)
+					gkR2 := gkunsafe.Add(gkP_cnt, (j)*gkS_cnt_1)
+					gkV0 := j % 3
+					gkV1 := int64(m)
+					gkV2 := int64(j)
+				gkNextU:
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:44:2*/ if j == n {
+							continue gkNextU
+						}
+						x := float64(float64(i)*s) + float64(n-i)/s
+						y := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
+						if gkV0 == 0 {
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (float64(x*y) - float64(i*n)/3)
+						} else {
+							for k := range 3 {
+								y += float64(float64(int32(i)*m+int32(k))*s) / 7
+							}
+							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
+						}
+						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
+						/*line kerneltest_kernels_gen.go:7226:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := j % 3
+				gkV1 := int64(m)
+				gkV2 := int64(j)
+			gkNext:
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line mdhoist.go:44:2*/ if j == n {
+						continue gkNext
+					}
+					x := float64(float64(i)*s) + float64(n-i)/s
+					y := in.At(i, j)
+					if gkV0 == 0 {
+						out.Set(i, j, float64(x*y)-float64(i*n)/3)
+					} else {
+						for k := range 3 {
+							y += float64(float64(int32(i)*m+int32(k))*s) / 7
+						}
+						out.Set(i, j, y+float64(int64(float64(float64(float64(i)*s)*1e17))))
+					}
+					cnt.Set(i, j, int64(i*n/5+i%7)<<3^gkV1*int64(i)*0x7FFF_FFFF_FFFF+gkV2-int64(-i>>2))
+					/*line kerneltest_kernels_gen.go:7251:48*/
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [3]int), error) {
+	out, gkErr0 := gkkernel.View3("kerneltest.MDPlane", "out", gkArgs[0].(gkkokkos.View3[float32]), true)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	in, gkErr1 := gkkernel.View3("kerneltest.MDPlane", "in", gkArgs[1].(gkkokkos.View3[float32]), false)
+	if gkErr1 != nil {
+		return nil, gkErr1
+	}
+	h := gkArgs[2].(float32)
+	gkP_out := out.Base(gkL)
+	gkP_in := in.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [3]int) {
+			out, in, h, gkP_out, gkP_in := out, in, h, gkP_out, gkP_in
+			gkS_out_0 := out.ByteStride(0)
+			gkS_out_1 := out.ByteStride(1)
+			gkS_out_2 := out.ByteStride(2)
+			gkS_in_0 := in.ByteStride(0)
+			gkS_in_1 := in.ByteStride(1)
+			gkS_in_2 := in.ByteStride(2)
+			if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+				if gkS_in_2 == 4 && gkS_out_2 == 4 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkV0 := (float32(float32(i)*h) + float32(j)/h)
+							gkV1 := float32(uint8(i + j))
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (k)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (k)*4)))*gkV0) - float32(float32(float32(k)*h)*h) + gkV1)
+								/*line kerneltest_kernels_gen.go:7289:51*/
+							}
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
+							gkR1 := gkunsafe.Add(gkP_in, (i)*gkS_in_0+(j)*gkS_in_1)
+							gkV0 := (float32(float32(i)*h) + float32(j)/h)
+							gkV1 := float32(uint8(i + j))
+							for k := gkLo[2]; k < gkHi[2]; k++ {
+								/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (k)*gkS_in_2)))*gkV0) - float32(float32(float32(k)*h)*h) + gkV1)
+								/*line kerneltest_kernels_gen.go:7302:51*/
+							}
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkV0 := (float32(float32(i)*h) + float32(j)/h)
+						gkV1 := float32(uint8(i + j))
+						for k := gkLo[2]; k < gkHi[2]; k++ {
+							/*line mdhoist.go:64:2*/ out.Set(i, j, k, float32(in.At(i, j, k)*gkV0)-float32(float32(float32(k)*h)*h)+gkV1)
+							/*line kerneltest_kernels_gen.go:7314:50*/
+						}
+					}
+				}
+			}
+		}, nil
+	}
+	return func(gkLo, gkHi [3]int) {
+		out, in, h, gkP_out, gkP_in := out, in, h, gkP_out, gkP_in
+		gkS_out_0 := out.ByteStride(0)
+		gkS_out_1 := out.ByteStride(1)
+		gkS_out_2 := out.ByteStride(2)
+		gkS_in_0 := in.ByteStride(0)
+		gkS_in_1 := in.ByteStride(1)
+		gkS_in_2 := in.ByteStride(2)
+		if gkHi[0] <= in.Extent(0) && gkHi[0] <= out.Extent(0) && gkHi[1] <= in.Extent(1) && gkHi[1] <= out.Extent(1) && gkHi[2] <= in.Extent(2) && gkHi[2] <= out.Extent(2) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 && gkLo[2] < gkHi[2] && gkLo[2] >= 0 {
+			if gkS_in_0 == 4 && gkS_out_0 == 4 {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkV0 := float32(j) / h
+						gkV1 := float32(float32(float32(k)*h) * h)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*(float32(float32(i)*h)+gkV0)) - gkV1 + float32(uint8(i+j)))
+							/*line kerneltest_kernels_gen.go:7339:50*/
+						}
+					}
+				}
+			} else {
+				for k := gkLo[2]; k < gkHi[2]; k++ {
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkR0 := gkunsafe.Add(gkP_out, (j)*gkS_out_1+(k)*gkS_out_2)
+						gkR1 := gkunsafe.Add(gkP_in, (j)*gkS_in_1+(k)*gkS_in_2)
+						gkV0 := float32(j) / h
+						gkV1 := float32(float32(float32(k)*h) * h)
+						for i := gkLo[0]; i < gkHi[0]; i++ {
+							/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_in_0)))*(float32(float32(i)*h)+gkV0)) - gkV1 + float32(uint8(i+j)))
+							/*line kerneltest_kernels_gen.go:7352:50*/
+						}
+					}
+				}
+			}
+		} else {
+			for k := gkLo[2]; k < gkHi[2]; k++ {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkV0 := float32(j) / h
+					gkV1 := float32(float32(float32(k)*h) * h)
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:64:2*/ out.Set(i, j, k, float32(in.At(i, j, k)*(float32(float32(i)*h)+gkV0))-gkV1+float32(uint8(i+j)))
+						/*line kerneltest_kernels_gen.go:7364:49*/
+					}
+				}
+			}
+		}
+	}, nil
+}
+
+func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gkHi [2]int, gkAccP *float64), error) {
+	a, gkErr0 := gkkernel.View2("kerneltest.MDRowSum", "a", gkArgs[0].(gkkokkos.View2[float64]), false)
+	if gkErr0 != nil {
+		return nil, gkErr0
+	}
+	w := gkArgs[1].(float64)
+	gkP_a := a.Base(gkL)
+	if gkRight {
+		return func(gkLo, gkHi [2]int, gkAccP *float64) {
+			a, w, gkP_a := a, w, gkP_a
+			gkS_a_0 := a.ByteStride(0)
+			gkS_a_1 := a.ByteStride(1)
+			gkAcc := *gkAccP
+			if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+				if gkS_a_1 == 8 {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkV0 := float64(float64(i) * w)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) * (gkV0 - float64(j)/w))
+							/*line kerneltest_kernels_gen.go:7392:50*/
+						}
+					}
+				} else {
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
+						gkV0 := float64(float64(i) * w)
+						for j := gkLo[1]; j < gkHi[1]; j++ {
+							/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1))) * (gkV0 - float64(j)/w))
+							/*line kerneltest_kernels_gen.go:7401:50*/
+						}
+					}
+				}
+			} else {
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := float64(float64(i) * w)
+					for j := gkLo[1]; j < gkHi[1]; j++ {
+						/*line mdhoist.go:72:2*/ gkAcc += float64(a.At(i, j) * (gkV0 - float64(j)/w))
+						/*line kerneltest_kernels_gen.go:7410:49*/
+					}
+				}
+			}
+			*gkAccP = gkAcc
+		}, nil
+	}
+	return func(gkLo, gkHi [2]int, gkAccP *float64) {
+		a, w, gkP_a := a, w, gkP_a
+		gkS_a_0 := a.ByteStride(0)
+		gkS_a_1 := a.ByteStride(1)
+		gkAcc := *gkAccP
+		if gkHi[0] <= a.Extent(0) && gkHi[1] <= a.Extent(1) && gkLo[0] < gkHi[0] && gkLo[0] >= 0 && gkLo[1] < gkHi[1] && gkLo[1] >= 0 {
+			if gkS_a_0 == 8 {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkV0 := float64(j) / w
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * (float64(float64(i)*w) - gkV0))
+						/*line kerneltest_kernels_gen.go:7429:49*/
+					}
+				}
+			} else {
+				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
+					gkV0 := float64(j) / w
+					for i := gkLo[0]; i < gkHi[0]; i++ {
+						/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * (float64(float64(i)*w) - gkV0))
+						/*line kerneltest_kernels_gen.go:7438:49*/
+					}
+				}
+			}
+		} else {
+			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := float64(j) / w
+				for i := gkLo[0]; i < gkHi[0]; i++ {
+					/*line mdhoist.go:72:2*/ gkAcc += float64(a.At(i, j) * (float64(float64(i)*w) - gkV0))
+					/*line kerneltest_kernels_gen.go:7447:48*/
+				}
+			}
+		}
+		*gkAccP = gkAcc
 	}, nil
 }
 
@@ -6543,7 +7498,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:6546:48*/
+					/*line kerneltest_kernels_gen.go:7501:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6566,7 +7521,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6569:48*/
+					/*line kerneltest_kernels_gen.go:7524:48*/
 				}
 			}
 		} else {
@@ -6590,7 +7545,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 				} /*line simd.go:19:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6593:47*/
+				/*line kerneltest_kernels_gen.go:7548:47*/
 			}
 		}
 	}, nil
@@ -6635,7 +7590,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6638:48*/
+					/*line kerneltest_kernels_gen.go:7593:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6658,7 +7613,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6661:48*/
+					/*line kerneltest_kernels_gen.go:7616:48*/
 				}
 			}
 		} else {
@@ -6682,7 +7637,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:31:3*/
 				out.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6685:47*/
+				/*line kerneltest_kernels_gen.go:7640:47*/
 			}
 		}
 	}, nil
@@ -6733,7 +7688,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6736:48*/
+					/*line kerneltest_kernels_gen.go:7691:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6756,7 +7711,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6759:48*/
+					/*line kerneltest_kernels_gen.go:7714:48*/
 				}
 			}
 		} else {
@@ -6780,7 +7735,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:42:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6783:47*/
+				/*line kerneltest_kernels_gen.go:7738:47*/
 			}
 		}
 	}, nil
@@ -6912,7 +7867,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
-					/*line kerneltest_kernels_gen.go:6915:48*/
+					/*line kerneltest_kernels_gen.go:7870:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7000,7 +7955,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
-					/*line kerneltest_kernels_gen.go:7003:48*/
+					/*line kerneltest_kernels_gen.go:7958:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7088,7 +8043,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
-					/*line kerneltest_kernels_gen.go:7091:48*/
+					/*line kerneltest_kernels_gen.go:8046:48*/
 				}
 			}
 		} else {
@@ -7173,7 +8128,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 1, int64(p))
 				out.Set(i, 2, q)
 				out.Set(i, 3, r)
-				/*line kerneltest_kernels_gen.go:7176:47*/
+				/*line kerneltest_kernels_gen.go:8131:47*/
 			}
 		}
 	}, nil
@@ -7293,7 +8248,7 @@ func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					c.Set(i, j, c.At(i, j)-b.At(i, j))
 				}
 			} /*line simd.go:95:3*/
-			/*line kerneltest_kernels_gen.go:7296:46*/
+			/*line kerneltest_kernels_gen.go:8251:46*/
 		}
 	}, nil
 }
@@ -7406,7 +8361,7 @@ func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					f.Set(i, j, f.At(i, j)+d.At(i, j))
 				}
 			} /*line simd.go:111:3*/
-			/*line kerneltest_kernels_gen.go:7409:46*/
+			/*line kerneltest_kernels_gen.go:8364:46*/
 		}
 	}, nil
 }
@@ -7458,7 +8413,7 @@ func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					c.Set(i, j, a.At(i, j)+b.At(i, j))
 				}
 			} /*line simd.go:120:3*/
-			/*line kerneltest_kernels_gen.go:7461:46*/
+			/*line kerneltest_kernels_gen.go:8416:46*/
 		}
 	}, nil
 }
@@ -7486,13 +8441,13 @@ func gkHostStreamCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:14:54*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7489:48*/
+					/*line kerneltest_kernels_gen.go:8444:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:14:54*/ c.Set(i, a.At(i))
-				/*line kerneltest_kernels_gen.go:7495:47*/
+				/*line kerneltest_kernels_gen.go:8450:47*/
 			}
 		}
 	}, nil
@@ -7521,13 +8476,13 @@ func gkHostStreamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:19:53*/ *(*int32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*int32)(gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7524:48*/
+					/*line kerneltest_kernels_gen.go:8479:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:19:53*/ c.Set(i, a.At(i+1))
-				/*line kerneltest_kernels_gen.go:7530:47*/
+				/*line kerneltest_kernels_gen.go:8485:47*/
 			}
 		}
 	}, nil
@@ -7557,13 +8512,13 @@ func gkHostStreamScale(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:24:66*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:7560:48*/
+					/*line kerneltest_kernels_gen.go:8515:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:24:66*/ b.Set(i, float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:7566:47*/
+				/*line kerneltest_kernels_gen.go:8521:47*/
 			}
 		}
 	}, nil
@@ -7592,13 +8547,13 @@ func gkHostStreamScale32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:29:57*/ *(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float32((*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))) * 3))
-					/*line kerneltest_kernels_gen.go:7595:48*/
+					/*line kerneltest_kernels_gen.go:8550:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:29:57*/ b.Set(i, float32(c.At(i)*3))
-				/*line kerneltest_kernels_gen.go:7601:47*/
+				/*line kerneltest_kernels_gen.go:8556:47*/
 			}
 		}
 	}, nil
@@ -7633,13 +8588,13 @@ func gkHostStreamAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:34:56*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7636:48*/
+					/*line kerneltest_kernels_gen.go:8591:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:34:56*/ c.Set(i, a.At(i)+b.At(i))
-				/*line kerneltest_kernels_gen.go:7642:47*/
+				/*line kerneltest_kernels_gen.go:8597:47*/
 			}
 		}
 	}, nil
@@ -7674,13 +8629,13 @@ func gkHostStreamSubInt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:39:57*/ *(*int64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) - (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7677:48*/
+					/*line kerneltest_kernels_gen.go:8632:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:39:57*/ c.Set(i, a.At(i)-b.At(i))
-				/*line kerneltest_kernels_gen.go:7683:47*/
+				/*line kerneltest_kernels_gen.go:8638:47*/
 			}
 		}
 	}, nil
@@ -7716,13 +8671,13 @@ func gkHostStreamTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:44:69*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:7719:48*/
+					/*line kerneltest_kernels_gen.go:8674:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:44:69*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:7725:47*/
+				/*line kerneltest_kernels_gen.go:8680:47*/
 			}
 		}
 	}, nil
@@ -7758,7 +8713,7 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7761:48*/
+					/*line kerneltest_kernels_gen.go:8716:48*/
 				}
 			}
 		}, nil
@@ -7776,13 +8731,13 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7779:48*/
+					/*line kerneltest_kernels_gen.go:8734:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:49:71*/ a.Set(i, float32(s*c.At(i))+b.At(i))
-				/*line kerneltest_kernels_gen.go:7785:47*/
+				/*line kerneltest_kernels_gen.go:8740:47*/
 			}
 		}
 	}, nil
@@ -7818,13 +8773,13 @@ func gkHostStreamNstream(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:54:71*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) += (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
-					/*line kerneltest_kernels_gen.go:7821:48*/
+					/*line kerneltest_kernels_gen.go:8776:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:54:71*/ *a.Ptr(i) += b.At(i) + float64(s*c.At(i))
-				/*line kerneltest_kernels_gen.go:7827:47*/
+				/*line kerneltest_kernels_gen.go:8782:47*/
 			}
 		}
 	}, nil
@@ -7854,13 +8809,13 @@ func gkHostStreamDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:59:71*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7857:48*/
+					/*line kerneltest_kernels_gen.go:8812:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:59:71*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:7863:47*/
+				/*line kerneltest_kernels_gen.go:8818:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7906,7 +8861,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7909:48*/
+					/*line kerneltest_kernels_gen.go:8864:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7918,7 +8873,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7921:48*/
+					/*line kerneltest_kernels_gen.go:8876:48*/
 				}
 			}
 		} else {
@@ -7931,7 +8886,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:7934:47*/
+				/*line kerneltest_kernels_gen.go:8889:47*/
 			}
 		}
 	}, nil
@@ -7979,7 +8934,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7982:48*/
+					/*line kerneltest_kernels_gen.go:8937:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7994,7 +8949,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7997:48*/
+					/*line kerneltest_kernels_gen.go:8952:48*/
 				}
 			}
 		} else {
@@ -8010,7 +8965,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:8013:47*/
+				/*line kerneltest_kernels_gen.go:8968:47*/
 			}
 		}
 	}, nil
@@ -8079,7 +9034,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:8082:48*/
+					/*line kerneltest_kernels_gen.go:9037:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8121,7 +9076,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:8124:48*/
+					/*line kerneltest_kernels_gen.go:9079:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8163,7 +9118,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:8166:48*/
+					/*line kerneltest_kernels_gen.go:9121:48*/
 				}
 			}
 		} else {
@@ -8191,7 +9146,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:8194:47*/
+				/*line kerneltest_kernels_gen.go:9149:47*/
 			}
 		}
 	}, nil
@@ -8264,7 +9219,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:8267:48*/
+					/*line kerneltest_kernels_gen.go:9222:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8310,7 +9265,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:8313:48*/
+					/*line kerneltest_kernels_gen.go:9268:48*/
 				}
 			}
 		} else {
@@ -8340,7 +9295,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:8343:47*/
+				/*line kerneltest_kernels_gen.go:9298:47*/
 			}
 		}
 	}, nil
@@ -8428,7 +9383,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:8431:48*/
+					/*line kerneltest_kernels_gen.go:9386:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -8470,7 +9425,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:8473:48*/
+					/*line kerneltest_kernels_gen.go:9428:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -8512,7 +9467,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:8515:48*/
+					/*line kerneltest_kernels_gen.go:9470:48*/
 				}
 			}
 		} else {
@@ -8540,7 +9495,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:8543:47*/
+				/*line kerneltest_kernels_gen.go:9498:47*/
 			}
 		}
 	}, nil
@@ -8635,7 +9590,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8638:48*/
+					/*line kerneltest_kernels_gen.go:9593:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8696,7 +9651,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8699:48*/
+					/*line kerneltest_kernels_gen.go:9654:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8757,7 +9712,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8760:48*/
+					/*line kerneltest_kernels_gen.go:9715:48*/
 				}
 			}
 		} else {
@@ -8791,7 +9746,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:8794:47*/
+				/*line kerneltest_kernels_gen.go:9749:47*/
 			}
 		}
 	}, nil
@@ -8847,7 +9802,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:8850:48*/
+					/*line kerneltest_kernels_gen.go:9805:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8883,7 +9838,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:8886:48*/
+					/*line kerneltest_kernels_gen.go:9841:48*/
 				}
 			}
 		} else {
@@ -8920,7 +9875,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:8923:47*/
+				/*line kerneltest_kernels_gen.go:9878:47*/
 			}
 		}
 	}, nil
@@ -8959,7 +9914,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:8962:48*/
+					/*line kerneltest_kernels_gen.go:9917:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8977,7 +9932,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:8980:48*/
+					/*line kerneltest_kernels_gen.go:9935:48*/
 				}
 			}
 		} else {
@@ -8996,7 +9951,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:8999:47*/
+				/*line kerneltest_kernels_gen.go:9954:47*/
 			}
 		}
 	}, nil
@@ -9077,7 +10032,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:9080:48*/
+					/*line kerneltest_kernels_gen.go:10035:49*/
 				}
 			} else {
 			gkNextU:
@@ -9135,7 +10090,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:9138:48*/
+					/*line kerneltest_kernels_gen.go:10093:49*/
 				}
 			}
 		} else {
@@ -9194,7 +10149,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:9197:47*/
+				/*line kerneltest_kernels_gen.go:10152:48*/
 			}
 		}
 	}, nil
@@ -9271,7 +10226,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:9274:48*/
+					/*line kerneltest_kernels_gen.go:10229:49*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9326,7 +10281,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:9329:48*/
+					/*line kerneltest_kernels_gen.go:10284:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9381,7 +10336,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:9384:48*/
+					/*line kerneltest_kernels_gen.go:10339:49*/
 				}
 			}
 		} else {
@@ -9433,7 +10388,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:9436:47*/
+				/*line kerneltest_kernels_gen.go:10391:48*/
 			}
 		}
 	}, nil
@@ -9478,7 +10433,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:9481:48*/
+					/*line kerneltest_kernels_gen.go:10436:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9490,7 +10445,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:9493:48*/
+					/*line kerneltest_kernels_gen.go:10448:49*/
 				}
 			}
 		} else {
@@ -9503,7 +10458,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:9506:47*/
+				/*line kerneltest_kernels_gen.go:10461:48*/
 			}
 		}
 	}, nil
@@ -9590,7 +10545,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9593:48*/
+					/*line kerneltest_kernels_gen.go:10548:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9656,7 +10611,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9659:48*/
+					/*line kerneltest_kernels_gen.go:10614:49*/
 				}
 			}
 		} else {
@@ -9693,7 +10648,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:9696:47*/
+				/*line kerneltest_kernels_gen.go:10651:48*/
 			}
 		}
 	}, nil
@@ -9759,7 +10714,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9762:48*/
+					/*line kerneltest_kernels_gen.go:10717:49*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9792,7 +10747,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9795:48*/
+					/*line kerneltest_kernels_gen.go:10750:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9825,7 +10780,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9828:48*/
+					/*line kerneltest_kernels_gen.go:10783:49*/
 				}
 			}
 		} else {
@@ -9845,7 +10800,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:9848:47*/
+				/*line kerneltest_kernels_gen.go:10803:48*/
 			}
 		}
 	}, nil
@@ -9943,7 +10898,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9946:48*/
+					/*line kerneltest_kernels_gen.go:10901:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10014,7 +10969,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:10017:49*/
+					/*line kerneltest_kernels_gen.go:10972:49*/
 				}
 			}
 		} else {
@@ -10066,7 +11021,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:10069:48*/
+				/*line kerneltest_kernels_gen.go:11024:48*/
 			}
 		}
 	}, nil
@@ -10140,7 +11095,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10143:49*/
+					/*line kerneltest_kernels_gen.go:11098:49*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -10168,7 +11123,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10171:49*/
+					/*line kerneltest_kernels_gen.go:11126:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -10196,7 +11151,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10199:49*/
+					/*line kerneltest_kernels_gen.go:11154:49*/
 				}
 			}
 		} else {
@@ -10214,7 +11169,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:10217:48*/
+				/*line kerneltest_kernels_gen.go:11172:48*/
 			}
 		}
 	}, nil
@@ -10276,7 +11231,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:10279:49*/
+					/*line kerneltest_kernels_gen.go:11234:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10307,7 +11262,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:10310:49*/
+					/*line kerneltest_kernels_gen.go:11265:49*/
 				}
 			}
 		} else {
@@ -10339,7 +11294,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:10342:48*/
+				/*line kerneltest_kernels_gen.go:11297:48*/
 			}
 		}
 	}, nil
@@ -10379,7 +11334,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:10382:49*/
+					/*line kerneltest_kernels_gen.go:11337:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10396,7 +11351,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:10399:49*/
+					/*line kerneltest_kernels_gen.go:11354:49*/
 				}
 			}
 		} else {
@@ -10414,7 +11369,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:10417:48*/
+				/*line kerneltest_kernels_gen.go:11372:48*/
 			}
 		}
 	}, nil
@@ -10438,13 +11393,13 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10441:49*/
+					/*line kerneltest_kernels_gen.go:11396:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:10447:48*/
+				/*line kerneltest_kernels_gen.go:11402:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10465,18 +11420,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:10468:49*/
+					/*line kerneltest_kernels_gen.go:11423:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:10473:49*/
+					/*line kerneltest_kernels_gen.go:11428:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:10479:48*/
+				/*line kerneltest_kernels_gen.go:11434:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10497,18 +11452,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:10500:49*/
+					/*line kerneltest_kernels_gen.go:11455:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:10505:49*/
+					/*line kerneltest_kernels_gen.go:11460:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:10511:48*/
+				/*line kerneltest_kernels_gen.go:11466:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10531,14 +11486,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:10534:49*/
+					/*line kerneltest_kernels_gen.go:11489:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:10541:49*/
+					/*line kerneltest_kernels_gen.go:11496:49*/
 				}
 			}
 		} else {
@@ -10546,7 +11501,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:10549:48*/
+				/*line kerneltest_kernels_gen.go:11504:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10567,18 +11522,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:10570:49*/
+					/*line kerneltest_kernels_gen.go:11525:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:10575:49*/
+					/*line kerneltest_kernels_gen.go:11530:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:10581:48*/
+				/*line kerneltest_kernels_gen.go:11536:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10599,18 +11554,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10602:49*/
+					/*line kerneltest_kernels_gen.go:11557:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10607:49*/
+					/*line kerneltest_kernels_gen.go:11562:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:10613:48*/
+				/*line kerneltest_kernels_gen.go:11568:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10632,18 +11587,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:10635:49*/
+					/*line kerneltest_kernels_gen.go:11590:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:10640:49*/
+					/*line kerneltest_kernels_gen.go:11595:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:10646:48*/
+				/*line kerneltest_kernels_gen.go:11601:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10665,18 +11620,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:10668:49*/
+					/*line kerneltest_kernels_gen.go:11623:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:10673:49*/
+					/*line kerneltest_kernels_gen.go:11628:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:10679:48*/
+				/*line kerneltest_kernels_gen.go:11634:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10701,9 +11656,10 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							gkV0 := i + 2*j
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10706:52*/
+								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(gkV0+3*k))
+								/*line kerneltest_kernels_gen.go:11662:52*/
 							}
 						}
 					}
@@ -10711,9 +11667,10 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							gkV0 := i + 2*j
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10716:52*/
+								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(gkV0+3*k))
+								/*line kerneltest_kernels_gen.go:11673:52*/
 							}
 						}
 					}
@@ -10721,9 +11678,10 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkV0 := i + 2*j
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10726:51*/
+							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(gkV0+3*k))
+							/*line kerneltest_kernels_gen.go:11684:51*/
 						}
 					}
 				}
@@ -10742,9 +11700,11 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for k := gkLo[2]; k < gkHi[2]; k++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						gkV0 := 2 * j
+						gkV1 := 3 * k
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10747:51*/
+							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+gkV0+gkV1))
+							/*line kerneltest_kernels_gen.go:11707:51*/
 						}
 					}
 				}
@@ -10752,9 +11712,11 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for k := gkLo[2]; k < gkHi[2]; k++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
+						gkV0 := 2 * j
+						gkV1 := 3 * k
 						for i := gkLo[0]; i < gkHi[0]; i++ {
-							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10757:51*/
+							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+gkV0+gkV1))
+							/*line kerneltest_kernels_gen.go:11719:51*/
 						}
 					}
 				}
@@ -10762,9 +11724,11 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 		} else {
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkV0 := 2 * j
+					gkV1 := 3 * k
 					for i := gkLo[0]; i < gkHi[0]; i++ {
-						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:10767:50*/
+						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+gkV0+gkV1))
+						/*line kerneltest_kernels_gen.go:11731:50*/
 					}
 				}
 			}
@@ -10795,7 +11759,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10798:53*/
+									/*line kerneltest_kernels_gen.go:11762:53*/
 								}
 							}
 						}
@@ -10807,7 +11771,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10810:53*/
+									/*line kerneltest_kernels_gen.go:11774:53*/
 								}
 							}
 						}
@@ -10819,7 +11783,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10822:52*/
+								/*line kerneltest_kernels_gen.go:11786:52*/
 							}
 						}
 					}
@@ -10843,7 +11807,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10846:52*/
+								/*line kerneltest_kernels_gen.go:11810:52*/
 							}
 						}
 					}
@@ -10855,7 +11819,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10858:52*/
+								/*line kerneltest_kernels_gen.go:11822:52*/
 							}
 						}
 					}
@@ -10867,7 +11831,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:10870:51*/
+							/*line kerneltest_kernels_gen.go:11834:51*/
 						}
 					}
 				}
@@ -10901,7 +11865,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10904:54*/
+										/*line kerneltest_kernels_gen.go:11868:54*/
 									}
 								}
 							}
@@ -10915,7 +11879,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10918:54*/
+										/*line kerneltest_kernels_gen.go:11882:54*/
 									}
 								}
 							}
@@ -10929,7 +11893,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10932:53*/
+									/*line kerneltest_kernels_gen.go:11896:53*/
 								}
 							}
 						}
@@ -10956,7 +11920,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10959:53*/
+									/*line kerneltest_kernels_gen.go:11923:53*/
 								}
 							}
 						}
@@ -10970,7 +11934,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10973:53*/
+									/*line kerneltest_kernels_gen.go:11937:53*/
 								}
 							}
 						}
@@ -10984,7 +11948,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:10987:52*/
+								/*line kerneltest_kernels_gen.go:11951:52*/
 							}
 						}
 					}
@@ -11021,7 +11985,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:11024:55*/
+											/*line kerneltest_kernels_gen.go:11988:55*/
 										}
 									}
 								}
@@ -11037,7 +12001,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:11040:55*/
+											/*line kerneltest_kernels_gen.go:12004:55*/
 										}
 									}
 								}
@@ -11053,7 +12017,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:11056:54*/
+										/*line kerneltest_kernels_gen.go:12020:54*/
 									}
 								}
 							}
@@ -11083,7 +12047,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:11086:54*/
+										/*line kerneltest_kernels_gen.go:12050:54*/
 									}
 								}
 							}
@@ -11099,7 +12063,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:11102:54*/
+										/*line kerneltest_kernels_gen.go:12066:54*/
 									}
 								}
 							}
@@ -11115,7 +12079,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:11118:53*/
+									/*line kerneltest_kernels_gen.go:12082:53*/
 								}
 							}
 						}
@@ -11153,7 +12117,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:11156:55*/
+											/*line kerneltest_kernels_gen.go:12120:55*/
 										}
 									}
 								}
@@ -11169,7 +12133,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:11172:55*/
+											/*line kerneltest_kernels_gen.go:12136:55*/
 										}
 									}
 								}
@@ -11185,7 +12149,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:11188:54*/
+										/*line kerneltest_kernels_gen.go:12152:54*/
 									}
 								}
 							}
@@ -11215,7 +12179,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:11218:54*/
+										/*line kerneltest_kernels_gen.go:12182:54*/
 									}
 								}
 							}
@@ -11231,7 +12195,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:11234:54*/
+										/*line kerneltest_kernels_gen.go:12198:54*/
 									}
 								}
 							}
@@ -11247,7 +12211,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:11250:53*/
+									/*line kerneltest_kernels_gen.go:12214:53*/
 								}
 							}
 						}
@@ -11282,7 +12246,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:11285:49*/
+					/*line kerneltest_kernels_gen.go:12249:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11290,7 +12254,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:11293:49*/
+					/*line kerneltest_kernels_gen.go:12257:49*/
 				}
 			}
 		} else {
@@ -11299,7 +12263,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:11302:48*/
+				/*line kerneltest_kernels_gen.go:12266:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11329,7 +12293,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:11332:49*/
+					/*line kerneltest_kernels_gen.go:12296:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11337,7 +12301,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:11340:49*/
+					/*line kerneltest_kernels_gen.go:12304:49*/
 				}
 			}
 		} else {
@@ -11346,7 +12310,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:11349:48*/
+				/*line kerneltest_kernels_gen.go:12313:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11379,7 +12343,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:11382:51*/
+							/*line kerneltest_kernels_gen.go:12346:51*/
 						}
 					}
 				} else {
@@ -11388,7 +12352,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:11391:51*/
+							/*line kerneltest_kernels_gen.go:12355:51*/
 						}
 					}
 				}
@@ -11396,7 +12360,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:11399:50*/
+						/*line kerneltest_kernels_gen.go:12363:50*/
 					}
 				}
 			}
@@ -11415,7 +12379,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:11418:50*/
+						/*line kerneltest_kernels_gen.go:12382:50*/
 					}
 				}
 			} else {
@@ -11424,7 +12388,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:11427:50*/
+						/*line kerneltest_kernels_gen.go:12391:50*/
 					}
 				}
 			}
@@ -11432,7 +12396,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:11435:49*/
+					/*line kerneltest_kernels_gen.go:12399:49*/
 				}
 			}
 		}
@@ -11453,18 +12417,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:11456:49*/
+					/*line kerneltest_kernels_gen.go:12420:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:11461:49*/
+					/*line kerneltest_kernels_gen.go:12425:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:11467:48*/
+				/*line kerneltest_kernels_gen.go:12431:48*/
 			}
 		}
 	}, nil
@@ -11500,7 +12464,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:11503:49*/
+					/*line kerneltest_kernels_gen.go:12467:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11510,7 +12474,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:11513:49*/
+					/*line kerneltest_kernels_gen.go:12477:49*/
 				}
 			}
 		} else {
@@ -11521,7 +12485,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:11524:48*/
+				/*line kerneltest_kernels_gen.go:12488:48*/
 			}
 		}
 	}, nil
@@ -11560,7 +12524,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:11563:51*/
+							/*line kerneltest_kernels_gen.go:12527:51*/
 						}
 					}
 				} else {
@@ -11570,7 +12534,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:11573:51*/
+							/*line kerneltest_kernels_gen.go:12537:51*/
 						}
 					}
 				}
@@ -11578,7 +12542,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:11581:50*/
+						/*line kerneltest_kernels_gen.go:12545:50*/
 					}
 				}
 			}
@@ -11600,7 +12564,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11603:50*/
+						/*line kerneltest_kernels_gen.go:12567:50*/
 					}
 				}
 			} else {
@@ -11610,7 +12574,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11613:50*/
+						/*line kerneltest_kernels_gen.go:12577:50*/
 					}
 				}
 			}
@@ -11618,7 +12582,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:11621:49*/
+					/*line kerneltest_kernels_gen.go:12585:49*/
 				}
 			}
 		}
@@ -11651,9 +12615,10 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							gkV0 := int64(i + 1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11656:52*/
+								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*gkV0 - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line kerneltest_kernels_gen.go:12621:52*/
 							}
 						}
 					}
@@ -11662,9 +12627,10 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_out, (i)*gkS_out_0+(j)*gkS_out_1)
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
+							gkV0 := int64(i + 1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
-								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11667:52*/
+								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*gkV0 - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
+								/*line kerneltest_kernels_gen.go:12633:52*/
 							}
 						}
 					}
@@ -11672,9 +12638,10 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkV0 := int64(i + 1)
 						for k := gkLo[2]; k < gkHi[2]; k++ {
-							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11677:51*/
+							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*gkV0-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
+							/*line kerneltest_kernels_gen.go:12644:51*/
 						}
 					}
 				}
@@ -11697,7 +12664,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11700:51*/
+							/*line kerneltest_kernels_gen.go:12667:51*/
 						}
 					}
 				}
@@ -11708,7 +12675,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11711:51*/
+							/*line kerneltest_kernels_gen.go:12678:51*/
 						}
 					}
 				}
@@ -11718,7 +12685,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:11721:50*/
+						/*line kerneltest_kernels_gen.go:12688:50*/
 					}
 				}
 			}
@@ -11758,7 +12725,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11761:53*/
+									/*line kerneltest_kernels_gen.go:12728:53*/
 								}
 							}
 						}
@@ -11771,7 +12738,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11774:53*/
+									/*line kerneltest_kernels_gen.go:12741:53*/
 								}
 							}
 						}
@@ -11783,7 +12750,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11786:52*/
+								/*line kerneltest_kernels_gen.go:12753:52*/
 							}
 						}
 					}
@@ -11810,7 +12777,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11813:52*/
+								/*line kerneltest_kernels_gen.go:12780:52*/
 							}
 						}
 					}
@@ -11823,7 +12790,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11826:52*/
+								/*line kerneltest_kernels_gen.go:12793:52*/
 							}
 						}
 					}
@@ -11835,7 +12802,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:11838:51*/
+							/*line kerneltest_kernels_gen.go:12805:51*/
 						}
 					}
 				}
@@ -11882,7 +12849,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11885:54*/
+										/*line kerneltest_kernels_gen.go:12852:54*/
 									}
 								}
 							}
@@ -11901,7 +12868,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11904:54*/
+										/*line kerneltest_kernels_gen.go:12871:54*/
 									}
 								}
 							}
@@ -11919,7 +12886,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11922:53*/
+									/*line kerneltest_kernels_gen.go:12889:53*/
 								}
 							}
 						}
@@ -11954,7 +12921,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11957:53*/
+									/*line kerneltest_kernels_gen.go:12924:53*/
 								}
 							}
 						}
@@ -11973,7 +12940,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11976:53*/
+									/*line kerneltest_kernels_gen.go:12943:53*/
 								}
 							}
 						}
@@ -11991,7 +12958,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:11994:52*/
+								/*line kerneltest_kernels_gen.go:12961:52*/
 							}
 						}
 					}
@@ -12039,7 +13006,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:12042:55*/
+											/*line kerneltest_kernels_gen.go:13009:55*/
 										}
 									}
 								}
@@ -12057,7 +13024,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:12060:55*/
+											/*line kerneltest_kernels_gen.go:13027:55*/
 										}
 									}
 								}
@@ -12074,7 +13041,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12077:54*/
+										/*line kerneltest_kernels_gen.go:13044:54*/
 									}
 								}
 							}
@@ -12110,7 +13077,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12113:54*/
+										/*line kerneltest_kernels_gen.go:13080:54*/
 									}
 								}
 							}
@@ -12128,7 +13095,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12131:54*/
+										/*line kerneltest_kernels_gen.go:13098:54*/
 									}
 								}
 							}
@@ -12145,7 +13112,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:12148:53*/
+									/*line kerneltest_kernels_gen.go:13115:53*/
 								}
 							}
 						}
@@ -12200,7 +13167,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12203:46*/
+		/*line kerneltest_kernels_gen.go:13170:46*/
 	}, nil
 }
 
@@ -12249,7 +13216,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:12252:49*/
+					/*line kerneltest_kernels_gen.go:13219:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -12272,7 +13239,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:12275:49*/
+					/*line kerneltest_kernels_gen.go:13242:49*/
 				}
 			}
 		} else {
@@ -12296,7 +13263,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:12299:48*/
+				/*line kerneltest_kernels_gen.go:13266:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -12386,7 +13353,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:12389:46*/
+		/*line kerneltest_kernels_gen.go:13356:46*/
 	}, nil
 }
 
@@ -12472,7 +13439,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:12475:46*/
+		/*line kerneltest_kernels_gen.go:13442:46*/
 	}, nil
 }
 
@@ -12537,7 +13504,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12540:46*/
+		/*line kerneltest_kernels_gen.go:13507:46*/
 	}, nil
 }
 
@@ -12568,7 +13535,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:12571:46*/
+		/*line kerneltest_kernels_gen.go:13538:46*/
 	}, nil
 }
 
@@ -12646,7 +13613,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:12649:46*/
+		/*line kerneltest_kernels_gen.go:13616:46*/
 	}, nil
 }
 
@@ -12673,7 +13640,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:12676:46*/
+		/*line kerneltest_kernels_gen.go:13643:46*/
 	}, nil
 }
 
@@ -12700,7 +13667,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12703:46*/
+		/*line kerneltest_kernels_gen.go:13670:46*/
 	}, nil
 }
 
@@ -12745,7 +13712,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:12748:47*/
+			/*line kerneltest_kernels_gen.go:13715:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -12774,7 +13741,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12777:46*/
+		/*line kerneltest_kernels_gen.go:13744:46*/
 	}, nil
 }
 
@@ -12817,7 +13784,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:12820:46*/
+		/*line kerneltest_kernels_gen.go:13787:46*/
 	}, nil
 }
 
@@ -12855,7 +13822,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:12858:47*/
+			/*line kerneltest_kernels_gen.go:13825:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12881,7 +13848,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:12884:46*/
+		/*line kerneltest_kernels_gen.go:13851:46*/
 	}, nil
 }
 
@@ -12991,7 +13958,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12994:46*/
+		/*line kerneltest_kernels_gen.go:13961:46*/
 	}, nil
 }
 
@@ -13068,7 +14035,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:13071:47*/
+			/*line kerneltest_kernels_gen.go:14038:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -13161,7 +14128,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:13164:46*/
+		/*line kerneltest_kernels_gen.go:14131:46*/
 	}, nil
 }
 
@@ -13243,7 +14210,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:13246:46*/
+		/*line kerneltest_kernels_gen.go:14213:46*/
 	}, nil
 }
 
@@ -13297,7 +14264,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:13300:46*/
+		/*line kerneltest_kernels_gen.go:14267:46*/
 	}, nil
 }
 
@@ -13407,7 +14374,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:13410:46*/
+		/*line kerneltest_kernels_gen.go:14377:46*/
 	}, nil
 }
 
@@ -13462,7 +14429,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:13465:46*/
+		/*line kerneltest_kernels_gen.go:14432:46*/
 	}, nil
 }
 
@@ -13592,7 +14559,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:13595:46*/
+		/*line kerneltest_kernels_gen.go:14562:46*/
 	}, nil
 }
 
@@ -13644,7 +14611,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13647:49*/
+					/*line kerneltest_kernels_gen.go:14614:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -13669,7 +14636,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13672:49*/
+					/*line kerneltest_kernels_gen.go:14639:49*/
 				}
 			}
 		} else {
@@ -13693,7 +14660,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13696:48*/
+				/*line kerneltest_kernels_gen.go:14663:48*/
 			}
 		}
 	}, nil
@@ -13720,7 +14687,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13723:49*/
+					/*line kerneltest_kernels_gen.go:14690:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -13728,7 +14695,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13731:49*/
+					/*line kerneltest_kernels_gen.go:14698:49*/
 				}
 			}
 		} else {
@@ -13737,7 +14704,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13740:48*/
+				/*line kerneltest_kernels_gen.go:14707:48*/
 			}
 		}
 	}, nil
@@ -13754,7 +14721,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:13757:47*/
+			/*line kerneltest_kernels_gen.go:14724:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -13787,7 +14754,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13790:51*/
+							/*line kerneltest_kernels_gen.go:14757:51*/
 						}
 					}
 				} else {
@@ -13800,7 +14767,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13803:51*/
+							/*line kerneltest_kernels_gen.go:14770:51*/
 						}
 					}
 				}
@@ -13813,7 +14780,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13816:50*/
+						/*line kerneltest_kernels_gen.go:14783:50*/
 					}
 				}
 			}
@@ -13834,7 +14801,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13837:50*/
+						/*line kerneltest_kernels_gen.go:14804:50*/
 					}
 				}
 			} else {
@@ -13847,7 +14814,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13850:50*/
+						/*line kerneltest_kernels_gen.go:14817:50*/
 					}
 				}
 			}
@@ -13860,7 +14827,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13863:49*/
+					/*line kerneltest_kernels_gen.go:14830:49*/
 				}
 			}
 		}
@@ -13874,11 +14841,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:13877:45*/
+	/*line kerneltest_kernels_gen.go:14844:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:13883:45*/
+	/*line kerneltest_kernels_gen.go:14850:45*/
 }

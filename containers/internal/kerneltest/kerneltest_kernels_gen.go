@@ -453,18 +453,19 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1)
 							gkR1 := gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1)
+							gkV0 := j % 3
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:53:2*/ l := gkSA_lo
 								h := gkSA_hi
 								for r := range 2 {
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
@@ -472,7 +473,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:475:50*/
+								/*line kerneltest_kernels_gen.go:476:50*/
 							}
 						}
 					}
@@ -481,18 +482,19 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							gkR0 := gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1)
 							gkR1 := gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1)
+							gkV0 := j % 3
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:53:2*/ l := gkSA_lo
 								h := gkSA_hi
 								for r := range 2 {
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
@@ -500,7 +502,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 										h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
 								}
-								/*line kerneltest_kernels_gen.go:503:50*/
+								/*line kerneltest_kernels_gen.go:505:50*/
 							}
 						}
 					}
@@ -508,19 +510,20 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
+						gkV0 := j % 3
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:53:2*/ l := gkSA_lo
 							h := gkSA_hi
 							if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 								/*line kernels.go:55:2*/ for r := range 2 {
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
@@ -530,14 +533,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								}
 							} else {
 								/*line kernels.go:55:2*/ for r := range 2 {
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 										if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 											*gkE = gkV
 										}
 									} else {
 										l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 									}
-									if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+									if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 										if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 											*gkE = gkV
 										}
@@ -546,7 +549,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									}
 								}
 							} /*line kernels.go:58:3*/
-							/*line kerneltest_kernels_gen.go:549:49*/
+							/*line kerneltest_kernels_gen.go:552:49*/
 						}
 					}
 				}
@@ -573,18 +576,20 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_x, (j)*gkS_x_1+(k)*gkS_x_2)
 						gkR1 := gkunsafe.Add(gkP_y, (j)*gkS_y_1+(k)*gkS_y_2)
+						gkV0 := j % 3
+						gkV1 := k % 4
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:53:2*/ l := gkSA_lo
 							h := gkSA_hi
 							for r := range 2 {
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*4)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*4)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
@@ -592,7 +597,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:595:49*/
+							/*line kerneltest_kernels_gen.go:600:49*/
 						}
 					}
 				}
@@ -601,18 +606,20 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						gkR0 := gkunsafe.Add(gkP_x, (j)*gkS_x_1+(k)*gkS_x_2)
 						gkR1 := gkunsafe.Add(gkP_y, (j)*gkS_y_1+(k)*gkS_y_2)
+						gkV0 := j % 3
+						gkV1 := k % 4
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:53:2*/ l := gkSA_lo
 							h := gkSA_hi
 							for r := range 2 {
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, float32((*(*float32)(gkunsafe.Add(gkR0, (i)*gkS_x_0)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, int32((*(*int32)(gkunsafe.Add(gkR1, (i)*gkS_y_0)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
@@ -620,7 +627,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 									h.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
 							}
-							/*line kerneltest_kernels_gen.go:623:49*/
+							/*line kerneltest_kernels_gen.go:630:49*/
 						}
 					}
 				}
@@ -628,19 +635,21 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 		} else {
 			for k := gkLo[2]; k < gkHi[2]; k++ {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
+					gkV0 := j % 3
+					gkV1 := k % 4
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:53:2*/ l := gkSA_lo
 						h := gkSA_hi
 						if i < x.Extent(0) && i < y.Extent(0) && i >= 0 && j < x.Extent(1) && j < y.Extent(1) && j >= 0 && k < x.Extent(2) && k < y.Extent(2) && k >= 0 && uint(i+1<<40) <= 1<<41 && uint(j+1<<40) <= 1<<41 && uint(k+1<<40) <= 1<<41 && uint(x.Extent(0)+1<<40) <= 1<<41 && uint(x.Extent(1)+1<<40) <= 1<<41 && uint(x.Extent(2)+1<<40) <= 1<<41 && uint(y.Extent(0)+1<<40) <= 1<<41 && uint(y.Extent(1)+1<<40) <= 1<<41 && uint(y.Extent(2)+1<<40) <= 1<<41 {
 							/*line kernels.go:55:2*/ for r := range 2 {
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, float32((*(*float32)(gkunsafe.Add(gkP_x, (i)*gkS_x_0+(j)*gkS_x_1+(k)*gkS_x_2)))); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, int32((*(*int32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0+(j)*gkS_y_1+(k)*gkS_y_2)))); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
@@ -650,14 +659,14 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 							}
 						} else {
 							/*line kernels.go:55:2*/ for r := range 2 {
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, float32(x.At(i, j, k)); uint(gkT0) < gkSN_lo_0 && uint(gkT1) < gkSN_lo_1 && uint(gkT2) < gkSN_lo_2 {
 									if gkE := (*float32)(gkunsafe.Add(gkSP_lo, gkT0*gkSS_lo_0+gkT1*gkSS_lo_1+gkT2*4)); gkV < *gkE {
 										*gkE = gkV
 									}
 								} else {
 									l.OutOfLine("Update", gkT0, gkT1, gkT2, gkV)
 								}
-								if gkT0, gkT1, gkT2, gkV := (i+r)%2, j%3, k%4, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
+								if gkT0, gkT1, gkT2, gkV := (i+r)%2, gkV0, gkV1, int32(y.At(i, j, k)); uint(gkT0) < gkSN_hi_0 && uint(gkT1) < gkSN_hi_1 && uint(gkT2) < gkSN_hi_2 {
 									if gkE := (*int32)(gkunsafe.Add(gkSP_hi, gkT0*gkSS_hi_0+gkT1*gkSS_hi_1+gkT2*4)); gkV > *gkE {
 										*gkE = gkV
 									}
@@ -666,7 +675,7 @@ func gkHostScatterMinMax3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fun
 								}
 							}
 						} /*line kernels.go:58:3*/
-						/*line kerneltest_kernels_gen.go:669:48*/
+						/*line kerneltest_kernels_gen.go:678:48*/
 					}
 				}
 			}
@@ -702,7 +711,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 						a.OutOfLine("Add", gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:705:47*/
+					/*line kerneltest_kernels_gen.go:714:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -713,7 +722,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 						a.OutOfLine("Add", gkT0, gkV)
 					}
 					gkAcc += 1
-					/*line kerneltest_kernels_gen.go:716:47*/
+					/*line kerneltest_kernels_gen.go:725:47*/
 				}
 			}
 		} else {
@@ -725,7 +734,7 @@ func gkHostScatterCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					a.OutOfLine("Add", gkT0, gkV)
 				}
 				gkAcc += 1
-				/*line kerneltest_kernels_gen.go:728:46*/
+				/*line kerneltest_kernels_gen.go:737:46*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -764,7 +773,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:767:47*/
+					/*line kerneltest_kernels_gen.go:776:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -779,7 +788,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:782:47*/
+					/*line kerneltest_kernels_gen.go:791:47*/
 				}
 			}
 		}, nil
@@ -804,7 +813,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:807:47*/
+					/*line kerneltest_kernels_gen.go:816:47*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -819,7 +828,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					} else {
 						a.OutOfLine("Sub", gkT0, gkT1, gkV)
 					}
-					/*line kerneltest_kernels_gen.go:822:47*/
+					/*line kerneltest_kernels_gen.go:831:47*/
 				}
 			}
 		} else {
@@ -835,7 +844,7 @@ func gkHostScatterGrid(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				} else {
 					a.OutOfLine("Sub", gkT0, gkT1, gkV)
 				}
-				/*line kerneltest_kernels_gen.go:838:46*/
+				/*line kerneltest_kernels_gen.go:847:46*/
 			}
 		}
 	}, nil

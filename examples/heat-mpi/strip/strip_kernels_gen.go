@@ -134,11 +134,16 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 				if gkS_u_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						gkV0 := n / 8
+						gkV1 := n / 10
+						gkV2 := n / 3
+						gkV3 := 2 * n / 3
+						gkV4 := 3 * n / 5
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-							r1, r2 := max(n/8, 1), max(n/10, 1)
-							d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-							d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+							r1, r2 := max(gkV0, 1), max(gkV1, 1)
+							d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+							d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 							v := 0.0
 							if d1 <= r1*r1 {
 								v = 1
@@ -146,17 +151,22 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (v)
-							/*line strip_kernels_gen.go:149:44*/
+							/*line strip_kernels_gen.go:154:44*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						gkV0 := n / 8
+						gkV1 := n / 10
+						gkV2 := n / 3
+						gkV3 := 2 * n / 3
+						gkV4 := 3 * n / 5
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-							r1, r2 := max(n/8, 1), max(n/10, 1)
-							d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-							d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+							r1, r2 := max(gkV0, 1), max(gkV1, 1)
+							d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+							d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 							v := 0.0
 							if d1 <= r1*r1 {
 								v = 1
@@ -164,17 +174,22 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_u_1)) = (v)
-							/*line strip_kernels_gen.go:167:44*/
+							/*line strip_kernels_gen.go:177:44*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := 2 * n / 3
+					gkV4 := 3 * n / 5
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-						d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+						d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -182,7 +197,7 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							v = 0.75
 						}
 						u.Set(i, j, v)
-						/*line strip_kernels_gen.go:185:43*/
+						/*line strip_kernels_gen.go:200:43*/
 					}
 				}
 			}
@@ -196,11 +211,16 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 			if gkS_u_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := 2 * n / 3
+					gkV4 := 3 * n / 5
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-						d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+						d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -208,17 +228,22 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (v)
-						/*line strip_kernels_gen.go:211:43*/
+						/*line strip_kernels_gen.go:231:43*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := 2 * n / 3
+					gkV4 := 3 * n / 5
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-						d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+						d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -226,17 +251,22 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (v)
-						/*line strip_kernels_gen.go:229:43*/
+						/*line strip_kernels_gen.go:254:43*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := n / 8
+				gkV1 := n / 10
+				gkV2 := n / 3
+				gkV3 := 2 * n / 3
+				gkV4 := 3 * n / 5
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line strip.go:48:2*/ a, b := gi+i-1, gj+j-1
-					r1, r2 := max(n/8, 1), max(n/10, 1)
-					d1 := (a-n/3)*(a-n/3) + (b-n/3)*(b-n/3)
-					d2 := (a-2*n/3)*(a-2*n/3) + (b-3*n/5)*(b-3*n/5)
+					r1, r2 := max(gkV0, 1), max(gkV1, 1)
+					d1 := (a-gkV2)*(a-gkV2) + (b-gkV2)*(b-gkV2)
+					d2 := (a-gkV3)*(a-gkV3) + (b-gkV4)*(b-gkV4)
 					v := 0.0
 					if d1 <= r1*r1 {
 						v = 1
@@ -244,7 +274,7 @@ func gkHostheatInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						v = 0.75
 					}
 					u.Set(i, j, v)
-					/*line strip_kernels_gen.go:247:42*/
+					/*line strip_kernels_gen.go:277:42*/
 				}
 			}
 		}
@@ -291,7 +321,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							s := (*(*float64)(gkunsafe.Add(gkR2, (j)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (j)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (j-1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (j+1)*8)))
 							// The conversions round each product before it is added, as update.
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
-							/*line strip_kernels_gen.go:294:44*/
+							/*line strip_kernels_gen.go:324:44*/
 						}
 					}
 				} else {
@@ -311,7 +341,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							s := (*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j-1)*gkS_cur_1))) + (*(*float64)(gkunsafe.Add(gkR1, (j+1)*gkS_cur_1)))
 							// The conversions round each product before it is added, as update.
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_next_1)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
-							/*line strip_kernels_gen.go:314:44*/
+							/*line strip_kernels_gen.go:344:44*/
 						}
 					}
 				}
@@ -328,7 +358,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
 						// The conversions round each product before it is added, as update.
 						next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-						/*line strip_kernels_gen.go:331:43*/
+						/*line strip_kernels_gen.go:361:43*/
 					}
 				}
 			}
@@ -358,7 +388,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						s := (*(*float64)(gkunsafe.Add(gkR1, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8)))
 						// The conversions round each product before it is added, as update.
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
-						/*line strip_kernels_gen.go:361:43*/
+						/*line strip_kernels_gen.go:391:43*/
 					}
 				}
 			} else {
@@ -378,7 +408,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						s := (*(*float64)(gkunsafe.Add(gkR1, (i-1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i+1)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_cur_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_cur_0)))
 						// The conversions round each product before it is added, as update.
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_next_0)) = (c + float64(float64(alpha*(s-float64(float64(4*c))))))
-						/*line strip_kernels_gen.go:381:43*/
+						/*line strip_kernels_gen.go:411:43*/
 					}
 				}
 			}
@@ -395,7 +425,7 @@ func gkHostheatStep(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
 					// The conversions round each product before it is added, as update.
 					next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-					/*line strip_kernels_gen.go:398:42*/
+					/*line strip_kernels_gen.go:428:42*/
 				}
 			}
 		}
@@ -420,9 +450,10 @@ func gkHostheatEdge(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 		return func(gkLo, gkHi [2]int) {
 			next, cur, gi, gj, n, last, alpha := next, cur, gi, gj, n, last, alpha
 			for k := gkLo[0]; k < gkHi[0]; k++ {
+				gkV0 := 1 + k*(last-1)
 			gkNext:
 				for j := gkLo[1]; j < gkHi[1]; j++ {
-					/*line strip.go:83:2*/ i := 1 + k*(last-1)
+					/*line strip.go:83:2*/ i := gkV0
 					a, b := gi+i-1, gj+j-1
 					if a == 0 || b == 0 || a == n-1 || b == n-1 {
 						next.Set(i, j, cur.At(i, j))
@@ -431,7 +462,7 @@ func gkHostheatEdge(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					c := cur.At(i, j)
 					s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
 					next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-					/*line strip_kernels_gen.go:434:42*/
+					/*line strip_kernels_gen.go:465:42*/
 				}
 			}
 		}, nil
@@ -450,7 +481,7 @@ func gkHostheatEdge(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 				c := cur.At(i, j)
 				s := cur.At(i-1, j) + cur.At(i+1, j) + cur.At(i, j-1) + cur.At(i, j+1)
 				next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-				/*line strip_kernels_gen.go:453:41*/
+				/*line strip_kernels_gen.go:484:41*/
 			}
 		}
 	}, nil

@@ -101,11 +101,16 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				if gkS_u_1 == 8 {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						gkV0 := n / 8
+						gkV1 := n / 10
+						gkV2 := n / 3
+						gkV3 := 2 * n / 3
+						gkV4 := 3 * n / 5
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line stencil.go:57:2*/ g := first + i - 1
-							r1, r2 := max(n/8, 1), max(n/10, 1)
-							d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-							d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+							r1, r2 := max(gkV0, 1), max(gkV1, 1)
+							d1 := (g-gkV2)*(g-gkV2) + (j-gkV2)*(j-gkV2)
+							d2 := (g-gkV3)*(g-gkV3) + (j-gkV4)*(j-gkV4)
 							v := 0.0
 							if d1 <= r1*r1 {
 								v = 1
@@ -113,17 +118,22 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (v)
-							/*line stencil_kernels_gen.go:116:46*/
+							/*line stencil_kernels_gen.go:121:46*/
 						}
 					}
 				} else {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						gkR0 := gkunsafe.Add(gkP_u, (i)*gkS_u_0)
+						gkV0 := n / 8
+						gkV1 := n / 10
+						gkV2 := n / 3
+						gkV3 := 2 * n / 3
+						gkV4 := 3 * n / 5
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line stencil.go:57:2*/ g := first + i - 1
-							r1, r2 := max(n/8, 1), max(n/10, 1)
-							d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-							d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+							r1, r2 := max(gkV0, 1), max(gkV1, 1)
+							d1 := (g-gkV2)*(g-gkV2) + (j-gkV2)*(j-gkV2)
+							d2 := (g-gkV3)*(g-gkV3) + (j-gkV4)*(j-gkV4)
 							v := 0.0
 							if d1 <= r1*r1 {
 								v = 1
@@ -131,17 +141,22 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								v = 0.75
 							}
 							*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_u_1)) = (v)
-							/*line stencil_kernels_gen.go:134:46*/
+							/*line stencil_kernels_gen.go:144:46*/
 						}
 					}
 				}
 			} else {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := 2 * n / 3
+					gkV4 := 3 * n / 5
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line stencil.go:57:2*/ g := first + i - 1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (g-gkV2)*(g-gkV2) + (j-gkV2)*(j-gkV2)
+						d2 := (g-gkV3)*(g-gkV3) + (j-gkV4)*(j-gkV4)
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -149,7 +164,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						u.Set(i, j, v)
-						/*line stencil_kernels_gen.go:152:45*/
+						/*line stencil_kernels_gen.go:167:45*/
 					}
 				}
 			}
@@ -163,11 +178,17 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			if gkS_u_0 == 8 {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := (j - n/3) * (j - n/3)
+					gkV4 := 2 * n / 3
+					gkV5 := (j - 3*n/5) * (j - 3*n/5)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line stencil.go:57:2*/ g := first + i - 1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (g-gkV2)*(g-gkV2) + gkV3
+						d2 := (g-gkV4)*(g-gkV4) + gkV5
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -175,17 +196,23 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (v)
-						/*line stencil_kernels_gen.go:178:45*/
+						/*line stencil_kernels_gen.go:199:45*/
 					}
 				}
 			} else {
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					gkR0 := gkunsafe.Add(gkP_u, (j)*gkS_u_1)
+					gkV0 := n / 8
+					gkV1 := n / 10
+					gkV2 := n / 3
+					gkV3 := (j - n/3) * (j - n/3)
+					gkV4 := 2 * n / 3
+					gkV5 := (j - 3*n/5) * (j - 3*n/5)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line stencil.go:57:2*/ g := first + i - 1
-						r1, r2 := max(n/8, 1), max(n/10, 1)
-						d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-						d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+						r1, r2 := max(gkV0, 1), max(gkV1, 1)
+						d1 := (g-gkV2)*(g-gkV2) + gkV3
+						d2 := (g-gkV4)*(g-gkV4) + gkV5
 						v := 0.0
 						if d1 <= r1*r1 {
 							v = 1
@@ -193,17 +220,23 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							v = 0.75
 						}
 						*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_u_0)) = (v)
-						/*line stencil_kernels_gen.go:196:45*/
+						/*line stencil_kernels_gen.go:223:45*/
 					}
 				}
 			}
 		} else {
 			for j := gkLo[1]; j < gkHi[1]; j++ {
+				gkV0 := n / 8
+				gkV1 := n / 10
+				gkV2 := n / 3
+				gkV3 := (j - n/3) * (j - n/3)
+				gkV4 := 2 * n / 3
+				gkV5 := (j - 3*n/5) * (j - 3*n/5)
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line stencil.go:57:2*/ g := first + i - 1
-					r1, r2 := max(n/8, 1), max(n/10, 1)
-					d1 := (g-n/3)*(g-n/3) + (j-n/3)*(j-n/3)
-					d2 := (g-2*n/3)*(g-2*n/3) + (j-3*n/5)*(j-3*n/5)
+					r1, r2 := max(gkV0, 1), max(gkV1, 1)
+					d1 := (g-gkV2)*(g-gkV2) + gkV3
+					d2 := (g-gkV4)*(g-gkV4) + gkV5
 					v := 0.0
 					if d1 <= r1*r1 {
 						v = 1
@@ -211,7 +244,7 @@ func gkHostInit(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						v = 0.75
 					}
 					u.Set(i, j, v)
-					/*line stencil_kernels_gen.go:214:44*/
+					/*line stencil_kernels_gen.go:247:44*/
 				}
 			}
 		}
@@ -236,9 +269,10 @@ func gkHostRows(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 		return func(gkLo, gkHi [2]int) {
 			next, cur, alpha, first, n, i0, di := next, cur, alpha, first, n, i0, di
 			for r := gkLo[0]; r < gkHi[0]; r++ {
+				gkV0 := i0 + r*di
 			gkNext:
 				for j := gkLo[1]; j < gkHi[1]; j++ {
-					/*line stencil.go:77:2*/ i := i0 + r*di
+					/*line stencil.go:77:2*/ i := gkV0
 					g := first + i - 1
 					if g == 0 || j == 0 || g == n-1 || j == n-1 {
 						next.Set(i, j, cur.At(i, j))
@@ -250,7 +284,7 @@ func gkHostRows(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					// examples/heat: Go may otherwise fuse a multiply-add, which the CUDA
 					// C, compiled without fused multiply-adds, does not.
 					next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-					/*line stencil_kernels_gen.go:253:44*/
+					/*line stencil_kernels_gen.go:287:44*/
 				}
 			}
 		}, nil
@@ -272,7 +306,7 @@ func gkHostRows(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				// examples/heat: Go may otherwise fuse a multiply-add, which the CUDA
 				// C, compiled without fused multiply-adds, does not.
 				next.Set(i, j, c+float64(float64(alpha*(s-float64(float64(4*c))))))
-				/*line stencil_kernels_gen.go:275:43*/
+				/*line stencil_kernels_gen.go:309:43*/
 			}
 		}
 	}, nil
