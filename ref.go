@@ -72,18 +72,20 @@ type Ref[T any] struct {
 }
 
 // Each method starts with the decoding of the Ref's flags by ready, which
-// inlines, and calls check only where ready finds no kind: the common case
-// of every method is a few compares, a switch on the kind (the switches on
-// the size fold away) and the operation. The 8-byte integer and
-// floating-point cases are written out (a sync/atomic intrinsic, or fetch64
-// with the operation inlined) or call the Atomic function of the concrete
-// type directly, as a call of it on a pointer does; other sizes go through
-// byUint, byInt, byFloat and byComplex.
+// inlines. Only where ready finds no kind does the method call check,
+// through checked, and then itself again on the Ref that checked returns,
+// a tail call that leaves r in the registers on the common path: a few
+// compares, a switch on the kind (the switches on the size fold away) and
+// the operation. The 8-byte integer and floating-point cases are written
+// out (a sync/atomic intrinsic, or fetch64 with the operation inlined) or
+// call the Atomic function of the concrete type directly, as a call of it
+// on a pointer does; other sizes go through byUint, byInt, byFloat and
+// byComplex.
 
 // Load returns the element, read atomically.
 func (r Ref[T]) Load() T {
 	if r.ready(false) <= kindNone {
-		r.check("Load", false)
+		return r.checked("Load", false).Load()
 	}
 	return atomicLoad(r.p)
 }
@@ -91,7 +93,8 @@ func (r Ref[T]) Load() T {
 // Store stores x in the element atomically.
 func (r Ref[T]) Store(x T) {
 	if r.ready(true) <= kindNone {
-		r.check("Store", true)
+		r.checked("Store", true).Store(x)
+		return
 	}
 	atomicStore(r.p, x)
 }
@@ -102,7 +105,7 @@ func (r Ref[T]) Store(x T) {
 // run more than once, and should do nothing but compute the new value.
 func (r Ref[T]) Update(f func(old T) T) (old T) {
 	if r.ready(true) <= kindNone {
-		r.check("Update", true)
+		return r.checked("Update", true).Update(f)
 	}
 	return update(r.p, f)
 }
@@ -124,7 +127,7 @@ func update[T any](p *T, f func(T) T) T {
 func (r Ref[T]) Add(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Add", true)
+		return r.checked("Add", true).Add(x)
 	}
 	switch k {
 	case kindInt, kindUint:
@@ -153,7 +156,7 @@ func (r Ref[T]) Add(x T) (old T) {
 func (r Ref[T]) Sub(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Sub", true)
+		return r.checked("Sub", true).Sub(x)
 	}
 	switch k {
 	case kindInt, kindUint:
@@ -185,7 +188,7 @@ func (r Ref[T]) Sub(x T) (old T) {
 func (r Ref[T]) Min(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Min", true)
+		return r.checked("Min", true).Min(x)
 	}
 	switch k {
 	case kindInt:
@@ -213,7 +216,7 @@ func (r Ref[T]) Min(x T) (old T) {
 func (r Ref[T]) Max(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Max", true)
+		return r.checked("Max", true).Max(x)
 	}
 	switch k {
 	case kindInt:
@@ -240,7 +243,7 @@ func (r Ref[T]) Max(x T) (old T) {
 func (r Ref[T]) And(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("And", true)
+		return r.checked("And", true).And(x)
 	}
 	if k == kindInt || k == kindUint {
 		if unsafe.Sizeof(x) == 8 {
@@ -256,7 +259,7 @@ func (r Ref[T]) And(x T) (old T) {
 func (r Ref[T]) Or(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Or", true)
+		return r.checked("Or", true).Or(x)
 	}
 	if k == kindInt || k == kindUint {
 		if unsafe.Sizeof(x) == 8 {
@@ -272,7 +275,7 @@ func (r Ref[T]) Or(x T) (old T) {
 func (r Ref[T]) Xor(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Xor", true)
+		return r.checked("Xor", true).Xor(x)
 	}
 	if k == kindInt || k == kindUint {
 		if unsafe.Sizeof(x) == 8 {
@@ -288,7 +291,7 @@ func (r Ref[T]) Xor(x T) (old T) {
 func (r Ref[T]) Inc() (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Inc", true)
+		return r.checked("Inc", true).Inc()
 	}
 	if unsafe.Sizeof(old) == 8 {
 		switch k {
@@ -305,7 +308,7 @@ func (r Ref[T]) Inc() (old T) {
 func (r Ref[T]) Dec() (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Dec", true)
+		return r.checked("Dec", true).Dec()
 	}
 	if unsafe.Sizeof(old) == 8 {
 		switch k {
@@ -333,7 +336,7 @@ func (r Ref[T]) incDec(k elemKind, op string) T {
 func (r Ref[T]) Mul(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Mul", true)
+		return r.checked("Mul", true).Mul(x)
 	}
 	switch k {
 	case kindInt, kindUint:
@@ -359,7 +362,7 @@ func (r Ref[T]) Mul(x T) (old T) {
 func (r Ref[T]) Div(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Div", true)
+		return r.checked("Div", true).Div(x)
 	}
 	switch k {
 	case kindInt:
@@ -389,7 +392,7 @@ func (r Ref[T]) Div(x T) (old T) {
 func (r Ref[T]) Mod(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Mod", true)
+		return r.checked("Mod", true).Mod(x)
 	}
 	switch k {
 	case kindInt:
@@ -411,7 +414,7 @@ func (r Ref[T]) Mod(x T) (old T) {
 func (r Ref[T]) Nand(x T) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Nand", true)
+		return r.checked("Nand", true).Nand(x)
 	}
 	if k == kindInt || k == kindUint {
 		if unsafe.Sizeof(x) == 8 {
@@ -428,7 +431,7 @@ func (r Ref[T]) Nand(x T) (old T) {
 func (r Ref[T]) Lshift(n uint) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Lshift", true)
+		return r.checked("Lshift", true).Lshift(n)
 	}
 	if k == kindInt || k == kindUint {
 		if unsafe.Sizeof(old) == 8 {
@@ -445,7 +448,7 @@ func (r Ref[T]) Lshift(n uint) (old T) {
 func (r Ref[T]) Rshift(n uint) (old T) {
 	k := r.ready(true)
 	if k <= kindNone {
-		k = r.check("Rshift", true)
+		return r.checked("Rshift", true).Rshift(n)
 	}
 	switch k {
 	case kindInt:
@@ -596,10 +599,25 @@ func atomicDataError[T any](flags viewFlags, data []T) error {
 // at most kindNone otherwise, where check finds the kind or the reason to
 // panic. It inlines into the methods.
 func (r Ref[T]) ready(write bool) elemKind {
-	if write && r.flags&flagReadOnly != 0 || misaligned(r.p) {
+	// The alignment test is misaligned's, written out: a call of the
+	// generic function, even inlined, loads its dictionary.
+	s := unsafe.Sizeof(*r.p)
+	if write && r.flags&flagReadOnly != 0 || (s == 2 || s == 4 || s == 8) && uintptr(unsafe.Pointer(r.p))%s != 0 {
 		return kindUnknown
 	}
 	return elemKind(r.flags >> flagKindShift)
+}
+
+// checked calls check for op and returns r with the kind that check found
+// recorded in its flags, for the method to call itself again on: ready
+// then finds the kind, since check panics for each other reason that it
+// finds none. (For a view of memory outside the Go heap, which records no
+// kind so that each operation checks its allocation, check has just done
+// so.)
+func (r Ref[T]) checked(op string, write bool) Ref[T] {
+	k := r.check(op, write)
+	r.flags = r.flags&(1<<flagKindShift-1) | viewFlags(k)<<flagKindShift
+	return r
 }
 
 // check is the methods' slow path, where ready finds no kind: it finds the
