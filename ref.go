@@ -71,15 +71,31 @@ type Ref[T any] struct {
 	flags viewFlags
 }
 
+// Each method starts with the decoding of the Ref's flags by ready, which
+// inlines. Only where ready finds no kind does the method call check,
+// through checked, and then itself again on the Ref that checked returns,
+// a tail call that leaves r in the registers on the common path: a few
+// compares, a switch on the kind (the switches on the size fold away) and
+// the operation. The 8-byte integer and floating-point cases are written
+// out (a sync/atomic intrinsic, or fetch64 with the operation inlined) or
+// call the Atomic function of the concrete type directly, as a call of it
+// on a pointer does; other sizes go through byUint, byInt, byFloat and
+// byComplex.
+
 // Load returns the element, read atomically.
 func (r Ref[T]) Load() T {
-	r.kind("Load", false)
+	if r.ready(false) <= kindNone {
+		return r.checked("Load", false).Load()
+	}
 	return atomicLoad(r.p)
 }
 
 // Store stores x in the element atomically.
 func (r Ref[T]) Store(x T) {
-	r.kind("Store", true)
+	if r.ready(true) <= kindNone {
+		r.checked("Store", true).Store(x)
+		return
+	}
 	atomicStore(r.p, x)
 }
 
@@ -88,7 +104,9 @@ func (r Ref[T]) Store(x T) {
 // and otherwise calls f again with the value it holds now. f may therefore
 // run more than once, and should do nothing but compute the new value.
 func (r Ref[T]) Update(f func(old T) T) (old T) {
-	r.kind("Update", true)
+	if r.ready(true) <= kindNone {
+		return r.checked("Update", true).Update(f)
+	}
 	return update(r.p, f)
 }
 
@@ -107,25 +125,16 @@ func update[T any](p *T, f func(T) T) T {
 // Add adds x to the element and returns the value it held before. Integers
 // wrap around on overflow, as Go's + does.
 func (r Ref[T]) Add(x T) (old T) {
-	// The fast path, as Inc's.
-	if unsafe.Sizeof(x) == 8 && r.intWord() {
-		u := bitcast[uint64](x)
-		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), u) - u)
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Add", true).Add(x)
 	}
-	return r.add(x)
-}
-
-// add is Add's general path.
-func (r Ref[T]) add(x T) (old T) {
-	switch r.kind("Add", true) {
+	switch k {
 	case kindInt, kindUint:
-		// The common sizes call the sync/atomic intrinsics directly: Add
-		// is the most frequent update, and the calls through byUint and
-		// AtomicFetchAdd measured as much time as the atomic instruction.
 		switch unsafe.Sizeof(x) {
 		case 8:
-			u := bitsOf(x)
-			return fromBits[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), u) - u)
+			u := bitcast[uint64](x)
+			return bitcast[T](atomic.AddUint64(word64(r.p), u) - u)
 		case 4:
 			u := uint32(bitsOf(x))
 			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(r.p)), u) - u))
@@ -133,13 +142,8 @@ func (r Ref[T]) add(x T) (old T) {
 		return byUint(r.p, x, AtomicFetchAdd[uint8], AtomicFetchAdd[uint16], AtomicFetchAdd[uint32], AtomicFetchAdd[uint64])
 	case kindFloat:
 		if unsafe.Sizeof(x) == 8 {
-			p, y := (*uint64)(unsafe.Pointer(r.p)), bitcast[float64](x)
-			for {
-				o := atomic.LoadUint64(p)
-				if atomic.CompareAndSwapUint64(p, o, math.Float64bits(math.Float64frombits(o)+y)) {
-					return fromBits[T](o)
-				}
-			}
+			y := bitcast[float64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) + y) }))
 		}
 		return byFloat(r.p, x, AtomicFetchAdd[float32], AtomicFetchAdd[float64])
 	case kindComplex:
@@ -150,10 +154,26 @@ func (r Ref[T]) add(x T) (old T) {
 
 // Sub subtracts x from the element and returns the value it held before.
 func (r Ref[T]) Sub(x T) (old T) {
-	switch r.kind("Sub", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Sub", true).Sub(x)
+	}
+	switch k {
 	case kindInt, kindUint:
+		switch unsafe.Sizeof(x) {
+		case 8:
+			u := bitcast[uint64](x)
+			return bitcast[T](atomic.AddUint64(word64(r.p), -u) + u)
+		case 4:
+			u := uint32(bitsOf(x))
+			return fromBits[T](uint64(atomic.AddUint32((*uint32)(unsafe.Pointer(r.p)), -u) + u))
+		}
 		return byUint(r.p, x, AtomicFetchSub[uint8], AtomicFetchSub[uint16], AtomicFetchSub[uint32], AtomicFetchSub[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			y := bitcast[float64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) - y) }))
+		}
 		return byFloat(r.p, x, AtomicFetchSub[float32], AtomicFetchSub[float64])
 	case kindComplex:
 		return byComplex(r.p, x, AtomicFetchSub[complex64], c128Sub)
@@ -166,12 +186,25 @@ func (r Ref[T]) Sub(x T) (old T) {
 // stored otherwise, as AtomicFetchMin does (so a NaN x replaces the element,
 // and x replaces a NaN element).
 func (r Ref[T]) Min(x T) (old T) {
-	switch r.kind("Min", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Min", true).Min(x)
+	}
+	switch k {
 	case kindInt:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMin(as[int64](r.p), bitcast[int64](x)))
+		}
 		return byInt(r.p, x, AtomicFetchMin[int8], AtomicFetchMin[int16], AtomicFetchMin[int32], AtomicFetchMin[int64])
 	case kindUint:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMin(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchMin[uint8], AtomicFetchMin[uint16], AtomicFetchMin[uint32], AtomicFetchMin[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMin(as[float64](r.p), bitcast[float64](x)))
+		}
 		return byFloat(r.p, x, AtomicFetchMin[float32], AtomicFetchMin[float64])
 	}
 	panic(r.typeMessage("Min", "an integer or floating-point"))
@@ -181,12 +214,25 @@ func (r Ref[T]) Min(x T) (old T) {
 // value it held before: the element stays when it is greater than x, and x
 // is stored otherwise, as AtomicFetchMax does.
 func (r Ref[T]) Max(x T) (old T) {
-	switch r.kind("Max", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Max", true).Max(x)
+	}
+	switch k {
 	case kindInt:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMax(as[int64](r.p), bitcast[int64](x)))
+		}
 		return byInt(r.p, x, AtomicFetchMax[int8], AtomicFetchMax[int16], AtomicFetchMax[int32], AtomicFetchMax[int64])
 	case kindUint:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMax(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchMax[uint8], AtomicFetchMax[uint16], AtomicFetchMax[uint32], AtomicFetchMax[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMax(as[float64](r.p), bitcast[float64](x)))
+		}
 		return byFloat(r.p, x, AtomicFetchMax[float32], AtomicFetchMax[float64])
 	}
 	panic(r.typeMessage("Max", "an integer or floating-point"))
@@ -195,7 +241,14 @@ func (r Ref[T]) Max(x T) (old T) {
 // And sets the element to its value & x and returns the value it held
 // before.
 func (r Ref[T]) And(x T) (old T) {
-	if k := r.kind("And", true); k == kindInt || k == kindUint {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("And", true).And(x)
+	}
+	if k == kindInt || k == kindUint {
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](atomic.AndUint64(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchAnd[uint8], AtomicFetchAnd[uint16], AtomicFetchAnd[uint32], AtomicFetchAnd[uint64])
 	}
 	panic(r.typeMessage("And", "an integer"))
@@ -204,7 +257,14 @@ func (r Ref[T]) And(x T) (old T) {
 // Or sets the element to its value | x and returns the value it held
 // before.
 func (r Ref[T]) Or(x T) (old T) {
-	if k := r.kind("Or", true); k == kindInt || k == kindUint {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Or", true).Or(x)
+	}
+	if k == kindInt || k == kindUint {
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](atomic.OrUint64(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchOr[uint8], AtomicFetchOr[uint16], AtomicFetchOr[uint32], AtomicFetchOr[uint64])
 	}
 	panic(r.typeMessage("Or", "an integer"))
@@ -213,7 +273,15 @@ func (r Ref[T]) Or(x T) (old T) {
 // Xor sets the element to its value ^ x and returns the value it held
 // before.
 func (r Ref[T]) Xor(x T) (old T) {
-	if k := r.kind("Xor", true); k == kindInt || k == kindUint {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Xor", true).Xor(x)
+	}
+	if k == kindInt || k == kindUint {
+		if unsafe.Sizeof(x) == 8 {
+			u := bitcast[uint64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return o ^ u }))
+		}
 		return byUint(r.p, x, AtomicFetchXor[uint8], AtomicFetchXor[uint16], AtomicFetchXor[uint32], AtomicFetchXor[uint64])
 	}
 	panic(r.typeMessage("Xor", "an integer"))
@@ -221,52 +289,67 @@ func (r Ref[T]) Xor(x T) (old T) {
 
 // Inc adds 1 to the element and returns the value it held before.
 func (r Ref[T]) Inc() (old T) {
-	// The fast path, for an 8-byte integer, checks the flags and the
-	// alignment (intWord) and runs the atomic instruction, without the
-	// calls of one, Add and kind that the general path makes: on a 2-core
-	// EPYC it measured 3.5 times as fast as that path, and 1.2 to 1.45
-	// times the time of AtomicAdd(v.Ptr(i), 1) (BenchmarkRefIncInt64
-	// against BenchmarkAtomicAddPtrIncInt64), whose callee is a leaf. The
-	// rest is Inc's frame: Inc cannot inline, as the call of the general
-	// path alone takes most of the inlining budget. Every other case, and
-	// every failure, takes the general path, which checks and panics as
-	// before.
-	if unsafe.Sizeof(old) == 8 && r.intWord() {
-		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), 1) - 1)
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Inc", true).Inc()
 	}
-	return r.inc()
+	if unsafe.Sizeof(old) == 8 {
+		switch k {
+		case kindInt, kindUint:
+			return bitcast[T](atomic.AddUint64(word64(r.p), 1) - 1)
+		case kindFloat:
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) + 1) }))
+		}
+	}
+	return r.incDec(k, "Inc")
 }
 
 // Dec subtracts 1 from the element and returns the value it held before.
 func (r Ref[T]) Dec() (old T) {
-	if unsafe.Sizeof(old) == 8 && r.intWord() {
-		return bitcast[T](atomic.AddUint64((*uint64)(unsafe.Pointer(r.p)), ^uint64(0)) + 1)
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Dec", true).Dec()
 	}
-	return r.dec()
+	if unsafe.Sizeof(old) == 8 {
+		switch k {
+		case kindInt, kindUint:
+			return bitcast[T](atomic.AddUint64(word64(r.p), ^uint64(0)) + 1)
+		case kindFloat:
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) - 1) }))
+		}
+	}
+	return r.incDec(k, "Dec")
 }
 
-// inc and dec are the general paths of Inc and Dec: they add or subtract
-// 1 of T, checking as Add and Sub do.
-func (r Ref[T]) inc() T { return r.add(r.one("Inc")) }
-func (r Ref[T]) dec() T { return r.Sub(r.one("Dec")) }
-
-// intWord reports whether r may update its element as an 8-byte integer
-// without further checks: the view recorded an integer element kind, it is
-// writable, and the element lies at an 8-byte aligned address. It checks
-// what kind checks for a write, for those kinds, so that where it reports
-// false kind finds the reason (or the kind); callers check the size.
-func (r Ref[T]) intWord() bool {
-	k := elemKind(r.flags >> flagKindShift)
-	// The zero Ref, whose p is nil, has no kind recorded.
-	return k-kindInt <= kindUint-kindInt && r.flags&flagReadOnly == 0 && uintptr(unsafe.Pointer(r.p))%8 == 0
+// incDec is Inc's and Dec's path for the cases they do not write out: it
+// adds 1 of T of kind k (or, for op "Dec", subtracts it) as Add and Sub do.
+// It is one call, with r in the registers, so that the common case of Inc
+// and Dec keeps r there too.
+func (r Ref[T]) incDec(k elemKind, op string) T {
+	if op == "Dec" {
+		return r.Sub(r.one(k, op))
+	}
+	return r.Add(r.one(k, op))
 }
 
 // Mul multiplies the element by x and returns the value it held before.
 func (r Ref[T]) Mul(x T) (old T) {
-	switch r.kind("Mul", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Mul", true).Mul(x)
+	}
+	switch k {
 	case kindInt, kindUint:
+		if unsafe.Sizeof(x) == 8 {
+			u := bitcast[uint64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return o * u }))
+		}
 		return byUint(r.p, x, AtomicFetchMul[uint8], AtomicFetchMul[uint16], AtomicFetchMul[uint32], AtomicFetchMul[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			y := bitcast[float64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) * y) }))
+		}
 		return byFloat(r.p, x, AtomicFetchMul[float32], AtomicFetchMul[float64])
 	case kindComplex:
 		return byComplex(r.p, x, AtomicFetchMul[complex64], c128Mul)
@@ -277,12 +360,26 @@ func (r Ref[T]) Mul(x T) (old T) {
 // Div divides the element by x and returns the value it held before. An
 // integer x of 0 panics.
 func (r Ref[T]) Div(x T) (old T) {
-	switch r.kind("Div", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Div", true).Div(x)
+	}
+	switch k {
 	case kindInt:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchDiv(as[int64](r.p), bitcast[int64](x)))
+		}
 		return byInt(r.p, x, AtomicFetchDiv[int8], AtomicFetchDiv[int16], AtomicFetchDiv[int32], AtomicFetchDiv[int64])
 	case kindUint:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchDiv(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchDiv[uint8], AtomicFetchDiv[uint16], AtomicFetchDiv[uint32], AtomicFetchDiv[uint64])
 	case kindFloat:
+		if unsafe.Sizeof(x) == 8 {
+			y := bitcast[float64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return math.Float64bits(math.Float64frombits(o) / y) }))
+		}
 		return byFloat(r.p, x, AtomicFetchDiv[float32], AtomicFetchDiv[float64])
 	case kindComplex:
 		return byComplex(r.p, x, AtomicFetchDiv[complex64], c128Div)
@@ -293,10 +390,20 @@ func (r Ref[T]) Div(x T) (old T) {
 // Mod sets the element to its value % x and returns the value it held
 // before. An x of 0 panics.
 func (r Ref[T]) Mod(x T) (old T) {
-	switch r.kind("Mod", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Mod", true).Mod(x)
+	}
+	switch k {
 	case kindInt:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMod(as[int64](r.p), bitcast[int64](x)))
+		}
 		return byInt(r.p, x, AtomicFetchMod[int8], AtomicFetchMod[int16], AtomicFetchMod[int32], AtomicFetchMod[int64])
 	case kindUint:
+		if unsafe.Sizeof(x) == 8 {
+			return bitcast[T](AtomicFetchMod(word64(r.p), bitcast[uint64](x)))
+		}
 		return byUint(r.p, x, AtomicFetchMod[uint8], AtomicFetchMod[uint16], AtomicFetchMod[uint32], AtomicFetchMod[uint64])
 	}
 	panic(r.typeMessage("Mod", "an integer"))
@@ -305,7 +412,15 @@ func (r Ref[T]) Mod(x T) (old T) {
 // Nand sets the element to ^(its value & x) and returns the value it held
 // before.
 func (r Ref[T]) Nand(x T) (old T) {
-	if k := r.kind("Nand", true); k == kindInt || k == kindUint {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Nand", true).Nand(x)
+	}
+	if k == kindInt || k == kindUint {
+		if unsafe.Sizeof(x) == 8 {
+			u := bitcast[uint64](x)
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return ^(o & u) }))
+		}
 		return byUint(r.p, x, AtomicFetchNand[uint8], AtomicFetchNand[uint16], AtomicFetchNand[uint32], AtomicFetchNand[uint64])
 	}
 	panic(r.typeMessage("Nand", "an integer"))
@@ -314,7 +429,14 @@ func (r Ref[T]) Nand(x T) (old T) {
 // Lshift shifts the element left by n bits and returns the value it held
 // before.
 func (r Ref[T]) Lshift(n uint) (old T) {
-	if k := r.kind("Lshift", true); k == kindInt || k == kindUint {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Lshift", true).Lshift(n)
+	}
+	if k == kindInt || k == kindUint {
+		if unsafe.Sizeof(old) == 8 {
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return o << n }))
+		}
 		return byUint(r.p, shiftCount[T](n), shiftBy(AtomicFetchLshift[uint8]), shiftBy(AtomicFetchLshift[uint16]),
 			shiftBy(AtomicFetchLshift[uint32]), shiftBy(AtomicFetchLshift[uint64]))
 	}
@@ -324,15 +446,41 @@ func (r Ref[T]) Lshift(n uint) (old T) {
 // Rshift shifts the element right by n bits, arithmetically for a signed
 // type, and returns the value it held before.
 func (r Ref[T]) Rshift(n uint) (old T) {
-	switch r.kind("Rshift", true) {
+	k := r.ready(true)
+	if k <= kindNone {
+		return r.checked("Rshift", true).Rshift(n)
+	}
+	switch k {
 	case kindInt:
+		if unsafe.Sizeof(old) == 8 {
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return uint64(int64(o) >> n) }))
+		}
 		return byInt(r.p, shiftCount[T](n), shiftBy(AtomicFetchRshift[int8]), shiftBy(AtomicFetchRshift[int16]),
 			shiftBy(AtomicFetchRshift[int32]), shiftBy(AtomicFetchRshift[int64]))
 	case kindUint:
+		if unsafe.Sizeof(old) == 8 {
+			return bitcast[T](fetch64(word64(r.p), func(o uint64) uint64 { return o >> n }))
+		}
 		return byUint(r.p, shiftCount[T](n), shiftBy(AtomicFetchRshift[uint8]), shiftBy(AtomicFetchRshift[uint16]),
 			shiftBy(AtomicFetchRshift[uint32]), shiftBy(AtomicFetchRshift[uint64]))
 	}
 	panic(r.typeMessage("Rshift", "an integer"))
+}
+
+// word64 and as view the element at p as a uint64 or a U of the same size.
+func word64[T any](p *T) *uint64 { return (*uint64)(unsafe.Pointer(p)) }
+func as[U, T any](p *T) *U       { return (*U)(unsafe.Pointer(p)) }
+
+// fetch64 replaces the 8-byte word at p by f(old), by a compare-and-swap
+// loop, and returns old. It inlines, and so does f where it is a function
+// literal.
+func fetch64(p *uint64, f func(old uint64) uint64) uint64 {
+	for {
+		o := atomic.LoadUint64(p)
+		if atomic.CompareAndSwapUint64(p, o, f(o)) {
+			return o
+		}
+	}
 }
 
 // shiftCount carries the shift count n to byUint and byInt as a T: counts
@@ -346,10 +494,10 @@ func shiftBy[U Integer](f func(*U, uint) U) func(*U, U) U {
 	return func(p *U, n U) U { return f(p, uint(n)) }
 }
 
-// one returns 1 as a T for Inc and Dec, or panics naming op when T is not
-// a number.
-func (r Ref[T]) one(op string) T {
-	switch r.kind(op, true) {
+// one returns 1 as a T of kind k for Inc and Dec, or panics naming op when
+// T is not a number.
+func (r Ref[T]) one(k elemKind, op string) T {
+	switch k {
 	case kindInt, kindUint:
 		return fromBits[T](1)
 	case kindFloat:
@@ -443,22 +591,41 @@ func atomicDataError[T any](flags viewFlags, data []T) error {
 		s, reflect.TypeFor[T](), unsafe.SliceData(data))
 }
 
-// kind checks that r refers to an element that op may act on, and returns
-// the element type's kind; write says whether op stores. It panics for the
-// zero Ref, a write to a read-only view, an element type that Ref cannot
-// update atomically, a misaligned element and a view whose memory outside
-// the Go heap was freed by its allocation's final Release.
-func (r Ref[T]) kind(op string, write bool) elemKind {
-	k := elemKind(r.flags >> flagKindShift)
-	if k <= kindNone || r.p == nil || write && r.flags&flagReadOnly != 0 || misaligned(r.p) {
-		return r.check(op, write)
+// ready decodes the flags the Ref holds: it returns the element type's
+// kind where an operation may act on the element at once (the view recorded
+// the kind, which neither the zero Ref nor a view of memory outside the Go
+// heap has; the view is writable where write says the operation stores;
+// the element is aligned as the atomic instructions need), and a kind of
+// at most kindNone otherwise, where check finds the kind or the reason to
+// panic. It inlines into the methods.
+func (r Ref[T]) ready(write bool) elemKind {
+	// The alignment test is misaligned's, written out: a call of the
+	// generic function, even inlined, loads its dictionary.
+	s := unsafe.Sizeof(*r.p)
+	if write && r.flags&flagReadOnly != 0 || (s == 2 || s == 4 || s == 8) && uintptr(unsafe.Pointer(r.p))%s != 0 {
+		return kindUnknown
 	}
-	return k
+	return elemKind(r.flags >> flagKindShift)
 }
 
-// check is kind's slow path: it finds the kind of a view that did not record
-// it (one made by dal's Array.View), and panics with the reason for any
-// other failure.
+// checked calls check for op and returns r with the kind that check found
+// recorded in its flags, for the method to call itself again on: ready
+// then finds the kind, since check panics for each other reason that it
+// finds none. (For a view of memory outside the Go heap, which records no
+// kind so that each operation checks its allocation, check has just done
+// so.)
+func (r Ref[T]) checked(op string, write bool) Ref[T] {
+	k := r.check(op, write)
+	r.flags = r.flags&(1<<flagKindShift-1) | viewFlags(k)<<flagKindShift
+	return r
+}
+
+// check is the methods' slow path, where ready finds no kind: it finds the
+// kind of a view that did not record it (one made by dal's Array.View, or
+// of memory outside the Go heap), and panics with the reason for any other
+// failure: the zero Ref, a write to a read-only view, an element type that
+// Ref cannot update atomically, a misaligned element and a view whose
+// memory outside the Go heap was freed by its allocation's final Release.
 func (r Ref[T]) check(op string, write bool) elemKind {
 	if r.p == nil {
 		panic("kokkos: " + op + " through the zero Ref, which refers to no element")

@@ -53,8 +53,9 @@ func checkRefSteps[T Number](t *testing.T, name string, gen func(*rand.Rand) T, 
 }
 
 // TestRefIncDecAdd checks Inc, Dec and Add through Ref against a plain loop
-// on random values: 8-byte integers, which take the fast path (near the
-// extremes too, where they wrap), and the types that take the general one.
+// on random values: 8-byte integers, whose cases the methods write out
+// (near the extremes too, where they wrap), and the types that go through
+// the helpers of each size.
 func TestRefIncDecAdd(t *testing.T) {
 	checkRefSteps(t, "i64", func(r *rand.Rand) int64 { return int64(r.Uint64()) }, WithTraits(Atomic))
 	checkRefSteps(t, "i64plain", func(r *rand.Rand) int64 { return r.Int64N(100) - 50 })
@@ -85,10 +86,10 @@ func TestRefIncDecAdd(t *testing.T) {
 	}
 }
 
-// TestRefIncDecAddChecks checks that the fast path of Inc, Dec and Add
-// keeps every check of the general one: a read-only view, the zero Ref, a
-// misaligned 8-byte element and an element type that is not a number each
-// panic with the operation and the view's label.
+// TestRefIncDecAddChecks checks that the decoding of the flags at the
+// start of every Ref method (ready) keeps every check: a read-only view,
+// the zero Ref, a misaligned 8-byte element and an element type that is
+// not a number each panic with the operation and the view's label.
 func TestRefIncDecAddChecks(t *testing.T) {
 	ro := Must(NewView1[int64]("RO", 4, WithTraits(Atomic))).ReadOnly()
 	u := Must(NewView1[uint64]("U", 4)).ReadOnly()
@@ -116,6 +117,39 @@ func TestRefIncDecAddChecks(t *testing.T) {
 	} {
 		if msg := panicMessage(c.f); !strings.Contains(msg, c.want) {
 			t.Errorf("panic %q, want %q", msg, c.want)
+		}
+	}
+	// Every other update, through the same decoding.
+	for _, c := range []struct {
+		op string
+		f  func(Ref[int64])
+	}{
+		{"Store", func(r Ref[int64]) { r.Store(5) }},
+		{"Update", func(r Ref[int64]) { r.Update(func(o int64) int64 { return o + 5 }) }},
+		{"Sub", func(r Ref[int64]) { r.Sub(5) }},
+		{"Mul", func(r Ref[int64]) { r.Mul(5) }},
+		{"Div", func(r Ref[int64]) { r.Div(5) }},
+		{"Mod", func(r Ref[int64]) { r.Mod(5) }},
+		{"Min", func(r Ref[int64]) { r.Min(-5) }},
+		{"Max", func(r Ref[int64]) { r.Max(5) }},
+		{"And", func(r Ref[int64]) { r.And(5) }},
+		{"Or", func(r Ref[int64]) { r.Or(5) }},
+		{"Xor", func(r Ref[int64]) { r.Xor(5) }},
+		{"Nand", func(r Ref[int64]) { r.Nand(5) }},
+		{"Lshift", func(r Ref[int64]) { r.Lshift(5) }},
+		{"Rshift", func(r Ref[int64]) { r.Rshift(5) }},
+	} {
+		for _, d := range []struct {
+			r    Ref[int64]
+			want string
+		}{
+			{ro.Ref(1), ` through a Ref of read-only view "RO"`},
+			{zero, ` through the zero Ref`},
+			{w.Ref(2), ` through a Ref of view "w": the 8-byte element at`},
+		} {
+			if msg := panicMessage(func() { c.f(d.r) }); !strings.Contains(msg, c.op+d.want) {
+				t.Errorf("panic %q, want %q", msg, c.op+d.want)
+			}
 		}
 	}
 	if ro.Ref(1).Load() != 0 || misaligned[2] != 0 {

@@ -22,8 +22,8 @@ func runAccess(cfg config, add func(measure)) error {
 	}
 	fillPattern(v1.Data())
 	d1 := v1.Data()
-	k, b := timeAlternating(cfg.reps, func() { sinkF = sum1(&v1) }, func() { sinkF = sliceSum1(d1) })
-	add(measure{Name: "rank-1 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.10, GoalOp: "<="})
+	k, b, s := timeAlternating(cfg.reps, func() { sinkF = sum1(&v1) }, func() { sinkF = sliceSum1(d1) })
+	add(measure{Name: "rank-1 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), samples: s, Goal: 1.10, GoalOp: "<="})
 
 	for _, l := range []kokkos.Layout{kokkos.LayoutRight, kokkos.LayoutLeft} {
 		v, err := kokkos.NewView2[float64]("a2", n, n, l)
@@ -36,8 +36,8 @@ func runAccess(cfg config, add func(measure)) error {
 		if l == kokkos.LayoutLeft {
 			kernel = func() { sinkF = sumLeft2(&v) }
 		}
-		k, b := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum2(d, n, n) })
-		add(measure{Name: "rank-2 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.10, GoalOp: "<="})
+		k, b, s := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum2(d, n, n) })
+		add(measure{Name: "rank-2 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), samples: s, Goal: 1.10, GoalOp: "<="})
 	}
 
 	for _, l := range []kokkos.Layout{kokkos.LayoutRight, kokkos.LayoutLeft} {
@@ -51,8 +51,8 @@ func runAccess(cfg config, add func(measure)) error {
 		if l == kokkos.LayoutLeft {
 			kernel = func() { sinkF = sumLeft3(&v) }
 		}
-		k, b := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum3(d, n3, n3, n3) })
-		add(measure{Name: "rank-3 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.10, GoalOp: "<="})
+		k, b, s := timeAlternating(cfg.reps, kernel, func() { sinkF = sliceSum3(d, n3, n3, n3) })
+		add(measure{Name: "rank-3 " + l.String() + " At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), samples: s, Goal: 1.10, GoalOp: "<="})
 	}
 
 	// DynRankView and OffsetView against the rank-typed view
@@ -60,22 +60,22 @@ func runAccess(cfg config, add func(measure)) error {
 		v := kokkos.Must(kokkos.NewView2[float64]("v2", n, n))
 		fillPattern(v.Data())
 		d := kokkos.DynRankFrom[float64](v)
-		k, b := timeAlternating(cfg.reps, func() { sinkF = sumDyn2(&d) }, func() { sinkF = sumRight2(&v) })
-		add(measure{Name: "DynRankView rank-2 At2 sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.3, GoalOp: "<=",
+		k, b, s := timeAlternating(cfg.reps, func() { sinkF = sumDyn2(&d) }, func() { sinkF = sumRight2(&v) })
+		add(measure{Name: "DynRankView rank-2 At2 sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), samples: s, Goal: 1.3, GoalOp: "<=",
 			Note: "baseline: View2 At"})
 		o := kokkos.Must(kokkos.OffsetView2Of(v, [2]int{-1, 5}))
-		k, b = timeAlternating(cfg.reps, func() { sinkF = sumOffset2(&o) }, func() { sinkF = sumRight2(&v) })
-		add(measure{Name: "OffsetView2 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.1, GoalOp: "<=",
+		k, b, s = timeAlternating(cfg.reps, func() { sinkF = sumOffset2(&o) }, func() { sinkF = sumRight2(&v) })
+		add(measure{Name: "OffsetView2 At sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), samples: s, Goal: 1.1, GoalOp: "<=",
 			Note: "baseline: View2 At"})
 		v3 := kokkos.Must(kokkos.NewView3[float64]("v3", n3, n3, n3))
 		fillPattern(v3.Data())
 		d3 := kokkos.DynRankFrom[float64](v3)
-		k, b = timeAlternating(cfg.reps, func() { sinkF = sumDyn3(&d3) }, func() { sinkF = sumRight3(&v3) })
-		add(measure{Name: "DynRankView rank-3 At3 sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.3, GoalOp: "<=",
+		k, b, s = timeAlternating(cfg.reps, func() { sinkF = sumDyn3(&d3) }, func() { sinkF = sumRight3(&v3) })
+		add(measure{Name: "DynRankView rank-3 At3 sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), samples: s, Goal: 1.3, GoalOp: "<=",
 			Note: "baseline: View3 At"})
 		o3 := kokkos.Must(kokkos.OffsetView3Of(v3, [3]int{-2, 0, 3}))
-		k, b = timeAlternating(cfg.reps, func() { sinkF = sumOffset3(&o3) }, func() { sinkF = sumRight3(&v3) })
-		add(measure{Name: "OffsetView3 At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), Goal: 1.1, GoalOp: "<=",
+		k, b, s = timeAlternating(cfg.reps, func() { sinkF = sumOffset3(&o3) }, func() { sinkF = sumRight3(&v3) })
+		add(measure{Name: "OffsetView3 At sum", Unit: "ns/elem", Value: perElem(k, n3*n3*n3), Baseline: perElem(b, n3*n3*n3), samples: s, Goal: 1.1, GoalOp: "<=",
 			Note: "baseline: View3 At"})
 	}
 
@@ -86,8 +86,8 @@ func runAccess(cfg config, add func(measure)) error {
 	}
 	d := v.Data()
 	fillPattern(d)
-	k, b = timeAlternating(cfg.reps, func() { sinkF = sumRows(&v) }, func() { sinkF = sliceSumRows(d, n, n) })
-	add(measure{Name: "rank-2 Row-slice sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), Goal: 1.02, GoalOp: "<="})
+	k, b, s = timeAlternating(cfg.reps, func() { sinkF = sumRows(&v) }, func() { sinkF = sliceSumRows(d, n, n) })
+	add(measure{Name: "rank-2 Row-slice sum", Unit: "ns/elem", Value: perElem(k, n*n), Baseline: perElem(b, n*n), samples: s, Goal: 1.02, GoalOp: "<="})
 
 	return nil
 }

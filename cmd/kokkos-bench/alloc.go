@@ -31,13 +31,13 @@ func runAlloc(cfg config, add func(measure)) error {
 		}
 	}
 	runtime.GC()
-	kt, bt := timeAlternating(cfg.reps, view, slice)
+	kt, bt, s := timeAlternating(cfg.reps, view, slice)
 	if err != nil {
 		return err
 	}
 	sinkInt += len(sinkSlice) + sinkView1.Extent(0)
 	us := func(sec float64) float64 { return sec / count * 1e6 }
-	add(measure{Name: "NewView1[float64] of 1000, dropped", Unit: "µs", Value: us(kt), Baseline: us(bt), Goal: 1.5, GoalOp: "<=",
+	add(measure{Name: "NewView1[float64] of 1000, dropped", Unit: "µs", Value: us(kt), Baseline: us(bt), samples: s, Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: make([]float64, 1000), dropped; the garbage collector's share included in both"})
 	return nil
 }

@@ -51,17 +51,17 @@ func runCUDA(cfg config, add func(measure)) error {
 		}
 	}
 	da, sa, bytes := dst.Allocation().Addr(), src.Allocation().Addr(), n*8
-	k, b := timeAlternating(cfg.reps,
+	k, b, s := timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(dst, src) }),
 		run(func() error { return drv.copy(da, sa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
 	add(measure{Name: fmt.Sprintf("DeepCopy device→device %d MiB", bytes>>20), Unit: "GB/s",
-		Value: gbs(bytes, k), Baseline: gbs(bytes, b), Goal: 0.97, GoalOp: ">=", Note: "baseline: cuMemcpy + cuCtxSynchronize"})
+		Value: gbs(bytes, k), Baseline: gbs(bytes, b), samples: s, Goal: 0.97, GoalOp: ">=", Note: "baseline: cuMemcpy + cuCtxSynchronize"})
 
 	// Fill.
-	k, _ = timeAlternating(cfg.reps, run(func() error { return kokkos.Fill(dst, 2.5) }), nil)
+	k, _, _ = timeAlternating(cfg.reps, run(func() error { return kokkos.Fill(dst, 2.5) }), nil)
 	if cerr != nil {
 		return cerr
 	}
@@ -96,32 +96,32 @@ func runCUDA(cfg config, add func(measure)) error {
 		pd[i] = hd[i]
 	}
 	pa, dAddr := uintptr(unsafe.Pointer(&pinned.Data()[0])), d.Allocation().Addr()
-	k, b = timeAlternating(cfg.reps,
+	k, b, s = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, pinned) }),
 		run(func() error { return drv.copy(dAddr, pa, bytes) }))
 	if cerr != nil {
 		return cerr
 	}
 	add(measure{Name: fmt.Sprintf("DeepCopy pinned→device %d MiB", bytes>>20), Unit: "GB/s",
-		Value: gbs(bytes, k), Baseline: gbs(bytes, b), Goal: 0.97, GoalOp: ">=", Note: "baseline: cuMemcpy"})
+		Value: gbs(bytes, k), Baseline: gbs(bytes, b), samples: s, Goal: 0.97, GoalOp: ">=", Note: "baseline: cuMemcpy"})
 
 	hb := unsafe.Slice((*byte)(unsafe.Pointer(&host.Data()[0])), bytes)
-	k, b = timeAlternating(cfg.reps,
+	k, b, s = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(d, host) }),
 		run(func() error { return drv.copyFromHost(dAddr, hb) }))
 	if cerr != nil {
 		return cerr
 	}
 	add(measure{Name: fmt.Sprintf("DeepCopy Go memory→device %d MiB", bytes>>20), Unit: "GB/s",
-		Value: gbs(bytes, k), Baseline: gbs(bytes, b), Goal: 3, GoalOp: ">=", Note: "baseline: cuMemcpyHtoD from the same pageable memory"})
+		Value: gbs(bytes, k), Baseline: gbs(bytes, b), samples: s, Goal: 3, GoalOp: ">=", Note: "baseline: cuMemcpyHtoD from the same pageable memory"})
 
-	k, b = timeAlternating(cfg.reps,
+	k, b, s = timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(host, d) }),
 		run(func() error { return drv.copyToHost(hb, dAddr) }))
 	if cerr != nil {
 		return cerr
 	}
 	add(measure{Name: fmt.Sprintf("DeepCopy device→Go memory %d MiB", bytes>>20), Unit: "GB/s",
-		Value: gbs(bytes, k), Baseline: gbs(bytes, b), Goal: 1.5, GoalOp: ">=", Note: "baseline: cuMemcpyDtoH to the same pageable memory"})
+		Value: gbs(bytes, k), Baseline: gbs(bytes, b), samples: s, Goal: 1.5, GoalOp: ">=", Note: "baseline: cuMemcpyDtoH to the same pageable memory"})
 	return nil
 }

@@ -174,7 +174,7 @@ func runCUDAStream(cfg config, add func(measure)) error {
 	}
 	var ce catcher
 	for _, k := range kerns {
-		kt, bt := timeAlternating(cfg.reps, ce.run(repeat(streamLaunches, k.body)), ce.run(repeat(streamLaunches, k.raw)))
+		kt, bt, s := timeAlternating(cfg.reps, ce.run(repeat(streamLaunches, k.body)), ce.run(repeat(streamLaunches, k.raw)))
 		if ce.err != nil {
 			return fmt.Errorf("%s: %w", k.name, ce.err)
 		}
@@ -184,7 +184,7 @@ func runCUDAStream(cfg config, add func(measure)) error {
 			note = fmt.Sprintf("baseline: hand-written two-pass reduction, %d×256 then 1×256, result read back", dotBlocks)
 		}
 		add(measure{Name: fmt.Sprintf("%s, %d float64 (device body)", k.name, n), Unit: "GB/s",
-			Value: gbs(kt), Baseline: gbs(bt), Goal: 0.95, GoalOp: ">=", Note: note})
+			Value: gbs(kt), Baseline: gbs(bt), samples: s, Goal: 0.95, GoalOp: ">=", Note: note})
 	}
 	// The device body's and the hand-written kernels' dot products of the
 	// arrays as the timed kernels left them agree.
@@ -252,7 +252,7 @@ func runCUDAOuter(cfg config, add func(measure)) error {
 	args := newHeapArgs(uint64(a.Allocation().Addr()), uint64(b.Allocation().Addr()), uint64(c.Allocation().Addr()), uint64(n0), uint64(n1))
 	grid, block := [3]int{(n0 + 31) / 32, (n1 + 7) / 8, 1}, [3]int{32, 8, 1}
 	var ce catcher
-	kt, bt := timeAlternating(cfg.reps, ce.run(repeat(streamLaunches, func() error {
+	kt, bt, s := timeAlternating(cfg.reps, ce.run(repeat(streamLaunches, func() error {
 		if err := cuda.ParallelFor("SetC", policy, "c(i0, i1) = a(i0) * b(i1);", cuda.Bind("a", a.ReadOnly()), cuda.Bind("b", b.ReadOnly()), cuda.Bind("c", c)); err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func runCUDAOuter(cfg config, add func(measure)) error {
 	}
 	bytes := float64(n0*n1*8) * streamLaunches
 	add(measure{Name: fmt.Sprintf("SetC LayoutLeft %d×%d float64 (MDRange body)", n0, n1), Unit: "GB/s",
-		Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9, Goal: 0.95, GoalOp: ">=",
+		Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9, samples: s, Goal: 0.95, GoalOp: ">=",
 		Note: "baseline: hand-written kernel c[i0 + i1*n0] = a[i0]*b[i1], blocks of (32, 8)"})
 	return nil
 }
@@ -350,9 +350,8 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 			ks, bs = append(ks, k), append(bs, b)
 		}
 	}
-	recordTiming(ks, bs)
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
-	add(measure{Name: "launch, empty body, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
+	add(measure{Name: "launch, empty body, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), samples: samples{ks, bs}, Goal: 1.10, GoalOp: "<=",
 		Note: fmt.Sprintf("per launch, %d launches in batches of %d, the wait after each batch not timed; baseline: bare cuLaunchKernel of an equivalent hand-written kernel, same grid, block, 2 int arguments, legacy default stream", latencyLaunches, latencyBatch)})
 	if err := goKernelLaunch(cfg, add, empty, rawGrid, batches); err != nil {
 		return err
@@ -370,12 +369,12 @@ func runCUDALaunch(cfg config, add func(measure)) error {
 		}
 		return sync()
 	}
-	kt, bt := timeAlternating(cfg.reps, ce.run(repeat(latencyLaunches/10, bodySync)), ce.run(repeat(latencyLaunches/10, rawSync)))
+	kt, bt, s := timeAlternating(cfg.reps, ce.run(repeat(latencyLaunches/10, bodySync)), ce.run(repeat(latencyLaunches/10, rawSync)))
 	if ce.err != nil {
 		return ce.err
 	}
 	us = func(sec float64) float64 { return sec / (latencyLaunches / 10) * 1e6 }
-	add(measure{Name: "launch + synchronize, empty body", Unit: "µs", Value: us(kt), Baseline: us(bt), Goal: 1.10, GoalOp: "<=",
+	add(measure{Name: "launch + synchronize, empty body", Unit: "µs", Value: us(kt), Baseline: us(bt), samples: s, Goal: 1.10, GoalOp: "<=",
 		Note: "baseline: bare cuLaunchKernel of the equivalent hand-written kernel + the same Device.Synchronize (cuCtxSynchronize)"})
 
 	// A graph of graphKernels empty bodies, replayed, against the same
@@ -482,9 +481,8 @@ func goKernelLaunch(cfg config, add func(measure), empty *rawKernels, grid [3]in
 			ks, bs = append(ks, k), append(bs, b)
 		}
 	}
-	recordTiming(ks, bs)
 	us := func(sec float64) float64 { return sec / latencyLaunches * 1e6 }
-	add(measure{Name: "launch, empty Go kernel, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), Goal: 1.10, GoalOp: "<=",
+	add(measure{Name: "launch, empty Go kernel, asynchronous", Unit: "µs", Value: us(median(ks)), Baseline: us(median(bs)), samples: samples{ks, bs}, Goal: 1.10, GoalOp: "<=",
 		Note: fmt.Sprintf("kernel.For of a Go kernel (a View1[float64] and an int; its one store guarded off), per launch, %d launches in batches of %d, the wait after each batch not timed; "+
 			"baseline: the empty body row's bare cuLaunchKernel, same grid and block, on the same cuda.Stream; the Go kernel passes 4 kernel arguments (begin, end, the view's pointer, extent and stride, n) to its 2", latencyLaunches, latencyBatch)})
 	return nil
@@ -599,12 +597,12 @@ func graphMeasure(cfg config, add func(measure)) error {
 		}
 		return st.Fence()
 	}
-	kt, bt := timeAlternating(cfg.reps, ce.run(repeat(rounds, replay)), ce.run(repeat(rounds, launches)))
+	kt, bt, s := timeAlternating(cfg.reps, ce.run(repeat(rounds, replay)), ce.run(repeat(rounds, launches)))
 	if ce.err != nil {
 		return ce.err
 	}
 	us := func(sec float64) float64 { return sec / (rounds * graphKernels) * 1e6 }
-	add(measure{Name: fmt.Sprintf("graph of %d empty bodies, per kernel", graphKernels), Unit: "µs", Value: us(kt), Baseline: us(bt),
+	add(measure{Name: fmt.Sprintf("graph of %d empty bodies, per kernel", graphKernels), Unit: "µs", Value: us(kt), Baseline: us(bt), samples: s,
 		Note: fmt.Sprintf("cuda.Capture then Graph.Launch + Fence, against the %d launches + Fence", graphKernels)})
 	return nil
 }

@@ -40,13 +40,11 @@ func runDispatch(cfg config, add func(measure)) error {
 		ss = append(ss, spawn())
 		rs = append(rs, pr())
 	}
-	recordTiming(fs, ss)
-	recordTiming(rs, ss)
 	sinkInt += x[0][0]
 	runtime.KeepAlive(sinkInt)
-	add(measure{Name: "ParallelFor over 2 indices, fenced", Unit: "ns", Value: median(fs), Baseline: median(ss), Goal: 0.5, GoalOp: "<=",
+	add(measure{Name: "ParallelFor over 2 indices, fenced", Unit: "ns", Value: median(fs), Baseline: median(ss), samples: samples{fs, ss}, Goal: 0.5, GoalOp: "<=",
 		Note: "baseline: 2 goroutines + WaitGroup"})
-	add(measure{Name: "ParallelReduce over 2 indices", Unit: "ns", Value: median(rs), Baseline: median(ss)})
+	add(measure{Name: "ParallelReduce over 2 indices", Unit: "ns", Value: median(rs), Baseline: median(ss), samples: samples{rs, ss}})
 	return nil
 }
 

@@ -79,9 +79,10 @@ func parCopy[T any](d, s []T) {
 }
 
 // timeAll runs the functions in turn reps times after a warm-up of each
-// and returns the median seconds of each. It records the seconds of each
-// repetition, the first function's as the kernel's, for attachSamples.
-func timeAll(reps int, fs ...func()) []float64 {
+// and returns the median seconds of each, and pair, which gives the
+// seconds of each repetition of the first function, the kernel, and of the
+// i-th, its baseline, for the measure made of their medians.
+func timeAll(reps int, fs ...func()) (med []float64, pair func(i int) samples) {
 	for _, f := range fs {
 		f()
 	}
@@ -93,12 +94,11 @@ func timeAll(reps int, fs ...func()) []float64 {
 			ts[i] = append(ts[i], time.Since(t).Seconds())
 		}
 	}
-	recordTiming(ts...)
-	med := make([]float64, len(fs))
+	med = make([]float64, len(fs))
 	for i := range ts {
 		med[i] = median(ts[i])
 	}
-	return med
+	return med, func(i int) samples { return samples{ts[0], ts[i]} }
 }
 
 // fillMeasures measures kokkos.Fill of a view of n elements of T against
@@ -122,7 +122,7 @@ func fillMeasures[T comparable](cfg config, add func(measure), name string, n in
 		fs = append(fs, func() { goPages(n, size, func(lo, hi int) { clear(d[lo:hi]) }) })
 		names = append(names, "clear")
 	}
-	t := timeAll(cfg.reps, fs...)
+	t, pair := timeAll(cfg.reps, fs...)
 	gb := func(s float64) float64 { return float64(n*size) / s / 1e9 }
 	best := 1
 	note := ""
@@ -132,7 +132,7 @@ func fillMeasures[T comparable](cfg config, add func(measure), name string, n in
 		}
 		note += fmt.Sprintf(", %s %.3g", names[i], gb(t[i]))
 	}
-	add(measure{Name: name, Unit: "GB/s", Value: gb(t[0]), Baseline: gb(t[best]), Goal: 0.95, GoalOp: ">=",
+	add(measure{Name: name, Unit: "GB/s", Value: gb(t[0]), Baseline: gb(t[best]), Goal: 0.95, GoalOp: ">=", samples: pair(best),
 		Note: fmt.Sprintf("baseline: the fastest parallel fill (GB/s%s)", note)})
 	return nil
 }
@@ -159,23 +159,23 @@ func runFillScan(cfg config, add func(measure)) error {
 	big := kokkos.Must(kokkos.NewView2[float64]("big", m, m))
 	half := kokkos.Must(kokkos.NewView1[float64]("half", m*m/2))
 	left := big.Subview2(kokkos.All, kokkos.Pair(0, m/2))
-	t := timeAll(cfg.reps, func() { must(kokkos.Fill(left, 2.5)) }, func() { must(kokkos.Fill(half, 2.5)) })
-	add(measure{Name: fmt.Sprintf("Fill Subview2(All, Pair(0, %d)) of %d×%d", m/2, m, m), Unit: "GB/s", Value: gb(4*m*m, t[0]), Baseline: gb(4*m*m, t[1]), Goal: 0.9, GoalOp: ">=",
+	t, pair := timeAll(cfg.reps, func() { must(kokkos.Fill(left, 2.5)) }, func() { must(kokkos.Fill(half, 2.5)) })
+	add(measure{Name: fmt.Sprintf("Fill Subview2(All, Pair(0, %d)) of %d×%d", m/2, m, m), Unit: "GB/s", Value: gb(4*m*m, t[0]), Baseline: gb(4*m*m, t[1]), samples: pair(1), Goal: 0.9, GoalOp: ">=",
 		Note: "baseline: Fill of as many contiguous bytes"})
 	cols, err := kokkos.WrapView2(big.Data(), m, m/2, kokkos.WithStrides(m, 2), kokkos.WithLabel("every other column"))
 	if err != nil {
 		return err
 	}
-	t = timeAll(cfg.reps, func() { must(kokkos.Fill(cols, 2.5)) }, func() { must(kokkos.Fill(half, 2.5)) })
-	add(measure{Name: fmt.Sprintf("Fill every other column of %d×%d", m, m), Unit: "GB/s", Value: gb(4*m*m, t[0]), Baseline: gb(4*m*m, t[1]), Goal: 0.9, GoalOp: ">=",
+	t, pair = timeAll(cfg.reps, func() { must(kokkos.Fill(cols, 2.5)) }, func() { must(kokkos.Fill(half, 2.5)) })
+	add(measure{Name: fmt.Sprintf("Fill every other column of %d×%d", m, m), Unit: "GB/s", Value: gb(4*m*m, t[0]), Baseline: gb(4*m*m, t[1]), samples: pair(1), Goal: 0.9, GoalOp: ">=",
 		Note: "baseline: Fill of as many contiguous bytes; the columns' lines are all written"})
 
 	// Same-layout DeepCopy.
 	a := kokkos.Must(kokkos.NewView2[float64]("a", m, m))
 	b := kokkos.Must(kokkos.NewView2[float64]("b", m, m))
 	fillPattern(a.Data())
-	t = timeAll(cfg.reps, func() { must(kokkos.DeepCopy(b, a)) }, func() { parCopy(b.Data(), a.Data()) })
-	add(measure{Name: fmt.Sprintf("DeepCopy %d×%d float64, same layout", m, m), Unit: "GB/s", Value: gb(16*m*m, t[0]), Baseline: gb(16*m*m, t[1]), Goal: 0.95, GoalOp: ">=",
+	t, pair = timeAll(cfg.reps, func() { must(kokkos.DeepCopy(b, a)) }, func() { parCopy(b.Data(), a.Data()) })
+	add(measure{Name: fmt.Sprintf("DeepCopy %d×%d float64, same layout", m, m), Unit: "GB/s", Value: gb(16*m*m, t[0]), Baseline: gb(16*m*m, t[1]), samples: pair(1), Goal: 0.95, GoalOp: ">=",
 		Note: "baseline: copy() split over goroutines"})
 
 	// Scans against a parallel copy of the same bytes (read + write).
@@ -186,13 +186,13 @@ func runFillScan(cfg config, add func(measure)) error {
 		xi[i] = int32(i%7) - 3
 	}
 	var sink int32
-	t = timeAll(cfg.reps, func() { sink += kokkos.InclusiveScan("in", kokkos.Range(0, n), yi, xi) }, func() { parCopy(yi, xi) })
-	add(measure{Name: fmt.Sprintf("InclusiveScan %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
+	t, pair = timeAll(cfg.reps, func() { sink += kokkos.InclusiveScan("in", kokkos.Range(0, n), yi, xi) }, func() { parCopy(yi, xi) })
+	add(measure{Name: fmt.Sprintf("InclusiveScan %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), samples: pair(1), Goal: 0.8, GoalOp: ">=",
 		Note: "baseline: parallel copy of the same bytes"})
-	t = timeAll(cfg.reps, func() { sink += kokkos.ExclusiveScan("ex", kokkos.Range(0, n), yi, xi) }, func() { parCopy(yi, xi) })
-	add(measure{Name: fmt.Sprintf("ExclusiveScan %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
+	t, pair = timeAll(cfg.reps, func() { sink += kokkos.ExclusiveScan("ex", kokkos.Range(0, n), yi, xi) }, func() { parCopy(yi, xi) })
+	add(measure{Name: fmt.Sprintf("ExclusiveScan %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), samples: pair(1), Goal: 0.8, GoalOp: ">=",
 		Note: "baseline: parallel copy of the same bytes"})
-	t = timeAll(cfg.reps, func() {
+	t, pair = timeAll(cfg.reps, func() {
 		sink += kokkos.ParallelScan("body", kokkos.Range(0, n), kokkos.Sum[int32](), func(i int, acc *int32, final bool) {
 			*acc += xi[i]
 			if final {
@@ -200,11 +200,11 @@ func runFillScan(cfg config, add func(measure)) error {
 			}
 		})
 	}, func() { parCopy(yi, xi) })
-	add(measure{Name: fmt.Sprintf("ParallelScan body, %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
+	add(measure{Name: fmt.Sprintf("ParallelScan body, %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), samples: pair(1), Goal: 0.8, GoalOp: ">=",
 		Note: "baseline: parallel copy of the same bytes; two calls of the body per index"})
 	xv, yv := kokkos.Must(kokkos.WrapView1(xi, n)), kokkos.Must(kokkos.WrapView1(yi, n))
 	var kerr error
-	t = timeAll(cfg.reps, func() {
+	t, pair = timeAll(cfg.reps, func() {
 		total, err := kernel.Scan("body", kokkos.Range(0, n), kokkos.Sum[int32](), kScanI32, yv, xv)
 		if err != nil && kerr == nil {
 			kerr = err
@@ -214,14 +214,14 @@ func runFillScan(cfg config, add func(measure)) error {
 	if kerr != nil {
 		return kerr
 	}
-	add(measure{Name: fmt.Sprintf("the same body as a Go kernel (kernel.Scan), %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), Goal: 0.8, GoalOp: ">=",
+	add(measure{Name: fmt.Sprintf("the same body as a Go kernel (kernel.Scan), %d int32", n), Unit: "GB/s", Value: gb(8*n, t[0]), Baseline: gb(8*n, t[1]), samples: pair(1), Goal: 0.8, GoalOp: ">=",
 		Note: "baseline: parallel copy of the same bytes"})
 	xf := make([]float64, n)
 	yf := make([]float64, n)
 	fillPattern(xf)
 	var sinkF float64
-	t = timeAll(cfg.reps, func() { sinkF += kokkos.InclusiveScan("inf", kokkos.Range(0, n), yf, xf) }, func() { parCopy(yf, xf) })
-	add(measure{Name: fmt.Sprintf("InclusiveScan %d float64", n), Unit: "GB/s", Value: gb(16*n, t[0]), Baseline: gb(16*n, t[1]),
+	t, pair = timeAll(cfg.reps, func() { sinkF += kokkos.InclusiveScan("inf", kokkos.Range(0, n), yf, xf) }, func() { parCopy(yf, xf) })
+	add(measure{Name: fmt.Sprintf("InclusiveScan %d float64", n), Unit: "GB/s", Value: gb(16*n, t[0]), Baseline: gb(16*n, t[1]), samples: pair(1),
 		Note: "reported, no goal: a float64 scan is bound by the latency of its additions, in index order for reproducibility"})
 	runtime.KeepAlive(sink)
 	runtime.KeepAlive(sinkF)

@@ -35,8 +35,8 @@ func runMDRange(cfg config, add func(measure)) error {
 	}
 	rate := gidx(n * n)
 	stencilRate := gidx((n - 2) * (n - 2))
-	report := func(name string, kt, bt float64, r func(float64) float64, goal float64, note string) {
-		m := measure{Name: name, Unit: "Gidx/s", Value: r(kt), Baseline: r(bt), Note: note}
+	report := func(name string, kt, bt float64, s samples, r func(float64) float64, goal float64, note string) {
+		m := measure{Name: name, Unit: "Gidx/s", Value: r(kt), Baseline: r(bt), samples: s, Note: note}
 		if goal > 0 {
 			m.Goal, m.GoalOp = goal, ">="
 		}
@@ -54,7 +54,7 @@ func runMDRange(cfg config, add func(measure)) error {
 			}
 		})
 	}
-	kt, bt := timeAlternating(cfg.reps, func() {
+	kt, bt, s := timeAlternating(cfg.reps, func() {
 		kokkos.ParallelForTiles("md.write", all, func(lo, hi [2]int) {
 			for i := lo[0]; i < hi[0]; i++ {
 				row, ij := b.Line(i)[lo[1]:hi[1]], i+lo[1]
@@ -64,13 +64,13 @@ func runMDRange(cfg config, add func(measure)) error {
 			}
 		})
 	}, plainWrite)
-	report(fmt.Sprintf("ParallelForTiles write, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: row loop split over GOMAXPROCS goroutines")
-	kt, bt = timeAlternating(cfg.reps, func() {
+	report(fmt.Sprintf("ParallelForTiles write, %dx%d", n, n), kt, bt, s, rate, 0.95, "baseline: row loop split over GOMAXPROCS goroutines")
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		kokkos.ParallelForMD("md.write", all, func(i, j int) { b.Set(i, j, float64(i+j)) })
 	}, plainWrite)
-	report(fmt.Sprintf("ParallelForMD write (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
+	report(fmt.Sprintf("ParallelForMD write (per-index body), %dx%d", n, n), kt, bt, s, rate, 0, "reported, no goal")
 	var kerr error
-	kt, bt = timeAlternating(cfg.reps, func() {
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		if err := kernel.For("md.write", all, kWrite2, b); err != nil && kerr == nil {
 			kerr = err
 		}
@@ -78,7 +78,7 @@ func runMDRange(cfg config, add func(measure)) error {
 	if kerr != nil {
 		return kerr
 	}
-	report(fmt.Sprintf("kernel.For write (per-index Go kernel), %dx%d", n, n), kt, bt, rate, 0.95, "the per-index body as a //kokkos:kernel function")
+	report(fmt.Sprintf("kernel.For write (per-index Go kernel), %dx%d", n, n), kt, bt, s, rate, 0.95, "the per-index body as a //kokkos:kernel function")
 
 	// Heat stencil: b = a + 0.1*(laplacian of a), interior points. Both
 	// loops cut their rows to the points they update and to one length,
@@ -91,7 +91,7 @@ func runMDRange(cfg config, add func(measure)) error {
 			}
 		})
 	}
-	kt, bt = timeAlternating(cfg.reps, func() {
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		kokkos.ParallelForTiles("md.heat", inner, func(lo, hi [2]int) {
 			j0, j1 := lo[1], hi[1]
 			for i := lo[0]; i < hi[0]; i++ {
@@ -99,15 +99,15 @@ func runMDRange(cfg config, add func(measure)) error {
 			}
 		})
 	}, plainHeat)
-	report(fmt.Sprintf("ParallelForTiles heat stencil, %dx%d", n, n), kt, bt, stencilRate, 0.95, "baseline: the same loop split over goroutines")
-	kt, bt = timeAlternating(cfg.reps, func() {
+	report(fmt.Sprintf("ParallelForTiles heat stencil, %dx%d", n, n), kt, bt, s, stencilRate, 0.95, "baseline: the same loop split over goroutines")
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		kokkos.ParallelForMD("md.heat", inner, func(i, j int) {
 			c := a.At(i, j)
 			b.Set(i, j, c+0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-4*c))
 		})
 	}, plainHeat)
-	report(fmt.Sprintf("ParallelForMD heat stencil (per-index body), %dx%d", n, n), kt, bt, stencilRate, 0, "reported, no goal")
-	kt, bt = timeAlternating(cfg.reps, func() {
+	report(fmt.Sprintf("ParallelForMD heat stencil (per-index body), %dx%d", n, n), kt, bt, s, stencilRate, 0, "reported, no goal")
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		if err := kernel.For("md.heat", inner, kHeat2, b, a); err != nil && kerr == nil {
 			kerr = err
 		}
@@ -115,7 +115,7 @@ func runMDRange(cfg config, add func(measure)) error {
 	if kerr != nil {
 		return kerr
 	}
-	report(fmt.Sprintf("kernel.For heat stencil (per-index Go kernel), %dx%d", n, n), kt, bt, stencilRate, 0.95, "the per-index body as a //kokkos:kernel function")
+	report(fmt.Sprintf("kernel.For heat stencil (per-index Go kernel), %dx%d", n, n), kt, bt, s, stencilRate, 0.95, "the per-index body as a //kokkos:kernel function")
 
 	// Sum of a.
 	var plainSum float64
@@ -133,7 +133,7 @@ func runMDRange(cfg config, add func(measure)) error {
 			plainSum += s
 		}
 	}
-	kt, bt = timeAlternating(cfg.reps, func() {
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		sinkMD = kokkos.ParallelReduceTiles("md.sum", all, kokkos.Sum[float64](), func(lo, hi [2]int, acc *float64) {
 			s := *acc
 			for i := lo[0]; i < hi[0]; i++ {
@@ -144,11 +144,11 @@ func runMDRange(cfg config, add func(measure)) error {
 			*acc = s
 		})
 	}, plainReduce)
-	report(fmt.Sprintf("ParallelReduceTiles sum, %dx%d", n, n), kt, bt, rate, 0.95, "baseline: slice sum split over goroutines")
-	kt, bt = timeAlternating(cfg.reps, func() {
+	report(fmt.Sprintf("ParallelReduceTiles sum, %dx%d", n, n), kt, bt, s, rate, 0.95, "baseline: slice sum split over goroutines")
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		sinkMD = kokkos.ParallelReduceMD("md.sum", all, kokkos.Sum[float64](), func(i, j int, acc *float64) { *acc += a.At(i, j) })
 	}, plainReduce)
-	report(fmt.Sprintf("ParallelReduceMD sum (per-index body), %dx%d", n, n), kt, bt, rate, 0, "reported, no goal")
+	report(fmt.Sprintf("ParallelReduceMD sum (per-index body), %dx%d", n, n), kt, bt, s, rate, 0, "reported, no goal")
 
 	// A short range with an expensive body: 64 rows of 2^14 elements.
 	const rows, cols = 64, 1 << 14
@@ -163,7 +163,7 @@ func runMDRange(cfg config, add func(measure)) error {
 		}
 		return s
 	}
-	kt, bt = timeAlternating(cfg.reps, func() {
+	kt, bt, s = timeAlternating(cfg.reps, func() {
 		sinkMD = kokkos.ParallelReduce("md.rows", kokkos.Range(0, rows), kokkos.Sum[float64](), func(i int, acc *float64) { *acc += rowSum(i) })
 	}, func() {
 		s := 0.0
@@ -173,9 +173,9 @@ func runMDRange(cfg config, add func(measure)) error {
 		sinkMD = s
 	})
 	serial := bt
-	report(fmt.Sprintf("ParallelReduce over %d rows of %d", rows, cols), kt, bt, gidx(rows*cols), 1.7, "baseline: serial loop; goal on 2+ cores")
+	report(fmt.Sprintf("ParallelReduce over %d rows of %d", rows, cols), kt, bt, s, gidx(rows*cols), 1.7, "baseline: serial loop; goal on 2+ cores")
 	// What the machine allows: the same rows split over goroutines by hand.
-	plainRows, _ := timeAlternating(cfg.reps, func() {
+	plainRows, _, _ := timeAlternating(cfg.reps, func() {
 		parts := make([]float64, runtime.GOMAXPROCS(0))
 		goLoopIdx(rows, func(k, lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -184,7 +184,7 @@ func runMDRange(cfg config, add func(measure)) error {
 		})
 		sinkMD = parts[0]
 	}, nil)
-	report(fmt.Sprintf("goroutines by hand over %d rows of %d", rows, cols), plainRows, serial, gidx(rows*cols), 0, "the machine's ceiling for the line above")
+	report(fmt.Sprintf("goroutines by hand over %d rows of %d", rows, cols), plainRows, serial, samples{}, gidx(rows*cols), 0, "the machine's ceiling for the line above")
 	runtime.KeepAlive(sinkMD)
 	runtime.KeepAlive(plainSum)
 	return nil

@@ -93,8 +93,8 @@ func runKernels(cfg config, add func(measure)) error {
 	gbs := func(bytes int) func(float64) float64 {
 		return func(sec float64) float64 { return float64(bytes) / sec / 1e9 }
 	}
-	report := func(name, unit string, kt, bt float64, rate func(float64) float64) {
-		add(measure{Name: name, Unit: unit, Value: rate(kt), Baseline: rate(bt), Goal: 0.95, GoalOp: ">=",
+	report := func(name, unit string, kt, bt float64, sm samples, rate func(float64) float64) {
+		add(measure{Name: name, Unit: unit, Value: rate(kt), Baseline: rate(bt), samples: sm, Goal: 0.95, GoalOp: ">=",
 			Note: "baseline: the same loop by hand over slices, split over GOMAXPROCS goroutines"})
 	}
 	const s = 0.4
@@ -121,12 +121,12 @@ func runKernels(cfg config, add func(measure)) error {
 			}
 		}},
 	} {
-		kt, bt := timeAlternating(cfg.reps, k.kern, func() { goLoop(n, k.plain) })
-		report(fmt.Sprintf("%s, %d float64", k.name, n), "GB/s", kt, bt, gbs(8*k.bytes*n))
+		kt, bt, sm := timeAlternating(cfg.reps, k.kern, func() { goLoop(n, k.plain) })
+		report(fmt.Sprintf("%s, %d float64", k.name, n), "GB/s", kt, bt, sm, gbs(8*k.bytes*n))
 	}
 	partial := make([]float64, 256)
 	var dot, plainDot float64
-	kt, bt := timeAlternating(cfg.reps, func() {
+	kt, bt, sm := timeAlternating(cfg.reps, func() {
 		d, err := kernel.Reduce("dot", r, kokkos.Sum[float64](), kDot, a, b)
 		try(err)
 		dot = d
@@ -146,7 +146,7 @@ func runKernels(cfg config, add func(measure)) error {
 	if math.Abs(dot-plainDot) > 1e-9*math.Abs(plainDot) {
 		return fmt.Errorf("dot: kernel %v, plain loop %v", dot, plainDot)
 	}
-	report(fmt.Sprintf("Dot, %d float64", n), "GB/s", kt, bt, gbs(16*n))
+	report(fmt.Sprintf("Dot, %d float64", n), "GB/s", kt, bt, sm, gbs(16*n))
 
 	// SetC, the outer product, into each layout.
 	m := scaled(4096, cfg.scale)
@@ -174,8 +174,8 @@ func runKernels(cfg config, add func(measure)) error {
 		if lay == kokkos.LayoutLeft {
 			md = md.Order(kokkos.IterateLeft, kokkos.IterateLeft)
 		}
-		kt, bt := timeAlternating(cfg.reps, func() { try(kernel.For("setc", md, kSetC, cm, x, y)) }, func() { goLoop(m, plain) })
-		report(fmt.Sprintf("SetC %v, %dx%d", lay, m, m), "GB/s", kt, bt, gbs(8*m*m))
+		kt, bt, sm := timeAlternating(cfg.reps, func() { try(kernel.For("setc", md, kSetC, cm, x, y)) }, func() { goLoop(m, plain) })
+		report(fmt.Sprintf("SetC %v, %dx%d", lay, m, m), "GB/s", kt, bt, sm, gbs(8*m*m))
 	}
 
 	// The 7-point stencil over the interior of an n3³ grid.
@@ -194,7 +194,7 @@ func runKernels(cfg config, add func(measure)) error {
 	}
 	const h2 = 0.25
 	interior := kokkos.MDRange([]int{1, 1, 1}, []int{n3 - 1, n3 - 1, n3 - 1})
-	kt, bt = timeAlternating(cfg.reps, func() { try(kernel.For("lap7", interior, kLap7, out, in, h2)) }, func() {
+	kt, bt, sm = timeAlternating(cfg.reps, func() { try(kernel.For("lap7", interior, kLap7, out, in, h2)) }, func() {
 		goLoop(n3-2, func(lo, hi int) {
 			for i := lo + 1; i < hi+1; i++ {
 				for j := 1; j < n3-1; j++ {
@@ -208,7 +208,7 @@ func runKernels(cfg config, add func(measure)) error {
 		})
 	})
 	pts := (n3 - 2) * (n3 - 2) * (n3 - 2)
-	report(fmt.Sprintf("7-point stencil, %d^3", n3), "Gpts/s", kt, bt, func(sec float64) float64 { return float64(pts) / sec / 1e9 })
+	report(fmt.Sprintf("7-point stencil, %d^3", n3), "Gpts/s", kt, bt, sm, func(sec float64) float64 { return float64(pts) / sec / 1e9 })
 	return kerr
 }
 
@@ -249,7 +249,7 @@ func runKernelsCUDA(cfg config, add func(measure)) error {
 	}
 	r := kokkos.Range(0, n).On(st)
 	const s = 0.4
-	kt, bt := timeAlternating(cfg.reps, fenced(func() error { return kernel.For("triad", r, kTriad, a, b, c, s) }),
+	kt, bt, sm := timeAlternating(cfg.reps, fenced(func() error { return kernel.For("triad", r, kTriad, a, b, c, s) }),
 		fenced(func() error {
 			return cuda.ParallelFor("triad", r, "a(i) = b(i) + s * c(i);", cuda.Bind("a", a), cuda.Bind("b", b), cuda.Bind("c", c), cuda.Scalar("s", s), cuda.FMAD(false))
 		}))
@@ -257,7 +257,7 @@ func runKernelsCUDA(cfg config, add func(measure)) error {
 		return ce.err
 	}
 	bytes := float64(3*8*n) * streamLaunches
-	add(measure{Name: fmt.Sprintf("Triad, %d float64", n), Unit: "GB/s", Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9,
+	add(measure{Name: fmt.Sprintf("Triad, %d float64", n), Unit: "GB/s", Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9, samples: sm,
 		Goal: 0.97, GoalOp: ">=", Note: "baseline: the body in CUDA C through cuda.ParallelFor"})
 	m := max(32, scaled(8192, cfg.scale))
 	x, y := a.Subview1(kokkos.Pair(0, m)), b.Subview1(kokkos.Pair(0, m))
@@ -267,7 +267,7 @@ func runKernelsCUDA(cfg config, add func(measure)) error {
 			return err
 		}
 		md := kokkos.MDRange([]int{0, 0}, []int{m, m}).On(st)
-		kt, bt := timeAlternating(cfg.reps, fenced(func() error { return kernel.For("setc", md, kSetC, cm, x, y) }),
+		kt, bt, sm := timeAlternating(cfg.reps, fenced(func() error { return kernel.For("setc", md, kSetC, cm, x, y) }),
 			fenced(func() error {
 				return cuda.ParallelFor("setc", md, "c(i0, i1) = a(i0) * b(i1);", cuda.Bind("c", cm), cuda.Bind("a", x), cuda.Bind("b", y), cuda.FMAD(false))
 			}))
@@ -276,7 +276,7 @@ func runKernelsCUDA(cfg config, add func(measure)) error {
 			return ce.err
 		}
 		bytes := float64(8*m*m) * streamLaunches
-		add(measure{Name: fmt.Sprintf("SetC %v, %dx%d", lay, m, m), Unit: "GB/s", Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9,
+		add(measure{Name: fmt.Sprintf("SetC %v, %dx%d", lay, m, m), Unit: "GB/s", Value: bytes / kt / 1e9, Baseline: bytes / bt / 1e9, samples: sm,
 			Goal: 0.97, GoalOp: ">=", Note: "baseline: the body in CUDA C through cuda.ParallelFor"})
 	}
 	return nil

@@ -75,11 +75,9 @@ type measure struct {
 	Pass bool   `json:"pass"`
 	Note string `json:"note,omitempty"`
 
-	// KernelSec and BaselineSec are the times (seconds, or any one time
-	// unit) of each repetition of the kernel and of the baseline, in the
-	// order they ran; attachSamples fills them from the timings that
-	// produced Value and Baseline. Nil where they are unknown.
-	KernelSec, BaselineSec []float64 `json:"-"`
+	// samples are the repetitions whose medians are Value and Baseline,
+	// as the suite that made the measure timed them; none where unknown.
+	samples
 	// NotRun, when set, makes the measure a note that its suite did not
 	// run, and why: not a row of the table or of -json.
 	NotRun string `json:"-"`
@@ -204,12 +202,10 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 		}
 		start := time.Now()
 		fmt.Fprintf(progress, "suite %s: %s...\n", s.name, s.desc)
-		resetTimings()
 		notRun := ""
 		err = s.run(cfg, func(m measure) {
 			m.Suite = s.name
 			if m.NotRun == "" {
-				attachSamples(&m)
 				judge(&m, floor)
 			} else {
 				notRun = m.NotRun
@@ -242,9 +238,10 @@ func runSuites(cfg config, only string, progress io.Writer) ([]measure, error) {
 }
 
 // timeAlternating runs kernel and baseline alternately reps times after a
-// warm-up of each, and returns the median seconds of each. It records the
-// seconds of each repetition for attachSamples.
-func timeAlternating(reps int, kernel, baseline func()) (k, b float64) {
+// warm-up of each, and returns the median seconds of each and the seconds
+// of each repetition, for the measure made of the medians; without a
+// baseline, b is 0 and s is empty.
+func timeAlternating(reps int, kernel, baseline func()) (k, b float64, s samples) {
 	kernel()
 	if baseline != nil {
 		baseline()
@@ -261,9 +258,9 @@ func timeAlternating(reps int, kernel, baseline func()) (k, b float64) {
 		}
 	}
 	if baseline != nil {
-		recordTiming(ks, bs)
+		s = samples{ks, bs}
 	}
-	return median(ks), median(bs)
+	return median(ks), median(bs), s
 }
 
 func median(x []float64) float64 {

@@ -87,7 +87,7 @@ func peerCopy(cfg config, add func(measure)) error {
 		}
 	}
 	da, sa := dst.Allocation().Addr(), src.Allocation().Addr()
-	k, b := timeAlternating(cfg.reps,
+	k, b, s := timeAlternating(cfg.reps,
 		run(func() error { return kokkos.DeepCopy(dst, src) }),
 		run(func() error { return peer.copy(da, sa, bytes) }))
 	if cerr != nil {
@@ -95,7 +95,7 @@ func peerCopy(cfg config, add func(measure)) error {
 	}
 	gbs := func(sec float64) float64 { return float64(bytes) / sec / 1e9 }
 	add(measure{Name: fmt.Sprintf("DeepCopy device 0→device 1 %d MiB", bytes>>20), Unit: "GB/s",
-		Value: gbs(k), Baseline: gbs(b), Goal: 0.95, GoalOp: ">=", Note: "baseline: cuMemcpyPeer + cuCtxSynchronize of both devices"})
+		Value: gbs(k), Baseline: gbs(b), samples: s, Goal: 0.95, GoalOp: ">=", Note: "baseline: cuMemcpyPeer + cuCtxSynchronize of both devices"})
 	return nil
 }
 

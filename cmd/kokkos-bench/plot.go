@@ -50,7 +50,7 @@ func plotStream(cfg config, file string, progress io.Writer) error {
 			if n < 1<<20 {
 				reps = cfg.reps * 8 // short runs: more repetitions for a stable median
 			}
-			kt, bt := timeAlternating(reps, func() { k.view(s) }, func() { k.baseline(s.a.Data(), s.b.Data(), s.c.Data()) })
+			kt, bt, _ := timeAlternating(reps, func() { k.view(s) }, func() { k.baseline(s.a.Data(), s.b.Data(), s.c.Data()) })
 			for _, c := range []struct {
 				label string
 				sec   float64

@@ -90,7 +90,7 @@ func TestSummaryGroupsMatchSuites(t *testing.T) {
 
 func TestPrintTable(t *testing.T) {
 	c := measure{Suite: "control", Name: "plain loop vs an identical copy", Unit: "ns/elem", Value: 1, Baseline: 1,
-		KernelSec: []float64{1, 1, 1, 1, 1}, BaselineSec: []float64{0.96, 0.98, 1, 1.02, 1.04}}
+		samples: samples{[]float64{1, 1, 1, 1, 1}, []float64{0.96, 0.98, 1, 1.02, 1.04}}}
 	judge(&c, 0)
 	at := measure{Suite: "access", Name: "rank-1 At sum", Unit: "ns/elem", Value: 1.25, Baseline: 1, Goal: 1.1, GoalOp: "<="}
 	judge(&at, noiseFloor(c))

@@ -172,9 +172,9 @@ func runStream(cfg config, add func(measure)) error {
 		return err
 	}
 	for _, k := range streamKernels() {
-		kt, bt := timeAlternating(cfg.reps, func() { k.view(s) }, func() { k.baseline(s.a.Data(), s.b.Data(), s.c.Data()) })
+		kt, bt, sm := timeAlternating(cfg.reps, func() { k.view(s) }, func() { k.baseline(s.a.Data(), s.b.Data(), s.c.Data()) })
 		gbs := func(sec float64) float64 { return float64(k.bytes) * float64(n) / sec / 1e9 }
-		m := measure{Name: k.name, Unit: "GB/s", Value: gbs(kt), Baseline: gbs(bt), Goal: 0.97, GoalOp: ">="}
+		m := measure{Name: k.name, Unit: "GB/s", Value: gbs(kt), Baseline: gbs(bt), samples: sm, Goal: 0.97, GoalOp: ">="}
 		if k.name == "Triad (per-index body)" {
 			m.GoalOp, m.Goal, m.Note = "", 0, "reported, no goal"
 		}

@@ -27,7 +27,7 @@ func runTeam(cfg config, add func(measure)) error {
 	flops := func(sec float64) float64 { return 2 * float64(n) * float64(n) / sec / 1e9 }
 
 	// y = A x: one team per row, the row reduced over TeamThreadRange.
-	kt, bt := timeAlternating(cfg.reps, func() {
+	kt, bt, sm := timeAlternating(cfg.reps, func() {
 		kokkos.ParallelForTeam("team.matvec", kokkos.Teams(n, kokkos.Auto), func(m *kokkos.TeamMember) {
 			i := m.LeagueRank()
 			row := a.Line(i)
@@ -53,12 +53,12 @@ func runTeam(cfg config, add func(measure)) error {
 		})
 	})
 	add(measure{Name: fmt.Sprintf("team matvec (team per row, TeamThreadRange reduce), %dx%d", n, n), Unit: "GFLOP/s",
-		Value: flops(kt), Baseline: flops(bt), Goal: 0.9, GoalOp: ">=", Note: "baseline: ParallelForChunks over rows"})
+		Value: flops(kt), Baseline: flops(bt), samples: sm, Goal: 0.9, GoalOp: ">=", Note: "baseline: ParallelForChunks over rows"})
 
 	// LayoutLeft ← LayoutRight through level-0 team scratch tiles.
 	l := kokkos.Must(kokkos.NewView2[float64]("team.left", n, n, kokkos.LayoutLeft))
 	gb := func(sec float64) float64 { return 16 * float64(n) * float64(n) / sec / 1e9 }
-	kt, bt = timeAlternating(cfg.reps, func() { teamTranspose(l, a) }, func() { must(kokkos.DeepCopy(l, a)) })
+	kt, bt, sm = timeAlternating(cfg.reps, func() { teamTranspose(l, a) }, func() { must(kokkos.DeepCopy(l, a)) })
 	must(kokkos.Fill(l, -1))
 	teamTranspose(l, a)
 	for i := range n {
@@ -69,7 +69,7 @@ func runTeam(cfg config, add func(measure)) error {
 		}
 	}
 	add(measure{Name: fmt.Sprintf("transpose through team scratch (%d² tiles), %dx%d", teamTile, n, n), Unit: "GB/s",
-		Value: gb(kt), Baseline: gb(bt), Goal: 0.8, GoalOp: ">=", Note: "baseline: DeepCopy LayoutLeft ← LayoutRight"})
+		Value: gb(kt), Baseline: gb(bt), samples: sm, Goal: 0.8, GoalOp: ">=", Note: "baseline: DeepCopy LayoutLeft ← LayoutRight"})
 
 	// Dispatch of one team with an empty body vs a fenced ParallelFor.
 	perOp := nsPerOp(scaled(20000, cfg.scale*4))
@@ -87,8 +87,7 @@ func runTeam(cfg config, add func(measure)) error {
 		ts = append(ts, team())
 		fs = append(fs, pf())
 	}
-	recordTiming(ts, fs)
-	add(measure{Name: "ParallelForTeam of 1 team, empty body, fenced", Unit: "ns", Value: median(ts), Baseline: median(fs), Goal: 1.5, GoalOp: "<=",
+	add(measure{Name: "ParallelForTeam of 1 team, empty body, fenced", Unit: "ns", Value: median(ts), Baseline: median(fs), samples: samples{ts, fs}, Goal: 1.5, GoalOp: "<=",
 		Note: "baseline: fenced ParallelFor over 2 indices"})
 	sinkTeam += yd[n/2] + float64(cell[0][0])
 	runtime.KeepAlive(sinkTeam)

@@ -156,7 +156,7 @@ func synthetic(r *rand.Rand, reps int, speed, sigma float64) (k, b []float64) {
 // asMeasure makes the row a suite would: a time per element or a
 // bandwidth from the medians.
 func asMeasure(unit string, k, b []float64, goalOp string, goal float64) measure {
-	m := measure{Unit: unit, Goal: goal, GoalOp: goalOp, KernelSec: k, BaselineSec: b}
+	m := measure{Unit: unit, Goal: goal, GoalOp: goalOp, samples: samples{k, b}}
 	switch unit {
 	case "ns/elem":
 		m.Value, m.Baseline = median(k)/1e6*1e9, median(b)/1e6*1e9
@@ -283,65 +283,12 @@ func TestNoiseFloor(t *testing.T) {
 		}
 	}
 	// The control's floor is half its band's width over its speed.
-	c := measure{Unit: "ns/elem", Value: 1, Baseline: 1, KernelSec: []float64{1, 1, 1, 1, 1}, BaselineSec: []float64{0.95, 0.97, 1, 1.02, 1.05}}
+	c := measure{Unit: "ns/elem", Value: 1, Baseline: 1, samples: samples{[]float64{1, 1, 1, 1, 1}, []float64{0.95, 0.97, 1, 1.02, 1.05}}}
 	judge(&c, 0)
 	if f := noiseFloor(c); math.Abs(f-0.05) > 1e-12 {
 		t.Errorf("control band %v-%v: floor %v, want 0.05", c.SpeedLo, c.SpeedHi, f)
 	}
 	if f := noiseFloor(measure{}); f != 0 {
 		t.Errorf("floor without a control %v", f)
-	}
-}
-
-// A measure gets the repetitions of the timing whose medians make its
-// ratio, whatever came after; a measure made otherwise gets none.
-func TestAttachSamples(t *testing.T) {
-	resetTimings()
-	defer resetTimings()
-	k1, b1 := []float64{3, 1, 2}, []float64{2, 4, 6} // medians 2 and 4
-	recordTiming(k1, b1)
-	ks, b2, b3 := []float64{1, 1, 1}, []float64{3, 3, 3}, []float64{5, 5, 5} // as timeAll: the kernel first
-	recordTiming(ks, b2, b3)
-	recordTiming([]float64{9}, []float64{9}) // a later, unrelated timing
-
-	m := measure{Unit: "ns/elem", Value: 2e9 / 1e6, Baseline: 4e9 / 1e6} // per element of 1e6
-	attachSamples(&m)
-	if !slices.Equal(m.KernelSec, k1) || !slices.Equal(m.BaselineSec, b1) {
-		t.Errorf("time row: %v %v", m.KernelSec, m.BaselineSec)
-	}
-	m = measure{Unit: "GB/s", Value: 8 / 1.0, Baseline: 8 / 5.0} // against the third series
-	attachSamples(&m)
-	if !slices.Equal(m.KernelSec, ks) || !slices.Equal(m.BaselineSec, b3) {
-		t.Errorf("rate row against the third series: %v %v", m.KernelSec, m.BaselineSec)
-	}
-	for _, m := range []measure{
-		{Unit: "GB/s", Value: 1, Baseline: 1.7},    // no timing has that ratio
-		{Unit: "ns", Value: 1},                     // no baseline
-		{Unit: "allocs/op", Value: 1, Baseline: 1}, // no direction
-	} {
-		attachSamples(&m)
-		if m.KernelSec != nil || m.BaselineSec != nil {
-			t.Errorf("%+v got samples", m)
-		}
-	}
-	resetTimings()
-	m = measure{Unit: "ns/elem", Value: 2, Baseline: 4}
-	attachSamples(&m)
-	if m.KernelSec != nil {
-		t.Errorf("after reset: %v", m.KernelSec)
-	}
-}
-
-// timeAlternating records its repetitions, and the row made of its medians
-// gets them.
-func TestTimeAlternatingRecords(t *testing.T) {
-	resetTimings()
-	defer resetTimings()
-	n := 0
-	k, b := timeAlternating(5, func() { n++ }, func() { n += 2 })
-	m := measure{Unit: "µs", Value: k * 1e6, Baseline: b * 1e6}
-	attachSamples(&m)
-	if len(m.KernelSec) != 5 || len(m.BaselineSec) != 5 || n != 18 {
-		t.Errorf("samples %v %v after %d calls", m.KernelSec, m.BaselineSec, n)
 	}
 }
