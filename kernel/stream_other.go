@@ -4,9 +4,8 @@ package kernel
 
 import "unsafe"
 
-// useAVX2 is false off amd64: the helpers of stream.go are the scalar
+// Off amd64 useAVX2 is false: the helpers of stream.go are the scalar
 // loops, and the vector forms below are never called.
-var useAVX2 = false
 
 func noVector() { panic("kernel: no vector form on this architecture") }
 
