@@ -55,3 +55,12 @@ func nstreamFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool)
 
 //go:noescape
 func nstreamFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool)
+
+// The ordered dot products (stream_amd64.s): s plus the n products, in
+// index order.
+
+//go:noescape
+func dotOrderedFloat64AVX2(s float64, p, q unsafe.Pointer, n int) float64
+
+//go:noescape
+func dotOrderedFloat32AVX2(s float32, p, q unsafe.Pointer, n int) float32
