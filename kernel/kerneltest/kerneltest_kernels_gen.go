@@ -5059,20 +5059,19 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5064:48*/
+				if gkLo < gkHi {
+					gkAcc = gkkernel.DotOrderedFloat64(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:5069:48*/
+					/*line kerneltest_kernels_gen.go:5068:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:5075:47*/
+				/*line kerneltest_kernels_gen.go:5074:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5109,7 +5108,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5112:50*/
+							/*line kerneltest_kernels_gen.go:5111:50*/
 						}
 					}
 				} else {
@@ -5118,7 +5117,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:5121:50*/
+							/*line kerneltest_kernels_gen.go:5120:50*/
 						}
 					}
 				}
@@ -5126,7 +5125,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:5129:49*/
+						/*line kerneltest_kernels_gen.go:5128:49*/
 					}
 				}
 			}
@@ -5145,7 +5144,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5148:49*/
+						/*line kerneltest_kernels_gen.go:5147:49*/
 					}
 				}
 			} else {
@@ -5154,7 +5153,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5157:49*/
+						/*line kerneltest_kernels_gen.go:5156:49*/
 					}
 				}
 			}
@@ -5162,7 +5161,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:5165:48*/
+					/*line kerneltest_kernels_gen.go:5164:48*/
 				}
 			}
 		}
@@ -5192,7 +5191,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5195:48*/
+					/*line kerneltest_kernels_gen.go:5194:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5200,7 +5199,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5203:48*/
+					/*line kerneltest_kernels_gen.go:5202:48*/
 				}
 			}
 		} else {
@@ -5209,7 +5208,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5212:47*/
+				/*line kerneltest_kernels_gen.go:5211:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5255,7 +5254,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5258:51*/
+								/*line kerneltest_kernels_gen.go:5257:51*/
 							}
 						}
 					}
@@ -5276,7 +5275,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5279:51*/
+								/*line kerneltest_kernels_gen.go:5278:51*/
 							}
 						}
 					}
@@ -5292,7 +5291,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5295:50*/
+							/*line kerneltest_kernels_gen.go:5294:50*/
 						}
 					}
 				}
@@ -5325,7 +5324,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5328:50*/
+							/*line kerneltest_kernels_gen.go:5327:50*/
 						}
 					}
 				}
@@ -5346,7 +5345,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5349:50*/
+							/*line kerneltest_kernels_gen.go:5348:50*/
 						}
 					}
 				}
@@ -5362,7 +5361,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5365:49*/
+						/*line kerneltest_kernels_gen.go:5364:49*/
 					}
 				}
 			}
@@ -5399,7 +5398,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5402:48*/
+					/*line kerneltest_kernels_gen.go:5401:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5413,7 +5412,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5416:48*/
+					/*line kerneltest_kernels_gen.go:5415:48*/
 				}
 			}
 		} else {
@@ -5428,7 +5427,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5431:47*/
+				/*line kerneltest_kernels_gen.go:5430:47*/
 			}
 		}
 	}, nil
@@ -5454,14 +5453,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5457:48*/
+					/*line kerneltest_kernels_gen.go:5456:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5464:48*/
+					/*line kerneltest_kernels_gen.go:5463:48*/
 				}
 			}
 		} else {
@@ -5469,7 +5468,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5472:47*/
+				/*line kerneltest_kernels_gen.go:5471:47*/
 			}
 		}
 	}, nil
@@ -5493,7 +5492,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5496:50*/
+							/*line kerneltest_kernels_gen.go:5495:50*/
 						}
 					}
 				} else {
@@ -5501,7 +5500,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5504:50*/
+							/*line kerneltest_kernels_gen.go:5503:50*/
 						}
 					}
 				}
@@ -5509,7 +5508,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5512:49*/
+						/*line kerneltest_kernels_gen.go:5511:49*/
 					}
 				}
 			}
@@ -5527,7 +5526,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5530:49*/
+						/*line kerneltest_kernels_gen.go:5529:49*/
 					}
 				}
 			} else {
@@ -5535,7 +5534,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5538:49*/
+						/*line kerneltest_kernels_gen.go:5537:49*/
 					}
 				}
 			}
@@ -5543,7 +5542,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5546:48*/
+					/*line kerneltest_kernels_gen.go:5545:48*/
 				}
 			}
 		}
@@ -5585,7 +5584,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5588:51*/
+								/*line kerneltest_kernels_gen.go:5587:51*/
 							}
 						}
 					}
@@ -5601,7 +5600,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5604:51*/
+								/*line kerneltest_kernels_gen.go:5603:51*/
 							}
 						}
 					}
@@ -5612,7 +5611,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5615:50*/
+							/*line kerneltest_kernels_gen.go:5614:50*/
 						}
 					}
 				}
@@ -5640,7 +5639,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5643:50*/
+							/*line kerneltest_kernels_gen.go:5642:50*/
 						}
 					}
 				}
@@ -5656,7 +5655,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5659:50*/
+							/*line kerneltest_kernels_gen.go:5658:50*/
 						}
 					}
 				}
@@ -5667,7 +5666,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5670:49*/
+						/*line kerneltest_kernels_gen.go:5669:49*/
 					}
 				}
 			}
@@ -5730,7 +5729,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5733:48*/
+					/*line kerneltest_kernels_gen.go:5732:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5766,7 +5765,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5769:48*/
+					/*line kerneltest_kernels_gen.go:5768:48*/
 				}
 			}
 		} else {
@@ -5803,7 +5802,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5806:47*/
+				/*line kerneltest_kernels_gen.go:5805:47*/
 			}
 		}
 	}, nil
@@ -5870,7 +5869,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5873:48*/
+					/*line kerneltest_kernels_gen.go:5872:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5914,7 +5913,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5917:48*/
+					/*line kerneltest_kernels_gen.go:5916:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -5969,7 +5968,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5972:48*/
+					/*line kerneltest_kernels_gen.go:5971:48*/
 				}
 			}
 		} else {
@@ -6022,7 +6021,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:6025:47*/
+				/*line kerneltest_kernels_gen.go:6024:47*/
 			}
 		}
 	}, nil
@@ -6093,7 +6092,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6096:48*/
+					/*line kerneltest_kernels_gen.go:6095:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6141,7 +6140,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6144:48*/
+					/*line kerneltest_kernels_gen.go:6143:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6189,7 +6188,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6192:48*/
+					/*line kerneltest_kernels_gen.go:6191:48*/
 				}
 			}
 		} else {
@@ -6235,7 +6234,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:6238:47*/
+				/*line kerneltest_kernels_gen.go:6237:47*/
 			}
 		}
 	}, nil
@@ -6266,7 +6265,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6269:48*/
+					/*line kerneltest_kernels_gen.go:6268:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6277,7 +6276,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6280:48*/
+					/*line kerneltest_kernels_gen.go:6279:48*/
 				}
 			}
 		} else {
@@ -6289,7 +6288,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:6292:47*/
+				/*line kerneltest_kernels_gen.go:6291:47*/
 			}
 		}
 	}, nil
@@ -6327,21 +6326,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:6330:48*/
+					/*line kerneltest_kernels_gen.go:6329:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6337:48*/
+					/*line kerneltest_kernels_gen.go:6336:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6344:47*/
+				/*line kerneltest_kernels_gen.go:6343:47*/
 			}
 		}
 	}, nil
@@ -6380,7 +6379,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6383:48*/
+					/*line kerneltest_kernels_gen.go:6382:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6403,7 +6402,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6406:48*/
+					/*line kerneltest_kernels_gen.go:6405:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6426,7 +6425,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6429:48*/
+					/*line kerneltest_kernels_gen.go:6428:48*/
 				}
 			}
 		} else {
@@ -6449,7 +6448,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6452:47*/
+				/*line kerneltest_kernels_gen.go:6451:47*/
 			}
 		}
 	}, nil
@@ -6472,7 +6471,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6475:48*/
+					/*line kerneltest_kernels_gen.go:6474:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6481,7 +6480,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6484:48*/
+					/*line kerneltest_kernels_gen.go:6483:48*/
 				}
 			}
 		} else {
@@ -6491,7 +6490,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					a[(k+1)%3] += v
 				}
 				out.Set(i, a[0]*100+a[1]*10+a[2])
-				/*line kerneltest_kernels_gen.go:6494:47*/
+				/*line kerneltest_kernels_gen.go:6493:47*/
 			}
 		}
 	}, nil
@@ -6543,7 +6542,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:6546:48*/
+					/*line kerneltest_kernels_gen.go:6545:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6566,7 +6565,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6569:48*/
+					/*line kerneltest_kernels_gen.go:6568:48*/
 				}
 			}
 		} else {
@@ -6590,7 +6589,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 				} /*line simd.go:19:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6593:47*/
+				/*line kerneltest_kernels_gen.go:6592:47*/
 			}
 		}
 	}, nil
@@ -6635,7 +6634,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6638:48*/
+					/*line kerneltest_kernels_gen.go:6637:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6658,7 +6657,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6661:48*/
+					/*line kerneltest_kernels_gen.go:6660:48*/
 				}
 			}
 		} else {
@@ -6682,7 +6681,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:31:3*/
 				out.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6685:47*/
+				/*line kerneltest_kernels_gen.go:6684:47*/
 			}
 		}
 	}, nil
@@ -6733,7 +6732,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:6736:48*/
+					/*line kerneltest_kernels_gen.go:6735:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6756,7 +6755,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:6759:48*/
+					/*line kerneltest_kernels_gen.go:6758:48*/
 				}
 			}
 		} else {
@@ -6780,7 +6779,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:42:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:6783:47*/
+				/*line kerneltest_kernels_gen.go:6782:47*/
 			}
 		}
 	}, nil
@@ -6912,7 +6911,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
-					/*line kerneltest_kernels_gen.go:6915:48*/
+					/*line kerneltest_kernels_gen.go:6914:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7000,7 +6999,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
-					/*line kerneltest_kernels_gen.go:7003:48*/
+					/*line kerneltest_kernels_gen.go:7002:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7088,7 +7087,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
-					/*line kerneltest_kernels_gen.go:7091:48*/
+					/*line kerneltest_kernels_gen.go:7090:48*/
 				}
 			}
 		} else {
@@ -7173,7 +7172,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 1, int64(p))
 				out.Set(i, 2, q)
 				out.Set(i, 3, r)
-				/*line kerneltest_kernels_gen.go:7176:47*/
+				/*line kerneltest_kernels_gen.go:7175:47*/
 			}
 		}
 	}, nil
@@ -7293,7 +7292,7 @@ func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					c.Set(i, j, c.At(i, j)-b.At(i, j))
 				}
 			} /*line simd.go:95:3*/
-			/*line kerneltest_kernels_gen.go:7296:46*/
+			/*line kerneltest_kernels_gen.go:7295:46*/
 		}
 	}, nil
 }
@@ -7406,7 +7405,7 @@ func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					f.Set(i, j, f.At(i, j)+d.At(i, j))
 				}
 			} /*line simd.go:111:3*/
-			/*line kerneltest_kernels_gen.go:7409:46*/
+			/*line kerneltest_kernels_gen.go:7408:46*/
 		}
 	}, nil
 }
@@ -7458,7 +7457,7 @@ func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					c.Set(i, j, a.At(i, j)+b.At(i, j))
 				}
 			} /*line simd.go:120:3*/
-			/*line kerneltest_kernels_gen.go:7461:46*/
+			/*line kerneltest_kernels_gen.go:7460:46*/
 		}
 	}, nil
 }
@@ -7486,13 +7485,13 @@ func gkHostStreamCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:14:54*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7489:48*/
+					/*line kerneltest_kernels_gen.go:7488:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:14:54*/ c.Set(i, a.At(i))
-				/*line kerneltest_kernels_gen.go:7495:47*/
+				/*line kerneltest_kernels_gen.go:7494:47*/
 			}
 		}
 	}, nil
@@ -7521,13 +7520,13 @@ func gkHostStreamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:19:53*/ *(*int32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*int32)(gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:7524:48*/
+					/*line kerneltest_kernels_gen.go:7523:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:19:53*/ c.Set(i, a.At(i+1))
-				/*line kerneltest_kernels_gen.go:7530:47*/
+				/*line kerneltest_kernels_gen.go:7529:47*/
 			}
 		}
 	}, nil
@@ -7557,13 +7556,13 @@ func gkHostStreamScale(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:24:66*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:7560:48*/
+					/*line kerneltest_kernels_gen.go:7559:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:24:66*/ b.Set(i, float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:7566:47*/
+				/*line kerneltest_kernels_gen.go:7565:47*/
 			}
 		}
 	}, nil
@@ -7592,13 +7591,13 @@ func gkHostStreamScale32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:29:57*/ *(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float32((*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))) * 3))
-					/*line kerneltest_kernels_gen.go:7595:48*/
+					/*line kerneltest_kernels_gen.go:7594:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:29:57*/ b.Set(i, float32(c.At(i)*3))
-				/*line kerneltest_kernels_gen.go:7601:47*/
+				/*line kerneltest_kernels_gen.go:7600:47*/
 			}
 		}
 	}, nil
@@ -7633,13 +7632,13 @@ func gkHostStreamAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:34:56*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7636:48*/
+					/*line kerneltest_kernels_gen.go:7635:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:34:56*/ c.Set(i, a.At(i)+b.At(i))
-				/*line kerneltest_kernels_gen.go:7642:47*/
+				/*line kerneltest_kernels_gen.go:7641:47*/
 			}
 		}
 	}, nil
@@ -7674,13 +7673,13 @@ func gkHostStreamSubInt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:39:57*/ *(*int64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) - (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7677:48*/
+					/*line kerneltest_kernels_gen.go:7676:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:39:57*/ c.Set(i, a.At(i)-b.At(i))
-				/*line kerneltest_kernels_gen.go:7683:47*/
+				/*line kerneltest_kernels_gen.go:7682:47*/
 			}
 		}
 	}, nil
@@ -7716,13 +7715,13 @@ func gkHostStreamTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:44:69*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:7719:48*/
+					/*line kerneltest_kernels_gen.go:7718:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:44:69*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:7725:47*/
+				/*line kerneltest_kernels_gen.go:7724:47*/
 			}
 		}
 	}, nil
@@ -7758,7 +7757,7 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7761:48*/
+					/*line kerneltest_kernels_gen.go:7760:48*/
 				}
 			}
 		}, nil
@@ -7776,13 +7775,13 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7779:48*/
+					/*line kerneltest_kernels_gen.go:7778:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:49:71*/ a.Set(i, float32(s*c.At(i))+b.At(i))
-				/*line kerneltest_kernels_gen.go:7785:47*/
+				/*line kerneltest_kernels_gen.go:7784:47*/
 			}
 		}
 	}, nil
@@ -7818,13 +7817,13 @@ func gkHostStreamNstream(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:54:71*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) += (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
-					/*line kerneltest_kernels_gen.go:7821:48*/
+					/*line kerneltest_kernels_gen.go:7820:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:54:71*/ *a.Ptr(i) += b.At(i) + float64(s*c.At(i))
-				/*line kerneltest_kernels_gen.go:7827:47*/
+				/*line kerneltest_kernels_gen.go:7826:47*/
 			}
 		}
 	}, nil
@@ -7854,13 +7853,13 @@ func gkHostStreamDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:59:71*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:7857:48*/
+					/*line kerneltest_kernels_gen.go:7856:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:59:71*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:7863:47*/
+				/*line kerneltest_kernels_gen.go:7862:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -7906,7 +7905,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7909:48*/
+					/*line kerneltest_kernels_gen.go:7908:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7918,7 +7917,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:7921:48*/
+					/*line kerneltest_kernels_gen.go:7920:48*/
 				}
 			}
 		} else {
@@ -7931,7 +7930,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:7934:47*/
+				/*line kerneltest_kernels_gen.go:7933:47*/
 			}
 		}
 	}, nil
@@ -7979,7 +7978,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7982:48*/
+					/*line kerneltest_kernels_gen.go:7981:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7994,7 +7993,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:7997:48*/
+					/*line kerneltest_kernels_gen.go:7996:48*/
 				}
 			}
 		} else {
@@ -8010,7 +8009,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:8013:47*/
+				/*line kerneltest_kernels_gen.go:8012:47*/
 			}
 		}
 	}, nil
@@ -8079,7 +8078,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:8082:48*/
+					/*line kerneltest_kernels_gen.go:8081:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8121,7 +8120,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:8124:48*/
+					/*line kerneltest_kernels_gen.go:8123:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8163,7 +8162,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:8166:48*/
+					/*line kerneltest_kernels_gen.go:8165:48*/
 				}
 			}
 		} else {
@@ -8191,7 +8190,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:8194:47*/
+				/*line kerneltest_kernels_gen.go:8193:47*/
 			}
 		}
 	}, nil
@@ -8264,7 +8263,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:8267:48*/
+					/*line kerneltest_kernels_gen.go:8266:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8310,7 +8309,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:8313:48*/
+					/*line kerneltest_kernels_gen.go:8312:48*/
 				}
 			}
 		} else {
@@ -8340,7 +8339,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:8343:47*/
+				/*line kerneltest_kernels_gen.go:8342:47*/
 			}
 		}
 	}, nil
@@ -8428,7 +8427,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:8431:48*/
+					/*line kerneltest_kernels_gen.go:8430:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -8470,7 +8469,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:8473:48*/
+					/*line kerneltest_kernels_gen.go:8472:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -8512,7 +8511,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:8515:48*/
+					/*line kerneltest_kernels_gen.go:8514:48*/
 				}
 			}
 		} else {
@@ -8540,7 +8539,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:8543:47*/
+				/*line kerneltest_kernels_gen.go:8542:47*/
 			}
 		}
 	}, nil
@@ -8635,7 +8634,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8638:48*/
+					/*line kerneltest_kernels_gen.go:8637:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8696,7 +8695,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8699:48*/
+					/*line kerneltest_kernels_gen.go:8698:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -8757,7 +8756,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:8760:48*/
+					/*line kerneltest_kernels_gen.go:8759:48*/
 				}
 			}
 		} else {
@@ -8791,7 +8790,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:8794:47*/
+				/*line kerneltest_kernels_gen.go:8793:47*/
 			}
 		}
 	}, nil
@@ -8847,7 +8846,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:8850:48*/
+					/*line kerneltest_kernels_gen.go:8849:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8883,7 +8882,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:8886:48*/
+					/*line kerneltest_kernels_gen.go:8885:48*/
 				}
 			}
 		} else {
@@ -8920,7 +8919,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:8923:47*/
+				/*line kerneltest_kernels_gen.go:8922:47*/
 			}
 		}
 	}, nil
@@ -8959,7 +8958,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:8962:48*/
+					/*line kerneltest_kernels_gen.go:8961:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8977,7 +8976,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:8980:48*/
+					/*line kerneltest_kernels_gen.go:8979:48*/
 				}
 			}
 		} else {
@@ -8996,7 +8995,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:8999:47*/
+				/*line kerneltest_kernels_gen.go:8998:47*/
 			}
 		}
 	}, nil
@@ -9077,7 +9076,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:9080:48*/
+					/*line kerneltest_kernels_gen.go:9079:48*/
 				}
 			} else {
 			gkNextU:
@@ -9135,7 +9134,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:9138:48*/
+					/*line kerneltest_kernels_gen.go:9137:48*/
 				}
 			}
 		} else {
@@ -9194,7 +9193,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:9197:47*/
+				/*line kerneltest_kernels_gen.go:9196:47*/
 			}
 		}
 	}, nil
@@ -9271,7 +9270,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:9274:48*/
+					/*line kerneltest_kernels_gen.go:9273:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9326,7 +9325,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:9329:48*/
+					/*line kerneltest_kernels_gen.go:9328:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9381,7 +9380,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:9384:48*/
+					/*line kerneltest_kernels_gen.go:9383:48*/
 				}
 			}
 		} else {
@@ -9433,7 +9432,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:9436:47*/
+				/*line kerneltest_kernels_gen.go:9435:47*/
 			}
 		}
 	}, nil
@@ -9478,7 +9477,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:9481:48*/
+					/*line kerneltest_kernels_gen.go:9480:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9490,7 +9489,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:9493:48*/
+					/*line kerneltest_kernels_gen.go:9492:48*/
 				}
 			}
 		} else {
@@ -9503,7 +9502,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:9506:47*/
+				/*line kerneltest_kernels_gen.go:9505:47*/
 			}
 		}
 	}, nil
@@ -9590,7 +9589,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9593:48*/
+					/*line kerneltest_kernels_gen.go:9592:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9656,7 +9655,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:9659:48*/
+					/*line kerneltest_kernels_gen.go:9658:48*/
 				}
 			}
 		} else {
@@ -9693,7 +9692,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:9696:47*/
+				/*line kerneltest_kernels_gen.go:9695:47*/
 			}
 		}
 	}, nil
@@ -9759,7 +9758,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9762:48*/
+					/*line kerneltest_kernels_gen.go:9761:48*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9792,7 +9791,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9795:48*/
+					/*line kerneltest_kernels_gen.go:9794:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9825,7 +9824,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:9828:48*/
+					/*line kerneltest_kernels_gen.go:9827:48*/
 				}
 			}
 		} else {
@@ -9845,7 +9844,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:9848:47*/
+				/*line kerneltest_kernels_gen.go:9847:47*/
 			}
 		}
 	}, nil
@@ -9943,7 +9942,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:9946:48*/
+					/*line kerneltest_kernels_gen.go:9945:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10014,7 +10013,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:10017:49*/
+					/*line kerneltest_kernels_gen.go:10016:49*/
 				}
 			}
 		} else {
@@ -10066,7 +10065,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:10069:48*/
+				/*line kerneltest_kernels_gen.go:10068:48*/
 			}
 		}
 	}, nil
@@ -10140,7 +10139,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10143:49*/
+					/*line kerneltest_kernels_gen.go:10142:49*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -10168,7 +10167,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10171:49*/
+					/*line kerneltest_kernels_gen.go:10170:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -10196,7 +10195,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:10199:49*/
+					/*line kerneltest_kernels_gen.go:10198:49*/
 				}
 			}
 		} else {
@@ -10214,7 +10213,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:10217:48*/
+				/*line kerneltest_kernels_gen.go:10216:48*/
 			}
 		}
 	}, nil
@@ -10276,7 +10275,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:10279:49*/
+					/*line kerneltest_kernels_gen.go:10278:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10307,7 +10306,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:10310:49*/
+					/*line kerneltest_kernels_gen.go:10309:49*/
 				}
 			}
 		} else {
@@ -10339,7 +10338,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:10342:48*/
+				/*line kerneltest_kernels_gen.go:10341:48*/
 			}
 		}
 	}, nil
@@ -10379,7 +10378,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:10382:49*/
+					/*line kerneltest_kernels_gen.go:10381:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10396,7 +10395,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:10399:49*/
+					/*line kerneltest_kernels_gen.go:10398:49*/
 				}
 			}
 		} else {
@@ -10414,7 +10413,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:10417:48*/
+				/*line kerneltest_kernels_gen.go:10416:48*/
 			}
 		}
 	}, nil
@@ -10438,13 +10437,13 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10441:49*/
+					/*line kerneltest_kernels_gen.go:10440:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:10447:48*/
+				/*line kerneltest_kernels_gen.go:10446:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10465,18 +10464,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:10468:49*/
+					/*line kerneltest_kernels_gen.go:10467:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:10473:49*/
+					/*line kerneltest_kernels_gen.go:10472:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:10479:48*/
+				/*line kerneltest_kernels_gen.go:10478:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10497,18 +10496,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:10500:49*/
+					/*line kerneltest_kernels_gen.go:10499:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:10505:49*/
+					/*line kerneltest_kernels_gen.go:10504:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:10511:48*/
+				/*line kerneltest_kernels_gen.go:10510:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10531,14 +10530,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:10534:49*/
+					/*line kerneltest_kernels_gen.go:10533:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:10541:49*/
+					/*line kerneltest_kernels_gen.go:10540:49*/
 				}
 			}
 		} else {
@@ -10546,7 +10545,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:10549:48*/
+				/*line kerneltest_kernels_gen.go:10548:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10567,18 +10566,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:10570:49*/
+					/*line kerneltest_kernels_gen.go:10569:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:10575:49*/
+					/*line kerneltest_kernels_gen.go:10574:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:10581:48*/
+				/*line kerneltest_kernels_gen.go:10580:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10599,18 +10598,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:10602:49*/
+					/*line kerneltest_kernels_gen.go:10601:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:10607:49*/
+					/*line kerneltest_kernels_gen.go:10606:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:10613:48*/
+				/*line kerneltest_kernels_gen.go:10612:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10632,18 +10631,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:10635:49*/
+					/*line kerneltest_kernels_gen.go:10634:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:10640:49*/
+					/*line kerneltest_kernels_gen.go:10639:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:10646:48*/
+				/*line kerneltest_kernels_gen.go:10645:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10665,18 +10664,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:10668:49*/
+					/*line kerneltest_kernels_gen.go:10667:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:10673:49*/
+					/*line kerneltest_kernels_gen.go:10672:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:10679:48*/
+				/*line kerneltest_kernels_gen.go:10678:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -10703,7 +10702,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10706:52*/
+								/*line kerneltest_kernels_gen.go:10705:52*/
 							}
 						}
 					}
@@ -10713,7 +10712,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(i+2*j+3*k))
-								/*line kerneltest_kernels_gen.go:10716:52*/
+								/*line kerneltest_kernels_gen.go:10715:52*/
 							}
 						}
 					}
@@ -10723,7 +10722,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10726:51*/
+							/*line kerneltest_kernels_gen.go:10725:51*/
 						}
 					}
 				}
@@ -10744,7 +10743,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10747:51*/
+							/*line kerneltest_kernels_gen.go:10746:51*/
 						}
 					}
 				}
@@ -10754,7 +10753,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+2*j+3*k))
-							/*line kerneltest_kernels_gen.go:10757:51*/
+							/*line kerneltest_kernels_gen.go:10756:51*/
 						}
 					}
 				}
@@ -10764,7 +10763,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+2*j+3*k))
-						/*line kerneltest_kernels_gen.go:10767:50*/
+						/*line kerneltest_kernels_gen.go:10766:50*/
 					}
 				}
 			}
@@ -10795,7 +10794,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10798:53*/
+									/*line kerneltest_kernels_gen.go:10797:53*/
 								}
 							}
 						}
@@ -10807,7 +10806,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:10810:53*/
+									/*line kerneltest_kernels_gen.go:10809:53*/
 								}
 							}
 						}
@@ -10819,7 +10818,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10822:52*/
+								/*line kerneltest_kernels_gen.go:10821:52*/
 							}
 						}
 					}
@@ -10843,7 +10842,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10846:52*/
+								/*line kerneltest_kernels_gen.go:10845:52*/
 							}
 						}
 					}
@@ -10855,7 +10854,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:10858:52*/
+								/*line kerneltest_kernels_gen.go:10857:52*/
 							}
 						}
 					}
@@ -10867,7 +10866,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:10870:51*/
+							/*line kerneltest_kernels_gen.go:10869:51*/
 						}
 					}
 				}
@@ -10901,7 +10900,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10904:54*/
+										/*line kerneltest_kernels_gen.go:10903:54*/
 									}
 								}
 							}
@@ -10915,7 +10914,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:10918:54*/
+										/*line kerneltest_kernels_gen.go:10917:54*/
 									}
 								}
 							}
@@ -10929,7 +10928,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10932:53*/
+									/*line kerneltest_kernels_gen.go:10931:53*/
 								}
 							}
 						}
@@ -10956,7 +10955,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10959:53*/
+									/*line kerneltest_kernels_gen.go:10958:53*/
 								}
 							}
 						}
@@ -10970,7 +10969,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:10973:53*/
+									/*line kerneltest_kernels_gen.go:10972:53*/
 								}
 							}
 						}
@@ -10984,7 +10983,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:10987:52*/
+								/*line kerneltest_kernels_gen.go:10986:52*/
 							}
 						}
 					}
@@ -11021,7 +11020,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:11024:55*/
+											/*line kerneltest_kernels_gen.go:11023:55*/
 										}
 									}
 								}
@@ -11037,7 +11036,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:11040:55*/
+											/*line kerneltest_kernels_gen.go:11039:55*/
 										}
 									}
 								}
@@ -11053,7 +11052,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:11056:54*/
+										/*line kerneltest_kernels_gen.go:11055:54*/
 									}
 								}
 							}
@@ -11083,7 +11082,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:11086:54*/
+										/*line kerneltest_kernels_gen.go:11085:54*/
 									}
 								}
 							}
@@ -11099,7 +11098,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:11102:54*/
+										/*line kerneltest_kernels_gen.go:11101:54*/
 									}
 								}
 							}
@@ -11115,7 +11114,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:11118:53*/
+									/*line kerneltest_kernels_gen.go:11117:53*/
 								}
 							}
 						}
@@ -11153,7 +11152,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:11156:55*/
+											/*line kerneltest_kernels_gen.go:11155:55*/
 										}
 									}
 								}
@@ -11169,7 +11168,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:11172:55*/
+											/*line kerneltest_kernels_gen.go:11171:55*/
 										}
 									}
 								}
@@ -11185,7 +11184,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:11188:54*/
+										/*line kerneltest_kernels_gen.go:11187:54*/
 									}
 								}
 							}
@@ -11215,7 +11214,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:11218:54*/
+										/*line kerneltest_kernels_gen.go:11217:54*/
 									}
 								}
 							}
@@ -11231,7 +11230,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:11234:54*/
+										/*line kerneltest_kernels_gen.go:11233:54*/
 									}
 								}
 							}
@@ -11247,7 +11246,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:11250:53*/
+									/*line kerneltest_kernels_gen.go:11249:53*/
 								}
 							}
 						}
@@ -11282,7 +11281,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:11285:49*/
+					/*line kerneltest_kernels_gen.go:11284:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11290,7 +11289,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:11293:49*/
+					/*line kerneltest_kernels_gen.go:11292:49*/
 				}
 			}
 		} else {
@@ -11299,7 +11298,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:11302:48*/
+				/*line kerneltest_kernels_gen.go:11301:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11329,7 +11328,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:11332:49*/
+					/*line kerneltest_kernels_gen.go:11331:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11337,7 +11336,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:11340:49*/
+					/*line kerneltest_kernels_gen.go:11339:49*/
 				}
 			}
 		} else {
@@ -11346,7 +11345,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:11349:48*/
+				/*line kerneltest_kernels_gen.go:11348:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11379,7 +11378,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:11382:51*/
+							/*line kerneltest_kernels_gen.go:11381:51*/
 						}
 					}
 				} else {
@@ -11388,7 +11387,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:11391:51*/
+							/*line kerneltest_kernels_gen.go:11390:51*/
 						}
 					}
 				}
@@ -11396,7 +11395,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:11399:50*/
+						/*line kerneltest_kernels_gen.go:11398:50*/
 					}
 				}
 			}
@@ -11415,7 +11414,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:11418:50*/
+						/*line kerneltest_kernels_gen.go:11417:50*/
 					}
 				}
 			} else {
@@ -11424,7 +11423,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:11427:50*/
+						/*line kerneltest_kernels_gen.go:11426:50*/
 					}
 				}
 			}
@@ -11432,7 +11431,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:11435:49*/
+					/*line kerneltest_kernels_gen.go:11434:49*/
 				}
 			}
 		}
@@ -11453,18 +11452,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:11456:49*/
+					/*line kerneltest_kernels_gen.go:11455:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:11461:49*/
+					/*line kerneltest_kernels_gen.go:11460:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:11467:48*/
+				/*line kerneltest_kernels_gen.go:11466:48*/
 			}
 		}
 	}, nil
@@ -11500,7 +11499,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:11503:49*/
+					/*line kerneltest_kernels_gen.go:11502:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11510,7 +11509,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:11513:49*/
+					/*line kerneltest_kernels_gen.go:11512:49*/
 				}
 			}
 		} else {
@@ -11521,7 +11520,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:11524:48*/
+				/*line kerneltest_kernels_gen.go:11523:48*/
 			}
 		}
 	}, nil
@@ -11560,7 +11559,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:11563:51*/
+							/*line kerneltest_kernels_gen.go:11562:51*/
 						}
 					}
 				} else {
@@ -11570,7 +11569,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:11573:51*/
+							/*line kerneltest_kernels_gen.go:11572:51*/
 						}
 					}
 				}
@@ -11578,7 +11577,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:11581:50*/
+						/*line kerneltest_kernels_gen.go:11580:50*/
 					}
 				}
 			}
@@ -11600,7 +11599,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11603:50*/
+						/*line kerneltest_kernels_gen.go:11602:50*/
 					}
 				}
 			} else {
@@ -11610,7 +11609,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:11613:50*/
+						/*line kerneltest_kernels_gen.go:11612:50*/
 					}
 				}
 			}
@@ -11618,7 +11617,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:11621:49*/
+					/*line kerneltest_kernels_gen.go:11620:49*/
 				}
 			}
 		}
@@ -11653,7 +11652,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11656:52*/
+								/*line kerneltest_kernels_gen.go:11655:52*/
 							}
 						}
 					}
@@ -11664,7 +11663,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:11667:52*/
+								/*line kerneltest_kernels_gen.go:11666:52*/
 							}
 						}
 					}
@@ -11674,7 +11673,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11677:51*/
+							/*line kerneltest_kernels_gen.go:11676:51*/
 						}
 					}
 				}
@@ -11697,7 +11696,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11700:51*/
+							/*line kerneltest_kernels_gen.go:11699:51*/
 						}
 					}
 				}
@@ -11708,7 +11707,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:11711:51*/
+							/*line kerneltest_kernels_gen.go:11710:51*/
 						}
 					}
 				}
@@ -11718,7 +11717,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:11721:50*/
+						/*line kerneltest_kernels_gen.go:11720:50*/
 					}
 				}
 			}
@@ -11758,7 +11757,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11761:53*/
+									/*line kerneltest_kernels_gen.go:11760:53*/
 								}
 							}
 						}
@@ -11771,7 +11770,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:11774:53*/
+									/*line kerneltest_kernels_gen.go:11773:53*/
 								}
 							}
 						}
@@ -11783,7 +11782,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11786:52*/
+								/*line kerneltest_kernels_gen.go:11785:52*/
 							}
 						}
 					}
@@ -11810,7 +11809,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11813:52*/
+								/*line kerneltest_kernels_gen.go:11812:52*/
 							}
 						}
 					}
@@ -11823,7 +11822,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:11826:52*/
+								/*line kerneltest_kernels_gen.go:11825:52*/
 							}
 						}
 					}
@@ -11835,7 +11834,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:11838:51*/
+							/*line kerneltest_kernels_gen.go:11837:51*/
 						}
 					}
 				}
@@ -11882,7 +11881,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11885:54*/
+										/*line kerneltest_kernels_gen.go:11884:54*/
 									}
 								}
 							}
@@ -11901,7 +11900,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:11904:54*/
+										/*line kerneltest_kernels_gen.go:11903:54*/
 									}
 								}
 							}
@@ -11919,7 +11918,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11922:53*/
+									/*line kerneltest_kernels_gen.go:11921:53*/
 								}
 							}
 						}
@@ -11954,7 +11953,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11957:53*/
+									/*line kerneltest_kernels_gen.go:11956:53*/
 								}
 							}
 						}
@@ -11973,7 +11972,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:11976:53*/
+									/*line kerneltest_kernels_gen.go:11975:53*/
 								}
 							}
 						}
@@ -11991,7 +11990,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:11994:52*/
+								/*line kerneltest_kernels_gen.go:11993:52*/
 							}
 						}
 					}
@@ -12039,7 +12038,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:12042:55*/
+											/*line kerneltest_kernels_gen.go:12041:55*/
 										}
 									}
 								}
@@ -12057,7 +12056,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:12060:55*/
+											/*line kerneltest_kernels_gen.go:12059:55*/
 										}
 									}
 								}
@@ -12074,7 +12073,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12077:54*/
+										/*line kerneltest_kernels_gen.go:12076:54*/
 									}
 								}
 							}
@@ -12110,7 +12109,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12113:54*/
+										/*line kerneltest_kernels_gen.go:12112:54*/
 									}
 								}
 							}
@@ -12128,7 +12127,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:12131:54*/
+										/*line kerneltest_kernels_gen.go:12130:54*/
 									}
 								}
 							}
@@ -12145,7 +12144,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:12148:53*/
+									/*line kerneltest_kernels_gen.go:12147:53*/
 								}
 							}
 						}
@@ -12200,7 +12199,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12203:46*/
+		/*line kerneltest_kernels_gen.go:12202:46*/
 	}, nil
 }
 
@@ -12249,7 +12248,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:12252:49*/
+					/*line kerneltest_kernels_gen.go:12251:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -12272,7 +12271,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:12275:49*/
+					/*line kerneltest_kernels_gen.go:12274:49*/
 				}
 			}
 		} else {
@@ -12296,7 +12295,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:12299:48*/
+				/*line kerneltest_kernels_gen.go:12298:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -12386,7 +12385,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:12389:46*/
+		/*line kerneltest_kernels_gen.go:12388:46*/
 	}, nil
 }
 
@@ -12472,7 +12471,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:12475:46*/
+		/*line kerneltest_kernels_gen.go:12474:46*/
 	}, nil
 }
 
@@ -12537,7 +12536,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12540:46*/
+		/*line kerneltest_kernels_gen.go:12539:46*/
 	}, nil
 }
 
@@ -12568,7 +12567,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:12571:46*/
+		/*line kerneltest_kernels_gen.go:12570:46*/
 	}, nil
 }
 
@@ -12646,7 +12645,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:12649:46*/
+		/*line kerneltest_kernels_gen.go:12648:46*/
 	}, nil
 }
 
@@ -12673,7 +12672,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:12676:46*/
+		/*line kerneltest_kernels_gen.go:12675:46*/
 	}, nil
 }
 
@@ -12700,7 +12699,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:12703:46*/
+		/*line kerneltest_kernels_gen.go:12702:46*/
 	}, nil
 }
 
@@ -12745,7 +12744,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:12748:47*/
+			/*line kerneltest_kernels_gen.go:12747:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -12774,7 +12773,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:12777:46*/
+		/*line kerneltest_kernels_gen.go:12776:46*/
 	}, nil
 }
 
@@ -12817,7 +12816,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:12820:46*/
+		/*line kerneltest_kernels_gen.go:12819:46*/
 	}, nil
 }
 
@@ -12855,7 +12854,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:12858:47*/
+			/*line kerneltest_kernels_gen.go:12857:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -12881,7 +12880,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:12884:46*/
+		/*line kerneltest_kernels_gen.go:12883:46*/
 	}, nil
 }
 
@@ -12991,7 +12990,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:12994:46*/
+		/*line kerneltest_kernels_gen.go:12993:46*/
 	}, nil
 }
 
@@ -13068,7 +13067,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:13071:47*/
+			/*line kerneltest_kernels_gen.go:13070:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -13161,7 +13160,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:13164:46*/
+		/*line kerneltest_kernels_gen.go:13163:46*/
 	}, nil
 }
 
@@ -13243,7 +13242,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:13246:46*/
+		/*line kerneltest_kernels_gen.go:13245:46*/
 	}, nil
 }
 
@@ -13297,7 +13296,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:13300:46*/
+		/*line kerneltest_kernels_gen.go:13299:46*/
 	}, nil
 }
 
@@ -13407,7 +13406,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:13410:46*/
+		/*line kerneltest_kernels_gen.go:13409:46*/
 	}, nil
 }
 
@@ -13462,7 +13461,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:13465:46*/
+		/*line kerneltest_kernels_gen.go:13464:46*/
 	}, nil
 }
 
@@ -13592,7 +13591,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:13595:46*/
+		/*line kerneltest_kernels_gen.go:13594:46*/
 	}, nil
 }
 
@@ -13644,7 +13643,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13647:49*/
+					/*line kerneltest_kernels_gen.go:13646:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -13669,7 +13668,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13672:49*/
+					/*line kerneltest_kernels_gen.go:13671:49*/
 				}
 			}
 		} else {
@@ -13693,7 +13692,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13696:48*/
+				/*line kerneltest_kernels_gen.go:13695:48*/
 			}
 		}
 	}, nil
@@ -13720,7 +13719,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13723:49*/
+					/*line kerneltest_kernels_gen.go:13722:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -13728,7 +13727,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13731:49*/
+					/*line kerneltest_kernels_gen.go:13730:49*/
 				}
 			}
 		} else {
@@ -13737,7 +13736,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:13740:48*/
+				/*line kerneltest_kernels_gen.go:13739:48*/
 			}
 		}
 	}, nil
@@ -13754,7 +13753,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:13757:47*/
+			/*line kerneltest_kernels_gen.go:13756:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -13787,7 +13786,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13790:51*/
+							/*line kerneltest_kernels_gen.go:13789:51*/
 						}
 					}
 				} else {
@@ -13800,7 +13799,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:13803:51*/
+							/*line kerneltest_kernels_gen.go:13802:51*/
 						}
 					}
 				}
@@ -13813,7 +13812,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13816:50*/
+						/*line kerneltest_kernels_gen.go:13815:50*/
 					}
 				}
 			}
@@ -13834,7 +13833,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13837:50*/
+						/*line kerneltest_kernels_gen.go:13836:50*/
 					}
 				}
 			} else {
@@ -13847,7 +13846,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:13850:50*/
+						/*line kerneltest_kernels_gen.go:13849:50*/
 					}
 				}
 			}
@@ -13860,7 +13859,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:13863:49*/
+					/*line kerneltest_kernels_gen.go:13862:49*/
 				}
 			}
 		}
@@ -13874,11 +13873,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:13877:45*/
+	/*line kerneltest_kernels_gen.go:13876:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:13883:45*/
+	/*line kerneltest_kernels_gen.go:13882:45*/
 }
