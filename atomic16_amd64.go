@@ -2,16 +2,17 @@
 
 package kokkos
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/cpu"
+)
 
 // cx16 says whether 16-byte aligned elements take the CMPXCHG16B path:
 // whether the processor has the instruction (CPUID leaf 1, ECX bit 13). It
 // is set once at start-up; tests of the lock path clear it while no
 // operation runs.
-var cx16 = func() bool {
-	_, _, ecx, _ := cpuid(1, 0)
-	return ecx&(1<<13) != 0
-}()
+var cx16 = cpu.X86HasCX16
 
 // load16CX returns the 16 bytes at p, 16-byte aligned, as two words in
 // memory order: LOCK CMPXCHG16B of 0 with 0, which writes 0 back where it

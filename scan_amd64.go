@@ -1,6 +1,10 @@
 package kokkos
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gokkos/kokkos/internal/cpu"
+)
 
 // scan32 scans n 32-bit integers from src into dst from acc and returns
 // acc plus their sum; n is a positive multiple of 8. mode is scanInclusive
@@ -26,9 +30,6 @@ func scan32AVX512(dst, src unsafe.Pointer, n int, acc uint32, mode int, pf unsaf
 //go:noescape
 func sum32AVX2(src unsafe.Pointer, n int) uint32
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() uint32
-
 // The kernels the processor and the operating system allow: sum32AVX2
 // where both support AVX2 (its sum runs at twice sum32's speed in cache),
 // scan32AVX512 where they support AVX-512 (0.074 ns an element in cache on
@@ -36,26 +37,7 @@ func xgetbv() uint32
 // and masked additions, against two steps of eight in six shuffles each;
 // a 32-byte scan measured only 1.3× scan32 and is not kept). Tests clear
 // them to check the kernels they stand for.
-var useAVX2, useAVX512 = vectorISA()
-
-// vectorISA reports AVX2, and AVX-512 Foundation, each where the processor
-// has it and the operating system saves its registers (YMM state; opmask
-// and ZMM state as well).
-func vectorISA() (avx2, avx512 bool) {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false, false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false, false
-	}
-	xcr0 := xgetbv()
-	_, ebx7, _, _ := cpuid(7, 0)
-	avx2 = xcr0&6 == 6 && ebx7&(1<<5) != 0
-	return avx2, avx2 && xcr0&0xe6 == 0xe6 && ebx7&(1<<16) != 0
-}
+var useAVX2, useAVX512 = cpu.X86HasAVX2, cpu.X86HasAVX512
 
 const (
 	scanInclusive = 1

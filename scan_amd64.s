@@ -185,24 +185,6 @@ avxSumFold:
 	MOVL	AX, ret+16(FP)
 	RET
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL	eaxArg+0(FP), AX
-	MOVL	ecxArg+4(FP), CX
-	CPUID
-	MOVL	AX, eax+8(FP)
-	MOVL	BX, ebx+12(FP)
-	MOVL	CX, ecx+16(FP)
-	MOVL	DX, edx+20(FP)
-	RET
-
-// func xgetbv() uint32
-TEXT ·xgetbv(SB), NOSPLIT, $0-4
-	MOVL	$0, CX
-	XGETBV
-	MOVL	AX, ret+0(FP)
-	RET
-
 // VPERMD's indices for scan32AVX512's step from fours to eights: lane 3
 // for the first eight lanes, lane 11 for the last eight.
 DATA scanIdx3<>+0(SB)/8, $0x0000000300000003

@@ -3,6 +3,8 @@ package kokkos
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gokkos/kokkos/internal/cpu"
 )
 
 // TestScanKernels checks each 32-bit scan and sum kernel that the
@@ -18,7 +20,7 @@ func TestScanKernels(t *testing.T) {
 		avx2, avx512 bool
 	}
 	ks := []kernels{{"SSE2", false, false}}
-	if avx2, avx512 := vectorISA(); avx2 {
+	if avx2, avx512 := cpu.X86HasAVX2, cpu.X86HasAVX512; avx2 {
 		ks = append(ks, kernels{"AVX2 sum", true, false})
 		if avx512 {
 			ks = append(ks, kernels{"AVX2 sum, AVX-512 scan", true, true})

@@ -8,8 +8,8 @@ import (
 )
 
 // The vector forms of the helpers of simd.go, built with GOEXPERIMENT=simd
-// on amd64: the maps but MulInt64 as stream.go's assembly, which every
-// amd64 build runs (unrolled, with non-temporal stores for large
+// on amd64: the maps but MulInt64 are stream.go's, the same in every
+// build (stream_amd64.s's assembly, unrolled, with non-temporal stores for large
 // destinations: 2 times the speed of the single vectors here for 1024
 // float64s in cache, 1.8 times in memory); the sums, dot products and
 // MulInt64 as 256-bit vectors (AVX2), two accumulators per reduction, the
@@ -79,39 +79,6 @@ func DotFloat64(s float64, p, q unsafe.Pointer, n int) float64 {
 	return s + r
 }
 
-// AddFloat64 stores the n float64s a[j] + b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func AddFloat64(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 8); ok {
-		addFloat64AVX2(dst, p, q, n, st)
-		return
-	}
-	addScalar[float64](dst, p, q, n)
-}
-
-// SubFloat64 stores the n float64s a[j] - b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func SubFloat64(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 8); ok {
-		subFloat64AVX2(dst, p, q, n, st)
-		return
-	}
-	subScalar[float64](dst, p, q, n)
-}
-
-// MulFloat64 stores the n float64s a[j] * b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func MulFloat64(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 8); ok {
-		mulFloat64AVX2(dst, p, q, n, st)
-		return
-	}
-	mulScalar[float64](dst, p, q, n)
-}
-
 // SumFloat32 returns s plus the n float32s from p, the floats in any order.
 func SumFloat32(s float32, p unsafe.Pointer, n int) float32 {
 	if !hasAVX2 || n < 16 {
@@ -162,39 +129,6 @@ func DotFloat32(s float32, p, q unsafe.Pointer, n int) float32 {
 		r += a[i] * b[i]
 	}
 	return s + r
-}
-
-// AddFloat32 stores the n float32s a[j] + b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func AddFloat32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		addFloat32AVX2(dst, p, q, n, st)
-		return
-	}
-	addScalar[float32](dst, p, q, n)
-}
-
-// SubFloat32 stores the n float32s a[j] - b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func SubFloat32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		subFloat32AVX2(dst, p, q, n, st)
-		return
-	}
-	subScalar[float32](dst, p, q, n)
-}
-
-// MulFloat32 stores the n float32s a[j] * b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func MulFloat32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		mulFloat32AVX2(dst, p, q, n, st)
-		return
-	}
-	mulScalar[float32](dst, p, q, n)
 }
 
 // SumInt32 returns s plus the n int32s from p, the floats in any order.
@@ -249,39 +183,6 @@ func DotInt32(s int32, p, q unsafe.Pointer, n int) int32 {
 	return s + r
 }
 
-// AddInt32 stores the n int32s a[j] + b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func AddInt32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		addInt32AVX2(dst, p, q, n, st)
-		return
-	}
-	addScalar[int32](dst, p, q, n)
-}
-
-// SubInt32 stores the n int32s a[j] - b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func SubInt32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		subInt32AVX2(dst, p, q, n, st)
-		return
-	}
-	subScalar[int32](dst, p, q, n)
-}
-
-// MulInt32 stores the n int32s a[j] * b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func MulInt32(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 4); ok {
-		mulInt32AVX2(dst, p, q, n, st)
-		return
-	}
-	mulScalar[int32](dst, p, q, n)
-}
-
 // SumInt64 returns s plus the n int64s from p, the floats in any order.
 func SumInt64(s int64, p unsafe.Pointer, n int) int64 {
 	if !hasAVX2 || n < 8 {
@@ -334,33 +235,11 @@ func DotInt64(s int64, p, q unsafe.Pointer, n int) int64 {
 	return s + r
 }
 
-// AddInt64 stores the n int64s a[j] + b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func AddInt64(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 8); ok {
-		addInt64AVX2(dst, p, q, n, st)
-		return
-	}
-	addScalar[int64](dst, p, q, n)
-}
-
-// SubInt64 stores the n int64s a[j] - b[j] from a and b at dst. A dst
-// that overlaps a or b other than exactly takes the scalar loop, whose
-// order it then depends on.
-func SubInt64(dst, p, q unsafe.Pointer, n int) {
-	if ok, st := vectorMap(dst, p, q, n, 8); ok {
-		subInt64AVX2(dst, p, q, n, st)
-		return
-	}
-	subScalar[int64](dst, p, q, n)
-}
-
 // MulInt64 stores the n int64s a[j] * b[j] from a and b at dst. A dst
 // that overlaps a or b other than exactly takes the scalar loop, whose
 // order it then depends on.
 func MulInt64(dst, p, q unsafe.Pointer, n int) {
-	if !hasAVX512 || n < 4 || !mapSafe(dst, p, q, n*8) {
+	if !hasAVX512 || n < 4 || !disjoint(dst, p, n*8) || !disjoint(dst, q, n*8) {
 		mulScalar[int64](dst, p, q, n)
 		return
 	}
@@ -375,16 +254,4 @@ func MulInt64(dst, p, q unsafe.Pointer, n int) {
 	for ; i < n; i++ {
 		c[i] = a[i] * b[i]
 	}
-}
-
-// mapSafe reports whether the n bytes at dst are the bytes at p and at q
-// or disjoint from them, so that a map that loads a vector before it
-// stores one gives the scalar loop's results.
-func mapSafe(dst, p, q unsafe.Pointer, n int) bool {
-	return apart(dst, p, n) && apart(dst, q, n)
-}
-
-func apart(x, y unsafe.Pointer, n int) bool {
-	a, b := uintptr(x), uintptr(y)
-	return a == b || a+uintptr(n) <= b || b+uintptr(n) <= a
 }

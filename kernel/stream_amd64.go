@@ -2,28 +2,6 @@ package kernel
 
 import "unsafe"
 
-// useAVX2 reports whether the processor has AVX2 and the operating system
-// saves the YMM registers: the helpers of stream.go then run
-// stream_amd64.s. Tests clear it to check the scalar loops.
-var useAVX2 = hasAVX2Asm()
-
-func hasAVX2Asm() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return xgetbv()&6 == 6 && ebx7&(1<<5) != 0
-}
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() uint32
-
 // The AVX2 forms (stream_amd64.s): n elements from index 0; with stream,
 // the vector stores of the aligned middle are non-temporal, then fenced.
 
@@ -77,3 +55,12 @@ func nstreamFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool)
 
 //go:noescape
 func nstreamFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool)
+
+// The ordered dot products (stream_amd64.s): s plus the n products, in
+// index order.
+
+//go:noescape
+func dotOrderedFloat64AVX2(s float64, p, q unsafe.Pointer, n int) float64
+
+//go:noescape
+func dotOrderedFloat32AVX2(s float32, p, q unsafe.Pointer, n int) float32

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -84,6 +85,55 @@ func BenchmarkStream(b *testing.B) {
 			if n*8 >= streamBytes && k.name != "copy" {
 				run("stream", k.helper, streamBytes)
 			}
+		}
+	}
+}
+
+//go:noinline
+func loopDot(s float64, a, b unsafe.Pointer, n int) float64 {
+	for i := 0; i < n; i++ {
+		s += float64(*(*float64)(unsafe.Add(a, i*8)) * *(*float64)(unsafe.Add(b, i*8)))
+	}
+	return s
+}
+
+var sinkDot float64
+
+// BenchmarkDotOrdered is the dot product of kernels not marked fastmath:
+// the loop the generator wrote before it, and DotOrderedFloat64, which
+// adds in the loop's order (its bits); 1024 elements, and 16M (128 MiB an
+// array) on one goroutine and split in halves between two, as a kernel's
+// chunks run on two cores.
+func BenchmarkDotOrdered(b *testing.B) {
+	for _, n := range []int{1024, 16 << 20} {
+		x, y := benchF64(n), benchF64(n)
+		pa, pb := unsafe.Pointer(&x[0]), unsafe.Pointer(&y[0])
+		for _, k := range []struct {
+			name string
+			f    func(float64, unsafe.Pointer, unsafe.Pointer, int) float64
+		}{{"loop", loopDot}, {"ordered", DotOrderedFloat64}} {
+			b.Run(fmt.Sprintf("%d/%s", n, k.name), func(b *testing.B) {
+				b.SetBytes(int64(16 * n))
+				for b.Loop() {
+					sinkDot = k.f(sinkDot, pa, pb, n)
+				}
+			})
+			if n < 1<<20 {
+				continue
+			}
+			b.Run(fmt.Sprintf("%d/%s/2", n, k.name), func(b *testing.B) {
+				b.SetBytes(int64(16 * n))
+				h := n / 2
+				var r [2]float64
+				for b.Loop() {
+					var wg sync.WaitGroup
+					for g := range 2 {
+						wg.Go(func() { r[g] = k.f(0, unsafe.Add(pa, g*h*8), unsafe.Add(pb, g*h*8), h) })
+					}
+					wg.Wait()
+					sinkDot += r[0] + r[1]
+				}
+			})
 		}
 	}
 }

@@ -4,9 +4,8 @@ package kernel
 
 import "unsafe"
 
-// useAVX2 is false off amd64: the helpers of stream.go are the scalar
+// Off amd64 useAVX2 is false: the helpers of stream.go are the scalar
 // loops, and the vector forms below are never called.
-var useAVX2 = false
 
 func noVector() { panic("kernel: no vector form on this architecture") }
 
@@ -27,3 +26,5 @@ func triadFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool)  
 func triadFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool)   { noVector() }
 func nstreamFloat64AVX2(dst, p, q unsafe.Pointer, s float64, n int, stream bool) { noVector() }
 func nstreamFloat32AVX2(dst, p, q unsafe.Pointer, s float32, n int, stream bool) { noVector() }
+func dotOrderedFloat64AVX2(s float64, p, q unsafe.Pointer, n int) float64        { noVector(); return 0 }
+func dotOrderedFloat32AVX2(s float32, p, q unsafe.Pointer, n int) float32        { noVector(); return 0 }

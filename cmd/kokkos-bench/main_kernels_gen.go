@@ -427,20 +427,19 @@ func gkHostkDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP
 		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line main_kernels_gen.go:432:41*/
+				if gkLo < gkHi {
+					gkAcc = gkkernel.DotOrderedFloat64(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:35:62*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line main_kernels_gen.go:437:41*/
+					/*line main_kernels_gen.go:436:41*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:35:62*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line main_kernels_gen.go:443:40*/
+				/*line main_kernels_gen.go:442:40*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -477,7 +476,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line main_kernels_gen.go:480:43*/
+							/*line main_kernels_gen.go:479:43*/
 						}
 					}
 				} else {
@@ -486,7 +485,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line main_kernels_gen.go:489:43*/
+							/*line main_kernels_gen.go:488:43*/
 						}
 					}
 				}
@@ -494,7 +493,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line main_kernels_gen.go:497:42*/
+						/*line main_kernels_gen.go:496:42*/
 					}
 				}
 			}
@@ -513,7 +512,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line main_kernels_gen.go:516:42*/
+						/*line main_kernels_gen.go:515:42*/
 					}
 				}
 			} else {
@@ -522,7 +521,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:39:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line main_kernels_gen.go:525:42*/
+						/*line main_kernels_gen.go:524:42*/
 					}
 				}
 			}
@@ -530,7 +529,7 @@ func gkHostkSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:39:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line main_kernels_gen.go:533:41*/
+					/*line main_kernels_gen.go:532:41*/
 				}
 			}
 		}
@@ -571,7 +570,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line main_kernels_gen.go:574:44*/
+								/*line main_kernels_gen.go:573:44*/
 							}
 						}
 					}
@@ -587,7 +586,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line main_kernels_gen.go:590:44*/
+								/*line main_kernels_gen.go:589:44*/
 							}
 						}
 					}
@@ -598,7 +597,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line main_kernels_gen.go:601:43*/
+							/*line main_kernels_gen.go:600:43*/
 						}
 					}
 				}
@@ -626,7 +625,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line main_kernels_gen.go:629:43*/
+							/*line main_kernels_gen.go:628:43*/
 						}
 					}
 				}
@@ -642,7 +641,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:44:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line main_kernels_gen.go:645:43*/
+							/*line main_kernels_gen.go:644:43*/
 						}
 					}
 				}
@@ -653,7 +652,7 @@ func gkHostkLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:44:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line main_kernels_gen.go:656:42*/
+						/*line main_kernels_gen.go:655:42*/
 					}
 				}
 			}
@@ -678,7 +677,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64(i + j))
-							/*line main_kernels_gen.go:681:43*/
+							/*line main_kernels_gen.go:680:43*/
 						}
 					}
 				} else {
@@ -686,7 +685,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_b_1)) = (float64(i + j))
-							/*line main_kernels_gen.go:689:43*/
+							/*line main_kernels_gen.go:688:43*/
 						}
 					}
 				}
@@ -694,7 +693,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
-						/*line main_kernels_gen.go:697:42*/
+						/*line main_kernels_gen.go:696:42*/
 					}
 				}
 			}
@@ -710,7 +709,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(i + j))
-						/*line main_kernels_gen.go:713:42*/
+						/*line main_kernels_gen.go:712:42*/
 					}
 				}
 			} else {
@@ -718,7 +717,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:51:51*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_b_0)) = (float64(i + j))
-						/*line main_kernels_gen.go:721:42*/
+						/*line main_kernels_gen.go:720:42*/
 					}
 				}
 			}
@@ -726,7 +725,7 @@ func gkHostkWrite2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:51:51*/ b.Set(i, j, float64(i+j))
-					/*line main_kernels_gen.go:729:41*/
+					/*line main_kernels_gen.go:728:41*/
 				}
 			}
 		}
@@ -761,7 +760,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*8)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*8)))-float64(4*c))))
-							/*line main_kernels_gen.go:764:43*/
+							/*line main_kernels_gen.go:763:43*/
 						}
 					}
 				} else {
@@ -773,7 +772,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))
 							*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_b_1)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR2, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR3, (j)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j-1)*gkS_a_1)))+(*(*float64)(gkunsafe.Add(gkR0, (j+1)*gkS_a_1)))-float64(4*c))))
-							/*line main_kernels_gen.go:776:43*/
+							/*line main_kernels_gen.go:775:43*/
 						}
 					}
 				}
@@ -782,7 +781,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:55:2*/ c := a.At(i, j)
 						b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
-						/*line main_kernels_gen.go:785:42*/
+						/*line main_kernels_gen.go:784:42*/
 					}
 				}
 			}
@@ -804,7 +803,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*8)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*8)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*8)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*8)))-float64(4*c))))
-						/*line main_kernels_gen.go:807:42*/
+						/*line main_kernels_gen.go:806:42*/
 					}
 				}
 			} else {
@@ -816,7 +815,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:55:2*/ c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))
 						*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_b_0)) = (c + float64(0.1*((*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_a_0)))+(*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_a_0)))-float64(4*c))))
-						/*line main_kernels_gen.go:819:42*/
+						/*line main_kernels_gen.go:818:42*/
 					}
 				}
 			}
@@ -825,7 +824,7 @@ func gkHostkHeat2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, 
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:55:2*/ c := a.At(i, j)
 					b.Set(i, j, c+float64(0.1*(a.At(i-1, j)+a.At(i+1, j)+a.At(i, j-1)+a.At(i, j+1)-float64(4*c))))
-					/*line main_kernels_gen.go:828:41*/
+					/*line main_kernels_gen.go:827:41*/
 				}
 			}
 		}
@@ -848,14 +847,14 @@ func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*8)) = (0)
 					}
-					/*line main_kernels_gen.go:851:41*/
+					/*line main_kernels_gen.go:850:41*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:65:2*/ if i < n {
 						*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0)) = (0)
 					}
-					/*line main_kernels_gen.go:858:41*/
+					/*line main_kernels_gen.go:857:41*/
 				}
 			}
 		} else {
@@ -863,7 +862,7 @@ func gkHostkEmptyGo(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				/*line kernels.go:65:2*/ if i < n {
 					x.Set(i, 0)
 				}
-				/*line main_kernels_gen.go:866:40*/
+				/*line main_kernels_gen.go:865:40*/
 			}
 		}
 	}, nil

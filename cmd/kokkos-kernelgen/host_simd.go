@@ -25,7 +25,8 @@ import (
 // are written for floats only in kernels marked //kokkos:kernel fastmath;
 // those of integers wrap as the loop does, and the maps store what the
 // loop stores (a destination that overlaps a source other than exactly
-// takes the loop's order in the helper).
+// takes the loop's order in the helper). The forms are host_elem.go's,
+// of which an inner loop takes these three.
 
 // simdTypes are the element types of the helpers, by name.
 var simdTypes = map[types.BasicKind]string{
@@ -56,18 +57,9 @@ func (r *bodyRender) simdLoop(loop ast.Stmt) (string, bool) {
 	}
 	folds := map[string]bool{}
 	lo := linText(l.lo, func(v *types.Var) string { return v.Name() }, map[string]bool{})
-	// ptr returns the address of the access e at j = lo, if e is an At
-	// (or Set, with set) of a view of elements t at offset j times their
-	// size.
-	ptr := func(e ast.Expr, method string, t *types.Basic) (string, bool) {
-		call, ok := ast.Unparen(e).(*ast.CallExpr)
-		if !ok {
-			return "", false
-		}
-		pr, m, ok := r.p.isViewMethod(r.k, call)
-		if !ok || m != method || pr.elem == nil || t != nil && pr.elem != t {
-			return "", false
-		}
+	// addr returns the address at j = lo of an access of a view at
+	// offset j times its element's size.
+	addr := func(call *ast.CallExpr, pr *param, _ string) (string, bool) {
 		off, ok := r.offsets[call]
 		if !ok || r.c.rows != nil && r.c.acc[call] != nil {
 			return "", false
@@ -96,83 +88,31 @@ func (r *bodyRender) simdLoop(loop ast.Stmt) (string, bool) {
 		if total != size {
 			return "", false
 		}
-		addr := fmt.Sprintf("(%s)*%d", lo, size)
+		at := fmt.Sprintf("(%s)*%d", lo, size)
 		if off != "" {
-			addr = off + "+" + addr
+			at = off + "+" + at
 		}
 		r.c.used["gkP_"+pr.name] = true
-		return fmt.Sprintf("%s.Add(gkP_%s, %s)", r.im.name("unsafe"), pr.name, addr), true
+		return fmt.Sprintf("%s.Add(gkP_%s, %s)", r.im.name("unsafe"), pr.name, at), true
 	}
-	elemOf := func(e ast.Expr) *types.Basic {
-		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
-			if pr, _, ok := r.p.isViewMethod(r.k, call); ok && pr.elem != nil {
-				if _, ok := simdTypes[pr.elem.Kind()]; ok {
-					return pr.elem
-				}
-			}
+	// acc is s of s += .., a local variable of a basic type.
+	acc := func(lhs ast.Expr) (string, *types.Basic, bool) {
+		id, ok := lhs.(*ast.Ident)
+		if !ok {
+			return "", nil, false
 		}
-		return nil
+		v, ok := r.p.info.Uses[id].(*types.Var)
+		if !ok || v.Parent() == nil || v.Parent() == r.p.pkg.Scope() {
+			return "", nil, false
+		}
+		t, ok := v.Type().(*types.Basic)
+		return id.Name, t, ok
 	}
-	var call string
-	switch s := body.List[0].(type) {
-	case *ast.AssignStmt:
-		// s += a.At(.., j) [* b.At(.., j)]
-		if s.Tok != token.ADD_ASSIGN || len(s.Lhs) != 1 {
-			return "", false
-		}
-		id, ok := s.Lhs[0].(*ast.Ident)
-		if !ok {
-			return "", false
-		}
-		acc, ok := r.p.info.Uses[id].(*types.Var)
-		if !ok || acc.Parent() == nil || acc.Parent() == r.p.pkg.Scope() {
-			return "", false
-		}
-		t, ok := acc.Type().(*types.Basic)
-		if !ok || simdTypes[t.Kind()] == "" || t.Info()&types.IsFloat != 0 && !r.k.fastmath {
-			return "", false
-		}
-		name := simdTypes[t.Kind()]
-		x := ast.Unparen(s.Rhs[0])
-		if b, ok := x.(*ast.BinaryExpr); ok && b.Op == token.MUL {
-			pa, ok1 := ptr(b.X, "At", t)
-			pb, ok2 := ptr(b.Y, "At", t)
-			if !ok1 || !ok2 {
-				return "", false
-			}
-			call = fmt.Sprintf("%s = %s.Dot%s(%s, %s, %s, gkN)", id.Name, r.im.name(kernelPath), name, id.Name, pa, pb)
-		} else {
-			pa, ok := ptr(x, "At", t)
-			if !ok {
-				return "", false
-			}
-			call = fmt.Sprintf("%s = %s.Sum%s(%s, %s, gkN)", id.Name, r.im.name(kernelPath), name, id.Name, pa)
-		}
-	case *ast.ExprStmt:
-		// c.Set(.., j, a.At(.., j) op b.At(.., j))
-		set, ok := s.X.(*ast.CallExpr)
-		if !ok || len(set.Args) == 0 {
-			return "", false
-		}
-		b, ok := ast.Unparen(set.Args[len(set.Args)-1]).(*ast.BinaryExpr)
-		if !ok {
-			return "", false
-		}
-		op := map[token.Token]string{token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul"}[b.Op]
-		t := elemOf(b.X)
-		if op == "" || t == nil {
-			return "", false
-		}
-		pc, ok0 := ptr(set, "Set", t)
-		pa, ok1 := ptr(b.X, "At", t)
-		pb, ok2 := ptr(b.Y, "At", t)
-		if !ok0 || !ok1 || !ok2 {
-			return "", false
-		}
-		call = fmt.Sprintf("%s.%s%s(%s, %s, %s, gkN)", r.im.name(kernelPath), op, simdTypes[t.Kind()], pc, pa, pb)
-	default:
+	e, ok := r.p.elemStmt(r.k, body.List[0], addr, acc)
+	if !ok || e.kind != elemOp && e.kind != elemDot && e.kind != elemSum || !e.isMap() && e.t.Info()&types.IsFloat != 0 && !r.k.fastmath {
 		return "", false
 	}
+	call := e.call(r.im.name(kernelPath), "gkN")
 	for f := range folds {
 		r.folds[f] = true
 	}

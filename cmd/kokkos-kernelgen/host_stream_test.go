@@ -9,8 +9,9 @@ import (
 // TestStreamChunks checks which 1-D kernels' chunks become one call of an
 // elementwise helper, in the copy whose accesses are proved in range and
 // of unit stride (and in a nocheck kernel's unchecked chunk), from the
-// chunk's first index for its length; and which stay loops: float sums
-// without fastmath, two statements, mixed element types, integer scales
+// chunk's first index for its length (a float dot product without
+// fastmath as the ordered one); and which stay loops: float sums without
+// fastmath, two statements, mixed element types, integer scales
 // and triads, other operators, accesses not at the kernel's index, rank
 // 2, and scalars that are neither parameters nor constants.
 func TestStreamChunks(t *testing.T) {
@@ -53,6 +54,12 @@ func SumInt(i int, a kokkos.View1[int64], acc *int64) { *acc += a.At(i) }
 
 //kokkos:kernel
 func Dot(i int, a, b kokkos.View1[float64], acc *float64) { *acc += a.At(i) * b.At(i) }
+
+//kokkos:kernel
+func Dot32(i int, a, b kokkos.View1[float32], acc *float32) { *acc += a.At(i) * b.At(i) }
+
+//kokkos:kernel
+func SumFloat(i int, a kokkos.View1[float64], acc *float64) { *acc += a.At(i) }
 
 //kokkos:kernel
 func Two(i int, a, c kokkos.View1[float64]) {
@@ -107,7 +114,9 @@ func Rank2(i, j int, a, c kokkos.View2[float64]) { c.Set(i, j, a.At(i, j)) }
 		{"Nstream", []string{"gkkernel.NstreamFloat64(" + pa + ", " + pb + ", " + pc + ", s, gkHi-gkLo)"}},
 		{"DotFast", []string{"gkAcc = gkkernel.DotFloat64(gkAcc, " + pa + ", " + pb + ", gkHi-gkLo)"}},
 		{"SumInt", []string{"gkAcc = gkkernel.SumInt64(gkAcc, " + pa + ", gkHi-gkLo)"}},
-		{"Dot", nil}, {"Two", nil}, {"Mixed", nil}, {"TriadInt", nil}, {"ScaleInt", nil}, {"Div", nil},
+		{"Dot", []string{"gkAcc = gkkernel.DotOrderedFloat64(gkAcc, " + pa + ", " + pb + ", gkHi-gkLo)"}},
+		{"Dot32", []string{"gkAcc = gkkernel.DotOrderedFloat32(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*4), gkunsafe.Add(gkP_b, (gkLo)*4), gkHi-gkLo)"}},
+		{"SumFloat", nil}, {"Two", nil}, {"Mixed", nil}, {"TriadInt", nil}, {"ScaleInt", nil}, {"Div", nil},
 		{"TriadSub", nil}, {"Fixed", nil}, {"Index", nil}, {"NstreamSet", nil}, {"Rank2", nil},
 	} {
 		b := stripLines(binder(t, out, c.name))

@@ -5177,20 +5177,19 @@ func gkHostDot(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAccP 
 		gkAcc := *gkAccP
 		if gkHi <= a.Extent(0) && gkHi <= b.Extent(0) && gkLo < gkHi && gkLo >= 0 {
 			if gkS_a_0 == 8 && gkS_b_0 == 8 {
-				for i := gkLo; i < gkHi; i++ {
-					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*8))))
-					/*line kerneltest_kernels_gen.go:5182:48*/
+				if gkLo < gkHi {
+					gkAcc = gkkernel.DotOrderedFloat64(gkAcc, gkunsafe.Add(gkP_a, (gkLo)*8), gkunsafe.Add(gkP_b, (gkLo)*8), gkHi-gkLo)
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:21:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:5187:48*/
+					/*line kerneltest_kernels_gen.go:5186:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line kernels.go:21:2*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:5193:47*/
+				/*line kerneltest_kernels_gen.go:5192:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5227,7 +5226,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5230:50*/
+							/*line kerneltest_kernels_gen.go:5229:50*/
 						}
 					}
 				} else {
@@ -5236,7 +5235,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_c_1)) = (float64((*(*float64)(gkR1)) * (*(*float64)(gkunsafe.Add(gkP_b, (j)*gkS_b_0)))))
-							/*line kerneltest_kernels_gen.go:5239:50*/
+							/*line kerneltest_kernels_gen.go:5238:50*/
 						}
 					}
 				}
@@ -5244,7 +5243,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-						/*line kerneltest_kernels_gen.go:5247:49*/
+						/*line kerneltest_kernels_gen.go:5246:49*/
 					}
 				}
 			}
@@ -5263,7 +5262,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5266:49*/
+						/*line kerneltest_kernels_gen.go:5265:49*/
 					}
 				}
 			} else {
@@ -5272,7 +5271,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR1 := gkunsafe.Add(gkP_b, (j)*gkS_b_0)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:26:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_c_0)) = (float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkR1))))
-						/*line kerneltest_kernels_gen.go:5275:49*/
+						/*line kerneltest_kernels_gen.go:5274:49*/
 					}
 				}
 			}
@@ -5280,7 +5279,7 @@ func gkHostSetC(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:26:2*/ c.Set(i, j, float64(a.At(i)*b.At(j)))
-					/*line kerneltest_kernels_gen.go:5283:48*/
+					/*line kerneltest_kernels_gen.go:5282:48*/
 				}
 			}
 		}
@@ -5310,7 +5309,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5313:48*/
+					/*line kerneltest_kernels_gen.go:5312:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5318,7 +5317,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 					if final {
 						*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:5321:48*/
+					/*line kerneltest_kernels_gen.go:5320:48*/
 				}
 			}
 		} else {
@@ -5327,7 +5326,7 @@ func gkHostPrefixSum(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:5330:47*/
+				/*line kerneltest_kernels_gen.go:5329:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -5373,7 +5372,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*8)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5376:51*/
+								/*line kerneltest_kernels_gen.go:5375:51*/
 							}
 						}
 					}
@@ -5394,7 +5393,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								c := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2)))
 								s := (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR0, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = (scale(s-float64(6*c), h))
-								/*line kerneltest_kernels_gen.go:5397:51*/
+								/*line kerneltest_kernels_gen.go:5396:51*/
 							}
 						}
 					}
@@ -5410,7 +5409,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := in.At(i, j, k)
 							s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5413:50*/
+							/*line kerneltest_kernels_gen.go:5412:50*/
 						}
 					}
 				}
@@ -5443,7 +5442,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*8)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5446:50*/
+							/*line kerneltest_kernels_gen.go:5445:50*/
 						}
 					}
 				}
@@ -5464,7 +5463,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							c := (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0)))
 							s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = (scale(s-float64(6*c), h))
-							/*line kerneltest_kernels_gen.go:5467:50*/
+							/*line kerneltest_kernels_gen.go:5466:50*/
 						}
 					}
 				}
@@ -5480,7 +5479,7 @@ func gkHostStencil7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						c := in.At(i, j, k)
 						s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, scale(s-float64(6*c), h))
-						/*line kerneltest_kernels_gen.go:5483:49*/
+						/*line kerneltest_kernels_gen.go:5482:49*/
 					}
 				}
 			}
@@ -5517,7 +5516,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5520:48*/
+					/*line kerneltest_kernels_gen.go:5519:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5531,7 +5530,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 						v = 0
 					}
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (float32(gkmath.Sqrt(gkmath.Abs(v)) + gkmath.Floor(v)))
-					/*line kerneltest_kernels_gen.go:5534:48*/
+					/*line kerneltest_kernels_gen.go:5533:48*/
 				}
 			}
 		} else {
@@ -5546,7 +5545,7 @@ func gkHostSoft(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), error
 					v = 0
 				}
 				y.Set(i, float32(gkmath.Sqrt(gkmath.Abs(v))+gkmath.Floor(v)))
-				/*line kerneltest_kernels_gen.go:5549:47*/
+				/*line kerneltest_kernels_gen.go:5548:47*/
 			}
 		}
 	}, nil
@@ -5572,14 +5571,14 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*8))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5575:48*/
+					/*line kerneltest_kernels_gen.go:5574:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line kernels.go:72:2*/ b := int(float64((*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))) * float64(nb)))
 					b = min(max(b, 0), nb-1)
 					gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-					/*line kerneltest_kernels_gen.go:5582:48*/
+					/*line kerneltest_kernels_gen.go:5581:48*/
 				}
 			}
 		} else {
@@ -5587,7 +5586,7 @@ func gkHostHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				/*line kernels.go:72:2*/ b := int(float64(x.At(i) * float64(nb)))
 				b = min(max(b, 0), nb-1)
 				gkkokkos.AtomicAdd(bins.Ptr(b), 1)
-				/*line kerneltest_kernels_gen.go:5590:47*/
+				/*line kerneltest_kernels_gen.go:5589:47*/
 			}
 		}
 	}, nil
@@ -5611,7 +5610,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:5614:50*/
+							/*line kerneltest_kernels_gen.go:5613:50*/
 						}
 					}
 				} else {
@@ -5619,7 +5618,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)))))
-							/*line kerneltest_kernels_gen.go:5622:50*/
+							/*line kerneltest_kernels_gen.go:5621:50*/
 						}
 					}
 				}
@@ -5627,7 +5626,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-						/*line kerneltest_kernels_gen.go:5630:49*/
+						/*line kerneltest_kernels_gen.go:5629:49*/
 					}
 				}
 			}
@@ -5645,7 +5644,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:5648:49*/
+						/*line kerneltest_kernels_gen.go:5647:49*/
 					}
 				}
 			} else {
@@ -5653,7 +5652,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))))
-						/*line kerneltest_kernels_gen.go:5656:49*/
+						/*line kerneltest_kernels_gen.go:5655:49*/
 					}
 				}
 			}
@@ -5661,7 +5660,7 @@ func gkHostMaxAbs2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line kernels.go:81:2*/ gkAcc = max(gkAcc, gkmath.Abs(a.At(i, j)))
-					/*line kerneltest_kernels_gen.go:5664:48*/
+					/*line kerneltest_kernels_gen.go:5663:48*/
 				}
 			}
 		}
@@ -5703,7 +5702,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*8)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*8))))) / h2)
-								/*line kerneltest_kernels_gen.go:5706:51*/
+								/*line kerneltest_kernels_gen.go:5705:51*/
 							}
 						}
 					}
@@ -5719,7 +5718,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR1, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR2, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR3, (k)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k-1)*gkS_in_2))) + (*(*float64)(gkunsafe.Add(gkR4, (k+1)*gkS_in_2)))
 								*(*float64)(gkunsafe.Add(gkR5, (k)*gkS_out_2)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR4, (k)*gkS_in_2))))) / h2)
-								/*line kerneltest_kernels_gen.go:5722:51*/
+								/*line kerneltest_kernels_gen.go:5721:51*/
 							}
 						}
 					}
@@ -5730,7 +5729,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 							out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-							/*line kerneltest_kernels_gen.go:5733:50*/
+							/*line kerneltest_kernels_gen.go:5732:50*/
 						}
 					}
 				}
@@ -5758,7 +5757,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*8))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*8))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*8))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*8)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*8)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*8))))) / h2)
-							/*line kerneltest_kernels_gen.go:5761:50*/
+							/*line kerneltest_kernels_gen.go:5760:50*/
 						}
 					}
 				}
@@ -5774,7 +5773,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line kernels.go:89:2*/ s := (*(*float64)(gkunsafe.Add(gkR0, (i-1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR0, (i+1)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR3, (i)*gkS_in_0))) + (*(*float64)(gkunsafe.Add(gkR4, (i)*gkS_in_0)))
 							*(*float64)(gkunsafe.Add(gkR5, (i)*gkS_out_0)) = ((s - float64(6*(*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_in_0))))) / h2)
-							/*line kerneltest_kernels_gen.go:5777:50*/
+							/*line kerneltest_kernels_gen.go:5776:50*/
 						}
 					}
 				}
@@ -5785,7 +5784,7 @@ func gkHostLap7(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line kernels.go:89:2*/ s := in.At(i-1, j, k) + in.At(i+1, j, k) + in.At(i, j-1, k) + in.At(i, j+1, k) + in.At(i, j, k-1) + in.At(i, j, k+1)
 						out.Set(i, j, k, (s-float64(6*in.At(i, j, k)))/h2)
-						/*line kerneltest_kernels_gen.go:5788:49*/
+						/*line kerneltest_kernels_gen.go:5787:49*/
 					}
 				}
 			}
@@ -5848,7 +5847,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*4)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5851:48*/
+					/*line kerneltest_kernels_gen.go:5850:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -5884,7 +5883,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					}
 					*(*int32)(gkunsafe.Add(gkP_mode, (i)*gkS_mode_0)) = (int32(best) + 100*int32(h[0]) + rotated(g)[15])
-					/*line kerneltest_kernels_gen.go:5887:48*/
+					/*line kerneltest_kernels_gen.go:5886:48*/
 				}
 			}
 		} else {
@@ -5921,7 +5920,7 @@ func gkHostLocalHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				}
 				mode.Set(i, int32(best)+100*int32(h[0])+rotated(g)[15])
-				/*line kerneltest_kernels_gen.go:5924:47*/
+				/*line kerneltest_kernels_gen.go:5923:47*/
 			}
 		}
 	}, nil
@@ -5988,7 +5987,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:5991:48*/
+					/*line kerneltest_kernels_gen.go:5990:48*/
 				}
 			} else if gkS_pos_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -6032,7 +6031,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:6035:48*/
+					/*line kerneltest_kernels_gen.go:6034:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_pos, (0)*gkS_pos_1)
@@ -6087,7 +6086,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 							f.Set(i, k, c[k])
 						}
 					} /*line locals.go:86:3*/
-					/*line kerneltest_kernels_gen.go:6090:48*/
+					/*line kerneltest_kernels_gen.go:6089:48*/
 				}
 			}
 		} else {
@@ -6140,7 +6139,7 @@ func gkHostForces(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 						f.Set(i, k, c[k])
 					}
 				} /*line locals.go:86:3*/
-				/*line kerneltest_kernels_gen.go:6143:47*/
+				/*line kerneltest_kernels_gen.go:6142:47*/
 			}
 		}
 	}, nil
@@ -6211,7 +6210,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*24)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*24)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*24)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6214:48*/
+					/*line kerneltest_kernels_gen.go:6213:48*/
 				}
 			} else if gkS_m_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6259,7 +6258,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*8)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6262:48*/
+					/*line kerneltest_kernels_gen.go:6261:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_m, (0)*gkS_m_1)
@@ -6307,7 +6306,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_m_0)) = (float64(st.n))
 					*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_m_0)) = (st.sum[0])
 					*(*float64)(gkunsafe.Add(gkR2, (i)*gkS_m_0)) = (st.sum[1])
-					/*line kerneltest_kernels_gen.go:6310:48*/
+					/*line kerneltest_kernels_gen.go:6309:48*/
 				}
 			}
 		} else {
@@ -6353,7 +6352,7 @@ func gkHostDraws(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				m.Set(i, 0, float64(st.n))
 				m.Set(i, 1, st.sum[0])
 				m.Set(i, 2, st.sum[1])
-				/*line kerneltest_kernels_gen.go:6356:47*/
+				/*line kerneltest_kernels_gen.go:6355:47*/
 			}
 		}
 	}, nil
@@ -6384,7 +6383,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*4)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6387:48*/
+					/*line kerneltest_kernels_gen.go:6386:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6395,7 +6394,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					var grid [2][4]int32
 					grid[1][(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))&3] = t[7]
 					*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (t[(*(*int32)(gkunsafe.Add(gkP_idx, (i)*gkS_idx_0)))] + grid[1][3])
-					/*line kerneltest_kernels_gen.go:6398:48*/
+					/*line kerneltest_kernels_gen.go:6397:48*/
 				}
 			}
 		} else {
@@ -6407,7 +6406,7 @@ func gkHostLocalIndex(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				var grid [2][4]int32
 				grid[1][idx.At(i)&3] = t[7]
 				out.Set(i, t[idx.At(i)]+grid[1][3])
-				/*line kerneltest_kernels_gen.go:6410:47*/
+				/*line kerneltest_kernels_gen.go:6409:47*/
 			}
 		}
 	}, nil
@@ -6445,21 +6444,21 @@ func gkHostDeposit(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*8))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*8)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*8))))
-					/*line kerneltest_kernels_gen.go:6448:48*/
+					/*line kerneltest_kernels_gen.go:6447:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
 				for i := gkLo; i < gkHi; i++ {
 					/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, (*(*float64)(gkunsafe.Add(gkP_x, (i)*gkS_x_0))))
 					*(*float64)(gkunsafe.Add(gkP_sum, (i)*gkS_sum_0)) = (y + (*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0))))
-					/*line kerneltest_kernels_gen.go:6455:48*/
+					/*line kerneltest_kernels_gen.go:6454:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line locals.go:178:2*/ y := gkHdeposit(&hist, &out, i, x.At(i))
 				sum.Set(i, y+out.At(i, 0))
-				/*line kerneltest_kernels_gen.go:6462:47*/
+				/*line kerneltest_kernels_gen.go:6461:47*/
 			}
 		}
 	}, nil
@@ -6498,7 +6497,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*32)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6501:48*/
+					/*line kerneltest_kernels_gen.go:6500:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6521,7 +6520,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6524:48*/
+					/*line kerneltest_kernels_gen.go:6523:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (3)*gkS_out_1)
@@ -6544,7 +6543,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 						}
 					} /*line locals.go:198:3*/
 					*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64(fr.id))
-					/*line kerneltest_kernels_gen.go:6547:48*/
+					/*line kerneltest_kernels_gen.go:6546:48*/
 				}
 			}
 		} else {
@@ -6567,7 +6566,7 @@ func gkHostPlace(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					}
 				} /*line locals.go:198:3*/
 				out.Set(i, 3, float64(fr.id))
-				/*line kerneltest_kernels_gen.go:6570:47*/
+				/*line kerneltest_kernels_gen.go:6569:47*/
 			}
 		}
 	}, nil
@@ -6590,7 +6589,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6593:48*/
+					/*line kerneltest_kernels_gen.go:6592:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -6599,7 +6598,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						a[(k+1)%3] += v
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (a[0]*100 + a[1]*10 + a[2])
-					/*line kerneltest_kernels_gen.go:6602:48*/
+					/*line kerneltest_kernels_gen.go:6601:48*/
 				}
 			}
 		} else {
@@ -6609,7 +6608,7 @@ func gkHostRangeCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					a[(k+1)%3] += v
 				}
 				out.Set(i, a[0]*100+a[1]*10+a[2])
-				/*line kerneltest_kernels_gen.go:6612:47*/
+				/*line kerneltest_kernels_gen.go:6611:47*/
 			}
 		}
 	}, nil
@@ -6633,7 +6632,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkV0 := float64(float64(i) * 0.5)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (gkV0 + float64(j))
-							/*line kerneltest_kernels_gen.go:6636:50*/
+							/*line kerneltest_kernels_gen.go:6635:50*/
 						}
 					}
 				} else {
@@ -6642,7 +6641,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkV0 := float64(float64(i) * 0.5)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1)) = (gkV0 + float64(j))
-							/*line kerneltest_kernels_gen.go:6645:50*/
+							/*line kerneltest_kernels_gen.go:6644:50*/
 						}
 					}
 				}
@@ -6651,7 +6650,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkV0 := float64(float64(i) * 0.5)
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line mdhoist.go:14:2*/ a.Set(i, j, gkV0+float64(j))
-						/*line kerneltest_kernels_gen.go:6654:49*/
+						/*line kerneltest_kernels_gen.go:6653:49*/
 					}
 				}
 			}
@@ -6668,7 +6667,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkV0 := float64(j)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64(float64(i)*0.5) + gkV0)
-						/*line kerneltest_kernels_gen.go:6671:49*/
+						/*line kerneltest_kernels_gen.go:6670:49*/
 					}
 				}
 			} else {
@@ -6677,7 +6676,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkV0 := float64(j)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line mdhoist.go:14:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0)) = (float64(float64(i)*0.5) + gkV0)
-						/*line kerneltest_kernels_gen.go:6680:49*/
+						/*line kerneltest_kernels_gen.go:6679:49*/
 					}
 				}
 			}
@@ -6686,7 +6685,7 @@ func gkHostMDWrite(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 				gkV0 := float64(j)
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line mdhoist.go:14:2*/ a.Set(i, j, float64(float64(i)*0.5)+gkV0)
-					/*line kerneltest_kernels_gen.go:6689:48*/
+					/*line kerneltest_kernels_gen.go:6688:48*/
 				}
 			}
 		}
@@ -6749,7 +6748,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:6752:50*/
+							/*line kerneltest_kernels_gen.go:6751:50*/
 						}
 					}
 				} else {
@@ -6779,7 +6778,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:6782:50*/
+							/*line kerneltest_kernels_gen.go:6781:50*/
 						}
 					}
 				}
@@ -6807,7 +6806,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							out.Set(i, j, y+gkV3)
 						}
 						cnt.Set(i, j, gkV4+int64(j)-gkV5)
-						/*line kerneltest_kernels_gen.go:6810:49*/
+						/*line kerneltest_kernels_gen.go:6809:49*/
 					}
 				}
 			}
@@ -6846,7 +6845,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:6849:49*/
+						/*line kerneltest_kernels_gen.go:6848:49*/
 					}
 				}
 			} else {
@@ -6873,7 +6872,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:6876:49*/
+						/*line kerneltest_kernels_gen.go:6875:49*/
 					}
 				}
 			}
@@ -6898,7 +6897,7 @@ func gkHostMDRowMix(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						out.Set(i, j, y+float64(int64(float64(float64(float64(i)*s)*1e17))))
 					}
 					cnt.Set(i, j, int64(i*n/5+i%7)<<3^gkV1*int64(i)*0x7FFF_FFFF_FFFF+gkV2-int64(-i>>2))
-					/*line kerneltest_kernels_gen.go:6901:48*/
+					/*line kerneltest_kernels_gen.go:6900:48*/
 				}
 			}
 		}
@@ -6961,7 +6960,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:6964:50*/
+							/*line kerneltest_kernels_gen.go:6963:50*/
 						}
 					}
 				} else {
@@ -6991,7 +6990,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:6994:50*/
+							/*line kerneltest_kernels_gen.go:6993:50*/
 						}
 					}
 				}
@@ -7029,7 +7028,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:7032:49*/
+						/*line kerneltest_kernels_gen.go:7031:49*/
 					}
 				}
 			} else {
@@ -7056,7 +7055,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:7059:49*/
+						/*line kerneltest_kernels_gen.go:7058:49*/
 					}
 				}
 			}
@@ -7099,7 +7098,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 								*(*float64)(gkunsafe.Add(gkR1, (j)*8)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*8)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:7102:50*/
+							/*line kerneltest_kernels_gen.go:7101:50*/
 						}
 					}
 				} else {
@@ -7129,7 +7128,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 								*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_out_1)) = (y + gkV3)
 							}
 							*(*int64)(gkunsafe.Add(gkR2, (j)*gkS_cnt_1)) = (gkV4 + int64(j) - gkV5)
-							/*line kerneltest_kernels_gen.go:7132:50*/
+							/*line kerneltest_kernels_gen.go:7131:50*/
 						}
 					}
 				}
@@ -7157,7 +7156,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 							out.Set(i, j, y+gkV3)
 						}
 						cnt.Set(i, j, gkV4+int64(j)-gkV5)
-						/*line kerneltest_kernels_gen.go:7160:49*/
+						/*line kerneltest_kernels_gen.go:7159:49*/
 					}
 				}
 			}
@@ -7196,7 +7195,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 							*(*float64)(gkunsafe.Add(gkR1, (i)*8)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:7199:49*/
+						/*line kerneltest_kernels_gen.go:7198:49*/
 					}
 				}
 			} else {
@@ -7223,7 +7222,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 							*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (y + float64(int64(float64(float64(float64(i)*s)*1e17))))
 						}
 						*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_cnt_0)) = (int64(i*n/5+i%7)<<3 ^ gkV1*int64(i)*0x7FFF_FFFF_FFFF + gkV2 - int64(-i>>2))
-						/*line kerneltest_kernels_gen.go:7226:49*/
+						/*line kerneltest_kernels_gen.go:7225:49*/
 					}
 				}
 			}
@@ -7248,7 +7247,7 @@ func gkHostMDRowMixNoCheck(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (fu
 						out.Set(i, j, y+float64(int64(float64(float64(float64(i)*s)*1e17))))
 					}
 					cnt.Set(i, j, int64(i*n/5+i%7)<<3^gkV1*int64(i)*0x7FFF_FFFF_FFFF+gkV2-int64(-i>>2))
-					/*line kerneltest_kernels_gen.go:7251:48*/
+					/*line kerneltest_kernels_gen.go:7250:48*/
 				}
 			}
 		}
@@ -7286,7 +7285,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 							gkV1 := float32(uint8(i + j))
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (k)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (k)*4)))*gkV0) - float32(float32(float32(k)*h)*h) + gkV1)
-								/*line kerneltest_kernels_gen.go:7289:51*/
+								/*line kerneltest_kernels_gen.go:7288:51*/
 							}
 						}
 					}
@@ -7299,7 +7298,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 							gkV1 := float32(uint8(i + j))
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (k)*gkS_in_2)))*gkV0) - float32(float32(float32(k)*h)*h) + gkV1)
-								/*line kerneltest_kernels_gen.go:7302:51*/
+								/*line kerneltest_kernels_gen.go:7301:51*/
 							}
 						}
 					}
@@ -7311,7 +7310,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkV1 := float32(uint8(i + j))
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line mdhoist.go:64:2*/ out.Set(i, j, k, float32(in.At(i, j, k)*gkV0)-float32(float32(float32(k)*h)*h)+gkV1)
-							/*line kerneltest_kernels_gen.go:7314:50*/
+							/*line kerneltest_kernels_gen.go:7313:50*/
 						}
 					}
 				}
@@ -7336,7 +7335,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkV1 := float32(float32(float32(k)*h) * h)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*(float32(float32(i)*h)+gkV0)) - gkV1 + float32(uint8(i+j)))
-							/*line kerneltest_kernels_gen.go:7339:50*/
+							/*line kerneltest_kernels_gen.go:7338:50*/
 						}
 					}
 				}
@@ -7349,7 +7348,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 						gkV1 := float32(float32(float32(k)*h) * h)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line mdhoist.go:64:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_in_0)))*(float32(float32(i)*h)+gkV0)) - gkV1 + float32(uint8(i+j)))
-							/*line kerneltest_kernels_gen.go:7352:50*/
+							/*line kerneltest_kernels_gen.go:7351:50*/
 						}
 					}
 				}
@@ -7361,7 +7360,7 @@ func gkHostMDPlane(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo,
 					gkV1 := float32(float32(float32(k)*h) * h)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line mdhoist.go:64:2*/ out.Set(i, j, k, float32(in.At(i, j, k)*(float32(float32(i)*h)+gkV0))-gkV1+float32(uint8(i+j)))
-						/*line kerneltest_kernels_gen.go:7364:49*/
+						/*line kerneltest_kernels_gen.go:7363:49*/
 					}
 				}
 			}
@@ -7389,7 +7388,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkV0 := float64(float64(i) * w)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) * (gkV0 - float64(j)/w))
-							/*line kerneltest_kernels_gen.go:7392:50*/
+							/*line kerneltest_kernels_gen.go:7391:50*/
 						}
 					}
 				} else {
@@ -7398,7 +7397,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkV0 := float64(float64(i) * w)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_a_1))) * (gkV0 - float64(j)/w))
-							/*line kerneltest_kernels_gen.go:7401:50*/
+							/*line kerneltest_kernels_gen.go:7400:50*/
 						}
 					}
 				}
@@ -7407,7 +7406,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					gkV0 := float64(float64(i) * w)
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line mdhoist.go:72:2*/ gkAcc += float64(a.At(i, j) * (gkV0 - float64(j)/w))
-						/*line kerneltest_kernels_gen.go:7410:49*/
+						/*line kerneltest_kernels_gen.go:7409:49*/
 					}
 				}
 			}
@@ -7426,7 +7425,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					gkV0 := float64(j) / w
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * (float64(float64(i)*w) - gkV0))
-						/*line kerneltest_kernels_gen.go:7429:49*/
+						/*line kerneltest_kernels_gen.go:7428:49*/
 					}
 				}
 			} else {
@@ -7435,7 +7434,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 					gkV0 := float64(j) / w
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line mdhoist.go:72:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * (float64(float64(i)*w) - gkV0))
-						/*line kerneltest_kernels_gen.go:7438:49*/
+						/*line kerneltest_kernels_gen.go:7437:49*/
 					}
 				}
 			}
@@ -7444,7 +7443,7 @@ func gkHostMDRowSum(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 				gkV0 := float64(j) / w
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line mdhoist.go:72:2*/ gkAcc += float64(a.At(i, j) * (float64(float64(i)*w) - gkV0))
-					/*line kerneltest_kernels_gen.go:7447:48*/
+					/*line kerneltest_kernels_gen.go:7446:48*/
 				}
 			}
 		}
@@ -7498,7 +7497,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*8)) = (s)
-					/*line kerneltest_kernels_gen.go:7501:48*/
+					/*line kerneltest_kernels_gen.go:7500:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7521,7 +7520,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						}
 					} /*line simd.go:19:3*/
 					*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:7524:48*/
+					/*line kerneltest_kernels_gen.go:7523:48*/
 				}
 			}
 		} else {
@@ -7545,7 +7544,7 @@ func gkHostDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 				} /*line simd.go:19:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:7548:47*/
+				/*line kerneltest_kernels_gen.go:7547:47*/
 			}
 		}
 	}, nil
@@ -7590,7 +7589,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:7593:48*/
+					/*line kerneltest_kernels_gen.go:7592:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7613,7 +7612,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:31:3*/
 					*(*float32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (s)
-					/*line kerneltest_kernels_gen.go:7616:48*/
+					/*line kerneltest_kernels_gen.go:7615:48*/
 				}
 			}
 		} else {
@@ -7637,7 +7636,7 @@ func gkHostSumFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:31:3*/
 				out.Set(i, s)
-				/*line kerneltest_kernels_gen.go:7640:47*/
+				/*line kerneltest_kernels_gen.go:7639:47*/
 			}
 		}
 	}, nil
@@ -7688,7 +7687,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:7691:48*/
+					/*line kerneltest_kernels_gen.go:7690:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -7711,7 +7710,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 						}
 					} /*line simd.go:42:3*/
 					*(*float32)(gkunsafe.Add(gkP_y, (i)*gkS_y_0)) = (s)
-					/*line kerneltest_kernels_gen.go:7714:48*/
+					/*line kerneltest_kernels_gen.go:7713:48*/
 				}
 			}
 		} else {
@@ -7735,7 +7734,7 @@ func gkHostDotFast32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					}
 				} /*line simd.go:42:3*/
 				y.Set(i, s)
-				/*line kerneltest_kernels_gen.go:7738:47*/
+				/*line kerneltest_kernels_gen.go:7737:47*/
 			}
 		}
 	}, nil
@@ -7867,7 +7866,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (r)
-					/*line kerneltest_kernels_gen.go:7870:48*/
+					/*line kerneltest_kernels_gen.go:7869:48*/
 				}
 			} else if gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -7955,7 +7954,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (r)
-					/*line kerneltest_kernels_gen.go:7958:48*/
+					/*line kerneltest_kernels_gen.go:7957:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -8043,7 +8042,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (int64(p))
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (q)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (r)
-					/*line kerneltest_kernels_gen.go:8046:48*/
+					/*line kerneltest_kernels_gen.go:8045:48*/
 				}
 			}
 		} else {
@@ -8128,7 +8127,7 @@ func gkHostSumDotInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 1, int64(p))
 				out.Set(i, 2, q)
 				out.Set(i, 3, r)
-				/*line kerneltest_kernels_gen.go:8131:47*/
+				/*line kerneltest_kernels_gen.go:8130:47*/
 			}
 		}
 	}, nil
@@ -8248,7 +8247,7 @@ func gkHostMapsF64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					c.Set(i, j, c.At(i, j)-b.At(i, j))
 				}
 			} /*line simd.go:95:3*/
-			/*line kerneltest_kernels_gen.go:8251:46*/
+			/*line kerneltest_kernels_gen.go:8250:46*/
 		}
 	}, nil
 }
@@ -8361,7 +8360,7 @@ func gkHostMapsInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					f.Set(i, j, f.At(i, j)+d.At(i, j))
 				}
 			} /*line simd.go:111:3*/
-			/*line kerneltest_kernels_gen.go:8364:46*/
+			/*line kerneltest_kernels_gen.go:8363:46*/
 		}
 	}, nil
 }
@@ -8413,7 +8412,7 @@ func gkHostMapF32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					c.Set(i, j, a.At(i, j)+b.At(i, j))
 				}
 			} /*line simd.go:120:3*/
-			/*line kerneltest_kernels_gen.go:8416:46*/
+			/*line kerneltest_kernels_gen.go:8415:46*/
 		}
 	}, nil
 }
@@ -8441,13 +8440,13 @@ func gkHostStreamCopy(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:14:54*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8444:48*/
+					/*line kerneltest_kernels_gen.go:8443:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:14:54*/ c.Set(i, a.At(i))
-				/*line kerneltest_kernels_gen.go:8450:47*/
+				/*line kerneltest_kernels_gen.go:8449:47*/
 			}
 		}
 	}, nil
@@ -8476,13 +8475,13 @@ func gkHostStreamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:19:53*/ *(*int32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = (*(*int32)(gkunsafe.Add(gkP_a, (i+1)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:8479:48*/
+					/*line kerneltest_kernels_gen.go:8478:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:19:53*/ c.Set(i, a.At(i+1))
-				/*line kerneltest_kernels_gen.go:8485:47*/
+				/*line kerneltest_kernels_gen.go:8484:47*/
 			}
 		}
 	}, nil
@@ -8512,13 +8511,13 @@ func gkHostStreamScale(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:24:66*/ *(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float64(s * (*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:8515:48*/
+					/*line kerneltest_kernels_gen.go:8514:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:24:66*/ b.Set(i, float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:8521:47*/
+				/*line kerneltest_kernels_gen.go:8520:47*/
 			}
 		}
 	}, nil
@@ -8547,13 +8546,13 @@ func gkHostStreamScale32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:29:57*/ *(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0)) = (float32((*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))) * 3))
-					/*line kerneltest_kernels_gen.go:8550:48*/
+					/*line kerneltest_kernels_gen.go:8549:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:29:57*/ b.Set(i, float32(c.At(i)*3))
-				/*line kerneltest_kernels_gen.go:8556:47*/
+				/*line kerneltest_kernels_gen.go:8555:47*/
 			}
 		}
 	}, nil
@@ -8588,13 +8587,13 @@ func gkHostStreamAdd(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:34:56*/ *(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) + (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:8591:48*/
+					/*line kerneltest_kernels_gen.go:8590:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:34:56*/ c.Set(i, a.At(i)+b.At(i))
-				/*line kerneltest_kernels_gen.go:8597:47*/
+				/*line kerneltest_kernels_gen.go:8596:47*/
 			}
 		}
 	}, nil
@@ -8629,13 +8628,13 @@ func gkHostStreamSubInt(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:39:57*/ *(*int64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)) = ((*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) - (*(*int64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:8632:48*/
+					/*line kerneltest_kernels_gen.go:8631:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:39:57*/ c.Set(i, a.At(i)-b.At(i))
-				/*line kerneltest_kernels_gen.go:8638:47*/
+				/*line kerneltest_kernels_gen.go:8637:47*/
 			}
 		}
 	}, nil
@@ -8671,13 +8670,13 @@ func gkHostStreamTriad(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:44:69*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = ((*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))))
-					/*line kerneltest_kernels_gen.go:8674:48*/
+					/*line kerneltest_kernels_gen.go:8673:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:44:69*/ a.Set(i, b.At(i)+float64(s*c.At(i)))
-				/*line kerneltest_kernels_gen.go:8680:47*/
+				/*line kerneltest_kernels_gen.go:8679:47*/
 			}
 		}
 	}, nil
@@ -8713,7 +8712,7 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:8716:48*/
+					/*line kerneltest_kernels_gen.go:8715:48*/
 				}
 			}
 		}, nil
@@ -8731,13 +8730,13 @@ func gkHostStreamTriad32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:49:71*/ *(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) = (float32(s*(*(*float32)(gkunsafe.Add(gkP_c, (i)*gkS_c_0)))) + (*(*float32)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:8734:48*/
+					/*line kerneltest_kernels_gen.go:8733:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:49:71*/ a.Set(i, float32(s*c.At(i))+b.At(i))
-				/*line kerneltest_kernels_gen.go:8740:47*/
+				/*line kerneltest_kernels_gen.go:8739:47*/
 			}
 		}
 	}, nil
@@ -8773,13 +8772,13 @@ func gkHostStreamNstream(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:54:71*/ *(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)) += (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))) + float64(s*(*(*float64)(gkunsafe.Add(gkP_c, (i)*gkS_c_0))))
-					/*line kerneltest_kernels_gen.go:8776:48*/
+					/*line kerneltest_kernels_gen.go:8775:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:54:71*/ *a.Ptr(i) += b.At(i) + float64(s*c.At(i))
-				/*line kerneltest_kernels_gen.go:8782:47*/
+				/*line kerneltest_kernels_gen.go:8781:47*/
 			}
 		}
 	}, nil
@@ -8809,13 +8808,13 @@ func gkHostStreamDotFast(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi in
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line stream.go:59:71*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*float64)(gkunsafe.Add(gkP_b, (i)*gkS_b_0))))
-					/*line kerneltest_kernels_gen.go:8812:48*/
+					/*line kerneltest_kernels_gen.go:8811:48*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line stream.go:59:71*/ gkAcc += float64(a.At(i) * b.At(i))
-				/*line kerneltest_kernels_gen.go:8818:47*/
+				/*line kerneltest_kernels_gen.go:8817:47*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -8861,7 +8860,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*1)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*2)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:8864:48*/
+					/*line kerneltest_kernels_gen.go:8863:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8873,7 +8872,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*uint8)(gkunsafe.Add(gkP_b8, (i)*gkS_b8_0)) = (y8*y8*uint8(k) + y8 + 200 - uint8(i))
 					y16 := (*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)))
 					*(*uint16)(gkunsafe.Add(gkP_b16, (i)*gkS_b16_0)) = (y16*y16 - y16*3 + uint16(i)*5000 - ^y16)
-					/*line kerneltest_kernels_gen.go:8876:48*/
+					/*line kerneltest_kernels_gen.go:8875:48*/
 				}
 			}
 		} else {
@@ -8886,7 +8885,7 @@ func gkHostWrapNarrow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				b8.Set(i, y8*y8*uint8(k)+y8+200-uint8(i))
 				y16 := b16.At(i)
 				b16.Set(i, y16*y16-y16*3+uint16(i)*5000-^y16)
-				/*line kerneltest_kernels_gen.go:8889:47*/
+				/*line kerneltest_kernels_gen.go:8888:47*/
 			}
 		}
 	}, nil
@@ -8934,7 +8933,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*4)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*8)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:8937:48*/
+					/*line kerneltest_kernels_gen.go:8936:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -8949,7 +8948,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					*(*uint32)(gkunsafe.Add(gkP_b32, (i)*gkS_b32_0)) = (y32*y32*uint32(k) + y32 + gkmath.MaxUint32 - ^y32)
 					y64 := (*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)))
 					*(*uint64)(gkunsafe.Add(gkP_b64, (i)*gkS_b64_0)) = (y64*y64*0x9E3779B97F4A7C15 + y64 + uint64(x64) - ^uint64(0))
-					/*line kerneltest_kernels_gen.go:8952:48*/
+					/*line kerneltest_kernels_gen.go:8951:48*/
 				}
 			}
 		} else {
@@ -8965,7 +8964,7 @@ func gkHostWrapWide(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				b32.Set(i, y32*y32*uint32(k)+y32+gkmath.MaxUint32-^y32)
 				y64 := b64.At(i)
 				b64.Set(i, y64*y64*0x9E3779B97F4A7C15+y64+uint64(x64)-^uint64(0))
-				/*line kerneltest_kernels_gen.go:8968:47*/
+				/*line kerneltest_kernels_gen.go:8967:47*/
 			}
 		}
 	}, nil
@@ -9034,7 +9033,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*120)) = (q)
-					/*line kerneltest_kernels_gen.go:9037:48*/
+					/*line kerneltest_kernels_gen.go:9036:48*/
 				}
 			} else if gkS_a_0 == 8 && gkS_b_0 == 8 && gkS_out_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9076,7 +9075,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*8)) = (q)
-					/*line kerneltest_kernels_gen.go:9079:48*/
+					/*line kerneltest_kernels_gen.go:9078:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9118,7 +9117,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					q /= y
 					q %= 1000
 					*(*int64)(gkunsafe.Add(gkR14, (i)*gkS_out_0)) = (q)
-					/*line kerneltest_kernels_gen.go:9121:48*/
+					/*line kerneltest_kernels_gen.go:9120:48*/
 				}
 			}
 		} else {
@@ -9146,7 +9145,7 @@ func gkHostDivRem(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				q /= y
 				q %= 1000
 				out.Set(i, 14, q)
-				/*line kerneltest_kernels_gen.go:9149:47*/
+				/*line kerneltest_kernels_gen.go:9148:47*/
 			}
 		}
 	}, nil
@@ -9219,7 +9218,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*8)) = (y)
-					/*line kerneltest_kernels_gen.go:9222:48*/
+					/*line kerneltest_kernels_gen.go:9221:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -9265,7 +9264,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					y |= int64(c)
 					y ^= x
 					*(*int64)(gkunsafe.Add(gkR16, (i)*gkS_out_0)) = (y)
-					/*line kerneltest_kernels_gen.go:9268:48*/
+					/*line kerneltest_kernels_gen.go:9267:48*/
 				}
 			}
 		} else {
@@ -9295,7 +9294,7 @@ func gkHostShifts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				y |= int64(c)
 				y ^= x
 				out.Set(i, 16, y)
-				/*line kerneltest_kernels_gen.go:9298:47*/
+				/*line kerneltest_kernels_gen.go:9297:47*/
 			}
 		}
 	}, nil
@@ -9383,7 +9382,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*32)) = (-v)
-					/*line kerneltest_kernels_gen.go:9386:48*/
+					/*line kerneltest_kernels_gen.go:9385:48*/
 				}
 			} else if gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_o64_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -9425,7 +9424,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*4)) = (-v)
-					/*line kerneltest_kernels_gen.go:9428:48*/
+					/*line kerneltest_kernels_gen.go:9427:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o64, (0)*gkS_o64_1)
@@ -9467,7 +9466,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					v /= 3
 					v--
 					*(*float32)(gkunsafe.Add(gkR14, (i)*gkS_o32_0)) = (-v)
-					/*line kerneltest_kernels_gen.go:9470:48*/
+					/*line kerneltest_kernels_gen.go:9469:48*/
 				}
 			}
 		} else {
@@ -9495,7 +9494,7 @@ func gkHostFloatOps(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 				v /= 3
 				v--
 				o32.Set(i, 7, -v)
-				/*line kerneltest_kernels_gen.go:9498:47*/
+				/*line kerneltest_kernels_gen.go:9497:47*/
 			}
 		}
 	}, nil
@@ -9590,7 +9589,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*80)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*80)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*80)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:9593:48*/
+					/*line kerneltest_kernels_gen.go:9592:48*/
 				}
 			} else if gkS_n_0 == 8 && gkS_of_0 == 8 && gkS_oi_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -9651,7 +9650,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*8)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*8)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:9654:48*/
+					/*line kerneltest_kernels_gen.go:9653:48*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_oi, (0)*gkS_oi_1)
@@ -9712,7 +9711,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					*(*float64)(gkunsafe.Add(gkR25, (i)*gkS_of_0)) = (float64(float32(int32(m))))
 					*(*float64)(gkunsafe.Add(gkR26, (i)*gkS_of_0)) = (float64(int(m) >> 3))
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_of_0)) = (float64(float64(uint8(m)) * v))
-					/*line kerneltest_kernels_gen.go:9715:48*/
+					/*line kerneltest_kernels_gen.go:9714:48*/
 				}
 			}
 		} else {
@@ -9746,7 +9745,7 @@ func gkHostConvert(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				of.Set(i, 7, float64(float32(int32(m))))
 				of.Set(i, 8, float64(int(m)>>3))
 				of.Set(i, 9, float64(float64(uint8(m))*v))
-				/*line kerneltest_kernels_gen.go:9749:47*/
+				/*line kerneltest_kernels_gen.go:9748:47*/
 			}
 		}
 	}, nil
@@ -9802,7 +9801,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*4)) = (c)
-					/*line kerneltest_kernels_gen.go:9805:48*/
+					/*line kerneltest_kernels_gen.go:9804:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9838,7 +9837,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 						c++
 					}
 					*(*int32)(gkunsafe.Add(gkP_code, (i)*gkS_code_0)) = (c)
-					/*line kerneltest_kernels_gen.go:9841:48*/
+					/*line kerneltest_kernels_gen.go:9840:48*/
 				}
 			}
 		} else {
@@ -9875,7 +9874,7 @@ func gkHostClassify(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), e
 					c++
 				}
 				code.Set(i, c)
-				/*line kerneltest_kernels_gen.go:9878:47*/
+				/*line kerneltest_kernels_gen.go:9877:47*/
 			}
 		}
 	}, nil
@@ -9914,7 +9913,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*4)) = (s)
-					/*line kerneltest_kernels_gen.go:9917:48*/
+					/*line kerneltest_kernels_gen.go:9916:48*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -9932,7 +9931,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 						n = 3*n + 1
 					}
 					*(*int32)(gkunsafe.Add(gkP_steps, (i)*gkS_steps_0)) = (s)
-					/*line kerneltest_kernels_gen.go:9935:48*/
+					/*line kerneltest_kernels_gen.go:9934:48*/
 				}
 			}
 		} else {
@@ -9951,7 +9950,7 @@ func gkHostCollatz(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					n = 3*n + 1
 				}
 				steps.Set(i, s)
-				/*line kerneltest_kernels_gen.go:9954:47*/
+				/*line kerneltest_kernels_gen.go:9953:47*/
 			}
 		}
 	}, nil
@@ -10032,7 +10031,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:10035:49*/
+					/*line kerneltest_kernels_gen.go:10034:49*/
 				}
 			} else {
 			gkNextU:
@@ -10090,7 +10089,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 							} /*line suite.go:245:4*/
 						}
 					} /*line suite.go:246:3*/
-					/*line kerneltest_kernels_gen.go:10093:49*/
+					/*line kerneltest_kernels_gen.go:10092:49*/
 				}
 			}
 		} else {
@@ -10149,7 +10148,7 @@ func gkHostFirstMatch(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						} /*line suite.go:245:4*/
 					}
 				} /*line suite.go:246:3*/
-				/*line kerneltest_kernels_gen.go:10152:48*/
+				/*line kerneltest_kernels_gen.go:10151:48*/
 			}
 		}
 	}, nil
@@ -10226,7 +10225,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*32)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*32)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*32)) = (s3)
-					/*line kerneltest_kernels_gen.go:10229:49*/
+					/*line kerneltest_kernels_gen.go:10228:49*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10281,7 +10280,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*8)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*8)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*8)) = (s3)
-					/*line kerneltest_kernels_gen.go:10284:49*/
+					/*line kerneltest_kernels_gen.go:10283:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10336,7 +10335,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 					*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_out_0)) = (s1)
 					*(*int64)(gkunsafe.Add(gkR2, (i)*gkS_out_0)) = (s2)
 					*(*int64)(gkunsafe.Add(gkR3, (i)*gkS_out_0)) = (s3)
-					/*line kerneltest_kernels_gen.go:10339:49*/
+					/*line kerneltest_kernels_gen.go:10338:49*/
 				}
 			}
 		} else {
@@ -10388,7 +10387,7 @@ func gkHostLoops(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), erro
 				out.Set(i, 1, s1)
 				out.Set(i, 2, s2)
 				out.Set(i, 3, s3)
-				/*line kerneltest_kernels_gen.go:10391:48*/
+				/*line kerneltest_kernels_gen.go:10390:48*/
 			}
 		}
 	}, nil
@@ -10433,7 +10432,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*4)) = (m)
-					/*line kerneltest_kernels_gen.go:10436:49*/
+					/*line kerneltest_kernels_gen.go:10435:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -10445,7 +10444,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					z, _ = blend(m, y, !flip, 3)
 					*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (y + z)
 					*(*int32)(gkunsafe.Add(gkP_cnt, (i)*gkS_cnt_0)) = (m)
-					/*line kerneltest_kernels_gen.go:10448:49*/
+					/*line kerneltest_kernels_gen.go:10447:49*/
 				}
 			}
 		} else {
@@ -10458,7 +10457,7 @@ func gkHostHelpers(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				z, _ = blend(m, y, !flip, 3)
 				out.Set(i, y+z)
 				cnt.Set(i, m)
-				/*line kerneltest_kernels_gen.go:10461:48*/
+				/*line kerneltest_kernels_gen.go:10460:48*/
 			}
 		}
 	}, nil
@@ -10545,7 +10544,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*8)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*8)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*8)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:10548:49*/
+					/*line kerneltest_kernels_gen.go:10547:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10611,7 +10610,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					*(*float64)(gkunsafe.Add(gkR27, (i)*gkS_out_0)) = (gkmath.Erf(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR28, (i)*gkS_out_0)) = (gkmath.Erfc(float64(v * 2)))
 					*(*float64)(gkunsafe.Add(gkR29, (i)*gkS_out_0)) = (gkmath.Gamma(float64(v * 5)))
-					/*line kerneltest_kernels_gen.go:10614:49*/
+					/*line kerneltest_kernels_gen.go:10613:49*/
 				}
 			}
 		} else {
@@ -10648,7 +10647,7 @@ func gkHostMathUnary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				out.Set(i, 27, gkmath.Erf(float64(v*2)))
 				out.Set(i, 28, gkmath.Erfc(float64(v*2)))
 				out.Set(i, 29, gkmath.Gamma(float64(v*5)))
-				/*line kerneltest_kernels_gen.go:10651:48*/
+				/*line kerneltest_kernels_gen.go:10650:48*/
 			}
 		}
 	}, nil
@@ -10714,7 +10713,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*112)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*112)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*112)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:10717:49*/
+					/*line kerneltest_kernels_gen.go:10716:49*/
 				}
 			} else if gkS_out_0 == 8 && gkS_x_0 == 8 && gkS_y_0 == 8 && gkS_z_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10747,7 +10746,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*8)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*8)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*8)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:10750:49*/
+					/*line kerneltest_kernels_gen.go:10749:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10780,7 +10779,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					*(*float64)(gkunsafe.Add(gkR11, (i)*gkS_out_0)) = (min(a, b, c))
 					*(*float64)(gkunsafe.Add(gkR12, (i)*gkS_out_0)) = (max(c, a, b))
 					*(*float64)(gkunsafe.Add(gkR13, (i)*gkS_out_0)) = (float64(a*b) + c)
-					/*line kerneltest_kernels_gen.go:10783:49*/
+					/*line kerneltest_kernels_gen.go:10782:49*/
 				}
 			}
 		} else {
@@ -10800,7 +10799,7 @@ func gkHostMathBinary(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				out.Set(i, 11, min(a, b, c))
 				out.Set(i, 12, max(c, a, b))
 				out.Set(i, 13, float64(a*b)+c)
-				/*line kerneltest_kernels_gen.go:10803:48*/
+				/*line kerneltest_kernels_gen.go:10802:48*/
 			}
 		}
 	}, nil
@@ -10898,7 +10897,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*8)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*8)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*8)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:10901:49*/
+					/*line kerneltest_kernels_gen.go:10900:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_out, (0)*gkS_out_1)
@@ -10969,7 +10968,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 					*(*float64)(gkunsafe.Add(gkR17, (i)*gkS_out_0)) = (gkmath.Sqrt(v))
 					*(*float64)(gkunsafe.Add(gkR18, (i)*gkS_out_0)) = (gkmath.Floor(v))
 					*(*float64)(gkunsafe.Add(gkR19, (i)*gkS_out_0)) = (gkmath.Mod(7.5, v))
-					/*line kerneltest_kernels_gen.go:10972:49*/
+					/*line kerneltest_kernels_gen.go:10971:49*/
 				}
 			}
 		} else {
@@ -11021,7 +11020,7 @@ func gkHostMathSpecial(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int)
 				out.Set(i, 17, gkmath.Sqrt(v))
 				out.Set(i, 18, gkmath.Floor(v))
 				out.Set(i, 19, gkmath.Mod(7.5, v))
-				/*line kerneltest_kernels_gen.go:11024:48*/
+				/*line kerneltest_kernels_gen.go:11023:48*/
 			}
 		}
 	}, nil
@@ -11095,7 +11094,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*40)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*40)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*40)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:11098:49*/
+					/*line kerneltest_kernels_gen.go:11097:49*/
 				}
 			} else if gkS_a_0 == 4 && gkS_b_0 == 4 && gkS_f_0 == 4 && gkS_g_0 == 4 && gkS_o32_0 == 4 && gkS_oi_0 == 8 {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -11123,7 +11122,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*8)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*8)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*8)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:11126:49*/
+					/*line kerneltest_kernels_gen.go:11125:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_o32, (0)*gkS_o32_1)
@@ -11151,7 +11150,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 					*(*int64)(gkunsafe.Add(gkR8, (i)*gkS_oi_0)) = (int64(min(uint32(m), uint32(n))))
 					*(*int64)(gkunsafe.Add(gkR9, (i)*gkS_oi_0)) = (max(int64(m), 7, int64(n)))
 					*(*int64)(gkunsafe.Add(gkR10, (i)*gkS_oi_0)) = (int64(max(uint8(m), uint8(n))))
-					/*line kerneltest_kernels_gen.go:11154:49*/
+					/*line kerneltest_kernels_gen.go:11153:49*/
 				}
 			}
 		} else {
@@ -11169,7 +11168,7 @@ func gkHostMinMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 				oi.Set(i, 2, int64(min(uint32(m), uint32(n))))
 				oi.Set(i, 3, max(int64(m), 7, int64(n)))
 				oi.Set(i, 4, int64(max(uint8(m), uint8(n))))
-				/*line kerneltest_kernels_gen.go:11172:48*/
+				/*line kerneltest_kernels_gen.go:11171:48*/
 			}
 		}
 	}, nil
@@ -11231,7 +11230,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:11234:49*/
+					/*line kerneltest_kernels_gen.go:11233:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11262,7 +11261,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					// The first fetch of a minimum gets the initial value, the largest.
 					m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 					gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-					/*line kerneltest_kernels_gen.go:11265:49*/
+					/*line kerneltest_kernels_gen.go:11264:49*/
 				}
 			}
 		} else {
@@ -11294,7 +11293,7 @@ func gkHostAtomicInts(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 				// The first fetch of a minimum gets the initial value, the largest.
 				m := gkkokkos.AtomicFetchMin(u64.Ptr(3*nb+1), uint64(i))
 				gkkokkos.AtomicMax(u64.Ptr(3*nb+2), m)
-				/*line kerneltest_kernels_gen.go:11297:48*/
+				/*line kerneltest_kernels_gen.go:11296:48*/
 			}
 		}
 	}, nil
@@ -11334,7 +11333,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:11337:49*/
+					/*line kerneltest_kernels_gen.go:11336:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -11351,7 +11350,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 					old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 					gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 					gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-					/*line kerneltest_kernels_gen.go:11354:49*/
+					/*line kerneltest_kernels_gen.go:11353:49*/
 				}
 			}
 		} else {
@@ -11369,7 +11368,7 @@ func gkHostAtomicFloats(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int
 				old := gkkokkos.AtomicFetchAdd(f32.Ptr(3*nb+b), 1)
 				gkkokkos.AtomicMax(f32.Ptr(4*nb+b), old)
 				gkkokkos.AtomicMax(f64.Ptr(4*nb+b), gkkokkos.AtomicFetchMin(f64.Ptr(5*nb+b), v))
-				/*line kerneltest_kernels_gen.go:11372:48*/
+				/*line kerneltest_kernels_gen.go:11371:48*/
 			}
 		}
 	}, nil
@@ -11393,13 +11392,13 @@ func gkHostSumInt64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:523:59*/ gkAcc += (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) * (*(*int64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:11396:49*/
+					/*line kerneltest_kernels_gen.go:11395:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:523:59*/ gkAcc += a.At(i) * a.At(i)
-				/*line kerneltest_kernels_gen.go:11402:48*/
+				/*line kerneltest_kernels_gen.go:11401:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11420,18 +11419,18 @@ func gkHostProdFloat64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int,
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*8)))/64
-					/*line kerneltest_kernels_gen.go:11423:49*/
+					/*line kerneltest_kernels_gen.go:11422:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:528:66*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))/64
-					/*line kerneltest_kernels_gen.go:11428:49*/
+					/*line kerneltest_kernels_gen.go:11427:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:528:66*/ gkAcc *= 1 + a.At(i)/64
-				/*line kerneltest_kernels_gen.go:11434:48*/
+				/*line kerneltest_kernels_gen.go:11433:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11452,18 +11451,18 @@ func gkHostMinFloat32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*4))))
-					/*line kerneltest_kernels_gen.go:11455:49*/
+					/*line kerneltest_kernels_gen.go:11454:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:533:65*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))))
-					/*line kerneltest_kernels_gen.go:11460:49*/
+					/*line kerneltest_kernels_gen.go:11459:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:533:65*/ gkAcc = min(gkAcc, a.At(i))
-				/*line kerneltest_kernels_gen.go:11466:48*/
+				/*line kerneltest_kernels_gen.go:11465:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11486,14 +11485,14 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*4))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:11489:49*/
+					/*line kerneltest_kernels_gen.go:11488:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:539:2*/ if v := (*(*int32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))); v > gkAcc {
 						gkAcc = v
 					}
-					/*line kerneltest_kernels_gen.go:11496:49*/
+					/*line kerneltest_kernels_gen.go:11495:49*/
 				}
 			}
 		} else {
@@ -11501,7 +11500,7 @@ func gkHostMaxInt32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 				/*line suite.go:539:2*/ if v := a.At(i); v > gkAcc {
 					gkAcc = v
 				}
-				/*line kerneltest_kernels_gen.go:11504:48*/
+				/*line kerneltest_kernels_gen.go:11503:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11522,18 +11521,18 @@ func gkHostAndUint32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, g
 			if gkS_a_0 == 4 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*4))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:11525:49*/
+					/*line kerneltest_kernels_gen.go:11524:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:547:62*/ gkAcc &= (*(*uint32)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) | 1<<(i%32)
-					/*line kerneltest_kernels_gen.go:11530:49*/
+					/*line kerneltest_kernels_gen.go:11529:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:547:62*/ gkAcc &= a.At(i) | 1<<(i%32)
-				/*line kerneltest_kernels_gen.go:11536:48*/
+				/*line kerneltest_kernels_gen.go:11535:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11554,18 +11553,18 @@ func gkHostOrUint64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*8)))
-					/*line kerneltest_kernels_gen.go:11557:49*/
+					/*line kerneltest_kernels_gen.go:11556:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:552:61*/ gkAcc |= (*(*uint64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0)))
-					/*line kerneltest_kernels_gen.go:11562:49*/
+					/*line kerneltest_kernels_gen.go:11561:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:552:61*/ gkAcc |= a.At(i)
-				/*line kerneltest_kernels_gen.go:11568:48*/
+				/*line kerneltest_kernels_gen.go:11567:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11587,18 +11586,18 @@ func gkHostAllBelow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) < t
-					/*line kerneltest_kernels_gen.go:11590:49*/
+					/*line kerneltest_kernels_gen.go:11589:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:557:71*/ gkAcc = gkAcc && (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) < t
-					/*line kerneltest_kernels_gen.go:11595:49*/
+					/*line kerneltest_kernels_gen.go:11594:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:557:71*/ gkAcc = gkAcc && a.At(i) < t
-				/*line kerneltest_kernels_gen.go:11601:48*/
+				/*line kerneltest_kernels_gen.go:11600:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11620,18 +11619,18 @@ func gkHostAnyAbove(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gk
 			if gkS_a_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*8))) > t
-					/*line kerneltest_kernels_gen.go:11623:49*/
+					/*line kerneltest_kernels_gen.go:11622:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:562:71*/ gkAcc = gkAcc || (*(*float64)(gkunsafe.Add(gkP_a, (i)*gkS_a_0))) > t
-					/*line kerneltest_kernels_gen.go:11628:49*/
+					/*line kerneltest_kernels_gen.go:11627:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:562:71*/ gkAcc = gkAcc || a.At(i) > t
-				/*line kerneltest_kernels_gen.go:11634:48*/
+				/*line kerneltest_kernels_gen.go:11633:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -11659,7 +11658,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkV0 := i + 2*j
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*8))) * float64(gkV0+3*k))
-								/*line kerneltest_kernels_gen.go:11662:52*/
+								/*line kerneltest_kernels_gen.go:11661:52*/
 							}
 						}
 					}
@@ -11670,7 +11669,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkV0 := i + 2*j
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (k)*gkS_a_2))) * float64(gkV0+3*k))
-								/*line kerneltest_kernels_gen.go:11673:52*/
+								/*line kerneltest_kernels_gen.go:11672:52*/
 							}
 						}
 					}
@@ -11681,7 +11680,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkV0 := i + 2*j
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(gkV0+3*k))
-							/*line kerneltest_kernels_gen.go:11684:51*/
+							/*line kerneltest_kernels_gen.go:11683:51*/
 						}
 					}
 				}
@@ -11704,7 +11703,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkV1 := 3 * k
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) * float64(i+gkV0+gkV1))
-							/*line kerneltest_kernels_gen.go:11707:51*/
+							/*line kerneltest_kernels_gen.go:11706:51*/
 						}
 					}
 				}
@@ -11716,7 +11715,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkV1 := 3 * k
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:568:2*/ gkAcc += float64((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_a_0))) * float64(i+gkV0+gkV1))
-							/*line kerneltest_kernels_gen.go:11719:51*/
+							/*line kerneltest_kernels_gen.go:11718:51*/
 						}
 					}
 				}
@@ -11728,7 +11727,7 @@ func gkHostSum3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkV1 := 3 * k
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:568:2*/ gkAcc += float64(a.At(i, j, k) * float64(i+gkV0+gkV1))
-						/*line kerneltest_kernels_gen.go:11731:50*/
+						/*line kerneltest_kernels_gen.go:11730:50*/
 					}
 				}
 			}
@@ -11759,7 +11758,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*4)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:11762:53*/
+									/*line kerneltest_kernels_gen.go:11761:53*/
 								}
 							}
 						}
@@ -11771,7 +11770,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (l)*gkS_a_3)))+int32(i+j+k+l))
-									/*line kerneltest_kernels_gen.go:11774:53*/
+									/*line kerneltest_kernels_gen.go:11773:53*/
 								}
 							}
 						}
@@ -11783,7 +11782,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:11786:52*/
+								/*line kerneltest_kernels_gen.go:11785:52*/
 							}
 						}
 					}
@@ -11807,7 +11806,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*4)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:11810:52*/
+								/*line kerneltest_kernels_gen.go:11809:52*/
 							}
 						}
 					}
@@ -11819,7 +11818,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR0 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:575:2*/ gkAcc = max(gkAcc, (*(*int32)(gkunsafe.Add(gkR0, (i)*gkS_a_0)))+int32(i+j+k+l))
-								/*line kerneltest_kernels_gen.go:11822:52*/
+								/*line kerneltest_kernels_gen.go:11821:52*/
 							}
 						}
 					}
@@ -11831,7 +11830,7 @@ func gkHostMax4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:575:2*/ gkAcc = max(gkAcc, a.At(i, j, k, l)+int32(i+j+k+l))
-							/*line kerneltest_kernels_gen.go:11834:51*/
+							/*line kerneltest_kernels_gen.go:11833:51*/
 						}
 					}
 				}
@@ -11865,7 +11864,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*8))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:11868:54*/
+										/*line kerneltest_kernels_gen.go:11867:54*/
 									}
 								}
 							}
@@ -11879,7 +11878,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3)
 									for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 										/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i4)*gkS_a_4))) ^ int64(i0*i4+i2)
-										/*line kerneltest_kernels_gen.go:11882:54*/
+										/*line kerneltest_kernels_gen.go:11881:54*/
 									}
 								}
 							}
@@ -11893,7 +11892,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i3 := gkLo[3]; i3 < gkHi[3]; i3++ {
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:11896:53*/
+									/*line kerneltest_kernels_gen.go:11895:53*/
 								}
 							}
 						}
@@ -11920,7 +11919,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*8))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:11923:53*/
+									/*line kerneltest_kernels_gen.go:11922:53*/
 								}
 							}
 						}
@@ -11934,7 +11933,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:582:2*/ gkAcc += (*(*int64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))) ^ int64(i0*i4+i2)
-									/*line kerneltest_kernels_gen.go:11937:53*/
+									/*line kerneltest_kernels_gen.go:11936:53*/
 								}
 							}
 						}
@@ -11948,7 +11947,7 @@ func gkHostSum5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 							for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 								/*line suite.go:582:2*/ gkAcc += a.At(i0, i1, i2, i3, i4) ^ int64(i0*i4+i2)
-								/*line kerneltest_kernels_gen.go:11951:52*/
+								/*line kerneltest_kernels_gen.go:11950:52*/
 							}
 						}
 					}
@@ -11985,7 +11984,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*4))))
-											/*line kerneltest_kernels_gen.go:11988:55*/
+											/*line kerneltest_kernels_gen.go:11987:55*/
 										}
 									}
 								}
@@ -12001,7 +12000,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i5)*gkS_a_5))))
-											/*line kerneltest_kernels_gen.go:12004:55*/
+											/*line kerneltest_kernels_gen.go:12003:55*/
 										}
 									}
 								}
@@ -12017,7 +12016,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-										/*line kerneltest_kernels_gen.go:12020:54*/
+										/*line kerneltest_kernels_gen.go:12019:54*/
 									}
 								}
 							}
@@ -12047,7 +12046,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*4))))
-										/*line kerneltest_kernels_gen.go:12050:54*/
+										/*line kerneltest_kernels_gen.go:12049:54*/
 									}
 								}
 							}
@@ -12063,7 +12062,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:589:2*/ gkAcc = min(gkAcc, (*(*float32)(gkunsafe.Add(gkR0, (i0)*gkS_a_0))))
-										/*line kerneltest_kernels_gen.go:12066:54*/
+										/*line kerneltest_kernels_gen.go:12065:54*/
 									}
 								}
 							}
@@ -12079,7 +12078,7 @@ func gkHostMin6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:589:2*/ gkAcc = min(gkAcc, a.At(i0, i1, i2, i3, i4, i5))
-									/*line kerneltest_kernels_gen.go:12082:53*/
+									/*line kerneltest_kernels_gen.go:12081:53*/
 								}
 							}
 						}
@@ -12117,7 +12116,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*8)))/32
-											/*line kerneltest_kernels_gen.go:12120:55*/
+											/*line kerneltest_kernels_gen.go:12119:55*/
 										}
 									}
 								}
@@ -12133,7 +12132,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 										gkR0 := gkunsafe.Add(gkP_a, (i0)*gkS_a_0+(i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4)
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_a_5)))/32
-											/*line kerneltest_kernels_gen.go:12136:55*/
+											/*line kerneltest_kernels_gen.go:12135:55*/
 										}
 									}
 								}
@@ -12149,7 +12148,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 								for i4 := gkLo[4]; i4 < gkHi[4]; i4++ {
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-										/*line kerneltest_kernels_gen.go:12152:54*/
+										/*line kerneltest_kernels_gen.go:12151:54*/
 									}
 								}
 							}
@@ -12179,7 +12178,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*8)))/32
-										/*line kerneltest_kernels_gen.go:12182:54*/
+										/*line kerneltest_kernels_gen.go:12181:54*/
 									}
 								}
 							}
@@ -12195,7 +12194,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 									gkR0 := gkunsafe.Add(gkP_a, (i1)*gkS_a_1+(i2)*gkS_a_2+(i3)*gkS_a_3+(i4)*gkS_a_4+(i5)*gkS_a_5)
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:596:2*/ gkAcc *= 1 + (*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_a_0)))/32
-										/*line kerneltest_kernels_gen.go:12198:54*/
+										/*line kerneltest_kernels_gen.go:12197:54*/
 									}
 								}
 							}
@@ -12211,7 +12210,7 @@ func gkHostProd6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 							for i1 := gkLo[1]; i1 < gkHi[1]; i1++ {
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:596:2*/ gkAcc *= 1 + a.At(i0, i1, i2, i3, i4, i5)/32
-									/*line kerneltest_kernels_gen.go:12214:53*/
+									/*line kerneltest_kernels_gen.go:12213:53*/
 								}
 							}
 						}
@@ -12246,7 +12245,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*4)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:12249:49*/
+					/*line kerneltest_kernels_gen.go:12248:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -12254,7 +12253,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					if final {
 						*(*int32)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
-					/*line kerneltest_kernels_gen.go:12257:49*/
+					/*line kerneltest_kernels_gen.go:12256:49*/
 				}
 			}
 		} else {
@@ -12263,7 +12262,7 @@ func gkHostScanInclusive32(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 				if final {
 					out.Set(i, gkAcc)
 				}
-				/*line kerneltest_kernels_gen.go:12266:48*/
+				/*line kerneltest_kernels_gen.go:12265:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -12293,7 +12292,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*8)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*8)))
-					/*line kerneltest_kernels_gen.go:12296:49*/
+					/*line kerneltest_kernels_gen.go:12295:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -12301,7 +12300,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 						*(*float64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (gkAcc)
 					}
 					gkAcc += (*(*float64)(gkunsafe.Add(gkP_in, (i)*gkS_in_0)))
-					/*line kerneltest_kernels_gen.go:12304:49*/
+					/*line kerneltest_kernels_gen.go:12303:49*/
 				}
 			}
 		} else {
@@ -12310,7 +12309,7 @@ func gkHostScanExclusive64(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi 
 					out.Set(i, gkAcc)
 				}
 				gkAcc += in.At(i)
-				/*line kerneltest_kernels_gen.go:12313:48*/
+				/*line kerneltest_kernels_gen.go:12312:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -12343,7 +12342,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*8)))))
-							/*line kerneltest_kernels_gen.go:12346:51*/
+							/*line kerneltest_kernels_gen.go:12345:51*/
 						}
 					}
 				} else {
@@ -12352,7 +12351,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 						gkR1 := gkunsafe.Add(gkP_x, (i)*gkS_x_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1)) = ((*(*float64)(gkunsafe.Add(gkR0, (j)*gkS_y_1))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_x_1)))))
-							/*line kerneltest_kernels_gen.go:12355:51*/
+							/*line kerneltest_kernels_gen.go:12354:51*/
 						}
 					}
 				}
@@ -12360,7 +12359,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-						/*line kerneltest_kernels_gen.go:12363:50*/
+						/*line kerneltest_kernels_gen.go:12362:50*/
 					}
 				}
 			}
@@ -12379,7 +12378,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*8))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*8)))))
-						/*line kerneltest_kernels_gen.go:12382:50*/
+						/*line kerneltest_kernels_gen.go:12381:50*/
 					}
 				}
 			} else {
@@ -12388,7 +12387,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 					gkR1 := gkunsafe.Add(gkP_x, (j)*gkS_x_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:623:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0)) = ((*(*float64)(gkunsafe.Add(gkR0, (i)*gkS_y_0))) + float64(a*(*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_x_0)))))
-						/*line kerneltest_kernels_gen.go:12391:50*/
+						/*line kerneltest_kernels_gen.go:12390:50*/
 					}
 				}
 			}
@@ -12396,7 +12395,7 @@ func gkHostAxpy2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, g
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:623:2*/ y.Set(i, j, y.At(i, j)+float64(a*x.At(i, j)))
-					/*line kerneltest_kernels_gen.go:12399:49*/
+					/*line kerneltest_kernels_gen.go:12398:49*/
 				}
 			}
 		}
@@ -12417,18 +12416,18 @@ func gkHostScale1(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), err
 			if gkS_v_0 == 8 {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*8)) *= s
-					/*line kerneltest_kernels_gen.go:12420:49*/
+					/*line kerneltest_kernels_gen.go:12419:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
 					/*line suite.go:630:2*/ *(*float64)(gkunsafe.Add(gkP_v, (i)*gkS_v_0)) *= s
-					/*line kerneltest_kernels_gen.go:12425:49*/
+					/*line kerneltest_kernels_gen.go:12424:49*/
 				}
 			}
 		} else {
 			for i := gkLo; i < gkHi; i++ {
 				/*line suite.go:630:2*/ *v.Ptr(i) *= s
-				/*line kerneltest_kernels_gen.go:12431:48*/
+				/*line kerneltest_kernels_gen.go:12430:48*/
 			}
 		}
 	}, nil
@@ -12464,7 +12463,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*8)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*4)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:12467:49*/
+					/*line kerneltest_kernels_gen.go:12466:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -12474,7 +12473,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 					}
 					*(*int64)(gkunsafe.Add(gkP_out, (i)*gkS_out_0)) = (v)
 					*(*float32)(gkunsafe.Add(gkP_f, (i)*gkS_f_0)) = (float32(float32(i)*s) + float32(k))
-					/*line kerneltest_kernels_gen.go:12477:49*/
+					/*line kerneltest_kernels_gen.go:12476:49*/
 				}
 			}
 		} else {
@@ -12485,7 +12484,7 @@ func gkHostScalars(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), er
 				}
 				out.Set(i, v)
 				f.Set(i, float32(float32(i)*s)+float32(k))
-				/*line kerneltest_kernels_gen.go:12488:48*/
+				/*line kerneltest_kernels_gen.go:12487:48*/
 			}
 		}
 	}, nil
@@ -12524,7 +12523,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*4)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:12527:51*/
+							/*line kerneltest_kernels_gen.go:12526:51*/
 						}
 					}
 				} else {
@@ -12534,7 +12533,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR2 := gkunsafe.Add(gkP_b, (i)*gkS_b_0)
 						for j := gkLo[1]; j < gkHi[1]; j++ {
 							/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (j)*gkS_out_1)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (j)*gkS_a_1)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (j)*gkS_b_1)))) - float64(i*j))
-							/*line kerneltest_kernels_gen.go:12537:51*/
+							/*line kerneltest_kernels_gen.go:12536:51*/
 						}
 					}
 				}
@@ -12542,7 +12541,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-						/*line kerneltest_kernels_gen.go:12545:50*/
+						/*line kerneltest_kernels_gen.go:12544:50*/
 					}
 				}
 			}
@@ -12564,7 +12563,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*8)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*8)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*4)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:12567:50*/
+						/*line kerneltest_kernels_gen.go:12566:50*/
 					}
 				}
 			} else {
@@ -12574,7 +12573,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					gkR2 := gkunsafe.Add(gkP_b, (j)*gkS_b_1)
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:649:2*/ *(*float64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float64((*(*float64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*2) + float64((*(*int32)(gkunsafe.Add(gkR2, (i)*gkS_b_0)))) - float64(i*j))
-						/*line kerneltest_kernels_gen.go:12577:50*/
+						/*line kerneltest_kernels_gen.go:12576:50*/
 					}
 				}
 			}
@@ -12582,7 +12581,7 @@ func gkHostMix2(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 			for j := gkLo[1]; j < gkHi[1]; j++ {
 				for i := gkLo[0]; i < gkHi[0]; i++ {
 					/*line suite.go:649:2*/ out.Set(i, j, float64(a.At(i, j)*2)+float64(b.At(i, j))-float64(i*j))
-					/*line kerneltest_kernels_gen.go:12585:49*/
+					/*line kerneltest_kernels_gen.go:12584:49*/
 				}
 			}
 		}
@@ -12618,7 +12617,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkV0 := int64(i + 1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*8)))*gkV0 - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:12621:52*/
+								/*line kerneltest_kernels_gen.go:12620:52*/
 							}
 						}
 					}
@@ -12630,7 +12629,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkV0 := int64(i + 1)
 							for k := gkLo[2]; k < gkHi[2]; k++ {
 								/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (k)*gkS_out_2)) = ((*(*int64)(gkunsafe.Add(gkR1, (k)*gkS_a_2)))*gkV0 - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-								/*line kerneltest_kernels_gen.go:12633:52*/
+								/*line kerneltest_kernels_gen.go:12632:52*/
 							}
 						}
 					}
@@ -12641,7 +12640,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkV0 := int64(i + 1)
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*gkV0-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:12644:51*/
+							/*line kerneltest_kernels_gen.go:12643:51*/
 						}
 					}
 				}
@@ -12664,7 +12663,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*8)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*8)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:12667:51*/
+							/*line kerneltest_kernels_gen.go:12666:51*/
 						}
 					}
 				}
@@ -12675,7 +12674,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2)
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:656:2*/ *(*int64)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = ((*(*int64)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*int64(i+1) - int64(j<<k) + a.At(a.Extent(0)-1-i, j, k))
-							/*line kerneltest_kernels_gen.go:12678:51*/
+							/*line kerneltest_kernels_gen.go:12677:51*/
 						}
 					}
 				}
@@ -12685,7 +12684,7 @@ func gkHostMix3(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 				for j := gkLo[1]; j < gkHi[1]; j++ {
 					for i := gkLo[0]; i < gkHi[0]; i++ {
 						/*line suite.go:656:2*/ out.Set(i, j, k, a.At(i, j, k)*int64(i+1)-int64(j<<k)+a.At(a.Extent(0)-1-i, j, k))
-						/*line kerneltest_kernels_gen.go:12688:50*/
+						/*line kerneltest_kernels_gen.go:12687:50*/
 					}
 				}
 			}
@@ -12725,7 +12724,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*4)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:12728:53*/
+									/*line kerneltest_kernels_gen.go:12727:53*/
 								}
 							}
 						}
@@ -12738,7 +12737,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								gkR1 := gkunsafe.Add(gkP_a, (i)*gkS_a_0+(j)*gkS_a_1+(k)*gkS_a_2)
 								for l := gkLo[3]; l < gkHi[3]; l++ {
 									/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (l)*gkS_out_3)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (l)*gkS_a_3)))*s) + float32(i-j+k-l))
-									/*line kerneltest_kernels_gen.go:12741:53*/
+									/*line kerneltest_kernels_gen.go:12740:53*/
 								}
 							}
 						}
@@ -12750,7 +12749,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 						for k := gkLo[2]; k < gkHi[2]; k++ {
 							for l := gkLo[3]; l < gkHi[3]; l++ {
 								/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:12753:52*/
+								/*line kerneltest_kernels_gen.go:12752:52*/
 							}
 						}
 					}
@@ -12777,7 +12776,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*4)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*4)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:12780:52*/
+								/*line kerneltest_kernels_gen.go:12779:52*/
 							}
 						}
 					}
@@ -12790,7 +12789,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 							gkR1 := gkunsafe.Add(gkP_a, (j)*gkS_a_1+(k)*gkS_a_2+(l)*gkS_a_3)
 							for i := gkLo[0]; i < gkHi[0]; i++ {
 								/*line suite.go:663:2*/ *(*float32)(gkunsafe.Add(gkR0, (i)*gkS_out_0)) = (float32((*(*float32)(gkunsafe.Add(gkR1, (i)*gkS_a_0)))*s) + float32(i-j+k-l))
-								/*line kerneltest_kernels_gen.go:12793:52*/
+								/*line kerneltest_kernels_gen.go:12792:52*/
 							}
 						}
 					}
@@ -12802,7 +12801,7 @@ func gkHostMix4(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 					for j := gkLo[1]; j < gkHi[1]; j++ {
 						for i := gkLo[0]; i < gkHi[0]; i++ {
 							/*line suite.go:663:2*/ out.Set(i, j, k, l, float32(a.At(i, j, k, l)*s)+float32(i-j+k-l))
-							/*line kerneltest_kernels_gen.go:12805:51*/
+							/*line kerneltest_kernels_gen.go:12804:51*/
 						}
 					}
 				}
@@ -12849,7 +12848,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextC
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:12852:54*/
+										/*line kerneltest_kernels_gen.go:12851:54*/
 									}
 								}
 							}
@@ -12868,7 +12867,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 											continue gkNextU
 										}
 										*(*int32)(gkunsafe.Add(gkR0, (i4)*gkS_out_4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i4)*gkS_a_4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-										/*line kerneltest_kernels_gen.go:12871:54*/
+										/*line kerneltest_kernels_gen.go:12870:54*/
 									}
 								}
 							}
@@ -12886,7 +12885,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNext
 									}
 									out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:12889:53*/
+									/*line kerneltest_kernels_gen.go:12888:53*/
 								}
 							}
 						}
@@ -12921,7 +12920,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextC
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*4)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*4))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:12924:53*/
+									/*line kerneltest_kernels_gen.go:12923:53*/
 								}
 							}
 						}
@@ -12940,7 +12939,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										continue gkNextU
 									}
 									*(*int32)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*int32)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) ^ int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-									/*line kerneltest_kernels_gen.go:12943:53*/
+									/*line kerneltest_kernels_gen.go:12942:53*/
 								}
 							}
 						}
@@ -12958,7 +12957,7 @@ func gkHostMix5(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									continue gkNext
 								}
 								out.Set(i0, i1, i2, i3, i4, a.At(i0, i1, i2, i3, i4)^int32(i0<<4|i1<<3|i2<<2|i3<<1|i4))
-								/*line kerneltest_kernels_gen.go:12961:52*/
+								/*line kerneltest_kernels_gen.go:12960:52*/
 							}
 						}
 					}
@@ -13006,7 +13005,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*8))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:13009:55*/
+											/*line kerneltest_kernels_gen.go:13008:55*/
 										}
 									}
 								}
@@ -13024,7 +13023,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 										for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 											/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 											*(*float64)(gkunsafe.Add(gkR0, (i5)*gkS_out_5)) = ((*(*float64)(gkunsafe.Add(gkR1, (i5)*gkS_a_5))) + float64(m*0.5))
-											/*line kerneltest_kernels_gen.go:13027:55*/
+											/*line kerneltest_kernels_gen.go:13026:55*/
 										}
 									}
 								}
@@ -13041,7 +13040,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i5 := gkLo[5]; i5 < gkHi[5]; i5++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:13044:54*/
+										/*line kerneltest_kernels_gen.go:13043:54*/
 									}
 								}
 							}
@@ -13077,7 +13076,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*8)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*8))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:13080:54*/
+										/*line kerneltest_kernels_gen.go:13079:54*/
 									}
 								}
 							}
@@ -13095,7 +13094,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 									for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 										/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 										*(*float64)(gkunsafe.Add(gkR0, (i0)*gkS_out_0)) = ((*(*float64)(gkunsafe.Add(gkR1, (i0)*gkS_a_0))) + float64(m*0.5))
-										/*line kerneltest_kernels_gen.go:13098:54*/
+										/*line kerneltest_kernels_gen.go:13097:54*/
 									}
 								}
 							}
@@ -13112,7 +13111,7 @@ func gkHostMix6(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo, gk
 								for i0 := gkLo[0]; i0 < gkHi[0]; i0++ {
 									/*line suite.go:680:2*/ m := a.At(a.Extent(0)-1-i0, a.Extent(1)-1-i1, a.Extent(2)-1-i2, a.Extent(3)-1-i3, a.Extent(4)-1-i4, a.Extent(5)-1-i5)
 									out.Set(i0, i1, i2, i3, i4, i5, a.At(i0, i1, i2, i3, i4, i5)+float64(m*0.5))
-									/*line kerneltest_kernels_gen.go:13115:53*/
+									/*line kerneltest_kernels_gen.go:13114:53*/
 								}
 							}
 						}
@@ -13167,7 +13166,7 @@ func gkHostTeamYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.TeamM
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:13170:46*/
+		/*line kerneltest_kernels_gen.go:13169:46*/
 	}, nil
 }
 
@@ -13216,7 +13215,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*8))) * s)
-					/*line kerneltest_kernels_gen.go:13219:49*/
+					/*line kerneltest_kernels_gen.go:13218:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -13239,7 +13238,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 						}
 					} /*line team.go:34:3*/
 					gkAcc += float64((*(*float64)(gkunsafe.Add(gkP_y, (i)*gkS_y_0))) * s)
-					/*line kerneltest_kernels_gen.go:13242:49*/
+					/*line kerneltest_kernels_gen.go:13241:49*/
 				}
 			}
 		} else {
@@ -13263,7 +13262,7 @@ func gkHostYAxRow(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, gkAc
 					}
 				} /*line team.go:34:3*/
 				gkAcc += float64(y.At(i) * s)
-				/*line kerneltest_kernels_gen.go:13266:48*/
+				/*line kerneltest_kernels_gen.go:13265:48*/
 			}
 		}
 		*gkAccP = gkAcc
@@ -13353,7 +13352,7 @@ func gkHostTeamVectorYAx(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		if t.SinglePerTeam() {
 			*acc += s
 		}
-		/*line kerneltest_kernels_gen.go:13356:46*/
+		/*line kerneltest_kernels_gen.go:13355:46*/
 	}, nil
 }
 
@@ -13439,7 +13438,7 @@ func gkHostTeamHistogram(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				gkkokkos.AtomicAdd(hist.Ptr(b), h.At(b))
 			}
 		} /*line team.go:86:3*/
-		/*line kerneltest_kernels_gen.go:13442:46*/
+		/*line kerneltest_kernels_gen.go:13441:46*/
 	}, nil
 }
 
@@ -13504,7 +13503,7 @@ func gkHostTeamPrefix(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Te
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:13507:46*/
+		/*line kerneltest_kernels_gen.go:13506:46*/
 	}, nil
 }
 
@@ -13535,7 +13534,7 @@ func gkHostTeamMaxBroadcast(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 		if t.SinglePerTeam() && t.LeagueSize() > 0 {
 			ranks.Set(t.LeagueRank(), top)
 		}
-		/*line kerneltest_kernels_gen.go:13538:46*/
+		/*line kerneltest_kernels_gen.go:13537:46*/
 	}, nil
 }
 
@@ -13613,7 +13612,7 @@ func gkHostThreadReverse(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 				out.Set(row, j, tmp.At(0, w-1-j)+tmp.At(1, j))
 			}
 		} /*line team.go:153:3*/
-		/*line kerneltest_kernels_gen.go:13616:46*/
+		/*line kerneltest_kernels_gen.go:13615:46*/
 	}, nil
 }
 
@@ -13640,7 +13639,7 @@ func gkHostTileTranspose(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos
 		for k, gkE5539 := gkkokkos.TeamThreadRange(gkM, 0, b*b).Share(); k < gkE5539; k++ {
 			out.Set(tj*b+k/b, ti*b+k%b, tile.At(0, k%b, k/b))
 		}
-		/*line kerneltest_kernels_gen.go:13643:46*/
+		/*line kerneltest_kernels_gen.go:13642:46*/
 	}, nil
 }
 
@@ -13667,7 +13666,7 @@ func gkHostTeamRankScan(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.
 		if t.SinglePerTeam() {
 			sums.Set(t.LeagueRank(), total)
 		}
-		/*line kerneltest_kernels_gen.go:13670:46*/
+		/*line kerneltest_kernels_gen.go:13669:46*/
 	}, nil
 }
 
@@ -13712,7 +13711,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 			if t.SinglePerTeam() {
 				*acc += float64((*(*float64)(gkunsafe.Add(gkP_y, (row)*gkS_y_0))) * s)
 			}
-			/*line kerneltest_kernels_gen.go:13715:47*/
+			/*line kerneltest_kernels_gen.go:13714:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember, acc *float64) {
@@ -13741,7 +13740,7 @@ func gkHostTeamYAxNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		if t.SinglePerTeam() {
 			*acc += float64(y.At(row) * s)
 		}
-		/*line kerneltest_kernels_gen.go:13744:46*/
+		/*line kerneltest_kernels_gen.go:13743:46*/
 	}, nil
 }
 
@@ -13784,7 +13783,7 @@ func gkHostTeamShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:36:3*/
-		/*line kerneltest_kernels_gen.go:13787:46*/
+		/*line kerneltest_kernels_gen.go:13786:46*/
 	}, nil
 }
 
@@ -13822,7 +13821,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 					*(*float64)(gkunsafe.Add(gkP_out, gkQ2+j*(gkS_out_1))) = (float64(2 * (*(*float64)(gkunsafe.Add(gkP_in, gkQ3+j*(gkS_in_1))))))
 				}
 			} /*line team_loops.go:46:3*/
-			/*line kerneltest_kernels_gen.go:13825:47*/
+			/*line kerneltest_kernels_gen.go:13824:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -13848,7 +13847,7 @@ func gkHostTeamShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				out.Set(row, j, float64(2*in.At(row, j+off)))
 			}
 		} /*line team_loops.go:46:3*/
-		/*line kerneltest_kernels_gen.go:13851:46*/
+		/*line kerneltest_kernels_gen.go:13850:46*/
 	}, nil
 }
 
@@ -13958,7 +13957,7 @@ func gkHostTeamScratchShift(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkok
 				}
 			} /*line team_loops.go:71:4*/
 		}
-		/*line kerneltest_kernels_gen.go:13961:46*/
+		/*line kerneltest_kernels_gen.go:13960:46*/
 	}, nil
 }
 
@@ -14035,7 +14034,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 					}
 				} /*line team_loops.go:94:4*/
 			}
-			/*line kerneltest_kernels_gen.go:14038:47*/
+			/*line kerneltest_kernels_gen.go:14037:47*/
 		}, nil
 	}
 	return func(gkM *gkkokkos.TeamMember) {
@@ -14128,7 +14127,7 @@ func gkHostTeamScratchShiftNocheck(gkL *gkkernel.Launch, gkArgs []any) (func(gkM
 				}
 			} /*line team_loops.go:94:4*/
 		}
-		/*line kerneltest_kernels_gen.go:14131:46*/
+		/*line kerneltest_kernels_gen.go:14130:46*/
 	}, nil
 }
 
@@ -14210,7 +14209,7 @@ func gkHostScanRowsThread(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 		}
 		m := gkSV904 /*line team_scan.go:32:4*/
 		top.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:14213:46*/
+		/*line kerneltest_kernels_gen.go:14212:46*/
 	}, nil
 }
 
@@ -14264,7 +14263,7 @@ func gkHostScanRowsTeamVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkk
 			total = gkST
 		} /*line team_scan.go:51:4*/
 		tot.Set(row, t.TeamRank(), total)
-		/*line kerneltest_kernels_gen.go:14267:46*/
+		/*line kerneltest_kernels_gen.go:14266:46*/
 	}, nil
 }
 
@@ -14374,7 +14373,7 @@ func gkHostScanRowsVector(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokko
 				tot.Set(i, s)
 			}
 		} /*line team_scan.go:74:3*/
-		/*line kerneltest_kernels_gen.go:14377:46*/
+		/*line kerneltest_kernels_gen.go:14376:46*/
 	}, nil
 }
 
@@ -14429,7 +14428,7 @@ func gkHostScanRowsMax(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.T
 		}
 		m := gkSV2724 /*line team_scan.go:96:4*/
 		tot.Set(row, t.TeamRank(), m)
-		/*line kerneltest_kernels_gen.go:14432:46*/
+		/*line kerneltest_kernels_gen.go:14431:46*/
 	}, nil
 }
 
@@ -14559,7 +14558,7 @@ func gkHostScanForms(gkL *gkkernel.Launch, gkArgs []any) (func(gkM *gkkokkos.Tea
 		if t.SinglePerTeam() {
 			tot.Set(row, b+c+k)
 		}
-		/*line kerneltest_kernels_gen.go:14562:46*/
+		/*line kerneltest_kernels_gen.go:14561:46*/
 	}, nil
 }
 
@@ -14611,7 +14610,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:14614:49*/
+					/*line kerneltest_kernels_gen.go:14613:49*/
 				}
 			} else {
 				gkR0 := gkunsafe.Add(gkP_clashes, (1)*gkS_clashes_0)
@@ -14636,7 +14635,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 						gkkokkos.AtomicAdd((*int64)(gkR1), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:14639:49*/
+					/*line kerneltest_kernels_gen.go:14638:49*/
 				}
 			}
 		} else {
@@ -14660,7 +14659,7 @@ func gkHostTokenHolds(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int),
 					gkkokkos.AtomicAdd(clashes.Ptr(0), 1)
 				}
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:14663:48*/
+				/*line kerneltest_kernels_gen.go:14662:48*/
 			}
 		}
 	}, nil
@@ -14687,7 +14686,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:14690:49*/
+					/*line kerneltest_kernels_gen.go:14689:49*/
 				}
 			} else {
 				for i := gkLo; i < gkHi; i++ {
@@ -14695,7 +14694,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 					id := tok.Acquire()
 					bins.Set(id, b, bins.At(id, b)+1)
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:14698:49*/
+					/*line kerneltest_kernels_gen.go:14697:49*/
 				}
 			}
 		} else {
@@ -14704,7 +14703,7 @@ func gkHostTokenHist(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int), 
 				id := tok.Acquire()
 				bins.Set(id, b, bins.At(id, b)+1)
 				tok.Release(id)
-				/*line kerneltest_kernels_gen.go:14707:48*/
+				/*line kerneltest_kernels_gen.go:14706:48*/
 			}
 		}
 	}, nil
@@ -14721,7 +14720,7 @@ func gkHostTokenCount(gkL *gkkernel.Launch, gkArgs []any) (func(gkLo, gkHi int, 
 				gkAcc += 1
 			}
 			tok.Release(id)
-			/*line kerneltest_kernels_gen.go:14724:47*/
+			/*line kerneltest_kernels_gen.go:14723:47*/
 		}
 		*gkAccP = gkAcc
 	}, nil
@@ -14754,7 +14753,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:14757:51*/
+							/*line kerneltest_kernels_gen.go:14756:51*/
 						}
 					}
 				} else {
@@ -14767,7 +14766,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 								gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 							}
 							tok.Release(id)
-							/*line kerneltest_kernels_gen.go:14770:51*/
+							/*line kerneltest_kernels_gen.go:14769:51*/
 						}
 					}
 				}
@@ -14780,7 +14779,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:14783:50*/
+						/*line kerneltest_kernels_gen.go:14782:50*/
 					}
 				}
 			}
@@ -14801,7 +14800,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:14804:50*/
+						/*line kerneltest_kernels_gen.go:14803:50*/
 					}
 				}
 			} else {
@@ -14814,7 +14813,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 							gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 						}
 						tok.Release(id)
-						/*line kerneltest_kernels_gen.go:14817:50*/
+						/*line kerneltest_kernels_gen.go:14816:50*/
 					}
 				}
 			}
@@ -14827,7 +14826,7 @@ func gkHostTokenBox(gkL *gkkernel.Launch, gkArgs []any, gkRight bool) (func(gkLo
 						gkkokkos.AtomicAdd(counts.Ptr(id), 1)
 					}
 					tok.Release(id)
-					/*line kerneltest_kernels_gen.go:14830:49*/
+					/*line kerneltest_kernels_gen.go:14829:49*/
 				}
 			}
 		}
@@ -14841,11 +14840,11 @@ func gkHdeposit(hist *gkkernel.A1[int32], out *gkkernel.A2[float64], i int, x fl
 	out.Set(i, 0, x)
 	gkHtwice(out, i)
 	return out.At(i, 1)
-	/*line kerneltest_kernels_gen.go:14844:45*/
+	/*line kerneltest_kernels_gen.go:14843:45*/
 }
 
 // gkHtwice is the host copy of twice, on accessors.
 func gkHtwice(out *gkkernel.A2[float64], i int) {
 	/*line locals.go:171:48*/ out.Set(i, 1, float64(2*out.At(i, 0)))
-	/*line kerneltest_kernels_gen.go:14850:45*/
+	/*line kerneltest_kernels_gen.go:14849:45*/
 }
