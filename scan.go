@@ -25,13 +25,12 @@ import (
 // contribution must be the same both times. The scan works in the fixed
 // blocks of ParallelReduce, each scanned in index order from the join of
 // the blocks before it, so floating-point results are the same bit for bit
-// for any number of workers and any p.Chunk (which the scan ignores). A
-// goroutine reduces a chunk of blocks (final false) and, once the chunks
-// before it are reduced, scans it (final true), so that the second call
-// of an index usually finds what the first read in cache; no goroutine
-// waits for another's chunk while chunks are left to reduce. It returns
-// when the scan is done, also on an asynchronous instance. A panic in body
-// reaches the caller as a *PanicError.
+// for any number of workers and any p.Chunk (which the scan ignores). All
+// blocks are reduced (final false), then all are scanned (final true), as
+// Kokkos's host backends do, so that no goroutine waits for another's
+// chunk before the second pass. It returns when the scan is done, also on
+// an asynchronous instance. A panic in body reaches the caller as a
+// *PanicError.
 func ParallelScan[T any](label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
 	return scanRange("ParallelScan", label, p, r, body)
 }
@@ -214,7 +213,9 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 	}
 	return scanTwoPass(s, label, nb, r, func(b int, acc *T, final bool) {
 		lo := p.Begin + b*reduceBlock
-		scanIndex(body, lo, min(lo+reduceBlock, p.End), acc, final)
+		for i, hi := lo, min(lo+reduceBlock, p.End); i < hi; i++ {
+			body(i, acc, final)
+		}
 	})
 }
 

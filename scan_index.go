@@ -6,41 +6,28 @@ import (
 	"sync/atomic"
 )
 
-// ParallelScan with a per-index body works in chunks of fixed blocks, as
-// scanBlocks does, but no goroutine ever waits for another while chunks
-// are left. The goroutines take chunks in order from one counter and
-// reduce each (final false). A chunk whose prefix (the join of all blocks
-// before it) is known once it is reduced, because every chunk before it is
-// reduced, is scanned (final true) at once by the goroutine that reduced
-// it, whose caches still hold what the reduction read; a chunk whose
-// prefix is not known yet is left, and the goroutine takes the next one.
-// Left chunks are scanned, lowest first, by the first goroutine free once
-// their prefix is known, before it takes a new chunk. Only when every chunk
-// is taken does a goroutine wait, for chunks still being reduced.
+// ParallelScan with a per-index body runs in two passes over the same
+// fixed blocks as scanBlocks, as Kokkos's host backends do: all chunks of
+// blocks are reduced, then all are scanned. The chained scan of
+// scanBlocks, where each chunk waits for the one before it, suits fast
+// bodies whose input comes from memory (a chunk's second pass finds it in
+// cache); a per-index body pays an indirect call per index in each pass,
+// so the cache matters less than the chain's waits, which cost the most
+// where a goroutine's thread is descheduled: on 2 loaded cores the chain
+// ran at a quarter of one goroutine's speed, every chunk waiting for a
+// thread that was not running.
 //
-// So on a quiet machine each chunk's two passes run back to back on one
-// goroutine, the second from cache, as in the chained scan of scanBlocks;
-// and where a goroutine's thread is descheduled in the middle of a chunk
-// (on loaded cores), the others go on reducing the chunks after it, as in
-// a scan that reduces all blocks before it scans any, instead of waiting
-// for it. (The chained scan, where each chunk waits for the one before it,
-// ran at a quarter of one goroutine's speed on 2 loaded cores.) The
-// prefixes are folded in block order from the identity, as scanBlocks
-// folds them, so both give the same bits for any number of goroutines.
+// The goroutines take tasks from one counter: the reductions of chunks 0,
+// 1, ..., nc-1, then their scans. The scan of chunk c needs the join of the
+// blocks before it and its own blocks' sums, which need the reductions of
+// chunks 0 to c only: those were taken nc tasks earlier, so that in practice no scan waits,
+// and the one goroutine of a nested pattern runs all reductions and then
+// all scans without waiting. The prefixes are folded in block order from
+// the identity, as scanBlocks folds them, so both give the same bits.
 
-// scanIndexChunks is the number of blocks of one chunk of scanTwoPass (32
-// Ki indices): what the reduction of a chunk reads stays in a core's
-// caches for its scan (128 KiB of int32 input).
+// scanIndexChunks is the number of blocks of one chunk of scanTwoPass: a
+// task of 32 Ki indices, many more tasks than goroutines.
 const scanIndexChunks = 16
-
-// The states of a chunk of scanTwoPass.
-const (
-	scanFree     uint8 = iota // not taken
-	scanReducing              // being reduced
-	scanReduced               // reduced; its prefix is not known yet
-	scanReady                 // reduced, its prefix known: to be scanned
-	scanTaken                 // being scanned, or scanned
-)
 
 // scanTwoPass scans nb blocks on s and returns the join of all of them:
 // run(b, acc, final) runs block b's indices in order on *acc, with final
@@ -51,136 +38,98 @@ func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T]
 	per := max(1, min(scanIndexChunks, nb/(4*workers)))
 	nc := (nb + per - 1) / per
 	sums := make([]T, nb)
-	// The chunks' states and the fold, guarded by mu. front is the first
-	// chunk not yet reduced (or reduced by a goroutine that has not yet
-	// said so): fold is the join of the blocks of the chunks before it, and
-	// pre[c] the prefix of each chunk c before it. low is a chunk before
-	// which none is scanReady. reduced counts the chunks in scanReduced and
-	// scanReady. changed is bumped whenever a waiting goroutine may find
-	// work: front moved, or a body panicked (aborted).
+	reduced := make([]atomic.Bool, nc)
+	var abort atomic.Bool
+	// pre[c] is the join of the blocks of chunks before c, for c <= front;
+	// fold is pre[front]. Both are guarded by mu.
 	var (
-		mu      sync.Mutex
-		state   = make([]uint8, nc)
-		pre     = make([]T, nc)
-		next    int
-		front   int
-		low     int
-		reduced int
-		fold    = r.Identity()
-		aborted atomic.Bool
-		changed atomic.Uint64
+		mu    sync.Mutex
+		pre   = make([]T, nc+1)
+		front int
+		fold  = r.Identity()
 	)
-	// advance moves front past the reduced chunks at it, each getting its
-	// prefix and becoming ready. Called with mu held.
-	advance := func() {
-		for front < nc && state[front] == scanReduced {
-			pre[front] = fold
-			state[front] = scanReady
+	pre[0] = fold
+	// advance folds the reduced chunks from front on, up to chunk c, and
+	// reports whether pre[c] is known. Called with mu held.
+	advance := func(c int) bool {
+		for front < c && reduced[front].Load() {
 			for b := front * per; b < min((front+1)*per, nb); b++ {
 				fold = r.Join(fold, sums[b])
 			}
 			front++
+			pre[front] = fold
+		}
+		return front >= c
+	}
+	// known reports pre[c] once it is known. mu is released also when a
+	// custom Join panics in advance, so that the other goroutines do not
+	// wait for it forever.
+	known := func(c int) (p T, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if advance(c + 1) {
+			return pre[c], true
+		}
+		return p, false
+	}
+	// prefix returns pre[c], waiting for the reductions of chunks 0 to c
+	// (the scan of chunk c reads its own blocks' sums too); ok is false
+	// when another goroutine's body panicked.
+	prefix := func(c int) (p T, ok bool) {
+		for spin := 0; ; spin++ {
+			if p, ok := known(c); ok {
+				return p, true
+			}
+			if abort.Load() {
+				return p, false
+			}
+			if spin >= 64 {
+				runtime.Gosched()
+			}
 		}
 	}
+	var next atomic.Int64
 	body := func(int, int) {
-		// held: this goroutine holds mu (a custom Join may panic under it).
-		finished, held := false, false
+		finished := false
 		defer func() {
 			if !finished {
-				aborted.Store(true)
-				changed.Add(1)
-				if held {
-					mu.Unlock()
-				}
+				abort.Store(true)
 			}
 		}()
-		lock := func() { mu.Lock(); held = true }
-		unlock := func() { held = false; mu.Unlock() }
-		// One accumulator per goroutine: its chunks run one after the
-		// other.
+		// One accumulator per goroutine: the blocks of one goroutine run
+		// one after the other.
 		acc := new(T)
-		scan := func(c int, p T) {
-			for b := c * per; b < min((c+1)*per, nb); b++ {
+		for {
+			t := int(next.Add(1)) - 1
+			if t >= 2*nc {
+				break
+			}
+			c := t % nc
+			b0, b1 := c*per, min((c+1)*per, nb)
+			if t < nc {
+				for b := b0; b < b1; b++ {
+					*acc = r.Identity()
+					run(b, acc, false)
+					sums[b] = *acc
+				}
+				reduced[c].Store(true)
+				continue
+			}
+			p, ok := prefix(c)
+			if !ok {
+				break
+			}
+			for b := b0; b < b1; b++ {
 				*acc = p
 				run(b, acc, true)
 				p = r.Join(p, sums[b])
 			}
 		}
-		lock()
-		for !aborted.Load() {
-			for low < front && state[low] != scanReady {
-				low++
-			}
-			if low < front {
-				// A left chunk whose prefix is known.
-				c := low
-				state[c] = scanTaken
-				reduced--
-				p := pre[c]
-				unlock()
-				scan(c, p)
-				lock()
-				continue
-			}
-			if next == nc {
-				if reduced == 0 {
-					// Nothing is left to this goroutine: every chunk is
-					// scanned, being scanned, or being reduced by a
-					// goroutine that will see to it.
-					break
-				}
-				// Wait for a chunk before the left ones to be reduced.
-				v := changed.Load()
-				unlock()
-				for spin := 0; changed.Load() == v; spin++ {
-					if spin >= 64 {
-						runtime.Gosched()
-					}
-				}
-				lock()
-				continue
-			}
-			c := next
-			next++
-			state[c] = scanReducing
-			unlock()
-			for b := c * per; b < min((c+1)*per, nb); b++ {
-				*acc = r.Identity()
-				run(b, acc, false)
-				sums[b] = *acc
-			}
-			lock()
-			state[c] = scanReduced
-			reduced++
-			if front != c {
-				continue
-			}
-			// Every chunk before c is reduced: scan it now, from cache.
-			p := fold
-			advance()
-			state[c] = scanTaken
-			reduced--
-			changed.Add(1)
-			unlock()
-			scan(c, p)
-			lock()
-		}
-		unlock()
 		finished = true
 	}
 	launch(s, dispatch{Label: label, Kind: kindScan, Begin: 0, End: min(workers, nc), Chunk: 1, Body: body}, true)
 	mu.Lock()
 	defer mu.Unlock()
+	advance(nc)
 	return fold
-}
-
-// scanIndex calls body(i, acc, final) for i from lo to hi-1: the loop of
-// ParallelScan's blocks, a function of its own, not inlined, so that after
-// each call only its own five values are loaded again.
-//
-//go:noinline
-func scanIndex[T any](body func(i int, acc *T, final bool), lo, hi int, acc *T, final bool) {
-	for i := lo; i < hi; i++ {
-		body(i, acc, final)
-	}
 }

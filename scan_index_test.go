@@ -38,7 +38,7 @@ func spanReducer(t *testing.T, bad *atomic.Int64) Reducer[span] {
 // exactly the indices before each one, for several worker counts and
 // lengths around the chunk sizes, while random indices hold their
 // goroutine for a while (as a descheduled thread would), so that chunks
-// are reduced out of order and left for others to scan.
+// are reduced and scanned out of order.
 func TestScanIndexOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	for _, workers := range []int{1, 2, 3, 7} {
