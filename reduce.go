@@ -384,11 +384,7 @@ func reduceBlockSize(n int) int {
 // instance's earlier work. A panic in body reaches the caller as a
 // *PanicError with the label. An empty range gives r.Identity().
 func ParallelReduce[T any](label string, p RangePolicy, r Reducer[T], body func(i int, acc *T)) T {
-	return reduceRange("ParallelReduce", label, p, r, func(lo, hi int, acc *T) {
-		for i := lo; i < hi; i++ {
-			body(i, acc)
-		}
-	})
+	return reduceRange("ParallelReduce", label, p, r, nil, body)
 }
 
 // ParallelReduceChunks is ParallelReduce with a body that handles a chunk
@@ -403,10 +399,12 @@ func ParallelReduce[T any](label string, p RangePolicy, r Reducer[T], body func(
 //		*acc = s
 //	}
 func ParallelReduceChunks[T any](label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T)) T {
-	return reduceRange("ParallelReduceChunks", label, p, r, body)
+	return reduceRange("ParallelReduceChunks", label, p, r, body, nil)
 }
 
-func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T)) T {
+// reduceRange is ParallelReduceChunks (body) and ParallelReduce (index, a
+// body per index, called from reduceIndex's loop over each block).
+func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T), index func(i int, acc *T)) T {
 	s := p.check(pattern, label)
 	n := p.End - p.Begin
 	bs := reduceBlockSize(n)
@@ -424,12 +422,27 @@ func reduceRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body
 			for b := blo; b < bhi; b++ {
 				*acc = r.Identity()
 				lo := p.Begin + b*bs
-				body(lo, min(lo+bs, p.End), acc)
+				if index != nil {
+					reduceIndex(index, lo, min(lo+bs, p.End), acc)
+				} else {
+					body(lo, min(lo+bs, p.End), acc)
+				}
 				partial[b] = *acc
 			}
 		},
 	}, true)
 	return combine(r.Join, partial)
+}
+
+// reduceIndex calls body(i, acc) for i from lo to hi-1: the loop of
+// ParallelReduce's blocks, a function of its own, not inlined, so that after
+// each call only its own four values are loaded again.
+//
+//go:noinline
+func reduceIndex[T any](body func(i int, acc *T), lo, hi int, acc *T) {
+	for i := lo; i < hi; i++ {
+		body(i, acc)
+	}
 }
 
 // combine joins v in a fixed pairwise tree: neighbours at distance 1, then

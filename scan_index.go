@@ -61,18 +61,25 @@ func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T]
 		}
 		return front >= c
 	}
+	// known reports pre[c] once it is known. mu is released also when a
+	// custom Join panics in advance, so that the other goroutines do not
+	// wait for it forever.
+	known := func(c int) (p T, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if advance(c + 1) {
+			return pre[c], true
+		}
+		return p, false
+	}
 	// prefix returns pre[c], waiting for the reductions of chunks 0 to c
 	// (the scan of chunk c reads its own blocks' sums too); ok is false
 	// when another goroutine's body panicked.
 	prefix := func(c int) (p T, ok bool) {
 		for spin := 0; ; spin++ {
-			mu.Lock()
-			if advance(c + 1) {
-				p = pre[c]
-				mu.Unlock()
+			if p, ok := known(c); ok {
 				return p, true
 			}
-			mu.Unlock()
 			if abort.Load() {
 				return p, false
 			}

@@ -128,12 +128,7 @@ type Pool struct {
 	index  func(i int)
 	owner  *Queue // the asynchronous queue whose work the region is
 	stop   atomic.Bool
-	// bound: the workers are bound to places; begin, static and blocks:
-	// a region split into blocks (see pool_bound.go).
-	bound  bool
-	begin  int
-	static bool
-	blocks []block
+	bound  bool // the workers are bound to places (see pool_bound.go)
 
 	_           cacheLine
 	callerState atomic.Int32
@@ -150,7 +145,6 @@ type worker struct {
 	state atomic.Int32
 	gid   atomic.Uint64 // the worker goroutine's id
 	wake  chan struct{}
-	id    int      // the worker's participant number, from 1
 	bind  *binding // the worker's place in a bound pool, or nil
 	_     cacheLine
 }
@@ -184,7 +178,7 @@ func NewPool(n int) *Pool {
 	p := &Pool{n: n, done: make(chan struct{}, 1), budget: smallBudget}
 	p.joined.Store(closedRegion)
 	for i := 1; i < n; i++ {
-		w := &worker{wake: make(chan struct{}, 1), id: i}
+		w := &worker{wake: make(chan struct{}, 1)}
 		p.workers = append(p.workers, w)
 		go p.work(w)
 	}
@@ -226,10 +220,6 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	// panicked is nil: finish cleared it.
 	p.end, p.chunk, p.body, p.index, p.owner = end, chunk, body, index, owner
 	chunks := (end - begin + chunk - 1) / chunk
-	p.static = p.blocks != nil && chunks > p.n
-	if p.static {
-		p.split(begin, chunks)
-	}
 	p.next.Store(int64(begin))
 	p.endA.Store(int64(end))
 	// Open by adding, not storing: a late worker's failed join may be
@@ -238,11 +228,7 @@ func (p *Pool) run(begin, end, chunk int, body func(lo, hi int), index func(int)
 	p.seq++
 	if chunks > p.n {
 		p.ask(len(p.workers))
-		if p.static {
-			p.participateStatic(0)
-		} else {
-			p.participate(nil)
-		}
+		p.participate(nil)
 		return nil
 	}
 	// No more chunks than participants: ask no more workers than there
@@ -362,9 +348,7 @@ func (p *Pool) participate(c *callerRun) {
 		if index == nil {
 			body(lo, hi)
 		} else {
-			for i := lo; i < hi; i++ {
-				index(i)
-			}
+			runIndex(index, lo, hi)
 		}
 		if c == nil {
 			continue
@@ -413,7 +397,7 @@ func (p *Pool) join(w *worker, last *signals) {
 		if goexit {
 			// A body called runtime.Goexit, which ends this goroutine:
 			// report it and put a new goroutine in its place.
-			p.stopChunks()
+			p.next.Store(int64(p.end))
 			p.panicked.CompareAndSwap(nil, &Panic{Value: GoexitValue})
 			go p.work(w)
 		}
@@ -427,11 +411,7 @@ func (p *Pool) join(w *worker, last *signals) {
 		// Joined: the region cannot change until this worker leaves, and
 		// a signal seen from now on is of this region or a later one.
 		*last = p.signals(w)
-		if p.static {
-			p.participateStatic(w.id)
-		} else {
-			p.participate(nil)
-		}
+		p.participate(nil)
 	}
 	goexit = false
 }
@@ -472,13 +452,24 @@ func runSerial(begin, end, chunk int, body func(lo, hi int), index func(int)) (p
 		}
 	}()
 	if index != nil {
-		for i := begin; i < end; i++ {
-			index(i)
-		}
+		runIndex(index, begin, end)
 		return nil
 	}
 	for lo := begin; lo < end; lo += chunk {
 		body(lo, min(lo+chunk, end))
 	}
 	return nil
+}
+
+// runIndex calls index(i) for i from lo to hi-1: the loop of a region run
+// index by index. It is a function of its own, not inlined, so that after
+// each call only its three values are loaded again: inlined into
+// participate, the loop reloaded nine (everything live across the
+// region's chunks).
+//
+//go:noinline
+func runIndex(index func(int), lo, hi int) {
+	for i := lo; i < hi; i++ {
+		index(i)
+	}
 }

@@ -11,18 +11,15 @@ import (
 // Mi float64 (three 32 MiB arrays, beyond the caches) on a pool of
 // GOMAXPROCS participants, in four chunks per participant as the kokkos
 // package's default chunk size gives: unbound, and bound by spread to the
-// allowed hardware threads, both handing out chunks through one counter
-// (as the kokkos package's pools do); and the same two with regions split
-// into static blocks. The arrays are first written by the same pool, so
-// that, with static blocks, each participant's pages are those it first
-// touched.
+// allowed hardware threads, both handing out chunks through one counter.
+// The arrays are first written by the same pool.
 func BenchmarkTriadPool(b *testing.B) {
 	const n = 1 << 22
 	size := runtime.GOMAXPROCS(0)
 	for _, v := range []struct {
-		name          string
-		bound, static bool
-	}{{"unbound", false, false}, {"spread", true, false}, {"unbound-static", false, true}, {"spread-static", true, true}} {
+		name  string
+		bound bool
+	}{{"unbound", false}, {"spread", true}} {
 		bound := v.bound
 		b.Run(v.name, func(b *testing.B) {
 			var p *Pool
@@ -35,16 +32,13 @@ func BenchmarkTriadPool(b *testing.B) {
 				if err != nil {
 					b.Skip(err)
 				}
-				if p, err = NewBoundPool(places, v.static); err != nil {
+				if p, err = NewBoundPool(places); err != nil {
 					b.Skip(err)
 				}
 			} else {
 				p = NewPool(size)
 			}
 			defer p.Close()
-			if v.static && !bound {
-				p.blocks = make([]block, size)
-			}
 			chunk := (n + 4*size - 1) / (4 * size)
 			a, x, y := make([]float64, n), make([]float64, n), make([]float64, n)
 			if err := run(p, 0, n, chunk, func(lo, hi int) {

@@ -35,11 +35,10 @@ func boundPlaces(t testing.TB, n int) []affinity.CPUSet {
 	return places
 }
 
-// newBound returns a bound pool of n participants that splits regions
-// into static blocks.
+// newBound returns a bound pool of n participants.
 func newBound(t testing.TB, n int) *Pool {
 	t.Helper()
-	p, err := NewBoundPool(boundPlaces(t, n), true)
+	p, err := NewBoundPool(boundPlaces(t, n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,19 +50,11 @@ func newBound(t testing.TB, n int) *Pool {
 
 // TestBoundPoolCovers: on bound pools, every unit of a region runs once,
 // in chunks of the given size, chunk-wise and index-wise, over random
-// ranges split statically (more chunks than participants) or not.
+// ranges of more chunks than participants or not.
 func TestBoundPoolCovers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 7))
 	for _, n := range []int{1, 2, 3, 5} {
 		p := newBound(t, n)
-		if n == 3 {
-			// Bound, one counter.
-			p.Close()
-			var err error
-			if p, err = NewBoundPool(boundPlaces(t, n), false); err != nil {
-				t.Fatal(err)
-			}
-		}
 		for range 50 {
 			begin := rng.IntN(100) - 20
 			end := begin + rng.IntN(2000)
@@ -165,7 +156,7 @@ func TestBoundPoolPlaces(t *testing.T) {
 	places := boundPlaces(t, n)
 	// Reverse, so that worker i is not on CPU i by chance.
 	slices.Reverse(places)
-	p, err := NewBoundPool(places, true)
+	p, err := NewBoundPool(places)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,48 +190,6 @@ func TestBoundPoolPlaces(t *testing.T) {
 		t.Fatalf("worker 1's thread %d (was %d) not replaced", tid, old)
 	}
 	checkWorkers(t, p, places)
-}
-
-// TestBoundPoolKeepsBlocks: a region of a bound pool runs each
-// participant's block of chunks on that participant, launch after launch,
-// when no participant is late.
-func TestBoundPoolKeepsBlocks(t *testing.T) {
-	n := min(3, runtime.NumCPU())
-	p := newBound(t, n)
-	defer p.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	owner := map[int]int{affinity.ThreadID(): 0}
-	for i, w := range p.workers {
-		owner[int(w.bind.tid.Load())] = i + 1
-	}
-	const perBlock = 4
-	chunks := perBlock * n
-	kept := 0
-	for range 30 {
-		ran := make([]atomic.Int64, chunks)
-		if err := run(p, 0, 10*chunks, 10, func(lo, hi int) {
-			time.Sleep(300 * time.Microsecond)
-			k, ok := owner[affinity.ThreadID()]
-			if !ok {
-				t.Errorf("chunk [%d,%d) on thread %d, none of the pool's", lo, hi, affinity.ThreadID())
-			}
-			ran[lo/10].Store(int64(k))
-		}); err != nil {
-			t.Fatal(err)
-		}
-		all := true
-		for c := range ran {
-			all = all && ran[c].Load() == int64(c/perBlock)
-		}
-		if all {
-			kept++
-		}
-	}
-	t.Logf("%d of 30 launches ran every chunk on its block's participant", kept)
-	if kept == 0 {
-		t.Fatal("no launch ran every chunk on its block's participant")
-	}
 }
 
 // taskIDs returns the ids of the process's threads.
@@ -307,7 +256,7 @@ func TestBoundPoolRefused(t *testing.T) {
 	places := boundPlaces(t, 3)
 	before := runtime.NumGoroutine()
 	places[2] = affinity.CPUSet{1<<14 - 1}
-	p, err := NewBoundPool(places, false)
+	p, err := NewBoundPool(places)
 	if p != nil || !errors.Is(err, affinity.ErrUnsupported) {
 		t.Fatalf("%v, %v", p, err)
 	}
@@ -320,8 +269,8 @@ func TestBoundPoolRefused(t *testing.T) {
 	}
 }
 
-// TestBoundPoolPanic: a panic in a statically split region stops it and
-// is reported; the pool runs the next region whole.
+// TestBoundPoolPanic: a panic in a region of a bound pool stops it and is
+// reported; the pool runs the next region whole.
 func TestBoundPoolPanic(t *testing.T) {
 	p := newBound(t, 3)
 	defer p.Close()
