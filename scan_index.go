@@ -22,8 +22,8 @@ import (
 // blocks before it and its own blocks' sums, which need the reductions of
 // chunks 0 to c only: those were taken nc tasks earlier, so that in practice no scan waits,
 // and the one goroutine of a nested pattern runs all reductions and then
-// all scans without waiting. The prefixes are folded in block order from
-// the identity, as scanBlocks folds them, so both give the same bits.
+// all scans without waiting. The prefixes are folded once, in block order
+// from the identity, as scanBlocks folds them, so both give the same bits.
 
 // scanIndexChunks is the number of blocks of one chunk of scanTwoPass: a
 // task of 32 Ki indices, many more tasks than goroutines.
@@ -40,48 +40,46 @@ func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T]
 	sums := make([]T, nb)
 	reduced := make([]atomic.Bool, nc)
 	var abort atomic.Bool
-	// pre[c] is the join of the blocks of chunks before c, for c <= front;
-	// fold is pre[front]. Both are guarded by mu.
+	// pre[b] is the join of the blocks before b, for the blocks of the
+	// chunks before front and the first block after them; both are
+	// guarded by mu. A block's entry is written once, before front passes
+	// its chunk.
 	var (
 		mu    sync.Mutex
-		pre   = make([]T, nc+1)
+		pre   = make([]T, nb+1)
 		front int
-		fold  = r.Identity()
 	)
-	pre[0] = fold
-	// advance folds the reduced chunks from front on, up to chunk c, and
-	// reports whether pre[c] is known. Called with mu held.
+	pre[0] = r.Identity()
+	// advance folds the blocks of the reduced chunks from front on, up to
+	// chunk c, and reports whether the chunks before c are folded. Called
+	// with mu held.
 	advance := func(c int) bool {
 		for front < c && reduced[front].Load() {
 			for b := front * per; b < min((front+1)*per, nb); b++ {
-				fold = r.Join(fold, sums[b])
+				pre[b+1] = r.Join(pre[b], sums[b])
 			}
 			front++
-			pre[front] = fold
 		}
 		return front >= c
 	}
-	// known reports pre[c] once it is known. mu is released also when a
-	// custom Join panics in advance, so that the other goroutines do not
-	// wait for it forever.
-	known := func(c int) (p T, ok bool) {
+	// known reports whether the prefixes of chunk c's blocks are known. mu
+	// is released also when a custom Join panics in advance, so that the
+	// other goroutines do not wait for it forever.
+	known := func(c int) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		if advance(c + 1) {
-			return pre[c], true
-		}
-		return p, false
+		return advance(c + 1)
 	}
-	// prefix returns pre[c], waiting for the reductions of chunks 0 to c
-	// (the scan of chunk c reads its own blocks' sums too); ok is false
-	// when another goroutine's body panicked.
-	prefix := func(c int) (p T, ok bool) {
+	// prefixes waits until the prefixes of chunk c's blocks are known,
+	// that is for the reductions of chunks 0 to c; it reports false when
+	// another goroutine's body panicked.
+	prefixes := func(c int) bool {
 		for spin := 0; ; spin++ {
-			if p, ok := known(c); ok {
-				return p, true
+			if known(c) {
+				return true
 			}
 			if abort.Load() {
-				return p, false
+				return false
 			}
 			if spin >= 64 {
 				runtime.Gosched()
@@ -115,14 +113,12 @@ func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T]
 				reduced[c].Store(true)
 				continue
 			}
-			p, ok := prefix(c)
-			if !ok {
+			if !prefixes(c) {
 				break
 			}
 			for b := b0; b < b1; b++ {
-				*acc = p
+				*acc = pre[b]
 				run(b, acc, true)
-				p = r.Join(p, sums[b])
 			}
 		}
 		finished = true
@@ -131,5 +127,5 @@ func scanTwoPass[T any](s HostExecutionSpace, label string, nb int, r Reducer[T]
 	mu.Lock()
 	defer mu.Unlock()
 	advance(nc)
-	return fold
+	return pre[nb]
 }
