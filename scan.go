@@ -63,14 +63,24 @@ func ExclusiveScan[T Number](label string, p RangePolicy, dst, src []T) T {
 	return sliceScan("ExclusiveScan", label, p, dst, src, false)
 }
 
+// scanStart checks p for pattern and returns the host execution space to
+// scan on and the number of reduceBlock blocks of p; when there are none,
+// it has launched the empty scan (as the profiling tools see it), and the
+// caller returns the identity.
+func scanStart(pattern, label string, p RangePolicy) (HostExecutionSpace, int) {
+	s := p.check(pattern, label)
+	nb := (p.End - p.Begin + reduceBlock - 1) / reduceBlock
+	if nb == 0 {
+		launchEmpty(s, label, kindScan)
+	}
+	return s, nb
+}
+
 // sliceScan is InclusiveScan (inclusive true) and ExclusiveScan: the
 // chained scan of scanBlocks with plain loops for the blocks.
 func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inclusive bool) T {
-	s := p.check(pattern, label)
-	n := p.End - p.Begin
-	nb := (n + reduceBlock - 1) / reduceBlock
+	s, nb := scanStart(pattern, label, p)
 	if nb == 0 {
-		launchEmpty(s, label, kindScan)
 		return 0
 	}
 	chunk := scanChunkBytes
@@ -85,7 +95,7 @@ func sliceScan[T Number](pattern, label string, p RangePolicy, dst, src []T, inc
 	// Large scans store their output with non-temporal stores, as large
 	// fills do: it is not read again soon, and the stores need not read
 	// dst's lines first.
-	stream := n*sizeOf[T]() >= plan.StreamFillBytes
+	stream := (p.End-p.Begin)*sizeOf[T]() >= plan.StreamFillBytes
 	return scanBlocks(s, label, nb, per, Sum[T](), stream,
 		func(b int) T {
 			lo := p.Begin + b*reduceBlock
@@ -204,11 +214,8 @@ const scanBodyBlocks = 16
 // scanRange is ParallelScan: the blocks of scanChunks with a body per
 // index, in the two passes of scanTwoPass.
 func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(i int, acc *T, final bool)) T {
-	s := p.check(pattern, label)
-	n := p.End - p.Begin
-	nb := (n + reduceBlock - 1) / reduceBlock
+	s, nb := scanStart(pattern, label, p)
 	if nb == 0 {
-		launchEmpty(s, label, kindScan)
 		return r.Identity()
 	}
 	return scanTwoPass(s, label, nb, r, func(b int, acc *T, final bool) {
@@ -222,11 +229,8 @@ func scanRange[T any](pattern, label string, p RangePolicy, r Reducer[T], body f
 // scanChunks is ParallelScanChunks: scanBlocks over the blocks of p, each
 // block reduced with final false and scanned with final true.
 func scanChunks[T any](pattern, label string, p RangePolicy, r Reducer[T], body func(lo, hi int, acc *T, final bool)) T {
-	s := p.check(pattern, label)
-	n := p.End - p.Begin
-	nb := (n + reduceBlock - 1) / reduceBlock
+	s, nb := scanStart(pattern, label, p)
 	if nb == 0 {
-		launchEmpty(s, label, kindScan)
 		return r.Identity()
 	}
 	// A new accumulator for each block: the chunks of different
